@@ -1,0 +1,35 @@
+# Two commands do all set-up on a fresh machine with Python 3.11: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.kaiza-installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint migrate install bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) kaiza_site.asgi:application
+
+test: install
+	$(BIN)/python scripts/run_tests.py
+
+lint: install
+	$(BIN)/ruff check .
+
+bench: migrate
+	$(BIN)/python manage.py bench_physics
+
+clean:
+	rm -rf $(VENV) db.sqlite3 test-artifacts

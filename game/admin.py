@@ -1,0 +1,1 @@
+"""Django admin so a club organiser can fix things without a shell."""

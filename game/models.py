@@ -1,0 +1,204 @@
+"""Kaiza's stored data: players, clubs, matches, their shots, and rating history.
+
+The Match row is the authority of a match: its `snapshot` is the engine state (ARCHITECTURE.md
+section 4) and `version` counts every change. Every change is written by a service inside a
+transaction that locks the row, and each change is also kept as a MatchEvent so that a client that
+reconnects can catch up from any version without a full resync.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+
+from django.conf import settings
+from django.db import models
+
+MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
+MATCH_ID_LENGTH = 8
+
+
+def new_match_id() -> str:
+    """A short, unguessable, URL-safe id: invite links carry it, so it must not be enumerable."""
+    return "".join(secrets.choice(MATCH_ID_ALPHABET) for _ in range(MATCH_ID_LENGTH))
+
+
+class Profile(models.Model):
+    """What the game knows of a person beyond Django's auth user: name shown, rating, records."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(max_length=32, unique=True)
+    is_guest = models.BooleanField(default=False)
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Glicko-2 on the public scale (rating, deviation) plus the volatility.
+    rating = models.FloatField(default=1500.0)
+    rating_deviation = models.FloatField(default=350.0)
+    rating_volatility = models.FloatField(default=0.06)
+    rated_games = models.PositiveIntegerField(default=0)
+    games_played = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveIntegerField(default=0)
+    games_lost = models.PositiveIntegerField(default=0)
+    best_break = models.IntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-rating"])]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class Club(models.Model):
+    """A club runs its own scene: members, matches marked for the club, its own leaderboard."""
+
+    class JoinPolicy(models.TextChoices):
+        OPEN = "open", "Anyone may join"
+        REQUEST = "request", "Join by request"
+        INVITE = "invite", "By invitation only"
+
+    name = models.CharField(max_length=64, unique=True)
+    slug = models.SlugField(max_length=64, unique=True)
+    description = models.TextField(blank=True, max_length=2000)
+    join_policy = models.CharField(max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.REQUEST)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="clubs_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        ADMIN = "admin", "Admin"
+        MEMBER = "member", "Member"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        REQUESTED = "requested", "Requested"
+        INVITED = "invited", "Invited"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role}, {self.status})"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for an opponent"
+        ACTIVE = "active", "Playing"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    id = models.CharField(primary_key=True, max_length=16, default=new_match_id, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="matches_created"
+    )
+    # Seat 0 is the first-joined player (the lag side y < W/2, K-3.1); seat 1 the other.
+    player1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    player2 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    rated = models.BooleanField(default=False)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
+    time_limit = models.PositiveIntegerField(null=True, blank=True, help_text="K-11 match limit, seconds")
+    shot_clock = models.PositiveIntegerField(null=True, blank=True, help_text="seconds per shot")
+    ruleset = models.JSONField(default=dict, blank=True)
+    snapshot = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result_reason = models.CharField(max_length=200, blank=True)
+    # Deadlines the online layer enforces (epoch seconds): the shot clock and the disconnect grace.
+    shot_deadline = models.FloatField(null=True, blank=True)
+    grace_deadline = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-updated_at"])]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"Match {self.id} ({self.status})"
+
+
+class Shot(models.Model):
+    """One player input that changed the match: what was sent, what the engine made of it."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="shots")
+    seq = models.PositiveIntegerField(help_text="order of inputs within the match, from 1")
+    version = models.PositiveIntegerField(help_text="match version this input produced")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    player_name = models.CharField(max_length=32)
+    kind = models.CharField(max_length=16, help_text="lag, choose_break, place, shoot, resign, forfeit")
+    ack = models.BigIntegerField(null=True, blank=True)
+    input = models.JSONField(default=dict, help_text="the full input, enough to replay the match")
+    call = models.JSONField(null=True, blank=True)
+    verdict = models.JSONField(null=True, blank=True)
+    segments = models.JSONField(null=True, blank=True)
+    points = models.IntegerField(default=0)
+    snapshot_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="one_input_per_seq"),
+            models.UniqueConstraint(fields=["match", "version"], name="one_input_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.kind} by {self.player_name}"
+
+
+class MatchEvent(models.Model):
+    """The versioned event broadcast for each change, kept for catch-up after a reconnect."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=16)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
+
+
+class RatingChange(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_before = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_before = models.FloatField()
+    volatility_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "created_at"]
+        constraints = [models.UniqueConstraint(fields=["user", "match"], name="one_rating_change_per_match")]
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before

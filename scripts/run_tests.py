@@ -1,0 +1,61 @@
+"""The whole test suite, as `make test` runs it.
+
+1. pytest over everything with the embedded defaults (SQLite, in-memory channel layer);
+2. the web tests (marked `services`) again against real PostgreSQL and the Redis channel layer;
+3. the JavaScript unit tests with `node --test`.
+On a bare machine step 2 skips with the reason; with `CI` set a missing service fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support import services  # noqa: E402
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
+    print("$", " ".join(cmd), flush=True)
+    code = subprocess.call(cmd, cwd=ROOT, env=env)
+    # pytest exits 5 when a marker selects nothing: not a failure of the suite.
+    return 0 if code == 5 else code
+
+
+def main(argv: list[str]) -> int:
+    failures = 0
+    base_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    failures += run([sys.executable, "-m", "pytest", *argv], env=base_env) != 0
+
+    matrix_env = dict(base_env)
+    missing = []
+    if not services.postgres_available():
+        missing.append(f"PostgreSQL is not reachable at {services.postgres_admin_url()}")
+    if not services.redis_available():
+        missing.append(f"Redis is not reachable at {services.redis_url()}")
+    if missing:
+        matrix_env["KAIZA_SERVICES_MISSING"] = "; ".join(missing)
+    else:
+        matrix_env["DATABASE_URL"] = services.postgres_admin_url()
+        matrix_env["REDIS_URL"] = services.redis_url()
+    failures += run([sys.executable, "-m", "pytest", "-m", "services", "-p", "no:cacheprovider", *argv],
+                    env=matrix_env) != 0
+
+    js_tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "js").glob("*.test.mjs"))
+    if js_tests:
+        node = shutil.which("node")
+        if node is None:
+            print("node is not installed: the JavaScript unit tests did not run", flush=True)
+            failures += services.in_ci()
+        else:
+            failures += run([node, "--test", *js_tests]) != 0
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,129 @@
+"""Fixtures shared by the whole suite: real Redis, real PostgreSQL, real daphne, real Chromium.
+
+Whether a missing service skips or fails is decided in one place, `tests.support.services.require`:
+skip with the reason on a bare machine, fail when `CI` is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import services
+from tests.support.daphne import DaphneServer, migrate, server_env
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The services run of `make test` (scripts/run_tests.py) sets KAIZA_SERVICES_MISSING when
+    PostgreSQL or Redis is not there: its tests then skip with that reason, or fail in CI."""
+    missing = os.environ.get("KAIZA_SERVICES_MISSING")
+    if not missing:
+        return
+    marker = pytest.mark.skip(reason=missing) if not services.in_ci() else None
+    for item in items:
+        if marker is not None:
+            item.add_marker(marker)
+
+
+@pytest.fixture(autouse=True)
+def _services_missing_fail_in_ci() -> None:
+    missing = os.environ.get("KAIZA_SERVICES_MISSING")
+    if missing:
+        services.require(False, missing)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    services.require(services.redis_available(), f"Redis is not reachable at {services.redis_url()}")
+    return services.redis_url()
+
+
+@pytest.fixture
+def redis_channel_layer(settings: Any, redis_url: str) -> Iterator[str]:
+    """Switches this test's channel layer to real Redis (channels resets its layers on the change)."""
+    import redis
+
+    prefix = f"kaiza-test-{os.getpid()}"
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": prefix},
+        }
+    }
+    yield redis_url
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)
+    client.close()
+
+
+@pytest.fixture
+def postgres_database_url() -> Iterator[str]:
+    """A fresh PostgreSQL database (dropped afterwards) for tests that run their own servers."""
+    services.require(
+        services.postgres_available(), f"PostgreSQL is not reachable at {services.postgres_admin_url()}"
+    )
+    url = services.postgres_create_database()
+    try:
+        yield url
+    finally:
+        services.postgres_drop_database(url)
+
+
+@pytest.fixture
+def daphne_factory(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
+    """Starts real daphne processes with the environment a test gives; stops them all at the end."""
+    started: list[DaphneServer] = []
+    migrated: set[str] = set()
+
+    def start(**env_overrides: str) -> DaphneServer:
+        env_overrides.setdefault("SQLITE_PATH", str(tmp_path / "db.sqlite3"))
+        env = server_env(**env_overrides)
+        key = env.get("DATABASE_URL") or env["SQLITE_PATH"]
+        if key not in migrated:
+            migrate(env)
+            migrated.add(key)
+        server = DaphneServer(env=env, log_path=tmp_path / f"daphne-{len(started)}.log")
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def live_server_url(daphne_factory: Callable[..., DaphneServer]) -> str:
+    """One daphne process with the embedded defaults (SQLite, in-memory layer), as `make run` has."""
+    return daphne_factory().url
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """A real headless Chromium through Playwright (Debian's browser; Playwright downloads none)."""
+    services.require(
+        services.chromium_available(),
+        f"Chromium is not installed at {services.CHROMIUM_PATH} (apt-get install chromium) or Playwright is missing",
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=services.CHROMIUM_PATH, args=services.CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def artifacts_dir() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

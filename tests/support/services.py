@@ -1,0 +1,119 @@
+"""Where the real services of the test suite are, and whether they answer.
+
+One place decides what happens when a service is missing: on a user's bare machine the tests that need
+it are skipped with the reason; when `CI` is set they fail, so a CI run can never go green by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import uuid
+from urllib.parse import urlparse
+
+import pytest
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
+DEFAULT_POSTGRES_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+
+def require(available: bool, reason: str) -> None:
+    """Skip (bare machine) or fail (CI) when a real service a test needs is not there."""
+    if available:
+        return
+    if in_ci():
+        pytest.fail(f"{reason} (CI is set, so this is a failure, not a skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def tcp_open(url: str, default_port: int, timeout: float = 1.0) -> bool:
+    parsed = urlparse(url)
+    host = parsed.hostname or "127.0.0.1"
+    port = parsed.port or default_port
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def redis_url() -> str:
+    return os.environ.get("TEST_REDIS_URL", DEFAULT_REDIS_URL)
+
+
+def redis_available() -> bool:
+    url = redis_url()
+    if not tcp_open(url, 6379):
+        return False
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_timeout=2)
+        ok = bool(client.ping())
+        client.close()
+        return ok
+    except Exception:
+        return False
+
+
+def postgres_admin_url() -> str:
+    return os.environ.get("TEST_POSTGRES_ADMIN_URL", DEFAULT_POSTGRES_ADMIN_URL)
+
+
+def postgres_available() -> bool:
+    url = postgres_admin_url()
+    if not tcp_open(url, 5432):
+        return False
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+        return True
+    except Exception:
+        return False
+
+
+def postgres_create_database() -> str:
+    """A fresh, empty database for a test that runs its own server processes; returns its URL."""
+    import psycopg
+
+    name = f"kaiza_t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_admin_url(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    parsed = urlparse(postgres_admin_url())
+    return parsed._replace(path=f"/{name}").geturl()
+
+
+def postgres_drop_database(url: str) -> None:
+    import psycopg
+
+    name = urlparse(url).path.lstrip("/")
+    with psycopg.connect(postgres_admin_url(), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def chromium_available() -> bool:
+    if not (os.path.exists(CHROMIUM_PATH) or shutil.which("chromium")):
+        return False
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return False
+    return True
