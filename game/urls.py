@@ -1,8 +1,12 @@
+"""The game's URLs: each view module owns its own `urlpatterns`."""
+
 from django.urls import path
 
-from game import views
+from game.views import community, play, site
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
+    path("", site.home, name="home"),
+    path("healthz", site.healthz, name="healthz"),
+    *play.urlpatterns,
+    *community.urlpatterns,
 ]

@@ -1,0 +1,1 @@
+"""Reads: one module per area (matches, players, clubs); views and consumers call these."""
