@@ -202,3 +202,21 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+class MatchResult(models.Model):
+    """Marks that a match's result has been counted into the players' profiles and ratings.
+
+    `results_record` creates this row in the transaction that finishes the match; its existence is
+    what makes recording idempotent (a second call sees it and changes nothing). It also keeps each
+    player's best break of the match so a profile can say where its best break was made.
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="result")
+    rated = models.BooleanField(default=False)
+    player1_best_break = models.IntegerField(default=0)
+    player2_best_break = models.IntegerField(default=0)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Result of {self.match_id}"

@@ -1,0 +1,49 @@
+"""Rating writes: apply Glicko-2 (game/glicko2.py) to both players of a rated match.
+
+Called only from `results_record`, inside the transaction that finishes the match, so a rating never
+moves without its RatingChange row and never moves twice for one match (one row per user and match is
+a database constraint).
+"""
+
+from __future__ import annotations
+
+from game import glicko2
+from game.models import Match, Profile, RatingChange
+
+
+def _rating_of(profile: Profile) -> glicko2.Rating:
+    return glicko2.Rating(profile.rating, profile.rating_deviation, profile.rating_volatility)
+
+
+def rating_update(*, match: Match, first: Profile, second: Profile, first_score: float) -> list[dict]:
+    """Moves both profiles' ratings for one match, writes their RatingChange rows, and returns
+    [{"player", "before", "after", "delta"}] for the `finished` message (ratings rounded for display).
+
+    `first`/`second` must be locked (select_for_update) by the caller; this saves them.
+    """
+    after_first, after_second = glicko2.rate_match(_rating_of(first), _rating_of(second), first_score=first_score)
+    changes: list[dict] = []
+    for profile, after in ((first, after_first), (second, after_second)):
+        before = _rating_of(profile)
+        RatingChange.objects.create(
+            user_id=profile.user_id,
+            match=match,
+            rating_before=before.rating,
+            rating_after=after.rating,
+            deviation_before=before.deviation,
+            deviation_after=after.deviation,
+            volatility_before=before.volatility,
+            volatility_after=after.volatility,
+        )
+        profile.rating = after.rating
+        profile.rating_deviation = after.deviation
+        profile.rating_volatility = after.volatility
+        profile.rated_games += 1
+        profile.save(update_fields=["rating", "rating_deviation", "rating_volatility", "rated_games"])
+        changes.append(rating_change_dict(player=profile.display_name, before=before.rating, after=after.rating))
+    return changes
+
+
+def rating_change_dict(*, player: str, before: float, after: float) -> dict:
+    """The shape the online layer sends in `finished.rating_changes`: whole points, as players read them."""
+    return {"player": player, "before": round(before), "after": round(after), "delta": round(after) - round(before)}
