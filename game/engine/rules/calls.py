@@ -1,0 +1,204 @@
+"""The call (K-4): what the player announces, its validation, and whether the shot fulfilled it.
+
+Validation happens before the shot (K-4.3) and never changes the match; fulfilment is judged after the
+shot from the event list alone (K-4.2, K-10.1), so it can be tested with hand-built events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from game.engine.rules.errors import RuleError
+from game.engine.rules.events import (
+    BALL_BALL,
+    BALL_CUSHION,
+    BALL_POCKET,
+    EventLike,
+    cushion_count,
+    drop_index,
+    other_ball,
+)
+from game.engine.rules.names import BALL_IDS, POCKET_IDS, ball_name, pocket_name
+
+#: A call asking for more cushions than this is refused as nonsense input.
+MAX_CALLED_CUSHIONS = 9
+
+CALL_KEYS: tuple[str, ...] = ("ball", "pocket", "object_cushions", "cue_cushions", "via")
+
+
+@dataclass(frozen=True)
+class Call:
+    """One called shot (K-4.1). Caroms are never called."""
+
+    ball: str
+    pocket: str
+    object_cushions: int = 0
+    cue_cushions: int = 0
+    via: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ball": self.ball,
+            "pocket": self.pocket,
+            "object_cushions": self.object_cushions,
+            "cue_cushions": self.cue_cushions,
+            "via": self.via,
+        }
+
+    @property
+    def direct(self) -> bool:
+        """No bank and no kiss or combination (K-6.4's "direct")."""
+        return self.object_cushions == 0 and self.via is None
+
+
+def _count(value: object, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("bad_call", f"{key} must be a whole number of cushions")
+    if not 0 <= value <= MAX_CALLED_CUSHIONS:
+        raise RuleError("bad_call", f"{key} must be between 0 and {MAX_CALLED_CUSHIONS}")
+    return value
+
+
+def parse_call(data: object) -> Call:
+    """Turn the wire form into a :class:`Call`, refusing wrong types, junk keys and unknown names."""
+    if isinstance(data, Call):
+        data = data.as_dict()
+    if not isinstance(data, Mapping):
+        raise RuleError("bad_call", "the call must be an object with ball and pocket")
+    for key in data:
+        if key not in CALL_KEYS:
+            raise RuleError("bad_call", f"unknown call field {key!r}")
+    ball = data.get("ball")
+    pocket = data.get("pocket")
+    if not isinstance(ball, str):
+        raise RuleError("bad_call", "the call needs the ball to pot")
+    if not isinstance(pocket, str):
+        raise RuleError("bad_call", "the call needs the pocket")
+    if ball not in BALL_IDS:
+        raise RuleError("unknown_ball", f"there is no ball {ball!r}")
+    if pocket not in POCKET_IDS:
+        raise RuleError("unknown_pocket", f"there is no pocket {pocket!r}")
+    via = data.get("via")
+    if via is not None:
+        if not isinstance(via, str):
+            raise RuleError("bad_call", "via must be a ball id or null")
+        if via not in BALL_IDS:
+            raise RuleError("unknown_ball", f"there is no ball {via!r}")
+        if via == ball:
+            raise RuleError("bad_call", "the kiss or combination ball must differ from the called ball")
+    return Call(
+        ball=ball,
+        pocket=pocket,
+        object_cushions=_count(data.get("object_cushions", 0), "object_cushions"),
+        cue_cushions=_count(data.get("cue_cushions", 0), "cue_cushions"),
+        via=via,
+    )
+
+
+@dataclass(frozen=True)
+class CallJudgement:
+    """What the events say about a call.
+
+    ``first_hit`` the first ball the cue ball touched; ``first_cushion_point`` where the cue ball first
+    touched a cushion before that; ``caroms`` the balls the cue ball touched after the object ball (K-5.1,
+    each once, in ``BALL_IDS`` order); ``mode`` "direct", "kiss" or "combination".
+    """
+
+    fulfilled: bool
+    failure: str | None
+    first_hit: str | None
+    first_cushion_point: tuple[float, float] | None
+    cue_cushions_before_hit: int
+    caroms: tuple[str, ...]
+    mode: str
+
+
+def _first_contacts(events: Sequence[EventLike], cue: str) -> tuple[str | None, int, int,
+                                                                    tuple[float, float] | None]:
+    """(first ball hit, its event index, cue cushions before it, first cushion point before it)."""
+    cushions: list[EventLike] = []
+    for i, e in enumerate(events):
+        if e.kind == BALL_BALL and cue in e.balls:
+            point = cushions[0].point if cushions else None
+            return other_ball(e, cue), i, cushion_count(cushions), point
+        if e.kind == BALL_CUSHION and e.balls and e.balls[0] == cue:
+            cushions.append(e)
+    point = cushions[0].point if cushions else None
+    return None, len(events), cushion_count(cushions), point
+
+
+def caroms_after(events: Sequence[EventLike], cue: str, object_ball: str) -> tuple[str, ...]:
+    """K-5.1: balls the cue ball touched after it first touched ``object_ball``, each once."""
+    seen: list[str] = []
+    hit_object = False
+    for e in events:
+        if e.kind != BALL_BALL or cue not in e.balls:
+            continue
+        other = other_ball(e, cue)
+        if other == object_ball:
+            hit_object = True
+        elif hit_object and other not in seen:
+            seen.append(other)
+    return tuple(b for b in BALL_IDS if b in seen)
+
+
+def judge_call(call: Call, cue: str, events: Sequence[EventLike]) -> CallJudgement:
+    """K-4.2: was the call fulfilled? Judged from the event list only."""
+    first_hit, _first_index, cue_cushions, cushion_point = _first_contacts(events, cue)
+    mode = "direct"
+    if call.via is not None:
+        mode = "combination" if first_hit == call.via else "kiss"
+    caroms = caroms_after(events, cue, call.ball) if call.via is None else ()
+
+    def result(failure: str | None) -> CallJudgement:
+        return CallJudgement(failure is None, failure, first_hit, cushion_point, cue_cushions, caroms, mode)
+
+    obj = ball_name(call.ball)
+    if first_hit is None:
+        return result("the cue ball touched no ball")
+    expected_first = call.via if mode == "combination" else call.ball
+    if first_hit != expected_first:
+        return result(f"the cue ball touched {ball_name(first_hit)} first, not {ball_name(call.ball)}")
+    if cue_cushions != call.cue_cushions:
+        return result(
+            f"the cue ball touched {cue_cushions} cushion(s) before the first ball, "
+            f"{call.cue_cushions} called"
+        )
+    drop = drop_index(events, call.ball)
+    if drop is None:
+        return result(f"{obj} did not drop")
+    pocket = events[drop].where
+    if pocket != call.pocket:
+        return result(f"{obj} dropped into {pocket_name(str(pocket))}, not {pocket_name(call.pocket)}")
+    before_drop = events[:drop]
+    object_cushions = cushion_count(
+        [e for e in before_drop if e.kind == BALL_CUSHION and e.balls and e.balls[0] == call.ball]
+    )
+    if object_cushions != call.object_cushions:
+        return result(f"{obj} touched {object_cushions} cushion(s) before dropping, "
+                      f"{call.object_cushions} called")
+    contacts = [other_ball(e, call.ball) for e in before_drop if e.kind == BALL_BALL and call.ball in e.balls]
+    if mode == "direct":
+        strangers = [b for b in contacts if b != cue]
+        if strangers:
+            return result(f"{obj} touched {ball_name(strangers[0])} before dropping (no kiss was called)")
+    elif mode == "kiss":
+        if call.via not in contacts:
+            return result(f"{obj} never touched {ball_name(str(call.via))}: the called kiss did not happen")
+        strangers = [b for b in contacts if b not in (cue, call.via)]
+        if strangers:
+            return result(f"{obj} touched {ball_name(strangers[0])} besides the called kiss")
+    else:
+        if not contacts or contacts[0] != call.via:
+            return result(f"{ball_name(str(call.via))} did not drive {obj}: the combination failed")
+        strangers = [b for b in contacts if b not in (cue, call.via)]
+        if strangers:
+            return result(f"{obj} touched {ball_name(strangers[0])} besides the combination")
+    return result(None)
+
+
+def pocketed_order(events: Sequence[EventLike]) -> list[tuple[str, str]]:
+    """(ball, pocket) in drop order, read from the events."""
+    return [(e.balls[0], str(e.where)) for e in events if e.kind == BALL_POCKET and e.balls]

@@ -1,0 +1,20 @@
+"""The one exception the rules raise for a refused input.
+
+Every input the match refuses (a wrong player, a bad call, an illegal placement, a strike the physics
+cannot play) raises :class:`RuleError` and leaves the match untouched, so the online layer can answer
+``error {code, message}`` without special cases.
+"""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """A refused input: ``code`` is a short snake_case key for programs, ``message`` text for players."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}

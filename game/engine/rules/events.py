@@ -1,0 +1,88 @@
+"""Reading a shot's event list (K-10.1): the only window the rules have onto the physics.
+
+The physics ``Event`` has ``time, kind, balls, where, point``. :class:`HandEvent` has the same shape so
+tests and tools can judge hand-built event lists without simulating. Kinds the planar physics never
+emits (K-10.2) are named here so a later airborne model can feed the same rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+STRIKE = "strike"
+BALL_BALL = "ball_ball"
+BALL_CUSHION = "ball_cushion"
+BALL_JAW = "ball_jaw"
+BALL_POCKET = "ball_pocket"
+#: K-10.2: a ball leaving the cloth (jump); a planar engine never emits it.
+BALL_AIRBORNE = "ball_airborne"
+#: K-10.2: a ball leaving the table over a cushion; a planar engine never emits it.
+BALL_OFF_TABLE = "ball_off_table"
+#: K-6.2: cue faults a later stroke model may report.
+PUSH = "push"
+DOUBLE_HIT = "double_hit"
+
+
+class EventLike(Protocol):
+    time: float
+    kind: str
+    balls: tuple[str, ...]
+    where: str | None
+    point: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class HandEvent:
+    """An event written by hand (tests, tools); same fields as the physics Event."""
+
+    time: float
+    kind: str
+    balls: tuple[str, ...]
+    where: str | None = None
+    point: tuple[float, float] | None = None
+
+
+def ev(kind: str, *balls: str, where: str | None = None, point: tuple[float, float] | None = None,
+       t: float = 0.0) -> HandEvent:
+    """Shorthand for hand-built event lists: ``ev("ball_ball", "white1", "red1")``."""
+    return HandEvent(t, kind, tuple(balls), where, point)
+
+
+def hand_events(*items: HandEvent) -> list[HandEvent]:
+    """Give hand-built events increasing times so order and time agree."""
+    return [HandEvent(float(i), e.kind, e.balls, e.where, e.point) for i, e in enumerate(items)]
+
+
+def involving(events: Sequence[EventLike], ball: str, kind: str) -> list[EventLike]:
+    return [e for e in events if e.kind == kind and ball in e.balls]
+
+
+def other_ball(event: EventLike, ball: str) -> str:
+    """The other ball of a ball-ball contact."""
+    a, b = event.balls[0], event.balls[1]
+    return b if a == ball else a
+
+
+def drop_index(events: Sequence[EventLike], ball: str) -> int | None:
+    """Index of the ball's ``ball_pocket`` event, or None if it did not drop."""
+    for i, e in enumerate(events):
+        if e.kind == BALL_POCKET and e.balls and e.balls[0] == ball:
+            return i
+    return None
+
+
+def cushion_count(events: Sequence[EventLike]) -> int:
+    """Cushion contacts of one ball's cushion events, a rattle on one cushion counting once.
+
+    A ball rolling along a rail can produce several contacts with the same cushion in a row; they are one
+    contact for the call (K-4.2). Jaw and facing contacts are ``ball_jaw`` and never reach here (K-10.4).
+    """
+    count = 0
+    last: str | None = None
+    for e in events:
+        if e.where != last:
+            count += 1
+            last = e.where
+    return count

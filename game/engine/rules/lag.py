@@ -1,0 +1,75 @@
+"""The lag for the break (K-3.1), judged per player and then between the two players.
+
+Online the two lags are simulated independently on the same layout, each with only the lagging
+player's white besides the colours. The first-joined player lags on the side y < W/2, the other on
+y > W/2; each white starts at a fixed point of the home on its side: x = L/8 (half way to the home
+line), y = W/4 or 3W/4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from game.engine.rules.events import BALL_BALL, BALL_CUSHION, EventLike
+from game.engine.table import TableSpec
+
+LONG_CUSHIONS: tuple[str, ...] = ("right_home", "right_foot", "left_home", "left_foot")
+FOOT_CUSHION = "foot"
+#: The lagging players' whites are labelled like this in the lag simulations (cue balls are not yet
+#: assigned: K-3.2 assigns them after the lag).
+LAG_BALLS: tuple[str, str] = ("white1", "white2")
+
+
+def lag_start(table: TableSpec, side: int) -> tuple[float, float]:
+    """The fixed start of a player's lag white: in the home, in the middle of his half."""
+    y = table.width / 4 if side == 0 else 3 * table.width / 4
+    return (round(table.home_line_x / 2, 6), round(y, 6))
+
+
+@dataclass(frozen=True)
+class LagResult:
+    """One player's lag: lost (and why) or the distance from the home cushion (m)."""
+
+    lost: bool
+    distance: float | None
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"lost": self.lost, "distance": self.distance, "reason": self.reason}
+
+
+def judge_lag(*, ball: str, side: int, events: Sequence[EventLike], pocketed: bool,
+              final: tuple[float, float] | None, y_extent: tuple[float, float],
+              table: TableSpec) -> LagResult:
+    """K-3.1 for one lag. A lag that never reaches the foot cushion also loses: it is no lag."""
+    if pocketed or final is None:
+        return LagResult(True, None, "the lag ball was pocketed")
+    for e in events:
+        if e.kind == BALL_BALL and ball in e.balls:
+            return LagResult(True, None, "the lag ball touched another ball")
+        if e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where in LONG_CUSHIONS:
+            return LagResult(True, None, "the lag ball touched a long cushion")
+    half = table.width / 2
+    if (side == 0 and y_extent[1] > half) or (side == 1 and y_extent[0] < half):
+        return LagResult(True, None, "the lag ball crossed onto the other player's side")
+    if not any(e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where == FOOT_CUSHION
+               for e in events):
+        return LagResult(True, None, "the lag ball did not reach the foot cushion")
+    distance = round(final[0] - table.ball_radius, 6) + 0.0
+    return LagResult(False, distance, f"the lag ball stopped {distance * 1000:.0f} mm from the home cushion")
+
+
+def decide_lag(first: LagResult, second: LagResult, tolerance: float) -> int | None:
+    """Index of the lag winner (0 or 1), or None for a re-lag (both lose, or a tie within 1 mm)."""
+    if first.lost and second.lost:
+        return None
+    if first.lost:
+        return 1
+    if second.lost:
+        return 0
+    assert first.distance is not None and second.distance is not None
+    if abs(first.distance - second.distance) <= tolerance:
+        return None
+    return 0 if first.distance < second.distance else 1

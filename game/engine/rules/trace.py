@@ -1,0 +1,108 @@
+"""Geometry facts about a finished shot that the event list alone does not carry.
+
+Between two consecutive events every ball moves on one quadratic (the physics' motion segments), so
+three ``position_at`` samples per interval give the exact extreme of a coordinate: no stepping, no
+reaching into the simulation beyond the public ``Shot`` contract (``events``, ``duration``,
+``position_at``, ``pocketed``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from game.engine.rules.events import BALL_POCKET
+from game.engine.table import TableSpec, point_segment_distance
+
+#: A ball centre within R + this of a cushion nose is in contact with it (m).
+CONTACT_TOLERANCE = 0.001
+#: Sampling step (s) used when following a ball back from the pocket.
+ROLL_STEP = 0.001
+#: Travel (m, in ball diameters) a ball may make between leaving the rail and dropping.
+POCKET_APPROACH = 3.0
+
+
+def _times(shot: Any, ball: str) -> list[float]:
+    end = float(shot.duration)
+    for e in shot.events:
+        if e.kind == BALL_POCKET and e.balls and e.balls[0] == ball:
+            end = min(end, float(e.time))
+    times = sorted({0.0, end, *(float(e.time) for e in shot.events if 0.0 <= e.time <= end)})
+    return times
+
+
+def coordinate_extent(shot: Any, ball: str, axis: int) -> tuple[float, float]:
+    """(min, max) of the ball centre's x (axis 0) or y (axis 1) during the shot, exact per segment."""
+    times = _times(shot, ball)
+    low, high = math.inf, -math.inf
+    for t0, t1 in zip(times, times[1:] + times[-1:], strict=True):
+        a = shot.position_at(ball, t0)[axis]
+        low, high = min(low, a), max(high, a)
+        if t1 <= t0:
+            continue
+        tm = (t0 + t1) / 2
+        m = shot.position_at(ball, tm)[axis]
+        b = shot.position_at(ball, t1)[axis]
+        low, high = min(low, m, b), max(high, m, b)
+        # Parabola through (0, a), (1/2, m), (1, b): f(s) = a + p s + q s^2.
+        q = 2 * (a + b - 2 * m)
+        p = b - a - q
+        if q != 0:
+            s = -p / (2 * q)
+            if 0 < s < 1:
+                v = a + p * s + q * s * s
+                low, high = min(low, v), max(high, v)
+    return low, high
+
+
+def crossed_home_line(shot: Any, ball: str, table: TableSpec) -> bool:
+    """K-7.2: did the ball's centre get beyond the home line during the shot?"""
+    return coordinate_extent(shot, ball, 0)[1] > table.home_line_x
+
+
+def _touching_cushion(point: tuple[float, float], table: TableSpec) -> str | None:
+    limit = table.ball_radius + CONTACT_TOLERANCE
+    for cushion in table.cushions:
+        if point_segment_distance(point, cushion.a, cushion.b) <= limit:
+            return cushion.id
+    return None
+
+
+def rolled_in_along_cushion(shot: Any, ball: str, table: TableSpec) -> bool:
+    """K-6.2: was the ball in contact with a cushion over at least one diameter just before it dropped?
+
+    Followed back from the drop: after at most ``POCKET_APPROACH`` diameters of travel between the jaws
+    the ball must be on a rail, and stay on that rail for one diameter of travel.
+    """
+    drop = None
+    for e in shot.events:
+        if e.kind == BALL_POCKET and e.balls and e.balls[0] == ball:
+            drop = float(e.time)
+            break
+    if drop is None:
+        return False
+    D = 2 * table.ball_radius
+    t = drop
+    prev = shot.position_at(ball, t)
+    travel = 0.0
+    contact_from: float | None = None
+    rail: str | None = None
+    while t > 0:
+        t = max(0.0, t - ROLL_STEP)
+        point = shot.position_at(ball, t)
+        travel += math.hypot(point[0] - prev[0], point[1] - prev[1])
+        prev = point
+        touching = _touching_cushion(point, table)
+        if contact_from is None:
+            if touching is not None:
+                contact_from, rail = travel, touching
+            elif travel > POCKET_APPROACH * D:
+                return False
+        else:
+            if touching != rail:
+                return False
+            if travel - contact_from >= D:
+                return True
+        if travel == 0.0 and t < drop - 1.0:
+            return False
+    return False
