@@ -1,0 +1,253 @@
+/**
+ * Aiming and placement geometry on the table. Pure functions, metres and radians.
+ *
+ * The aim guide is the classic ghost ball: follow the cue ball's centre along the aim line until it
+ * is 2R from some ball's centre; the cue ball then sits at the ghost position and drives the object
+ * ball along the line of centres. It is a guide, not a prediction: the server's physics decides.
+ */
+
+export const TAU = Math.PI * 2;
+
+/** Normalise an angle to (-π, π]. */
+export function wrapAngle(a) {
+  let r = ((a + Math.PI) % TAU + TAU) % TAU - Math.PI;
+  if (r === -Math.PI) r = Math.PI;
+  return r;
+}
+
+/**
+ * Distance along the ray p + s·d (d unit) to the first point at distance `radius` from c, or null.
+ */
+export function rayCircle(p, d, c, radius) {
+  const fx = p[0] - c[0];
+  const fy = p[1] - c[1];
+  const b = fx * d[0] + fy * d[1];
+  const cc = fx * fx + fy * fy - radius * radius;
+  const disc = b * b - cc;
+  if (disc < 0) return null;
+  const s = -b - Math.sqrt(disc);
+  if (s >= 0) return s;
+  // Starting inside (balls frozen together): contact now if moving toward it.
+  if (cc <= 0 && b < 0) return 0;
+  return null;
+}
+
+/** Distance along the ray to the segment a-b, or null. */
+export function raySegment(p, d, a, b) {
+  const ex = b[0] - a[0];
+  const ey = b[1] - a[1];
+  const den = d[0] * ey - d[1] * ex;
+  if (Math.abs(den) < 1e-12) return null;
+  const wx = a[0] - p[0];
+  const wy = a[1] - p[1];
+  const s = (wx * ey - wy * ex) / den;
+  const u = (wx * d[1] - wy * d[0]) / den;
+  if (s < 0 || u < 0 || u > 1) return null;
+  return s;
+}
+
+/** The cushion nose segment pulled `R` into the cloth: where a ball's centre is when it touches it. */
+function insetCushion(table, cushion) {
+  const [ax, ay] = cushion.a;
+  const [bx, by] = cushion.b;
+  let nx = -(by - ay);
+  let ny = bx - ax;
+  const len = Math.hypot(nx, ny) || 1;
+  nx /= len;
+  ny /= len;
+  // Point the normal into the cloth (toward the table's centre).
+  const mx = (ax + bx) / 2 - table.length / 2;
+  const my = (ay + by) / 2 - table.width / 2;
+  if (nx * mx + ny * my > 0) {
+    nx = -nx;
+    ny = -ny;
+  }
+  const R = table.ball_radius;
+  return [
+    [ax + nx * R, ay + ny * R],
+    [bx + nx * R, by + ny * R],
+  ];
+}
+
+/**
+ * Ghost-ball aim.
+ * @param {object} table geometry (TableSpec.as_dict())
+ * @param {Record<string, [number, number] | null>} balls positions, null = off the table
+ * @param {string} cueId the ball struck
+ * @param {number} angle radians, 0 = +x
+ * @returns {{origin, dir, hit: null | {ball, s, ghost, objectDir, cueDir}, cushion: null | {id, s, point}, end}}
+ */
+export function aimGuide(table, balls, cueId, angle) {
+  const origin = balls[cueId];
+  if (!origin) return null;
+  const R = table.ball_radius;
+  const dir = [Math.cos(angle), Math.sin(angle)];
+  let best = null;
+  for (const [id, pos] of Object.entries(balls)) {
+    if (id === cueId || !pos) continue;
+    const s = rayCircle(origin, dir, pos, 2 * R);
+    if (s !== null && (!best || s < best.s)) best = { ball: id, s };
+  }
+  let cushion = null;
+  for (const c of table.cushions) {
+    const [a, b] = insetCushion(table, c);
+    const s = raySegment(origin, dir, a, b);
+    if (s !== null && (!cushion || s < cushion.s)) cushion = { id: c.id, s };
+  }
+  if (!cushion) {
+    // Heading into a pocket mouth: stop at the edge of the cloth.
+    const s = rayBox(origin, dir, table.length, table.width);
+    cushion = { id: null, s };
+  }
+  if (best && best.s <= cushion.s) {
+    const ghost = [origin[0] + dir[0] * best.s, origin[1] + dir[1] * best.s];
+    const target = balls[best.ball];
+    let ox = target[0] - ghost[0];
+    let oy = target[1] - ghost[1];
+    const n = Math.hypot(ox, oy) || 1;
+    ox /= n;
+    oy /= n;
+    // Stun shot: the cue ball leaves along the tangent line, on the side away from the object line.
+    const cross = dir[0] * oy - dir[1] * ox;
+    const cueDir = cross > 0 ? [oy, -ox] : [-oy, ox];
+    const cut = Math.abs(dir[0] * ox + dir[1] * oy);
+    return {
+      origin,
+      dir,
+      hit: { ball: best.ball, s: best.s, ghost, objectDir: [ox, oy], cueDir, fullness: cut },
+      cushion: null,
+      end: ghost,
+    };
+  }
+  const point = [origin[0] + dir[0] * cushion.s, origin[1] + dir[1] * cushion.s];
+  return { origin, dir, hit: null, cushion: { ...cushion, point }, end: point };
+}
+
+function rayBox(p, d, L, W) {
+  let s = Infinity;
+  if (d[0] > 0) s = Math.min(s, (L - p[0]) / d[0]);
+  if (d[0] < 0) s = Math.min(s, -p[0] / d[0]);
+  if (d[1] > 0) s = Math.min(s, (W - p[1]) / d[1]);
+  if (d[1] < 0) s = Math.min(s, -p[1] / d[1]);
+  return Math.max(0, s);
+}
+
+/** Middle of a pocket's mouth (between the jaw tip centres). */
+export function mouthCentre(pocket) {
+  const [a, b] = pocket.mouth;
+  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+}
+
+/**
+ * The pocket an object ball sent from `from` along unit `dir` is heading for, if its line passes
+ * within `tolerance` of a mouth centre (and no other ball is in the way). Used to suggest a call.
+ */
+export function pocketAlong(table, from, dir, balls = {}, skip = [], tolerance = null) {
+  const tol = tolerance ?? table.ball_radius * 1.1;
+  let best = null;
+  for (const [id, pocket] of Object.entries(table.pockets)) {
+    const m = mouthCentre(pocket);
+    const wx = m[0] - from[0];
+    const wy = m[1] - from[1];
+    const along = wx * dir[0] + wy * dir[1];
+    if (along <= 0) continue;
+    const off = Math.abs(wx * dir[1] - wy * dir[0]);
+    if (off > tol) continue;
+    let blocked = false;
+    for (const [bid, pos] of Object.entries(balls)) {
+      if (!pos || skip.includes(bid)) continue;
+      const s = rayCircle(from, dir, pos, 2 * table.ball_radius);
+      if (s !== null && s < along) blocked = true;
+    }
+    if (blocked) continue;
+    if (!best || off < best.off) best = { pocket: id, off, distance: along };
+  }
+  return best;
+}
+
+/** The id of the ball under the point (within `slop` metres beyond its radius), nearest first. */
+export function ballAtPoint(table, balls, point, slop = 0.01) {
+  let best = null;
+  for (const [id, pos] of Object.entries(balls)) {
+    if (!pos) continue;
+    const d = Math.hypot(pos[0] - point[0], pos[1] - point[1]);
+    if (d <= table.ball_radius + slop && (!best || d < best.d)) best = { id, d };
+  }
+  return best ? best.id : null;
+}
+
+/** The id of the pocket whose mouth is nearest the point, if within `reach` metres. */
+export function pocketAtPoint(table, point, reach = 0.12) {
+  let best = null;
+  for (const [id, pocket] of Object.entries(table.pockets)) {
+    const m = mouthCentre(pocket);
+    const d = Math.hypot(m[0] - point[0], m[1] - point[1]);
+    if (d <= reach && (!best || d < best.d)) best = { id, d };
+  }
+  return best ? best.id : null;
+}
+
+/** Distance from point p to segment a-b. */
+export function pointSegmentDistance(p, a, b) {
+  const abx = b[0] - a[0];
+  const aby = b[1] - a[1];
+  const apx = p[0] - a[0];
+  const apy = p[1] - a[1];
+  const den = abx * abx + aby * aby;
+  const t = den === 0 ? 0 : Math.max(0, Math.min(1, (apx * abx + apy * aby) / den));
+  return Math.hypot(apx - t * abx, apy - t * aby);
+}
+
+/**
+ * The two opening corridors of K-3.3: from the centre spot to each foot corner pocket's mouth centre,
+ * two ball diameters wide.
+ */
+export function openingCorridors(table) {
+  const centre = table.spots.center;
+  return ["foot_left", "foot_right"]
+    .filter((id) => table.pockets[id])
+    .map((id) => ({ a: centre, b: mouthCentre(table.pockets[id]), halfWidth: 2 * table.ball_radius }));
+}
+
+/**
+ * Is placing `ballId` at `pos` legal?
+ * kind "hand": anywhere in the home (x ≤ L/4, K-2.2, K-7.1); kind "opening": x > L/2 outside the
+ * corridors (K-3.3). Always fully on the cloth and touching no other ball.
+ * @returns {{ok: boolean, reason: string | null}}
+ */
+export function placementCheck(table, balls, ballId, pos, kind = "hand") {
+  const R = table.ball_radius;
+  const [x, y] = pos;
+  const eps = 1e-9;
+  if (x < R - eps || x > table.length - R + eps || y < R - eps || y > table.width - R + eps) {
+    return { ok: false, reason: "off_cloth" };
+  }
+  if (kind === "opening") {
+    if (x <= table.length / 2) return { ok: false, reason: "not_past_centre" };
+    for (const c of openingCorridors(table)) {
+      if (pointSegmentDistance(pos, c.a, c.b) < c.halfWidth) return { ok: false, reason: "corridor" };
+    }
+  } else if (x > table.home_line_x + eps) {
+    return { ok: false, reason: "outside_home" };
+  }
+  for (const [id, other] of Object.entries(balls)) {
+    if (id === ballId || !other) continue;
+    if (Math.hypot(other[0] - x, other[1] - y) < 2 * R - eps) return { ok: false, reason: "touching" };
+  }
+  return { ok: true, reason: null };
+}
+
+/** Clamp a wished placement into the allowed band (cloth and, for the hand, the home). */
+export function clampPlacement(table, pos, kind = "hand") {
+  const R = table.ball_radius;
+  const maxX = kind === "opening" ? table.length - R : Math.min(table.home_line_x, table.length - R);
+  const minX = kind === "opening" ? table.length / 2 + 1e-4 : R;
+  return [Math.min(maxX, Math.max(minX, pos[0])), Math.min(table.width - R, Math.max(R, pos[1]))];
+}
+
+/** Clamp a cue tip offset (side, height) into the disc of radius `limit` (fractions of R). */
+export function clampSpin(side, height, limit = 0.6) {
+  const r = Math.hypot(side, height);
+  if (r <= limit) return [side, height];
+  return [(side / r) * limit, (height / r) * limit];
+}

@@ -1,0 +1,144 @@
+/**
+ * The cue behind the cue ball and the aiming guide (ghost ball, the object ball's line, the cue
+ * ball's tangent line). Drawn in metres through the table's canvas matrix.
+ */
+
+const CUE_LENGTH = 1.45;
+const TIP_RADIUS = 0.0065;
+const BUTT_RADIUS = 0.015;
+
+/**
+ * @param {CanvasRenderingContext2D} ctx in world (metre) coordinates
+ * @param {[number, number]} ball cue ball centre
+ * @param {number} angle aim direction
+ * @param {number} R ball radius
+ * @param {number} pull how far the cue is drawn back (m)
+ * @param {number} alpha 1 for my cue, less for an opponent's
+ */
+export function drawCue(ctx, ball, angle, R, pull = 0, alpha = 1, px = 0.002) {
+  const dx = Math.cos(angle);
+  const dy = Math.sin(angle);
+  const nx = -dy;
+  const ny = dx;
+  const gap = R + 0.012 + pull;
+  const tipX = ball[0] - dx * gap;
+  const tipY = ball[1] - dy * gap;
+  const at = (d, w) => [tipX - dx * d + nx * w, tipY - dy * d + ny * w];
+  const width = (d) => TIP_RADIUS + ((BUTT_RADIUS - TIP_RADIUS) * d) / CUE_LENGTH;
+  const band = (d0, d1, fill) => {
+    const a = at(d0, width(d0));
+    const b = at(d1, width(d1));
+    const c = at(d1, -width(d1));
+    const e = at(d0, -width(d0));
+    ctx.beginPath();
+    ctx.moveTo(a[0], a[1]);
+    ctx.lineTo(b[0], b[1]);
+    ctx.lineTo(c[0], c[1]);
+    ctx.lineTo(e[0], e[1]);
+    ctx.closePath();
+    ctx.fillStyle = fill;
+    ctx.fill();
+  };
+  ctx.save();
+  ctx.globalAlpha = alpha;
+  // Shadow on the cloth, offset away from the light.
+  ctx.save();
+  ctx.translate(0.012, -0.016);
+  ctx.globalAlpha = alpha * 0.28;
+  band(0, CUE_LENGTH, "#000");
+  ctx.restore();
+  ctx.globalAlpha = alpha;
+  const shaftGrad = ctx.createLinearGradient(...at(0, width(0)), ...at(0, -width(0)));
+  shaftGrad.addColorStop(0, "#f3dfb5");
+  shaftGrad.addColorStop(0.5, "#e2c18b");
+  shaftGrad.addColorStop(1, "#b48a55");
+  band(0.022, 0.8, shaftGrad);
+  const buttGrad = ctx.createLinearGradient(...at(0.9, width(0.9)), ...at(0.9, -width(0.9)));
+  buttGrad.addColorStop(0, "#5a2c14");
+  buttGrad.addColorStop(0.5, "#2c1208");
+  buttGrad.addColorStop(1, "#150702");
+  band(0.8, 0.83, "#d9d2c3");
+  band(0.83, CUE_LENGTH - 0.03, buttGrad);
+  band(1.0, 1.02, "#b8934a");
+  band(CUE_LENGTH - 0.03, CUE_LENGTH, "#111");
+  band(0.008, 0.022, "#f4f2ea");
+  band(0, 0.008, "#3d6fb6");
+  // A thin highlight along the shaft.
+  ctx.beginPath();
+  const h0 = at(0.03, width(0.03) * 0.35);
+  const h1 = at(CUE_LENGTH - 0.05, width(CUE_LENGTH) * 0.35);
+  ctx.moveTo(h0[0], h0[1]);
+  ctx.lineTo(h1[0], h1[1]);
+  ctx.strokeStyle = "rgba(255,255,255,0.35)";
+  ctx.lineWidth = px;
+  ctx.stroke();
+  ctx.restore();
+}
+
+/**
+ * The aiming guide from `aimGuide()` (geometry.js).
+ */
+export function drawGuide(ctx, guide, R, px, alpha = 1, pocketTarget = null) {
+  if (!guide) return;
+  ctx.save();
+  ctx.globalAlpha = alpha;
+  ctx.lineCap = "round";
+  const [ox, oy] = guide.origin;
+  const [ex, ey] = guide.end;
+  // Aim line from the cue ball's edge to the ghost ball.
+  ctx.setLineDash([6 * px, 5 * px]);
+  ctx.strokeStyle = "rgba(255,255,255,0.7)";
+  ctx.lineWidth = 1.4 * px;
+  ctx.beginPath();
+  ctx.moveTo(ox + guide.dir[0] * R, oy + guide.dir[1] * R);
+  ctx.lineTo(ex - guide.dir[0] * R, ey - guide.dir[1] * R);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  // Ghost ball.
+  ctx.beginPath();
+  ctx.arc(ex, ey, R, 0, Math.PI * 2);
+  ctx.fillStyle = "rgba(255,255,255,0.10)";
+  ctx.fill();
+  ctx.strokeStyle = "rgba(255,255,255,0.8)";
+  ctx.lineWidth = 1.3 * px;
+  ctx.stroke();
+  if (guide.hit) {
+    const { objectDir, cueDir } = guide.hit;
+    const objectLength = pocketTarget ? pocketTarget.distance : 0.45;
+    const from = [ex + objectDir[0] * 2 * R, ey + objectDir[1] * 2 * R];
+    ctx.strokeStyle = pocketTarget ? "rgba(255,214,90,0.95)" : "rgba(255,214,90,0.75)";
+    ctx.lineWidth = 2 * px;
+    ctx.beginPath();
+    ctx.moveTo(from[0] + objectDir[0] * R, from[1] + objectDir[1] * R);
+    ctx.lineTo(from[0] + objectDir[0] * objectLength, from[1] + objectDir[1] * objectLength);
+    ctx.stroke();
+    // Tangent line of the cue ball (stun), faint.
+    const tangentLength = 0.22 * (1 - guide.hit.fullness);
+    if (tangentLength > 0.01) {
+      ctx.strokeStyle = "rgba(255,255,255,0.35)";
+      ctx.lineWidth = 1.2 * px;
+      ctx.beginPath();
+      ctx.moveTo(ex + cueDir[0] * R, ey + cueDir[1] * R);
+      ctx.lineTo(ex + cueDir[0] * (R + tangentLength), ey + cueDir[1] * (R + tangentLength));
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+}
+
+/** A glowing ring around a ball or a pocket mouth (call markers). */
+export function drawRing(ctx, centre, radius, colour, px, dashed = false, phase = 0) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.arc(centre[0], centre[1], radius, 0, Math.PI * 2);
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 2.2 * px;
+  if (dashed) {
+    ctx.setLineDash([4 * px, 3 * px]);
+    ctx.lineDashOffset = -phase * 20 * px;
+  }
+  ctx.shadowColor = colour;
+  ctx.shadowBlur = 8;
+  ctx.stroke();
+  ctx.restore();
+}

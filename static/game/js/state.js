@@ -1,0 +1,382 @@
+/**
+ * The one state object of the match page, and the pure functions that produce its next value.
+ *
+ * Server messages and local intents go in, a new state comes out (the old one is never mutated), so
+ * the renderer and the HUD can compare by identity and the tests need no DOM. Time is always passed in:
+ * `now` is the display clock in milliseconds (performance.now()), `epoch` wall-clock seconds.
+ *
+ * Versioned events (ARCHITECTURE.md section 4) are applied strictly in order: a repeated version is
+ * ignored, a jump ahead is held back and flagged as a gap so net.js can ask for the missing ones.
+ * A shot becomes a timeline step: its segments animate in real time, then the display snaps to the
+ * shot's authoritative `state`. Events behind a running animation wait their turn, so the score never
+ * changes before the balls have stopped.
+ */
+
+import { animationDuration, parseSegments, positionsAt } from "./trajectory.js";
+import { clampSpin } from "./geometry.js";
+
+export const VERSIONED = new Set(["snapshot", "shot", "placed", "choice", "finished"]);
+export const MIN_SPEED = 0.2;
+export const MAX_SPEED = 9;
+const CHAT_KEEP = 60;
+const HISTORY_KEEP = 200;
+
+/**
+ * @param {{table: object, matchId: string, me: string, role: string}} page
+ */
+export function createState({ table, matchId = "", me = "", role = "spectator" }) {
+  return {
+    table,
+    matchId,
+    me,
+    role,
+    connection: "connecting",
+    version: null,
+    game: null,
+    shown: null,
+    match: null,
+    you: null,
+    buffer: [],
+    gap: null,
+    steps: [],
+    presence: { players: [], spectators: 0 },
+    clock: null,
+    chat: [],
+    history: [],
+    lastVerdict: null,
+    finished: null,
+    error: null,
+    remoteAim: null,
+    aim: { angle: 0, speed: 2.5, side: 0, height: 0 },
+    call: emptyCall(),
+    callManual: false,
+    placing: null,
+    sent: {},
+    ui: { pull: 0 },
+  };
+}
+
+export function emptyCall() {
+  return { ball: null, pocket: null, object_cushions: 0, cue_cushions: 0, via: null };
+}
+
+/**
+ * How a versioned event relates to the last applied version.
+ * @returns {"first"|"duplicate"|"next"|"gap"}
+ */
+export function classifyVersion(last, v) {
+  if (last === null || last === undefined) return "first";
+  if (v <= last) return "duplicate";
+  if (v === last + 1) return "next";
+  return "gap";
+}
+
+/** Apply one server message. */
+export function receive(state, msg, now = 0, epoch = now / 1000) {
+  if (!msg || typeof msg !== "object" || typeof msg.t !== "string") return state;
+  const d = msg.d || {};
+  if (VERSIONED.has(msg.t) && typeof msg.v === "number") {
+    if (msg.t === "snapshot") {
+      if (state.version !== null && msg.v < state.version) return state;
+      return drain(applySnapshot(state, d, msg.v, now, epoch), now);
+    }
+    const kind = classifyVersion(state.version, msg.v);
+    if (kind === "first") return state; // nothing to build on yet: wait for the snapshot
+    if (kind === "duplicate") return state;
+    if (kind === "gap") {
+      if (state.buffer.some((m) => m.v === msg.v)) return state;
+      const buffer = [...state.buffer, msg].sort((a, b) => a.v - b.v);
+      return { ...state, buffer, gap: state.gap || { from: state.version, since: now, asked: false } };
+    }
+    return drain(applyEvent(state, msg, now), now);
+  }
+  switch (msg.t) {
+    case "aim":
+      if (d.player === state.me) return state;
+      return { ...state, remoteAim: { ...d, at: now } };
+    case "presence":
+      return { ...state, presence: { players: d.players || [], spectators: d.spectators || 0 } };
+    case "clock":
+      return { ...state, clock: { ...d, received: epoch } };
+    case "chat":
+      return { ...state, chat: [...state.chat, { from: d.from, text: d.text }].slice(-CHAT_KEEP) };
+    case "error":
+      return withoutSent({ ...state, error: { code: d.code, message: d.message, ack: d.ack, at: now } }, d.ack);
+    default:
+      return state;
+  }
+}
+
+/** Apply buffered events that have become contiguous. */
+function drain(state, now) {
+  let s = state;
+  while (s.buffer.length) {
+    const [head, ...rest] = s.buffer;
+    const kind = classifyVersion(s.version, head.v);
+    if (kind === "duplicate") {
+      s = { ...s, buffer: rest };
+    } else if (kind === "next") {
+      s = applyEvent({ ...s, buffer: rest }, head, now);
+    } else {
+      break;
+    }
+  }
+  if (!s.buffer.length && s.gap) s = { ...s, gap: null };
+  return s;
+}
+
+function applySnapshot(state, d, v, now, epoch) {
+  const game = d.state || null;
+  let steps = [];
+  const last = d.last_shot || (game && game.last_shot);
+  if (last && last.segments && typeof last.started_at === "number") {
+    const tracks = parseSegments(last.segments);
+    const duration = animationDuration(tracks) * 1000;
+    const startAt = now - (epoch - last.started_at) * 1000;
+    if (startAt + duration > now) {
+      steps = [
+        {
+          kind: "shot",
+          v,
+          startAt,
+          duration,
+          tracks,
+          after: game,
+          player: last.player || null,
+          verdict: last.verdict || null,
+          call: last.call || null,
+        },
+      ];
+    }
+  }
+  return {
+    ...state,
+    version: v,
+    game,
+    shown: game,
+    match: d.match || state.match,
+    you: d.you || state.you,
+    steps,
+    buffer: state.buffer.filter((m) => m.v > v),
+    gap: null,
+    finished: game && game.phase === "finished" ? state.finished || { winner: game.winner } : null,
+    placing: null,
+    remoteAim: null,
+    history: Array.isArray(d.history) ? d.history.slice(-HISTORY_KEEP) : state.history,
+  };
+}
+
+function applyEvent(state, msg, now) {
+  const d = msg.d || {};
+  const after = d.state || state.game;
+  let step;
+  if (msg.t === "shot") {
+    const tracks = parseSegments(d.segments || {});
+    step = {
+      kind: d.kind || "shot",
+      v: msg.v,
+      startAt: null,
+      duration: animationDuration(tracks) * 1000,
+      tracks,
+      after,
+      player: d.player,
+      verdict: d.verdict || null,
+      call: d.call || null,
+      strike: d.strike || null,
+    };
+  } else {
+    step = { kind: msg.t, v: msg.v, startAt: null, duration: 0, tracks: null, after, player: d.player, data: d };
+  }
+  const steps = [...state.steps, step];
+  if (steps.length === 1) steps[0] = { ...step, startAt: now };
+  let next = { ...state, version: msg.v, game: after, steps };
+  next = withoutSent(next, d.ack);
+  if (d.player === state.me && msg.t === "shot") {
+    // Our shot was played: its call is spent.
+    next = { ...next, call: emptyCall(), callManual: false };
+  }
+  if (msg.t === "placed" || msg.t === "shot") next = { ...next, placing: null };
+  if (msg.t === "shot") next = { ...next, remoteAim: null };
+  return next;
+}
+
+function withoutSent(state, ack) {
+  if (ack === undefined || ack === null || !(ack in state.sent)) return state;
+  const sent = { ...state.sent };
+  delete sent[ack];
+  return { ...state, sent };
+}
+
+/**
+ * Advance the timeline to `now`: finished steps are committed to `shown` (the display snaps to the
+ * authoritative state), the next one starts where the previous ended. Returns the same object if
+ * nothing changed, so callers can skip redraws.
+ */
+export function tick(state, now) {
+  if (!state.steps.length) return state;
+  let steps = state.steps;
+  let s = state;
+  let changed = false;
+  while (steps.length) {
+    let head = steps[0];
+    if (head.startAt === null) {
+      head = { ...head, startAt: now };
+      steps = [head, ...steps.slice(1)];
+      changed = true;
+    }
+    const end = head.startAt + head.duration;
+    if (now < end) break;
+    steps = steps.slice(1);
+    changed = true;
+    s = commitStep(s, head);
+    if (steps.length && steps[0].startAt === null) steps = [{ ...steps[0], startAt: end }, ...steps.slice(1)];
+  }
+  if (!changed) return state;
+  return { ...s, steps };
+}
+
+function commitStep(state, step) {
+  let s = { ...state, shown: step.after };
+  if (step.kind === "shot" || step.kind === "lag") {
+    const entry = {
+      v: step.v,
+      kind: step.kind,
+      player: step.player,
+      call: step.call,
+      verdict: step.verdict,
+      scores: (step.after && step.after.players || []).map((p) => p.score),
+    };
+    s = {
+      ...s,
+      lastVerdict: step.verdict ? { ...step.verdict, player: step.player, kind: step.kind } : null,
+      history: [...s.history, entry].slice(-HISTORY_KEEP),
+    };
+  } else if (step.kind === "finished") {
+    s = { ...s, finished: { ...step.data } };
+  }
+  return s;
+}
+
+/** Is the animation of a shot running at `now`? */
+export function animating(state, now) {
+  const head = state.steps[0];
+  return Boolean(head && head.tracks && head.startAt !== null && now >= head.startAt && now < head.startAt + head.duration);
+}
+
+/**
+ * Where to draw every ball at `now`: {id: {x, y, drop}} for balls on the table (or sinking).
+ */
+export function ballsAt(state, now) {
+  const out = {};
+  const game = state.shown;
+  if (game && game.balls) {
+    for (const [id, pos] of Object.entries(game.balls)) {
+      if (pos) out[id] = { x: pos[0], y: pos[1], drop: 0, moving: false };
+    }
+  }
+  const head = state.steps[0];
+  if (head && head.tracks && head.startAt !== null && now >= head.startAt) {
+    const t = (now - head.startAt) / 1000;
+    const moving = positionsAt(head.tracks, t, state.table.pockets);
+    for (const [id, b] of Object.entries(moving)) {
+      if (b.drop >= 1) delete out[id];
+      else out[id] = b;
+    }
+  }
+  return out;
+}
+
+/** Plain positions {id: [x, y] | null} of the shown state, for the aiming geometry. */
+export function restingBalls(state) {
+  const out = {};
+  const balls = (state.shown && state.shown.balls) || {};
+  for (const [id, pos] of Object.entries(balls)) out[id] = pos ? [pos[0], pos[1]] : null;
+  return out;
+}
+
+/** My seat index in `players`, or -1 for a spectator. */
+export function mySeat(state) {
+  const game = state.shown || state.game;
+  if (state.you && typeof state.you.seat === "number") return state.you.seat;
+  if (!game || !game.players) return -1;
+  return game.players.findIndex((p) => p.name === state.me);
+}
+
+/** The actions the shown state allows me now ("lag", "choose_break", "place", "shoot"). */
+export function myActions(state) {
+  const game = state.shown;
+  if (state.role !== "player" || !game || state.steps.length) return [];
+  return (game.pending || []).filter(([name]) => name === state.me).map(([, action]) => action);
+}
+
+/** The cue ball I play with; during the lag the first seat lags white1, the second white2. */
+export function myCueBall(state) {
+  const game = state.shown;
+  const seat = mySeat(state);
+  if (!game || seat < 0) return null;
+  const player = game.players[seat];
+  return (player && player.cue_ball) || (seat === 0 ? "white1" : "white2");
+}
+
+/** The player whose turn it is in the shown state, or null. */
+export function activePlayer(state) {
+  const game = state.shown;
+  if (!game) return null;
+  const pending = game.pending || [];
+  if (pending.length) return pending[0][0];
+  const p = game.players && game.players[game.turn];
+  return p ? p.name : null;
+}
+
+// ---- local intents -------------------------------------------------------------------------------
+
+export function setConnection(state, connection) {
+  return state.connection === connection ? state : { ...state, connection };
+}
+
+export function setAim(state, patch) {
+  const aim = { ...state.aim, ...patch };
+  aim.speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, aim.speed));
+  [aim.side, aim.height] = clampSpin(aim.side, aim.height);
+  return { ...state, aim };
+}
+
+export function setCall(state, patch, manual = true) {
+  const call = { ...state.call, ...patch };
+  for (const key of ["object_cushions", "cue_cushions"]) call[key] = Math.max(0, Math.min(9, call[key] | 0));
+  return { ...state, call, callManual: state.callManual || manual };
+}
+
+export function clearCall(state) {
+  return { ...state, call: emptyCall(), callManual: false };
+}
+
+export function setPlacing(state, placing) {
+  return { ...state, placing };
+}
+
+export function setUi(state, patch) {
+  return { ...state, ui: { ...state.ui, ...patch } };
+}
+
+export function markSent(state, ack, kind) {
+  return { ...state, sent: { ...state.sent, [ack]: kind } };
+}
+
+export function markGapAsked(state, now) {
+  return state.gap ? { ...state, gap: { ...state.gap, asked: true, askedAt: now } } : state;
+}
+
+export function clearError(state) {
+  return state.error ? { ...state, error: null } : state;
+}
+
+/** Speed (m/s) from a power fraction 0..1: quadratic, for fine control of soft shots. */
+export function speedFromPower(power) {
+  const p = Math.min(1, Math.max(0, power));
+  return MIN_SPEED + (MAX_SPEED - MIN_SPEED) * p * p;
+}
+
+export function powerFromSpeed(speed) {
+  return Math.sqrt(Math.max(0, (speed - MIN_SPEED) / (MAX_SPEED - MIN_SPEED)));
+}

@@ -1,0 +1,222 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import {
+  activePlayer,
+  animating,
+  ballsAt,
+  classifyVersion,
+  createState,
+  myActions,
+  myCueBall,
+  receive,
+  setAim,
+  setCall,
+  speedFromPower,
+  powerFromSpeed,
+  tick,
+} from "../../static/game/js/state.js";
+import { DROP_DURATION } from "../../static/game/js/trajectory.js";
+
+const table = JSON.parse(readFileSync(new URL("./fixtures/table.json", import.meta.url)));
+
+function game(overrides = {}) {
+  return {
+    phase: "play",
+    players: [
+      { name: "alice", cue_ball: "white1", score: 0, connected: true },
+      { name: "bob", cue_ball: "white2", score: 0, connected: true },
+    ],
+    turn: 0,
+    in_hand: [],
+    balls: { white1: [0.5, 0.7], white2: [2.5, 0.3], red1: [0.71, 0.71], red2: [2.13, 0.71], kaisa: [1.42, 0.71] },
+    pending: [["alice", "shoot"]],
+    winner: null,
+    ...overrides,
+  };
+}
+
+const snapshot = (v, g = game(), extra = {}) => ({ t: "snapshot", v, d: { state: g, you: { name: "alice", role: "player", seat: 0 }, ...extra } });
+
+function shotMsg(v, { player = "alice", score = 5, pocket = false } = {}) {
+  const segments = {
+    white1: [[0, 0.5, 0.7, 2.0, 0, -1.0, 0]], // stops after 2 s at x = 2.5
+  };
+  if (pocket) segments.kaisa = [[0, 1.42, 0.71, 1.0, 0, 0, 0], ["pocket", 0.5, "foot_right"]];
+  const after = game({
+    balls: { ...game().balls, white1: [2.5, 0.7], kaisa: pocket ? null : [1.42, 0.71] },
+    players: [
+      { name: "alice", cue_ball: "white1", score, connected: true },
+      { name: "bob", cue_ball: "white2", score: 0, connected: true },
+    ],
+    turn: 1,
+    pending: [["bob", "shoot"]],
+  });
+  return {
+    t: "shot",
+    v,
+    d: { kind: "shot", player, ack: 41, call: { ball: "red1", pocket: "foot_left" }, strike: {}, segments, verdict: { scored: true, points: score, reason: "fulfilled" }, state: after },
+  };
+}
+
+const fresh = () => createState({ table, matchId: "m1", me: "alice", role: "player" });
+
+test("classifyVersion", () => {
+  assert.equal(classifyVersion(null, 3), "first");
+  assert.equal(classifyVersion(3, 3), "duplicate");
+  assert.equal(classifyVersion(3, 2), "duplicate");
+  assert.equal(classifyVersion(3, 4), "next");
+  assert.equal(classifyVersion(3, 6), "gap");
+});
+
+test("a snapshot replaces everything, even after other events", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(4), 10);
+  const replaced = game({ phase: "extra_visits", turn: 1, pending: [["bob", "shoot"]] });
+  s = receive(s, snapshot(9, replaced), 20);
+  assert.equal(s.version, 9);
+  assert.equal(s.shown.phase, "extra_visits");
+  assert.equal(s.steps.length, 0, "no animation left over from before the snapshot");
+  assert.equal(activePlayer(s), "bob");
+});
+
+test("events before the first snapshot are not applied", () => {
+  const s = receive(fresh(), shotMsg(4), 0);
+  assert.equal(s.version, null);
+  assert.equal(s.game, null);
+});
+
+test("a shot is queued as an animation, then the display snaps to its state", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(4), 1000);
+  assert.equal(s.version, 4);
+  assert.equal(s.game.players[0].score, 5, "authoritative state updated at once");
+  assert.equal(s.shown.players[0].score, 0, "the score shows only when the balls stop");
+  assert.ok(animating(s, 1500));
+  // Half a second in: x = 0.5 + 2*0.5 - 0.5*1*0.25.
+  const mid = ballsAt(s, 1500);
+  assert.ok(Math.abs(mid.white1.x - (0.5 + 1 - 0.125)) < 1e-9);
+  assert.deepEqual(myActions(s), [], "no input while the balls roll");
+  s = tick(s, 3100);
+  assert.equal(s.steps.length, 0);
+  assert.equal(s.shown.players[0].score, 5);
+  assert.deepEqual(ballsAt(s, 3100).white1, { x: 2.5, y: 0.7, drop: 0, moving: false });
+  assert.equal(s.lastVerdict.reason, "fulfilled");
+  assert.equal(s.history.length, 1);
+  assert.equal(activePlayer(s), "bob");
+});
+
+test("a pocketed ball is drawn sinking, then disappears", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(4, { pocket: true }), 0);
+  const sinking = ballsAt(s, 500 + (DROP_DURATION * 1000) / 2);
+  assert.ok(sinking.kaisa.drop > 0.4 && sinking.kaisa.drop < 0.6);
+  assert.equal(ballsAt(s, 500 + DROP_DURATION * 1000 + 1).kaisa, undefined);
+});
+
+test("duplicate events are ignored by version", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(4, { score: 5 }), 0);
+  const again = receive(s, shotMsg(4, { score: 99 }), 10);
+  assert.equal(again, s, "same object: nothing changed");
+  const older = receive(s, shotMsg(2, { score: 99 }), 10);
+  assert.equal(older.game.players[0].score, 5);
+});
+
+test("a version gap is detected, held back, and healed when the missing event arrives", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(5, { score: 9 }), 0);
+  assert.equal(s.version, 3, "v5 not applied over a hole");
+  assert.deepEqual(s.gap && s.gap.from, 3);
+  assert.equal(s.buffer.length, 1);
+  s = receive(s, shotMsg(4, { score: 5 }), 0);
+  assert.equal(s.version, 5);
+  assert.equal(s.gap, null);
+  assert.equal(s.buffer.length, 0);
+  assert.equal(s.game.players[0].score, 9);
+  assert.equal(s.steps.length, 2, "both shots animate, in order");
+  // The second animation starts where the first ended (2 s), not at once.
+  s = tick(s, 2100);
+  assert.equal(s.history.length, 1);
+  assert.equal(s.steps[0].startAt, 2000);
+});
+
+test("a snapshot heals a gap and drops stale buffered events", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(6), 0);
+  s = receive(s, snapshot(7), 0);
+  assert.equal(s.gap, null);
+  assert.equal(s.buffer.length, 0);
+  assert.equal(s.version, 7);
+});
+
+test("a late joiner's snapshot with last_shot starts the animation mid-way", () => {
+  const segments = { white1: [[0, 0.5, 0.7, 2.0, 0, -1.0, 0]] };
+  const epoch = 1_000_000;
+  const snap = snapshot(8, game({ balls: { ...game().balls, white1: [2.5, 0.7] } }), {
+    last_shot: { segments, started_at: epoch - 0.5 },
+  });
+  const now = 50_000;
+  const s = receive(fresh(), snap, now, epoch);
+  assert.equal(s.steps.length, 1);
+  const b = ballsAt(s, now).white1;
+  assert.ok(Math.abs(b.x - (0.5 + 1 - 0.125)) < 1e-9, `at 0.5 s in, got ${b.x}`);
+  // A shot that finished long ago is not replayed.
+  const old = receive(fresh(), snapshot(8, game(), { last_shot: { segments, started_at: epoch - 60 } }), now, epoch);
+  assert.equal(old.steps.length, 0);
+});
+
+test("events behind a running animation wait: a finish shows after the winning shot", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(4, { score: 61 }), 0);
+  s = receive(s, { t: "finished", v: 5, d: { winner: "alice", reason: "reached 60", state: { ...s.game, phase: "finished", winner: "alice" } } }, 10);
+  assert.equal(s.finished, null);
+  s = tick(s, 1000);
+  assert.equal(s.finished, null);
+  s = tick(s, 2001);
+  assert.equal(s.finished.winner, "alice");
+  assert.equal(s.shown.phase, "finished");
+});
+
+test("a hidden tab coming back commits every finished step at once", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, shotMsg(4, { score: 5 }), 0);
+  s = receive(s, shotMsg(5, { score: 8 }), 0);
+  s = tick(s, 600_000);
+  assert.equal(s.steps.length, 0);
+  assert.equal(s.shown.players[0].score, 8);
+  assert.equal(s.history.length, 2);
+});
+
+test("aim messages from others are kept, my own echo ignored; errors clear the pending ack", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, { t: "aim", d: { player: "bob", angle: 1, speed: 2, side: 0, height: 0 } }, 5);
+  assert.equal(s.remoteAim.angle, 1);
+  const same = receive(s, { t: "aim", d: { player: "alice", angle: 2 } }, 6);
+  assert.equal(same.remoteAim.angle, 1);
+  s = { ...s, sent: { 12: "shoot" } };
+  s = receive(s, { t: "error", d: { code: "bad_call", message: "no", ack: 12 } }, 7);
+  assert.equal(s.error.code, "bad_call");
+  assert.deepEqual(s.sent, {});
+});
+
+test("who acts: pending actions, my cue ball (the lag uses the seat)", () => {
+  let s = receive(fresh(), snapshot(3, game({ phase: "lag", players: [
+    { name: "alice", cue_ball: null, score: 0 },
+    { name: "bob", cue_ball: null, score: 0 },
+  ], pending: [["alice", "lag"], ["bob", "lag"]] })), 0);
+  assert.deepEqual(myActions(s), ["lag"]);
+  assert.equal(myCueBall(s), "white1");
+  const spectator = { ...s, role: "spectator" };
+  assert.deepEqual(myActions(spectator), []);
+});
+
+test("aim and call reducers clamp their inputs", () => {
+  let s = setAim(fresh(), { speed: 50, side: 1, height: 1 });
+  assert.equal(s.aim.speed, 9);
+  assert.ok(Math.hypot(s.aim.side, s.aim.height) <= 0.6 + 1e-12);
+  s = setCall(s, { ball: "red1", object_cushions: -3 });
+  assert.equal(s.call.object_cushions, 0);
+  assert.equal(s.callManual, true);
+  for (const p of [0, 0.3, 1]) assert.ok(Math.abs(powerFromSpeed(speedFromPower(p)) - p) < 1e-12);
+});
