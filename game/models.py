@@ -128,6 +128,8 @@ class Match(models.Model):
     # Deadlines the online layer enforces (epoch seconds): the shot clock and the disconnect grace.
     shot_deadline = models.FloatField(null=True, blank=True)
     grace_deadline = models.FloatField(null=True, blank=True)
+    # Which seat (0 or 1) the running disconnect grace belongs to; null when nobody is away.
+    grace_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -164,6 +166,12 @@ class Shot(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="one_input_per_seq"),
             models.UniqueConstraint(fields=["match", "version"], name="one_input_per_version"),
+            # A repeated ack is answered from this row, never applied twice (two tabs, a resend).
+            models.UniqueConstraint(
+                fields=["match", "player", "ack"],
+                condition=models.Q(ack__isnull=False),
+                name="one_input_per_player_ack",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -182,6 +190,29 @@ class MatchEvent(models.Model):
     class Meta:
         ordering = ["match", "version"]
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
+
+
+class MatchConnection(models.Model):
+    """One open websocket on a match, whichever daphne process holds it.
+
+    Presence (who is here, how many watch) and the disconnect grace must agree across processes, so
+    each socket is a row: added on connect, removed on disconnect, and touched by a heartbeat. A process
+    that dies leaves its rows behind; they stop counting once `seen_at` is older than the staleness
+    window, so a crash cannot keep a player "connected" forever.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 or 1 for a player, null to watch")
+    seen_at = models.FloatField(help_text="epoch seconds of the last heartbeat")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["match", "seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.channel_name} on {self.match_id}"
 
 
 class RatingChange(models.Model):
