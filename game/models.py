@@ -203,7 +203,9 @@ class MatchConnection(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
     channel_name = models.CharField(max_length=200, unique=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 or 1 for a player, null to watch")
     seen_at = models.FloatField(help_text="epoch seconds of the last heartbeat")
     created_at = models.DateTimeField(auto_now_add=True)
