@@ -1,0 +1,166 @@
+"""Events of a shot and the detection of the next contact times.
+
+An ``Event`` is the contract between physics and rules (ARCHITECTURE.md 3): the rules read nothing else.
+
+Contact times are computed from the current polynomials of the balls (``motion.MovingBall``) over the
+window in which those polynomials hold (until the ball's next motion transition), after cheap rejects:
+both paths' bounding boxes must come within reach, and for a table feature the path must leave the open
+inner rectangle at all. Candidates are ordered by ``(time, tier, first ball index, second index or
+feature)`` so that ties resolve deterministically: the cue strike (tier 0), then motion transitions (1),
+pocket drops (2), then collisions (3).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from game.engine.physics.geometry import CAPTURE, TableGeometry
+from game.engine.physics.motion import MovingBall
+from game.engine.physics.quartic import earliest_contact2, earliest_contact4
+
+TIER_STRIKE = 0
+TIER_TRANSITION = 1
+TIER_POCKET = 2
+TIER_COLLISION = 3
+
+_INF = math.inf
+
+#: How far (m) a centre may be behind a straight feature and still count as touching it; farther is
+#: its back side (a facing seen from the cloth, a capture line already crossed).
+_LINE_DEEP = 0.005
+#: Slack (m) on the ends of a straight feature; beyond them the jaw tip cylinders take over.
+_EXTENT_SLACK = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened in a shot.
+
+    ``kind``: "strike", "ball_ball", "ball_cushion", "ball_jaw" (jaw tips and pocket facings), "ball_pocket"
+    or a motion transition "<from>_to_<to>" over "stationary", "spinning", "sliding", "rolling".
+    ``balls``: ids involved, the moving or striking one first. ``where``: cushion id for ball_cushion,
+    pocket id for ball_jaw and ball_pocket, else None. ``point``: the contact point (x, y) (for a
+    ball_pocket the centre where it crossed the capture line, for a strike the tip contact on the
+    ball's equator), None for transitions.
+    """
+
+    time: float
+    kind: str
+    balls: tuple[str, ...]
+    where: str | None = None
+    point: tuple[float, float] | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form (time to 1e-6 s, point to micrometres)."""
+        return {
+            "time": round(self.time, 6),
+            "kind": self.kind,
+            "balls": list(self.balls),
+            "where": self.where,
+            "point": None if self.point is None else [round(self.point[0], 6), round(self.point[1], 6)],
+        }
+
+
+def pair_time(b1: MovingBall, b2: MovingBall, now: float, D: float) -> float:
+    """Absolute time of the next approaching contact of two balls (distance ``D`` = 2R), or inf."""
+    s1 = b1.state
+    s2 = b2.state
+    if s1 <= 1 and s2 <= 1:
+        return _INF
+    t_end = b1.t_end if b1.t_end < b2.t_end else b2.t_end
+    # Boxes of the two paths must come within D of each other.
+    if b1.bx0 - D > b2.bx1 or b2.bx0 - D > b1.bx1 or b1.by0 - D > b2.by1 or b2.by0 - D > b1.by1:
+        return _INF
+    T = t_end - now
+    if T < 0.0:
+        T = 0.0
+    d1 = now - b1.t0
+    d2 = now - b2.t0
+    ax1, ay1, ax2, ay2 = b1.ax, b1.ay, b2.ax, b2.ay
+    v1x = b1.vx + ax1 * d1
+    v1y = b1.vy + ay1 * d1
+    v2x = b2.vx + ax2 * d2
+    v2y = b2.vy + ay2 * d2
+    cx = (b2.x + (b2.vx + 0.5 * ax2 * d2) * d2) - (b1.x + (b1.vx + 0.5 * ax1 * d1) * d1)
+    cy = (b2.y + (b2.vy + 0.5 * ay2 * d2) * d2) - (b1.y + (b1.vy + 0.5 * ay1 * d1) * d1)
+    bx, by = v2x - v1x, v2y - v1y
+    ax, ay = 0.5 * (ax2 - ax1), 0.5 * (ay2 - ay1)
+    c0 = cx * cx + cy * cy - D * D
+    # Reach test: the gap cannot close faster than |dv| T + |da| T^2.
+    if c0 > 0.0:
+        gap = math.sqrt(cx * cx + cy * cy) - D
+        reach = (math.sqrt(bx * bx + by * by) + math.sqrt(ax * ax + ay * ay) * T) * T
+        if gap > reach:
+            return _INF
+    c1 = 2.0 * (bx * cx + by * cy)
+    c2 = bx * bx + by * by + 2.0 * (ax * cx + ay * cy)
+    c3 = 2.0 * (ax * bx + ay * by)
+    c4 = ax * ax + ay * ay
+    t = earliest_contact4(c4, c3, c2, c1, c0, T)
+    return now + t if t != _INF else _INF
+
+
+def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, int, int]:
+    """(absolute time, feature index, kind) of the ball's next contact with the table, or (inf, -1, -1).
+
+    Feature indices: 0.. for ``geo.lines`` then ``len(geo.lines)``.. for ``geo.rounds``. The kind is a
+    ``geometry`` kind (cushion, jaw or facing, capture).
+    """
+    if b.state <= 1:
+        return _INF, -1, -1
+    x0, x1, y0, y1 = geo.inner
+    bx0, bx1, by0, by1 = b.bx0, b.bx1, b.by0, b.by1
+    if bx0 > x0 and bx1 < x1 and by0 > y0 and by1 < y1:
+        return _INF, -1, -1
+    T = b.t_end - now
+    if T < 0.0:
+        T = 0.0
+    d = now - b.t0
+    ax, ay = b.ax, b.ay
+    vx = b.vx + ax * d
+    vy = b.vy + ay * d
+    px = b.x + (b.vx + 0.5 * ax * d) * d
+    py = b.y + (b.vy + 0.5 * ay * d) * d
+    best = _INF
+    best_index = -1
+    best_kind = -1
+    index = 0
+    for line in geo.lines:
+        kind, _where, lax, lay, nx, ny, dx, dy, length, offset, box = line
+        if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
+            index += 1
+            continue
+        c0 = nx * (px - lax) + ny * (py - lay) - offset
+        c1 = nx * vx + ny * vy
+        c2 = 0.5 * (nx * ax + ny * ay)
+        t = earliest_contact2(c2, c1, c0, T, _LINE_DEEP)
+        if t < best:
+            qx = px + (vx + 0.5 * ax * t) * t - lax
+            qy = py + (vy + 0.5 * ay * t) * t - lay
+            s = qx * dx + qy * dy
+            if -_EXTENT_SLACK <= s <= length + _EXTENT_SLACK:
+                best, best_index, best_kind = t, index, kind
+        index += 1
+    for rnd in geo.rounds:
+        _where, cx, cy, reach, box = rnd
+        if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
+            index += 1
+            continue
+        qx, qy = px - cx, py - cy
+        hx, hy = 0.5 * ax, 0.5 * ay
+        c0 = qx * qx + qy * qy - reach * reach
+        c1 = 2.0 * (vx * qx + vy * qy)
+        c2 = vx * vx + vy * vy + 2.0 * (hx * qx + hy * qy)
+        c3 = 2.0 * (hx * vx + hy * vy)
+        c4 = hx * hx + hy * hy
+        t = earliest_contact4(c4, c3, c2, c1, c0, T)
+        if t < best:
+            best, best_index, best_kind = t, index, 1
+        index += 1
+    if best_index < 0:
+        return _INF, -1, -1
+    return now + best, best_index, best_kind
+
+
+__all__ = ["CAPTURE", "Event", "pair_time", "table_time"]
