@@ -58,9 +58,7 @@ class BallState:
         # Normalise to tuples of floats so callers may pass lists or ints (JSON, snapshots).
         object.__setattr__(self, "position", (float(self.position[0]), float(self.position[1])))
         object.__setattr__(self, "velocity", (float(self.velocity[0]), float(self.velocity[1])))
-        object.__setattr__(
-            self, "spin", (float(self.spin[0]), float(self.spin[1]), float(self.spin[2]))
-        )
+        object.__setattr__(self, "spin", (float(self.spin[0]), float(self.spin[1]), float(self.spin[2])))
 
     @property
     def at_rest(self) -> bool:

@@ -179,10 +179,8 @@ class TableSpec:
         layout = (
             ("home_right", (0.0, 0.0), (-rc, s), (s, -rc), (-c, -c), self.corner_mouth, rc),
             ("home_left", (0.0, W), (-rc, W - s), (s, W + rc), (-c, c), self.corner_mouth, rc),
-            ("middle_right", (L / 2, 0.0), (L / 2 - h, -rm), (L / 2 + h, -rm), (0.0, -1.0),
-             self.middle_mouth, rm),
-            ("middle_left", (L / 2, W), (L / 2 - h, W + rm), (L / 2 + h, W + rm), (0.0, 1.0),
-             self.middle_mouth, rm),
+            ("middle_right", (L / 2, 0.0), (L / 2 - h, -rm), (L / 2 + h, -rm), (0.0, -1.0), self.middle_mouth, rm),
+            ("middle_left", (L / 2, W), (L / 2 - h, W + rm), (L / 2 + h, W + rm), (0.0, 1.0), self.middle_mouth, rm),
             ("foot_right", (L, 0.0), (L + rc, s), (L - s, -rc), (c, -c), self.corner_mouth, rc),
             ("foot_left", (L, W), (L + rc, W - s), (L - s, W + rc), (c, c), self.corner_mouth, rc),
         )

@@ -44,9 +44,7 @@ def launch(
     """(vx, vy, wx, wy, wz) of the struck ball; see the module docstring."""
     check_strike_numbers(speed, angle, side, height)
     ex, ey = math.cos(angle), math.sin(angle)
-    v = (1.0 + params.tip_restitution) * speed / (
-        1.0 + m / params.cue_mass + 2.5 * (side * side + height * height)
-    )
+    v = (1.0 + params.tip_restitution) * speed / (1.0 + m / params.cue_mass + 2.5 * (side * side + height * height))
     k = 2.5 * v / R
     wz = k * side
     wx, wy = -k * height * ey, k * height * ex

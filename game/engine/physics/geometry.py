@@ -27,7 +27,7 @@ Round = tuple[str, float, float, float, tuple[float, float, float, float]]
 class TableGeometry:
     """Features of one table in a fixed order: cushions, then per pocket its facings, capture and jaws."""
 
-    __slots__ = ("L", "R", "W", "cos_t", "inner", "lines", "rounds", "sin_t")
+    __slots__ = ("L", "R", "W", "cos_t", "inner", "lines", "mouths", "rounds", "sin_t")
 
     def __init__(self, table: TableSpec) -> None:
         R = table.ball_radius
@@ -54,6 +54,11 @@ class TableGeometry:
             cx, cy = j.center
             rounds.append((j.pocket, cx, cy, reach, (cx - reach, cx + reach, cy - reach, cy + reach)))
         self.lines = tuple(lines)
+        #: (pocket id, x, y) of each mouth's middle: where a ball left hanging over an opening drops.
+        self.mouths = tuple(
+            (p.id, 0.5 * (p.mouth[0][0] + p.mouth[1][0]), 0.5 * (p.mouth[0][1] + p.mouth[1][1]))
+            for p in table.pockets.values()
+        )
         self.rounds = tuple(rounds)
 
 

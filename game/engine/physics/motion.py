@@ -66,9 +66,7 @@ class MovingBall:
         "y",
     )
 
-    def __init__(
-        self, index: int, ball_id: str, R: float, spin_decel: float, u_s_g: float, u_r_g: float
-    ) -> None:
+    def __init__(self, index: int, ball_id: str, R: float, spin_decel: float, u_s_g: float, u_r_g: float) -> None:
         self._spin_decel = spin_decel
         self._u_s_g = u_s_g
         self._u_r_g = u_r_g

@@ -85,9 +85,7 @@ def cubic_roots_unit(a: float, b: float, c: float, d: float) -> list[float]:
     return sorted(s for s in roots if 0.0 < s < 1.0)
 
 
-def earliest_contact4(
-    c4: float, c3: float, c2: float, c1: float, c0: float, t_max: float, deep: float = _INF
-) -> float:
+def earliest_contact4(c4: float, c3: float, c2: float, c1: float, c0: float, t_max: float, deep: float = _INF) -> float:
     """First t in [0, t_max] where f = c4 t^4 + c3 t^3 + c2 t^2 + c1 t + c0 is <= 0 and decreasing.
 
     Returns ``inf`` when there is none. See the module docstring for the method and ``deep``.

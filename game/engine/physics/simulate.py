@@ -32,7 +32,7 @@ from game.engine.physics.events import (
     table_time,
 )
 from game.engine.physics.geometry import CAPTURE, KIND_NAMES, geometry_for
-from game.engine.physics.motion import POCKETED, ROLLING, SLIDING, STATE_NAMES, MovingBall
+from game.engine.physics.motion import POCKETED, ROLLING, SLIDING, SPINNING, STATE_NAMES, MovingBall
 from game.engine.physics.params import PhysicsParams
 from game.engine.physics.segments import Shot
 from game.engine.physics.strike import Strike
@@ -45,6 +45,10 @@ _INF = math.inf
 #: How far (m) a start position may lie off the cloth or inside another ball and still be nudged back;
 #: more than that is an impossible layout.
 _START_SLACK = 5e-4
+
+#: How far (m) a resting centre may lie beyond a cushion line (rounding) before it counts as hanging over
+#: a pocket opening.
+_HANG = 1e-6
 
 Candidate = tuple[float, int, int, int]
 
@@ -142,6 +146,7 @@ def simulate(
     e_b, u_b_a, u_b_b, u_b_c = params.e_b, params.u_b_a, params.u_b_b, params.u_b_c
     e_c, f_c = params.e_c, params.f_c
     max_events, max_time = params.max_events, params.max_time
+    ix0, ix1, iy0, iy1 = geo.inner
 
     trans: list[Candidate] = [(_INF, 0, 0, 0)] * n
     table_c: list[Candidate] = [(_INF, 0, 0, 0)] * n
@@ -216,6 +221,16 @@ def simulate(
                 wz = 0.0
             new = b.set_motion(t, x, y, vx, vy, wx, wy, wz)
             events.append(Event(t, f"{STATE_NAMES[old]}_to_{STATE_NAMES[new]}", (b.id,)))
+            if new <= SPINNING and not (ix0 - _HANG <= x <= ix1 + _HANG and iy0 - _HANG <= y <= iy1 + _HANG):
+                # It came to rest with its centre beyond a cushion line: that is only possible between
+                # the jaws, over the opening, where a real ball falls.
+                where = min(geo.mouths, key=lambda m: (m[1] - x) ** 2 + (m[2] - y) ** 2)[0]
+                b.state = POCKETED
+                b.t_end = _INF
+                active[i] = False
+                pocketed[b.id] = where
+                drops[b.id] = (t, where)
+                events.append(Event(t, "ball_pocket", (b.id,), where, (x, y)))
             refresh([i], t)
         elif j < 100:
             b2 = movers[j]
