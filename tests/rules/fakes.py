@@ -48,9 +48,13 @@ def E(kind: str, *balls: str, where: str | None = None, point: Vec2 | None = Non
     return HandEvent(0.0, kind, tuple(balls), where, point)
 
 
-def make_shot(before: Mapping[str, Vec2 | None], cue: str, events: Sequence[HandEvent],
-              moves: Mapping[str, Vec2] | None = None,
-              via: Mapping[str, Sequence[Vec2]] | None = None) -> FakeShot:
+def make_shot(
+    before: Mapping[str, Vec2 | None],
+    cue: str,
+    events: Sequence[HandEvent],
+    moves: Mapping[str, Vec2] | None = None,
+    via: Mapping[str, Sequence[Vec2]] | None = None,
+) -> FakeShot:
     """A shot from ``before``: a strike on ``cue``, ``events`` at t = 1, 2, ...; ``moves`` final places.
 
     Balls with a ``ball_pocket`` event are pocketed (at their event time); ``via`` adds waypoints

@@ -11,8 +11,7 @@ from tests.rules.fakes import E
 TABLE = table_for(0.068)
 RS = Ruleset()
 R = TABLE.ball_radius
-BEFORE = {"white1": (0.5, 0.4), "white2": (1.9, 0.3), "red1": (1.2, 0.5), "red2": (2.0, 1.0),
-          "kaisa": (1.42, 0.71)}
+BEFORE = {"white1": (0.5, 0.4), "white2": (1.9, 0.3), "red1": (1.2, 0.5), "red2": (2.0, 1.0), "kaisa": (1.42, 0.71)}
 
 
 def timed(*events: HandEvent, cue: str = "white1") -> list[HandEvent]:
@@ -57,13 +56,19 @@ def test_k7_2_hand_attack_on_a_home_ball_without_cushion() -> None:
     v = judge(Call("red1", "foot_left"), events, before=before, from_hand=True)
     assert v.foul == "hand_attack" and v.points == 0 and v.turn_passes
     # Off a cushion beyond the home line it is legal.
-    events = timed(E("ball_cushion", "white1", where="right_foot", point=(1.0, 0.0)),
-                   E("ball_ball", "white1", "red1"), E("ball_pocket", "red1", where="foot_left"))
+    events = timed(
+        E("ball_cushion", "white1", where="right_foot", point=(1.0, 0.0)),
+        E("ball_ball", "white1", "red1"),
+        E("ball_pocket", "red1", where="foot_left"),
+    )
     v = judge(Call("red1", "foot_left", cue_cushions=1), events, before=before, from_hand=True)
     assert v.scored and v.points == 3
     # A first cushion inside the home does not make it legal.
-    events = timed(E("ball_cushion", "white1", where="right_home", point=(0.5, 0.0)),
-                   E("ball_ball", "white1", "red1"), E("ball_pocket", "red1", where="foot_left"))
+    events = timed(
+        E("ball_cushion", "white1", where="right_home", point=(0.5, 0.0)),
+        E("ball_ball", "white1", "red1"),
+        E("ball_pocket", "red1", where="foot_left"),
+    )
     v = judge(Call("red1", "foot_left", cue_cushions=1), events, before=before, from_hand=True)
     assert v.foul == "hand_attack"
 
@@ -75,14 +80,20 @@ def test_k7_2_replay_when_cue_ball_stays_in_the_home() -> None:
 
 
 def test_k6_2_push_or_double_hit() -> None:
-    v = judge(Call("red1", "foot_left"), timed(E("double_hit", "white1"), E("ball_ball", "white1", "red1"),
-                                               E("ball_pocket", "red1", where="foot_left")))
+    v = judge(
+        Call("red1", "foot_left"),
+        timed(E("double_hit", "white1"), E("ball_ball", "white1", "red1"), E("ball_pocket", "red1", where="foot_left")),
+    )
     assert v.fault == "push_or_double_hit" and v.points == 0 and v.turn_passes and v.foul is None
 
 
 def test_k6_2_object_ball_jumped() -> None:
-    v = judge(Call("red1", "foot_left"), timed(E("ball_ball", "white1", "red1"), E("ball_airborne", "red1"),
-                                               E("ball_pocket", "red1", where="foot_left")))
+    v = judge(
+        Call("red1", "foot_left"),
+        timed(
+            E("ball_ball", "white1", "red1"), E("ball_airborne", "red1"), E("ball_pocket", "red1", where="foot_left")
+        ),
+    )
     assert v.fault == "object_jumped" and v.points == 0 and v.turn_passes
 
 
@@ -98,8 +109,11 @@ def test_k6_2_simple_pot_of_a_frozen_ball() -> None:
     events = timed(E("ball_ball", "white1", "red1"), E("ball_pocket", "red1", where="foot_left"))
     v = judge(Call("red1", "foot_left"), events, before=before)
     assert v.fault == "frozen_to_cushion" and v.points == 0
-    events = timed(E("ball_ball", "white1", "red1"), E("ball_cushion", "red1", where="foot"),
-                   E("ball_pocket", "red1", where="foot_left"))
+    events = timed(
+        E("ball_ball", "white1", "red1"),
+        E("ball_cushion", "red1", where="foot"),
+        E("ball_pocket", "red1", where="foot_left"),
+    )
     assert judge(Call("red1", "foot_left", object_cushions=1), events, before=before).points == 3
 
 
@@ -121,20 +135,24 @@ def test_k6_2_frozen_against_the_jaw_rounding_is_not_frozen() -> None:
 
 def test_k6_2_kiss_off_a_frozen_ball() -> None:
     before = dict(BEFORE, red2=(2.5, TABLE.width - R))
-    events = timed(E("ball_ball", "white1", "red1"), E("ball_ball", "red1", "red2"),
-                   E("ball_pocket", "red1", where="foot_left"))
+    events = timed(
+        E("ball_ball", "white1", "red1"), E("ball_ball", "red1", "red2"), E("ball_pocket", "red1", where="foot_left")
+    )
     v = judge(Call("red1", "foot_left", via="red2"), events, before=before)
     assert v.fault == "kiss_off_frozen_ball" and v.points == 0
 
 
 def test_k6_3_carom_ball_leaving_the_table_ends_the_visit_but_scores() -> None:
-    events = timed(E("ball_ball", "white1", "red1"), E("ball_ball", "white1", "kaisa"),
-                   E("ball_off_table", "kaisa"), E("ball_pocket", "red1", where="foot_left"))
+    events = timed(
+        E("ball_ball", "white1", "red1"),
+        E("ball_ball", "white1", "kaisa"),
+        E("ball_off_table", "kaisa"),
+        E("ball_pocket", "red1", where="foot_left"),
+    )
     v = judge(Call("red1", "foot_left"), events)
     assert v.points == 9 and v.turn_passes and "K-6.3" in v.rules
 
 
 def test_every_foul_and_fault_value_is_listed_with_its_rule() -> None:
-    assert set(FOULS) == {"cue_ball_pocketed", "cue_ball_off_table", "touched_ball", "wrong_cue_ball",
-                          "hand_attack"}
+    assert set(FOULS) == {"cue_ball_pocketed", "cue_ball_off_table", "touched_ball", "wrong_cue_ball", "hand_attack"}
     assert set(FAULTS.values()) == {"K-6.2"}

@@ -115,8 +115,7 @@ class CallJudgement:
     mode: str
 
 
-def _first_contacts(events: Sequence[EventLike], cue: str) -> tuple[str | None, int, int,
-                                                                    tuple[float, float] | None]:
+def _first_contacts(events: Sequence[EventLike], cue: str) -> tuple[str | None, int, int, tuple[float, float] | None]:
     """(first ball hit, its event index, cue cushions before it, first cushion point before it)."""
     cushions: list[EventLike] = []
     for i, e in enumerate(events):
@@ -163,8 +162,7 @@ def judge_call(call: Call, cue: str, events: Sequence[EventLike]) -> CallJudgeme
         return result(f"the cue ball touched {ball_name(first_hit)} first, not {ball_name(call.ball)}")
     if cue_cushions != call.cue_cushions:
         return result(
-            f"the cue ball touched {cue_cushions} cushion(s) before the first ball, "
-            f"{call.cue_cushions} called"
+            f"the cue ball touched {cue_cushions} cushion(s) before the first ball, {call.cue_cushions} called"
         )
     drop = drop_index(events, call.ball)
     if drop is None:
@@ -177,8 +175,7 @@ def judge_call(call: Call, cue: str, events: Sequence[EventLike]) -> CallJudgeme
         [e for e in before_drop if e.kind == BALL_CUSHION and e.balls and e.balls[0] == call.ball]
     )
     if object_cushions != call.object_cushions:
-        return result(f"{obj} touched {object_cushions} cushion(s) before dropping, "
-                      f"{call.object_cushions} called")
+        return result(f"{obj} touched {object_cushions} cushion(s) before dropping, {call.object_cushions} called")
     contacts = [other_ball(e, call.ball) for e in before_drop if e.kind == BALL_BALL and call.ball in e.balls]
     if mode == "direct":
         strangers = [b for b in contacts if b != cue]

@@ -14,8 +14,7 @@ from game.engine.rules.errors import RuleError
 
 
 def new_clock(limit: float | None, warning: float | None) -> dict[str, Any]:
-    return {"limit": limit, "warning": warning, "started": None, "last": None, "warned": False,
-            "expired": False}
+    return {"limit": limit, "warning": warning, "started": None, "last": None, "warned": False, "expired": False}
 
 
 def check_now(now: object) -> float | None:
@@ -46,10 +45,17 @@ def status(clock: dict[str, Any], now: float | None) -> dict[str, Any]:
     """Elapsed and remaining seconds at ``now`` without changing anything (for the online layer)."""
     limit = clock.get("limit")
     if limit is None or clock.get("started") is None or now is None:
-        return {"elapsed": None, "remaining": limit, "warning": bool(clock.get("warned")),
-                "expired": bool(clock.get("expired"))}
+        return {
+            "elapsed": None,
+            "remaining": limit,
+            "warning": bool(clock.get("warned")),
+            "expired": bool(clock.get("expired")),
+        }
     elapsed = max(0.0, now - clock["started"])
     warning = clock["warning"]
-    return {"elapsed": elapsed, "remaining": max(0.0, limit - elapsed),
-            "warning": bool(clock["warned"]) or (warning is not None and elapsed >= warning),
-            "expired": bool(clock["expired"]) or elapsed >= limit}
+    return {
+        "elapsed": elapsed,
+        "remaining": max(0.0, limit - elapsed),
+        "warning": bool(clock["warned"]) or (warning is not None and elapsed >= warning),
+        "expired": bool(clock["expired"]) or elapsed >= limit,
+    }

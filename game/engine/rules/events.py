@@ -44,8 +44,9 @@ class HandEvent:
     point: tuple[float, float] | None = None
 
 
-def ev(kind: str, *balls: str, where: str | None = None, point: tuple[float, float] | None = None,
-       t: float = 0.0) -> HandEvent:
+def ev(
+    kind: str, *balls: str, where: str | None = None, point: tuple[float, float] | None = None, t: float = 0.0
+) -> HandEvent:
     """Shorthand for hand-built event lists: ``ev("ball_ball", "white1", "red1")``."""
     return HandEvent(t, kind, tuple(balls), where, point)
 

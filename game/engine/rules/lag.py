@@ -40,9 +40,16 @@ class LagResult:
         return {"lost": self.lost, "distance": self.distance, "reason": self.reason}
 
 
-def judge_lag(*, ball: str, side: int, events: Sequence[EventLike], pocketed: bool,
-              final: tuple[float, float] | None, y_extent: tuple[float, float],
-              table: TableSpec) -> LagResult:
+def judge_lag(
+    *,
+    ball: str,
+    side: int,
+    events: Sequence[EventLike],
+    pocketed: bool,
+    final: tuple[float, float] | None,
+    y_extent: tuple[float, float],
+    table: TableSpec,
+) -> LagResult:
     """K-3.1 for one lag. A lag that never reaches the foot cushion also loses: it is no lag."""
     if pocketed or final is None:
         return LagResult(True, None, "the lag ball was pocketed")
@@ -54,8 +61,7 @@ def judge_lag(*, ball: str, side: int, events: Sequence[EventLike], pocketed: bo
     half = table.width / 2
     if (side == 0 and y_extent[1] > half) or (side == 1 and y_extent[0] < half):
         return LagResult(True, None, "the lag ball crossed onto the other player's side")
-    if not any(e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where == FOOT_CUSHION
-               for e in events):
+    if not any(e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where == FOOT_CUSHION for e in events):
         return LagResult(True, None, "the lag ball did not reach the foot cushion")
     distance = round(final[0] - table.ball_radius, 6) + 0.0
     return LagResult(False, distance, f"the lag ball stopped {distance * 1000:.0f} mm from the home cushion")

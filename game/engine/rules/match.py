@@ -51,7 +51,13 @@ Vec2 = tuple[float, float]
 T = TypeVar("T")
 
 PHASES: tuple[str, ...] = (
-    "lag", "choose_break", "opening_placement", "play", "extra_visits", "shootout", "finished",
+    "lag",
+    "choose_break",
+    "opening_placement",
+    "play",
+    "extra_visits",
+    "shootout",
+    "finished",
 )
 SHOOTING_PHASES: tuple[str, ...] = ("play", "extra_visits", "shootout")
 SHOOTOUT_STAGES: tuple[str, ...] = ("lag", "choose", "shoot")
@@ -95,15 +101,17 @@ def _simulate(table: TableSpec, balls: Mapping[str, Vec2], strike: Mapping[str, 
     strike_error = getattr(physics, "StrikeError", None)
     cap_error = getattr(physics, "SimulationCapError", None)
     try:
-        stroke = physics.Strike(ball=ball, speed=strike["speed"], angle=strike["angle"],
-                                side=strike["side"], height=strike["height"])
+        stroke = physics.Strike(
+            ball=ball, speed=strike["speed"], angle=strike["angle"], side=strike["side"], height=strike["height"]
+        )
         return physics.simulate(table, states, strike=stroke, params=physics.PhysicsParams())
     except RuleError:
         raise
     except Exception as exc:
         if cap_error is not None and isinstance(exc, cap_error):
-            raise RuleError("cap_hit", "the shot could not be simulated (event cap hit); "
-                                       "the position is unchanged") from exc
+            raise RuleError(
+                "cap_hit", "the shot could not be simulated (event cap hit); the position is unchanged"
+            ) from exc
         if strike_error is not None and isinstance(exc, strike_error):
             raise RuleError("bad_strike", f"the physics refused the strike: {exc}") from exc
         raise RuleError("physics_error", f"the shot could not be simulated: {type(exc).__name__}") from exc
@@ -115,8 +123,16 @@ def _pos(value: Any) -> Vec2 | None:
 
 def _verdict_dict(reason: str, rules: tuple[str, ...], **extra: Any) -> dict[str, Any]:
     """A verdict for inputs that are not shots (lag decisions, placements, choices, forfeits)."""
-    data: dict[str, Any] = {"scored": False, "points": 0, "penalty": 0, "foul": None, "caroms": [],
-                            "turn_passes": False, "reason": reason, "rules": list(rules)}
+    data: dict[str, Any] = {
+        "scored": False,
+        "points": 0,
+        "penalty": 0,
+        "foul": None,
+        "caroms": [],
+        "turn_passes": False,
+        "reason": reason,
+        "rules": list(rules),
+    }
     data.update(extra)
     return data
 
@@ -127,12 +143,12 @@ def _fresh_visit(*, opening: bool = False) -> dict[str, Any]:
 
 def _start_balls(table: TableSpec) -> dict[str, Any]:
     """K-2.8: kaisa on the centre spot, red1 on the front spot, red2 on the rear spot; whites off."""
+
     def spot(name: str) -> list[float]:
         x, y = table.spots[name]
         return [_r6(x), _r6(y)]
 
-    return {"white1": None, "white2": None, "red1": spot("front"), "red2": spot("rear"),
-            "kaisa": spot("center")}
+    return {"white1": None, "white2": None, "red1": spot("front"), "red2": spot("rear"), "kaisa": spot("center")}
 
 
 class Match:
@@ -143,9 +159,15 @@ class Match:
 
     # ----------------------------------------------------------------- construction and snapshots
     @classmethod
-    def new(cls, players: tuple[str, str] | list[str] = ("alice", "bob"), ruleset: Ruleset | Mapping[str, Any]
-            | None = None, time_limit: float | bool | None = None, *, time_warning: float | None = None,
-            now: float | None = None) -> Match:
+    def new(
+        cls,
+        players: tuple[str, str] | list[str] = ("alice", "bob"),
+        ruleset: Ruleset | Mapping[str, Any] | None = None,
+        time_limit: float | bool | None = None,
+        *,
+        time_warning: float | None = None,
+        now: float | None = None,
+    ) -> Match:
         """A match in phase ``lag``. ``players[0]`` is the first-joined player (lag side y < W/2).
 
         ``time_limit`` in seconds (``True`` = the ruleset's 3900 s); the warning defaults to the same
@@ -310,20 +332,24 @@ class Match:
     # --------------------------------------------------------------------------------- the inputs
     def tick(self, now: float) -> Outcome:
         """Advance the tournament clock (records the K-11.1 warning); changes nothing else."""
+
         def run() -> Outcome:
             t = clock_mod.check_now(now)
             if t is None:
                 raise RuleError("bad_time", "now is required")
             clock_mod.tick(self._s["clock"], t)
             return Outcome(_verdict_dict("Clock updated", ("K-11.1",), clock=dict(self._s["clock"])))
+
         return self._run(run)
 
     def set_connected(self, player: str, connected: bool) -> None:
         """Presence, kept by the online layer (it decides absences: K-9.3 via :meth:`forfeit`)."""
+
         def run() -> None:
             if not isinstance(connected, bool):
                 raise RuleError("bad_input", "connected must be true or false")
             self._s["players"][self._index(player)]["connected"] = connected
+
         self._run(run)
 
     def lag(self, player: str, strike: Mapping[str, Any], *, now: float | None = None) -> Outcome:
@@ -338,8 +364,9 @@ class Match:
         """K-3.3 opening placement of white2, or K-7.1 ball in hand in the home."""
         return self._run(lambda: self._place(player, ball, position, now))
 
-    def shoot(self, player: str, call: Mapping[str, Any] | Call, strike: Mapping[str, Any], *,
-              now: float | None = None) -> Outcome:
+    def shoot(
+        self, player: str, call: Mapping[str, Any] | Call, strike: Mapping[str, Any], *, now: float | None = None
+    ) -> Outcome:
         """Play a called shot with the shooter's own white; the verdict says what happened."""
         return self._run(lambda: self._shoot(player, call, strike, now))
 
@@ -409,9 +436,15 @@ class Match:
         layout[label] = lag_start(table, index)
         shot = _simulate(table, layout, strike, label)
         final = shot.final.get(label)
-        result = judge_lag(ball=label, side=index, events=shot.events, pocketed=label in shot.pocketed,
-                           final=None if final is None else final.position,
-                           y_extent=coordinate_extent(shot, label, 1), table=table)
+        result = judge_lag(
+            ball=label,
+            side=index,
+            events=shot.events,
+            pocketed=label in shot.pocketed,
+            final=None if final is None else final.position,
+            y_extent=coordinate_extent(shot, label, 1),
+            table=table,
+        )
         s["lag"]["results"][index] = result.as_dict()
         reason = f"{player}'s lag: {result.reason}"
         extra: dict[str, Any] = {"lag": result.as_dict(), "lag_winner": None, "relag": False}
@@ -434,8 +467,7 @@ class Match:
                     s["shootout"]["stage"] = "choose"
                 reason += f"; {name} wins the lag and chooses who breaks"
                 extra["lag_winner"] = name
-        verdict = _verdict_dict(reason, ("K-11.2", "K-3.1") if s["phase"] == "shootout" else ("K-3.1",),
-                                **extra)
+        verdict = _verdict_dict(reason, ("K-11.2", "K-3.1") if s["phase"] == "shootout" else ("K-3.1",), **extra)
         self._done(verdict)
         return Outcome(verdict, shot)
 
@@ -469,8 +501,8 @@ class Match:
             s["turn"] = 1 - breaker
             s["in_hand"] = ["white1", "white2"]
             verdict = _verdict_dict(
-                f"{name} breaks with white1; {s['players'][1 - breaker]['name']} places white2",
-                ("K-3.2", "K-3.3"))
+                f"{name} breaks with white1; {s['players'][1 - breaker]['name']} places white2", ("K-3.2", "K-3.3")
+            )
         self._done(verdict)
         return Outcome(verdict)
 
@@ -500,8 +532,9 @@ class Match:
             s["phase"] = "play"
             s["turn"] = 1 - index
             s["visit"] = _fresh_visit(opening=True)
-            verdict = _verdict_dict(f"{player} placed {ball}; {s['players'][1 - index]['name']} breaks from "
-                                    "the home", ("K-3.3", "K-3.4"))
+            verdict = _verdict_dict(
+                f"{player} placed {ball}; {s['players'][1 - index]['name']} breaks from the home", ("K-3.3", "K-3.4")
+            )
         else:
             in_hand = s["balls"][ball] is None
             if not in_hand and not (s["visit"]["from_hand"]):
@@ -520,8 +553,7 @@ class Match:
     def _require_shooter(self, s: dict[str, Any], player: str) -> int:
         if s["phase"] == "finished":
             raise RuleError("game_over", "the game is over")
-        if s["phase"] not in SHOOTING_PHASES or (s["phase"] == "shootout"
-                                                 and s["shootout"]["stage"] != "shoot"):
+        if s["phase"] not in SHOOTING_PHASES or (s["phase"] == "shootout" and s["shootout"]["stage"] != "shoot"):
             raise RuleError("wrong_phase", f"no shots in phase {s['phase']}")
         index = self._index(player)
         if index != s["turn"]:
@@ -546,31 +578,36 @@ class Match:
             raise RuleError("ball_not_on_table", f"{ball_name(call.via)} is not on the table")
         if s["phase"] == "shootout":
             if call.ball != "kaisa" or call.pocket not in CORNER_POCKETS:
-                raise RuleError("shootout_call", "in the shoot-out only the kaisa into a corner pocket is "
-                                                 "called (K-11.2)")
+                raise RuleError(
+                    "shootout_call", "in the shoot-out only the kaisa into a corner pocket is called (K-11.2)"
+                )
         if s["visit"]["opening"]:
             rear = table.spots["rear"]
             rear_red = [r for r in RED_IDS if _pos(s["balls"][r]) == (_r6(rear[0]), _r6(rear[1]))]
             if call.ball not in ("kaisa", *rear_red) or call.pocket not in FOOT_POCKETS:
-                raise RuleError("opening_call", "the opening shot must call the kaisa or the rear-spot red "
-                                                "into a foot pocket (K-3.4)")
+                raise RuleError(
+                    "opening_call",
+                    "the opening shot must call the kaisa or the rear-spot red into a foot pocket (K-3.4)",
+                )
         if s["visit"]["from_hand"]:
             if call.pocket in MIDDLE_POCKETS and call.object_cushions == 0:
-                raise RuleError("hand_restriction", "from hand a middle pocket may only be called as a bank "
-                                                    "(K-7.2)")
+                raise RuleError("hand_restriction", "from hand a middle pocket may only be called as a bank (K-7.2)")
             targets = [call.ball] if call.via is None else [call.ball, call.via]
-            if call.cue_cushions == 0 and all(table.in_home(_pos(s["balls"][b]) or (0.0, 0.0))
-                                              for b in targets):
-                raise RuleError("hand_restriction", f"from hand {ball_name(call.ball)} in the home may only be "
-                                                    "attacked off a cushion beyond the home line (K-7.2)")
-        if (s["visit"]["middle_kaisa"] and call.ball == "kaisa" and call.pocket in MIDDLE_POCKETS
-                and call.direct):
-            raise RuleError("middle_kaisa_twice", "the kaisa may not be potted directly into a middle pocket "
-                                                  "twice in a row (K-6.4)")
+            if call.cue_cushions == 0 and all(table.in_home(_pos(s["balls"][b]) or (0.0, 0.0)) for b in targets):
+                raise RuleError(
+                    "hand_restriction",
+                    f"from hand {ball_name(call.ball)} in the home may only be "
+                    "attacked off a cushion beyond the home line (K-7.2)",
+                )
+        if s["visit"]["middle_kaisa"] and call.ball == "kaisa" and call.pocket in MIDDLE_POCKETS and call.direct:
+            raise RuleError(
+                "middle_kaisa_twice", "the kaisa may not be potted directly into a middle pocket twice in a row (K-6.4)"
+            )
         return call
 
-    def _shoot(self, player: str, call_data: Mapping[str, Any] | Call, strike_data: Mapping[str, Any],
-               now: float | None) -> Outcome:
+    def _shoot(
+        self, player: str, call_data: Mapping[str, Any] | Call, strike_data: Mapping[str, Any], now: float | None
+    ) -> Outcome:
         s = self._s
         if s["phase"] == "finished":
             raise RuleError("game_over", "the game is over")
@@ -591,10 +628,18 @@ class Match:
         if (call.ball, call.pocket) in pocketed and rolled_in_along_cushion(shot, call.ball, table):
             rolled = (call.ball,)
         verdict = judge_shot(
-            call=call, cue=cue, before=before, events=shot.events, table=table, ruleset=rs,
-            score_before=int(s["players"][index]["score"]), from_hand=from_hand, shootout=shootout,
+            call=call,
+            cue=cue,
+            before=before,
+            events=shot.events,
+            table=table,
+            ruleset=rs,
+            score_before=int(s["players"][index]["score"]),
+            from_hand=from_hand,
+            shootout=shootout,
             cue_crossed_home_line=crossed_home_line(shot, cue, table) if from_hand else True,
-            rolled_in=rolled, pocketed=pocketed,
+            rolled_in=rolled,
+            pocketed=pocketed,
         )
         if not verdict.replay:
             final = {b: (_r6(st.position[0]), _r6(st.position[1])) for b, st in shot.final.items()}
@@ -604,8 +649,9 @@ class Match:
         self._done(out)
         return Outcome(out, shot)
 
-    def _apply(self, verdict: Verdict, call: Call, final: Mapping[str, Vec2], dropped: list[str],
-               now: float | None) -> None:
+    def _apply(
+        self, verdict: Verdict, call: Call, final: Mapping[str, Vec2], dropped: list[str], now: float | None
+    ) -> None:
         """Apply a judged shot: balls, respotting, score, the visit and the phase."""
         s = self._s
         table = self.table
@@ -627,8 +673,9 @@ class Match:
         me["points_this_visit"] = int(me["points_this_visit"]) + verdict.points - verdict.penalty
         s["visit"]["shots"] += 1
         s["visit"]["points"] += verdict.points - verdict.penalty
-        s["visit"]["middle_kaisa"] = bool(verdict.scored and call.ball == "kaisa"
-                                          and call.pocket in MIDDLE_POCKETS and call.direct)
+        s["visit"]["middle_kaisa"] = bool(
+            verdict.scored and call.ball == "kaisa" and call.pocket in MIDDLE_POCKETS and call.direct
+        )
         s["visit"]["from_hand"] = False
         s["visit"]["opening"] = False
         _set_balls(s, balls)
@@ -726,8 +773,7 @@ class Match:
         s["lag"] = {"round": 1, "results": [None, None]}
         s["turn"] = 0
         s["visit"] = _fresh_visit()
-        s["shootout"] = {"stage": "lag", "visits": [0, 0], "sudden_death": False, "answer_by": None,
-                         "potted": False}
+        s["shootout"] = {"stage": "lag", "visits": [0, 0], "sudden_death": False, "answer_by": None, "potted": False}
 
     def _shootout_after_shot(self, verdict: Verdict, now: float | None) -> None:
         s = self._s
@@ -756,8 +802,10 @@ class Match:
             limit = self.ruleset.shootout_visits
             if so["visits"][0] >= limit and so["visits"][1] >= limit:
                 if score[0] != score[1]:
-                    self._finish(names[0] if score[0] > score[1] else names[1],
-                                 "higher score after the shoot-out visits (K-11.4)")
+                    self._finish(
+                        names[0] if score[0] > score[1] else names[1],
+                        "higher score after the shoot-out visits (K-11.4)",
+                    )
                     return
                 so["sudden_death"] = True
         else:
@@ -774,8 +822,7 @@ class Match:
 
 # ---------------------------------------------------------------------------------- helpers
 def _player(name: str) -> dict[str, Any]:
-    return {"name": name, "cue_ball": None, "score": 0, "connected": True, "points_this_visit": 0,
-            "best_break": 0}
+    return {"name": name, "cue_ball": None, "score": 0, "connected": True, "points_this_visit": 0, "best_break": 0}
 
 
 def _check_players(players: object) -> tuple[str, str]:
@@ -803,8 +850,10 @@ def _parse_point(position: Any) -> Vec2:
 
 
 def _set_balls(s: dict[str, Any], balls: Mapping[str, Vec2 | None]) -> None:
-    s["balls"] = {b: (None if balls[b] is None else [balls[b][0], balls[b][1]])  # type: ignore[index]
-                  for b in BALL_IDS}
+    s["balls"] = {
+        b: (None if balls[b] is None else [balls[b][0], balls[b][1]])  # type: ignore[index]
+        for b in BALL_IDS
+    }
     s["in_hand"] = [b for b in CUE_BALL_IDS if s["balls"][b] is None]
 
 
@@ -841,8 +890,7 @@ def _normalise(data: Mapping[str, Any]) -> dict[str, Any]:
         players.append(player)
     _check_players([players[0]["name"], players[1]["name"]])
     cues = [players[0]["cue_ball"], players[1]["cue_ball"]]
-    if phase in ("opening_placement", "play", "extra_visits") and sorted(c or "" for c in cues) != [
-            "white1", "white2"]:
+    if phase in ("opening_placement", "play", "extra_visits") and sorted(c or "" for c in cues) != ["white1", "white2"]:
         raise bad("bad_snapshot", "in this phase the players hold white1 and white2")
     turn = data.get("turn", 0)
     if turn not in (0, 1) or isinstance(turn, bool):
@@ -859,23 +907,29 @@ def _normalise(data: Mapping[str, Any]) -> dict[str, Any]:
         if value is None:
             balls[b] = None
             continue
-        if not isinstance(value, list | tuple) or len(value) != 2 or any(
-                isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) for v in value):
+        if (
+            not isinstance(value, list | tuple)
+            or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) for v in value)
+        ):
             raise bad("bad_snapshot", f"ball {b} needs [x, y]")
         balls[b] = [float(value[0]) + 0.0, float(value[1]) + 0.0]
     shootout = data.get("shootout")
     if phase == "shootout" and shootout is None:
         shootout = {"stage": "shoot" if None not in cues else "lag"}
     if shootout is not None:
-        shootout = {"stage": shootout.get("stage", "shoot"),
-                    "visits": list(shootout.get("visits", [0, 0])),
-                    "sudden_death": bool(shootout.get("sudden_death", False)),
-                    "answer_by": shootout.get("answer_by"),
-                    "potted": bool(shootout.get("potted", False))}
+        shootout = {
+            "stage": shootout.get("stage", "shoot"),
+            "visits": list(shootout.get("visits", [0, 0])),
+            "sudden_death": bool(shootout.get("sudden_death", False)),
+            "answer_by": shootout.get("answer_by"),
+            "potted": bool(shootout.get("potted", False)),
+        }
         if shootout["stage"] not in SHOOTOUT_STAGES:
             raise bad("bad_snapshot", "bad shoot-out stage")
-    lagging = phase in ("lag", "choose_break") or (shootout is not None and phase == "shootout"
-                                                   and shootout["stage"] != "shoot")
+    lagging = phase in ("lag", "choose_break") or (
+        shootout is not None and phase == "shootout" and shootout["stage"] != "shoot"
+    )
     default_hand = [] if lagging else [b for b in CUE_BALL_IDS if balls[b] is None]
     in_hand = data.get("in_hand", default_hand)
     if not isinstance(in_hand, list) or any(b not in CUE_BALL_IDS for b in in_hand):

@@ -30,7 +30,7 @@ __all__ = [
 
 
 def ball_kind(ball: str) -> str:
-    """"white", "red" or "kaisa": the scoring class of a ball (K-5.2)."""
+    """ "white", "red" or "kaisa": the scoring class of a ball (K-5.2)."""
     if ball in CUE_BALL_IDS:
         return "white"
     if ball in RED_IDS:
@@ -53,7 +53,7 @@ def ball_name(ball: str, *, capital: bool = False) -> str:
 
 
 def ball_list(balls: list[str] | tuple[str, ...]) -> str:
-    """"the kaisa and red", "white2, red and red"."""
+    """ "the kaisa and red", "white2, red and red"."""
     names = [ball_name(b) for b in balls]
     if len(names) <= 1:
         return "".join(names)

@@ -21,8 +21,9 @@ def touching(a: Vec2, b: Vec2, table: TableSpec) -> bool:
     return math.hypot(a[0] - b[0], a[1] - b[1]) < 2 * table.ball_radius + TOUCH_TOLERANCE
 
 
-def touches_any(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec,
-                ignore: str | None = None) -> str | None:
+def touches_any(
+    point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec, ignore: str | None = None
+) -> str | None:
     """The first ball (fixed order of ``balls``) a ball at ``point`` would touch, or None."""
     for ball, pos in balls.items():
         if ball != ignore and pos is not None and touching(point, pos, table):
@@ -49,8 +50,9 @@ def in_opening_corridor(point: Vec2, table: TableSpec, width_in_diameters: float
     return None
 
 
-def opening_placement_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec,
-                            corridor_width: float, ball: str) -> str | None:
+def opening_placement_error(
+    point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec, corridor_width: float, ball: str
+) -> str | None:
     """Why ``point`` is not a legal K-3.3 placement, or None if it is."""
     if not point[0] > table.length / 2:
         return "white2 must be placed beyond the centre line (x > L/2)"
@@ -65,8 +67,7 @@ def opening_placement_error(point: Vec2, balls: Mapping[str, Vec2 | None], table
     return None
 
 
-def home_placement_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec,
-                         ball: str) -> str | None:
+def home_placement_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec, ball: str) -> str | None:
     """Why ``point`` is not a legal K-7.1 ball-in-hand position, or None if it is."""
     if not table.in_home(point):
         return "a ball in hand must be placed in the home (x <= L/4)"

@@ -30,8 +30,9 @@ def first_hit_value(ball: str | None, ruleset: Ruleset) -> int:
     return carom_value(ball, ruleset)
 
 
-def call_points(ball: str, caroms: Sequence[str], ruleset: Ruleset, *, via: str | None = None,
-                object_cushions: int = 0) -> int:
+def call_points(
+    ball: str, caroms: Sequence[str], ruleset: Ruleset, *, via: str | None = None, object_cushions: int = 0
+) -> int:
     """K-5.3 to K-5.5: points for the called ``ball`` pocketed with the carom set ``caroms``.
 
     A called kiss or combination scores the ball's plain value only (K-5.4); a kaisa off cushions or by

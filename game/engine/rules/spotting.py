@@ -67,8 +67,7 @@ def respot(pocketed: list[str], balls: dict[str, Vec2 | None], table: TableSpec)
     return spotted
 
 
-def kaisa_return(balls: dict[str, Vec2 | None], spotted_at: Vec2 | None,
-                 table: TableSpec) -> tuple[bool, Vec2 | None]:
+def kaisa_return(balls: dict[str, Vec2 | None], spotted_at: Vec2 | None, table: TableSpec) -> tuple[bool, Vec2 | None]:
     """K-7.4: move a kaisa spotted off the centre back to it once the spot is free and it has not moved.
 
     Returns (moved, the new ``spotted_at`` marker). The marker is dropped once the kaisa has moved or

@@ -80,15 +80,18 @@ def _points_text(points: int) -> str:
 
 
 def describe_pot(call: Call, caroms: Sequence[str], mode: str) -> str:
-    """"Red into foot left off 1 cushion with a carom on the kaisa"."""
+    """ "Red into foot left off 1 cushion with a carom on the kaisa"."""
     text = f"{ball_name(call.ball, capital=True)} into {pocket_name(call.pocket)}"
     if call.cue_cushions:
         text += f" after {call.cue_cushions} cue-ball cushion(s)"
     if call.object_cushions:
         text += f" off {call.object_cushions} cushion" + ("" if call.object_cushions == 1 else "s")
     if call.via is not None:
-        text += (f" by a combination from {ball_name(call.via)}" if mode == "combination"
-                 else f" by a kiss off {ball_name(call.via)}")
+        text += (
+            f" by a combination from {ball_name(call.via)}"
+            if mode == "combination"
+            else f" by a kiss off {ball_name(call.via)}"
+        )
     if caroms:
         text += f" with a carom on {ball_list(list(caroms))}"
     return text
@@ -126,12 +129,19 @@ def judge_shot(
 
     struck = struck_ball(events)
     if struck is not None and struck != cue:
-        return verdict(foul="wrong_cue_ball", rules=("K-6.6",),
-                       reason=f"Played {struck}, not the own cue ball {cue}: no points, the visit ends")
+        return verdict(
+            foul="wrong_cue_ball",
+            rules=("K-6.6",),
+            reason=f"Played {struck}, not the own cue ball {cue}: no points, the visit ends",
+        )
 
     if from_hand and not cue_crossed_home_line:
-        return verdict(turn_passes=False, replay=True, rules=("K-7.2",),
-                       reason="The cue ball did not cross the home line: the shot is replayed")
+        return verdict(
+            turn_passes=False,
+            replay=True,
+            rules=("K-7.2",),
+            reason="The cue ball did not cross the home line: the shot is replayed",
+        )
 
     judgement = judge_call(call, cue, events)
     first_hit = judgement.first_hit
@@ -142,54 +152,78 @@ def judge_shot(
         how = "pocketed" if cue in dropped else "off the table"
         rules = ("K-11.3",) if shootout else ("K-8.1", "K-8.3")
         hit = "after hitting no ball" if first_hit is None else f"after hitting {ball_name(first_hit)} first"
-        return verdict(foul="cue_ball_pocketed" if cue in dropped else "cue_ball_off_table",
-                       penalty=penalty, rules=rules,
-                       reason=f"Own cue ball {cue} {how} {hit}: minus {_points_text(penalty)}")
+        return verdict(
+            foul="cue_ball_pocketed" if cue in dropped else "cue_ball_off_table",
+            penalty=penalty,
+            rules=rules,
+            reason=f"Own cue ball {cue} {how} {hit}: minus {_points_text(penalty)}",
+        )
 
     if cue_fault(events):
-        return verdict(fault="push_or_double_hit", rules=("K-6.2",),
-                       reason="A push or double hit: no points, the visit ends")
+        return verdict(
+            fault="push_or_double_hit", rules=("K-6.2",), reason="A push or double hit: no points, the visit ends"
+        )
 
     if from_hand and first_hit is not None:
         hit_pos = before.get(first_hit)
         cushion = judgement.first_cushion_point
-        if hit_pos is not None and table.in_home(hit_pos) and (cushion is None
-                                                               or cushion[0] <= table.home_line_x):
-            return verdict(foul="hand_attack", rules=("K-7.2",),
-                           reason=(f"From hand the cue ball hit {ball_name(first_hit)} in the home without "
-                                   "first touching a cushion beyond the home line: no points, the visit ends"))
+        if hit_pos is not None and table.in_home(hit_pos) and (cushion is None or cushion[0] <= table.home_line_x):
+            return verdict(
+                foul="hand_attack",
+                rules=("K-7.2",),
+                reason=(
+                    f"From hand the cue ball hit {ball_name(first_hit)} in the home without "
+                    "first touching a cushion beyond the home line: no points, the visit ends"
+                ),
+            )
 
     if not judgement.fulfilled:
-        return verdict(rules=("K-4.2", "K-6.1"),
-                       reason=f"Call not made: {judgement.failure}; the visit ends")
+        return verdict(rules=("K-4.2", "K-6.1"), reason=f"Call not made: {judgement.failure}; the visit ends")
 
     caroms = judgement.caroms
     obj = call.ball
     if jumped(events, obj):
-        return verdict(fault="object_jumped", rules=("K-6.2",),
-                       reason=f"{ball_name(obj, capital=True)} left the cloth: no points, the visit ends")
+        return verdict(
+            fault="object_jumped",
+            rules=("K-6.2",),
+            reason=f"{ball_name(obj, capital=True)} left the cloth: no points, the visit ends",
+        )
     if obj in rolled_in:
-        return verdict(fault="rolled_along_cushion", rules=("K-6.2",),
-                       reason=f"{ball_name(obj, capital=True)} rolled in along a cushion: no points, "
-                              "the visit ends")
+        return verdict(
+            fault="rolled_along_cushion",
+            rules=("K-6.2",),
+            reason=f"{ball_name(obj, capital=True)} rolled in along a cushion: no points, the visit ends",
+        )
     obj_pos = before.get(obj)
     if call.direct and obj_pos is not None and frozen_cushion(obj_pos, table) is not None:
-        return verdict(fault="frozen_to_cushion", rules=("K-6.2",),
-                       reason=f"{ball_name(obj, capital=True)} was frozen to a cushion: a simple pot of it "
-                              "scores nothing, the visit ends")
+        return verdict(
+            fault="frozen_to_cushion",
+            rules=("K-6.2",),
+            reason=f"{ball_name(obj, capital=True)} was frozen to a cushion: a simple pot of it "
+            "scores nothing, the visit ends",
+        )
     if judgement.mode == "kiss" and call.via is not None:
         via_pos = before.get(call.via)
         if via_pos is not None and frozen_cushion(via_pos, table) is not None:
-            return verdict(fault="kiss_off_frozen_ball", rules=("K-6.2",),
-                           reason=f"A kiss off {ball_name(call.via)} frozen to a cushion scores nothing, "
-                                  "the visit ends")
+            return verdict(
+                fault="kiss_off_frozen_ball",
+                rules=("K-6.2",),
+                reason=f"A kiss off {ball_name(call.via)} frozen to a cushion scores nothing, the visit ends",
+            )
 
     pot = describe_pot(call, caroms, judgement.mode)
     if shootout:
         points = ruleset.shootout_pot_points
         wins = score_before + points >= ruleset.target_score
-        return verdict(scored=True, points=points, fulfilled=True, turn_passes=False, wins=wins,
-                       rules=("K-4.2", "K-11.3"), reason=f"{pot}: {_points_text(points)}")
+        return verdict(
+            scored=True,
+            points=points,
+            fulfilled=True,
+            turn_passes=False,
+            wins=wins,
+            rules=("K-4.2", "K-11.3"),
+            reason=f"{pot}: {_points_text(points)}",
+        )
 
     points = call_points(obj, caroms, ruleset, via=call.via, object_cushions=call.object_cushions)
     rules: list[str] = ["K-4.2", "K-5.1"]
@@ -222,7 +256,14 @@ def judge_shot(
     others = [b for b in dropped if b not in (obj, *caroms) and b != cue]
     if others:
         tail += f"; {ball_list(others)} dropped too and score nothing"
-    return verdict(scored=True, points=points, fulfilled=True, caroms=caroms, turn_passes=turn_passes,
-                   wins=wins, plain_white=plain, rules=tuple(rules),
-                   reason=f"{pot}: {_points_text(points)}{tail}")
-
+    return verdict(
+        scored=True,
+        points=points,
+        fulfilled=True,
+        caroms=caroms,
+        turn_passes=turn_passes,
+        wins=wins,
+        plain_white=plain,
+        rules=tuple(rules),
+        reason=f"{pot}: {_points_text(points)}{tail}",
+    )
