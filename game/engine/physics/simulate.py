@@ -244,6 +244,7 @@ def simulate(
             (a1x, a1y, a1wx, a1wy, a1wz), (a2x, a2y, a2wx, a2wy, a2wz) = resolve_ball_ball(
                 nx, ny, (v1x, v1y), (w1x, w1y, w1z), (v2x, v2y), (w2x, w2y, w2z), R, e_b, u_b_a, u_b_b, u_b_c
             )
+            cpx, cpy = x1 + 0.5 * dist * nx, y1 + 0.5 * dist * ny
             if dist < D + sep:
                 push = 0.5 * (D + sep - dist)
                 x1, y1 = x1 - push * nx, y1 - push * ny
@@ -253,7 +254,7 @@ def simulate(
             order = (b.id, b2.id) if first_speed >= second_speed else (b2.id, b.id)
             b.set_motion(t, x1, y1, a1x, a1y, a1wx, a1wy, a1wz)
             b2.set_motion(t, x2, y2, a2x, a2y, a2wx, a2wy, a2wz)
-            events.append(Event(t, "ball_ball", order, None, (x1 + R * nx, y1 + R * ny)))
+            events.append(Event(t, "ball_ball", order, None, (cpx, cpy)))
             refresh([i, j], t)
         else:
             feature = j - 100
@@ -270,21 +271,21 @@ def simulate(
                     refresh([i], t)
                     continue
                 kx, ky = -lnx, -lny
+                px, py = x + R * kx, y + R * ky
                 gap = lnx * (x - lax) + lny * (y - lay) - offset
                 if gap < sep:
                     x += (sep - gap) * lnx
                     y += (sep - gap) * lny
-                px, py = x + R * kx, y + R * ky
             else:
                 where, cx, cy, reach, _box = rounds[feature - n_lines]
                 kind = 1
                 dx, dy = cx - x, cy - y
                 dist = math.hypot(dx, dy)
                 kx, ky = dx / dist, dy / dist
+                px, py = x + R * kx, y + R * ky
                 if dist < reach + sep:
                     x -= (reach + sep - dist) * kx
                     y -= (reach + sep - dist) * ky
-                px, py = x + R * kx, y + R * ky
             nvx, nvy, nwx, nwy, nwz = resolve_cushion(kx, ky, (vx, vy), (wx, wy, wz), R, sin_t, cos_t, e_c, f_c)
             b.set_motion(t, x, y, nvx, nvy, nwx, nwy, nwz)
             events.append(Event(t, KIND_NAMES[kind], (b.id,), where, (px, py)))
