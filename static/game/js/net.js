@@ -11,8 +11,11 @@ export const BACKOFF_BASE_MS = 400;
 export const BACKOFF_MAX_MS = 10_000;
 /** Inputs that change the match and carry an ack (re-sent after a reconnect until answered). */
 export const PLAY_TYPES = new Set(["shoot", "place", "lag", "choose_break", "resign", "claim_timeout"]);
+/** Inputs made against a match version: the envelope carries that `v` (game/protocol.py). */
+export const VERSIONED_INPUTS = new Set(["shoot", "place", "lag", "choose_break"]);
 const MIN_AIM_INTERVAL_MS = 55; // the server relays at most 20 aims a second
 const CATCH_UP_INTERVAL_MS = 1500;
+const PING_INTERVAL_MS = 5000;
 
 /** Delay before reconnect attempt `attempt` (0-based): doubling, capped, with ±25 % jitter. */
 export function backoffDelay(attempt, random = Math.random) {
@@ -37,6 +40,7 @@ export function initialAck(nowMs) {
  * @param {string} opts.url
  * @param {(msg: object) => void} opts.onMessage
  * @param {(status: "connecting"|"open"|"reconnecting"|"closed", info?: object) => void} opts.onStatus
+ * @param {(ms: number) => void} [opts.onLatency] round-trip time of a ping, in milliseconds
  * @param {() => number | null} opts.getVersion last applied version (null before the first snapshot)
  * @param {typeof WebSocket} [opts.WebSocketImpl]
  * @param {{setTimeout: Function, clearTimeout: Function, now: () => number}} [opts.timers]
@@ -45,6 +49,7 @@ export function createNet({
   url,
   onMessage,
   onStatus = () => {},
+  onLatency = () => {},
   getVersion = () => null,
   WebSocketImpl = globalThis.WebSocket,
   timers = { setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (h) => clearTimeout(h), now: () => Date.now() },
@@ -59,6 +64,14 @@ export function createNet({
   let aimTimer = null;
   let queuedAim = null;
   let lastCatchUp = -Infinity;
+  let pingTimer = null;
+  let pingSentAt = null;
+
+  function ping() {
+    pingTimer = timers.setTimeout(ping, PING_INTERVAL_MS);
+    if (pingSentAt !== null && timers.now() - pingSentAt < PING_INTERVAL_MS * 3) return;
+    if (raw({ t: "ping", d: {} })) pingSentAt = timers.now();
+  }
 
   function connect() {
     closedByUs = false;
@@ -77,6 +90,9 @@ export function createNet({
       const v = getVersion();
       if (v !== null && v !== undefined) raw({ t: "hello", d: { v } });
       for (const msg of unanswered.values()) raw(msg);
+      pingSentAt = null;
+      if (pingTimer) timers.clearTimeout(pingTimer);
+      ping();
     };
     ws.onmessage = (event) => {
       let msg;
@@ -85,13 +101,20 @@ export function createNet({
       } catch {
         return;
       }
+      if (msg && msg.t === "pong") {
+        if (pingSentAt !== null) onLatency(timers.now() - pingSentAt);
+        pingSentAt = null;
+        return;
+      }
       if (msg && msg.d && msg.d.ack !== undefined && msg.d.ack !== null) unanswered.delete(msg.d.ack);
       onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (socket !== ws) return;
       socket = null;
-      if (closedByUs) onStatus("closed");
+      // 4000-4099: the server refused us for good (no such match, not allowed): do not hammer it.
+      const refused = event && event.code >= 4000 && event.code < 4100;
+      if (closedByUs || refused) onStatus("closed", { code: event && event.code });
       else scheduleReconnect();
     };
     ws.onerror = () => {};
@@ -115,12 +138,15 @@ export function createNet({
 
   /**
    * Send a message; play inputs get an ack id (returned) and are remembered until answered.
+   * Inputs made against a position also carry the version they saw (`v`).
    * @returns {number | null} the ack id, or null for messages without one
    */
   function send(t, d = {}) {
     if (PLAY_TYPES.has(t)) {
       const ack = nextAck++;
       const msg = { t, ack, d };
+      const v = getVersion();
+      if (VERSIONED_INPUTS.has(t) && v !== null && v !== undefined) msg.v = v;
       unanswered.set(ack, msg);
       raw(msg);
       return ack;
@@ -161,6 +187,7 @@ export function createNet({
     closedByUs = true;
     if (retryTimer) timers.clearTimeout(retryTimer);
     if (aimTimer) timers.clearTimeout(aimTimer);
+    if (pingTimer) timers.clearTimeout(pingTimer);
     retryTimer = null;
     if (socket) socket.close();
   }

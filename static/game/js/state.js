@@ -31,6 +31,7 @@ export function createState({ table, matchId = "", me = "", role = "spectator" }
     me,
     role,
     connection: "connecting",
+    latency: null,
     version: null,
     game: null,
     shown: null,
@@ -332,6 +333,10 @@ export function activePlayer(state) {
 
 export function setConnection(state, connection) {
   return state.connection === connection ? state : { ...state, connection };
+}
+
+export function setLatency(state, latency) {
+  return { ...state, latency };
 }
 
 export function setAim(state, patch) {

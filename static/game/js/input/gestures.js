@@ -1,0 +1,34 @@
+/**
+ * Pure helpers that turn pointer positions (already in metres) into aiming decisions.
+ */
+
+/** How far the cue can be drawn back (m): the full pull is full power. */
+export const MAX_PULL = 0.3;
+
+/**
+ * Does a press at `point` grab the cue (to pull it back for power) rather than aim?
+ * Grabbing works on the cue ball itself or on the drawn cue behind it.
+ */
+export function grabsCue(cue, angle, point, R, slop = 0.02) {
+  const dx = point[0] - cue[0];
+  const dy = point[1] - cue[1];
+  if (Math.hypot(dx, dy) <= R + slop) return true;
+  const ux = Math.cos(angle);
+  const uy = Math.sin(angle);
+  const behind = -(dx * ux + dy * uy);
+  const off = Math.abs(dx * uy - dy * ux);
+  return behind > R && behind < 1.2 && off < 0.018 + slop;
+}
+
+/** Power 0..1 from how far the pointer has been pulled back from where the pull began. */
+export function pullPower(angle, start, point, maxPull = MAX_PULL) {
+  const ux = Math.cos(angle);
+  const uy = Math.sin(angle);
+  const back = -((point[0] - start[0]) * ux + (point[1] - start[1]) * uy);
+  return Math.min(1, Math.max(0, back / maxPull));
+}
+
+/** The aim angle pointing from the cue ball to the pointer. */
+export function aimAngle(cue, point) {
+  return Math.atan2(point[1] - cue[1], point[0] - cue[0]);
+}

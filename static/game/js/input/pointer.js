@@ -1,0 +1,110 @@
+/**
+ * Pointer input on the table canvas (mouse, touch, pen through Pointer Events).
+ *
+ * It reads the state to know what a gesture means and reports intents; it never changes the state
+ * or talks to the server. Gestures:
+ * - drag anywhere to aim (the cue follows, pointing from the cue ball to the finger);
+ * - press on the cue ball or the cue and pull back for power, release to shoot (back to zero cancels);
+ * - click a ball then a pocket to call them;
+ * - with a ball in hand, drag or click inside the allowed area to place it.
+ */
+
+import { toWorld } from "../transform.js";
+import { aimAngle, grabsCue, pullPower } from "./gestures.js";
+import { myActions, myCueBall, restingBalls } from "../state.js";
+
+const CLICK_SLOP_PX = 6;
+
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {{getState: () => object, getTransform: () => object, dispatch: (intent: object) => void}} host
+ * @returns {() => void} unbind
+ */
+export function bindPointer(canvas, { getState, getTransform, dispatch }) {
+  let gesture = null;
+
+  const worldOf = (event) => {
+    const rect = canvas.getBoundingClientRect();
+    return toWorld(getTransform(), event.clientX - rect.left, event.clientY - rect.top);
+  };
+
+  function onDown(event) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const state = getState();
+    const tf = getTransform();
+    if (!tf) return;
+    const actions = myActions(state);
+    const point = worldOf(event);
+    canvas.setPointerCapture?.(event.pointerId);
+    event.preventDefault();
+    const base = { id: event.pointerId, x: event.clientX, y: event.clientY, moved: false, start: point };
+    if (actions.includes("place")) {
+      gesture = { ...base, kind: "place" };
+      dispatch({ type: "place-move", point });
+      return;
+    }
+    if (actions.includes("shoot") || actions.includes("lag")) {
+      const id = myCueBall(state);
+      const cue = restingBalls(state)[id];
+      if (cue && grabsCue(cue, state.aim.angle, point, state.table.ball_radius)) {
+        gesture = { ...base, kind: "pull", angle: state.aim.angle };
+        dispatch({ type: "pull", power: 0 });
+        return;
+      }
+      gesture = { ...base, kind: "aim", cue };
+      return;
+    }
+    gesture = { ...base, kind: "look" };
+  }
+
+  function onMove(event) {
+    const point = worldOf(event);
+    if (!gesture) {
+      dispatch({ type: "hover", point });
+      return;
+    }
+    if (event.pointerId !== gesture.id) return;
+    if (Math.hypot(event.clientX - gesture.x, event.clientY - gesture.y) > CLICK_SLOP_PX) gesture.moved = true;
+    if (gesture.kind === "place") dispatch({ type: "place-move", point });
+    else if (gesture.kind === "pull") dispatch({ type: "pull", power: pullPower(gesture.angle, gesture.start, point) });
+    else if (gesture.kind === "aim" && gesture.moved && gesture.cue) dispatch({ type: "aim", angle: aimAngle(gesture.cue, point) });
+  }
+
+  function onUp(event) {
+    if (!gesture || event.pointerId !== gesture.id) return;
+    const g = gesture;
+    gesture = null;
+    const point = worldOf(event);
+    if (g.kind === "place") {
+      dispatch({ type: "place", point });
+    } else if (g.kind === "pull") {
+      const power = pullPower(g.angle, g.start, point);
+      dispatch({ type: "pull-release", power });
+    } else if (!g.moved) {
+      dispatch({ type: "pick", point, aimIfEmpty: g.kind === "aim" });
+    }
+  }
+
+  function onCancel(event) {
+    if (!gesture || event.pointerId !== gesture.id) return;
+    if (gesture.kind === "pull") dispatch({ type: "pull", power: 0 });
+    gesture = null;
+  }
+
+  function onLeave() {
+    if (!gesture) dispatch({ type: "hover", point: null });
+  }
+
+  canvas.addEventListener("pointerdown", onDown);
+  canvas.addEventListener("pointermove", onMove);
+  canvas.addEventListener("pointerup", onUp);
+  canvas.addEventListener("pointercancel", onCancel);
+  canvas.addEventListener("pointerleave", onLeave);
+  return () => {
+    canvas.removeEventListener("pointerdown", onDown);
+    canvas.removeEventListener("pointermove", onMove);
+    canvas.removeEventListener("pointerup", onUp);
+    canvas.removeEventListener("pointercancel", onCancel);
+    canvas.removeEventListener("pointerleave", onLeave);
+  };
+}

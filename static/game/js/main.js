@@ -1,0 +1,330 @@
+/**
+ * Boot of the match page: read the page, create the state, the renderer, the HUD, the inputs and the
+ * socket, and run the loop. This module owns the one mutable reference to the current state; every
+ * change goes through a pure function of state.js.
+ */
+
+import { createNet, socketUrl } from "./net.js";
+import {
+  clearCall,
+  clearError,
+  createState,
+  markGapAsked,
+  markSent,
+  myActions,
+  myCueBall,
+  receive,
+  restingBalls,
+  setAim,
+  setCall,
+  setConnection,
+  setLatency,
+  setPlacing,
+  setUi,
+  speedFromPower,
+  tick,
+  animating,
+} from "./state.js";
+import { createRenderer } from "./render/renderer.js";
+import { createHud } from "./ui/hud.js";
+import { createControls } from "./ui/controls.js";
+import { bindPointer } from "./input/pointer.js";
+import { bindKeyboard } from "./input/keyboard.js";
+import { createLoop } from "./loop.js";
+import {
+  aimGuide,
+  ballAtPoint,
+  clampPlacement,
+  clampSpin,
+  placementCheck,
+  pocketAlong,
+  pocketAtPoint,
+  wrapAngle,
+} from "./geometry.js";
+
+const PLACEMENT_WORDS = {
+  off_cloth: "The ball must lie fully on the cloth.",
+  outside_home: "Place the ball in the home: on or behind the home line.",
+  touching: "The ball may not touch another ball.",
+  corridor: "Not in the corridor between the centre spot and a foot pocket (K-3.3).",
+  not_past_centre: "Place white •• beyond the centre of the table (K-3.3).",
+};
+const MIN_SHOT_POWER = 0.04;
+
+function boot(root) {
+  const table = JSON.parse(document.getElementById("kaiza-table").textContent);
+  const page = root.dataset;
+  let state = createState({ table, matchId: page.matchId, me: page.me, role: page.role || "spectator" });
+  const clockNow = () => performance.now();
+  const epochNow = () => Date.now() / 1000;
+
+  const canvas = root.querySelector(".kz-canvas");
+  const stage = root.querySelector(".kz-stage");
+  const renderer = createRenderer(canvas, table);
+  const hud = createHud(root);
+
+  function set(next) {
+    state = next;
+  }
+
+  const net = createNet({
+    url: socketUrl(page.wsPath, window.location),
+    onMessage: (msg) => {
+      set(receive(state, msg, clockNow(), epochNow()));
+      if (msg.t === "snapshot" || msg.t === "shot") autoCall();
+    },
+    onStatus: (status) => set(setConnection(state, status)),
+    onLatency: (ms) => set(setLatency(state, ms)),
+    getVersion: () => state.version,
+  });
+
+  function sendAim() {
+    const actions = myActions(state);
+    if (!actions.includes("shoot") && !actions.includes("lag")) return;
+    const { angle, speed, side, height } = state.aim;
+    net.sendAim({ angle: wrapAngle(angle), speed, side, height });
+  }
+
+  /** Suggest the call from the aim line unless the player chose it. */
+  function autoCall() {
+    if (state.callManual || !myActions(state).includes("shoot")) return;
+    const balls = restingBalls(state);
+    const id = myCueBall(state);
+    const guide = balls[id] ? aimGuide(table, balls, id, state.aim.angle) : null;
+    if (!guide || !guide.hit) {
+      if (state.call.ball) set(setCall(state, { ball: null, pocket: null }, false));
+      return;
+    }
+    const target = pocketAlong(table, balls[guide.hit.ball], guide.hit.objectDir, balls, [guide.hit.ball, id]);
+    const pocket = target ? target.pocket : null;
+    if (state.call.ball !== guide.hit.ball || state.call.pocket !== pocket) {
+      set(setCall(state, { ball: guide.hit.ball, pocket }, false));
+    }
+  }
+
+  function strike() {
+    const { angle, speed, side, height } = state.aim;
+    return { angle: wrapAngle(angle), speed: Math.round(speed * 1000) / 1000, side, height };
+  }
+
+  function play(t, d) {
+    const ack = net.send(t, d);
+    if (ack !== null) set(markSent(state, ack, t));
+  }
+
+  function shoot() {
+    const actions = myActions(state);
+    if (actions.includes("lag")) {
+      play("lag", { strike: strike() });
+    } else if (actions.includes("shoot")) {
+      const { call } = state;
+      if (!call.ball || !call.pocket) {
+        set({ ...state, error: { code: "no_call", message: "Call your shot first: click a ball, then a pocket.", at: clockNow() } });
+        return;
+      }
+      play("shoot", { call: { ...call }, strike: strike() });
+    }
+    set(setUi(state, { pull: 0 }));
+  }
+
+  function placementKind() {
+    return state.shown && state.shown.phase === "opening_placement" ? "opening" : "hand";
+  }
+
+  function dispatch(intent) {
+    switch (intent.type) {
+      case "aim":
+        set(setAim(state, { angle: intent.angle }));
+        autoCall();
+        sendAim();
+        break;
+      case "turn":
+        set(setAim(state, { angle: wrapAngle(state.aim.angle + intent.delta) }));
+        autoCall();
+        sendAim();
+        break;
+      case "power":
+        set(setAim(state, { speed: speedFromPower(intent.power) }));
+        sendAim();
+        break;
+      case "speed-step":
+        set(setAim(state, { speed: state.aim.speed + intent.delta }));
+        sendAim();
+        break;
+      case "spin": {
+        const [side, height] = clampSpin(intent.side, intent.height);
+        set(setAim(state, { side, height }));
+        sendAim();
+        break;
+      }
+      case "spin-step":
+        set(setAim(state, { side: state.aim.side + intent.side, height: state.aim.height + intent.height }));
+        sendAim();
+        break;
+      case "pull":
+        set(setUi(state, { pull: intent.power }));
+        if (intent.power > 0) set(setAim(state, { speed: speedFromPower(intent.power) }));
+        break;
+      case "pull-release":
+        set(setUi(state, { pull: 0 }));
+        if (intent.power >= MIN_SHOT_POWER) {
+          set(setAim(state, { speed: speedFromPower(intent.power) }));
+          shoot();
+        }
+        break;
+      case "shoot":
+        shoot();
+        break;
+      case "pick": {
+        const balls = restingBalls(state);
+        const ball = ballAtPoint(table, balls, intent.point);
+        const pocket = ball ? null : pocketAtPoint(table, intent.point);
+        const mine = myCueBall(state);
+        if (state.ui.pickVia && ball && ball !== mine) {
+          set(setUi(setCall(state, { via: ball === state.call.via ? null : ball }), { pickVia: false }));
+        } else if (ball && ball !== mine && myActions(state).includes("shoot")) {
+          set(setCall(state, { ball }));
+        } else if (pocket && myActions(state).includes("shoot")) {
+          set(setCall(state, { pocket }));
+        } else if (intent.aimIfEmpty && balls[mine]) {
+          const [cx, cy] = balls[mine];
+          dispatch({ type: "aim", angle: Math.atan2(intent.point[1] - cy, intent.point[0] - cx) });
+        }
+        break;
+      }
+      case "place-move": {
+        const ball = myCueBall(state);
+        const kind = placementKind();
+        const pos = clampPlacement(table, intent.point, kind);
+        const check = placementCheck(table, restingBalls(state), ball, pos, kind);
+        set(setPlacing(state, { ball, pos, ok: check.ok, reason: check.reason }));
+        break;
+      }
+      case "place": {
+        const ball = myCueBall(state);
+        const kind = placementKind();
+        const pos = clampPlacement(table, intent.point, kind);
+        const check = placementCheck(table, restingBalls(state), ball, pos, kind);
+        if (!check.ok) {
+          set({ ...state, error: { code: check.reason, message: PLACEMENT_WORDS[check.reason], at: clockNow() } });
+          set(setPlacing(state, { ball, pos, ok: false, reason: check.reason }));
+          break;
+        }
+        set(setPlacing(state, { ball, pos, ok: true, reason: null, sent: true }));
+        play("place", { ball, x: round6(pos[0]), y: round6(pos[1]) });
+        break;
+      }
+      case "choose-break":
+        play("choose_break", { take: intent.take });
+        break;
+      case "resign":
+        if (window.confirm("Resign this match?")) play("resign", {});
+        break;
+      case "claim-timeout":
+        play("claim_timeout", {});
+        break;
+      case "call-step":
+        set(setCall(state, { [intent.field]: (state.call[intent.field] || 0) + intent.delta }));
+        break;
+      case "clear-call":
+        set(setUi(clearCall(state), { pickVia: false }));
+        break;
+      case "via-toggle":
+        if (state.call.via) set(setCall(state, { via: null }));
+        else set(setUi(state, { pickVia: !state.ui.pickVia }));
+        break;
+      case "hover":
+        canvas.style.cursor = hoverCursor(intent.point);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function hoverCursor(point) {
+    if (!point) return "";
+    const actions = myActions(state);
+    if (actions.includes("place")) return "grab";
+    if (!actions.includes("shoot") && !actions.includes("lag")) return "";
+    const balls = restingBalls(state);
+    const ball = ballAtPoint(table, balls, point);
+    if (ball === myCueBall(state)) return "grab";
+    if (ball || pocketAtPoint(table, point)) return "pointer";
+    return "crosshair";
+  }
+
+  const controls = createControls(root, dispatch);
+  const unbindPointer = bindPointer(canvas, {
+    getState: () => state,
+    getTransform: () => renderer.transform(),
+    dispatch,
+  });
+  const unbindKeys = bindKeyboard(document, dispatch);
+
+  function resize() {
+    const rect = stage.getBoundingClientRect();
+    canvas.style.width = `${rect.width}px`;
+    canvas.style.height = `${rect.height}px`;
+    renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
+    lastDrawn = null;
+  }
+  const observer = new ResizeObserver(resize);
+  observer.observe(stage);
+  resize();
+
+  let lastDrawn = null;
+  let lastDrawAt = 0;
+  let lastHudAt = 0;
+  let lastHudState = null;
+  let wasMyTurn = false;
+  const loop = createLoop({
+    update: (dt, now) => {
+      const next = tick(state, now);
+      if (next !== state) {
+        set(next);
+        autoCall();
+      }
+      if (state.gap && (!state.gap.asked || now - (state.gap.askedAt || 0) > 3000)) {
+        if (net.requestCatchUp(state.gap.from)) set(markGapAsked(state, now));
+      }
+      if (state.error && now - state.error.at > 8000) set(clearError(state));
+      const myTurn = myActions(state).length > 0;
+      if (myTurn && !wasMyTurn) canvas.focus({ preventScroll: true });
+      wasMyTurn = myTurn;
+    },
+    render: (now) => {
+      const moving = animating(state, now);
+      if (state !== lastDrawn || moving || now - lastDrawAt > 120) {
+        renderer.draw(state, now);
+        lastDrawn = state;
+        lastDrawAt = now;
+      }
+      if (state !== lastHudState || now - lastHudAt > 250) {
+        hud.update(state, now, epochNow());
+        controls.update(state);
+        lastHudState = state;
+        lastHudAt = now;
+      }
+    },
+  });
+  loop.start();
+
+  return () => {
+    loop.stop();
+    observer.disconnect();
+    unbindPointer();
+    unbindKeys();
+    controls.unbind();
+    net.close();
+  };
+}
+
+function round6(x) {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+const root = document.getElementById("kaiza-match");
+if (root) {
+  const stop = boot(root);
+  window.addEventListener("pagehide", stop, { once: true });
+}

@@ -1,0 +1,154 @@
+/**
+ * The player's controls beside the table: the call, power, spin, and the action buttons. DOM events
+ * become intents for main.js; `update` mirrors the state into the controls. Listeners unbind.
+ */
+
+import { myActions } from "../state.js";
+import { powerFromSpeed } from "../state.js";
+import { describeCall } from "./words.js";
+
+function on(el, type, fn, opts) {
+  el.addEventListener(type, fn, opts);
+  return () => el.removeEventListener(type, fn, opts);
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {(intent: object) => void} dispatch
+ */
+export function createControls(root, dispatch) {
+  const $ = (sel) => root.querySelector(sel);
+  const panel = $(".kz-controls");
+  const power = $(".kz-power-input");
+  const speed = $(".kz-speed");
+  const pad = $(".kz-spin-pad");
+  const tip = $(".kz-spin-tip");
+  const spinLabel = $(".kz-spin-label");
+  const callText = $(".kz-call-text");
+  const shoot = $(".kz-shoot");
+  const lag = $(".kz-lag");
+  const take = $(".kz-take-break");
+  const pass = $(".kz-pass-break");
+  const claim = $(".kz-claim");
+  const resign = $(".kz-resign");
+  const via = $(".kz-via");
+  const hint = $(".kz-hint");
+  const outputs = [...root.querySelectorAll("output[data-field]")];
+  const unbind = [];
+  let spinDrag = false;
+
+  unbind.push(on(power, "input", () => dispatch({ type: "power", power: Number(power.value) / 1000 })));
+  unbind.push(on(shoot, "click", () => dispatch({ type: "shoot" })));
+  unbind.push(on(lag, "click", () => dispatch({ type: "shoot" })));
+  unbind.push(on(take, "click", () => dispatch({ type: "choose-break", take: true })));
+  unbind.push(on(pass, "click", () => dispatch({ type: "choose-break", take: false })));
+  unbind.push(on(claim, "click", () => dispatch({ type: "claim-timeout" })));
+  unbind.push(on(resign, "click", () => dispatch({ type: "resign" })));
+  unbind.push(on(via, "click", () => dispatch({ type: "via-toggle" })));
+  unbind.push(on($(".kz-clear-call"), "click", () => dispatch({ type: "clear-call" })));
+  for (const step of root.querySelectorAll(".kz-step")) {
+    unbind.push(
+      on(step, "click", (e) => {
+        e.preventDefault();
+        dispatch({ type: "call-step", field: step.dataset.field, delta: Number(step.dataset.delta) });
+      }),
+    );
+  }
+
+  function spinFromEvent(event) {
+    const rect = pad.getBoundingClientRect();
+    const x = ((event.clientX - rect.left) / rect.width) * 2.2 - 1.1;
+    const y = ((event.clientY - rect.top) / rect.height) * 2.2 - 1.1;
+    dispatch({ type: "spin", side: x, height: -y });
+  }
+  unbind.push(
+    on(pad, "pointerdown", (e) => {
+      spinDrag = true;
+      pad.setPointerCapture?.(e.pointerId);
+      spinFromEvent(e);
+    }),
+  );
+  unbind.push(on(pad, "pointermove", (e) => spinDrag && spinFromEvent(e)));
+  unbind.push(on(pad, "pointerup", () => (spinDrag = false)));
+  unbind.push(on(pad, "dblclick", () => dispatch({ type: "spin", side: 0, height: 0 })));
+  unbind.push(
+    on(pad, "keydown", (e) => {
+      const k = { ArrowLeft: [-0.1, 0], ArrowRight: [0.1, 0], ArrowUp: [0, 0.1], ArrowDown: [0, -0.1] }[e.key];
+      if (!k) return;
+      e.preventDefault();
+      e.stopPropagation();
+      dispatch({ type: "spin-step", side: k[0], height: k[1] });
+    }),
+  );
+
+  function update(state) {
+    const isPlayer = state.role === "player";
+    const game = state.shown;
+    panel.hidden = !isPlayer;
+    resign.hidden = !isPlayer || !game || game.phase === "finished";
+    if (!isPlayer) return;
+    const actions = myActions(state);
+    const shooting = actions.includes("shoot");
+    const lagging = actions.includes("lag");
+    const choosing = actions.includes("choose_break");
+    const placing = actions.includes("place");
+    root.dataset.mode = choosing ? "choose" : placing ? "place" : shooting ? "shoot" : lagging ? "lag" : "wait";
+
+    const p = Math.round(powerFromSpeed(state.aim.speed) * 1000);
+    if (document.activeElement !== power && Number(power.value) !== p) power.value = String(p);
+    const text = `${state.aim.speed.toFixed(1)} m/s`;
+    if (speed.textContent !== text) speed.textContent = text;
+    power.style.setProperty("--kz-fill", `${(p / 10).toFixed(1)}%`);
+
+    tip.setAttribute("cx", state.aim.side.toFixed(3));
+    tip.setAttribute("cy", (-state.aim.height).toFixed(3));
+    spinLabel.textContent = spinWords(state.aim.side, state.aim.height);
+
+    const callComplete = Boolean(state.call.ball && state.call.pocket);
+    const callLine = describeCall(state.call);
+    callText.textContent = callLine || (shooting ? "Click a ball, then a pocket" : "—");
+    callText.dataset.auto = state.callManual ? "no" : "yes";
+    for (const out of outputs) out.textContent = String(state.call[out.dataset.field] || 0);
+    via.setAttribute("aria-pressed", state.ui.pickVia ? "true" : "false");
+    via.textContent = state.call.via ? `Via ${state.call.via.replace(/\d$/, "")}` : state.ui.pickVia ? "Pick a ball…" : "Via ball…";
+
+    shoot.hidden = !shooting && (lagging || choosing);
+    shoot.disabled = !shooting || !callComplete;
+    lag.hidden = !lagging;
+    take.hidden = !choosing;
+    pass.hidden = !choosing;
+    root.querySelector(".kz-call").hidden = !(shooting || (!lagging && !choosing && !placing));
+    root.querySelector(".kz-strike").hidden = choosing || placing;
+
+    const clock = state.clock || {};
+    const epoch = Date.now() / 1000;
+    const overdue = (clock.shot_deadline && clock.shot_deadline < epoch) || (clock.grace_deadline && clock.grace_deadline < epoch);
+    claim.hidden = !(overdue && !actions.length && game && game.phase !== "finished");
+
+    let h = "";
+    if (state.steps.length) h = "";
+    else if (lagging) h = "Lag: drag to aim, pull the cue back (or press Space). Nearest the home cushion wins.";
+    else if (choosing) h = "You won the lag: break with white •, or pass the break.";
+    else if (placing) h = game && game.phase === "opening_placement"
+      ? "Place white •• beyond the centre, outside the red corridors."
+      : "Ball in hand: place your cue ball in the home (left of the line).";
+    else if (shooting) h = callComplete
+      ? "Drag to aim · pull the cue back or press Space to shoot · ←/→ fine aim (Shift: coarse)"
+      : "Call your shot: click the object ball, then a pocket.";
+    if (hint.textContent !== h) hint.textContent = h;
+  }
+
+  return {
+    update,
+    unbind() {
+      unbind.forEach((f) => f());
+    },
+  };
+}
+
+function spinWords(side, height) {
+  if (Math.hypot(side, height) < 0.05) return "Centre";
+  const v = height > 0.05 ? "top" : height < -0.05 ? "draw" : "";
+  const s = side > 0.05 ? "right" : side < -0.05 ? "left" : "";
+  return [v, s].filter(Boolean).join(" + ") + " spin";
+}
