@@ -1,10 +1,74 @@
-"""Websocket consumers: thin, they parse with `protocol` and call `services`."""
+"""Websocket consumers: thin, they parse with `protocol`, call `services`, publish with `realtime`.
+
+MatchConsumer keeps per socket only what the socket itself needs: the last version it was sent (to
+drop duplicates and fill gaps from the database, so every socket sees versions strictly in order even
+when two processes publish close together), its rate-limit buckets and the aim throttle. Everything
+about the match itself lives in the database.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+
+from game import protocol, realtime
+from game.selectors import matches as match_selectors
+from game.services import matches as match_services
+
+logger = logging.getLogger(__name__)
+
+#: Background tasks (bot turns, aim flushes) referenced here so the event loop cannot drop them.
+_BACKGROUND: set[asyncio.Task[Any]] = set()
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4029
+
+
+def _keep(task: asyncio.Task[Any]) -> asyncio.Task[Any]:
+    _BACKGROUND.add(task)
+    task.add_done_callback(_finished_background)
+    return task
+
+
+def _finished_background(task: asyncio.Task[Any]) -> None:
+    _BACKGROUND.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("background task failed", exc_info=task.exception())
+
+
+def schedule_bot_turn(match_id: str) -> None:
+    """Let the computer opponent act if it is its turn (game.bot_runner; absent until it exists)."""
+    try:
+        from game import bot_runner
+    except ImportError:
+        return
+    turn = getattr(bot_runner, "bot_turn_if_due", None)
+    if turn is not None:
+        _keep(asyncio.create_task(turn(match_id)))
+
+
+class TokenBucket:
+    """`capacity` messages at once, refilled at `rate` per second."""
+
+    def __init__(self, capacity: float, rate: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -27,3 +91,299 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     async def pong_relay(self, event: dict[str, Any]) -> None:
         await self.send_json({"t": "pong", "d": event.get("d")})
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    """`ws/match/<id>/`: the players' inputs in, every change and the live extras (aim, presence,
+    clock, chat) out. Anyone may connect and watch; only the two seated users may play."""
+
+    #: (burst, refill per second) of all messages but `aim`, for players and for spectators.
+    player_limit: tuple[float, float] = (20.0, 10.0)
+    spectator_limit: tuple[float, float] = (8.0, 2.0)
+    #: `aim` has its own bucket: a drag sends many, relays are coalesced to `aim_interval` anyway.
+    aim_limit: tuple[float, float] = (60.0, 60.0)
+    aim_interval = 0.05
+    #: Rate-limited messages tolerated (burst, per second) before the socket is closed as a flood.
+    flood_limit: tuple[float, float] = (50.0, 5.0)
+    heartbeat_interval = 20.0
+
+    # --- lifecycle ----------------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.match_id: str = self.scope["url_route"]["kwargs"]["match_id"]
+        self.user = self.scope.get("user")
+        self.group = realtime.match_group(self.match_id)
+        self.last_v = 0
+        self.registered = False
+        self.role = "spectator"
+        self.name = ""
+        self.pending_names: set[str] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.pending_aim: dict[str, Any] | None = None
+        self.last_aim_relay = 0.0
+        self.flood = TokenBucket(*self.flood_limit)
+        # Join the group before reading the snapshot: an event committed in between then arrives
+        # through the group and is dropped or kept by its version, never lost.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        snapshot = await database_sync_to_async(match_selectors.match_snapshot_message)(
+            match_id=self.match_id, user=self.user
+        )
+        await self.accept()
+        if snapshot is None:
+            await self.send_message(protocol.error("not_found", "there is no such match"))
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        you = snapshot["d"]["you"]
+        self.role, self.name = you["role"], you["name"]
+        limit = self.player_limit if self.role == "player" else self.spectator_limit
+        self.bucket = TokenBucket(*limit)
+        self.aim_bucket = TokenBucket(*self.aim_limit)
+        await self.send_versioned(snapshot)
+        clock = await database_sync_to_async(match_services.match_set_connected)(
+            match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=True
+        )
+        self.registered = True
+        await self.publish_presence()
+        if clock is not None:
+            await realtime.relay(self.match_id, protocol.clock(clock))
+        self.tasks.add(asyncio.create_task(self.heartbeat()))
+        schedule_bot_turn(self.match_id)
+
+    async def disconnect(self, code: int) -> None:
+        for task in list(getattr(self, "tasks", ())):
+            task.cancel()
+        if not hasattr(self, "group"):
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.registered:
+            self.registered = False
+            clock = await database_sync_to_async(match_services.match_set_connected)(
+                match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=False
+            )
+            await self.publish_presence()
+            if clock is not None:
+                await realtime.relay(self.match_id, protocol.clock(clock))
+
+    async def heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_interval)
+            await database_sync_to_async(match_services.match_connection_touch)(channel_names=[self.channel_name])
+
+    # --- inbound ------------------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Every frame is answered or acted on; nothing a client sends can raise past this point."""
+        try:
+            await self.handle_frame(text_data, bytes_data)
+        except Exception:
+            logger.exception("match %s: frame handling failed", self.match_id)
+            await self.send_message(protocol.error("internal_error", "the server could not handle that message"))
+
+    async def handle_frame(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        message = protocol.parse(text_data, bytes_data)
+        bucket = self.aim_bucket if isinstance(message, protocol.Aim) else self.bucket
+        if not bucket.take():
+            if not self.flood.take():
+                await self.send_message(protocol.error("flood", "too many messages: closing"))
+                await self.close(code=CLOSE_FLOOD)
+                return
+            ack = getattr(message, "ack", None)
+            await self.send_message(protocol.error("rate_limited", "slow down", ack))
+            return
+        if isinstance(message, protocol.Invalid):
+            await self.send_message(message.reply())
+            return
+        if isinstance(message, protocol.Hello):
+            await self.catch_up(message.v)
+        elif isinstance(message, protocol.Ping):
+            await self.send_message(protocol.pong())
+        elif isinstance(message, protocol.Aim):
+            await self.handle_aim(message)
+        elif isinstance(message, protocol.Chat):
+            if self.role != "player":
+                await self.send_message(protocol.error("spectator", "only the players can chat in a match"))
+            else:
+                await realtime.relay(self.match_id, protocol.chat(self.name, message.text))
+        else:
+            await self.handle_play(message)
+
+    async def handle_play(self, message: protocol.PlayMessage) -> None:
+        if self.role != "player":
+            await self.send_message(protocol.error("spectator", "spectators cannot play", message.ack))
+            return
+        call = self.service_call(message)
+        try:
+            applied = await database_sync_to_async(call)()
+        except match_services.MatchError as exc:
+            await self.send_message(protocol.error(exc.code, exc.message, message.ack))
+            return
+        if applied.events:
+            await realtime.publish(self.match_id, applied.events)
+            schedule_bot_turn(self.match_id)
+        for stored in applied.reply:
+            await self.answer_repeat(stored)
+        if applied.lobby_changed:
+            await realtime.lobby_publish()
+
+    def service_call(self, message: protocol.PlayMessage) -> Any:
+        """The service and its keyword arguments for one play message, as a no-argument callable."""
+        common = {"match_id": self.match_id, "user": self.user, "ack": message.ack}
+        if isinstance(message, protocol.Shoot):
+            return lambda: match_services.match_shoot(
+                **common, call=message.call.as_dict(), strike=message.strike.as_dict(), expected_version=message.v
+            )
+        if isinstance(message, protocol.Place):
+            return lambda: match_services.match_place(
+                **common, ball=message.ball, x=message.x, y=message.y, expected_version=message.v
+            )
+        if isinstance(message, protocol.Lag):
+            return lambda: match_services.match_lag(
+                **common, strike=message.strike.as_dict(), expected_version=message.v
+            )
+        if isinstance(message, protocol.ChooseBreak):
+            return lambda: match_services.match_choose_break(**common, take=message.take, expected_version=message.v)
+        if isinstance(message, protocol.Resign):
+            return lambda: match_services.match_resign(**common)
+        return lambda: match_services.match_claim_timeout(**common)
+
+    async def handle_aim(self, message: protocol.Aim) -> None:
+        if self.role != "player":
+            await self.send_message(protocol.error("spectator", "spectators cannot aim"))
+            return
+        if self.name not in self.pending_names:
+            await self.send_message(protocol.error("not_your_turn", "only the player to act can aim"))
+            return
+        self.pending_aim = protocol.aim(self.name, message.strike)
+        if any(task.get_name() == "aim-flush" for task in self.tasks):
+            return
+        wait = self.last_aim_relay + self.aim_interval - time.monotonic()
+        if wait <= 0:
+            await self.flush_aim()
+        else:
+            task = asyncio.create_task(self.flush_aim(delay=wait), name="aim-flush")
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def flush_aim(self, delay: float = 0.0) -> None:
+        """Relay the latest aim: at most one per `aim_interval`, the newest one winning."""
+        if delay:
+            await asyncio.sleep(delay)
+        message, self.pending_aim = self.pending_aim, None
+        if message is not None:
+            self.last_aim_relay = time.monotonic()
+            await realtime.relay(self.match_id, message, exclude=self.channel_name)
+
+    async def catch_up(self, version: int) -> None:
+        """`hello {v}`: the events after v, or a snapshot when they are too many or v is unknown."""
+        events = await database_sync_to_async(match_selectors.match_events_since)(
+            match_id=self.match_id, version=version
+        )
+        if events is None:
+            await self.send_snapshot()
+            return
+        for item in events:
+            await self.send_message(item)
+            self.track(item)
+        if events:
+            self.last_v = max(self.last_v, events[-1]["v"])
+
+    async def answer_repeat(self, stored: dict[str, Any]) -> None:
+        """A repeated ack: this socket gets the stored event again (after any it has not seen yet)."""
+        if stored["v"] > self.last_v:
+            await self.fill_gap(stored["v"])
+        else:
+            await self.send_message(stored)
+
+    # --- outbound -----------------------------------------------------------------------------------
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=protocol.dumps(message))
+
+    async def send_versioned(self, item: dict[str, Any]) -> None:
+        await self.send_message(item)
+        self.last_v = max(self.last_v, item["v"])
+        self.track(item)
+
+    async def send_snapshot(self) -> None:
+        snapshot = await database_sync_to_async(match_selectors.match_snapshot_message)(
+            match_id=self.match_id, user=self.user
+        )
+        if snapshot is not None:
+            await self.send_message(snapshot)
+            self.last_v = snapshot["v"]
+            self.track(snapshot)
+
+    def track(self, item: dict[str, Any]) -> None:
+        """Remember who may act (for the aim check) from the state an event carries."""
+        state = (item.get("d") or {}).get("state")
+        if isinstance(state, dict):
+            self.pending_names = {name for name, _ in state.get("pending", [])}
+        elif item.get("t") in ("finished", "snapshot"):
+            self.pending_names = set()
+
+    async def fill_gap(self, up_to: int) -> None:
+        """Send the stored events after `last_v` up to `up_to` (a snapshot if that is too much)."""
+        events = await database_sync_to_async(match_selectors.match_events_since)(
+            match_id=self.match_id, version=self.last_v, until=up_to
+        )
+        if events is None:
+            await self.send_snapshot()
+            return
+        for item in events:
+            await self.send_versioned(item)
+
+    async def publish_presence(self) -> None:
+        data = await database_sync_to_async(match_selectors.match_presence)(match_id=self.match_id)
+        await realtime.relay(self.match_id, protocol.presence(data["players"], data["spectators"]))
+
+    # --- channel-layer handlers ---------------------------------------------------------------------
+
+    async def match_event(self, message: dict[str, Any]) -> None:
+        """A versioned event: sent once, in order; a gap is filled from the database first."""
+        item = message["event"]
+        if item["v"] <= self.last_v:
+            return
+        if item["v"] > self.last_v + 1:
+            await self.fill_gap(item["v"] - 1)
+            if item["v"] <= self.last_v:
+                return
+        await self.send_versioned(item)
+
+    async def match_relay(self, message: dict[str, Any]) -> None:
+        if message.get("exclude") == self.channel_name:
+            return
+        await self.send_message(message["message"])
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """`ws/lobby/`: the open matches, pushed whole on every change (the list is short)."""
+
+    limit: tuple[float, float] = (5.0, 1.0)
+
+    async def connect(self) -> None:
+        self.bucket = TokenBucket(*self.limit)
+        await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        matches = await database_sync_to_async(match_selectors.match_open_list)()
+        await self.send_message(protocol.message("matches", {"matches": matches}))
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(realtime.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take():
+            await self.send_message(protocol.error("rate_limited", "slow down"))
+            return
+        message = protocol.parse(text_data, bytes_data)
+        if isinstance(message, protocol.Ping):
+            await self.send_message(protocol.pong())
+        elif isinstance(message, protocol.Invalid):
+            await self.send_message(message.reply())
+        else:
+            await self.send_message(protocol.error("unknown_type", "the lobby only answers ping"))
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=protocol.dumps(message))
+
+    async def lobby_matches(self, message: dict[str, Any]) -> None:
+        await self.send_message(protocol.message("matches", {"matches": message["matches"]}))

@@ -1,0 +1,155 @@
+"""Match reads for the online layer: what a socket gets on connect, catch-up, presence, the lobby."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count
+
+from game.models import Match, MatchConnection, MatchEvent, Profile
+from game.services.matches import CONNECTION_STALE_AFTER, clock_info, engine_names, seat_of, state_of
+
+#: A client further behind than this gets a full snapshot instead of the missed events.
+CATCH_UP_MAX_EVENTS = 50
+OPEN_MATCHES_SHOWN = 50
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def _profile(user: Any) -> Profile | None:
+    if user is None:
+        return None
+    return Profile.objects.filter(user=user).first()
+
+
+def match_info(*, match: Match) -> dict[str, Any]:
+    """The match's frame: seats, options and result (the `match` of `snapshot` and `started`)."""
+    names = engine_names(match)
+    players: list[dict[str, Any] | None] = []
+    for seat, user in enumerate((match.player1, match.player2)):
+        profile = _profile(user)
+        if user is None or profile is None:
+            players.append(None)
+            continue
+        players.append({
+            "seat": seat,
+            "name": names[seat] or profile.display_name,
+            "rating": round(profile.rating),
+            "is_guest": profile.is_guest,
+            "is_bot": profile.is_bot,
+            "bot_level": profile.bot_level,
+        })
+    winner_seat = None
+    if match.winner_id is not None:
+        winner_seat = 0 if match.winner_id == match.player1_id else 1
+    return {
+        "id": match.id,
+        "status": match.status,
+        "rated": match.rated,
+        "club": match.club.slug if match.club_id else None,
+        "players": players,
+        "time_limit": match.time_limit,
+        "shot_clock": match.shot_clock,
+        "winner": names[winner_seat] if winner_seat is not None else None,
+        "reason": match.result_reason or None,
+    }
+
+
+def match_get(*, match_id: str) -> Match | None:
+    return Match.objects.select_related("player1", "player2", "club").filter(pk=match_id).first()
+
+
+def match_role(*, match: Match, user: AnyUser) -> tuple[str, int | None, str]:
+    """("player" or "spectator", seat, the name the page shows for this visitor)."""
+    seat = seat_of(match, user)
+    if seat is not None:
+        return "player", seat, engine_names(match)[seat] or ""
+    profile = _profile(user) if user is not None and user.is_authenticated else None
+    return "spectator", None, profile.display_name if profile else ""
+
+
+def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | None:
+    """The full `snapshot` event a socket gets on connect or when too far behind."""
+    match = match_get(match_id=match_id)
+    if match is None:
+        return None
+    role, seat, name = match_role(match=match, user=user)
+    return {
+        "t": "snapshot",
+        "v": match.version,
+        "d": {
+            "state": state_of(match.snapshot),
+            "match": match_info(match=match),
+            "you": {"name": name, "role": role, "seat": seat},
+            "clock": clock_info(match),
+        },
+    }
+
+
+def match_events_since(*, match_id: str, version: int, until: int | None = None) -> list[dict[str, Any]] | None:
+    """Stored events after `version` (up to `until`), or None when a snapshot is the better answer
+    (too many missed, or the client claims a version the match never reached)."""
+    current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    if current is None or version > current:
+        return None
+    top = current if until is None else min(until, current)
+    if top - version > CATCH_UP_MAX_EVENTS:
+        return None
+    rows = MatchEvent.objects.filter(match_id=match_id, version__gt=version, version__lte=top).order_by("version")
+    events = [{"t": row.type, "v": row.version, "d": row.data} for row in rows]
+    if len(events) != top - version:
+        return None
+    return events
+
+
+def match_presence(*, match_id: str) -> dict[str, Any]:
+    """Who is connected (any process) and how many watch: the `presence` message's data."""
+    match = match_get(match_id=match_id)
+    if match is None:
+        return {"players": [], "spectators": 0}
+    fresh = MatchConnection.objects.filter(match_id=match_id, seen_at__gte=time.time() - CONNECTION_STALE_AFTER)
+    seats = set(fresh.filter(seat__isnull=False).values_list("seat", flat=True))
+    spectators = fresh.filter(seat__isnull=True).count()
+    names = engine_names(match)
+    players = []
+    for seat, user in enumerate((match.player1, match.player2)):
+        if user is None:
+            continue
+        profile = _profile(user)
+        players.append({
+            "name": names[seat],
+            "seat": seat,
+            "connected": seat in seats or bool(profile and profile.is_bot),
+        })
+    return {"players": players, "spectators": spectators}
+
+
+def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
+    """Matches waiting for an opponent, newest first: the lobby's list."""
+    rows = (
+        Match.objects.filter(status=Match.Status.OPEN, player2__isnull=True)
+        .select_related("player1__profile", "club")
+        .order_by("-created_at")[:limit]
+    )
+    result = []
+    for match in rows:
+        profile = getattr(match.player1, "profile", None) if match.player1 else None
+        result.append({
+            "id": match.id,
+            "url": f"/m/{match.id}/",
+            "creator": profile.display_name if profile else None,
+            "rating": round(profile.rating) if profile else None,
+            "creator_is_guest": bool(profile and profile.is_guest),
+            "rated": match.rated,
+            "time_limit": match.time_limit,
+            "shot_clock": match.shot_clock,
+            "club": match.club.slug if match.club_id else None,
+            "created_at": match.created_at.isoformat(),
+        })
+    return result
+
+
+def match_live_count() -> int:
+    return Match.objects.filter(status=Match.Status.ACTIVE).aggregate(n=Count("id"))["n"]

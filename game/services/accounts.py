@@ -1,0 +1,139 @@
+"""Account writes: every user gets a Profile here, guests are created and later converted here.
+
+A guest is a real Django user (with an unusable password) so that matches, shots and seats can point
+at it like at anyone else; signing up converts that same user, so a guest who registers mid-match keeps
+the seat, the history and the session.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from game.models import Profile
+
+User = get_user_model()
+
+DISPLAY_NAME_MAX = 32
+DISPLAY_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{1,31}$")
+GUEST_PREFIX = "Guest-"
+
+
+class AccountError(ValueError):
+    """A refused account change, with the field it is about (for forms)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def display_name_check(*, name: str) -> str:
+    """Names are shown in the match page and stored in snapshots; keep them short and plain ASCII so
+    they cannot impersonate (no look-alike letters) and never look like a guest's generated name."""
+    name = name.strip()
+    if not DISPLAY_NAME_RE.match(name):
+        raise AccountError("display_name", "2 to 32 letters, digits, '-' or '_', starting with a letter or digit")
+    if name.lower().startswith(GUEST_PREFIX.lower()):
+        raise AccountError("display_name", "names starting with 'Guest-' are kept for guests")
+    return name
+
+
+def profile_ensure(*, user: AbstractBaseUser) -> Profile:
+    """The user's profile, created on first need (e.g. a superuser made by createsuperuser)."""
+    profile = Profile.objects.filter(user=user).first()
+    if profile is not None:
+        return profile
+    base = re.sub(r"[^A-Za-z0-9_\-]", "", user.get_username())[:24] or "player"
+    if base.lower().startswith(GUEST_PREFIX.lower()) or len(base) < 2:
+        base = f"player{base}"[:24]
+    for attempt in range(50):
+        name = base if attempt == 0 else f"{base}-{secrets.randbelow(10_000)}"
+        try:
+            with transaction.atomic():
+                return Profile.objects.create(user=user, display_name=name)
+        except IntegrityError:
+            existing = Profile.objects.filter(user=user).first()
+            if existing is not None:
+                return existing
+    raise RuntimeError("could not find a free display name")
+
+
+@transaction.atomic
+def user_signup(*, username: str, password: str, display_name: str | None = None) -> AbstractBaseUser:
+    """A new registered user with its profile."""
+    name = display_name_check(name=display_name or username)
+    if User.objects.filter(username__iexact=username).exists():
+        raise AccountError("username", "that username is taken")
+    if Profile.objects.filter(display_name__iexact=name).exists():
+        raise AccountError("display_name", "that display name is taken")
+    user = User.objects.create_user(username=username, password=password)
+    Profile.objects.create(user=user, display_name=name)
+    return user
+
+
+def guest_create() -> AbstractBaseUser:
+    """A guest user named like "Guest-4821": enough to take a seat in a casual match."""
+    for _ in range(100):
+        number = secrets.randbelow(9000) + 1000 if _ < 50 else secrets.randbelow(900_000) + 100_000
+        name = f"{GUEST_PREFIX}{number}"
+        try:
+            with transaction.atomic():
+                if User.objects.filter(username__iexact=name).exists():
+                    continue
+                user = User.objects.create_user(username=name)
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
+                Profile.objects.create(user=user, display_name=name, is_guest=True)
+                return user
+        except IntegrityError:
+            continue
+    raise RuntimeError("could not find a free guest name")
+
+
+@transaction.atomic
+def guest_convert(*, user: AbstractBaseUser, username: str, password: str, display_name: str | None = None) -> None:
+    """A guest becomes a registered player: same user row, so seats, shots and the session stay.
+
+    The display name may change; running matches keep the name they started with in their snapshot
+    (seats are matched by user, never by name).
+    """
+    profile = Profile.objects.select_for_update().get(user=user)
+    if not profile.is_guest:
+        raise AccountError("username", "this account is already registered")
+    name = display_name_check(name=display_name or username)
+    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+        raise AccountError("username", "that username is taken")
+    if Profile.objects.filter(display_name__iexact=name).exclude(pk=profile.pk).exists():
+        raise AccountError("display_name", "that display name is taken")
+    user.username = username
+    user.set_password(password)
+    user.save()
+    profile.display_name = name
+    profile.is_guest = False
+    profile.save(update_fields=["display_name", "is_guest"])
+
+
+def bot_user_for_level(*, level: int) -> AbstractBaseUser:
+    """The computer opponent of a level (1-5): one shared user per level, created on first use."""
+    if not 1 <= level <= 5:
+        raise AccountError("opponent_bot_level", "bot levels are 1 to 5")
+    profile = Profile.objects.filter(is_bot=True, bot_level=level).select_related("user").order_by("id").first()
+    if profile is not None:
+        return profile.user
+    name = f"Bot-L{level}"
+    with transaction.atomic():
+        user, created_user = User.objects.get_or_create(username=name)
+        if created_user:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        profile, created = Profile.objects.get_or_create(
+            user=user, defaults={"display_name": name, "is_bot": True, "bot_level": level}
+        )
+        if not created and not profile.is_bot:
+            raise RuntimeError(f"user {name} exists and is not a bot")
+    return user

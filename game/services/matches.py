@@ -1,0 +1,559 @@
+"""Match writes: the only code that changes a match (ARCHITECTURE.md section 1, "one authority").
+
+Every input runs the same way, whichever daphne process received it: one transaction, the Match row
+locked (select_for_update; SQLite serialises writers instead), the version the client saw checked,
+the engine rebuilt from the stored snapshot, the input applied, and the new snapshot, a Shot row (what
+was sent and what came of it) and a MatchEvent row (the exact broadcast, for catch-up) saved with the
+version raised by one. The caller publishes the returned events only after the commit, so no socket
+ever sees a change that was rolled back.
+
+A repeated `ack` from the same player is answered from the stored Shot/MatchEvent and never applied
+again: that is what makes a resend after a dropped connection, or a second tab, safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from game.engine.rules import Match as EngineMatch
+from game.engine.rules import RuleError
+from game.models import Club, Match, MatchConnection, MatchEvent, Membership, Profile, Shot
+from game.services.accounts import bot_user_for_level, profile_ensure
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a player may be away before the opponent can claim the game (K-9.3).
+DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
+#: A connection row not touched for this long no longer counts (its process died).
+CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 60.0))
+TIME_LIMIT_RANGE = (60, 4 * 3600)
+SHOT_CLOCK_RANGE = (5, 600)
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+class MatchError(Exception):
+    """A refused input, answered as `error {code, message}`; nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Applied:
+    """What a service did: `events` go to the whole match group (after commit); `reply` only to the
+    caller (the stored answer to a repeated ack)."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    reply: list[dict[str, Any]] = field(default_factory=list)
+    lobby_changed: bool = False
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def snapshot_hash(snapshot: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON: replays and audits compare positions by this."""
+    canonical = json.dumps(snapshot, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+    """The `state` clients get: the engine snapshot plus who may act now (`pending`)."""
+    if not snapshot:
+        return None
+    try:
+        pending = EngineMatch.from_snapshot(snapshot).pending()
+    except RuleError:
+        pending = []
+    return {**snapshot, "pending": [[name, action] for name, action in pending]}
+
+
+def seat_of(match: Match, user: AnyUser) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    if match.player1_id == user.pk:
+        return 0
+    if match.player2_id == user.pk:
+        return 1
+    return None
+
+
+def seat_users(match: Match) -> list[Any]:
+    return [match.player1, match.player2]
+
+
+def engine_names(match: Match) -> list[str | None]:
+    """Names as the engine knows them: from the snapshot once started (a guest who signs up mid-match
+    and picks a new display name keeps the old one in this match), else the current display names."""
+    players = (match.snapshot or {}).get("players")
+    if players and len(players) == 2:
+        return [players[0]["name"], players[1]["name"]]
+    return [profile_ensure(user=u).display_name if u is not None else None for u in seat_users(match)]
+
+
+def clock_info(match: Match, snapshot: dict[str, Any] | None = None, now: float | None = None) -> dict[str, Any]:
+    """The deadlines a client shows: shot clock, disconnect grace, K-11 match limit (epoch seconds),
+    with the server's `now` so a client can correct for its own clock's skew."""
+    snapshot = match.snapshot if snapshot is None else snapshot
+    clock = (snapshot or {}).get("clock") or {}
+    match_deadline = None
+    if clock.get("limit") is not None and clock.get("started") is not None:
+        match_deadline = float(clock["started"]) + float(clock["limit"])
+    names = engine_names(match) if match.grace_seat is not None else [None, None]
+    return {
+        "shot_deadline": match.shot_deadline,
+        "grace_deadline": match.grace_deadline,
+        "grace_player": names[match.grace_seat] if match.grace_seat is not None else None,
+        "match_deadline": match_deadline,
+        "now": time.time() if now is None else now,
+    }
+
+
+def _is_bot(user: Any) -> bool:
+    return user is not None and Profile.objects.filter(user=user, is_bot=True).exists()
+
+
+def _connected_seats(match: Match, now: float) -> set[int]:
+    """Seats with a live socket (in any process), bots always being there."""
+    seats = set(
+        MatchConnection.objects.filter(match=match, seat__isnull=False, seen_at__gte=now - CONNECTION_STALE_AFTER)
+        .values_list("seat", flat=True)
+    )
+    for seat, user in enumerate(seat_users(match)):
+        if _is_bot(user):
+            seats.add(seat)
+    return seats
+
+
+def _refresh_grace(match: Match, now: float) -> bool:
+    """Start the disconnect grace for an absent player, or stop it when they are back; True if changed."""
+    before = (match.grace_seat, match.grace_deadline)
+    if match.status != Match.Status.ACTIVE:
+        match.grace_seat, match.grace_deadline = None, None
+    else:
+        connected = _connected_seats(match, now)
+        if match.grace_seat is not None and match.grace_seat in connected:
+            match.grace_seat, match.grace_deadline = None, None
+        if match.grace_seat is None:
+            for seat in (0, 1):
+                if seat not in connected:
+                    match.grace_seat, match.grace_deadline = seat, now + DISCONNECT_GRACE
+                    break
+    return before != (match.grace_seat, match.grace_deadline)
+
+
+def _reset_shot_clock(match: Match, now: float) -> None:
+    active = match.status == Match.Status.ACTIVE and match.shot_clock
+    match.shot_deadline = now + float(match.shot_clock) if active else None
+
+
+def _lock(match_id: str) -> Match:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("not_found", "there is no such match")
+    return match
+
+
+def _store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
+    """Raise the version and keep the broadcast for catch-up; returns the `{t, v, d}` event."""
+    match.version += 1
+    MatchEvent.objects.create(match=match, version=match.version, type=t, data=d)
+    return {"t": t, "v": match.version, "d": d}
+
+
+def _next_seq(match: Match) -> int:
+    return (Shot.objects.filter(match=match).aggregate(top=Max("seq"))["top"] or 0) + 1
+
+
+def _stored_reply(match: Match, user: AnyUser, ack: int | None) -> list[dict[str, Any]] | None:
+    """The stored answer to an ack this player already used in this match, if any."""
+    if ack is None:
+        return None
+    shot = Shot.objects.filter(match=match, player=user, ack=ack).first()
+    if shot is None:
+        return None
+    stored = MatchEvent.objects.filter(match=match, version=shot.version).first()
+    return [] if stored is None else [{"t": stored.type, "v": stored.version, "d": stored.data}]
+
+
+def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float) -> dict[str, Any]:
+    """Close the row the engine just finished, record the result (ratings) in this transaction, and
+    return the `finished` event's data."""
+    names = engine_names(match)
+    winner_name = snapshot.get("winner")
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.winner = None
+    for seat, user in enumerate(seat_users(match)):
+        if names[seat] == winner_name:
+            match.winner = user
+    match.result_reason = str(snapshot.get("finish_reason") or "")[:200]
+    match.shot_deadline = None
+    match.grace_seat, match.grace_deadline = None, None
+    match.save()
+    rating_changes: list[dict[str, Any]] = []
+    try:
+        from game.services.results import results_record
+    except ImportError:  # the community engineer's module is optional to this layer
+        results_record = None  # type: ignore[assignment]
+    if results_record is not None:
+        rating_changes = results_record(match=match)
+    return {
+        "winner": winner_name,
+        "reason": match.result_reason,
+        "rating_changes": rating_changes,
+        "state": state_of(snapshot),
+        "clock": clock_info(match, snapshot, now),
+    }
+
+
+InputFn = Callable[[EngineMatch, str, float, Match], tuple[str, dict[str, Any], Any]]
+
+
+def _apply_input(
+    *,
+    match_id: str,
+    user: AnyUser,
+    kind: str,
+    ack: int | None,
+    expected_version: int | None,
+    payload: dict[str, Any],
+    run: InputFn,
+) -> Applied:
+    """The one path every player input takes (see the module docstring).
+
+    `run(engine, player_name, now, locked_match)` applies the input to the engine and returns the event type, the
+    event data (without state/clock, added here) and the engine Outcome.
+    """
+    with transaction.atomic():
+        match = _lock(match_id)
+        seat = seat_of(match, user)
+        if seat is None:
+            raise MatchError("spectator", "only the players of this match can do that")
+        stored = _stored_reply(match, user, ack)
+        if stored is not None:
+            return Applied(reply=stored)
+        if match.status == Match.Status.OPEN:
+            raise MatchError("not_started", "the match waits for an opponent")
+        if match.status != Match.Status.ACTIVE:
+            raise MatchError("game_over", "the match is over")
+        if expected_version is not None and expected_version != match.version:
+            raise MatchError(
+                "stale", f"the match is at version {match.version}, not {expected_version}: send hello to catch up"
+            )
+        engine = EngineMatch.from_snapshot(match.snapshot)
+        name = engine_names(match)[seat]
+        assert name is not None
+        now = time.time()
+        try:
+            t, data, outcome = run(engine, name, now, match)
+        except RuleError as exc:
+            raise MatchError(exc.code, exc.message) from exc
+        snapshot = engine.snapshot()
+        verdict = getattr(outcome, "verdict", None)
+        shot = getattr(outcome, "shot", None)
+        segments = shot.segments if shot is not None else None
+        finished = snapshot.get("phase") == "finished"
+        match.snapshot = snapshot
+        events: list[dict[str, Any]] = []
+        if t != "finished":
+            _reset_shot_clock(match, now)
+            _refresh_grace(match, now)
+            data = {**data, "ack": ack, "verdict": verdict, "state": state_of(snapshot)}
+            if segments is not None:
+                data["segments"] = segments
+            data["clock"] = clock_info(match, snapshot, now)
+            events.append(_store_event(match, t, data))
+        input_version = match.version + (0 if t != "finished" else 1)
+        if finished:
+            finished_data = _finish_from_engine(match, snapshot, now)
+            if t == "finished":
+                finished_data["ack"] = ack
+                finished_data["verdict"] = verdict
+            events.append(_store_event(match, "finished", finished_data))
+        match.save()
+        try:
+            with transaction.atomic():
+                Shot.objects.create(
+                    match=match,
+                    seq=_next_seq(match),
+                    version=input_version,
+                    player=user,
+                    player_name=name,
+                    kind=kind,
+                    ack=ack,
+                    input={**payload, "now": now},
+                    call=payload.get("call"),
+                    verdict=verdict,
+                    segments=segments,
+                    points=int((verdict or {}).get("points", 0) or 0) - int((verdict or {}).get("penalty", 0) or 0),
+                    snapshot_hash=snapshot_hash(snapshot),
+                )
+        except IntegrityError as exc:  # the ack raced in from another process: the row lock forbids it
+            raise MatchError("duplicate", "this input was already received") from exc
+        return Applied(events=events, lobby_changed=finished)
+
+
+# --- creating and joining --------------------------------------------------------------------------
+
+
+def _check_range(name: str, value: int | None, low: int, high: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise MatchError("bad_value", f"{name} must be from {low} to {high} seconds")
+    return value
+
+
+def _start(match: Match, now: float) -> dict[str, Any]:
+    """Both seats are taken: build the engine match (lag phase) and return the `started` event."""
+    names = engine_names(match)
+    engine = EngineMatch.new(
+        players=(names[0], names[1]),
+        ruleset=match.ruleset or None,
+        time_limit=float(match.time_limit) if match.time_limit else None,
+        now=now,
+    )
+    snapshot = engine.snapshot()
+    match.snapshot = snapshot
+    match.ruleset = snapshot["ruleset"]
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    _reset_shot_clock(match, now)
+    _refresh_grace(match, now)
+    from game.selectors.matches import match_info
+
+    return _store_event(
+        match, "started", {"match": match_info(match=match), "state": state_of(snapshot), "clock": clock_info(match)}
+    )
+
+
+def match_create(
+    *,
+    user: AbstractBaseUser,
+    rated: bool,
+    time_limit: int | None,
+    shot_clock: int | None,
+    club: Club | None = None,
+    opponent_bot_level: int | None = None,
+) -> tuple[Match, list[dict[str, Any]]]:
+    """A new match with `user` in seat 0: open for an opponent, or started at once against a bot.
+
+    Returns the match and the events to publish (the `started` event of a bot match)."""
+    profile = profile_ensure(user=user)
+    if rated and profile.is_guest:
+        raise MatchError("needs_account", "rated matches need a registered account")
+    time_limit = _check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
+    shot_clock = _check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
+    if club is not None and not Membership.objects.filter(
+        club=club, user=user, status=Membership.Status.ACTIVE
+    ).exists():
+        raise MatchError("not_a_member", "only members can start a club match")
+    events: list[dict[str, Any]] = []
+    with transaction.atomic():
+        match = Match.objects.create(
+            created_by=user,
+            player1=user,
+            rated=bool(rated),
+            time_limit=time_limit,
+            shot_clock=shot_clock,
+            club=club,
+        )
+        if opponent_bot_level is not None:
+            bot = bot_user_for_level(level=opponent_bot_level)
+            match = Match.objects.select_for_update().get(pk=match.pk)
+            match.player2 = bot
+            events.append(_start(match, time.time()))
+            match.save()
+    return match, events
+
+
+def match_join(*, match_id: str, user: AbstractBaseUser) -> Applied:
+    """Take the open seat; the match starts (lag phase) and everyone on the page hears `started`."""
+    profile = profile_ensure(user=user)
+    with transaction.atomic():
+        match = _lock(match_id)
+        if seat_of(match, user) is not None:
+            raise MatchError("already_playing", "you already play in this match")
+        if match.status != Match.Status.OPEN or match.player2_id is not None:
+            raise MatchError("seat_taken", "this match has no open seat")
+        if match.rated and profile.is_guest:
+            raise MatchError("needs_account", "rated matches need a registered account")
+        if match.club_id is not None and not Membership.objects.filter(
+            club_id=match.club_id, user=user, status=Membership.Status.ACTIVE
+        ).exists():
+            raise MatchError("not_a_member", "only club members can join this club match")
+        match.player2 = user
+        event = _start(match, time.time())
+        match.save()
+    return Applied(events=[event], lobby_changed=True)
+
+
+def match_cancel(*, match_id: str, user: AbstractBaseUser) -> Applied:
+    """The creator withdraws a match nobody joined yet."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.OPEN or match.player1_id != user.pk:
+            raise MatchError("not_allowed", "only the creator can cancel a match still waiting for an opponent")
+        match.status = Match.Status.ABORTED
+        match.finished_at = timezone.now()
+        match.result_reason = "cancelled before the start"
+        event = _store_event(match, "finished", {
+            "winner": None, "reason": match.result_reason, "rating_changes": [], "state": None, "clock": None,
+        })
+        match.save()
+    return Applied(events=[event], lobby_changed=True)
+
+
+# --- the inputs ------------------------------------------------------------------------------------
+
+
+def match_lag(
+    *, match_id: str, user: AnyUser, strike: dict[str, float], ack: int | None = None,
+    expected_version: int | None = None,
+) -> Applied:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+        outcome = engine.lag(name, strike, now=now)
+        return "shot", {"kind": "lag", "player": name, "call": None, "strike": strike}, outcome
+
+    return _apply_input(match_id=match_id, user=user, kind="lag", ack=ack, expected_version=expected_version,
+                        payload={"strike": strike}, run=run)
+
+
+def match_choose_break(
+    *, match_id: str, user: AnyUser, take: bool, ack: int | None = None, expected_version: int | None = None
+) -> Applied:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+        outcome = engine.choose_break(name, take, now=now)
+        return "choice", {"player": name, "take": take}, outcome
+
+    return _apply_input(match_id=match_id, user=user, kind="choose_break", ack=ack,
+                        expected_version=expected_version, payload={"take": take}, run=run)
+
+
+def match_place(
+    *, match_id: str, user: AnyUser, ball: str, x: float, y: float, ack: int | None = None,
+    expected_version: int | None = None,
+) -> Applied:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+        outcome = engine.place(name, ball, (x, y), now=now)
+        placed = engine.snapshot()["balls"].get(ball) or [x, y]
+        return "placed", {"player": name, "ball": ball, "x": placed[0], "y": placed[1]}, outcome
+
+    return _apply_input(match_id=match_id, user=user, kind="place", ack=ack, expected_version=expected_version,
+                        payload={"ball": ball, "x": x, "y": y}, run=run)
+
+
+def match_shoot(
+    *, match_id: str, user: AnyUser, call: dict[str, Any], strike: dict[str, float], ack: int | None = None,
+    expected_version: int | None = None,
+) -> Applied:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+        outcome = engine.shoot(name, call=call, strike=strike, now=now)
+        return "shot", {"kind": "shot", "player": name, "call": call, "strike": strike}, outcome
+
+    return _apply_input(match_id=match_id, user=user, kind="shoot", ack=ack, expected_version=expected_version,
+                        payload={"call": call, "strike": strike}, run=run)
+
+
+def match_resign(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+        return "finished", {}, engine.resign(name, now=now)
+
+    return _apply_input(match_id=match_id, user=user, kind="resign", ack=ack, expected_version=None,
+                        payload={}, run=run)
+
+
+def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
+    """The opponent ran out of the shot clock, or has been away past the grace: the claimant wins.
+
+    Checked against the stored deadlines and live connections under the row lock, so a claim racing a
+    reconnect or a last-second shot is decided by whichever commits first."""
+
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+        names = engine_names(match)
+        seat = names.index(name)
+        opponent = names[1 - seat]
+        assert opponent is not None
+        pending = {player for player, _ in engine.pending()}
+        if (
+            match.shot_deadline is not None
+            and now >= match.shot_deadline
+            and opponent in pending
+            and name not in pending
+        ):
+            return "finished", {}, engine.forfeit(opponent, "ran out of time on the shot clock", now=now)
+        if (
+            match.grace_seat == 1 - seat
+            and match.grace_deadline is not None
+            and now >= match.grace_deadline
+            and (1 - seat) not in _connected_seats(match, now)
+        ):
+            return "finished", {}, engine.forfeit(opponent, "left the match", now=now)
+        raise RuleError("too_early", "neither the opponent's shot clock nor their disconnect grace has run out")
+
+    return _apply_input(match_id=match_id, user=user, kind="forfeit", ack=ack, expected_version=None,
+                        payload={"claim": "timeout"}, run=run)
+
+
+# --- connections (presence and the disconnect grace) -----------------------------------------------
+
+
+def match_set_connected(
+    *, match_id: str, channel_name: str, user: AnyUser, connected: bool
+) -> dict[str, Any] | None:
+    """Record a socket opening or closing. Returns the new `clock` data when a player's coming or
+    going changed the disconnect grace (to publish), else None."""
+    now = time.time()
+    with transaction.atomic():
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            return None
+        seat = seat_of(match, user)
+        if seat is not None and match.status == Match.Status.ACTIVE:
+            match = _lock(match_id)
+        if connected:
+            MatchConnection.objects.update_or_create(
+                channel_name=channel_name,
+                defaults={
+                    "match": match,
+                    "user": user if user is not None and user.is_authenticated else None,
+                    "seat": seat,
+                    "seen_at": now,
+                },
+            )
+        else:
+            MatchConnection.objects.filter(channel_name=channel_name).delete()
+        if seat is None or match.status != Match.Status.ACTIVE:
+            return None
+        if _refresh_grace(match, now):
+            match.save(update_fields=["grace_seat", "grace_deadline"])
+            return clock_info(match, now=now)
+    return None
+
+
+def match_connection_touch(*, channel_names: list[str]) -> None:
+    """Heartbeat: these sockets are alive (keeps their presence rows from going stale)."""
+    MatchConnection.objects.filter(channel_name__in=channel_names).update(seen_at=time.time())
+
+
+def match_connections_purge(*, older_than: float | None = None) -> int:
+    """Drop rows of sockets whose process died (no heartbeat for the staleness window)."""
+    cutoff = time.time() - (CONNECTION_STALE_AFTER if older_than is None else older_than)
+    deleted, _ = MatchConnection.objects.filter(seen_at__lt=cutoff).delete()
+    return deleted
