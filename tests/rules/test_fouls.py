@@ -79,6 +79,14 @@ def test_k7_2_replay_when_cue_ball_stays_in_the_home() -> None:
     assert v.replay and not v.turn_passes and v.penalty == 0 and v.rules == ("K-7.2",)
 
 
+def test_k7_2_replay_takes_precedence_over_a_pocketed_cue_ball() -> None:
+    """K-7.2 read literally: a cue ball from hand that never crossed the home line is replayed, even if
+    it dropped into a home pocket (no K-8.1 penalty)."""
+    events = timed(E("ball_pocket", "white1", where="home_right"))
+    v = judge(Call("red1", "foot_left"), events, from_hand=True, cue_crossed_home_line=False)
+    assert v.replay and v.penalty == 0 and v.foul is None
+
+
 def test_k6_2_push_or_double_hit() -> None:
     v = judge(
         Call("red1", "foot_left"),

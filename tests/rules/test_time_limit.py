@@ -1,0 +1,188 @@
+"""K-11: the tournament time limit, the two extra visits with white2 last, and the shoot-out through
+sudden death, on scripted shots (real physics: test_real_shots.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.engine.rules import Match, RuleError
+from tests.rules.fakes import STRIKE, E, scripted_physics
+from tests.rules.helpers import START, position, shot
+
+MISS = shot([])
+KAISA = {"ball": "kaisa", "pocket": "foot_left"}
+
+
+def clock(limit: float = 10.0, warning: float = 8.0) -> dict:
+    return {"limit": limit, "warning": warning, "started": 0.0, "last": 0.0, "warned": False, "expired": False}
+
+
+def miss(m: Match, now: float | None = None) -> None:
+    player = m.current_player
+    if m.pending() == [(player, "place")]:
+        m.place(player, m.cue_ball_of(player), (0.3, 0.3), now=now)
+    m.shoot(player, KAISA, STRIKE, now=now)
+
+
+def test_k11_1_new_match_clock_and_warning() -> None:
+    m = Match.new(("alice", "bob"), time_limit=10, time_warning=8)
+    assert m.snapshot()["clock"]["limit"] == 10.0
+    assert Match.new(time_limit=True).snapshot()["clock"] == {**clock(3900.0, 3600.0), "started": None, "last": None}
+    m.tick(now=100.0)
+    m.tick(now=108.5)
+    assert m.snapshot()["clock"]["warned"] and not m.snapshot()["clock"]["expired"]
+    assert m.clock_status(now=109.0)["remaining"] == pytest.approx(1.0)
+    with pytest.raises(RuleError) as err:
+        m.tick(now=float("nan"))
+    assert err.value.code == "bad_time"
+
+
+def test_k11_1_limit_two_extra_visits_white2_last_then_shootout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """K-11.1: expiry during white1's visit lets the round finish; then white1, white2, white1, white2;
+    K-11.2 then the shoot-out: kaisa on the centre spot, whites in hand, a new lag."""
+    m = position(clock=clock())
+    with scripted_physics(monkeypatch) as script:
+        for _ in range(8):
+            script.push(MISS)
+        miss(m, now=5.0)  # alice
+        miss(m, now=9.0)  # bob: warned
+        assert m.snapshot()["clock"]["warned"] and m.phase == "play"
+        miss(m, now=11.0)  # alice: expired, but the round (bob's visit) finishes first
+        assert m.snapshot()["clock"]["expired"] and m.phase == "play" and m.current_player == "bob"
+        miss(m, now=12.0)  # bob ends the round
+        assert m.phase == "extra_visits" and m.current_player == "alice"
+        assert m.snapshot()["extra_visits"] == ["white1", "white2", "white1", "white2"]
+        order = []
+        for _ in range(4):
+            order.append(m.cue_ball_of(m.current_player))
+            miss(m, now=13.0)
+    assert order == ["white1", "white2", "white1", "white2"]
+    snap = m.snapshot()
+    assert m.phase == "shootout" and snap["shootout"]["stage"] == "lag"
+    assert snap["balls"] == {"white1": None, "white2": None, "red1": None, "red2": None, "kaisa": [1.42, 0.71]}
+    assert m.pending() == [("alice", "lag"), ("bob", "lag")]
+
+
+def test_k11_1_a_winner_during_extra_visits_ends_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = position(phase="extra_visits", scores=(57, 0), clock=clock())
+    with scripted_physics(monkeypatch) as script:
+        script.push(shot([E("ball_ball", "white1", "red1"), E("ball_pocket", "red1", where="foot_left")]))
+        m.shoot("alice", {"ball": "red1", "pocket": "foot_left"}, STRIKE)
+    assert m.winner == "alice"
+
+
+def test_k11_2_shootout_lag_and_choice_reassign_cue_balls(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = position(phase="shootout", shootout={"stage": "lag"}, balls={"kaisa": [1.42, 0.71]})
+    with scripted_physics(monkeypatch) as script:
+        script.push(shot([E("ball_cushion", "white1", where="foot")], moves={"white1": (0.5, 0.3)}))
+        script.push(shot([E("ball_cushion", "white2", where="foot")], moves={"white2": (0.2, 1.0)}))
+        m.lag("alice", STRIKE)
+        out = m.lag("bob", STRIKE)
+        assert sorted(script.calls[0]["balls"]) == ["kaisa", "white1"]  # only the kaisa stays
+    assert out.verdict["lag_winner"] == "bob" and m.pending() == [("bob", "choose_break")]
+    m.choose_break("bob", False)  # alice starts and takes white1; bob gets white2
+    assert m.cue_ball_of("alice") == "white1" and m.current_player == "alice"
+    assert m.pending() == [("alice", "place")]
+    m2 = Match.from_snapshot(m.snapshot())
+    m2.choose_break  # noqa: B018 (the round trip keeps the stage)
+    assert m2.snapshot() == m.snapshot()
+
+
+def shootout(scores: tuple[int, int], visits: tuple[int, int] = (0, 0), **extra: object) -> Match:
+    so = {"stage": "shoot", "visits": list(visits), **extra}
+    return position(phase="shootout", scores=scores, shootout=so, balls={"kaisa": [1.42, 0.71]})
+
+
+def pot(cue: str) -> object:
+    return shot([E("ball_ball", cue, "kaisa"), E("ball_pocket", "kaisa", where="foot_left")], moves={cue: (1.0, 0.3)})
+
+
+def play(m: Match, item: object, script: object) -> dict:
+    player = m.current_player
+    cue = m.cue_ball_of(player)
+    m.place(player, cue, (0.3, 0.3))
+    script.push(item)  # type: ignore[attr-defined]
+    return m.shoot(player, KAISA, STRIKE).verdict
+
+
+def crossing_miss(cue: str) -> object:
+    return shot([], moves={cue: (1.0, 0.3)})
+
+
+def test_k11_2_k11_3_every_shot_from_hand_kaisa_back_on_centre(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = shootout((40, 30))
+    with pytest.raises(RuleError) as err:
+        m.place("alice", "white1", (1.0, 0.3))
+    assert err.value.code == "illegal_placement"
+    m.place("alice", "white1", (0.3, 0.3))
+    for call, code in (
+        ({"ball": "kaisa", "pocket": "middle_left", "object_cushions": 1}, "shootout_call"),
+        ({"ball": "white2", "pocket": "foot_left"}, "ball_not_on_table"),
+    ):
+        with pytest.raises(RuleError) as err:
+            m.check_call("alice", call)
+        assert err.value.code == code
+    with scripted_physics(monkeypatch) as script:
+        script.push(pot("white1"))
+        v = m.shoot("alice", KAISA, STRIKE).verdict
+        assert v["points"] == 6 and "K-11.3" in v["rules"] and not v["turn_passes"]
+        assert m.scores["alice"] == 46 and m.balls["kaisa"] == (1.42, 0.71)
+        assert m.pending() == [("alice", "place")]  # from hand before every shot
+        v = play(m, shot([E("ball_pocket", "white1", where="home_right")], via={"white1": [(1.0, 0.3)]}), script)
+    assert v["penalty"] == 6 and m.scores["alice"] == 40 and m.current_player == "bob"
+
+
+def test_k11_3_first_to_60_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = shootout((54, 58))
+    with scripted_physics(monkeypatch) as script:
+        v = play(m, pot("white1"), script)
+    assert v["wins"] and m.winner == "alice"
+
+
+def test_k11_4_higher_score_after_ten_visits_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = shootout((40, 46), visits=(9, 9))
+    with scripted_physics(monkeypatch) as script:
+        play(m, crossing_miss("white1"), script)
+        assert m.phase == "shootout"
+        play(m, crossing_miss("white2"), script)
+    assert m.winner == "bob"
+
+
+def test_k11_4_sudden_death_answer_and_draw_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """K-11.4: equal after 10 visits each -> sudden death; a pot below 60 gives the opponent one visit
+    to win or draw level; level -> it goes on; an unanswered pot wins."""
+    m = shootout((40, 40), visits=(9, 9))
+    with scripted_physics(monkeypatch) as script:
+        play(m, crossing_miss("white1"), script)
+        play(m, crossing_miss("white2"), script)
+        assert m.snapshot()["shootout"]["sudden_death"] and m.phase == "shootout"
+        play(m, pot("white1"), script)  # alice 46
+        play(m, crossing_miss("white1"), script)
+        assert m.snapshot()["shootout"]["answer_by"] == 1
+        play(m, pot("white2"), script)  # bob 46: level
+        play(m, crossing_miss("white2"), script)
+        assert m.phase == "shootout" and m.snapshot()["shootout"]["answer_by"] is None
+        play(m, crossing_miss("white1"), script)  # alice nothing
+        play(m, pot("white2"), script)  # bob 52
+        play(m, crossing_miss("white2"), script)
+        play(m, crossing_miss("white1"), script)  # alice fails to answer
+    assert m.winner == "bob" and m.scores == {"alice": 46, "bob": 52}
+
+
+def test_k11_4_sudden_death_first_penalty_loses(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = shootout((40, 40), visits=(10, 10), sudden_death=True)
+    with scripted_physics(monkeypatch) as script:
+        play(m, shot([E("ball_pocket", "white1", where="home_right")], via={"white1": [(1.0, 0.3)]}), script)
+    assert m.winner == "bob"
+
+
+def test_k11_4_sudden_death_pot_reaching_60_wins_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = shootout((56, 56), visits=(10, 10), sudden_death=True)
+    with scripted_physics(monkeypatch) as script:
+        play(m, pot("white1"), script)
+    assert m.winner == "alice"
+
+
+def test_k11_clock_in_snapshot_round_trips() -> None:
+    m = position(clock=clock(), balls=START)
+    assert Match.from_snapshot(m.snapshot()).snapshot() == m.snapshot()
