@@ -281,8 +281,8 @@ def _strike(d: dict[str, Any], where: str, *, min_speed: float | None) -> Strike
     speed = _number(d, "speed", 0.0, MAX_SPEED)
     if min_speed is None and speed <= 0.0:
         raise _Bad("bad_value", "speed must be above 0")
-    side = _number(d, "side", -MAX_TIP_OFFSET, MAX_TIP_OFFSET)
-    height = _number(d, "height", -MAX_TIP_OFFSET, MAX_TIP_OFFSET)
+    side = _number(d, "side", -MAX_TIP_OFFSET, MAX_TIP_OFFSET) if "side" in d else 0.0
+    height = _number(d, "height", -MAX_TIP_OFFSET, MAX_TIP_OFFSET) if "height" in d else 0.0
     if math.hypot(side, height) > MAX_TIP_OFFSET + 1e-9:
         raise _Bad("bad_value", f"the tip offset |(side, height)| must be at most {MAX_TIP_OFFSET}")
     return StrikeInput(angle=angle, speed=speed, side=side, height=height)
