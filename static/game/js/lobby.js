@@ -1,0 +1,61 @@
+// The live lobby: the open-matches table is replaced whenever the server pushes `matches`
+// over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
+
+const tbody = document.getElementById("open-matches");
+const status = document.getElementById("lobby-status");
+
+function cell(text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  return td;
+}
+
+export function renderMatches(matches) {
+  const rows = matches.map((m) => {
+    const tr = document.createElement("tr");
+    tr.dataset.matchId = m.id;
+    tr.append(
+      cell(m.creator ?? "?"),
+      cell(m.rating ?? ""),
+      cell(m.rated ? "rated" : "casual"),
+      cell(m.time_limit ? `${Math.round(m.time_limit / 60)} min` : "–"),
+      cell(m.shot_clock ? `${m.shot_clock} s` : "–"),
+    );
+    const td = document.createElement("td");
+    const link = document.createElement("a");
+    link.className = "button small";
+    link.href = m.url;
+    link.textContent = "Open";
+    td.append(link);
+    tr.append(td);
+    return tr;
+  });
+  if (rows.length === 0) {
+    const tr = document.createElement("tr");
+    tr.className = "empty";
+    const td = cell("No open matches: create one.");
+    td.colSpan = 6;
+    tr.append(td);
+    rows.push(tr);
+  }
+  tbody.replaceChildren(...rows);
+}
+
+function connect(attempt = 0) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
+  socket.addEventListener("open", () => {
+    attempt = 0;
+    status.textContent = "Live";
+  });
+  socket.addEventListener("message", (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.t === "matches") renderMatches(msg.d.matches);
+  });
+  socket.addEventListener("close", () => {
+    status.textContent = "Reconnecting…";
+    setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
+  });
+}
+
+if (tbody) connect();
