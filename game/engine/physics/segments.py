@@ -63,7 +63,7 @@ def wire_segments(exact: list[ExactSegment]) -> list[list[Any]]:
 class Shot:
     """A simulated shot: events, final resting states, drops, duration and motion segments."""
 
-    __slots__ = ("_drops", "_exact", "_segments", "duration", "engine_version", "events", "final", "pocketed")
+    __slots__ = ("_drops", "_exact", "_segments", "_starts", "duration", "engine_version", "events", "final", "pocketed")
 
     def __init__(
         self,
@@ -83,6 +83,7 @@ class Shot:
         self._exact = exact
         self._drops = drops
         self._segments: dict[str, list[list[Any]]] | None = None
+        self._starts: dict[str, list[float]] = {}
 
     @property
     def segments(self) -> dict[str, list[list[Any]]]:
@@ -103,6 +104,12 @@ class Shot:
         """Unrounded segments per ball, for tools that need more than the wire precision."""
         return self._exact
 
+    def _times(self, ball_id: str) -> list[float]:
+        starts = self._starts.get(ball_id)
+        if starts is None:
+            starts = self._starts[ball_id] = [s[0] for s in self._exact[ball_id]]
+        return starts
+
     def position_at(self, ball_id: str, t: float) -> tuple[float, float]:
         """Exact centre of ``ball_id`` at time ``t`` (s). Before 0: the start; after a drop: where it
         dropped; after the shot: its final (rounded) position."""
@@ -110,7 +117,7 @@ class Shot:
         drop = self._drops.get(ball_id)
         if drop is not None and t > drop[0]:
             t = drop[0]
-        i = bisect_right([s[0] for s in exact], t) - 1
+        i = bisect_right(self._times(ball_id), t) - 1
         if i < 0:
             i, t = 0, exact[0][0]
         t0, x, y, vx, vy, ax, ay = exact[i]
@@ -123,7 +130,7 @@ class Shot:
         drop = self._drops.get(ball_id)
         if drop is not None and t >= drop[0]:
             return self.position_at(ball_id, drop[0]), (0.0, 0.0)
-        i = max(bisect_right([s[0] for s in exact], t) - 1, 0)
+        i = max(bisect_right(self._times(ball_id), t) - 1, 0)
         t0, x, y, vx, vy, ax, ay = exact[i]
         dt = max(t - t0, 0.0)
         return (x + (vx + 0.5 * ax * dt) * dt, y + (vy + 0.5 * ay * dt) * dt), (vx + ax * dt, vy + ay * dt)
