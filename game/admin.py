@@ -1,1 +1,152 @@
-"""Django admin so a club organiser can fix things without a shell."""
+"""Django admin so a club organiser can fix things without a shell.
+
+What an organiser needs: rename a club or change its policy, fix roles and memberships, correct a
+player's name or flags, abort a stuck match or mark it for a club, and read (not forge) the rating
+history. Engine state (snapshot, version, shots) is read-only here: it is the authority of a match and
+only the services may change it, so an admin cannot desynchronise a match from its shots.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+    fields = ["user", "role", "status", "created_at"]
+    readonly_fields = ["created_at"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "join_policy", "member_count", "created_by", "created_at"]
+    list_filter = ["join_policy"]
+    search_fields = ["name", "slug", "description"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
+    autocomplete_fields = ["created_by"]
+
+    @admin.display(description="members")
+    def member_count(self, club: Club) -> int:
+        return club.memberships.filter(status=Membership.Status.ACTIVE).count()
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role", "status", "created_at"]
+    list_filter = ["role", "status", "club"]
+    list_editable = ["role", "status"]
+    search_fields = ["user__username", "user__profile__display_name", "club__name"]
+    autocomplete_fields = ["user", "club"]
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = [
+        "display_name",
+        "rounded_rating",
+        "rounded_deviation",
+        "rated_games",
+        "games_played",
+        "games_won",
+        "games_lost",
+        "best_break",
+        "last_played_at",
+        "is_guest",
+        "is_bot",
+    ]
+    list_filter = ["is_guest", "is_bot"]
+    search_fields = ["display_name", "user__username", "user__email"]
+    autocomplete_fields = ["user"]
+    readonly_fields = ["created_at"]
+    fieldsets = [
+        (None, {"fields": ["user", "display_name", "is_guest", "is_bot", "bot_level", "created_at"]}),
+        ("Rating (Glicko-2)", {"fields": ["rating", "rating_deviation", "rating_volatility", "rated_games"]}),
+        ("Record", {"fields": ["games_played", "games_won", "games_lost", "best_break", "last_played_at"]}),
+    ]
+
+    @admin.display(description="rating", ordering="rating")
+    def rounded_rating(self, profile: Profile) -> int:
+        return round(profile.rating)
+
+    @admin.display(description="RD", ordering="rating_deviation")
+    def rounded_deviation(self, profile: Profile) -> int:
+        return round(profile.rating_deviation)
+
+
+class ShotInline(admin.TabularInline):
+    model = Shot
+    extra = 0
+    can_delete = False
+    fields = ["seq", "version", "player_name", "kind", "points", "verdict_reason", "created_at"]
+    readonly_fields = fields
+    ordering = ["seq"]
+    show_change_link = True
+
+    @admin.display(description="verdict")
+    def verdict_reason(self, shot: Shot) -> str:
+        return (shot.verdict or {}).get("reason", "") if isinstance(shot.verdict, dict) else ""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.action(description="Abort the selected matches that are not finished (no result, no rating change)")
+def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+    from django.utils import timezone
+
+    count = queryset.filter(status__in=[Match.Status.OPEN, Match.Status.ACTIVE]).update(
+        status=Match.Status.ABORTED, finished_at=timezone.now(), result_reason="aborted by an organiser"
+    )
+    modeladmin.message_user(request, f"Aborted {count} match(es).")
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "player1", "player2", "status", "rated", "club", "winner", "created_at", "finished_at"]
+    list_filter = ["status", "rated", "club"]
+    search_fields = ["id", "player1__profile__display_name", "player2__profile__display_name"]
+    date_hierarchy = "created_at"
+    autocomplete_fields = ["player1", "player2", "winner", "club", "created_by"]
+    readonly_fields = ["id", "snapshot", "version", "created_at", "started_at", "updated_at"]
+    inlines = [ShotInline]
+    actions = [abort_matches]
+
+
+@admin.register(Shot)
+class ShotAdmin(admin.ModelAdmin):
+    list_display = ["match", "seq", "player_name", "kind", "points"]
+    search_fields = ["match__id", "player_name"]
+    readonly_fields = [f.name for f in Shot._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ["user", "match", "rating_before", "rating_after", "delta_display", "created_at"]
+    search_fields = ["user__username", "user__profile__display_name", "match__id"]
+    readonly_fields = [f.name for f in RatingChange._meta.fields]
+
+    @admin.display(description="delta")
+    def delta_display(self, change: RatingChange) -> str:
+        return f"{change.delta:+.1f}"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(MatchResult)
+class MatchResultAdmin(admin.ModelAdmin):
+    list_display = ["match", "rated", "player1_best_break", "player2_best_break", "recorded_at"]
+    readonly_fields = [f.name for f in MatchResult._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

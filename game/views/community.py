@@ -1,5 +1,398 @@
-"""Players, clubs, leaderboards, the Watch page and replays."""
+"""Players, clubs, leaderboards, the Watch page and replays.
 
-from django.urls import URLPattern
+Thin views: read through `game.selectors`, write through `game.services.clubs`. Every write is a POST
+with CSRF; a form re-renders with its errors, an action that is refused redirects back with a message
+(or answers 403 when the user may not do it at all), and in both cases nothing has changed.
+"""
 
-urlpatterns: list[URLPattern] = []
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from game.engine.table import kaisa_table
+from game.models import Club, Match, Membership, Profile
+from game.selectors import clubs as club_selectors
+from game.selectors import live as live_selectors
+from game.selectors import players as player_selectors
+from game.selectors import replays as replay_selectors
+from game.services import clubs as club_services
+
+T = "game/community/"
+
+
+class ClubForm(forms.Form):
+    """Shape checks only; the service decides what is allowed (unique names, reserved slugs)."""
+
+    name = forms.CharField(max_length=64, min_length=3)
+    slug = forms.SlugField(
+        max_length=64,
+        min_length=3,
+        label="Address",
+        help_text="Lowercase letters, digits and hyphens: /clubs/<address>/",
+    )
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=2000)
+    join_policy = forms.ChoiceField(choices=Club.JoinPolicy.choices, label="Who can join")
+
+
+class ClubEditForm(ClubForm):
+    slug = None  # type: ignore[assignment]  # the address is permanent: links to it are shared
+
+
+class InviteForm(forms.Form):
+    player = forms.CharField(max_length=32, label="Player name")
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)
+
+
+class MarkForm(forms.Form):
+    match = forms.CharField(max_length=16, label="Match id")
+
+
+def _error_text(error: ValidationError) -> str:
+    if hasattr(error, "error_dict"):
+        return " ".join(msg for msgs in error.message_dict.values() for msg in msgs)
+    return " ".join(error.messages)
+
+
+def _apply_errors(form: forms.Form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, msgs in error.message_dict.items():
+            for msg in msgs:
+                form.add_error(field if field in form.fields else None, msg)
+    else:
+        for msg in error.messages:
+            form.add_error(None, msg)
+
+
+def _forbidden(request: HttpRequest, message: str, back: str) -> HttpResponse:
+    return render(request, T + "forbidden.html", {"message": message, "back": back}, status=403)
+
+
+# --- Live -----------------------------------------------------------------------------------------
+
+
+def watch(request: HttpRequest) -> HttpResponse:
+    return render(request, T + "watch.html", {"live": live_selectors.live_matches()})
+
+
+@never_cache
+@require_GET
+def watch_json(request: HttpRequest) -> JsonResponse:
+    """What watch.js polls: the live list, small and uncached."""
+    return JsonResponse({"matches": live_selectors.live_matches()})
+
+
+# --- Leaderboard and profiles ---------------------------------------------------------------------
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    page = player_selectors.leaderboard_global(page=request.GET.get("page"))
+    return render(
+        request,
+        T + "leaderboard.html",
+        {
+            "page": page,
+            "min_games": player_selectors.LEADERBOARD_MIN_RATED_GAMES,
+            "active_days": player_selectors.LEADERBOARD_ACTIVE_DAYS,
+        },
+    )
+
+
+def player(request: HttpRequest, display_name: str) -> HttpResponse:
+    profile = player_selectors.player_get(display_name=display_name)
+    if profile is None:
+        raise Http404("No such player")
+    history = player_selectors.player_rating_history(user=profile.user)
+    return render(
+        request,
+        T + "player.html",
+        {
+            "profile": profile,
+            "stats": player_selectors.player_stats(profile=profile),
+            "chart": player_selectors.rating_chart(history=history),
+            "recent": player_selectors.player_recent_matches(user=profile.user),
+            "clubs": club_selectors.clubs_for_user(user=profile.user),
+            "live": [
+                m
+                for m in live_selectors.live_matches()
+                if profile.display_name in (m["players"][0]["name"], m["players"][1]["name"])
+            ],
+        },
+    )
+
+
+# --- Clubs ----------------------------------------------------------------------------------------
+
+
+def clubs(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        T + "clubs.html",
+        {"clubs": club_selectors.club_list(), "mine": club_selectors.clubs_for_user(user=request.user)},
+    )
+
+
+@login_required
+def club_new(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None, initial={"join_policy": Club.JoinPolicy.REQUEST})
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = club_services.club_create(user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, f"Welcome to {club.name}: you are its owner.")
+            return redirect("club", slug=club.slug)
+    return render(request, T + "club_form.html", {"form": form, "creating": True}, status=400 if form.errors else 200)
+
+
+def _club_or_404(slug: str) -> Club:
+    club = club_selectors.club_get(slug=slug)
+    if club is None:
+        raise Http404("No such club")
+    return club
+
+
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    membership = club_selectors.club_membership(club=club, user=request.user)
+    can_manage = club_selectors.club_can_manage(membership=membership)
+    context: dict[str, Any] = {
+        "club": club,
+        "membership": membership,
+        "can_manage": can_manage,
+        "is_owner": membership is not None
+        and membership.status == Membership.Status.ACTIVE
+        and membership.role == Membership.Role.OWNER,
+        "members": club_selectors.club_members(club=club),
+        "requests": club_selectors.club_members(club=club, status=Membership.Status.REQUESTED) if can_manage else [],
+        "invited": club_selectors.club_members(club=club, status=Membership.Status.INVITED) if can_manage else [],
+        "recent": club_selectors.club_recent_matches(club=club),
+        "live": live_selectors.live_matches(club=club),
+        "board": club_selectors.leaderboard_for_club(club=club, page=request.GET.get("page")),
+        "roles": Membership.Role.choices,
+        "invite_form": InviteForm(),
+        "mark_form": MarkForm(),
+    }
+    return render(request, T + "club.html", context)
+
+
+@login_required
+def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    membership = club_selectors.club_membership(club=club, user=request.user)
+    if not club_selectors.club_can_manage(membership=membership):
+        return _forbidden(request, "Only the club's owner or an admin can edit the club.", club_url(club))
+    initial = {"name": club.name, "description": club.description, "join_policy": club.join_policy}
+    form = ClubEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club_services.club_update(club=club, user=request.user, **form.cleaned_data)
+        except club_services.ClubPermissionError as error:
+            return _forbidden(request, str(error.args[0] if error.args else error), club_url(club))
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, "Club updated.")
+            return redirect("club", slug=club.slug)
+    return render(
+        request,
+        T + "club_form.html",
+        {"form": form, "club": club, "creating": False},
+        status=400 if form.errors else 200,
+    )
+
+
+def club_url(club: Club) -> str:
+    return reverse("club", kwargs={"slug": club.slug})
+
+
+def _user_named(name: str) -> Any:
+    profile = Profile.objects.select_related("user").filter(display_name=name).first()
+    return profile.user if profile else None
+
+
+def _club_action(request: HttpRequest, club: Club, action: Any, success: str) -> HttpResponse:
+    """Runs one club service call and answers the club page way: a message and back to the club, or 403."""
+    try:
+        action()
+    except club_services.ClubPermissionError as error:
+        return _forbidden(request, str(error.args[0] if error.args else error), club_url(club))
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(request, success)
+    return redirect(club_url(club))
+
+
+@login_required
+@require_POST
+def club_join(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    try:
+        membership = club_services.club_join(club=club, user=request.user)
+    except club_services.ClubPermissionError as error:
+        return _forbidden(request, str(error.args[0] if error.args else error), club_url(club))
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+        return redirect(club_url(club))
+    if membership.status == Membership.Status.ACTIVE:
+        messages.success(request, f"You are now a member of {club.name}.")
+    else:
+        messages.success(request, "Request sent: an admin of the club will answer it.")
+    return redirect(club_url(club))
+
+
+@login_required
+@require_POST
+def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    return _club_action(request, club, lambda: club_services.club_leave(club=club, user=request.user), "Done.")
+
+
+@login_required
+@require_POST
+def club_request(request: HttpRequest, slug: str, display_name: str, decision: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    if decision not in ("approve", "decline"):
+        raise Http404("Unknown decision")
+    member = _user_named(display_name)
+    return _club_action(
+        request,
+        club,
+        lambda: club_services.club_request_decide(
+            club=club, user=request.user, member=member, approve=decision == "approve"
+        ),
+        f"{display_name} is now a member." if decision == "approve" else f"Declined {display_name}'s request.",
+    )
+
+
+@login_required
+@require_POST
+def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the name of the player to invite.")
+        return redirect(club_url(club))
+    name = form.cleaned_data["player"].strip()
+    return _club_action(
+        request,
+        club,
+        lambda: club_services.club_invite(club=club, user=request.user, invitee=_user_named(name)),
+        f"Invited {name}.",
+    )
+
+
+@login_required
+@require_POST
+def club_member_role(request: HttpRequest, slug: str, display_name: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose owner, admin or member.")
+        return redirect(club_url(club))
+    role = form.cleaned_data["role"]
+    return _club_action(
+        request,
+        club,
+        lambda: club_services.club_member_set_role(
+            club=club, user=request.user, member=_user_named(display_name), role=role
+        ),
+        f"{display_name} is now {Membership.Role(role).label.lower()}.",
+    )
+
+
+@login_required
+@require_POST
+def club_member_remove(request: HttpRequest, slug: str, display_name: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    return _club_action(
+        request,
+        club,
+        lambda: club_services.club_member_remove(club=club, user=request.user, member=_user_named(display_name)),
+        f"Removed {display_name} from the club.",
+    )
+
+
+@login_required
+@require_POST
+def club_mark_match(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    form = MarkForm(request.POST)
+    match = Match.objects.filter(pk=form.data.get("match", "").strip()).first() if form.is_valid() else None
+    if match is None:
+        messages.error(request, "No match has that id.")
+        return redirect(club_url(club))
+    return _club_action(
+        request,
+        club,
+        lambda: club_services.match_mark_for_club(match=match, club=club, user=request.user),
+        f"Match {match.pk} now counts for {club.name}.",
+    )
+
+
+# --- Replays --------------------------------------------------------------------------------------
+
+
+def _replayable(match_id: str) -> Match:
+    match = get_object_or_404(
+        Match.objects.select_related("player1__profile", "player2__profile", "winner__profile", "club"), pk=match_id
+    )
+    if match.status not in replay_selectors.REPLAYABLE:
+        raise Http404("This match is not over yet: watch it live instead.")
+    return match
+
+
+def replay(request: HttpRequest, match_id: str) -> HttpResponse:
+    match = _replayable(match_id)
+    steps = replay_selectors.match_replay_steps(match=match)
+    return render(
+        request,
+        T + "replay.html",
+        {"match": match, "replay": steps, "table": kaisa_table().as_dict(), "shots": len(steps["steps"])},
+    )
+
+
+@require_GET
+def replay_json(request: HttpRequest, match_id: str) -> HttpResponse:
+    """The input record as a download (Content-Disposition), named after the match."""
+    match = _replayable(match_id)
+    record = replay_selectors.match_replay_record(match=match)
+    response = HttpResponse(json.dumps(record, indent=1, sort_keys=True), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="kaiza-{match.pk}.json"'
+    return response
+
+
+urlpatterns: list[URLPattern] = [
+    path("watch/", watch, name="watch"),
+    path("watch.json", watch_json, name="watch_json"),
+    path("leaderboard/", leaderboard, name="leaderboard"),
+    path("players/<str:display_name>/", player, name="player"),
+    path("clubs/", clubs, name="clubs"),
+    path("clubs/new/", club_new, name="club_new"),
+    path("clubs/<slug:slug>/", club, name="club"),
+    path("clubs/<slug:slug>/edit/", club_edit, name="club_edit"),
+    path("clubs/<slug:slug>/join/", club_join, name="club_join"),
+    path("clubs/<slug:slug>/leave/", club_leave, name="club_leave"),
+    path("clubs/<slug:slug>/invite/", club_invite, name="club_invite"),
+    path("clubs/<slug:slug>/mark/", club_mark_match, name="club_mark_match"),
+    path("clubs/<slug:slug>/requests/<str:display_name>/<str:decision>/", club_request, name="club_request"),
+    path("clubs/<slug:slug>/members/<str:display_name>/role/", club_member_role, name="club_member_role"),
+    path("clubs/<slug:slug>/members/<str:display_name>/remove/", club_member_remove, name="club_member_remove"),
+    path("m/<str:match_id>/replay/", replay, name="replay"),
+    path("m/<str:match_id>/replay.json", replay_json, name="replay_json"),
+]

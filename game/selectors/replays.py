@@ -1,0 +1,174 @@
+"""Reads for replays: the downloadable input record of a match and the shot-by-shot steps the replay
+page animates.
+
+The record is *inputs*, not pictures: the players, the ruleset and time limit that `Match.new` was given,
+and every stored input in order. Running those inputs through the engine reproduces the final snapshot
+exactly (tests/web/test_replay.py does this), so a record can be checked, re-judged after a rules fix,
+or studied. The steps, on the other hand, are what was *shown*: the stored motion segments and verdicts,
+so the page replays exactly what players saw without simulating anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.models import Match, MatchEvent, Shot
+from game.selectors.players import match_scores, profile_name
+
+REPLAY_FORMAT = "kaiza-replay/1"
+REPLAYABLE = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def _engine_version() -> str | None:
+    try:
+        import game.engine as engine
+    except ImportError:  # pragma: no cover - the engine is part of the project
+        return None
+    return getattr(engine, "ENGINE_VERSION", None) or getattr(engine, "__version__", None)
+
+
+def match_player_names(*, match: Match) -> list[str]:
+    """Seat order names as the engine knows them: from the snapshot when it has them (the engine's own
+    names), else from the profiles."""
+    players = (match.snapshot or {}).get("players") or []
+    names = [p.get("name") for p in players if isinstance(p, dict) and p.get("name")]
+    if len(names) == 2:
+        return names
+    return [profile_name(user=match.player1), profile_name(user=match.player2)]
+
+
+def match_replay_record(*, match: Match) -> dict[str, Any]:
+    """The full input record of a match (JSON-ready); see the module docstring."""
+    shots = Shot.objects.filter(match=match).order_by("seq")
+    players = match_player_names(match=match)
+    ruleset = match.ruleset or (match.snapshot or {}).get("ruleset") or None
+    return {
+        "format": REPLAY_FORMAT,
+        "match": {
+            "id": match.pk,
+            "status": match.status,
+            "rated": match.rated,
+            "club": match.club.slug if match.club_id else None,
+            "winner": profile_name(user=match.winner) if match.winner_id else None,
+            "result_reason": match.result_reason,
+            "started_at": match.started_at.isoformat() if match.started_at else None,
+            "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        },
+        "engine_version": _engine_version(),
+        "new": {"players": players, "ruleset": ruleset, "time_limit": match.time_limit},
+        "inputs": [
+            {
+                "seq": shot.seq,
+                "version": shot.version,
+                "kind": shot.kind,
+                "player": shot.player_name,
+                "input": shot.input,
+                "snapshot_hash": shot.snapshot_hash,
+            }
+            for shot in shots
+        ],
+        "final_snapshot": match.snapshot,
+    }
+
+
+def _state_scores(state: Any) -> list[int] | None:
+    if not isinstance(state, dict):
+        return None
+    players = state.get("players")
+    if not isinstance(players, list) or len(players) < 2:
+        return None
+    scores = [p.get("score") if isinstance(p, dict) else None for p in players[:2]]
+    return [int(s) for s in scores] if all(isinstance(s, int | float) for s in scores) else None
+
+
+def match_replay_steps(*, match: Match) -> dict[str, Any]:
+    """What the replay page animates: one step per stored input with its segments and verdict and the
+    score after it. Scores come from the broadcast event's state when it was kept; otherwise they are
+    summed from the verdicts (points to the shooter, penalties off the shooter, K-8.1), and the last
+    step is pinned to the final snapshot, which is the authority."""
+    players = match_player_names(match=match)
+    seat = {name: i for i, name in enumerate(players)}
+    states = {
+        event.version: event.data.get("state")
+        for event in MatchEvent.objects.filter(match=match).only("version", "data")
+        if isinstance(event.data, dict)
+    }
+    scores = [0, 0]
+    steps = []
+    for shot in Shot.objects.filter(match=match).order_by("seq"):
+        verdict = shot.verdict if isinstance(shot.verdict, dict) else None
+        state = states.get(shot.version)
+        from_state = _state_scores(state)
+        if from_state is not None:
+            scores = from_state
+        elif verdict is not None and shot.player_name in seat:
+            i = seat[shot.player_name]
+            scores[i] += int(verdict.get("points") or 0) - int(verdict.get("penalty") or 0)
+        steps.append(
+            {
+                "seq": shot.seq,
+                "kind": shot.kind,
+                "player": shot.player_name,
+                "input": shot.input,
+                "call": shot.call,
+                "verdict": verdict,
+                "segments": shot.segments,
+                "balls": state.get("balls") if isinstance(state, dict) else None,
+                "scores": list(scores),
+            }
+        )
+    final_scores = list(match_scores(match=match))
+    if steps:
+        steps[-1]["scores"] = final_scores
+    return {
+        "players": players,
+        "steps": steps,
+        "final": {"balls": (match.snapshot or {}).get("balls"), "scores": final_scores},
+        "winner": profile_name(user=match.winner) if match.winner_id else None,
+    }
+
+
+def replay_apply(engine_match: Any, *, kind: str, player: str, data: dict[str, Any]) -> Any:
+    """Applies one stored input to an engine Match (game.engine.rules.Match); returns its Outcome.
+
+    Inputs are stored as the online layer received them (protocol.py): `shoot {call, strike}`,
+    `lag {strike}`, `choose_break {take}`, `place {ball, x, y}` (or `position`), `resign`,
+    `forfeit {reason}` (the named player loses), `touch_foul`. A recorded `now` is passed through so a
+    clocked match replays its clock too.
+    """
+    now = data.get("now")
+    timing = {"now": now} if isinstance(now, int | float) else {}
+    if kind == "shoot":
+        return engine_match.shoot(player, call=data.get("call"), strike=data["strike"], **timing)
+    if kind == "lag":
+        return engine_match.lag(player, data["strike"], **timing)
+    if kind == "choose_break":
+        return engine_match.choose_break(player, bool(data["take"]), **timing)
+    if kind == "place":
+        position = data.get("position") or (data["x"], data["y"])
+        return engine_match.place(player, data["ball"], (float(position[0]), float(position[1])), **timing)
+    if kind == "resign":
+        return engine_match.resign(player, **timing)
+    if kind in ("forfeit", "timeout", "claim_timeout"):
+        loser = data.get("loser", player)
+        return engine_match.forfeit(loser, data.get("reason", "forfeit"), **timing)
+    if kind == "touch_foul":
+        return engine_match.touch_foul(player, **timing)
+    raise ValueError(f"unknown input kind {kind!r}")
+
+
+def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:
+    """Re-plays a replay record (match_replay_record) through the engine and returns the final snapshot.
+
+    CPU-bound (every shot is simulated again): call it off the event loop, never inside a request of a
+    busy server. Tests and tools use it to check that a record reproduces its match.
+    """
+    from game.engine.rules import Match as EngineMatch
+
+    setup = record["new"]
+    engine_match = EngineMatch.new(
+        players=tuple(setup["players"]), ruleset=setup.get("ruleset"), time_limit=setup.get("time_limit")
+    )
+    for entry in record["inputs"]:
+        replay_apply(engine_match, kind=entry["kind"], player=entry["player"], data=entry.get("input") or {})
+    return engine_match.snapshot()

@@ -1,0 +1,240 @@
+"""Club writes: creating and editing a club, joining (open, by request, by invitation), roles, leaving,
+and marking a match for a club.
+
+Permissions live here, not in the views, so every caller (a view, the lobby, the admin's shell) gets the
+same answer: only an owner or admin edits the club, approves requests, invites or removes members; only
+the owner changes roles; the owner cannot leave without handing the club to someone else first.
+Errors are `ClubError` (a ValidationError: bad input or a state that does not allow the action) or
+`ClubPermissionError` (a PermissionDenied: this user may not do this); either way nothing has changed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+
+from game.models import Club, Match, Membership
+
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+RESERVED_SLUGS = frozenset({"new"})
+MANAGER_ROLES = frozenset({Membership.Role.OWNER, Membership.Role.ADMIN})
+
+
+class ClubError(ValidationError):
+    """The request is well-formed but the club's state or the input does not allow it."""
+
+
+class ClubPermissionError(PermissionDenied):
+    """This user may not do this to this club."""
+
+
+def _membership(*, club: Club, user: Any, lock: bool = False) -> Membership | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    queryset = Membership.objects.select_for_update() if lock else Membership.objects
+    return queryset.filter(club=club, user=user).first()
+
+
+def _active_role(*, club: Club, user: Any) -> str | None:
+    membership = _membership(club=club, user=user)
+    if membership is None or membership.status != Membership.Status.ACTIVE:
+        return None
+    return membership.role
+
+
+def _require_manager(*, club: Club, user: Any) -> str:
+    role = _active_role(club=club, user=user)
+    if role not in MANAGER_ROLES:
+        raise ClubPermissionError("Only the club's owner or an admin can do that.")
+    return role
+
+
+def _clean_fields(*, name: str, slug: str, description: str, join_policy: str) -> dict[str, str]:
+    errors: dict[str, list[str]] = {}
+    name = (name or "").strip()
+    slug = (slug or "").strip().lower()
+    description = (description or "").strip()
+    if not 3 <= len(name) <= 64:
+        errors["name"] = ["A club name is 3 to 64 characters."]
+    if not 3 <= len(slug) <= 64 or not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
+        errors["slug"] = ["The address is 3 to 64 lowercase letters, digits and single hyphens (not 'new')."]
+    if len(description) > 2000:
+        errors["description"] = ["The description is at most 2000 characters."]
+    if join_policy not in Club.JoinPolicy.values:
+        errors["join_policy"] = ["Choose how people join."]
+    if errors:
+        raise ClubError(errors)
+    return {"name": name, "slug": slug, "description": description, "join_policy": join_policy}
+
+
+@transaction.atomic
+def club_create(*, user: Any, name: str, slug: str, description: str = "", join_policy: str = "request") -> Club:
+    """Creates the club with `user` as its owner."""
+    if user is None or not user.is_authenticated:
+        raise ClubPermissionError("Log in to create a club.")
+    fields = _clean_fields(name=name, slug=slug, description=description, join_policy=join_policy)
+    errors: dict[str, list[str]] = {}
+    if Club.objects.filter(name__iexact=fields["name"]).exists():
+        errors["name"] = ["A club with this name already exists."]
+    if Club.objects.filter(slug=fields["slug"]).exists():
+        errors["slug"] = ["This address is taken."]
+    if errors:
+        raise ClubError(errors)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(created_by=user, **fields)
+    except IntegrityError as exc:  # a concurrent create won the race for the name or slug
+        raise ClubError({"name": ["A club with this name or address already exists."]}) from exc
+    Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER, status=Membership.Status.ACTIVE)
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, user: Any, name: str, description: str, join_policy: str) -> Club:
+    """Edits name, description and join policy (the slug is the club's address and stays)."""
+    _require_manager(club=club, user=user)
+    fields = _clean_fields(name=name, slug=club.slug, description=description, join_policy=join_policy)
+    if Club.objects.filter(name__iexact=fields["name"]).exclude(pk=club.pk).exists():
+        raise ClubError({"name": ["A club with this name already exists."]})
+    club.name, club.description, club.join_policy = fields["name"], fields["description"], fields["join_policy"]
+    club.save(update_fields=["name", "description", "join_policy"])
+    return club
+
+
+@transaction.atomic
+def club_join(*, club: Club, user: Any) -> Membership:
+    """Joins an open club, accepts an invitation, or asks to join a request-only club."""
+    if user is None or not user.is_authenticated:
+        raise ClubPermissionError("Log in to join a club.")
+    membership = _membership(club=club, user=user, lock=True)
+    if membership is not None:
+        if membership.status == Membership.Status.INVITED:
+            membership.status = Membership.Status.ACTIVE
+            membership.save(update_fields=["status"])
+            return membership
+        if membership.status == Membership.Status.ACTIVE:
+            raise ClubError("You are already a member of this club.")
+        raise ClubError("Your request to join is waiting for an admin.")
+    if club.join_policy == Club.JoinPolicy.OPEN:
+        status = Membership.Status.ACTIVE
+    elif club.join_policy == Club.JoinPolicy.REQUEST:
+        status = Membership.Status.REQUESTED
+    else:
+        raise ClubPermissionError("This club is by invitation only.")
+    return Membership.objects.create(club=club, user=user, role=Membership.Role.MEMBER, status=status)
+
+
+@transaction.atomic
+def club_leave(*, club: Club, user: Any) -> None:
+    """Leaves the club, withdraws a request, or declines an invitation."""
+    membership = _membership(club=club, user=user, lock=True)
+    if membership is None:
+        raise ClubError("You are not in this club.")
+    if membership.role == Membership.Role.OWNER and membership.status == Membership.Status.ACTIVE:
+        raise ClubError("The owner cannot leave: make another member the owner first.")
+    membership.delete()
+
+
+@transaction.atomic
+def club_request_decide(*, club: Club, user: Any, member: Any, approve: bool) -> None:
+    """An owner or admin approves or declines a request to join."""
+    _require_manager(club=club, user=user)
+    membership = _membership(club=club, user=member, lock=True)
+    if membership is None or membership.status != Membership.Status.REQUESTED:
+        raise ClubError("There is no request to join from this player.")
+    if approve:
+        membership.status = Membership.Status.ACTIVE
+        membership.save(update_fields=["status"])
+    else:
+        membership.delete()
+
+
+@transaction.atomic
+def club_invite(*, club: Club, user: Any, invitee: Any) -> Membership:
+    """An owner or admin invites a player; a pending request from that player is simply approved."""
+    _require_manager(club=club, user=user)
+    if invitee is None:
+        raise ClubError({"player": ["No player has that name."]})
+    membership = _membership(club=club, user=invitee, lock=True)
+    if membership is None:
+        return Membership.objects.create(
+            club=club, user=invitee, role=Membership.Role.MEMBER, status=Membership.Status.INVITED
+        )
+    if membership.status == Membership.Status.REQUESTED:
+        membership.status = Membership.Status.ACTIVE
+        membership.save(update_fields=["status"])
+        return membership
+    if membership.status == Membership.Status.INVITED:
+        raise ClubError({"player": ["This player is already invited."]})
+    raise ClubError({"player": ["This player is already a member."]})
+
+
+@transaction.atomic
+def club_member_set_role(*, club: Club, user: Any, member: Any, role: str) -> None:
+    """The owner makes a member an admin or a member again, or hands over ownership (the old owner
+    becomes an admin, so a club always has exactly one owner)."""
+    if _active_role(club=club, user=user) != Membership.Role.OWNER:
+        raise ClubPermissionError("Only the club's owner can change roles.")
+    if role not in Membership.Role.values:
+        raise ClubError({"role": ["Choose owner, admin or member."]})
+    membership = _membership(club=club, user=member, lock=True)
+    if membership is None or membership.status != Membership.Status.ACTIVE:
+        raise ClubError("Only active members can be given a role.")
+    if membership.user_id == user.pk:
+        raise ClubError("Hand the club to another member to change your own role.")
+    if role == Membership.Role.OWNER:
+        Membership.objects.filter(club=club, user=user).update(role=Membership.Role.ADMIN)
+    membership.role = role
+    membership.save(update_fields=["role"])
+
+
+@transaction.atomic
+def club_member_remove(*, club: Club, user: Any, member: Any) -> None:
+    """An owner removes anyone but themself; an admin removes plain members only."""
+    role = _require_manager(club=club, user=user)
+    membership = _membership(club=club, user=member, lock=True)
+    if membership is None:
+        raise ClubError("This player is not in the club.")
+    if membership.role == Membership.Role.OWNER:
+        raise ClubPermissionError("The owner cannot be removed.")
+    if membership.role == Membership.Role.ADMIN and role != Membership.Role.OWNER:
+        raise ClubPermissionError("Only the owner can remove an admin.")
+    membership.delete()
+
+
+@transaction.atomic
+def match_mark_for_club(*, match: Match, club: Club | None, user: Any) -> Match:
+    """Marks a match as the club's (or unmarks it with club=None).
+
+    The players must be active members of the club (an open match waiting for its opponent may be
+    marked: whoever joins it must then be a member, see `selectors.clubs.club_is_active_member`), and
+    the user must be one of the players or an owner/admin of the club. A finished or aborted match keeps
+    its club, so a club's record cannot be rewritten after the fact.
+    """
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        raise ClubError("A finished match cannot change its club.")
+    target = club if club is not None else match.club
+    if target is None:
+        return match
+    user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    players = [pid for pid in (match.player1_id, match.player2_id) if pid is not None]
+    is_player = user_id is not None and user_id in players
+    if not is_player and _active_role(club=target, user=user) not in MANAGER_ROLES:
+        raise ClubPermissionError("Only a player of the match or a club admin can mark it for the club.")
+    if club is not None:
+        active = set(
+            Membership.objects.filter(club=club, user_id__in=players, status=Membership.Status.ACTIVE).values_list(
+                "user_id", flat=True
+            )
+        )
+        if is_player and user_id not in active:
+            raise ClubPermissionError("You are not a member of this club.")
+        if not players or set(players) - active:
+            raise ClubError("Both players must be members of the club.")
+    match.club = club
+    match.save(update_fields=["club", "updated_at"])
+    return match

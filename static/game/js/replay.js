@@ -1,0 +1,263 @@
+/**
+ * The replay page: plays a finished match shot by shot from the stored motion segments, with the
+ * verdicts and the score after each input. Nothing is simulated here: the segments are the server's
+ * own polynomials (trajectory.js evaluates them), so the replay shows exactly what was played.
+ *
+ * State in, drawing out: `view` holds the step index and the animation clock; `draw` only reads it.
+ * The root element carries `data-index` and `data-state` (paused | playing) so tests and styles can
+ * follow along.
+ */
+
+import { animationDuration, parseSegments, positionsAt } from "./trajectory.js";
+import { fitTable } from "./transform.js";
+import { renderTable } from "./render/table.js";
+import { createBallSprites, drawBalls, rollOrientations } from "./render/balls.js";
+
+/** Pause between two inputs while playing, seconds (at 1x). */
+const STEP_GAP = 0.7;
+/** Time an input without motion (placement, choice) stays on screen while playing, seconds (at 1x). */
+const STILL_STEP = 0.9;
+
+function readJson(id) {
+  const el = document.getElementById(id);
+  return el ? JSON.parse(el.textContent) : null;
+}
+
+/** Ball positions {id: [x, y]} from a snapshot's `balls` (null = off the table). */
+function fromSnapshotBalls(balls) {
+  const out = {};
+  for (const [id, pos] of Object.entries(balls || {})) if (Array.isArray(pos)) out[id] = [pos[0], pos[1]];
+  return out;
+}
+
+function safeTracks(segments) {
+  if (!segments || typeof segments !== "object") return null;
+  try {
+    const tracks = parseSegments(segments);
+    return Object.keys(tracks).length ? tracks : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where each ball rests after the motion of `tracks` (pocketed balls are gone). */
+function restingAfter(tracks, before) {
+  const out = { ...before };
+  const end = animationDuration(tracks) + 1;
+  for (const [id, b] of Object.entries(positionsAt(tracks, end))) {
+    if (b.pocket) delete out[id];
+    else out[id] = [b.x, b.y];
+  }
+  return out;
+}
+
+/** Where each ball stands when `tracks` starts. */
+function startOf(tracks, before) {
+  const out = { ...before };
+  for (const [id, b] of Object.entries(positionsAt(tracks, 0))) out[id] = [b.x, b.y];
+  return out;
+}
+
+/**
+ * Precompute the position after every step: index 0 is the opening position, index i the position
+ * after input i. Event states (when the server kept them) and the final snapshot are authoritative;
+ * between them the segments' end points are exact.
+ */
+export function buildTimeline(replay) {
+  const steps = replay.steps.map((s) => ({ ...s, tracks: safeTracks(s.segments) }));
+  const firstMoving = steps.find((s) => s.tracks);
+  let current = firstMoving ? startOf(firstMoving.tracks, {}) : fromSnapshotBalls(replay.final.balls);
+  const after = [current];
+  for (const step of steps) {
+    if (step.balls) current = fromSnapshotBalls(step.balls);
+    else if (step.tracks) current = restingAfter(step.tracks, startOf(step.tracks, current));
+    else if (step.kind === "place" && step.input) {
+      const pos = step.input.position || [step.input.x, step.input.y];
+      if (step.input.ball && Number.isFinite(Number(pos[0]))) current = { ...current, [step.input.ball]: [Number(pos[0]), Number(pos[1])] };
+    }
+    after.push(current);
+  }
+  if (steps.length && replay.final.balls) after[after.length - 1] = fromSnapshotBalls(replay.final.balls);
+  return { steps, after };
+}
+
+function verdictText(step) {
+  if (!step) return "The opening position.";
+  const v = step.verdict || {};
+  const parts = [`${step.player}: ${step.kind.replace("_", " ")}`];
+  if (v.reason) parts.push(v.reason);
+  if (v.penalty) parts.push(`−${v.penalty}`);
+  else if (v.points) parts.push(`+${v.points}`);
+  if (v.foul) parts.push(`foul: ${v.foul}`);
+  return parts.join(" · ");
+}
+
+function start(root) {
+  const replay = readJson("replay-data");
+  const table = readJson("table-data");
+  if (!replay || !table) return;
+  const { steps, after } = buildTimeline(replay);
+  const canvas = root.querySelector("[data-canvas]");
+  const wrap = root.querySelector(".replay-canvas-wrap");
+  const ctx = canvas.getContext("2d");
+  const scrub = root.querySelector("[data-scrub]");
+  const speedSelect = root.querySelector("[data-speed]");
+  const playButton = root.querySelector('[data-action="play"]');
+  const list = document.querySelector("[data-shot-list]");
+  const R = table.ball_radius;
+  const view = { index: 0, playing: false, anim: null, gapUntil: 0, orientations: {} };
+  let tf = null;
+  let tableImage = null;
+  let sprites = null;
+
+  function resize() {
+    const rect = wrap.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.max(200, rect.width);
+    const height = Math.max(120, Math.min(rect.width * 0.56, window.innerHeight * 0.7));
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    tf = fitTable(table, width, height, dpr, "landscape", 6);
+    canvas.width = tf.pixelWidth;
+    canvas.height = tf.pixelHeight;
+    tableImage = renderTable(table, tf);
+    sprites = createBallSprites(R * tf.scale * dpr);
+    draw();
+  }
+
+  function ballsNow(now) {
+    if (view.anim) {
+      const { step, t0, base } = view.anim;
+      const t = ((now - t0) / 1000) * view.anim.speed;
+      const out = {};
+      for (const [id, p] of Object.entries(base)) out[id] = { x: p[0], y: p[1], drop: 0 };
+      for (const [id, b] of Object.entries(positionsAt(step.tracks, t, table.pockets))) {
+        if (b.drop >= 1) delete out[id];
+        else out[id] = { x: b.x, y: b.y, drop: b.drop };
+      }
+      return out;
+    }
+    const out = {};
+    for (const [id, p] of Object.entries(after[view.index])) out[id] = { x: p[0], y: p[1], drop: 0 };
+    return out;
+  }
+
+  function draw(now = performance.now()) {
+    if (!tf) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(tableImage, 0, 0);
+    const balls = ballsNow(now);
+    rollOrientations(view.orientations, balls, R);
+    drawBalls(ctx, sprites, tf, balls, R, view.orientations);
+  }
+
+  function showStep() {
+    const step = view.index > 0 ? steps[view.index - 1] : null;
+    const scores = step ? step.scores : [0, 0];
+    root.querySelector('[data-score="0"]').textContent = scores[0];
+    root.querySelector('[data-score="1"]').textContent = scores[1];
+    root.querySelector("[data-step-label]").textContent =
+      view.index === 0 ? "Start" : `Shot ${view.index} of ${steps.length}`;
+    root.querySelector("[data-verdict]").textContent = verdictText(step);
+    for (const seat of [0, 1]) {
+      const el = root.querySelector(`.replay-player[data-seat="${seat}"]`);
+      el.classList.toggle("to-play", !!step && step.player === replay.players[seat]);
+    }
+    scrub.value = String(view.index);
+    root.dataset.index = String(view.index);
+    root.dataset.state = view.playing ? "playing" : "paused";
+    playButton.textContent = view.playing ? "Pause" : "Play";
+    if (list) {
+      for (const li of list.querySelectorAll("li[data-index]")) {
+        const on = Number(li.dataset.index) === view.index;
+        li.classList.toggle("current", on);
+        if (on && view.playing) li.scrollIntoView({ block: "nearest" });
+      }
+    }
+  }
+
+  function goTo(index, animate = false) {
+    const target = Math.max(0, Math.min(steps.length, index));
+    const step = target > 0 ? steps[target - 1] : null;
+    view.anim = null;
+    if (animate && step && step.tracks && target === view.index + 1) {
+      view.anim = {
+        step,
+        t0: performance.now(),
+        speed: Number(speedSelect.value) || 1,
+        base: startOf(step.tracks, after[target - 1]),
+      };
+      view.anim.duration = animationDuration(step.tracks) / view.anim.speed;
+    }
+    view.index = target;
+    if (!view.anim) view.orientations = {};
+    showStep();
+    draw();
+  }
+
+  function frame(now) {
+    if (view.anim && (now - view.anim.t0) / 1000 >= view.anim.duration) {
+      view.anim = null;
+      view.gapUntil = now + (STEP_GAP * 1000) / (Number(speedSelect.value) || 1);
+    }
+    if (view.playing && !view.anim && now >= view.gapUntil) {
+      if (view.index >= steps.length) {
+        view.playing = false;
+        showStep();
+      } else {
+        const next = steps[view.index];
+        goTo(view.index + 1, true);
+        if (!next.tracks) view.gapUntil = now + (STILL_STEP * 1000) / (Number(speedSelect.value) || 1);
+      }
+    }
+    draw(now);
+    requestAnimationFrame(frame);
+  }
+
+  function setPlaying(on) {
+    view.playing = on && steps.length > 0;
+    if (view.playing && view.index >= steps.length) goTo(0);
+    view.gapUntil = 0;
+    showStep();
+  }
+
+  const actions = {
+    first: () => (setPlaying(false), goTo(0)),
+    prev: () => (setPlaying(false), goTo(view.index - 1)),
+    next: () => (setPlaying(false), goTo(view.index + 1, true)),
+    last: () => (setPlaying(false), goTo(steps.length)),
+    play: () => setPlaying(!view.playing),
+  };
+  const unbind = [];
+  function on(target, type, handler) {
+    target.addEventListener(type, handler);
+    unbind.push(() => target.removeEventListener(type, handler));
+  }
+  for (const button of root.querySelectorAll("[data-action]")) {
+    on(button, "click", () => actions[button.dataset.action]());
+  }
+  on(scrub, "input", () => (setPlaying(false), goTo(Number(scrub.value))));
+  if (list) {
+    on(list, "click", (event) => {
+      const li = event.target.closest("li[data-index]");
+      if (li) (setPlaying(false), goTo(Number(li.dataset.index)));
+    });
+  }
+  on(document, "keydown", (event) => {
+    if (event.target.closest("input, select, textarea")) return;
+    const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[event.key];
+    if (key) {
+      event.preventDefault();
+      actions[key]();
+    }
+  });
+  on(window, "resize", resize);
+  resize();
+  showStep();
+  requestAnimationFrame(frame);
+  return () => unbind.forEach((f) => f());
+}
+
+const root = document.querySelector("[data-replay]");
+if (root) start(root);

@@ -1,0 +1,105 @@
+/**
+ * Keeps the Watch page (and the featured match on the home page) live by polling /watch.json.
+ *
+ * Polling a small JSON endpoint is robust across daphne processes and reconnects, and a few seconds of
+ * delay is fine for a list; the match page itself is where spectators get every shot live.
+ * The rows are rebuilt with the same markup as the server's `_live_table.html`.
+ */
+
+export const POLL_MS = 4000;
+
+function escapeHtml(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** One live row as HTML (pure: tested through the page). */
+export function rowHtml(m) {
+  const players = m.players
+    .map((p, i) => {
+      const cls = p.to_play ? "live-player to-play" : "live-player";
+      const rating = `<span class="rating${p.provisional ? " provisional" : ""}">${escapeHtml(p.rating_label)}</span>`;
+      const link = `<a href="/players/${encodeURIComponent(p.name)}/">${escapeHtml(p.name)}</a>`;
+      return `<span class="${cls}">${link} ${rating}</span>${i === 0 ? '<span class="vs">vs</span>' : ""}`;
+    })
+    .join("");
+  const rated = m.rated ? '<span class="tag rated">Rated</span>' : '<span class="tag">Casual</span>';
+  const club = m.club ? ` <a class="tag club" href="/clubs/${encodeURIComponent(m.club.slug)}/">${escapeHtml(m.club.name)}</a>` : "";
+  const watching = m.spectators === null || m.spectators === undefined ? "–" : String(m.spectators);
+  return (
+    `<tr data-match="${escapeHtml(m.id)}">` +
+    `<td class="live-players">${players}<span class="tags">${rated}${club}</span></td>` +
+    `<td class="num score">${m.players[0].score}<span class="dash">–</span>${m.players[1].score}</td>` +
+    `<td class="phase">${escapeHtml(m.phase || "play")}</td>` +
+    `<td class="num">${watching}</td>` +
+    `<td class="actions"><a class="button small" href="${escapeHtml(m.url)}">Watch</a></td>` +
+    `</tr>`
+  );
+}
+
+function render(matches, body, emptyText) {
+  body.innerHTML = matches.length
+    ? matches.map(rowHtml).join("")
+    : `<tr class="empty"><td colspan="5">${escapeHtml(emptyText)}</td></tr>`;
+}
+
+function updateFeatured(matches) {
+  const box = document.querySelector("[data-featured]");
+  if (!box) return;
+  const match = matches.find((m) => m.id === box.dataset.featured);
+  if (!match) {
+    box.classList.add("ended");
+    return;
+  }
+  for (const el of box.querySelectorAll("[data-seat]")) {
+    el.textContent = match.players[Number(el.dataset.seat)].score;
+  }
+}
+
+function startPolling() {
+  const section = document.querySelector("[data-watch]");
+  const body = section && section.querySelector("[data-live-rows]");
+  const count = document.querySelector("[data-live-count]");
+  const source = (section && section.dataset.source) || "/watch.json";
+  const emptyRow = body && body.querySelector("tr.empty td");
+  const emptyText = emptyRow ? emptyRow.textContent : "Nobody is playing right now.";
+  let timer = null;
+
+  async function poll() {
+    timer = null;
+    try {
+      const response = await fetch(source, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (response.ok) {
+        const { matches } = await response.json();
+        if (body) render(matches, body, emptyText);
+        if (count) count.textContent = String(matches.length);
+        updateFeatured(matches);
+        document.documentElement.dataset.watchUpdated = String(Date.now());
+      }
+    } catch {
+      // A missed poll is harmless: the next one catches up.
+    }
+    schedule();
+  }
+
+  function schedule() {
+    if (timer === null && !document.hidden) timer = setTimeout(poll, POLL_MS);
+  }
+
+  function onVisibility() {
+    if (document.hidden) {
+      clearTimeout(timer);
+      timer = null;
+    } else {
+      poll();
+    }
+  }
+
+  document.addEventListener("visibilitychange", onVisibility);
+  schedule();
+  return () => {
+    document.removeEventListener("visibilitychange", onVisibility);
+    clearTimeout(timer);
+  };
+}
+
+if (document.querySelector("[data-watch], [data-featured]")) startPolling();
