@@ -77,7 +77,9 @@ def test_rolling_half_ball_hit_deflects_cue_ball_about_34_degrees(params: Physic
     }
     shot = simulate(TABLE, balls, params=params)
     hit = first(shot, "ball_ball")
-    roll = next(e for e in shot.events if e.kind == "sliding_to_rolling" and e.balls == ("white1",) and e.time > hit.time)
+    roll = next(
+        e for e in shot.events if e.kind == "sliding_to_rolling" and e.balls == ("white1",) and e.time > hit.time
+    )
     after = velocity_after(shot, "white1", roll.time)
     expected = math.degrees(math.atan(math.sin(math.radians(30)) * math.cos(math.radians(30)) / (0.25 + 0.4)))
     assert expected == pytest.approx(33.7, abs=0.05)

@@ -111,7 +111,9 @@ def test_balls_on_a_rail(along: float, side: int, angle: float, speed: float, he
     tilt=st.floats(-0.5, 0.5),
     spin=st.floats(-0.6, 0.6),
 )
-def test_shots_into_the_jaws_at_full_speed(pocket: str, lateral: float, distance: float, tilt: float, spin: float) -> None:
+def test_shots_into_the_jaws_at_full_speed(
+    pocket: str, lateral: float, distance: float, tilt: float, spin: float
+) -> None:
     p = TABLE.pockets[pocket]
     mid = ((p.mouth[0][0] + p.mouth[1][0]) / 2, (p.mouth[0][1] + p.mouth[1][1]) / 2)
     ax, ay = p.axis

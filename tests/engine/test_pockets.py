@@ -88,9 +88,7 @@ def test_a_ball_within_the_clearance_drops_after_touching_a_jaw() -> None:
 
 def test_ball_along_the_rail_into_the_corner_hits_the_jaw() -> None:
     """Kaisa pockets are barely wider than a ball: a ball running frozen along the rail is refused."""
-    shot = simulate(
-        TABLE, {"white1": BallState((0.5, R), velocity=(-2.0, 0.0), spin=(0.0, -2.0 / R, 0.0))}
-    )
+    shot = simulate(TABLE, {"white1": BallState((0.5, R), velocity=(-2.0, 0.0), spin=(0.0, -2.0 / R, 0.0))})
     assert shot.events[0].kind == "ball_jaw"
     assert shot.events[0].where == "home_right"
     check_invariants(shot)

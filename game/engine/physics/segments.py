@@ -63,7 +63,17 @@ def wire_segments(exact: list[ExactSegment]) -> list[list[Any]]:
 class Shot:
     """A simulated shot: events, final resting states, drops, duration and motion segments."""
 
-    __slots__ = ("_drops", "_exact", "_segments", "_starts", "duration", "engine_version", "events", "final", "pocketed")
+    __slots__ = (
+        "_drops",
+        "_exact",
+        "_segments",
+        "_starts",
+        "duration",
+        "engine_version",
+        "events",
+        "final",
+        "pocketed",
+    )
 
     def __init__(
         self,
