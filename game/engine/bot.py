@@ -581,3 +581,39 @@ def _fallback(search: _Search) -> tuple[dict[str, Any], dict[str, float], float]
     if best is None:
         raise NoMoveError("the rules refuse every call the bot can think of")
     return best[1], best[2], best[0]
+
+
+def quick_move(snapshot: Mapping[str, Any], *, player: str | None = None, seed: int | None = None) -> Move:
+    """A legal move in about a millisecond, without simulating: for load-test clients, not opponents.
+
+    Lag, break choice and placements are the level-1 ones; a shot is the geometrically easiest aim
+    line whose call the rules accept, at the estimated speed, with level-1 noise. It lets hundreds of
+    simulated players run in one client process without the client becoming the bottleneck.
+    """
+    spec = LEVEL_SPECS[1]
+    due = pending_for(snapshot, player)
+    if due is None:
+        raise NoMoveError("nothing for this player to do")
+    name, action = due
+    if action != "shoot":
+        return choose_move(snapshot, 1, player=name, seed=seed)
+    rng = random.Random(seed)
+    match = Match.from_snapshot(dict(snapshot))
+    ruleset = _ruleset(snapshot)
+    table = table_for(ruleset)
+    balls = _positions(snapshot)
+    cue_ball = _cue_ball(snapshot, name)
+    cue = balls[cue_ball]
+    assert cue is not None
+    from_hand = _from_hand(snapshot)
+    targets = _targets(snapshot, name, balls, from_hand=from_hand, table=table)
+    for line in geo.aim_lines(table, balls, cue_ball, cue, targets, _pockets(snapshot, from_hand=from_hand)):
+        call = {"ball": line.ball, "pocket": line.pocket, "object_cushions": 0, "cue_cushions": 0, "via": None}
+        try:
+            match.check_call(name, call)
+        except RuleError:
+            continue
+        strike = _strike_dict(line.angle, geo.estimate_speed(table, line) * 1.2)
+        return {"action": "shoot", "player": name, "call": call, "strike": _noisy(strike, spec, rng),
+                "expected": round(line.value, 3)}
+    return choose_move(snapshot, 1, player=name, seed=seed, budget=0.05)

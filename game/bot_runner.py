@@ -1,0 +1,242 @@
+"""Runs the computer opponent inside the server: when a bot must act, think off the loop, then play.
+
+The consumer schedules :func:`bot_turn_if_due` after every change it applies and on every connect, so
+the bot is woken by exactly the events that can make it due. Why it is built this way:
+
+- **The event loop stays free** (ARCHITECTURE.md section 1). A level-5 search is up to 1.5 s of pure
+  Python: a thread would hold the GIL and stall every socket of the process, so the search runs in a
+  ``ProcessPoolExecutor`` (lazily created, ``spawn`` so that no lock of daphne's threads is inherited,
+  one worker by default: ``KAIZA_BOT_WORKERS`` in settings or the environment). The worker function is
+  :func:`game.engine.bot.choose_move`: a snapshot dict and a level in, a plain dict out.
+- **One thinker per match.** An in-process set keyed by match id stops a second task for the same match
+  (a connect and a shot can both schedule one); across processes the services' version check makes a
+  stale move fail harmlessly (``MatchError("stale")``), and the bot stops there.
+- **Like a human at the table.** The bot waits for the last shot to finish rolling on the players'
+  screens (scaled by ``KAIZA_BOT_PACE``, 1.0 by default, 0 for tests and load runs), then shows its aim
+  live with a few ``aim`` messages over about a second, then plays through the same services a player's
+  socket uses, and publishes the events. It loops while it keeps the turn (its visit goes on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import math
+import multiprocessing
+import os
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from game import protocol, realtime
+from game.engine.bot import choose_move
+from game.engine.rules import Match as EngineMatch
+from game.engine.rules import RuleError
+from game.models import Match, Profile, Shot
+from game.services import matches as match_services
+
+logger = logging.getLogger(__name__)
+
+#: Moves one wake-up may play before it yields (a visit rarely has more; a safety net against loops).
+MAX_MOVES_PER_WAKE = 60
+#: Aim messages shown before a shot, and the time they are spread over (s).
+AIM_STEPS = 6
+AIM_DURATION = 1.0
+#: Longest wait for a worker's answer (s); the search itself stops at its level's budget.
+THINK_TIMEOUT = 30.0
+#: Longest wait for the previous shot's animation (s).
+MAX_ANIMATION_WAIT = 12.0
+
+_running: set[str] = set()
+_pool: ProcessPoolExecutor | None = None
+
+
+def _setting(name: str, default: float) -> float:
+    value = getattr(settings, name, None)
+    if value is None:
+        value = os.environ.get(name)
+    try:
+        return float(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def bot_workers() -> int:
+    return max(1, int(_setting("KAIZA_BOT_WORKERS", 1)))
+
+
+def bot_pace() -> float:
+    """1.0 plays at a human pace (wait for the animation, aim over a second); 0 plays at once."""
+    return max(0.0, _setting("KAIZA_BOT_PACE", 1.0))
+
+
+def executor() -> Executor:
+    """The process pool, created on first use (a server that never meets a bot never starts it)."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=bot_workers(), mp_context=multiprocessing.get_context("spawn"))
+    return _pool
+
+
+def _reset_pool() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool = None
+
+
+@dataclass(frozen=True)
+class Due:
+    """A bot that must act now: who it is, at what level, on which position and version."""
+
+    user_id: int
+    level: int
+    name: str
+    action: str
+    snapshot: dict[str, Any]
+    version: int
+    wait: float
+
+
+def _animation_left(match: Match, now: float) -> float:
+    """Seconds the last shot still rolls on the players' screens (from its stored segments)."""
+    last = Shot.objects.filter(match=match).order_by("-seq").only("segments", "created_at").first()
+    if last is None or not last.segments:
+        return 0.0
+    duration = 0.0
+    for segments in last.segments.values():
+        for segment in segments:
+            if segment and isinstance(segment[0], int | float):
+                duration = max(duration, float(segment[0]))
+            elif len(segment) > 1 and isinstance(segment[1], int | float):
+                duration = max(duration, float(segment[1]))
+    ends = last.created_at.timestamp() + duration
+    return max(0.0, min(MAX_ANIMATION_WAIT, ends - now))
+
+
+def bot_due(match_id: str) -> Due | None:
+    """The bot seated in this match that the rules wait for, if any (a read: no lock needed)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.ACTIVE or not match.snapshot:
+        return None
+    try:
+        pending = EngineMatch.from_snapshot(match.snapshot).pending()
+    except RuleError:
+        return None
+    if not pending:
+        return None
+    names = match_services.engine_names(match)
+    seats = [match.player1_id, match.player2_id]
+    bots = {
+        p.user_id: p.bot_level
+        for p in Profile.objects.filter(user_id__in=[s for s in seats if s is not None], is_bot=True)
+    }
+    for name, action in pending:
+        if name not in names:
+            continue
+        user_id = seats[names.index(name)]
+        level = bots.get(user_id) if user_id is not None else None
+        if level is not None:
+            return Due(user_id=user_id, level=int(level) if 1 <= int(level) <= 5 else 3, name=name, action=action,
+                       snapshot=match.snapshot, version=match.version, wait=_animation_left(match, time.time()))
+    return None
+
+
+def play_move(match_id: str, due: Due, move: dict[str, Any]) -> match_services.Applied:
+    """Apply the bot's move through the services, exactly as a player's socket would."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.get(pk=due.user_id)
+    common: dict[str, Any] = {"match_id": match_id, "user": user, "expected_version": due.version}
+    action = move["action"]
+    if action == "lag":
+        return match_services.match_lag(**common, strike=move["strike"])
+    if action == "choose_break":
+        return match_services.match_choose_break(**common, take=move["take"])
+    if action == "place":
+        return match_services.match_place(**common, ball=move["ball"], x=move["x"], y=move["y"])
+    return match_services.match_shoot(**common, call=move["call"], strike=move["strike"])
+
+
+def seed_for(match_id: str, version: int) -> int:
+    """Same position, same move: a replayed or retried decision does not change."""
+    return int.from_bytes(hashlib.sha256(f"{match_id}:{version}".encode()).digest()[:6], "big")
+
+
+async def think(snapshot: dict[str, Any], level: int, player: str, seed: int) -> dict[str, Any]:
+    """Run the search in the process pool; a broken pool (a killed worker) is rebuilt once."""
+    loop = asyncio.get_running_loop()
+    for attempt in (1, 2):
+        try:
+            future = loop.run_in_executor(executor(), _choose, snapshot, level, player, seed)
+            return await asyncio.wait_for(future, THINK_TIMEOUT)
+        except BrokenProcessPool:
+            _reset_pool()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _choose(snapshot: dict[str, Any], level: int, player: str, seed: int) -> dict[str, Any]:
+    return choose_move(snapshot, level, player=player, seed=seed)
+
+
+def aim_path(strike: dict[str, Any], seed: int, steps: int = AIM_STEPS) -> list[dict[str, float]]:
+    """A short human-looking sweep onto the final aim: wide first, settling, speed drawn back last."""
+    swing = 0.12 + (seed % 7) * 0.02
+    direction = 1.0 if seed % 2 else -1.0
+    path = []
+    for i in range(steps):
+        left = 1.0 - (i + 1) / steps
+        angle = strike["angle"] + direction * swing * left * left * math.cos(2.5 * left)
+        speed = max(0.2, strike["speed"] * (0.5 + 0.5 * (i + 1) / steps))
+        path.append({"angle": math.atan2(math.sin(angle), math.cos(angle)), "speed": round(min(9.0, speed), 4),
+                     "side": float(strike.get("side", 0.0)), "height": float(strike.get("height", 0.0))})
+    return path
+
+
+async def show_aim(match_id: str, player: str, strike: dict[str, Any], seed: int) -> None:
+    """Publish the aim like a human's drag does, spread over about a second at pace 1."""
+    pause = AIM_DURATION * bot_pace() / AIM_STEPS
+    for step in aim_path(strike, seed):
+        await realtime.relay(match_id, protocol.aim(player, protocol.StrikeInput(**step)))
+        if pause:
+            await asyncio.sleep(pause)
+
+
+async def bot_turn_if_due(match_id: str) -> None:
+    """If a computer player must act in this match, let it act (and keep acting while its turn lasts)."""
+    if match_id in _running:
+        return
+    _running.add(match_id)
+    try:
+        for _ in range(MAX_MOVES_PER_WAKE):
+            due = await database_sync_to_async(bot_due)(match_id)
+            if due is None:
+                return
+            if due.wait and bot_pace():
+                await asyncio.sleep(due.wait * bot_pace())
+            seed = seed_for(match_id, due.version)
+            move = await think(due.snapshot, due.level, due.name, seed)
+            if move["action"] in ("shoot", "lag"):
+                await show_aim(match_id, due.name, move["strike"], seed)
+            try:
+                applied = await database_sync_to_async(play_move)(match_id, due, move)
+            except match_services.MatchError as exc:
+                if exc.code != "stale":
+                    logger.error("bot move refused in match %s: %s %s", match_id, exc.code, exc.message)
+                return
+            if applied.events:
+                await realtime.publish(match_id, applied.events)
+            if applied.lobby_changed:
+                await realtime.lobby_publish()
+    except Exception:
+        logger.exception("the computer player failed in match %s", match_id)
+    finally:
+        _running.discard(match_id)
