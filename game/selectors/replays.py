@@ -55,7 +55,7 @@ def match_replay_record(*, match: Match) -> dict[str, Any]:
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },
         "engine_version": _engine_version(),
-        "new": {"players": players, "ruleset": ruleset, "time_limit": match.time_limit},
+        "new": {"players": players, "ruleset": ruleset, "time_limit": match.time_limit, "now": _start_time(match)},
         "inputs": [
             {
                 "seq": shot.seq,
@@ -67,7 +67,26 @@ def match_replay_record(*, match: Match) -> dict[str, Any]:
             }
             for shot in shots
         ],
+        "presence": _presence(match),
         "final_snapshot": match.snapshot,
+    }
+
+
+def _start_time(match: Match) -> float | None:
+    """The `now` the online layer gave Match.new: a clocked match keeps it as clock.started."""
+    clock = (match.snapshot or {}).get("clock")
+    started = clock.get("started") if isinstance(clock, dict) else None
+    return started if isinstance(started, int | float) else None
+
+
+def _presence(match: Match) -> dict[str, bool]:
+    """Who was connected at the end. Presence is not a game input but the snapshot records it
+    (Match.set_connected), so the record carries it for the replay to set last."""
+    players = (match.snapshot or {}).get("players") or []
+    return {
+        p["name"]: p["connected"]
+        for p in players
+        if isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("connected"), bool)
     }
 
 
@@ -149,7 +168,7 @@ def replay_apply(engine_match: Any, *, kind: str, player: str, data: dict[str, A
         return engine_match.place(player, data["ball"], (float(position[0]), float(position[1])), **timing)
     if kind == "resign":
         return engine_match.resign(player, **timing)
-    if kind in ("forfeit", "timeout", "claim_timeout"):
+    if kind == "forfeit":
         loser = data.get("loser", player)
         return engine_match.forfeit(loser, data.get("reason", "forfeit"), **timing)
     if kind == "touch_foul":
@@ -167,8 +186,21 @@ def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:
 
     setup = record["new"]
     engine_match = EngineMatch.new(
-        players=tuple(setup["players"]), ruleset=setup.get("ruleset"), time_limit=setup.get("time_limit")
+        players=tuple(setup["players"]),
+        ruleset=setup.get("ruleset"),
+        time_limit=setup.get("time_limit"),
+        now=setup.get("now"),
     )
+    final = record.get("final_snapshot") or {}
+    players = list(setup["players"])
     for entry in record["inputs"]:
-        replay_apply(engine_match, kind=entry["kind"], player=entry["player"], data=entry.get("input") or {})
+        data = dict(entry.get("input") or {})
+        if entry["kind"] == "forfeit" and "loser" not in data:
+            # A claimed timeout is stored as the claimant's input; the loser is the other player and the
+            # reason is the one the match finished with.
+            data["loser"] = players[1 - players.index(entry["player"])]
+            data.setdefault("reason", final.get("finish_reason") or "forfeit")
+        replay_apply(engine_match, kind=entry["kind"], player=entry["player"], data=data)
+    for name, connected in (record.get("presence") or {}).items():
+        engine_match.set_connected(name, connected)
     return engine_match.snapshot()

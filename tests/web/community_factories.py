@@ -82,3 +82,97 @@ def make_match(
 
 def verdict(points: int = 0, *, turn_passes: bool = False) -> dict:
     return {"scored": points > 0, "points": points, "penalty": 0, "foul": None, "turn_passes": turn_passes}
+
+
+def play_engine_match(
+    player1: Any,
+    player2: Any,
+    *,
+    inputs: int = 8,
+    resign: bool = True,
+    rated: bool = True,
+    time_limit: int | None = None,
+    seed: int = 7,
+    club: Club | None = None,
+) -> Match:
+    """A real match played by the engine's bot (tiny search budget), stored the way the online layer
+    stores it: one Shot row per input (payload plus `now`), the started/shot events with their state,
+    and the final snapshot. With `resign` the first player resigns after `inputs` inputs, so the match
+    finishes quickly; the second player wins."""
+    from game.engine import bot
+    from game.engine.rules import Match as EngineMatch
+    from game.models import MatchEvent
+
+    names = (player1.profile.display_name, player2.profile.display_name)
+    now = 1_800_000_000.0
+    engine = EngineMatch.new(players=names, ruleset=None, time_limit=time_limit, now=now)
+    match = Match.objects.create(
+        player1=player1,
+        player2=player2,
+        status=Match.Status.ACTIVE,
+        rated=rated,
+        club=club,
+        time_limit=time_limit,
+        ruleset=engine.snapshot()["ruleset"],
+        snapshot=engine.snapshot(),
+        version=1,
+        started_at=timezone.now(),
+    )
+    MatchEvent.objects.create(match=match, version=1, type="started", data={"state": engine.snapshot()})
+    users = dict(zip(names, (player1, player2), strict=True))
+    seq = 0
+
+    def store(kind: str, name: str, payload: dict, outcome: Any) -> None:
+        nonlocal seq
+        seq += 1
+        snapshot = engine.snapshot()
+        verdict = getattr(outcome, "verdict", None)
+        shot = getattr(outcome, "shot", None)
+        match.version += 1
+        MatchEvent.objects.create(match=match, version=match.version, type="shot", data={"state": snapshot})
+        Shot.objects.create(
+            match=match,
+            seq=seq,
+            version=match.version,
+            player=users[name],
+            player_name=name,
+            kind=kind,
+            input=payload,
+            call=payload.get("call"),
+            verdict=verdict,
+            segments=shot.segments if shot is not None else None,
+            points=int((verdict or {}).get("points", 0) or 0),
+            snapshot_hash=hashlib.sha256(json.dumps(snapshot, sort_keys=True).encode()).hexdigest(),
+        )
+
+    for i in range(inputs):
+        if engine.snapshot()["phase"] == "finished":
+            break
+        now += 20.0
+        move = bot.choose_move(engine.snapshot(), 2, seed=seed + i, budget=0.05)
+        kind, name = move["action"], move["player"]
+        payload = {k: v for k, v in move.items() if k not in ("action", "player", "expected")}
+        payload["now"] = now
+        if kind == "lag":
+            outcome = engine.lag(name, payload["strike"], now=now)
+        elif kind == "choose_break":
+            outcome = engine.choose_break(name, payload["take"], now=now)
+        elif kind == "place":
+            outcome = engine.place(name, payload["ball"], (payload["x"], payload["y"]), now=now)
+        else:
+            outcome = engine.shoot(name, call=payload["call"], strike=payload["strike"], now=now)
+        store(kind, name, payload, outcome)
+    if resign and engine.snapshot()["phase"] != "finished":
+        now += 5.0
+        outcome = engine.resign(names[0], now=now)
+        store("resign", names[0], {"now": now}, outcome)
+    snapshot = engine.snapshot()
+    match.snapshot = snapshot
+    if snapshot["phase"] == "finished":
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        winner = snapshot.get("winner")
+        match.winner = users.get(winner) if winner else None
+        match.result_reason = str(snapshot.get("finish_reason") or "")
+    match.save()
+    return match
