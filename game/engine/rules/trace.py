@@ -61,9 +61,13 @@ def crossed_home_line(shot: Any, ball: str, table: TableSpec) -> bool:
 
 
 def _touching_cushion(point: tuple[float, float], table: TableSpec) -> str | None:
+    """The cushion whose straight nose the ball touches (not its end, where the jaw rounding begins)."""
     limit = table.ball_radius + CONTACT_TOLERANCE
     for cushion in table.cushions:
-        if point_segment_distance(point, cushion.a, cushion.b) <= limit:
+        (ax, ay), (bx, by) = cushion.a, cushion.b
+        dx, dy = bx - ax, by - ay
+        t = ((point[0] - ax) * dx + (point[1] - ay) * dy) / (dx * dx + dy * dy)
+        if 0.0 < t < 1.0 and point_segment_distance(point, cushion.a, cushion.b) <= limit:
             return cushion.id
     return None
 
