@@ -261,22 +261,24 @@ function boot(root) {
   });
   const unbindKeys = bindKeyboard(document, dispatch);
 
-  function resize() {
-    const rect = stage.getBoundingClientRect();
-    canvas.style.width = `${rect.width}px`;
-    canvas.style.height = `${rect.height}px`;
-    renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
-    lastDrawn = null;
-  }
-  const observer = new ResizeObserver(resize);
-  observer.observe(stage);
-  resize();
-
   let lastDrawn = null;
   let lastDrawAt = 0;
   let lastHudAt = 0;
   let lastHudState = null;
   let wasMyTurn = false;
+
+  function resize() {
+    const rect = stage.getBoundingClientRect();
+    canvas.style.width = `${rect.width}px`;
+    canvas.style.height = `${rect.height}px`;
+    const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
+    // World -> CSS pixel matrix, published for browser tests and tools (no globals).
+    canvas.dataset.transform = JSON.stringify({ a: tf.a, b: tf.b, c: tf.c, d: tf.d, e: tf.e, f: tf.f });
+    lastDrawn = null;
+  }
+  const observer = new ResizeObserver(resize);
+  observer.observe(stage);
+  resize();
   const loop = createLoop({
     update: (dt, now) => {
       const next = tick(state, now);

@@ -16,6 +16,8 @@ export const VERSIONED_INPUTS = new Set(["shoot", "place", "lag", "choose_break"
 const MIN_AIM_INTERVAL_MS = 55; // the server relays at most 20 aims a second
 const CATCH_UP_INTERVAL_MS = 1500;
 const PING_INTERVAL_MS = 5000;
+/** Close codes after which reconnecting cannot help (game/consumers.py). */
+export const REFUSED_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
 
 /** Delay before reconnect attempt `attempt` (0-based): doubling, capped, with ±25 % jitter. */
 export function backoffDelay(attempt, random = Math.random) {
@@ -112,8 +114,8 @@ export function createNet({
     ws.onclose = (event) => {
       if (socket !== ws) return;
       socket = null;
-      // 4000-4099: the server refused us for good (no such match, not allowed): do not hammer it.
-      const refused = event && event.code >= 4000 && event.code < 4100;
+      // The server refused us for good (no such match, not allowed): do not hammer it.
+      const refused = event && REFUSED_CLOSE_CODES.has(event.code);
       if (closedByUs || refused) onStatus("closed", { code: event && event.code });
       else scheduleReconnect();
     };

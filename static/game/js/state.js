@@ -12,7 +12,7 @@
  * changes before the balls have stopped.
  */
 
-import { animationDuration, parseSegments, positionsAt } from "./trajectory.js";
+import { animationDuration, ballAt, parseSegments, positionsAt, trackEnd } from "./trajectory.js";
 import { clampSpin } from "./geometry.js";
 
 export const VERSIONED = new Set(["snapshot", "shot", "placed", "choice", "finished"]);
@@ -54,7 +54,33 @@ export function createState({ table, matchId = "", me = "", role = "spectator" }
     placing: null,
     sent: {},
     ui: { pull: 0 },
+    lagRest: {},
   };
+}
+
+/** The fixed start of a seat's lag white (K-3.1; game/engine/rules/lag.py): x = L/8, in its half. */
+export function lagStart(table, seat) {
+  const y = seat === 0 ? table.width / 4 : (3 * table.width) / 4;
+  return [Math.round((table.home_line_x / 2) * 1e6) / 1e6, Math.round(y * 1e6) / 1e6];
+}
+
+const LAG_BALLS = ["white1", "white2"];
+
+/**
+ * During the lag the whites are off the table in the snapshot (each lag is simulated on its own):
+ * show a white waiting at its start, or where its lag stopped.
+ */
+function lagBalls(state) {
+  const game = state.shown;
+  if (!game || game.phase !== "lag") return {};
+  const results = (game.lag && game.lag.results) || [null, null];
+  const out = {};
+  LAG_BALLS.forEach((id, seat) => {
+    if (game.balls && game.balls[id]) return;
+    if (!results[seat]) out[id] = lagStart(state.table, seat);
+    else if (state.lagRest[id] && !results[seat].lost) out[id] = state.lagRest[id];
+  });
+  return out;
 }
 
 export function emptyCall() {
@@ -72,11 +98,17 @@ export function classifyVersion(last, v) {
   return "gap";
 }
 
-/** Apply one server message. */
+/** Errors about the live aim relay, not about anything the player asked for: not worth a toast. */
+const QUIET_ERRORS = new Set(["not_your_turn", "rate_limited"]);
+
+/**
+ * Apply one server message. Every message with a numeric `v` is a versioned event, known type or
+ * not (a new event type must never look like a hole in the versions).
+ */
 export function receive(state, msg, now = 0, epoch = now / 1000) {
   if (!msg || typeof msg !== "object" || typeof msg.t !== "string") return state;
   const d = msg.d || {};
-  if (VERSIONED.has(msg.t) && typeof msg.v === "number") {
+  if (typeof msg.v === "number") {
     if (msg.t === "snapshot") {
       if (state.version !== null && msg.v < state.version) return state;
       return drain(applySnapshot(state, d, msg.v, now, epoch), now);
@@ -89,7 +121,7 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
       const buffer = [...state.buffer, msg].sort((a, b) => a.v - b.v);
       return { ...state, buffer, gap: state.gap || { from: state.version, since: now, asked: false } };
     }
-    return drain(applyEvent(state, msg, now), now);
+    return drain(applyEvent(state, msg, now, epoch), now);
   }
   switch (msg.t) {
     case "aim":
@@ -98,14 +130,27 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
     case "presence":
       return { ...state, presence: { players: d.players || [], spectators: d.spectators || 0 } };
     case "clock":
-      return { ...state, clock: { ...d, received: epoch } };
+      return { ...state, clock: clockOf(d, epoch) };
     case "chat":
       return { ...state, chat: [...state.chat, { from: d.from, text: d.text }].slice(-CHAT_KEEP) };
     case "error":
+      if (QUIET_ERRORS.has(d.code) && (d.ack === null || d.ack === undefined)) return state;
       return withoutSent({ ...state, error: { code: d.code, message: d.message, ack: d.ack, at: now } }, d.ack);
     default:
       return state;
   }
+}
+
+/** The deadlines, with the skew between the server's clock and ours (`now` is the server's). */
+function clockOf(d, epoch) {
+  return { ...d, skew: typeof d.now === "number" ? d.now - epoch : 0, received: epoch };
+}
+
+/** Seconds left until an epoch deadline by the server's clock, or null. */
+export function secondsLeft(state, deadline, epoch) {
+  if (typeof deadline !== "number") return null;
+  const skew = (state.clock && state.clock.skew) || 0;
+  return deadline - (epoch + skew);
 }
 
 /** Apply buffered events that have become contiguous. */
@@ -128,6 +173,7 @@ function drain(state, now) {
 
 function applySnapshot(state, d, v, now, epoch) {
   const game = d.state || null;
+  const clock = d.clock ? clockOf(d.clock, epoch) : state.clock;
   let steps = [];
   const last = d.last_shot || (game && game.last_shot);
   if (last && last.segments && typeof last.started_at === "number") {
@@ -157,6 +203,7 @@ function applySnapshot(state, d, v, now, epoch) {
     shown: game,
     match: d.match || state.match,
     you: d.you || state.you,
+    clock,
     steps,
     buffer: state.buffer.filter((m) => m.v > v),
     gap: null,
@@ -167,11 +214,11 @@ function applySnapshot(state, d, v, now, epoch) {
   };
 }
 
-function applyEvent(state, msg, now) {
+function applyEvent(state, msg, now, epoch) {
   const d = msg.d || {};
   const after = d.state || state.game;
   let step;
-  if (msg.t === "shot") {
+  if (msg.t === "shot" && d.segments) {
     const tracks = parseSegments(d.segments || {});
     step = {
       kind: d.kind || "shot",
@@ -191,6 +238,8 @@ function applyEvent(state, msg, now) {
   const steps = [...state.steps, step];
   if (steps.length === 1) steps[0] = { ...step, startAt: now };
   let next = { ...state, version: msg.v, game: after, steps };
+  if (d.match) next = { ...next, match: d.match };
+  if (d.clock) next = { ...next, clock: clockOf(d.clock, epoch) };
   next = withoutSent(next, d.ack);
   if (d.player === state.me && msg.t === "shot") {
     // Our shot was played: its call is spent.
@@ -238,6 +287,17 @@ export function tick(state, now) {
 
 function commitStep(state, step) {
   let s = { ...state, shown: step.after };
+  if (step.kind === "lag" && step.tracks) {
+    const lagRest = { ...state.lagRest };
+    for (const id of LAG_BALLS) {
+      const track = step.tracks[id];
+      if (!track) continue;
+      const end = ballAt(track, trackEnd(track) + 10);
+      if (end.drop === 0) lagRest[id] = [end.x, end.y];
+      else delete lagRest[id];
+    }
+    s = { ...s, lagRest };
+  }
   if (step.kind === "shot" || step.kind === "lag") {
     const entry = {
       v: step.v,
@@ -275,6 +335,7 @@ export function ballsAt(state, now) {
       if (pos) out[id] = { x: pos[0], y: pos[1], drop: 0, moving: false };
     }
   }
+  for (const [id, pos] of Object.entries(lagBalls(state))) out[id] = { x: pos[0], y: pos[1], drop: 0, moving: false };
   const head = state.steps[0];
   if (head && head.tracks && head.startAt !== null && now >= head.startAt) {
     const t = (now - head.startAt) / 1000;
@@ -292,7 +353,7 @@ export function restingBalls(state) {
   const out = {};
   const balls = (state.shown && state.shown.balls) || {};
   for (const [id, pos] of Object.entries(balls)) out[id] = pos ? [pos[0], pos[1]] : null;
-  return out;
+  return { ...out, ...lagBalls(state) };
 }
 
 /** My seat index in `players`, or -1 for a spectator. */

@@ -4,8 +4,8 @@
  */
 
 const CUE_LENGTH = 1.45;
-const TIP_RADIUS = 0.0065;
-const BUTT_RADIUS = 0.015;
+const TIP_RADIUS = 0.0075;
+const BUTT_RADIUS = 0.0185;
 
 /**
  * @param {CanvasRenderingContext2D} ctx in world (metre) coordinates

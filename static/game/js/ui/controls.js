@@ -3,8 +3,7 @@
  * become intents for main.js; `update` mirrors the state into the controls. Listeners unbind.
  */
 
-import { myActions } from "../state.js";
-import { powerFromSpeed } from "../state.js";
+import { myActions, powerFromSpeed, secondsLeft } from "../state.js";
 import { describeCall } from "./words.js";
 
 function on(el, type, fn, opts) {
@@ -46,6 +45,18 @@ export function createControls(root, dispatch) {
   unbind.push(on(resign, "click", () => dispatch({ type: "resign" })));
   unbind.push(on(via, "click", () => dispatch({ type: "via-toggle" })));
   unbind.push(on($(".kz-clear-call"), "click", () => dispatch({ type: "clear-call" })));
+  const copy = $(".kz-copy");
+  if (copy) {
+    unbind.push(
+      on(copy, "click", () => {
+        const url = $(".kz-invite-url");
+        url.select();
+        const done = () => (copy.textContent = "Copied");
+        if (navigator.clipboard) navigator.clipboard.writeText(url.value).then(done, () => document.execCommand("copy"));
+        else if (document.execCommand("copy")) done();
+      }),
+    );
+  }
   for (const step of root.querySelectorAll(".kz-step")) {
     unbind.push(
       on(step, "click", (e) => {
@@ -122,7 +133,9 @@ export function createControls(root, dispatch) {
 
     const clock = state.clock || {};
     const epoch = Date.now() / 1000;
-    const overdue = (clock.shot_deadline && clock.shot_deadline < epoch) || (clock.grace_deadline && clock.grace_deadline < epoch);
+    const shotLeft = secondsLeft(state, clock.shot_deadline, epoch);
+    const graceLeft = secondsLeft(state, clock.grace_deadline, epoch);
+    const overdue = (shotLeft !== null && shotLeft < 0) || (graceLeft !== null && graceLeft < 0);
     claim.hidden = !(overdue && !actions.length && game && game.phase !== "finished");
 
     let h = "";

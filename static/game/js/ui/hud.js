@@ -4,7 +4,7 @@
  * DOM writes happen only when a value changed.
  */
 
-import { activePlayer, myActions, mySeat } from "../state.js";
+import { activePlayer, myActions, mySeat, secondsLeft } from "../state.js";
 import {
   actionWords,
   ballName,
@@ -69,7 +69,13 @@ export function createHud(root) {
     setAttr(root, "data-role", state.role);
     setAttr(root, "data-connection", state.connection);
     if (!game) {
-      setText(phase, state.connection === "open" ? "Loading…" : "Connecting…");
+      const waiting = state.match && state.match.status === "open";
+      setText(phase, waiting ? "Open match" : state.connection === "open" ? "Loading…" : "Connecting…");
+      setText(turn, waiting ? "Waiting for an opponent…" : "");
+      setAttr(root, "data-phase", waiting ? "waiting" : null);
+      setAttr(root, "data-version", state.version);
+      const players = (state.match && state.match.players) || [];
+      players.forEach((p, i) => p && seats[i] && setText(seats[i].name, p.name));
       return;
     }
     const active = activePlayer(state);
@@ -118,10 +124,10 @@ export function createHud(root) {
     setAttr(turn, "data-mine", actions.length ? "yes" : null);
 
     const clock = state.clock || {};
-    const shotLeft = clock.shot_deadline ? clock.shot_deadline - epoch : null;
+    const shotLeft = secondsLeft(state, clock.shot_deadline, epoch);
     setText(shotClock, shotLeft !== null ? `⏱ ${formatClock(shotLeft)}` : "");
     setAttr(shotClock, "data-urgent", shotLeft !== null && shotLeft < 10 ? "yes" : null);
-    const matchLeft = clock.match_deadline ? clock.match_deadline - epoch : null;
+    const matchLeft = secondsLeft(state, clock.match_deadline, epoch);
     setText(matchClock, matchLeft !== null ? `Match ${formatClock(matchLeft)}` : "");
 
     // The last verdict, in words, for a few seconds over the table (and for good in the shot list).
@@ -129,7 +135,8 @@ export function createHud(root) {
       lastVerdict = state.lastVerdict;
       verdictAt = now;
       if (lastVerdict) {
-        const who = lastVerdict.player ? `${lastVerdict.player}: ` : "";
+        const reason = lastVerdict.reason || "";
+        const who = lastVerdict.player && !reason.startsWith(lastVerdict.player) ? `${lastVerdict.player}: ` : "";
         setText(verdict, who + (describeVerdict(lastVerdict) || (lastVerdict.kind === "lag" ? "lag shot" : "")));
         setAttr(verdict, "data-tone", lastVerdict.foul ? "foul" : lastVerdict.scored ? "good" : "plain");
       }
@@ -151,7 +158,7 @@ export function createHud(root) {
     setText(connection, label[state.connection] || state.connection);
     setAttr(connection, "data-status", state.connection);
     setText(latency, state.latency ? `${Math.round(state.latency)} ms` : "");
-    setText(spectators, `👁 ${state.presence.spectators || 0}`);
+    setText(spectators, `${state.presence.spectators || 0} watching`);
     setAttr(spectators, "title", `${state.presence.spectators || 0} watching`);
 
     const fin = game.phase === "finished" ? state.finished || { winner: game.winner } : null;
