@@ -15,7 +15,7 @@ from game.models import Club, Match, Membership, Profile, Shot
 
 
 def make_player(name: str, **profile_fields: Any) -> Any:
-    user = get_user_model().objects.create_user(username=name.lower(), password="pw-" + name)
+    user = get_user_model().objects.create_user(username=name.lower())  # no password: fast, and tests log in with force_login
     Profile.objects.create(user=user, display_name=name, **profile_fields)
     return user
 
