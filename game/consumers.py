@@ -292,7 +292,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if stored["v"] > self.last_v:
             await self.fill_gap(stored["v"])
         else:
-            await self.send_message(stored)
+            await self.send_message({**stored, "repeat": True})
 
     # --- outbound -----------------------------------------------------------------------------------
 

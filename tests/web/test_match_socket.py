@@ -1,0 +1,341 @@
+"""MatchConsumer through Channels' WebsocketCommunicator: a whole match with a spectator, exactly-once
+inputs (acks, two tabs), catch-up, aim relay, presence, the shot clock and the disconnect grace.
+
+Run twice by `make test`: SQLite with the in-memory layer, then PostgreSQL with the Redis layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import AbstractBaseUser
+
+from game.engine.rules import Match as EngineMatch
+from game.models import Match, MatchEvent, Shot
+from game.services.accounts import user_signup
+from game.services.matches import match_create, match_join, snapshot_hash
+from tests.web.play_support import (
+    BREAK_CALL,
+    connect_communicator,
+    near_end_snapshot,
+    near_end_strike,
+    next_ack,
+    play_opening,
+)
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@database_sync_to_async
+def two_players(**options: Any) -> tuple[AbstractBaseUser, AbstractBaseUser, str]:
+    """alice (seat 0) and bob (seat 1) in a started match (lag phase, version 1)."""
+    suffix = str(time.monotonic_ns())[-6:]
+    alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345", display_name=f"alice{suffix}")
+    bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345", display_name=f"bob{suffix}")
+    match, _ = match_create(user=alice, rated=options.get("rated", False), time_limit=None,
+                            shot_clock=options.get("shot_clock"))
+    match_join(match_id=match.id, user=bob)
+    return alice, bob, match.id
+
+
+@database_sync_to_async
+def put_position(match_id: str, position: dict[str, Any]) -> int:
+    """Test set-up only: replace the stored engine state (as an admin repair would), same version."""
+    match = Match.objects.get(pk=match_id)
+    match.snapshot = EngineMatch.from_snapshot(position).snapshot()
+    match.save(update_fields=["snapshot"])
+    return match.version
+
+
+@database_sync_to_async
+def stored(match_id: str) -> dict[str, Any]:
+    match = Match.objects.get(pk=match_id)
+    return {
+        "match": match,
+        "shots": list(Shot.objects.filter(match=match).order_by("seq").values()),
+        "events": list(MatchEvent.objects.filter(match=match).order_by("version").values("version", "type")),
+        "hash": snapshot_hash(match.snapshot),
+    }
+
+
+@database_sync_to_async
+def names_of(match_id: str) -> list[str]:
+    return [p["name"] for p in Match.objects.get(pk=match_id).snapshot["players"]]
+
+
+async def test_a_whole_match_two_players_and_a_spectator() -> None:
+    alice_user, bob_user, match_id = await two_players(rated=True)
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    spectator = await connect_communicator("spectator", match_id, None)
+    assert spectator.versioned[0]["d"]["you"]["role"] == "spectator"
+    assert alice.versioned[0]["d"]["state"]["phase"] == "lag"
+
+    v = await play_opening(alice, bob, (spectator,))
+    assert alice.state["pending"] == [[alice.state["players"][0]["name"], "shoot"]]
+
+    # A real miss: the turn passes to bob.
+    miss = {"angle": 1.5707963, "speed": 0.8, "side": 0.0, "height": 0.0}
+    call = {"ball": "red2", "pocket": "foot_right"}
+    await alice.send("shoot", {"call": call, "strike": miss}, ack=next_ack(), v=v)
+    v += 1
+    for p in (alice, bob, spectator):
+        shot = await p.until_version(v)
+    assert shot["d"]["verdict"]["scored"] is False and shot["d"]["verdict"]["turn_passes"] is True
+    assert bob.pending() == [[bob.state["players"][1]["name"], "shoot"]]
+
+    # The end: a near-end position, then a real pot that reaches 60.
+    names = await names_of(match_id)
+    await put_position(match_id, near_end_snapshot(names))
+    await alice.send("shoot", {"call": BREAK_CALL, "strike": near_end_strike()}, ack=next_ack(), v=v)
+    for p in (alice, bob, spectator):
+        shot = await p.until_version(v + 1)
+        finished = await p.until_version(v + 2)
+    assert shot["t"] == "shot" and shot["d"]["verdict"]["scores"][0] >= 60
+    assert finished["t"] == "finished" and finished["d"]["winner"] == names[0]
+    assert finished["d"]["state"]["phase"] == "finished"
+    assert [c["player"] for c in finished["d"]["rating_changes"]] == names
+    # Everyone saw the same versioned history after their snapshot.
+    histories = [[(m["v"], m["t"]) for m in p.versioned[1:]] for p in (alice, bob, spectator)]
+    assert histories[0] == histories[1] == histories[2]
+
+    rows = await stored(match_id)
+    assert rows["match"].status == Match.Status.FINISHED and rows["match"].winner_id == alice_user.pk
+    assert [s["kind"] for s in rows["shots"]] == ["lag", "lag", "choose_break", "place", "place", "shoot", "shoot",
+                                                  "shoot"]
+    assert [e["version"] for e in rows["events"]] == list(range(1, v + 3))
+    assert rows["shots"][-1]["snapshot_hash"] == rows["hash"]
+    assert all(s["ack"] is not None for s in rows["shots"])
+    for p in (alice, bob, spectator):
+        await p.close()
+
+
+async def in_play_position() -> tuple[Any, Any, str, int, dict[str, Any]]:
+    alice_user, bob_user, match_id = await two_players()
+    names = await names_of(match_id)
+    v = await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=10))
+    return alice_user, bob_user, match_id, v, {"call": BREAK_CALL, "strike": near_end_strike()}
+
+
+async def test_two_tabs_shooting_at_once_apply_exactly_one_shot() -> None:
+    alice_user, _bob_user, match_id, v, shot = await in_play_position()
+    tab1 = await connect_communicator("tab1", match_id, alice_user)
+    tab2 = await connect_communicator("tab2", match_id, alice_user)
+    await asyncio.gather(
+        tab1.send("shoot", shot, ack=next_ack(), v=v),
+        tab2.send("shoot", shot, ack=next_ack(), v=v),
+    )
+    first = await tab1.until(lambda m: m["t"] in ("shot", "error"))
+    second = await tab2.until(lambda m: m["t"] in ("shot", "error"))
+    kinds = sorted([first["t"], second["t"]])
+    outcomes = [first, second]
+    # One tab sees its shot applied; the other is refused as stale (and still sees the shot).
+    errors = [m for m in outcomes if m["t"] == "error"]
+    if kinds == ["shot", "shot"]:
+        later = await asyncio.gather(tab1.error(), tab2.error(), return_exceptions=True)
+        errors = [e for e in later if isinstance(e, dict)]
+    assert len(errors) == 1 and errors[0]["d"]["code"] == "stale"
+    rows = await stored(match_id)
+    assert [s["kind"] for s in rows["shots"]] == ["shoot"]
+    assert rows["match"].version == v + 1
+    for tab in (tab1, tab2):
+        await tab.close()
+
+
+async def test_a_repeated_ack_is_answered_never_applied_twice() -> None:
+    alice_user, bob_user, match_id, v, shot = await in_play_position()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    ack = next_ack()
+    await alice.send("shoot", shot, ack=ack, v=v)
+    applied = await alice.until(lambda m: m["t"] == "shot")
+    assert applied["d"]["ack"] == ack
+    # The same input again (a resend after a lost answer, with the version it was made against).
+    await alice.send("shoot", shot, ack=ack, v=v)
+    answer = await alice.until(lambda m: m["t"] == "shot" and m is not applied)
+    assert answer == {**applied, "repeat": True}
+    # From another tab too: the ack is per player and match, not per socket.
+    tab = await connect_communicator("tab", match_id, alice_user)
+    await tab.send("shoot", shot, ack=ack, v=v)
+    again = await tab.until(lambda m: m["t"] == "shot")
+    assert again["v"] == applied["v"] and again["d"]["ack"] == ack and again["repeat"] is True
+    rows = await stored(match_id)
+    assert len(rows["shots"]) == 1 and rows["match"].version == applied["v"]
+    for p in (alice, tab):
+        await p.close()
+
+
+async def test_hello_catches_up_missed_events_and_resyncs_when_far_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    alice_user, bob_user, match_id = await two_players()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    late = await connect_communicator("late", match_id, None)
+    v = await play_opening(alice, bob)
+    # `late` has been receiving too; pretend it lost everything after version 2 and ask again.
+    await late.until_version(v)
+    events = []
+    await late.hello(2)
+    for _ in range(v - 2):
+        events.append(await late.until(lambda m: "v" in m))
+    assert [m["v"] for m in events] == list(range(3, v + 1))
+    assert [m["t"] for m in events] == ["shot", "choice", "placed", "placed", "shot"]
+
+    from game.selectors import matches as selectors
+
+    monkeypatch.setattr(selectors, "CATCH_UP_MAX_EVENTS", 2)
+    await late.hello(1)
+    snapshot = await late.until(lambda m: m["t"] == "snapshot")
+    assert snapshot["v"] == v and snapshot["d"]["state"]["players"][0]["score"] == 6
+    await late.hello(10_000)
+    assert (await late.until(lambda m: m["t"] == "snapshot"))["v"] == v
+    for p in (alice, bob, late):
+        await p.close()
+
+
+async def test_aim_is_relayed_to_the_others_at_most_20_per_second() -> None:
+    alice_user, bob_user, match_id, v, _shot = await in_play_position()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    spectator = await connect_communicator("spectator", match_id, None)
+    started = time.monotonic()
+    sent = 40
+    for i in range(sent):
+        await alice.send("aim", {"angle": i / 100, "speed": 1.0, "side": 0.0, "height": 0.0})
+        await asyncio.sleep(0.005)
+    await asyncio.sleep(0.2)
+    elapsed = time.monotonic() - started
+    for watcher in (bob, spectator):
+        aims = [m for m in await watcher.drain() if m["t"] == "aim"]
+        assert 2 <= len(aims) <= elapsed / 0.05 + 2, len(aims)
+        assert aims[-1]["d"]["angle"] == pytest.approx((sent - 1) / 100)
+        assert aims[-1]["d"]["player"] == alice.state["players"][0]["name"]
+    # The aimer gets none back; the player who may not act is refused.
+    assert not [m for m in await alice.drain() if m["t"] == "aim"]
+    await bob.send("aim", {"angle": 0.0, "speed": 1.0})
+    assert (await bob.error())["d"]["code"] == "not_your_turn"
+    await spectator.send("aim", {"angle": 0.0, "speed": 1.0})
+    assert (await spectator.error())["d"]["code"] == "spectator"
+    for p in (alice, bob, spectator):
+        await p.close()
+
+
+async def test_presence_counts_players_and_spectators() -> None:
+    alice_user, bob_user, match_id = await two_players()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    watchers = [await connect_communicator(f"w{i}", match_id, None) for i in range(2)]
+    presence = await alice.until(lambda m: m["t"] == "presence" and m["d"]["spectators"] == 2)
+    assert [p["connected"] for p in presence["d"]["players"]] == [True, False]
+    bob = await connect_communicator("bob", match_id, bob_user)
+    presence = await alice.until(lambda m: m["t"] == "presence" and m["d"]["players"][1]["connected"])
+    assert presence["d"]["spectators"] == 2
+    await watchers[0].close()
+    presence = await alice.until(lambda m: m["t"] == "presence" and m["d"]["spectators"] == 1)
+    for p in (alice, bob, watchers[1]):
+        await p.close()
+
+
+@database_sync_to_async
+def expire(match_id: str, field: str) -> None:
+    Match.objects.filter(pk=match_id).update(**{field: time.time() - 1})
+
+
+async def test_claim_timeout_after_the_shot_clock() -> None:
+    alice_user, bob_user, match_id = await two_players(shot_clock=30)
+    names = await names_of(match_id)
+    await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=10))
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    assert alice.versioned[0]["d"]["clock"]["shot_deadline"] > time.time() + 20
+    await bob.send("claim_timeout", ack=next_ack())
+    assert (await bob.error())["d"]["code"] == "too_early"
+    await alice.send("claim_timeout", ack=next_ack())
+    assert (await alice.error())["d"]["code"] == "too_early"  # it is alice's own clock that runs
+    await expire(match_id, "shot_deadline")
+    ack = next_ack()
+    await bob.send("claim_timeout", ack=ack)
+    finished = await alice.until(lambda m: m["t"] == "finished")
+    assert finished["d"]["winner"] == names[1] and "shot clock" in finished["d"]["reason"]
+    assert (await bob.until(lambda m: m["t"] == "finished"))["d"]["ack"] == ack
+    rows = await stored(match_id)
+    assert rows["match"].winner_id == bob_user.pk and rows["shots"][-1]["kind"] == "forfeit"
+    for p in (alice, bob):
+        await p.close()
+
+
+async def test_disconnect_grace_then_claim() -> None:
+    alice_user, bob_user, match_id = await two_players()
+    names = await names_of(match_id)
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] is None)
+    await bob.close()
+    clock = await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] == names[1])
+    assert clock["d"]["grace_deadline"] > time.time() + 30
+    await alice.send("claim_timeout", ack=next_ack())
+    assert (await alice.error())["d"]["code"] == "too_early"
+    # bob comes back in time: the grace stops.
+    bob = await connect_communicator("bob", match_id, bob_user)
+    await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] is None)
+    await bob.close()
+    await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] == names[1])
+    await expire(match_id, "grace_deadline")
+    await alice.send("claim_timeout", ack=next_ack())
+    finished = await alice.until(lambda m: m["t"] == "finished")
+    assert finished["d"]["winner"] == names[0] and "left" in finished["d"]["reason"]
+    await alice.close()
+
+
+async def test_spectators_cannot_play_and_bad_frames_are_answered(monkeypatch: pytest.MonkeyPatch) -> None:
+    alice_user, bob_user, match_id, v, shot = await in_play_position()
+    spectator = await connect_communicator("spectator", match_id, None)
+    await spectator.send("shoot", shot, ack=7, v=v)
+    error = await spectator.error()
+    assert error["d"] == {"code": "spectator", "message": error["d"]["message"], "ack": 7}
+    await spectator.send_raw("x" * 5000)
+    assert (await spectator.error())["d"]["code"] == "too_large"
+    bob = await connect_communicator("bob", match_id, bob_user)
+    await bob.send("shoot", shot, ack=8, v=v)
+    assert (await bob.error())["d"] == {"code": "not_your_turn", "message": f"it is {(await names_of(match_id))[0]}'s "
+                                        "turn", "ack": 8}
+    await bob.send("shoot", shot, ack=9, v=v - 1)
+    assert (await bob.error())["d"]["code"] == "stale"
+    rows = await stored(match_id)
+    assert rows["shots"] == [] and rows["match"].version == v
+    for p in (spectator, bob):
+        await p.close()
+
+
+async def test_rate_limits_answer_then_close_a_flood() -> None:
+    alice_user, _bob, match_id = await two_players()
+    spectator = await connect_communicator("spectator", match_id, None)
+    for _ in range(12):
+        await spectator.send("ping")
+    replies = [await spectator.until(lambda m: m["t"] in ("pong", "error")) for _ in range(12)]
+    assert [m["t"] for m in replies].count("pong") <= 9
+    assert any(m["t"] == "error" and m["d"]["code"] == "rate_limited" for m in replies)
+    for _ in range(80):
+        await spectator.send("ping")
+    flood = await spectator.until(lambda m: m["t"] == "error" and m["d"]["code"] == "flood")
+    assert flood
+    player = await connect_communicator("alice", match_id, alice_user)
+    for _ in range(15):
+        await player.send("ping")
+    replies = [await player.until(lambda m: m["t"] in ("pong", "error")) for _ in range(15)]
+    assert all(m["t"] == "pong" for m in replies)  # players have more room than spectators
+    await player.close()
+
+
+async def test_unknown_match_is_refused() -> None:
+    from tests.web.play_support import communicator_player
+
+    communicator, player = communicator_player("nobody", "nosuchmatch", None)
+    connected, _ = await communicator.connect(timeout=10)
+    assert connected
+    error = await player.error()
+    assert error["d"]["code"] == "not_found"
+    closed = await communicator.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4404}
+    await communicator.wait()
