@@ -137,8 +137,10 @@ def bot_due(match_id: str) -> Due | None:
         p.user_id: p.bot_level
         for p in Profile.objects.filter(user_id__in=[s for s in seats if s is not None], is_bot=True)
     }
-    for name, action in pending:
-        if name not in names:
+    for index, (name, action) in enumerate(pending):
+        if name not in names or (action == "lag" and index > 0):
+            # Both players may lag at once; the bot waits for the one listed first, so the two lags
+            # are never made against the same version (the second would be refused as stale).
             continue
         user_id = seats[names.index(name)]
         level = bots.get(user_id) if user_id is not None else None

@@ -1,0 +1,437 @@
+"""Load clients: M matches of two bot-driven players and S spectators, on real websockets.
+
+How a client gets a seat is how a browser does: a guest session over HTTP (the lobby's create form,
+then the match's join form, each with its CSRF cookie), then the websocket with the session cookie.
+Spectators connect without a session. With several server URLs, the players and spectators of one
+match are spread round-robin over them, so the fan-out crosses processes through the channel layer.
+
+What is measured (all clients of a match live in one process, so one clock serves them all):
+
+- shot round trip: ``shoot`` (or ``lag``) sent -> the ``shot`` event with that player and ack received,
+  by the shooter, by the opponent and by each spectator;
+- aim relay: an ``aim`` sent by the player -> the relayed ``aim`` received by the others (each aim
+  carries a unique angle, which identifies it);
+- ping round trip on a few probe sockets (answered by the consumer itself: the server's loop stall),
+  and this client's own loop lag (if it is high, the client, not the server, is the limit);
+- messages per second in and out, errors (every ``error`` frame, unexpected close, shot without an
+  answer, failed setup), versions missed (a gap in a socket's versions, or a socket that did not reach
+  its match's last version after the drain).
+
+The players' moves come from :func:`game.engine.bot.quick_move`: legal, about a millisecond each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.cookiejar
+import json
+import random
+import re
+import time
+import urllib.parse
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+from game.engine.bot import NoMoveError, quick_move
+
+#: A shot whose event has not come back after this long counts as an error (s).
+SHOT_TIMEOUT = 10.0
+#: After the run, how long sockets get to receive the last events before versions are compared (s).
+DRAIN = 3.0
+PING_INTERVAL = 1.0
+LOOP_TICK = 0.05
+
+
+@dataclass
+class LoadConfig:
+    urls: list[str]
+    matches: int
+    spectators: int
+    duration: float
+    seed: int = 1
+    think: float = 2.0
+    aim_rate: float = 10.0
+    setup_concurrency: int = 16
+    ping_probes: int = 10
+    first_match: int = 0
+    drain: float = DRAIN
+
+
+@dataclass
+class LoadStats:
+    """Raw figures of one client process; merged by the command, then summarised."""
+
+    shot_shooter: list[float] = field(default_factory=list)
+    shot_opponent: list[float] = field(default_factory=list)
+    shot_spectator: list[float] = field(default_factory=list)
+    aim: list[float] = field(default_factory=list)
+    ping: list[float] = field(default_factory=list)
+    loop_lag: list[float] = field(default_factory=list)
+    messages_in: int = 0
+    messages_out: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    missed: int = 0
+    shots: int = 0
+    aims: int = 0
+    finished: int = 0
+    sockets: int = 0
+    window: float = 0.0
+    setup_seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["errors"] = dict(self.errors)
+        return data
+
+    @classmethod
+    def merge(cls, parts: list[dict[str, Any]]) -> LoadStats:
+        total = cls()
+        for part in parts:
+            for key, value in part.items():
+                if key == "errors":
+                    total.errors.update(value)
+                elif key in ("window", "setup_seconds"):
+                    setattr(total, key, max(getattr(total, key), value))
+                else:
+                    setattr(total, key, getattr(total, key) + value)
+        return total
+
+
+# --- HTTP: guest sessions, create and join ---------------------------------------------------------
+
+
+class HttpSession:
+    """A cookie jar and an opener: what a browser keeps between the lobby and the match page."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base.rstrip("/")
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def header(self) -> str:
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            return str(response.geturl())
+
+    def post(self, path: str, fields: dict[str, str]) -> str:
+        fields = {**fields, "csrfmiddlewaretoken": self.cookie("csrftoken") or ""}
+        body = urllib.parse.urlencode(fields).encode()
+        request = urllib.request.Request(self.base + path, data=body, method="POST")
+        with self.opener.open(request, timeout=30) as response:
+            return str(response.geturl())
+
+
+MATCH_URL = re.compile(r"/m/([A-Za-z0-9]+)/?$")
+
+
+def create_match(base: str) -> tuple[str, HttpSession]:
+    session = HttpSession(base)
+    session.get("/lobby/")
+    landed = session.post("/lobby/create/", {"opponent": "human", "time_limit": "", "shot_clock": ""})
+    found = MATCH_URL.search(urllib.parse.urlparse(landed).path)
+    if found is None:
+        raise RuntimeError(f"creating a match landed on {landed}")
+    return found.group(1), session
+
+
+def join_match(base: str, match_id: str) -> HttpSession:
+    session = HttpSession(base)
+    session.get(f"/m/{match_id}/")
+    session.post(f"/m/{match_id}/join/", {})
+    if session.cookie("sessionid") is None:
+        raise RuntimeError("joining gave no session")
+    return session
+
+
+# --- websockets -----------------------------------------------------------------------------------
+
+
+def ws_base(url: str) -> str:
+    return "ws" + url[len("http"):] if url.startswith("http") else url
+
+
+class MatchRun:
+    """What the clients of one match share: the send times of shots and aims, the newest version."""
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.shots: dict[tuple[str, int], float] = {}
+        self.answered: set[tuple[str, int]] = set()
+        self.aims: dict[tuple[float, float], float] = {}
+        self.max_v = 0
+        self.finished = False
+        self.sockets: list[Socket] = []
+
+
+class Socket:
+    """One websocket of the run: a player (plays with quick_move) or a spectator (watches)."""
+
+    def __init__(self, runner: LoadRunner, run: MatchRun, url: str, cookie: str | None, role: str,
+                 probe: bool) -> None:
+        self.runner = runner
+        self.run = run
+        self.url = url
+        self.cookie = cookie
+        self.role = role
+        self.probe = probe
+        self.name = ""
+        self.last_v = 0
+        self.state: dict[str, Any] | None = None
+        self.connection: Any = None
+        self.acted_at_version = -1
+        self.acting = False
+        self.ack = 0
+        self.ping_sent: float | None = None
+        self.closing = False
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    async def connect(self) -> None:
+        base = ws_base(self.url)
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        self.connection = await websockets.connect(f"{base}/ws/match/{self.run.match_id}/", additional_headers=headers,
+                                                   origin=self.url, max_size=2**24, open_timeout=30,
+                                                   ping_interval=None)
+        while True:
+            message = json.loads(await asyncio.wait_for(self.connection.recv(), 30))
+            if message["t"] == "snapshot":
+                self.name = message["d"]["you"]["name"]
+                self.take_version(message, snapshot=True)
+                return
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.connection.send(json.dumps(message))
+        if self.runner.measuring:
+            self.runner.stats.messages_out += 1
+
+    def take_version(self, message: dict[str, Any], snapshot: bool = False) -> None:
+        v = int(message["v"])
+        if not snapshot and v > self.last_v + 1 and self.last_v:
+            self.runner.stats.missed += v - self.last_v - 1
+        self.last_v = max(self.last_v, v)
+        self.run.max_v = max(self.run.max_v, v)
+        state = (message.get("d") or {}).get("state")
+        if isinstance(state, dict):
+            self.state = state
+        if message["t"] == "finished":
+            if not self.run.finished:
+                self.runner.stats.finished += 1
+            self.run.finished = True
+
+    async def listen(self) -> None:
+        stats = self.runner.stats
+        try:
+            async for raw in self.connection:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                if self.runner.measuring:
+                    stats.messages_in += 1
+                t = message.get("t")
+                if "v" in message:
+                    self.take_version(message, snapshot=t == "snapshot")
+                    if t == "shot":
+                        self.record_shot(message["d"], now)
+                    self.maybe_act()
+                elif t == "aim":
+                    sent = self.run.aims.get((message["d"]["angle"], message["d"]["speed"]))
+                    if sent is not None and self.runner.measuring:
+                        stats.aim.append(now - sent)
+                elif t == "pong" and self.ping_sent is not None:
+                    if self.runner.measuring:
+                        stats.ping.append(now - self.ping_sent)
+                    self.ping_sent = None
+                elif t == "error":
+                    stats.errors[str(message["d"].get("code"))] += 1
+        except websockets.ConnectionClosed:
+            pass
+        if not self.closing:
+            stats.errors["closed"] += 1
+
+    def record_shot(self, data: dict[str, Any], now: float) -> None:
+        key = (data.get("player"), data.get("ack"))
+        sent = self.run.shots.get(key)
+        if self.role == "player" and data.get("player") == self.name:
+            self.run.answered.add(key)
+        if sent is None or not self.runner.measuring:
+            return
+        stats = self.runner.stats
+        if self.role == "spectator":
+            stats.shot_spectator.append(now - sent)
+        elif data.get("player") == self.name:
+            stats.shot_shooter.append(now - sent)
+        else:
+            stats.shot_opponent.append(now - sent)
+
+    def maybe_act(self) -> None:
+        if self.role != "player" or not self.runner.playing or self.acting or self.run.finished:
+            return
+        state = self.state or {}
+        pending = state.get("pending", [])
+        mine = [action for name, action in pending if name == self.name]
+        if not mine or self.acted_at_version >= self.last_v:
+            return
+        if mine[0] == "lag" and pending[0][0] != self.name:
+            return  # both may lag: one at a time, seat order, so neither is refused as stale
+        self.acting = True
+        self.acted_at_version = self.last_v
+        self.spawn(self.act(dict(state), mine[0], self.last_v))
+
+    async def act(self, state: dict[str, Any], action: str, version: int) -> None:
+        try:
+            seed = hash((self.runner.config.seed, self.run.match_id, version, self.name)) & 0xFFFFFFFF
+            try:
+                move = quick_move(state, player=self.name, seed=seed)
+            except NoMoveError:
+                return
+            rng = random.Random(seed)
+            if action in ("shoot", "lag"):
+                await self.aim(move["strike"], rng)
+            else:
+                await asyncio.sleep(0.2)
+            if not self.runner.playing or self.last_v != version:
+                return
+            self.ack += 1
+            message: dict[str, Any] = {"t": action, "ack": self.ack}
+            if action == "shoot":
+                message["d"] = {"call": move["call"], "strike": move["strike"]}
+            elif action == "lag":
+                message["d"] = {"strike": move["strike"]}
+            elif action == "place":
+                message["d"] = {"ball": move["ball"], "x": move["x"], "y": move["y"]}
+            else:
+                message["d"] = {"take": move["take"]}
+            message["v"] = version
+            if action in ("shoot", "lag"):
+                self.run.shots[(self.name, self.ack)] = time.perf_counter()
+                if self.runner.measuring:
+                    self.runner.stats.shots += 1
+                self.spawn(self.watch_shot(self.ack))
+            await self.send(message)
+        except websockets.ConnectionClosed:
+            return
+        finally:
+            self.acting = False
+
+    async def aim(self, strike: dict[str, float], rng: random.Random) -> None:
+        """A drag of `think` seconds at `aim_rate`: every aim has its own angle, to be recognised."""
+        config = self.runner.config
+        steps = max(1, int(config.think * config.aim_rate))
+        for i in range(steps):
+            left = 1.0 - (i + 1) / steps
+            angle = strike["angle"] + 0.1 * left + rng.uniform(-1e-6, 1e-6)
+            aim = {"angle": angle, "speed": strike["speed"], "side": strike["side"], "height": strike["height"]}
+            self.run.aims[(angle, strike["speed"])] = time.perf_counter()
+            await self.send({"t": "aim", "d": aim})
+            if self.runner.measuring:
+                self.runner.stats.aims += 1
+            await asyncio.sleep(1.0 / config.aim_rate)
+
+    async def watch_shot(self, ack: int) -> None:
+        await asyncio.sleep(SHOT_TIMEOUT)
+        if (self.name, ack) not in self.run.answered and self.runner.measuring:
+            self.runner.stats.errors["shot_timeout"] += 1
+
+    async def pinger(self) -> None:
+        while self.runner.playing:
+            self.ping_sent = time.perf_counter()
+            await self.send({"t": "ping"})
+            await asyncio.sleep(PING_INTERVAL)
+
+    async def close(self) -> None:
+        self.closing = True
+        for task in list(self.tasks):
+            task.cancel()
+        if self.connection is not None:
+            await self.connection.close()
+
+
+class LoadRunner:
+    """One client process's share of the run: set up, play for the duration, drain, count."""
+
+    def __init__(self, config: LoadConfig) -> None:
+        self.config = config
+        self.stats = LoadStats()
+        self.measuring = False
+        self.playing = False
+        self.runs: list[MatchRun] = []
+
+    async def setup_match(self, index: int, gate: asyncio.Semaphore) -> MatchRun | None:
+        urls = self.config.urls
+        url_a = urls[index % len(urls)]
+        url_b = urls[(index + 1) % len(urls)]
+        async with gate:
+            try:
+                match_id, first = await asyncio.to_thread(create_match, url_a)
+                second = await asyncio.to_thread(join_match, url_b, match_id)
+                run = MatchRun(match_id)
+                sockets = [Socket(self, run, url_a, first.header(), "player", False),
+                           Socket(self, run, url_b, second.header(), "player", False)]
+                for j in range(self.config.spectators):
+                    probe = j == 0 and index - self.config.first_match < self.config.ping_probes
+                    sockets.append(Socket(self, run, urls[(index + j) % len(urls)], None, "spectator", probe))
+                for socket in sockets:
+                    await socket.connect()
+                run.sockets = sockets
+                return run
+            except Exception as exc:
+                self.stats.errors[f"setup:{type(exc).__name__}"] += 1
+                return None
+
+    async def loop_lag(self) -> None:
+        while self.playing:
+            start = time.perf_counter()
+            await asyncio.sleep(LOOP_TICK)
+            if self.measuring:
+                self.stats.loop_lag.append(max(0.0, time.perf_counter() - start - LOOP_TICK))
+
+    async def run(self) -> LoadStats:
+        config = self.config
+        started = time.perf_counter()
+        gate = asyncio.Semaphore(config.setup_concurrency)
+        indexes = range(config.first_match, config.first_match + config.matches)
+        made = await asyncio.gather(*(self.setup_match(i, gate) for i in indexes))
+        self.runs = [run for run in made if run is not None]
+        sockets = [s for run in self.runs for s in run.sockets]
+        self.stats.sockets = len(sockets)
+        self.stats.setup_seconds = time.perf_counter() - started
+        listeners = [asyncio.create_task(s.listen()) for s in sockets]
+        self.playing = True
+        self.measuring = True
+        background = [asyncio.create_task(self.loop_lag())]
+        background += [asyncio.create_task(s.pinger()) for s in sockets if s.probe]
+        window_start = time.perf_counter()
+        for s in sockets:
+            s.maybe_act()
+        await asyncio.sleep(config.duration)
+        self.playing = False
+        self.stats.window = time.perf_counter() - window_start
+        await asyncio.sleep(config.drain)
+        self.measuring = False
+        for run in self.runs:
+            for s in run.sockets:
+                if s.last_v < run.max_v:
+                    self.stats.missed += run.max_v - s.last_v
+        for task in background:
+            task.cancel()
+        for s in sockets:
+            await s.close()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        return self.stats
+
+
+def run_load(config: LoadConfig) -> dict[str, Any]:
+    """Entry point of a client process (picklable arguments and result)."""
+    return asyncio.run(LoadRunner(config).run()).as_dict()

@@ -1,0 +1,125 @@
+"""`python manage.py loadtest`: real websocket clients against a running server; prints the figures.
+
+It starts no server: point it at one or more running daphne processes (``--url``, repeatable: the
+matches' sockets are spread round-robin over them). M matches (``--matches``), each with two
+bot-driven players and S spectators (``--spectators``), play for ``--duration`` seconds; then the
+table of latencies (p50/p95/p99/max), messages per second, errors and versions missed is printed, and
+the command exits non-zero on any error or missed version. ``--procs`` splits the clients over several
+processes (whole matches per process) so the client is never the bottleneck; ``--server-pid`` reads
+the peak RSS (VmHWM) of server processes on this machine.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from game.loadtest.client import LoadConfig, LoadStats, run_load
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[rank]
+
+
+def rss_of(pid: int) -> tuple[int | None, int | None]:
+    """(current RSS, peak RSS) of a local process in kB, from /proc."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None, None
+    values: dict[str, int] = {}
+    for line in text.splitlines():
+        if line.startswith(("VmRSS:", "VmHWM:")):
+            key, value = line.split(":", 1)
+            values[key] = int(value.split()[0])
+    return values.get("VmRSS"), values.get("VmHWM")
+
+
+class Command(BaseCommand):
+    help = "Drive M matches (2 bot players + S spectators each) against running servers and print latencies."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--url", action="append", default=None,
+                            help="server base URL (repeat for round-robin); default http://127.0.0.1:8000")
+        parser.add_argument("--matches", type=int, default=10)
+        parser.add_argument("--spectators", type=int, default=5)
+        parser.add_argument("--duration", type=float, default=30.0, help="seconds of play measured")
+        parser.add_argument("--think", type=float, default=2.0, help="seconds a player aims before a shot")
+        parser.add_argument("--aim-rate", type=float, default=10.0, help="aim messages per second while aiming")
+        parser.add_argument("--procs", type=int, default=1, help="client processes")
+        parser.add_argument("--setup-concurrency", type=int, default=16)
+        parser.add_argument("--server-pid", type=int, action="append", default=[],
+                            help="a local server process whose peak RSS to report (repeatable)")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        urls = [u.rstrip("/") for u in (options["url"] or ["http://127.0.0.1:8000"])]
+        matches, procs = options["matches"], max(1, options["procs"])
+        if matches < 1 or options["spectators"] < 0 or options["duration"] <= 0:
+            raise CommandError("need at least one match, no negative spectators, a positive duration")
+        base = LoadConfig(urls=urls, matches=matches, spectators=options["spectators"],
+                          duration=options["duration"], seed=options["seed"], think=options["think"],
+                          aim_rate=options["aim_rate"], setup_concurrency=options["setup_concurrency"])
+        share, extra = divmod(matches, procs)
+        configs, first = [], 0
+        for index in range(procs):
+            count = share + (1 if index < extra else 0)
+            if count:
+                configs.append(replace(base, matches=count, first_match=first,
+                                       setup_concurrency=max(1, base.setup_concurrency // procs)))
+            first += count
+        if len(configs) == 1:
+            parts = [run_load(configs[0])]
+        else:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=len(configs), mp_context=context) as pool:
+                parts = list(pool.map(run_load, configs))
+        stats = LoadStats.merge(parts)
+        ok = self.report(stats, options, urls)
+        if not ok:
+            sys.exit(1)
+
+    def report(self, stats: LoadStats, options: dict[str, Any], urls: list[str]) -> bool:
+        out = self.stdout.write
+        out(f"loadtest: {options['matches']} matches x (2 players + {options['spectators']} spectators) = "
+            f"{stats.sockets} sockets on {', '.join(urls)}; {stats.window:.0f} s measured after "
+            f"{stats.setup_seconds:.0f} s of setup; think {options['think']} s, aim {options['aim_rate']}/s, "
+            f"{options['procs']} client process(es), seed {options['seed']}")
+        out(f"{'latency (ms)':<34}{'n':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}")
+        rows = [
+            ("shot round trip: shooter", stats.shot_shooter),
+            ("shot round trip: opponent", stats.shot_opponent),
+            ("shot round trip: spectators", stats.shot_spectator),
+            ("aim relay", stats.aim),
+            ("ping round trip (server loop)", stats.ping),
+            ("client loop lag", stats.loop_lag),
+        ]
+        for label, values in rows:
+            out(f"{label:<34}{len(values):>8}" + "".join(
+                f"{1000 * percentile(values, q):>9.1f}" for q in (50, 95, 99, 100)))
+        window = stats.window or 1.0
+        out(f"messages/s: in {stats.messages_in / window:.0f}, out {stats.messages_out / window:.0f}; "
+            f"shots {stats.shots} ({stats.shots / window:.1f}/s), aims sent {stats.aims}, "
+            f"matches finished {stats.finished}")
+        errors = sum(stats.errors.values())
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items()))
+        out(f"errors: {errors}{' (' + detail + ')' if detail else ''}; versions missed: {stats.missed}")
+        for pid in options["server_pid"]:
+            rss, peak = rss_of(pid)
+            if rss is None or peak is None:
+                out(f"server pid {pid}: not readable")
+            else:
+                out(f"server pid {pid}: RSS {rss / 1024:.0f} MB, peak RSS {peak / 1024:.0f} MB")
+        passed = errors == 0 and stats.missed == 0 and stats.shots > 0
+        out("result: " + ("OK" if passed else "FAILED"))
+        return passed

@@ -1,0 +1,62 @@
+"""The loadtest command against real daphne servers: a short smoke run must finish with zero errors.
+
+The real measurements are benchmark runs (README); these runs only prove the tool and the server path
+it drives: guest sessions over HTTP, seats, players playing legal moves, spectators, the figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from game.loadtest.client import LoadConfig, LoadStats, run_load
+from tests.support.daphne import DaphneServer
+
+
+def smoke(urls: list[str], matches: int = 2) -> LoadStats:
+    config = LoadConfig(urls=urls, matches=matches, spectators=2, duration=5.0, think=0.4, aim_rate=10.0,
+                        ping_probes=2, drain=1.5)
+    return LoadStats.merge([run_load(config)])
+
+
+def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: Callable[..., DaphneServer]) -> None:
+    server = daphne_factory(KAIZA_BOT_PACE="0")
+    stats = smoke([server.url])
+    assert dict(stats.errors) == {}
+    assert stats.missed == 0
+    assert stats.sockets == 2 * 4
+    assert stats.shots >= 2, "the players made no shot"
+    assert stats.shot_shooter and stats.shot_opponent and stats.shot_spectator
+    assert stats.aim, "no aim was relayed"
+    assert stats.ping
+
+    out = StringIO()
+    call_command("loadtest", url=[server.url], matches=1, spectators=1, duration=4.0, think=0.3, stdout=out)
+    text = out.getvalue()
+    for label in ("shot round trip: shooter", "shot round trip: spectators", "aim relay", "versions missed: 0",
+                  "result: OK"):
+        assert label in text, text
+
+
+def test_loadtest_exits_non_zero_when_the_server_is_gone() -> None:
+    out = StringIO()
+    with pytest.raises(SystemExit) as exited:
+        call_command("loadtest", url=["http://127.0.0.1:9"], matches=1, spectators=0, duration=0.5, stdout=out)
+    assert exited.value.code == 1
+    assert "setup:" in out.getvalue()
+
+
+@pytest.mark.services
+def test_loadtest_across_two_processes_with_redis_and_postgres(
+    daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str
+) -> None:
+    """Players and spectators of one match spread over two daphne processes: fan-out crosses Redis."""
+    env = {"DATABASE_URL": postgres_database_url, "REDIS_URL": redis_url}
+    servers = [daphne_factory(**env), daphne_factory(**env)]
+    stats = smoke([s.url for s in servers], matches=2)
+    assert dict(stats.errors) == {}
+    assert stats.missed == 0
+    assert stats.shots >= 2 and stats.shot_spectator and stats.aim
