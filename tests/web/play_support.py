@@ -9,12 +9,15 @@ shots are aimed with ghost-ball geometry at a pocket's mouth centre.
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
 import json
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+
+import pytest
 
 from game.engine.table import kaisa_table
 
@@ -37,7 +40,9 @@ def mouth_centre(pocket: str) -> tuple[float, float]:
     return ((ax + bx) / 2, (ay + by) / 2)
 
 
-def straight_line_setup(ball_at: tuple[float, float], pocket: str, distance: float) -> tuple[tuple[float, float], float]:
+def straight_line_setup(
+    ball_at: tuple[float, float], pocket: str, distance: float
+) -> tuple[tuple[float, float], float]:
     """A cue ball position `distance` behind `ball_at` on the line to the pocket, and the angle to
     shoot along (no cut: the straightest pot there is)."""
     mx, my = mouth_centre(pocket)
@@ -83,7 +88,7 @@ def near_end_snapshot(names: list[str], *, shooter_score: int = 57, other_score:
 
 
 def near_end_strike() -> dict[str, float]:
-    cue, angle = straight_line_setup(KAISA_CENTRE, "foot_left", 0.5)
+    _cue, angle = straight_line_setup(KAISA_CENTRE, "foot_left", 0.5)
     return {"angle": angle, "speed": 2.2, "side": 0.0, "height": 0.0}
 
 
@@ -172,7 +177,7 @@ class Player:
             else:
                 try:
                     received.append(await self.recv(quiet))
-                except (TimeoutError, asyncio.TimeoutError):
+                except TimeoutError:
                     return received
 
     async def error(self, timeout: float = 10.0) -> dict[str, Any]:
@@ -267,3 +272,23 @@ async def play_opening(first: Player, second: Player, spectators: tuple[Player, 
     assert shot["t"] == "shot" and shot["d"]["verdict"]["scored"], shot["d"]["verdict"]
     assert shot["d"]["verdict"]["scores"][0] == 6
     return v
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings: Any) -> None:
+    """Tests create many accounts; the production hasher's deliberate slowness is not under test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+async def fresh_channel_layer_and_connections(settings: Any) -> AsyncIterator[None]:
+    """Each test has its own event loop: a Redis layer made in an earlier test's loop cannot be used,
+    so the layer is rebuilt (channels resets layers when the setting changes). Afterwards the
+    database connection of the thread that served `database_sync_to_async` is closed, so PostgreSQL
+    can drop the test database."""
+    settings.CHANNEL_LAYERS = copy.deepcopy(settings.CHANNEL_LAYERS)
+    yield
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    await database_sync_to_async(connections.close_all)()

@@ -21,6 +21,8 @@ from game.services.matches import match_create, match_join, snapshot_hash
 from tests.web.play_support import (
     BREAK_CALL,
     connect_communicator,
+    fast_password_hasher,
+    fresh_channel_layer_and_connections,
     near_end_snapshot,
     near_end_strike,
     next_ack,
@@ -28,6 +30,7 @@ from tests.web.play_support import (
 )
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+__all__ = ["fast_password_hasher", "fresh_channel_layer_and_connections"]  # autouse fixtures, imported to apply
 
 
 @database_sync_to_async
@@ -147,7 +150,7 @@ async def test_two_tabs_shooting_at_once_apply_exactly_one_shot() -> None:
 
 
 async def test_a_repeated_ack_is_answered_never_applied_twice() -> None:
-    alice_user, bob_user, match_id, v, shot = await in_play_position()
+    alice_user, _bob_user, match_id, v, shot = await in_play_position()
     alice = await connect_communicator("alice", match_id, alice_user)
     ack = next_ack()
     await alice.send("shoot", shot, ack=ack, v=v)
@@ -196,7 +199,7 @@ async def test_hello_catches_up_missed_events_and_resyncs_when_far_behind(monkey
 
 
 async def test_aim_is_relayed_to_the_others_at_most_20_per_second() -> None:
-    alice_user, bob_user, match_id, v, _shot = await in_play_position()
+    alice_user, bob_user, match_id, _v, _shot = await in_play_position()
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
     spectator = await connect_communicator("spectator", match_id, None)
@@ -289,7 +292,7 @@ async def test_disconnect_grace_then_claim() -> None:
 
 
 async def test_spectators_cannot_play_and_bad_frames_are_answered(monkeypatch: pytest.MonkeyPatch) -> None:
-    alice_user, bob_user, match_id, v, shot = await in_play_position()
+    _alice_user, bob_user, match_id, v, shot = await in_play_position()
     spectator = await connect_communicator("spectator", match_id, None)
     await spectator.send("shoot", shot, ack=7, v=v)
     error = await spectator.error()
