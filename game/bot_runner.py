@@ -20,6 +20,7 @@ the bot is woken by exactly the events that can make it due. Why it is built thi
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import math
@@ -176,17 +177,15 @@ async def think(snapshot: dict[str, Any], level: int, player: str, seed: int) ->
     loop = asyncio.get_running_loop()
     for attempt in (1, 2):
         try:
-            future = loop.run_in_executor(executor(), _choose, snapshot, level, player, seed)
+            # The worker unpickles only game.engine.bot: no Django in the worker process.
+            job = functools.partial(choose_move, snapshot, level, player=player, seed=seed)
+            future = loop.run_in_executor(executor(), job)
             return await asyncio.wait_for(future, THINK_TIMEOUT)
         except BrokenProcessPool:
             _reset_pool()
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
-
-
-def _choose(snapshot: dict[str, Any], level: int, player: str, seed: int) -> dict[str, Any]:
-    return choose_move(snapshot, level, player=player, seed=seed)
 
 
 def aim_path(strike: dict[str, Any], seed: int, steps: int = AIM_STEPS) -> list[dict[str, float]]:
