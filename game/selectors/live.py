@@ -17,20 +17,17 @@ from game.selectors.players import match_scores, profile_name, rating_label
 
 LIVE_LIMIT = 100
 PRESENCE_STALE_SECONDS = 45.0
-"""Default staleness window of a presence row when game.realtime does not name its own."""
+"""Fallback staleness window of a presence row, should the online layer not name its own."""
 
 
 def _stale_after_seconds() -> float:
-    """The online layer's staleness window for presence rows, if it names one; else our default."""
+    """The online layer's staleness window for presence rows (services.matches.CONNECTION_STALE_AFTER),
+    so the Watch page and the match page agree on who is there."""
     try:
-        from game import realtime
+        from game.services.matches import CONNECTION_STALE_AFTER
     except ImportError:
         return PRESENCE_STALE_SECONDS
-    for name in ("PRESENCE_STALE_SECONDS", "STALE_AFTER", "PRESENCE_TTL"):
-        value = getattr(realtime, name, None)
-        if isinstance(value, int | float) and value > 0:
-            return float(value)
-    return PRESENCE_STALE_SECONDS
+    return float(CONNECTION_STALE_AFTER)
 
 
 def _spectator_counts(*, match_ids: list[str]) -> dict[str, int]:

@@ -33,14 +33,16 @@ def match_info(*, match: Match) -> dict[str, Any]:
         if user is None or profile is None:
             players.append(None)
             continue
-        players.append({
-            "seat": seat,
-            "name": names[seat] or profile.display_name,
-            "rating": round(profile.rating),
-            "is_guest": profile.is_guest,
-            "is_bot": profile.is_bot,
-            "bot_level": profile.bot_level,
-        })
+        players.append(
+            {
+                "seat": seat,
+                "name": names[seat] or profile.display_name,
+                "rating": round(profile.rating),
+                "is_guest": profile.is_guest,
+                "is_bot": profile.is_bot,
+                "bot_level": profile.bot_level,
+            }
+        )
     winner_seat = None
     if match.winner_id is not None:
         winner_seat = 0 if match.winner_id == match.player1_id else 1
@@ -118,11 +120,13 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
         if user is None:
             continue
         profile = _profile(user)
-        players.append({
-            "name": names[seat],
-            "seat": seat,
-            "connected": seat in seats or bool(profile and profile.is_bot),
-        })
+        players.append(
+            {
+                "name": names[seat],
+                "seat": seat,
+                "connected": seat in seats or bool(profile and profile.is_bot),
+            }
+        )
     return {"players": players, "spectators": spectators}
 
 
@@ -136,18 +140,20 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
     result = []
     for match in rows:
         profile = getattr(match.player1, "profile", None) if match.player1 else None
-        result.append({
-            "id": match.id,
-            "url": f"/m/{match.id}/",
-            "creator": profile.display_name if profile else None,
-            "rating": round(profile.rating) if profile else None,
-            "creator_is_guest": bool(profile and profile.is_guest),
-            "rated": match.rated,
-            "time_limit": match.time_limit,
-            "shot_clock": match.shot_clock,
-            "club": match.club.slug if match.club_id else None,
-            "created_at": match.created_at.isoformat(),
-        })
+        result.append(
+            {
+                "id": match.id,
+                "url": f"/m/{match.id}/",
+                "creator": profile.display_name if profile else None,
+                "rating": round(profile.rating) if profile else None,
+                "creator_is_guest": bool(profile and profile.is_guest),
+                "rated": match.rated,
+                "time_limit": match.time_limit,
+                "shot_clock": match.shot_clock,
+                "club": match.club.slug if match.club_id else None,
+                "created_at": match.created_at.isoformat(),
+            }
+        )
     return result
 
 

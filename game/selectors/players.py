@@ -73,7 +73,7 @@ class RatingChart:
     empty: bool
 
 
-def rating_chart(*, history: list[RatingChange], width: int = 640, height: int = 220) -> RatingChart:
+def rating_chart(*, history: list[RatingChange], width: int = 900, height: int = 260) -> RatingChart:
     """Plots rating after each rated match (match number on x, so a busy weekend is not squashed), with
     a ±deviation band so a provisional start reads as the guess it is."""
     left, right, top, bottom = 44, 10, 12, 24

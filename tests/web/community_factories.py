@@ -9,13 +9,15 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
 from game.models import Club, Match, Membership, Profile, Shot
 
 
 def make_player(name: str, **profile_fields: Any) -> Any:
-    user = get_user_model().objects.create_user(username=name.lower())  # no password: fast, and tests log in with force_login
+    """A user with a profile. No password (hashing one is slow): tests log in with force_login."""
+    user = get_user_model().objects.create_user(username=name.lower())
     Profile.objects.create(user=user, display_name=name, **profile_fields)
     return user
 
@@ -176,3 +178,76 @@ def play_engine_match(
         match.result_reason = str(snapshot.get("finish_reason") or "")
     match.save()
     return match
+
+
+DEMO_PASSWORD = "kaisa-demo-pass"
+
+
+@transaction.atomic
+def seed_demo() -> dict[str, Any]:
+    """A lived-in community for the browser test and screenshots: players with rating histories, a club
+    with members, requests and club matches, two live matches (one a real engine position) and a real
+    finished match to replay. Returns the ids the test needs."""
+    import random
+
+    from game.services.clubs import club_create, club_join, match_mark_for_club
+    from game.services.results import results_record
+
+    rng = random.Random(2024)
+    names = ["Aino", "Eero", "Kalle", "Liisa", "Mikko", "Sanna", "Tuomas", "Venla"]
+    players = {name: make_player(name) for name in names}
+    players["Aino"].set_password(DEMO_PASSWORD)
+    players["Aino"].save(update_fields=["password"])
+    club = club_create(
+        user=players["Aino"],
+        name="Helsinki Kaisa Club",
+        slug="helsinki",
+        description="Tuesday and Thursday evenings at the Kallio hall; online the rest of the week.",
+        join_policy=Club.JoinPolicy.REQUEST,
+    )
+    for name in ("Eero", "Kalle", "Liisa", "Mikko"):
+        Membership.objects.create(club=club, user=players[name], role=Membership.Role.MEMBER)
+    Membership.objects.filter(club=club, user=players["Eero"]).update(role=Membership.Role.ADMIN)
+    club_join(club=club, user=players["Venla"])
+    club_create(user=players["Tuomas"], name="Oulu Cue Society", slug="oulu", description="Northern Kaisa.")
+
+    strength = {"Aino": 0.8, "Eero": 0.65, "Kalle": 0.55, "Liisa": 0.5, "Mikko": 0.45, "Sanna": 0.4}
+    start = timezone.now() - timezone.timedelta(days=30)
+    members = {"Aino", "Eero", "Kalle", "Liisa", "Mikko"}
+    for i in range(36):
+        a, b = rng.sample(list(strength), 2)
+        first_wins = rng.random() < strength[a] / (strength[a] + strength[b])
+        winner = players[a] if first_wins else players[b]
+        loser_score = rng.randint(8, 55)
+        scores = (60, loser_score) if first_wins else (loser_score, 60)
+        visits = [(players[a], verdict(rng.choice([2, 3, 4, 6]))) for _ in range(rng.randint(1, 4))]
+        visits.append((players[a], verdict(0, turn_passes=True)))
+        match = make_match(
+            players[a],
+            players[b],
+            winner=winner,
+            scores=scores,
+            rated=i % 5 != 4,
+            club=club if {a, b} <= members and i % 2 == 0 else None,
+            finished_at=start + timezone.timedelta(hours=18 * i),
+            shots=visits,
+        )
+        results_record(match=match)
+
+    live = play_engine_match(players["Aino"], players["Eero"], inputs=9, resign=False, seed=3)
+    match_mark_for_club(match=live, club=club, user=players["Aino"])
+    casual = play_engine_match(players["Kalle"], players["Liisa"], inputs=6, resign=False, rated=False, seed=11)
+    finished = play_engine_match(players["Mikko"], players["Sanna"], inputs=14, seed=5)
+    results_record(match=finished)
+    return {"live": live.pk, "casual": casual.pk, "finished": finished.pk, "club": club.slug}
+
+
+def set_live_score(match_id: str, seat: int, score: int) -> None:
+    """Moves a live match's stored score (what a shot would do), for the Watch page's live update."""
+    match = Match.objects.get(pk=match_id)
+    snapshot = dict(match.snapshot)
+    snapshot["players"] = [dict(p) for p in snapshot["players"]]
+    snapshot["players"][seat]["score"] = score
+    match.snapshot = snapshot
+    match.version += 1
+    match.save(update_fields=["snapshot", "version", "updated_at"])

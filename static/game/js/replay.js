@@ -111,13 +111,12 @@ function start(root) {
   let sprites = null;
 
   function resize() {
-    const rect = wrap.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(200, rect.width);
-    const height = Math.max(120, Math.min(rect.width * 0.56, window.innerHeight * 0.7));
+    const width = Math.max(200, wrap.clientWidth);
+    const height = Math.max(120, Math.min(width * 0.56, window.innerHeight * 0.7));
     canvas.style.width = `${width}px`;
     canvas.style.height = `${height}px`;
-    tf = fitTable(table, width, height, dpr, "landscape", 6);
+    tf = fitTable(table, width, height, dpr, "landscape", 10);
     canvas.width = tf.pixelWidth;
     canvas.height = tf.pixelHeight;
     tableImage = renderTable(table, tf);

@@ -1,0 +1,137 @@
+"""End to end in Chromium against a real daphne: find a live match on the Watch page, see it update,
+watch it on the match page (counted as a spectator), then replay a finished match shot by shot and
+download its record. Screenshots of every community page go to test-artifacts/community-*.png."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.daphne import PROJECT_DIR, DaphneServer
+from tests.web.community_factories import DEMO_PASSWORD
+
+
+def django_call(env: dict[str, str], code: str) -> Any:
+    """Runs `code` (which sets `result`) in a Django process on the server's database; returns result."""
+    script = (
+        "import django, json\n"
+        "django.setup()\n"
+        "from tests.web.community_factories import *\n"
+        f"{code}\n"
+        "print('RESULT=' + json.dumps(result))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("RESULT="))
+    return json.loads(line.removeprefix("RESULT="))
+
+
+def shoot(page: Any, artifacts: Path, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"community-{name}.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_watch_a_live_match_and_replay_a_finished_one(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    server = daphne_factory()
+    ids = django_call(
+        server.env,
+        "from game.models import Match\n"
+        "result = seed_demo()\n"
+        "result['final'] = Match.objects.get(pk=result['finished']).snapshot",
+    )
+    final = ids["final"]
+    context = chromium.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        # The Watch page lists both live matches, highest rated first, and follows the score live.
+        page.goto(f"{server.url}/watch/")
+        rows = page.locator("tbody[data-live-rows] tr[data-match]")
+        expect(rows).to_have_count(2)
+        expect(rows.first).to_have_attribute("data-match", ids["live"])
+        live_row = page.locator(f'tr[data-match="{ids["live"]}"]')
+        expect(live_row).to_contain_text("Aino")
+        expect(live_row).to_contain_text("Helsinki Kaisa Club")
+        shoot(page, artifacts_dir, "watch")
+        django_call(server.env, f"set_live_score({ids['live']!r}, 0, 33)\nresult = True")
+        expect(live_row.locator(".score")).to_contain_text("33", timeout=12_000)
+
+        # Watching it: the match page shows the players, and the Watch page counts the spectator.
+        live_row.get_by_role("link", name="Watch").click()
+        page.wait_for_url(f"**/m/{ids['live']}/")
+        expect(page.locator("#kaiza-match .kz-name").first).to_contain_text("Aino", timeout=10_000)
+        other = context.new_page()
+        other.goto(f"{server.url}/watch/")
+        watching = other.locator(f'tr[data-match="{ids["live"]}"] td.num').nth(1)
+        expect(watching).to_have_text("1", timeout=12_000)
+        other.close()
+
+        # Replaying the finished match: jump to the end, then play from the start.
+        page.goto(f"{server.url}/m/{ids['finished']}/replay/")
+        replay = page.locator("[data-replay]")
+        steps = page.locator("[data-shot-list] li[data-index]")
+        count = steps.count()
+        assert count >= 10
+        page.click('[data-action="last"]')
+        expect(replay).to_have_attribute("data-index", str(count))
+        scores = [p["score"] for p in final["players"]]
+        expect(page.locator('[data-score="0"]')).to_have_text(str(scores[0]))
+        expect(page.locator('[data-score="1"]')).to_have_text(str(scores[1]))
+        expect(page.locator("[data-verdict]")).to_contain_text("resigned")
+        page.click('[data-action="first"]')
+        page.select_option("[data-speed]", "4")
+        page.click('[data-action="play"]')
+        expect(replay).to_have_attribute("data-state", "playing")
+        page.wait_for_function("Number(document.querySelector('[data-replay]').dataset.index) >= 6", timeout=20_000)
+        painted = page.evaluate(
+            """() => { const c = document.querySelector('[data-canvas]');
+                const d = c.getContext('2d').getImageData(c.width / 2 - 40, c.height / 2 - 40, 80, 80).data;
+                let lit = 0; for (let i = 0; i < d.length; i += 4) lit += d[i] + d[i + 1] + d[i + 2] > 60;
+                return lit; }"""
+        )
+        assert painted > 1000, "the table was not drawn"
+        page.click('[data-action="play"]')
+        page.click(f'[data-shot-list] li[data-index="{min(6, count)}"]')
+        shoot(page, artifacts_dir, "replay")
+
+        with page.expect_download() as download_info:
+            page.click("[data-download]")
+        record = json.loads(Path(download_info.value.path()).read_text())
+        assert record["final_snapshot"] == final and len(record["inputs"]) == count
+
+        # The other pages, as a logged-in club owner.
+        page.goto(f"{server.url}/accounts/login/")
+        page.fill("#id_username", "aino")
+        page.fill("#id_password", DEMO_PASSWORD)
+        page.locator("main form button[type=submit], main form input[type=submit]").first.click()
+        page.wait_for_load_state()
+        for name, path in [
+            ("leaderboard", "/leaderboard/"),
+            ("player", "/players/Aino/"),
+            ("clubs", "/clubs/"),
+            ("club", f"/clubs/{ids['club']}/"),
+            ("club-new", "/clubs/new/"),
+        ]:
+            response = page.goto(f"{server.url}{path}")
+            assert response is not None and response.status == 200, path
+            shoot(page, artifacts_dir, name)
+        expect(page.locator("main")).to_contain_text("Create a club")
+        page.goto(f"{server.url}/clubs/{ids['club']}/")
+        expect(page.locator("main")).to_contain_text("Requests to join")
+        assert not errors, errors
+    finally:
+        context.close()
