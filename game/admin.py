@@ -9,10 +9,13 @@ only the services may change it, so an admin cannot desynchronise a match from i
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot
+from game.services.results import results_record
 
 
 class MembershipInline(admin.TabularInline):
@@ -99,11 +102,20 @@ class ShotInline(admin.TabularInline):
 
 @admin.action(description="Abort the selected matches that are not finished (no result, no rating change)")
 def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-    from django.utils import timezone
-
-    count = queryset.filter(status__in=[Match.Status.OPEN, Match.Status.ACTIVE]).update(
-        status=Match.Status.ABORTED, finished_at=timezone.now(), result_reason="aborted by an organiser"
-    )
+    """For a stuck match (players gone, a bug): each is locked, aborted and recorded like any other end,
+    so it leaves the Watch page and nobody's rating moves. Connected browsers learn it on reconnect."""
+    count = 0
+    for match_id in queryset.filter(status__in=[Match.Status.OPEN, Match.Status.ACTIVE]).values_list("pk", flat=True):
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=match_id)
+            if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
+                continue
+            match.status = Match.Status.ABORTED
+            match.finished_at = timezone.now()
+            match.result_reason = "aborted by an organiser"
+            match.save(update_fields=["status", "finished_at", "result_reason", "updated_at"])
+            results_record(match=match)
+            count += 1
     modeladmin.message_user(request, f"Aborted {count} match(es).")
 
 
