@@ -56,6 +56,11 @@ MAX_ANIMATION_WAIT = 12.0
 
 _running: set[str] = set()
 _pool: ProcessPoolExecutor | None = None
+#: Matches known to have no computer player: both seats taken by people, which never changes once a
+#: match is active. Consulted before any database read, since the consumer wakes the runner after
+#: every change of every match (bounded: the oldest entries are dropped).
+_no_bot: dict[str, None] = {}
+NO_BOT_MEMORY = 10_000
 
 
 def _setting(name: str, default: float) -> float:
@@ -121,10 +126,24 @@ def _animation_left(match: Match, now: float) -> float:
     return max(0.0, min(MAX_ANIMATION_WAIT, ends - now))
 
 
+def _remember_no_bot(match_id: str) -> None:
+    _no_bot[match_id] = None
+    while len(_no_bot) > NO_BOT_MEMORY:
+        del _no_bot[next(iter(_no_bot))]
+
+
 def bot_due(match_id: str) -> Due | None:
     """The bot seated in this match that the rules wait for, if any (a read: no lock needed)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.ACTIVE or not match.snapshot:
+        return None
+    seats = [match.player1_id, match.player2_id]
+    bots = {
+        p.user_id: p.bot_level
+        for p in Profile.objects.filter(user_id__in=[s for s in seats if s is not None], is_bot=True)
+    }
+    if not bots and None not in seats:
+        _remember_no_bot(match_id)
         return None
     try:
         pending = EngineMatch.from_snapshot(match.snapshot).pending()
@@ -133,11 +152,6 @@ def bot_due(match_id: str) -> Due | None:
     if not pending:
         return None
     names = match_services.engine_names(match)
-    seats = [match.player1_id, match.player2_id]
-    bots = {
-        p.user_id: p.bot_level
-        for p in Profile.objects.filter(user_id__in=[s for s in seats if s is not None], is_bot=True)
-    }
     for index, (name, action) in enumerate(pending):
         if name not in names or (action == "lag" and index > 0):
             # Both players may lag at once; the bot waits for the one listed first, so the two lags
@@ -213,7 +227,7 @@ async def show_aim(match_id: str, player: str, strike: dict[str, Any], seed: int
 
 async def bot_turn_if_due(match_id: str) -> None:
     """If a computer player must act in this match, let it act (and keep acting while its turn lasts)."""
-    if match_id in _running:
+    if match_id in _running or match_id in _no_bot:
         return
     _running.add(match_id)
     try:
