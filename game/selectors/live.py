@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Count
 
 from game import glicko2
+from game.engine.table import kaisa_table
 from game.models import Match, MatchConnection
 from game.selectors.players import match_scores, profile_name, rating_label
 
@@ -75,6 +76,7 @@ def live_match_row(*, match: Match, spectators: int | None) -> dict[str, Any]:
         "url": f"/m/{match.pk}/",
         "players": players,
         "phase": snapshot.get("phase", ""),
+        "balls": snapshot.get("balls") if isinstance(snapshot.get("balls"), dict) else {},
         "rated": match.rated,
         "club": {"name": match.club.name, "slug": match.club.slug} if match.club else None,
         "spectators": spectators,
@@ -102,4 +104,7 @@ def featured_match() -> dict[str, Any] | None:
     """The live match for the home page: the highest rated live match (rated matches before casual ones,
     then by the players' average rating), or None when nobody is playing."""
     rows = live_matches(limit=LIVE_LIMIT)
-    return rows[0] if rows else None
+    if not rows:
+        return None
+    # The table geometry rides along so the partial can draw the position without another request.
+    return {**rows[0], "table": kaisa_table().as_dict()}

@@ -128,14 +128,17 @@ def club_join(*, club: Club, user: Any) -> Membership:
 
 
 @transaction.atomic
-def club_leave(*, club: Club, user: Any) -> None:
-    """Leaves the club, withdraws a request, or declines an invitation."""
+def club_leave(*, club: Club, user: Any) -> str:
+    """Leaves the club, withdraws a request, or declines an invitation; returns the status the user had
+    (active, requested or invited) so the caller can say which it was."""
     membership = _membership(club=club, user=user, lock=True)
     if membership is None:
         raise ClubError("You are not in this club.")
     if membership.role == Membership.Role.OWNER and membership.status == Membership.Status.ACTIVE:
         raise ClubError("The owner cannot leave: make another member the owner first.")
+    status = membership.status
     membership.delete()
+    return status
 
 
 @transaction.atomic

@@ -85,7 +85,9 @@ def _forbidden(request: HttpRequest, message: str, back: str) -> HttpResponse:
 
 
 def watch(request: HttpRequest) -> HttpResponse:
-    return render(request, T + "watch.html", {"live": live_selectors.live_matches()})
+    live = live_selectors.live_matches()
+    featured = {**live[0], "table": kaisa_table().as_dict()} if live else None
+    return render(request, T + "watch.html", {"live": live, "featured": featured})
 
 
 @never_cache
@@ -260,7 +262,18 @@ def club_join(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(slug)
-    return _club_action(request, club, lambda: club_services.club_leave(club=club, user=request.user), "Done.")
+    try:
+        status = club_services.club_leave(club=club, user=request.user)
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+        return redirect(club_url(club))
+    done = {
+        Membership.Status.ACTIVE: f"You left {club.name}.",
+        Membership.Status.REQUESTED: "Request withdrawn.",
+        Membership.Status.INVITED: "Invitation declined.",
+    }
+    messages.success(request, done.get(status, "Done."))
+    return redirect(club_url(club))
 
 
 @login_required

@@ -66,9 +66,17 @@ def test_watch_a_live_match_and_replay_a_finished_one(
         live_row = page.locator(f'tr[data-match="{ids["live"]}"]')
         expect(live_row).to_contain_text("Aino")
         expect(live_row).to_contain_text("Helsinki Kaisa Club")
+        featured = page.locator("[data-featured]")
+        expect(featured).to_have_attribute("data-featured", ids["live"])
+        page.wait_for_function(
+            """() => { const c = document.querySelector('[data-featured-canvas]');
+                if (!c || c.width < 200) return false;
+                return c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0; }"""
+        )
         shoot(page, artifacts_dir, "watch")
         django_call(server.env, f"set_live_score({ids['live']!r}, 0, 33)\nresult = True")
         expect(live_row.locator(".score")).to_contain_text("33", timeout=12_000)
+        expect(featured.locator('[data-seat="0"]')).to_have_text("33")
 
         # Watching it: the match page shows the players, and the Watch page counts the spectator.
         live_row.get_by_role("link", name="Watch").click()

@@ -42,6 +42,44 @@ function render(matches, body, emptyText) {
     : `<tr class="empty"><td colspan="5">${escapeHtml(emptyText)}</td></tr>`;
 }
 
+/**
+ * The featured match's small table: the position as stored, drawn with the client's own renderers
+ * (loaded only when the page has one, so the Watch page stays light).
+ */
+async function createFeaturedTable(canvas) {
+  const tableEl = document.getElementById("featured-table");
+  const ballsEl = document.getElementById("featured-balls");
+  if (!canvas || !tableEl) return null;
+  const [{ fitTable }, { renderTable }, { createBallSprites, drawBalls }] = await Promise.all([
+    import("./transform.js"),
+    import("./render/table.js"),
+    import("./render/balls.js"),
+  ]);
+  const table = JSON.parse(tableEl.textContent);
+  let balls = ballsEl ? JSON.parse(ballsEl.textContent) : {};
+  function draw() {
+    const rect = canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const tf = fitTable(table, Math.max(100, rect.width), Math.max(60, rect.height), dpr, "landscape", 4);
+    canvas.width = tf.pixelWidth;
+    canvas.height = tf.pixelHeight;
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(renderTable(table, tf), 0, 0);
+    const shown = {};
+    for (const [id, pos] of Object.entries(balls || {})) if (Array.isArray(pos)) shown[id] = { x: pos[0], y: pos[1], drop: 0 };
+    drawBalls(ctx, createBallSprites(table.ball_radius * tf.scale * dpr), tf, shown, table.ball_radius, {});
+  }
+  draw();
+  window.addEventListener("resize", draw);
+  return (next) => {
+    balls = next;
+    draw();
+  };
+}
+
+let redrawFeatured = null;
+
 function updateFeatured(matches) {
   const box = document.querySelector("[data-featured]");
   if (!box) return;
@@ -53,6 +91,7 @@ function updateFeatured(matches) {
   for (const el of box.querySelectorAll("[data-seat]")) {
     el.textContent = match.players[Number(el.dataset.seat)].score;
   }
+  if (redrawFeatured && match.balls) redrawFeatured(match.balls);
 }
 
 function startPolling() {
@@ -102,4 +141,9 @@ function startPolling() {
   };
 }
 
-if (document.querySelector("[data-watch], [data-featured]")) startPolling();
+if (document.querySelector("[data-watch], [data-featured]")) {
+  startPolling();
+  createFeaturedTable(document.querySelector("[data-featured-canvas]")).then((redraw) => {
+    redrawFeatured = redraw;
+  });
+}
