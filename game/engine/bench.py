@@ -121,7 +121,8 @@ def run(n: int = DEFAULT_SHOTS, seed: int = DEFAULT_SEED, out: TextIO = sys.stdo
         "duration_median_s": statistics.median(durations),
         "pocketed_total": float(pocketed),
     }
-    lines = [f"kaiza physics benchmark ({ENGINE_VERSION}): {n} shots, seed {seed}",
+    lines = [
+        f"kaiza physics benchmark ({ENGINE_VERSION}): {n} shots, seed {seed}",
         f"{'':16}{'median':>10}{'p95':>10}{'max':>10}",
         f"{'ms per shot':16}{figures['median_ms']:10.2f}{figures['p95_ms']:10.2f}{figures['max_ms']:10.2f}",
         f"{'cpu ms per shot':16}{figures['cpu_median_ms']:10.2f}{figures['cpu_p95_ms']:10.2f}"

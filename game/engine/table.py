@@ -240,6 +240,35 @@ class TableSpec:
         x, y = point
         return R <= x <= self.length - R and R <= y <= self.width - R
 
+    def ball_position_valid(self, point: Vec2, tolerance: float = 1e-6) -> bool:
+        """True if a ball can physically rest with its centre at ``point``: wholly on the cloth
+        (:meth:`ball_fits`), or hanging in a pocket's jaws, overlapping no cushion nose, jaw tip or
+        facing and not beyond the line through the pocket's jaw tip centres (there it would drop).
+
+        Final positions of a shot satisfy this; placements (ball in hand, respotting) use ``ball_fits``.
+        """
+        if self.ball_fits(point, tolerance):
+            return True
+        R = self.ball_radius - tolerance
+        x, y = point
+        if not (-R <= x <= self.length + R and -R <= y <= self.width + R):
+            return False
+        for cushion in self.cushions:
+            if point_segment_distance(point, cushion.a, cushion.b) < R:
+                return False
+        for jaw in self.jaws:
+            if math.dist(point, jaw.center) < R + jaw.radius:
+                return False
+        for facing in self.facings:
+            if point_segment_distance(point, facing.a, facing.b) < R:
+                return False
+        for pocket in self.pockets.values():
+            (ax, ay), (bx, by) = pocket.mouth
+            depth = (x - 0.5 * (ax + bx)) * pocket.axis[0] + (y - 0.5 * (ay + by)) * pocket.axis[1]
+            if depth > tolerance:
+                return False
+        return True
+
     def in_home(self, point: Vec2) -> bool:
         """K-2.2: a ball centre on the home line is in the home."""
         return point[0] <= self.home_line_x

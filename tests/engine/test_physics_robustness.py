@@ -200,3 +200,29 @@ def test_rest_state_is_rounded_to_micrometres_and_replays() -> None:
             assert round(v, 6) == v
     again = simulate(TABLE, shot.final, Strike("white1", 2.0, 1.0))
     check_invariants(again)
+
+
+def test_a_ball_rolling_along_a_cushion_makes_no_stream_of_events() -> None:
+    """Frozen to the rail it rolls past the middle pocket (tangent to its jaw tips) without a contact."""
+    v = 0.6
+    balls = {
+        "white1": BallState((0.3, R), velocity=(v, 0.0), spin=(0.0, v / R, 0.0)),
+        "red1": still(0.5, W - R),  # parked against the other long cushion, struck along it
+    }
+    shot = _run(balls, Strike("red1", 0.4, 0.0))
+    assert [e.kind for e in shot.events if e.balls[0] == "white1"] == ["rolling_to_stationary"]
+    assert shot.final["white1"].position == pytest.approx((0.3 + v * v / (2 * 0.01 * 9.81), R), abs=1e-6)
+    assert [e.kind for e in shot.events if e.balls[0] == "red1"] == [
+        "strike",
+        "sliding_to_rolling",
+        "rolling_to_stationary",
+    ]
+
+
+def test_events_are_in_time_order_with_the_strike_first() -> None:
+    balls = {b: still(0.4 + 0.4 * i, 0.3 + 0.2 * i) for i, b in enumerate(BALL_IDS)}
+    shot = _run(balls, Strike("white1", 6.0, 0.55, -0.3, 0.3))
+    assert shot.events[0].kind == "strike"
+    times = [e.time for e in shot.events]
+    assert times == sorted(times)
+    assert shot.duration == times[-1]

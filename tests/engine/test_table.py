@@ -99,3 +99,18 @@ def test_ball_state_normalises_to_float_tuples() -> None:
     assert s.position == (1.0, 2.0) and s.velocity == (0.0, 0.0) and s.spin == (0.0, 0.0, 0.0)
     assert isinstance(s.position[0], float)
     assert BALL_IDS == ("white1", "white2", "red1", "red2", "kaisa")
+
+
+def test_ball_position_valid_allows_hanging_in_the_jaws_only() -> None:
+    t = kaisa_table()
+    R = t.ball_radius
+    L = t.length
+    assert t.ball_position_valid((1.0, 0.7))
+    # Over the middle pocket opening, centre 5 mm beyond the cushion line, clear of both jaw tips.
+    assert t.ball_position_valid((L / 2, R - 0.005))
+    assert not t.ball_fits((L / 2, R - 0.005))
+    # Beyond the line of the jaw tip centres: over the hole.
+    assert not t.ball_position_valid((L / 2, -0.02))
+    # Into a cushion or a jaw tip.
+    assert not t.ball_position_valid((1.0, R - 0.002))
+    assert not t.ball_position_valid((L / 2 - 0.06, R - 0.002))

@@ -29,6 +29,10 @@ _INF = math.inf
 #: How far (m) a centre may be behind a straight feature and still count as touching it; farther is
 #: its back side (a facing seen from the cloth, a capture line already crossed).
 _LINE_DEEP = 0.005
+#: A contact must reach this penetration depth (m) to count; shallower is a tangent graze by rounding.
+_GRAZE = 1e-9
+#: The same for squared-distance gap functions |d|^2 - r^2 ~ 2 r depth: multiply by r.
+_GRAZE2 = 2e-9
 #: Slack (m) on the ends of a straight feature; beyond them the jaw tip cylinders take over.
 _EXTENT_SLACK = 1e-9
 
@@ -97,7 +101,7 @@ def pair_time(b1: MovingBall, b2: MovingBall, now: float, D: float) -> float:
     c2 = bx * bx + by * by + 2.0 * (ax * cx + ay * cy)
     c3 = 2.0 * (ax * bx + ay * by)
     c4 = ax * ax + ay * ay
-    t = earliest_contact4(c4, c3, c2, c1, c0, T)
+    t = earliest_contact4(c4, c3, c2, c1, c0, T, _INF, D * _GRAZE2)
     return now + t if t != _INF else _INF
 
 
@@ -134,7 +138,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
         c0 = nx * (px - lax) + ny * (py - lay) - offset
         c1 = nx * vx + ny * vy
         c2 = 0.5 * (nx * ax + ny * ay)
-        t = earliest_contact2(c2, c1, c0, T, _LINE_DEEP)
+        t = earliest_contact2(c2, c1, c0, T, _LINE_DEEP, _GRAZE)
         if t < best:
             qx = px + (vx + 0.5 * ax * t) * t - lax
             qy = py + (vy + 0.5 * ay * t) * t - lay
@@ -154,7 +158,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
         c2 = vx * vx + vy * vy + 2.0 * (hx * qx + hy * qy)
         c3 = 2.0 * (hx * vx + hy * vy)
         c4 = hx * hx + hy * hy
-        t = earliest_contact4(c4, c3, c2, c1, c0, T)
+        t = earliest_contact4(c4, c3, c2, c1, c0, T, _INF, reach * _GRAZE2)
         if t < best:
             best, best_index, best_kind = t, index, 1
         index += 1

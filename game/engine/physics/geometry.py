@@ -54,9 +54,10 @@ class TableGeometry:
             cx, cy = j.center
             rounds.append((j.pocket, cx, cy, reach, (cx - reach, cx + reach, cy - reach, cy + reach)))
         self.lines = tuple(lines)
-        #: (pocket id, x, y) of each mouth's middle: where a ball left hanging over an opening drops.
+        #: (pocket id, x, y, axis x, axis y): the middle of the line through each pocket's jaw tip centres
+        #: and the pocket's outward axis. A ball that comes to rest beyond that line is over the hole.
         self.mouths = tuple(
-            (p.id, 0.5 * (p.mouth[0][0] + p.mouth[1][0]), 0.5 * (p.mouth[0][1] + p.mouth[1][1]))
+            (p.id, 0.5 * (p.mouth[0][0] + p.mouth[1][0]), 0.5 * (p.mouth[0][1] + p.mouth[1][1]), *p.axis)
             for p in table.pockets.values()
         )
         self.rounds = tuple(rounds)

@@ -17,6 +17,9 @@ A piece that starts already ``<= 0`` and decreasing is a contact "now" (touching
 that is how overlaps left by rounding are caught instead of letting bodies pass through each other. Bodies
 that touch but separate are not in contact (pooltool PR #354). ``deep`` bounds how far below zero such a
 start may be: a straight segment seen from its back side is far below zero and must not count.
+``graze`` (in units of f, a nanometre of penetration) ignores a piece whose lowest value only grazes zero
+by rounding, e.g. a ball rolling along a cushion past the tangent jaw tip of a middle pocket: such a
+"contact" has no approach speed and would only add a spurious event.
 """
 
 from __future__ import annotations
@@ -85,10 +88,12 @@ def cubic_roots_unit(a: float, b: float, c: float, d: float) -> list[float]:
     return sorted(s for s in roots if 0.0 < s < 1.0)
 
 
-def earliest_contact4(c4: float, c3: float, c2: float, c1: float, c0: float, t_max: float, deep: float = _INF) -> float:
+def earliest_contact4(
+    c4: float, c3: float, c2: float, c1: float, c0: float, t_max: float, deep: float = _INF, graze: float = 0.0
+) -> float:
     """First t in [0, t_max] where f = c4 t^4 + c3 t^3 + c2 t^2 + c1 t + c0 is <= 0 and decreasing.
 
-    Returns ``inf`` when there is none. See the module docstring for the method and ``deep``.
+    Returns ``inf`` when there is none. See the module docstring for the method, ``deep`` and ``graze``.
     """
     if t_max < 0.0:
         return _INF
@@ -106,7 +111,7 @@ def earliest_contact4(c4: float, c3: float, c2: float, c1: float, c0: float, t_m
         m = 0.5 * (p + q)
         dm = ((4.0 * c4 * m + 3.0 * c3) * m + 2.0 * c2) * m + c1
         decreasing = dm < 0.0 if q > p else c1 < 0.0
-        if decreasing:
+        if decreasing and (fq <= -graze or (fq <= 0.0 and s == 1.0) or fp <= -graze):
             if fp <= 0.0:
                 if fp >= -deep:
                     return p
@@ -138,7 +143,7 @@ def _bracket4(
     return lo
 
 
-def earliest_contact2(c2: float, c1: float, c0: float, t_max: float, deep: float = _INF) -> float:
+def earliest_contact2(c2: float, c1: float, c0: float, t_max: float, deep: float = _INF, graze: float = 0.0) -> float:
     """First t in [0, t_max] where f = c2 t^2 + c1 t + c0 is <= 0 and decreasing (``inf`` if none)."""
     if t_max < 0.0:
         return _INF
@@ -154,7 +159,7 @@ def earliest_contact2(c2: float, c1: float, c0: float, t_max: float, deep: float
         fq = (c2 * q + c1) * q + c0
         m = 0.5 * (p + q)
         decreasing = (2.0 * c2 * m + c1) < 0.0
-        if decreasing:
+        if decreasing and (fq <= -graze or (fq <= 0.0 and q == t_max) or fp <= -graze):
             if fp <= 0.0:
                 if fp >= -deep:
                     return p

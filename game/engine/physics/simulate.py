@@ -46,10 +46,6 @@ _INF = math.inf
 #: more than that is an impossible layout.
 _START_SLACK = 5e-4
 
-#: How far (m) a resting centre may lie beyond a cushion line (rounding) before it counts as hanging over
-#: a pocket opening.
-_HANG = 1e-6
-
 Candidate = tuple[float, int, int, int]
 
 
@@ -67,15 +63,23 @@ def _check_layout(table: TableSpec, balls: Mapping[str, BallState]) -> list[str]
 
 
 def _start_positions(table: TableSpec, balls: Mapping[str, BallState], ids: list[str]) -> list[list[float]]:
-    """Start centres, nudged onto the cloth and out of each other (de-penetration, issue #217)."""
+    """Start centres, nudged onto the cloth and out of each other (de-penetration, issue #217).
+
+    A ball left hanging in a pocket's jaws by the previous shot keeps its place; any other centre off the
+    cloth by more than ``_START_SLACK`` is an impossible layout.
+    """
     R = table.ball_radius
     lo_x, hi_x, lo_y, hi_y = R, table.length - R, R, table.width - R
     pos: list[list[float]] = []
+    hanging: list[bool] = []
     for ball_id in ids:
         x, y = balls[ball_id].position
-        if not (lo_x - _START_SLACK <= x <= hi_x + _START_SLACK and lo_y - _START_SLACK <= y <= hi_y + _START_SLACK):
+        on_cloth = lo_x - _START_SLACK <= x <= hi_x + _START_SLACK and lo_y - _START_SLACK <= y <= hi_y + _START_SLACK
+        in_jaws = not on_cloth and table.ball_position_valid((x, y), tolerance=1e-6)
+        if not (on_cloth or in_jaws):
             raise StrikeError(f"{ball_id} is not on the cloth")
-        pos.append([min(max(x, lo_x), hi_x), min(max(y, lo_y), hi_y)])
+        hanging.append(in_jaws)
+        pos.append([x, y] if in_jaws else [min(max(x, lo_x), hi_x), min(max(y, lo_y), hi_y)])
     D = 2.0 * R
     for _ in range(20):
         moved = False
@@ -91,10 +95,11 @@ def _start_positions(table: TableSpec, balls: Mapping[str, BallState], ids: list
                     dx, dy, dist = 1.0, 0.0, 1.0
                 push = 0.5 * (D - dist) + 1e-9
                 ux, uy = dx / dist, dy / dist
-                pos[i][0] = min(max(pos[i][0] - push * ux, lo_x), hi_x)
-                pos[i][1] = min(max(pos[i][1] - push * uy, lo_y), hi_y)
-                pos[j][0] = min(max(pos[j][0] + push * ux, lo_x), hi_x)
-                pos[j][1] = min(max(pos[j][1] + push * uy, lo_y), hi_y)
+                for k, sign in ((i, -1.0), (j, 1.0)):
+                    nx, ny = pos[k][0] + sign * push * ux, pos[k][1] + sign * push * uy
+                    if not hanging[k]:
+                        nx, ny = min(max(nx, lo_x), hi_x), min(max(ny, lo_y), hi_y)
+                    pos[k] = [nx, ny]
                 moved = True
         if not moved:
             break
@@ -221,16 +226,18 @@ def simulate(
                 wz = 0.0
             new = b.set_motion(t, x, y, vx, vy, wx, wy, wz)
             events.append(Event(t, f"{STATE_NAMES[old]}_to_{STATE_NAMES[new]}", (b.id,)))
-            if new <= SPINNING and not (ix0 - _HANG <= x <= ix1 + _HANG and iy0 - _HANG <= y <= iy1 + _HANG):
-                # It came to rest with its centre beyond a cushion line: that is only possible between
-                # the jaws, over the opening, where a real ball falls.
-                where = min(geo.mouths, key=lambda m: (m[1] - x) ** 2 + (m[2] - y) ** 2)[0]
-                b.state = POCKETED
-                b.t_end = _INF
-                active[i] = False
-                pocketed[b.id] = where
-                drops[b.id] = (t, where)
-                events.append(Event(t, "ball_pocket", (b.id,), where, (x, y)))
+            if new <= SPINNING and not (ix0 <= x <= ix1 and iy0 <= y <= iy1):
+                # At rest in a pocket's jaws: it stays there unless its centre is beyond the line through
+                # the jaw tip centres, i.e. over the hole (it can only get there between the jaws).
+                mouth = min(geo.mouths, key=lambda m: (m[1] - x) ** 2 + (m[2] - y) ** 2)
+                if (x - mouth[1]) * mouth[3] + (y - mouth[2]) * mouth[4] > 0.0:
+                    where = mouth[0]
+                    b.state = POCKETED
+                    b.t_end = _INF
+                    active[i] = False
+                    pocketed[b.id] = where
+                    drops[b.id] = (t, where)
+                    events.append(Event(t, "ball_pocket", (b.id,), where, (x, y)))
             refresh([i], t)
         elif j < 100:
             b2 = movers[j]
