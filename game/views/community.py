@@ -346,7 +346,7 @@ def club_member_remove(request: HttpRequest, slug: str, display_name: str) -> Ht
 def club_mark_match(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(slug)
     form = MarkForm(request.POST)
-    match = Match.objects.filter(pk=form.data.get("match", "").strip()).first() if form.is_valid() else None
+    match = Match.objects.filter(pk=form.cleaned_data["match"].strip()).first() if form.is_valid() else None
     if match is None:
         messages.error(request, "No match has that id.")
         return redirect(club_url(club))

@@ -140,6 +140,11 @@ def test_watch_a_live_match_and_replay_a_finished_one(
         expect(page.locator("main")).to_contain_text("Create a club")
         page.goto(f"{server.url}/clubs/{ids['club']}/")
         expect(page.locator("main")).to_contain_text("Requests to join")
+        page.set_viewport_size({"width": 390, "height": 844})
+        mobile = [("club-mobile", f"/clubs/{ids['club']}/"), ("replay-mobile", f"/m/{ids['finished']}/replay/")]
+        for name, path in mobile:
+            page.goto(f"{server.url}{path}")
+            shoot(page, artifacts_dir, name)
         assert not errors, errors
     finally:
         context.close()

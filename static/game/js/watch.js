@@ -29,7 +29,7 @@ export function rowHtml(m) {
     `<tr data-match="${escapeHtml(m.id)}">` +
     `<td class="live-players">${players}<span class="tags">${rated}${club}</span></td>` +
     `<td class="num score">${m.players[0].score}<span class="dash">–</span>${m.players[1].score}</td>` +
-    `<td class="phase">${escapeHtml(m.phase || "play")}</td>` +
+    `<td class="phase hide-sm">${escapeHtml(m.phase || "play")}</td>` +
     `<td class="num">${watching}</td>` +
     `<td class="actions"><a class="button small" href="${escapeHtml(m.url)}">Watch</a></td>` +
     `</tr>`
