@@ -77,3 +77,35 @@ def test_no_replay_while_a_match_is_live_or_unknown(client) -> None:
     assert client.get(f"/m/{live.pk}/replay/").status_code == 404
     assert client.get(f"/m/{live.pk}/replay.json").status_code == 404
     assert client.get("/m/nosuchid/replay/").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.services
+def test_a_match_played_through_the_online_services_replays_and_is_rated(client) -> None:
+    """The whole path: the online layer stores the inputs and calls results_record when the match ends;
+    the record downloaded afterwards reproduces the stored snapshot."""
+    from game.engine import bot
+    from game.services import matches as online
+
+    alice, bob = make_player("Alice"), make_player("Bob")
+    users = {"Alice": alice, "Bob": bob}
+    match, _ = online.match_create(user=alice, rated=True, time_limit=3900, shot_clock=None)
+    online.match_join(match_id=match.pk, user=bob)
+    for i in range(9):
+        move = bot.choose_move(Match.objects.get(pk=match.pk).snapshot, 2, seed=i, budget=0.05)
+        user = users[move["player"]]
+        if move["action"] == "lag":
+            online.match_lag(match_id=match.pk, user=user, strike=move["strike"])
+        elif move["action"] == "choose_break":
+            online.match_choose_break(match_id=match.pk, user=user, take=move["take"])
+        elif move["action"] == "place":
+            online.match_place(match_id=match.pk, user=user, ball=move["ball"], x=move["x"], y=move["y"])
+        else:
+            online.match_shoot(match_id=match.pk, user=user, call=move["call"], strike=move["strike"])
+    online.match_resign(match_id=match.pk, user=alice)
+
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.status == Match.Status.FINISHED and stored.winner == bob
+    assert stored.rating_changes.count() == 2
+    record = json.loads(client.get(f"/m/{match.pk}/replay.json").content)
+    assert canonical(replay_run(record=record)) == canonical(stored.snapshot)
