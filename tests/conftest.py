@@ -20,8 +20,12 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The services run of `make test` (scripts/run_tests.py) sets KAIZA_SERVICES_MISSING when
+    """Browser tests go last: Playwright's sync API runs an event loop in the main thread while a
+    browser is open, which would break the asyncio tests that follow it.
+
+    The services run of `make test` (scripts/run_tests.py) sets KAIZA_SERVICES_MISSING when
     PostgreSQL or Redis is not there: its tests then skip with that reason, or fail in CI."""
+    items.sort(key=lambda item: "chromium" in getattr(item, "fixturenames", ()))
     missing = os.environ.get("KAIZA_SERVICES_MISSING")
     if not missing:
         return
@@ -104,7 +108,7 @@ def live_server_url(daphne_factory: Callable[..., DaphneServer]) -> str:
     return daphne_factory().url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """A real headless Chromium through Playwright (Debian's browser; Playwright downloads none)."""
     services.require(
