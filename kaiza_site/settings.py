@@ -84,7 +84,11 @@ ASGI_APPLICATION = "kaiza_site.asgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # Persistent connections: opening a PostgreSQL connection per query costs a server process fork
+    # each time, which dominated the load benchmark. No health checks: they add a query per request.
+    DATABASES = {
+        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))
+    }
 else:
     DATABASES = {
         "default": {
