@@ -11,9 +11,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
+from game.selectors.live import featured_match
+
+BOT_LEVELS = (1, 2, 3, 4, 5)
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "game/home.html")
+    return render(request, "game/home.html", {"featured": featured_match(), "bot_levels": BOT_LEVELS})
 
 
 async def _channel_layer_round_trip() -> None:

@@ -107,5 +107,6 @@ def test_daphne_serves_the_home_page(daphne_factory: Callable[..., DaphneServer]
         html = response.read().decode()
     assert response.status == 200
     assert "Kaiza" in html
+    assert 'action="/play/computer/"' in html, "the home page offers one-click play against the computer"
     with urllib.request.urlopen(server.url + "/static/game/css/site.css", timeout=10) as response:
         assert response.status == 200
