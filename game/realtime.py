@@ -38,14 +38,15 @@ async def relay(match_id: str, message: dict[str, Any], exclude: str | None = No
     await layer.group_send(match_group(match_id), {"type": "match.relay", "message": message, "exclude": exclude})
 
 
-async def lobby_publish() -> None:
+async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
     """Push the current open-matches list to every lobby socket (computed once, here)."""
     from game.selectors.matches import match_open_list
 
     layer = get_channel_layer()
     if layer is None:
         return
-    matches = await database_sync_to_async(match_open_list)()
+    if matches is None:
+        matches = await database_sync_to_async(match_open_list)()
     await layer.group_send(LOBBY_GROUP, {"type": "lobby.matches", "matches": matches})
 
 
@@ -54,4 +55,7 @@ def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = F
     if events:
         async_to_sync(publish)(match_id, events)
     if lobby:
-        async_to_sync(lobby_publish)()
+        # Read in this thread: database_sync_to_async would close this request's connection.
+        from game.selectors.matches import match_open_list
+
+        async_to_sync(lobby_publish)(match_open_list())
