@@ -237,12 +237,13 @@ export function placementCheck(table, balls, ballId, pos, kind = "hand") {
   return { ok: true, reason: null };
 }
 
-/** Clamp a wished placement into the allowed band (cloth and, for the hand, the home). */
-export function clampPlacement(table, pos, kind = "hand") {
+/**
+ * Keep a wished placement on the cloth. The home line and the centre line are not clamped: a ball
+ * dragged across them turns red and says why, rather than sticking to the line unexplained.
+ */
+export function clampPlacement(table, pos) {
   const R = table.ball_radius;
-  const maxX = kind === "opening" ? table.length - R : Math.min(table.home_line_x, table.length - R);
-  const minX = kind === "opening" ? table.length / 2 + 1e-4 : R;
-  return [Math.min(maxX, Math.max(minX, pos[0])), Math.min(table.width - R, Math.max(R, pos[1]))];
+  return [Math.min(table.length - R, Math.max(R, pos[0])), Math.min(table.width - R, Math.max(R, pos[1]))];
 }
 
 /** Clamp a cue tip offset (side, height) into the disc of radius `limit` (fractions of R). */

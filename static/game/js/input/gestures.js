@@ -5,9 +5,13 @@
 /** How far the cue can be drawn back (m): the full pull is full power. */
 export const MAX_PULL = 0.3;
 
+/** How much of the drawn cue, behind the ball, can be grabbed to pull it back (m). */
+export const GRAB_LENGTH = 0.35;
+
 /**
  * Does a press at `point` grab the cue (to pull it back for power) rather than aim?
- * Grabbing works on the cue ball itself or on the drawn cue behind it.
+ * Grabbing works on the cue ball itself or on the front of the drawn cue behind it; the rest of the
+ * cue stays an aiming surface, so turning the cue right round never grabs it by accident.
  */
 export function grabsCue(cue, angle, point, R, slop = 0.02) {
   const dx = point[0] - cue[0];
@@ -17,7 +21,7 @@ export function grabsCue(cue, angle, point, R, slop = 0.02) {
   const uy = Math.sin(angle);
   const behind = -(dx * ux + dy * uy);
   const off = Math.abs(dx * uy - dy * ux);
-  return behind > R && behind < 1.2 && off < 0.018 + slop;
+  return behind > R && behind < GRAB_LENGTH && off < 0.018 + slop;
 }
 
 /** Power 0..1 from how far the pointer has been pulled back from where the pull began. */

@@ -63,6 +63,7 @@ export function createHud(root) {
   let verdictAt = 0;
   let lastError = null;
   let prevScores = [null, null];
+  let lastStateShown = null;
 
   function update(state, now, epoch) {
     const game = state.shown;
@@ -109,6 +110,11 @@ export function createHud(root) {
     setAttr(root, "data-animating", state.steps.length ? "yes" : "no");
     if (!state.steps.length) {
       setAttr(root, "data-balls", JSON.stringify(game.balls || {}));
+      // The shown position, for browser tests and tools (no globals).
+      if (game !== lastStateShown) {
+        lastStateShown = game;
+        setAttr(root, "data-state", JSON.stringify(game));
+      }
       setAttr(root, "data-scores", (game.players || []).map((p) => p.score).join(":"));
     }
 

@@ -1,0 +1,224 @@
+"""Drive the match page like a player: everything goes through the canvas and the buttons.
+
+World coordinates (metres) are turned into page pixels with the transform the page publishes on the
+canvas (`data-transform`); the shots to play are chosen with the engine's own call checks so the test
+plays legal Kaisa, and the ghost-ball aim is computed here independently of the client's geometry.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from game.engine.rules import Match, RuleError
+from game.engine.table import kaisa_table
+
+TABLE = kaisa_table()
+R = TABLE.ball_radius
+L, W = TABLE.length, TABLE.width
+MIN_SPEED, MAX_SPEED, MAX_PULL = 0.2, 9.0, 0.3
+
+
+def root_data(page: Any) -> dict[str, str]:
+    return page.evaluate("() => ({...document.querySelector('#kaiza-match').dataset})")
+
+
+def to_page(page: Any, x: float, y: float) -> tuple[float, float]:
+    info = page.evaluate(
+        """() => { const c = document.querySelector('.kz-canvas'); const r = c.getBoundingClientRect();
+                   return {m: JSON.parse(c.dataset.transform), left: r.left, top: r.top}; }"""
+    )
+    m = info["m"]
+    return (info["left"] + m["a"] * x + m["c"] * y + m["e"], info["top"] + m["b"] * x + m["d"] * y + m["f"])
+
+
+def wait_ready(page: Any, timeout: float = 30.0) -> None:
+    page.wait_for_function(
+        "() => { const d = document.querySelector('#kaiza-match').dataset;"
+        " return d.version && d.animating === 'no'; }",
+        timeout=timeout * 1000,
+    )
+
+
+def wait_version(page: Any, version: int, timeout: float = 60.0) -> None:
+    page.wait_for_function(
+        "(v) => { const d = document.querySelector('#kaiza-match').dataset;"
+        " return Number(d.version) >= v && d.animating === 'no'; }",
+        arg=version,
+        timeout=timeout * 1000,
+    )
+
+
+def actions(page: Any) -> list[str]:
+    return (root_data(page).get("actions") or "").split()
+
+
+def balls(page: Any) -> dict[str, list[float] | None]:
+    return json.loads(root_data(page).get("balls") or "{}")
+
+
+def power_for(speed: float) -> float:
+    return math.sqrt((speed - MIN_SPEED) / (MAX_SPEED - MIN_SPEED))
+
+
+def pull_and_release(page: Any, cue: tuple[float, float], angle: float, speed: float) -> None:
+    """Press on the cue ball, draw the cue straight back, let go: the shot."""
+    pull = power_for(speed) * MAX_PULL
+    sx, sy = to_page(page, *cue)
+    ex, ey = to_page(page, cue[0] - math.cos(angle) * pull, cue[1] - math.sin(angle) * pull)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(sx + (ex - sx) * i / 10, sy + (ey - sy) * i / 10)
+    page.mouse.up()
+
+
+def aim(page: Any, cue: tuple[float, float], angle: float) -> None:
+    """Drag on the cloth away from the cue ball: the cue turns to point at the finger."""
+    # From far to near: the press is well clear of the cue ball and of the grabbable front of the cue.
+    ax, ay = cue[0] + math.cos(angle) * 0.9, cue[1] + math.sin(angle) * 0.9
+    bx, by = cue[0] + math.cos(angle) * 0.6, cue[1] + math.sin(angle) * 0.6
+    # Stay on the page even if the point is off the cloth: the aim only needs the direction.
+    p0, p1 = to_page(page, ax, ay), to_page(page, bx, by)
+    page.mouse.move(*p0)
+    page.mouse.down()
+    for i in range(1, 8):
+        page.mouse.move(p0[0] + (p1[0] - p0[0]) * i / 7, p0[1] + (p1[1] - p0[1]) * i / 7)
+    page.mouse.up()
+
+
+def click_world(page: Any, x: float, y: float) -> None:
+    page.mouse.click(*to_page(page, x, y))
+
+
+def mouth_centre(pocket_id: str) -> tuple[float, float]:
+    (x1, y1), (x2, y2) = TABLE.pockets[pocket_id].mouth
+    return ((x1 + x2) / 2, (y1 + y2) / 2)
+
+
+def _clear(a: tuple[float, float], b: tuple[float, float], others: list[tuple[float, float]]) -> bool:
+    """No ball centre within 2R of the segment a-b (a ball travelling a->b touches none)."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n2 = dx * dx + dy * dy or 1e-12
+    for ox, oy in others:
+        t = max(0.0, min(1.0, ((ox - ax) * dx + (oy - ay) * dy) / n2))
+        if math.hypot(ax + t * dx - ox, ay + t * dy - oy) < 2 * R + 0.004:
+            return False
+    return True
+
+
+def choose_shot(state: dict[str, Any], me: str) -> tuple[str, str, float] | None:
+    """A legal call (ball, pocket) with a clear straight ghost-ball line, and the aim angle."""
+    engine = Match.from_snapshot({k: v for k, v in state.items() if k != "pending"})
+    cue_id = next(p["cue_ball"] for p in state["players"] if p["name"] == me)
+    positions = {k: tuple(v) for k, v in state["balls"].items() if v}
+    cue = positions[cue_id]
+    best: tuple[float, str, str, float] | None = None
+    for ball in engine.callable_balls():
+        if ball == cue_id or ball not in positions:
+            continue
+        for pocket in engine.legal_pockets(ball):
+            try:
+                engine.check_call(me, {"ball": ball, "pocket": pocket})
+            except RuleError:
+                continue
+            target = positions[ball]
+            mx, my = mouth_centre(pocket)
+            d = math.hypot(mx - target[0], my - target[1])
+            ux, uy = (mx - target[0]) / d, (my - target[1]) / d
+            ghost = (target[0] - ux * 2 * R, target[1] - uy * 2 * R)
+            vx, vy = ghost[0] - cue[0], ghost[1] - cue[1]
+            dist = math.hypot(vx, vy)
+            if dist < 3 * R:
+                continue
+            cut = math.degrees(math.acos(max(-1.0, min(1.0, (vx * ux + vy * uy) / dist))))
+            if cut > 50:
+                continue
+            others = [p for k, p in positions.items() if k not in (cue_id, ball)]
+            if not _clear(cue, ghost, others) or not _clear(target, (mx, my), others):
+                continue
+            score = cut + 10 * (dist + d)
+            if best is None or score < best[0]:
+                best = (score, ball, pocket, math.atan2(vy, vx))
+    return None if best is None else (best[1], best[2], best[3])
+
+
+def free_spot(state: dict[str, Any], me: str, opening: bool) -> tuple[float, float]:
+    """A legal placement for my cue ball: in the home, or past the centre for the opening (K-3.3)."""
+    engine = Match.from_snapshot({k: v for k, v in state.items() if k != "pending"})
+    cue_id = next(p["cue_ball"] for p in state["players"] if p["name"] == me) or "white2"
+    xs = [2.6, 2.45, 2.3] if opening else [0.45, 0.3, 0.6, 0.2]
+    ys = [0.71, 0.45, 0.95, 0.3, 1.1] if opening else [0.3, 0.5, 1.0, 0.2, 1.2, 0.71]
+    for x in xs:
+        for y in ys:
+            try:
+                probe = Match.from_snapshot(engine.snapshot())
+                probe.place(me, cue_id, (x, y))
+                return (x, y)
+            except RuleError:
+                continue
+    raise AssertionError("no legal spot found")
+
+
+def shown_state(page: Any) -> dict[str, Any]:
+    return json.loads(root_data(page).get("state") or "null")
+
+
+def version(page: Any) -> int:
+    return int(root_data(page).get("version") or 0)
+
+
+def take_turn(page: Any, me: str, lag_speed: float = 2.3, shot_speed: float = 2.4) -> str:
+    """Do whatever the page says is my move; returns the action played."""
+    act = actions(page)[0]
+    state = shown_state(page)
+    if act == "lag":
+        seat = [p["name"] for p in state["players"]].index(me)
+        start = (round(TABLE.home_line_x / 2, 6), round(W / 4 if seat == 0 else 3 * W / 4, 6))
+        aim(page, start, 0.0)
+        pull_and_release(page, start, 0.0, lag_speed + 0.35 * seat)  # unequal, or the lag is a tie
+    elif act == "choose_break":
+        page.click(".kz-take-break")
+    elif act == "place":
+        spot = free_spot(state, me, opening=state["phase"] == "opening_placement")
+        click_world(page, *spot)
+    elif act == "shoot":
+        cue_id = next(p["cue_ball"] for p in state["players"] if p["name"] == me)
+        cue = tuple(state["balls"][cue_id])
+        pick = choose_shot(state, me)
+        if pick is None:
+            # Nothing clean: call any legal pot and hit that ball full.
+            engine = Match.from_snapshot({k: v for k, v in state.items() if k != "pending"})
+            for ball in engine.callable_balls():
+                pockets = [p for p in engine.legal_pockets(ball) if _call_ok(engine, me, ball, p)]
+                if ball != cue_id and state["balls"].get(ball) and pockets:
+                    tx, ty = state["balls"][ball]
+                    pick = (ball, pockets[0], math.atan2(ty - cue[1], tx - cue[0]))
+                    break
+        assert pick is not None, "no legal call at all"
+        ball, pocket, angle = pick
+        click_world(page, *state["balls"][ball])
+        click_world(page, *mouth_centre(pocket))
+        aim(page, cue, angle)
+        page.wait_for_function(
+            "() => !document.querySelector('.kz-shoot').disabled", timeout=5000
+        )
+        pull_and_release(page, cue, angle, shot_speed)
+    return act
+
+
+def _call_ok(engine: Match, me: str, ball: str, pocket: str) -> bool:
+    try:
+        engine.check_call(me, {"ball": ball, "pocket": pocket})
+    except RuleError:
+        return False
+    return True
+
+
+def same_view(pages: list[Any]) -> tuple[str, str]:
+    """Scores and ball positions every page shows; asserts they agree."""
+    seen = [(root_data(p).get("scores"), root_data(p).get("balls"), root_data(p).get("version")) for p in pages]
+    assert all(s == seen[0] for s in seen), f"the views differ: {seen}"
+    return seen[0][0], seen[0][1]

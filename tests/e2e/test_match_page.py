@@ -1,0 +1,58 @@
+"""The match page in a real Chromium, with the match played by the engine in-process (harness.py):
+two players play from the lag to several shots with the mouse on the canvas, a spectator watches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import driver, flow
+from tests.e2e.harness import EngineMatch, open_page
+
+pytestmark = pytest.mark.browser
+
+
+def test_players_and_spectator_play_and_see_the_same_match(chromium: Any, artifacts_dir: Path) -> None:
+    match = EngineMatch()
+    alice = open_page(chromium, match, "alice", "player")
+    bob = open_page(chromium, match, "bob", "player", viewport={"width": 844, "height": 390}, device_scale_factor=2)
+    carol = open_page(chromium, match, "carol", "spectator", viewport={"width": 430, "height": 900})
+    errors: list[str] = []
+    for page in (alice, bob, carol):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+    result = flow.play({"alice": alice, "bob": bob}, carol, shots_wanted=4)
+
+    assert result["shots"] >= 4, result
+    assert result["moves"][:2] == ["alice:lag", "bob:lag"] or result["moves"][0].endswith(":lag")
+    assert not errors, errors
+    assert driver.root_data(carol)["role"] == "spectator"
+    assert driver.actions(carol) == []
+    # The spectator's shot list shows every shot played.
+    shown = carol.locator(".kz-shots li").count()
+    assert shown == sum(1 for e in match.events if e["t"] == "shot")
+    for name, page in (("alice", alice), ("bob", bob), ("spectator", carol)):
+        colours = flow.screenshot_nonblank(page, artifacts_dir / f"harness-{name}.png")
+        assert colours > 200, f"{name}'s table looks blank ({colours} colours)"
+
+
+def test_illegal_placement_is_shown_and_not_sent(chromium: Any) -> None:
+    match = EngineMatch()
+    match.play("alice", "lag", {"strike": {"angle": 0.0, "speed": 2.2, "side": 0, "height": 0}}, None)
+    match.play("bob", "lag", {"strike": {"angle": 0.0, "speed": 2.6, "side": 0, "height": 0}}, None)
+    winner = match.state()["pending"][0][0]
+    match.play(winner, "choose_break", {"take": True}, None)
+    placer = match.state()["pending"][0][0]
+    page = open_page(chromium, match, placer, "player")
+    driver.wait_ready(page)
+    assert driver.actions(page) == ["place"]
+    before = match.version
+    driver.click_world(page, 1.0, 0.71)  # not beyond the centre: K-3.3
+    page.wait_for_selector(".kz-toast:not([hidden])")
+    assert "beyond the centre" in page.text_content(".kz-toast")
+    assert match.version == before
+    driver.click_world(page, 2.6, 0.71)
+    driver.wait_version(page, before + 1)
+    assert driver.balls(page)["white2"] == [2.6, 0.71]
