@@ -205,7 +205,7 @@ def communicator_player(name: str, match_id: str, user: Any) -> tuple[Any, Playe
         return await communicator.receive_from(timeout=timeout)
 
     async def close() -> None:
-        await communicator.disconnect()
+        await communicator.disconnect(timeout=10)  # the handler writes presence: give it time
 
     async def nothing(timeout: float) -> bool:
         # receive_nothing, unlike a timed-out receive, leaves the application running.
