@@ -95,28 +95,46 @@ def main() -> None:
                 angle = math.atan2(target[1] - cue[1], target[0] - cue[0]) + 0.02 * (i % 3 - 1)
                 call = {"ball": "kaisa", "pocket": "foot_left"}
                 try:
-                    match.play(player, "shoot", {"call": call,
-                                                 "strike": {"angle": angle, "speed": args.speed, "side": 0.0,
-                                                            "height": 0.2}}, None)
+                    match.play(
+                        player,
+                        "shoot",
+                        {"call": call, "strike": {"angle": angle, "speed": args.speed, "side": 0.0, "height": 0.2}},
+                        None,
+                    )
                 except Exception:
                     call = {"ball": "red2", "pocket": "foot_right"}
-                    match.play(player, "shoot", {"call": call,
-                                                 "strike": {"angle": angle, "speed": args.speed, "side": 0.0,
-                                                            "height": 0.2}}, None)
+                    match.play(
+                        player,
+                        "shoot",
+                        {"call": call, "strike": {"angle": angle, "speed": args.speed, "side": 0.0, "height": 0.2}},
+                        None,
+                    )
                 page.wait_for_function(
                     "() => document.querySelector('#kaiza-match').dataset.animating === 'yes'", timeout=10000
                 )
                 wait_idle(page, timeout=60)
-                rec = page.evaluate("() => { const r = document.querySelector('#kaiza-match').__bench;"
-                                    " const out = {deltas: r.deltas.slice(), long: r.long};"
-                                    " r.deltas.length = 0; r.long = 0; return out; }")
+                rec = page.evaluate(
+                    "() => { const r = document.querySelector('#kaiza-match').__bench;"
+                    " const out = {deltas: r.deltas.slice(), long: r.long};"
+                    " r.deltas.length = 0; r.long = 0; return out; }"
+                )
                 deltas.extend(rec["deltas"])
                 long_frames += rec["long"]
             sizes.extend(match.shot_sizes)
             vsync = statistics.median(deltas) if deltas else math.nan
             dropped = sum(1 for d in deltas if d > 1.5 * 1000 / 60)
-            rows.append((label, len(deltas), percentile(deltas, 0.5), percentile(deltas, 0.95),
-                         max(deltas) if deltas else math.nan, dropped, long_frames, vsync))
+            rows.append(
+                (
+                    label,
+                    len(deltas),
+                    percentile(deltas, 0.5),
+                    percentile(deltas, 0.95),
+                    max(deltas) if deltas else math.nan,
+                    dropped,
+                    long_frames,
+                    vsync,
+                )
+            )
             page.context.close()
         browser.close()
 
@@ -124,11 +142,27 @@ def main() -> None:
     for label, n, p50, p95, mx, dropped, long_frames, _ in rows:
         print(f"{label:32} {n:7d} {p50:7.1f} {p95:7.1f} {mx:7.1f} {dropped:8d} {long_frames:5d}")
     if sizes:
-        print(f"\nshot messages: {len(sizes)}, JSON bytes median {int(statistics.median(sizes))}, "
-              f"min {min(sizes)}, max {max(sizes)}")
-    print(json.dumps({"rows": [dict(zip(("viewport", "frames", "p50_ms", "p95_ms", "max_ms", "dropped",
-                                         "long_frames"), r[:7], strict=True)) for r in rows],
-                      "shot_bytes": sizes}))
+        print(
+            f"\nshot messages: {len(sizes)}, JSON bytes median {int(statistics.median(sizes))}, "
+            f"min {min(sizes)}, max {max(sizes)}"
+        )
+    print(
+        json.dumps(
+            {
+                "rows": [
+                    dict(
+                        zip(
+                            ("viewport", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "long_frames"),
+                            r[:7],
+                            strict=True,
+                        )
+                    )
+                    for r in rows
+                ],
+                "shot_bytes": sizes,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,7 @@ def to_page(page: Any, x: float, y: float) -> tuple[float, float]:
 
 def wait_ready(page: Any, timeout: float = 30.0) -> None:
     page.wait_for_function(
-        "() => { const d = document.querySelector('#kaiza-match').dataset;"
-        " return d.version && d.animating === 'no'; }",
+        "() => { const d = document.querySelector('#kaiza-match').dataset; return d.version && d.animating === 'no'; }",
         timeout=timeout * 1000,
     )
 
@@ -202,9 +201,7 @@ def take_turn(page: Any, me: str, lag_speed: float = 2.3, shot_speed: float = 2.
         click_world(page, *state["balls"][ball])
         click_world(page, *mouth_centre(pocket))
         aim(page, cue, angle)
-        page.wait_for_function(
-            "() => !document.querySelector('.kz-shoot').disabled", timeout=5000
-        )
+        page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
         pull_and_release(page, cue, angle, shot_speed)
     return act
 

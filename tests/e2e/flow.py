@@ -8,6 +8,15 @@ from typing import Any
 
 from tests.e2e import driver
 
+TOAST_TEXT = "() => { const t = document.querySelector('.kz-toast'); return t.hidden ? '' : t.textContent; }"
+COUNT_COLOURS = """() => {
+  const c = document.querySelector('.kz-canvas');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  const seen = new Set();
+  for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+  return seen.size;
+}"""
+
 
 def play(players: dict[str, Any], watcher: Any, shots_wanted: int, max_moves: int = 40) -> dict[str, Any]:
     """Two players move in turn (lag, break choice, placements, shots) until `shots_wanted` called shots
@@ -30,7 +39,7 @@ def play(players: dict[str, Any], watcher: Any, shots_wanted: int, max_moves: in
         played.append(f"{name}:{act}")
         deadline = time.time() + 60
         while driver.version(page) <= before:
-            err = page.evaluate("() => { const t = document.querySelector('.kz-toast'); return t.hidden ? '' : t.textContent; }")
+            err = page.evaluate(TOAST_TEXT)
             assert not err or "slow down" in err, f"{name} {act} refused: {err} (moves so far {played})"
             assert time.time() < deadline, f"{name} {act}: no event came back"
             time.sleep(0.05)
@@ -48,10 +57,5 @@ def play(players: dict[str, Any], watcher: Any, shots_wanted: int, max_moves: in
 def screenshot_nonblank(page: Any, path: Path) -> int:
     """Save a screenshot and return how many distinct colours it has (a blank page has a handful)."""
     page.screenshot(path=str(path))
-    colours = page.evaluate(
-        """() => { const c = document.querySelector('.kz-canvas');
-                   const g = c.getContext('2d'); const d = g.getImageData(0, 0, c.width, c.height).data;
-                   const seen = new Set(); for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]);
-                   return seen.size; }"""
-    )
+    colours = page.evaluate(COUNT_COLOURS)
     return int(colours)

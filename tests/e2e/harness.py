@@ -79,17 +79,27 @@ class EngineMatch:
             "v": self.version,
             "d": {
                 "state": self.state(),
-                "match": {"id": self.match_id, "status": "playing", "rated": False,
-                          "players": [{"name": n, "rating": 1500} for n in self.players],
-                          "time_limit": None, "shot_clock": None},
+                "match": {
+                    "id": self.match_id,
+                    "status": "playing",
+                    "rated": False,
+                    "players": [{"name": n, "rating": 1500} for n in self.players],
+                    "time_limit": None,
+                    "shot_clock": None,
+                },
                 "you": {"name": client.name, "role": client.role, "seat": seat},
             },
         }
 
     def presence(self) -> dict[str, Any]:
         names = {c.name for c in self.clients if c.role == "player"}
-        return {"t": "presence", "d": {"players": [{"name": n, "connected": n in names} for n in self.players],
-                                        "spectators": sum(1 for c in self.clients if c.role == "spectator")}}
+        return {
+            "t": "presence",
+            "d": {
+                "players": [{"name": n, "connected": n in names} for n in self.players],
+                "spectators": sum(1 for c in self.clients if c.role == "spectator"),
+            },
+        }
 
     def broadcast(self, message: dict[str, Any], skip: Client | None = None) -> None:
         text = json.dumps(message, separators=(",", ":"))
@@ -142,48 +152,87 @@ class EngineMatch:
         m = self.match
         if t == "lag":
             out = m.lag(name, d["strike"])
-            self.emit("shot", {"kind": "lag", "player": name, "ack": ack, "call": None, "strike": d["strike"],
-                               "segments": out.shot.segments, "verdict": out.verdict, "state": self.state()})
+            self.emit(
+                "shot",
+                {
+                    "kind": "lag",
+                    "player": name,
+                    "ack": ack,
+                    "call": None,
+                    "strike": d["strike"],
+                    "segments": out.shot.segments,
+                    "verdict": out.verdict,
+                    "state": self.state(),
+                },
+            )
         elif t == "choose_break":
             m.choose_break(name, d["take"])
             self.emit("choice", {"player": name, "take": d["take"], "ack": ack, "state": self.state()})
         elif t == "place":
             m.place(name, d["ball"], (d["x"], d["y"]))
-            self.emit("placed", {"player": name, "ball": d["ball"], "x": d["x"], "y": d["y"], "ack": ack,
-                                 "state": self.state()})
+            self.emit(
+                "placed",
+                {"player": name, "ball": d["ball"], "x": d["x"], "y": d["y"], "ack": ack, "state": self.state()},
+            )
         elif t == "shoot":
             out = m.shoot(name, d["call"], d["strike"])
-            self.emit("shot", {"kind": "shot", "player": name, "ack": ack, "call": d["call"], "strike": d["strike"],
-                               "segments": out.shot.segments, "verdict": out.verdict, "state": self.state()})
+            self.emit(
+                "shot",
+                {
+                    "kind": "shot",
+                    "player": name,
+                    "ack": ack,
+                    "call": d["call"],
+                    "strike": d["strike"],
+                    "segments": out.shot.segments,
+                    "verdict": out.verdict,
+                    "state": self.state(),
+                },
+            )
         elif t == "resign":
             m.resign(name)
         if m.phase == "finished" and not any(e["t"] == "finished" for e in self.events):
-            self.emit("finished", {"winner": m.winner, "reason": self.state().get("finish_reason"),
-                                   "rating_changes": None, "state": self.state()})
+            self.emit(
+                "finished",
+                {
+                    "winner": m.winner,
+                    "reason": self.state().get("finish_reason"),
+                    "rating_changes": None,
+                    "state": self.state(),
+                },
+            )
 
 
-def open_page(browser: Any, match: EngineMatch, name: str, role: str, viewport: dict[str, int] | None = None,
-              device_scale_factor: float = 1) -> Any:
+def open_page(
+    browser: Any,
+    match: EngineMatch,
+    name: str,
+    role: str,
+    viewport: dict[str, int] | None = None,
+    device_scale_factor: float = 1,
+) -> Any:
     """A new browser context showing the match as `name` (player or spectator)."""
-    context = browser.new_context(viewport=viewport or {"width": 1400, "height": 860},
-                                  device_scale_factor=device_scale_factor)
+    context = browser.new_context(
+        viewport=viewport or {"width": 1400, "height": 860}, device_scale_factor=device_scale_factor
+    )
     html = render_match_page(match.match_id, name, role)
 
     def serve(route: Any) -> None:
-        path = route.request.url[len(ORIGIN):].split("?")[0]
+        path = route.request.url[len(ORIGIN) :].split("?")[0]
         if path.startswith("/static/"):
-            file = STATIC / path[len("/static/"):]
+            file = STATIC / path[len("/static/") :]
             if file.is_file():
-                route.fulfill(body=file.read_bytes(),
-                              headers={"content-type": CONTENT_TYPES.get(file.suffix, "application/octet-stream")})
+                route.fulfill(
+                    body=file.read_bytes(),
+                    headers={"content-type": CONTENT_TYPES.get(file.suffix, "application/octet-stream")},
+                )
                 return
             route.fulfill(status=404, body="")
             return
         route.fulfill(body=html, headers={"content-type": "text/html; charset=utf-8"})
 
     context.route(f"{ORIGIN}/**", serve)
-    context.route_web_socket(f"ws://kaiza.test/ws/match/{match.match_id}/",
-                             lambda ws: match.connect(ws, name, role))
+    context.route_web_socket(f"ws://kaiza.test/ws/match/{match.match_id}/", lambda ws: match.connect(ws, name, role))
     page = context.new_page()
     page.goto(f"{ORIGIN}/m/{match.match_id}/")
     page.wait_for_selector("#kaiza-match[data-version]")
@@ -214,8 +263,9 @@ if __name__ == "__main__":
         match = EngineMatch()
         alice = open_page(browser, match, "alice", "player")
         bob = open_page(browser, match, "bob", "player", viewport={"width": 844, "height": 390}, device_scale_factor=2)
-        watcher = open_page(browser, match, "carol", "spectator", viewport={"width": 390, "height": 844},
-                            device_scale_factor=2)
+        watcher = open_page(
+            browser, match, "carol", "spectator", viewport={"width": 390, "height": 844}, device_scale_factor=2
+        )
         alice.screenshot(path=str(out / "preview-lag.png"))
         match.play("alice", "lag", {"strike": {"angle": 0.0, "speed": 2.2, "side": 0, "height": 0}}, None)
         match.play("bob", "lag", {"strike": {"angle": 0.0, "speed": 2.6, "side": 0, "height": 0}}, None)

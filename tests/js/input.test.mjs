@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { aimAngle, GRAB_LENGTH, grabsCue, MAX_PULL, pullPower } from "../../static/game/js/input/gestures.js";
+import { COARSE_STEP, FINE_STEP, keyIntent } from "../../static/game/js/input/keyboard.js";
+import { createLoop } from "../../static/game/js/loop.js";
+import { describeCall, describeVerdict, formatClock } from "../../static/game/js/ui/words.js";
+
+const R = 0.034;
+
+test("pressing the cue ball or the front of the cue grabs it; the far cue and the cloth aim", () => {
+  const cue = [1, 0.7];
+  assert.ok(grabsCue(cue, 0, [1.01, 0.7], R));
+  assert.ok(grabsCue(cue, 0, [1 - 0.2, 0.705], R), "on the cue, behind the ball");
+  assert.ok(!grabsCue(cue, 0, [1 - GRAB_LENGTH - 0.1, 0.7], R), "far down the cue: aiming, not grabbing");
+  assert.ok(!grabsCue(cue, 0, [1.3, 0.7], R), "in front of the ball");
+  assert.ok(!grabsCue(cue, 0, [0.8, 0.8], R), "beside the cue");
+});
+
+test("pulling back along the cue sets the power, pushing forward does not", () => {
+  const start = [1, 0.7];
+  assert.ok(Math.abs(pullPower(0, start, [1 - MAX_PULL / 2, 0.7]) - 0.5) < 1e-12);
+  assert.equal(pullPower(0, start, [1 - 2 * MAX_PULL, 0.7]), 1);
+  assert.equal(pullPower(0, start, [1.2, 0.7]), 0);
+  assert.ok(Math.abs(pullPower(0, start, [1 - MAX_PULL / 2, 0.9]) - 0.5) < 1e-12, "sideways drift ignored");
+});
+
+test("aim angle points from the cue ball to the pointer", () => {
+  assert.ok(Math.abs(aimAngle([0, 0], [0, 1]) - Math.PI / 2) < 1e-12);
+});
+
+test("keys: arrows fine, shift coarse, space and enter shoot", () => {
+  assert.deepEqual(keyIntent("ArrowLeft", false), { type: "turn", delta: FINE_STEP });
+  assert.deepEqual(keyIntent("ArrowRight", true), { type: "turn", delta: -COARSE_STEP });
+  assert.ok(COARSE_STEP > 10 * FINE_STEP);
+  assert.equal(keyIntent(" ", false).type, "shoot");
+  assert.equal(keyIntent("Enter", false).type, "shoot");
+  assert.equal(keyIntent("a", false), null);
+});
+
+test("the loop runs fixed steps and drops the gap after a hidden tab", () => {
+  let frame = null;
+  const steps = [];
+  let renders = 0;
+  const loop = createLoop({ update: (dt) => steps.push(dt), render: () => renders++, step: 10, raf: (f) => ((frame = f), 1), caf() {} });
+  loop.start();
+  frame(0);
+  frame(35);
+  assert.equal(steps.length, 4); // 10 (first) + 35 -> 4 steps of 10, 5 ms carried
+  frame(60_035); // a minute hidden
+  assert.ok(steps.length <= 6, `replayed ${steps.length} steps after a gap`);
+  assert.equal(renders, 3);
+});
+
+test("words: calls, clocks, verdicts", () => {
+  assert.equal(describeCall({ ball: "red1", pocket: "foot_left", object_cushions: 1, cue_cushions: 0, via: "kaisa" }), "red → foot left · 1 cushion · via kaisa");
+  assert.equal(formatClock(65.2), "1:06");
+  assert.equal(formatClock(-3), "0:00");
+  assert.equal(describeVerdict({ reason: "foul", points: 0, penalty: 2 }), "foul · penalty −2");
+});
