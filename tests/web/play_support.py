@@ -156,7 +156,10 @@ class Player:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"{self.name}: timed out; last messages {self.inbox[-5:]}")
-            message = await self.recv(left)
+            try:
+                message = await self.recv(left)
+            except TimeoutError:
+                raise AssertionError(f"{self.name}: timed out at v{self.v}; last messages {self.inbox[-4:]}") from None
             self.inbox.append(message)
             if predicate(message):
                 return message
@@ -250,6 +253,7 @@ async def play_opening(first: Player, second: Player, spectators: tuple[Player, 
     assert v is not None
     await first.send("lag", {"strike": LAG_WINNING}, ack=next_ack(), v=v)
     v += 1
+    await second.until_version(v)  # a client answers the version it has seen, not one it guesses
     await second.send("lag", {"strike": LAG_LOSING}, ack=next_ack(), v=v)
     v += 1
     for p in everyone:
