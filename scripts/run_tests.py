@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,7 +42,10 @@ def main(argv: list[str]) -> int:
     if missing:
         matrix_env["KAIZA_SERVICES_MISSING"] = "; ".join(missing)
     else:
-        matrix_env["DATABASE_URL"] = services.postgres_admin_url()
+        # A database name of this run's own: pytest-django creates and drops "test_<name>", so two
+        # runs at once (two developers, or CI beside a developer) never drop each other's database.
+        run_db = f"kaiza_run_{os.getpid()}"
+        matrix_env["DATABASE_URL"] = urlparse(services.postgres_admin_url())._replace(path=f"/{run_db}").geturl()
         matrix_env["REDIS_URL"] = services.redis_url()
     failures += run([sys.executable, "-m", "pytest", "-m", "services", "-p", "no:cacheprovider", *argv],
                     env=matrix_env) != 0

@@ -57,7 +57,9 @@ def redis_channel_layer(settings: Any, redis_url: str) -> Iterator[str]:
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "prefix": prefix},
+            # The same capacity as the settings' Redis layer: the default of 100 messages per channel
+            # drops a burst to a slow reader, which no production setting allows.
+            "CONFIG": {"hosts": [redis_url], "prefix": prefix, "capacity": 1500},
         }
     }
     yield redis_url
