@@ -102,9 +102,11 @@ else:
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # channels_redis's RedisChannelLayer, except that one reader task per process reads from Redis:
+    # stock, a closing socket's cancelled receive() could drop another socket's message (see the module).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "game.channel_layer.KaizaRedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
         }
     }

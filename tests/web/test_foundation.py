@@ -42,7 +42,7 @@ def test_defaults_are_sqlite_and_in_memory(tmp_path: Path) -> None:
 
 def test_environment_switches_to_postgres_and_redis(postgres_database_url: str, redis_url: str) -> None:
     found = probe_settings(DATABASE_URL=postgres_database_url, REDIS_URL=redis_url)
-    assert found == {"vendor": "postgresql", "layer": "RedisChannelLayer"}
+    assert found == {"vendor": "postgresql", "layer": "KaizaRedisChannelLayer"}
 
 
 @pytest.mark.django_db

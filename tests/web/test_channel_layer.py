@@ -1,0 +1,74 @@
+"""The Redis channel layer loses nothing when a socket closes while another one's message is in flight.
+
+Stock channels_redis reads a whole process's sockets through one BZPOPMIN run inside the receive() of
+one of them; a socket closing at the wrong moment (its receive() cancelled) dropped a message Redis had
+just popped for another socket: presence and the shot clock its own disconnect handler broadcast, or a
+versioned event. `game.channel_layer.KaizaRedisChannelLayer` reads in one task that no socket cancels.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from game.channel_layer import KaizaRedisChannelLayer
+
+pytestmark = [pytest.mark.services, pytest.mark.redis]
+
+
+async def closing_reader_trial(layer: Any, spin: int) -> bool:
+    """`closing` is the process's reader when a message for `open` is sent and `closing` closes at once."""
+    open_channel, closing_channel = await layer.new_channel(), await layer.new_channel()
+    group = f"g{uuid.uuid4().hex[:8]}"
+    await layer.group_add(group, open_channel)
+    closing = asyncio.ensure_future(layer.receive(closing_channel))
+    await asyncio.sleep(0.02)
+    waiting = asyncio.ensure_future(layer.receive(open_channel))
+    await asyncio.sleep(0.02)
+    sending = asyncio.ensure_future(layer.group_send(group, {"type": "x", "n": spin}))
+    for _ in range(spin % 20):
+        await asyncio.sleep(0)
+    if spin % 2:
+        await asyncio.sleep(0.0003)
+    closing.cancel()
+    await sending
+    try:
+        message = await asyncio.wait_for(waiting, 2.0)
+    except TimeoutError:
+        return False
+    finally:
+        await asyncio.gather(closing, return_exceptions=True)
+    return message["n"] == spin
+
+
+async def test_a_closing_socket_never_takes_another_sockets_message_with_it(redis_url: str) -> None:
+    lost = []
+    for spin in range(40):
+        layer = KaizaRedisChannelLayer(hosts=[redis_url], prefix=f"kaiza-test-layer-{uuid.uuid4().hex[:8]}")
+        try:
+            if not await closing_reader_trial(layer, spin):
+                lost.append(spin)
+        finally:
+            await layer.flush()
+            await layer.close_pools()
+    assert lost == [], f"messages lost in trials {lost}"
+
+
+def test_the_redis_setting_uses_the_layer_that_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    import kaiza_site.settings as site_settings
+
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/3")
+    try:
+        reloaded = importlib.reload(site_settings)
+        assert reloaded.CHANNEL_LAYERS["default"]["BACKEND"] == "game.channel_layer.KaizaRedisChannelLayer"
+        assert reloaded.CHANNEL_LAYERS["default"]["CONFIG"]["capacity"] >= 1000
+    finally:
+        monkeypatch.undo()
+        importlib.reload(site_settings)
+    assert settings.configured
