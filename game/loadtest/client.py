@@ -54,6 +54,8 @@ class LoadConfig:
     duration: float
     seed: int = 1
     think: float = 2.0
+    #: With `think_max` above `think`, each shot's think time is drawn uniformly from [think, think_max].
+    think_max: float = 0.0
     aim_rate: float = 10.0
     setup_concurrency: int = 16
     ping_probes: int = 10
@@ -328,7 +330,8 @@ class Socket:
     async def aim(self, strike: dict[str, float], rng: random.Random) -> None:
         """A drag of `think` seconds at `aim_rate`: every aim has its own angle, to be recognised."""
         config = self.runner.config
-        steps = max(1, int(config.think * config.aim_rate))
+        think = rng.uniform(config.think, config.think_max) if config.think_max > config.think else config.think
+        steps = max(1, int(think * config.aim_rate))
         for i in range(steps):
             left = 1.0 - (i + 1) / steps
             angle = strike["angle"] + 0.1 * left + rng.uniform(-1e-6, 1e-6)

@@ -31,6 +31,17 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[rank]
 
 
+def think_range(text: str) -> tuple[float, float]:
+    low, _, high = text.partition("-")
+    try:
+        pair = (float(low), float(high or low))
+    except ValueError:
+        raise ValueError(f"--think takes seconds or a range like 3-8, not {text!r}") from None
+    if pair[0] < 0 or pair[1] < pair[0]:
+        raise ValueError(f"--think range {text!r} is empty or negative")
+    return pair
+
+
 def rss_of(pid: int) -> tuple[int | None, int | None]:
     """(current RSS, peak RSS) of a local process in kB, from /proc."""
     try:
@@ -45,6 +56,10 @@ def rss_of(pid: int) -> tuple[int | None, int | None]:
     return values.get("VmRSS"), values.get("VmHWM")
 
 
+def think_text(think: tuple[float, float]) -> str:
+    return f"{think[0]:g}" if think[0] == think[1] else f"{think[0]:g}-{think[1]:g}"
+
+
 class Command(BaseCommand):
     help = "Drive M matches (2 bot players + S spectators each) against running servers and print latencies."
 
@@ -54,7 +69,9 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=10)
         parser.add_argument("--spectators", type=int, default=5)
         parser.add_argument("--duration", type=float, default=30.0, help="seconds of play measured")
-        parser.add_argument("--think", type=float, default=2.0, help="seconds a player aims before a shot")
+        parser.add_argument("--think", type=think_range, default=(2.0, 2.0),
+                            help="seconds a player aims before a shot: a number, or a range like 3-8 "
+                                 "(drawn uniformly per shot)")
         parser.add_argument("--aim-rate", type=float, default=10.0, help="aim messages per second while aiming")
         parser.add_argument("--procs", type=int, default=1, help="client processes")
         parser.add_argument("--setup-concurrency", type=int, default=16)
@@ -65,10 +82,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         urls = [u.rstrip("/") for u in (options["url"] or ["http://127.0.0.1:8000"])]
         matches, procs = options["matches"], max(1, options["procs"])
+        think = options["think"]
+        options["think"] = think_range(str(think)) if isinstance(think, (int, float, str)) else tuple(think)
         if matches < 1 or options["spectators"] < 0 or options["duration"] <= 0:
             raise CommandError("need at least one match, no negative spectators, a positive duration")
         base = LoadConfig(urls=urls, matches=matches, spectators=options["spectators"],
-                          duration=options["duration"], seed=options["seed"], think=options["think"],
+                          duration=options["duration"], seed=options["seed"], think=options["think"][0],
+                          think_max=options["think"][1],
                           aim_rate=options["aim_rate"], setup_concurrency=options["setup_concurrency"])
         share, extra = divmod(matches, procs)
         configs, first = [], 0
@@ -93,7 +113,7 @@ class Command(BaseCommand):
         out = self.stdout.write
         out(f"loadtest: {options['matches']} matches x (2 players + {options['spectators']} spectators) = "
             f"{stats.sockets} sockets on {', '.join(urls)}; {stats.window:.0f} s measured after "
-            f"{stats.setup_seconds:.0f} s of setup; think {options['think']} s, aim {options['aim_rate']}/s, "
+            f"{stats.setup_seconds:.0f} s of setup; think {think_text(options['think'])} s, aim {options['aim_rate']}/s, "
             f"{options['procs']} client process(es), seed {options['seed']}")
         out(f"{'latency (ms)':<34}{'n':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}")
         rows = [
