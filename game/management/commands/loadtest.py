@@ -113,7 +113,8 @@ class Command(BaseCommand):
         out = self.stdout.write
         out(f"loadtest: {options['matches']} matches x (2 players + {options['spectators']} spectators) = "
             f"{stats.sockets} sockets on {', '.join(urls)}; {stats.window:.0f} s measured after "
-            f"{stats.setup_seconds:.0f} s of setup; think {think_text(options['think'])} s, aim {options['aim_rate']}/s, "
+            f"{stats.setup_seconds:.0f} s of setup; think {think_text(options['think'])} s, "
+            f"aim {options['aim_rate']}/s, "
             f"{options['procs']} client process(es), seed {options['seed']}")
         out(f"{'latency (ms)':<34}{'n':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}")
         rows = [
