@@ -13,6 +13,7 @@ import logging
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
@@ -93,7 +94,21 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"t": "pong", "d": event.get("d")})
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class NoConnectionHopMixin:
+    """Channels 4.2+ runs `close_old_connections` in the one thread-sensitive sync thread before *every*
+    message a consumer handles. Every aim relay and event then queued behind all database work of the
+    process (the load benchmark's aim relay waited hundreds of ms for it). Our handlers touch the
+    database only through `database_sync_to_async`, which closes stale connections itself in the thread
+    that uses them, so the hop is skipped."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
     """`ws/match/<id>/`: the players' inputs in, every change and the live extras (aim, presence,
     clock, chat) out. Anyone may connect and watch; only the two seated users may play."""
 
@@ -355,7 +370,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send_message(message["message"])
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
     """`ws/lobby/`: the open matches, pushed whole on every change (the list is short)."""
 
     limit: tuple[float, float] = (5.0, 1.0)
