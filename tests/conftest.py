@@ -56,10 +56,9 @@ def redis_channel_layer(settings: Any, redis_url: str) -> Iterator[str]:
     prefix = f"kaiza-test-{os.getpid()}"
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # The same capacity as the settings' Redis layer: the default of 100 messages per channel
-            # drops a burst to a slow reader, which no production setting allows.
-            "CONFIG": {"hosts": [redis_url], "prefix": prefix, "capacity": 1500},
+            # The production layer and capacity (settings.py), with a prefix of this test's own.
+            "BACKEND": "game.channel_layer.KaizaRedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": prefix, "capacity": 1500, "expiry": 30},
         }
     }
     yield redis_url

@@ -90,7 +90,7 @@ async def test_ping_websocket_answers() -> None:
 async def test_ping_websocket_through_redis(redis_channel_layer: str) -> None:
     from channels.layers import get_channel_layer
 
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    assert type(get_channel_layer()).__name__ == "KaizaRedisChannelLayer"
     result = await ping_round_trip()
     assert result["reply"] == {"t": "pong", "d": {"n": 7}}
 
