@@ -358,6 +358,10 @@ def match_create(
     profile = profile_ensure(user=user)
     if rated and profile.is_guest:
         raise MatchError("needs_account", "rated matches need a registered account")
+    if rated and opponent_bot_level is not None:
+        # Ratings measure players against players: games against the computer would let anyone farm
+        # points from a weak level (lichess does not rate games against its engine either).
+        raise MatchError("bot_unrated", "games against the computer are casual")
     time_limit = _check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
     shot_clock = _check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
     if club is not None and not Membership.objects.filter(

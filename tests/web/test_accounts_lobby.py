@@ -113,3 +113,13 @@ def test_a_match_against_the_computer_starts_at_once(client: Client) -> None:
     assert match.status == Match.Status.ACTIVE
     assert match.player2.profile.is_bot and match.player2.profile.bot_level == 3
     assert match.version == 1 and match.snapshot["phase"] == "lag"
+
+
+@pytest.mark.django_db
+def test_a_rated_match_against_the_computer_is_refused_and_nothing_is_created(client: Client) -> None:
+    client.post("/accounts/signup/", {"username": "ansa", "display_name": "Ansa",
+                                      "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"})
+    before = Match.objects.count()
+    response = client.post("/lobby/create/", {"opponent": "3", "rated": "on"}, follow=True)
+    assert Match.objects.count() == before
+    assert "games against the computer are casual" in response.content.decode()
