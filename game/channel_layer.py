@@ -12,6 +12,14 @@ Here one reader task per event loop (and process channel) does all the reading, 
 cancel it; a socket's `receive()` only waits on its own in-process queue, and cancelling that wait
 loses nothing. The reader stops only between two reads, when no receive() is waiting: whatever arrives
 then stays in Redis for the next reader.
+
+It also makes group sends cheap enough for the match hubs (`game.hub`): stock `group_send` spends four
+round trips per message (expire the group, read it, expire the channels, a Lua script sent in full),
+serialised in the sender. Here the group sends of an event loop queue up and go in batches, one
+round trip per batch running a stored script that reads each group and adds the message (serialised
+once) to every member that is a plain channel, as the hubs' are. Members that are process-local
+channels (`specific.X!Y`: the lobby and ping sockets) get the stock treatment. A hub reads its channel
+in batches too (`receive_batch`).
 """
 
 from __future__ import annotations
@@ -19,18 +27,74 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
 
 logger = logging.getLogger(__name__)
 
+#: ARGV: n, prefix, group cutoff, message cutoff, now, expiry, capacity, then n (group key, message).
+#: Adds each message to the plain-channel members of its group; returns, per message, the members it
+#: left alone (process-local channels, sent the stock way). Scores rise by a microsecond per message so
+#: the batch keeps its order in each channel (equal scores would sort by the random prefix).
+GROUP_SEND_BATCH_LUA = """
+local n = tonumber(ARGV[1])
+local prefix = ARGV[2]
+local group_cutoff = tonumber(ARGV[3])
+local message_cutoff = tonumber(ARGV[4])
+local now = tonumber(ARGV[5])
+local expiry = tonumber(ARGV[6])
+local capacity = tonumber(ARGV[7])
+local left = {}
+for i = 1, n do
+    local group_key = ARGV[6 + 2 * i]
+    local payload = ARGV[7 + 2 * i]
+    redis.call('ZREMRANGEBYSCORE', group_key, 0, group_cutoff)
+    local others = {}
+    for _, member in ipairs(redis.call('ZRANGE', group_key, 0, -1)) do
+        if string.find(member, '!', 1, true) then
+            table.insert(others, member)
+        else
+            local key = prefix .. member
+            redis.call('ZREMRANGEBYSCORE', key, 0, message_cutoff)
+            if redis.call('ZCARD', key) < capacity then
+                redis.call('ZADD', key, now + i * 0.000001, payload)
+                redis.call('EXPIRE', key, expiry)
+            end
+        end
+    end
+    left[i] = others
+end
+return left
+"""
+
+
+#: Stock channels_redis's group-send script (for process-local members).
+LOCAL_SEND_LUA = """
+local over_capacity = 0
+local current_time = ARGV[#ARGV - 1]
+local expiry = ARGV[#ARGV]
+for i=1,#KEYS do
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
+
 
 class KaizaRedisChannelLayer(RedisChannelLayer):
     #: Closed channels are remembered this long, so a late message for one is dropped, not buffered.
     closed_memory = 120.0
-    #: Messages popped from Redis per round trip by the process's reader.
+    #: Messages popped from Redis per round trip by the process's reader, and group sends per batch.
     batch_size = 256
+    #: Capacity of a plain channel in a batched group send: a match hub's channel carries every match
+    #: message of its process (thousands a second), far more than one socket's.
+    hub_capacity = 20000
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -39,6 +103,90 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
         #: receive() calls waiting now, per process channel: a reader stops (between reads) at zero.
         self._waiting: dict[str, int] = {}
         self._closed: dict[str, float] = {}
+        #: Group sends waiting for the next batch, and the task sending them, per event loop.
+        self._outbox: dict[int, deque[tuple[str, dict[str, Any], asyncio.Future[None]]]] = {}
+        self._senders: dict[int, asyncio.Task[None]] = {}
+        self._group_send_script: Any = None
+
+    # --- batched group sends ----------------------------------------------------------------------
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        """Queue the message for this loop's next batch and return once Redis has it (so two sends
+        awaited one after the other keep their order)."""
+        if len(self.hosts) != 1:
+            await super().group_send(group, message)
+            return
+        assert self.require_valid_group_name(group), "Group name not valid"
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._outbox.setdefault(id(loop), deque()).append((group, message, done))
+        sender = self._senders.get(id(loop))
+        if sender is None or sender.done():
+            self._senders[id(loop)] = loop.create_task(self._send_batches(id(loop)), name="kaiza-layer-sender")
+        await done
+
+    async def _send_batches(self, loop_key: int) -> None:
+        """Send what is queued, a batch per round trip, until nothing is; then stop."""
+        outbox = self._outbox[loop_key]
+        try:
+            while outbox:
+                batch = [outbox.popleft() for _ in range(min(len(outbox), self.batch_size))]
+                try:
+                    await self._send_batch([(group, message) for group, message, _ in batch])
+                except Exception as exc:
+                    for _, _, done in batch:
+                        if not done.done():
+                            done.set_exception(exc)
+                else:
+                    for _, _, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+        finally:
+            if self._senders.get(loop_key) is asyncio.current_task():
+                del self._senders[loop_key]
+            if not outbox:
+                self._outbox.pop(loop_key, None)
+
+    async def _send_batch(self, batch: list[tuple[str, dict[str, Any]]]) -> None:
+        connection = self.connection(0)
+        if self._group_send_script is None:
+            self._group_send_script = connection.register_script(GROUP_SEND_BATCH_LUA)
+        now = time.time()
+        args: list[Any] = [
+            len(batch), self.prefix, int(now) - self.group_expiry, int(now) - int(self.expiry), now,
+            self.expiry, self.hub_capacity,
+        ]
+        for group, message in batch:
+            args += [self._group_key(group), self.serialize(message)]
+        left = await self._group_send_script(args=args, client=connection)
+        for (group, message), others in zip(batch, left, strict=True):
+            if others:
+                await self._send_to_local([name.decode("utf8") for name in others], message, group)
+
+    async def _send_to_local(self, channel_names: list[str], message: dict[str, Any], group: str) -> None:
+        """The stock group send, for the process-local members of a group."""
+        connection_to_keys, key_to_message, key_to_capacity = self._map_channel_keys_to_connection(
+            channel_names, message
+        )
+        for index, keys in connection_to_keys.items():
+            connection = self.connection(index)
+            args = [key_to_message[key] for key in keys] + [key_to_capacity[key] for key in keys]
+            over = await connection.eval(LOCAL_SEND_LUA, len(keys), *keys, *args, time.time(), self.expiry)
+            if over:
+                logger.info("%s of %s channels over capacity in group %s", over, len(channel_names), group)
+
+    async def receive_batch(self, channel: str) -> list[dict[str, Any]]:
+        """The waiting messages of a plain channel (a match hub's), up to `batch_size` in one round
+        trip, else the next one to arrive. Only the hub reads its channel; cancelling it (the hub
+        stopping, nothing of the process left in its groups) may drop a message nobody needs."""
+        assert "!" not in channel and self.require_valid_channel_name(channel)
+        key = self.prefix + channel
+        connection = self.connection(self.consistent_hash(channel))
+        popped = await connection.zpopmin(key, self.batch_size)
+        if popped:
+            return [self.deserialize(member) for member, _score in popped]
+        result = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+        return [] if result is None else [self.deserialize(result[1])]
 
     async def receive(self, channel: str) -> dict[str, Any]:
         if "!" not in channel:

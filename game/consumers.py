@@ -1,9 +1,10 @@
 """Websocket consumers: thin, they parse with `protocol`, call `services`, publish with `realtime`.
 
-MatchConsumer keeps per socket only what the socket itself needs: the last version it was sent (to
-drop duplicates and fill gaps from the database, so every socket sees versions strictly in order even
-when two processes publish close together), its rate-limit buckets and the aim throttle. Everything
-about the match itself lives in the database.
+Match messages reach the sockets through the process's hub (`game.hub`, one group subscription per
+process and match), already encoded. MatchConsumer keeps per socket only what the socket itself
+needs: the last version it was sent (to drop duplicates and fill gaps from the database, so every
+socket sees versions strictly in order even when two processes publish close together), its
+rate-limit buckets and the aim throttle. Everything about the match itself lives in the database.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from game import protocol, realtime
+from game import hub, protocol, realtime
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 
@@ -51,6 +52,14 @@ def schedule_bot_turn(match_id: str) -> None:
     turn = getattr(bot_runner, "bot_turn_if_due", None)
     if turn is not None:
         _keep(asyncio.create_task(turn(match_id)))
+
+
+async def touch_connections(channel_names: list[str]) -> None:
+    """The hub's heartbeat: one UPDATE marks all of a process's sockets alive."""
+    await database_sync_to_async(match_services.match_connection_touch)(channel_names=channel_names)
+
+
+hub.heartbeat = touch_connections
 
 
 class TokenBucket:
@@ -120,7 +129,6 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
     aim_interval = 0.05
     #: Rate-limited messages tolerated (burst, per second) before the socket is closed as a flood.
     flood_limit: tuple[float, float] = (50.0, 5.0)
-    heartbeat_interval = 20.0
 
     # --- lifecycle ----------------------------------------------------------------------------------
 
@@ -137,23 +145,30 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         self.pending_aim: dict[str, Any] | None = None
         self.last_aim_relay = 0.0
         self.flood = TokenBucket(*self.flood_limit)
-        # Join the group before reading the snapshot: an event committed in between then arrives
-        # through the group and is dropped or kept by its version, never lost.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        snapshot = await database_sync_to_async(match_selectors.match_snapshot_message)(
-            match_id=self.match_id, user=self.user
-        )
-        await self.accept()
-        if snapshot is None:
-            await self.send_message(protocol.error("not_found", "there is no such match"))
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        you = snapshot["d"]["you"]
-        self.role, self.name = you["role"], you["name"]
-        limit = self.player_limit if self.role == "player" else self.spectator_limit
-        self.bucket = TokenBucket(*limit)
-        self.aim_bucket = TokenBucket(*self.aim_limit)
-        await self.send_versioned(snapshot)
+        #: Held by whatever sends versioned events (connect's snapshot, catch-up, gap fills, the
+        #: backlog): the hub's deliveries queue in `backlog` meanwhile, so versions leave in order.
+        self.send_lock = asyncio.Lock()
+        #: Hub deliveries waiting for the lock, in arrival order: ("event", message) / ("relay", text).
+        self.backlog: list[tuple[str, Any]] = []
+        self.hub: hub.MatchHub | None = None
+        async with self.send_lock:
+            # Join the group before reading the snapshot: an event committed in between then arrives
+            # through the hub and is dropped or kept by its version, never lost.
+            self.hub = await hub.join(self.channel_layer, self.group, self)
+            snapshot = await database_sync_to_async(match_selectors.match_snapshot_message)(
+                match_id=self.match_id, user=self.user
+            )
+            await self.accept()
+            if snapshot is None:
+                await self.send_message(protocol.error("not_found", "there is no such match"))
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            you = snapshot["d"]["you"]
+            self.role, self.name = you["role"], you["name"]
+            limit = self.player_limit if self.role == "player" else self.spectator_limit
+            self.bucket = TokenBucket(*limit)
+            self.aim_bucket = TokenBucket(*self.aim_limit)
+            await self.send_versioned(snapshot)
         clock = await database_sync_to_async(match_services.match_set_connected)(
             match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=True
         )
@@ -161,15 +176,15 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         await self.publish_presence()
         if clock is not None:
             await realtime.relay(self.match_id, protocol.clock(clock))
-        self.tasks.add(asyncio.create_task(self.heartbeat()))
         schedule_bot_turn(self.match_id)
 
     async def disconnect(self, code: int) -> None:
         for task in list(getattr(self, "tasks", ())):
             task.cancel()
-        if not hasattr(self, "group"):
+        if getattr(self, "hub", None) is None:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.hub.leave(self.group, self)
+        self.hub = None
         if self.registered:
             self.registered = False
             clock = await database_sync_to_async(match_services.match_set_connected)(
@@ -178,11 +193,6 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
             await self.publish_presence()
             if clock is not None:
                 await realtime.relay(self.match_id, protocol.clock(clock))
-
-    async def heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(self.heartbeat_interval)
-            await database_sync_to_async(match_services.match_connection_touch)(channel_names=[self.channel_name])
 
     # --- inbound ------------------------------------------------------------------------------------
 
@@ -290,24 +300,26 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
 
     async def catch_up(self, version: int) -> None:
         """`hello {v}`: the events after v, or a snapshot when they are too many or v is unknown."""
-        events = await database_sync_to_async(match_selectors.match_events_since)(
-            match_id=self.match_id, version=version
-        )
-        if events is None:
-            await self.send_snapshot()
-            return
-        for item in events:
-            await self.send_message(item)
-            self.track(item)
-        if events:
-            self.last_v = max(self.last_v, events[-1]["v"])
+        async with self.send_lock:
+            events = await database_sync_to_async(match_selectors.match_events_since)(
+                match_id=self.match_id, version=version
+            )
+            if events is None:
+                await self.send_snapshot()
+                return
+            for item in events:
+                await self.send_message(item)
+                self.track(item)
+            if events:
+                self.last_v = max(self.last_v, events[-1]["v"])
 
     async def answer_repeat(self, stored: dict[str, Any]) -> None:
         """A repeated ack: this socket gets the stored event again (after any it has not seen yet)."""
-        if stored["v"] > self.last_v:
-            await self.fill_gap(stored["v"])
-        else:
-            await self.send_message({**stored, "repeat": True})
+        async with self.send_lock:
+            if stored["v"] > self.last_v:
+                await self.fill_gap(stored["v"])
+            else:
+                await self.send_message({**stored, "repeat": True})
 
     # --- outbound -----------------------------------------------------------------------------------
 
@@ -330,11 +342,9 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
 
     def track(self, item: dict[str, Any]) -> None:
         """Remember who may act (for the aim check) from the state an event carries."""
-        state = (item.get("d") or {}).get("state")
-        if isinstance(state, dict):
-            self.pending_names = {name for name, _ in state.get("pending", [])}
-        elif item.get("t") in ("finished", "snapshot"):
-            self.pending_names = set()
+        pending = realtime.event_pending(item)
+        if pending is not None:
+            self.pending_names = set(pending)
 
     async def fill_gap(self, up_to: int) -> None:
         """Send the stored events after `last_v` up to `up_to` (a snapshot if that is too much)."""
@@ -351,23 +361,57 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         data = await database_sync_to_async(match_selectors.match_presence)(match_id=self.match_id)
         await realtime.relay(self.match_id, protocol.presence(data["players"], data["spectators"]))
 
-    # --- channel-layer handlers ---------------------------------------------------------------------
+    # --- hub deliveries (game.hub) ------------------------------------------------------------------
 
-    async def match_event(self, message: dict[str, Any]) -> None:
-        """A versioned event: sent once, in order; a gap is filled from the database first."""
-        item = message["event"]
-        if item["v"] <= self.last_v:
-            return
-        if item["v"] > self.last_v + 1:
-            await self.fill_gap(item["v"] - 1)
-            if item["v"] <= self.last_v:
+    async def hub_event(self, message: dict[str, Any]) -> None:
+        """A versioned event: sent once, in order. The next version goes straight out (the common
+        case, no await in between); anything else waits in the backlog for a gap fill from the
+        database, behind whatever holds the send lock."""
+        if not self.backlog and not self.send_lock.locked():
+            if message["v"] <= self.last_v:
                 return
-        await self.send_versioned(item)
+            if message["v"] == self.last_v + 1:
+                self.sent_event(message)
+                await self.send(text_data=message["text"])
+                return
+        self.backlog.append(("event", message))
+        self.drain_backlog()
 
-    async def match_relay(self, message: dict[str, Any]) -> None:
-        if message.get("exclude") == self.channel_name:
+    async def hub_relay(self, text: str) -> None:
+        """An unversioned message (aim, presence, clock, chat), already encoded."""
+        if not self.backlog and not self.send_lock.locked():
+            await self.send(text_data=text)
             return
-        await self.send_message(message["message"])
+        self.backlog.append(("relay", text))
+        self.drain_backlog()
+
+    def sent_event(self, message: dict[str, Any]) -> None:
+        self.last_v = message["v"]
+        if message["pending"] is not None:
+            self.pending_names = set(message["pending"])
+
+    def drain_backlog(self) -> None:
+        if any(task.get_name() == "backlog" for task in self.tasks):
+            return
+        task = asyncio.create_task(self.send_backlog(), name="backlog")
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def send_backlog(self) -> None:
+        """Send the backlog in order, filling version gaps from the database (a snapshot if too far)."""
+        while self.backlog:
+            async with self.send_lock:
+                while self.backlog:
+                    kind, payload = self.backlog[0]
+                    if kind == "relay":
+                        await self.send(text_data=payload)
+                    elif payload["v"] > self.last_v:
+                        if payload["v"] > self.last_v + 1:
+                            await self.fill_gap(payload["v"] - 1)
+                        if payload["v"] == self.last_v + 1:
+                            self.sent_event(payload)
+                            await self.send(text_data=payload["text"])
+                    self.backlog.pop(0)
 
 
 class LobbyConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
@@ -401,4 +445,5 @@ class LobbyConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         await self.send(text_data=protocol.dumps(message))
 
     async def lobby_matches(self, message: dict[str, Any]) -> None:
-        await self.send_message(protocol.message("matches", {"matches": message["matches"]}))
+        """The list arrives encoded once by `realtime.lobby_publish`."""
+        await self.send(text_data=message["text"])

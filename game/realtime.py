@@ -1,8 +1,10 @@
 """Fan-out through the channel layer (Redis at scale): the only way events reach sockets.
 
 Services return events; whoever called a service publishes them here after the transaction committed
-(consumers, views, the bot runner). Every process's sockets are in the same channel-layer groups, so a
-change made in one daphne process reaches the sockets of all of them.
+(consumers, views, the bot runner). Every process that has sockets in a match has its hub
+(`game.hub`) in the match's group, so a change made in one daphne process reaches the sockets of all
+of them. Each message is JSON-encoded once, here, and travels as text: the hubs hand the same text to
+every local socket instead of encoding it once per socket.
 """
 
 from __future__ import annotations
@@ -13,11 +15,36 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from game import protocol
+
 LOBBY_GROUP = "lobby"
 
 
 def match_group(match_id: str) -> str:
     return f"match.{match_id}"
+
+
+def event_pending(item: dict[str, Any]) -> list[str] | None:
+    """Who may act after a versioned event (the names in its state's `pending`); [] once nobody may
+    (finished, or a snapshot without a state); None when the event does not say."""
+    state = (item.get("d") or {}).get("state")
+    if isinstance(state, dict):
+        return [name for name, _ in state.get("pending", [])]
+    if item.get("t") in ("finished", "snapshot"):
+        return []
+    return None
+
+
+def event_message(match_id: str, item: dict[str, Any]) -> dict[str, Any]:
+    """The group message of one versioned event: its encoded text plus what a socket needs to order
+    it (`v`) and to check aims (`pending`) without decoding it."""
+    return {
+        "type": "match.event",
+        "group": match_group(match_id),
+        "v": item["v"],
+        "pending": event_pending(item),
+        "text": protocol.dumps(item),
+    }
 
 
 async def publish(match_id: str, events: list[dict[str, Any]]) -> None:
@@ -26,7 +53,7 @@ async def publish(match_id: str, events: list[dict[str, Any]]) -> None:
     if layer is None:
         return
     for item in sorted(events, key=lambda e: e["v"]):
-        await layer.group_send(match_group(match_id), {"type": "match.event", "event": item})
+        await layer.group_send(match_group(match_id), event_message(match_id, item))
 
 
 async def relay(match_id: str, message: dict[str, Any], exclude: str | None = None) -> None:
@@ -35,7 +62,10 @@ async def relay(match_id: str, message: dict[str, Any], exclude: str | None = No
     layer = get_channel_layer()
     if layer is None:
         return
-    await layer.group_send(match_group(match_id), {"type": "match.relay", "message": message, "exclude": exclude})
+    group = match_group(match_id)
+    await layer.group_send(
+        group, {"type": "match.relay", "group": group, "text": protocol.dumps(message), "exclude": exclude}
+    )
 
 
 async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
@@ -47,7 +77,8 @@ async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
         return
     if matches is None:
         matches = await database_sync_to_async(match_open_list)()
-    await layer.group_send(LOBBY_GROUP, {"type": "lobby.matches", "matches": matches})
+    text = protocol.dumps(protocol.message("matches", {"matches": matches}))
+    await layer.group_send(LOBBY_GROUP, {"type": "lobby.matches", "text": text})
 
 
 def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = False) -> None:
