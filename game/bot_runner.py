@@ -32,10 +32,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from game import protocol, realtime
+from game.db import db_async
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
@@ -232,7 +232,7 @@ async def bot_turn_if_due(match_id: str) -> None:
     _running.add(match_id)
     try:
         for _ in range(MAX_MOVES_PER_WAKE):
-            due = await database_sync_to_async(bot_due)(match_id)
+            due = await db_async(bot_due)(match_id)
             if due is None:
                 return
             if due.wait and bot_pace():
@@ -242,7 +242,7 @@ async def bot_turn_if_due(match_id: str) -> None:
             if move["action"] in ("shoot", "lag"):
                 await show_aim(match_id, due.name, move["strike"], seed)
             try:
-                applied = await database_sync_to_async(play_move)(match_id, due, move)
+                applied = await db_async(play_move)(match_id, due, move)
             except match_services.MatchError as exc:
                 if exc.code != "stale":
                     logger.error("bot move refused in match %s: %s %s", match_id, exc.code, exc.message)

@@ -34,9 +34,10 @@ from channels_redis.core import RedisChannelLayer
 
 logger = logging.getLogger(__name__)
 
-#: ARGV: n, prefix, group cutoff, message cutoff, now, expiry, capacity, then n (group key, message).
-#: Adds each message to the plain-channel members of its group; returns, per message, the members it
-#: left alone (process-local channels, sent the stock way). Scores rise by a microsecond per message so
+#: ARGV: n, prefix, group cutoff, message cutoff, now, expiry, capacity, then n (group key, message,
+#: member to skip). Adds each message to the plain-channel members of its group but the one to skip
+#: (the sender's own hub, which delivered locally); returns, per message, the members it left alone
+#: (process-local channels, sent the stock way). Scores rise by a microsecond per message so
 #: the batch keeps its order in each channel (equal scores would sort by the random prefix).
 GROUP_SEND_BATCH_LUA = """
 local n = tonumber(ARGV[1])
@@ -48,12 +49,15 @@ local expiry = tonumber(ARGV[6])
 local capacity = tonumber(ARGV[7])
 local left = {}
 for i = 1, n do
-    local group_key = ARGV[6 + 2 * i]
-    local payload = ARGV[7 + 2 * i]
+    local group_key = ARGV[5 + 3 * i]
+    local payload = ARGV[6 + 3 * i]
+    local skip = ARGV[7 + 3 * i]
     redis.call('ZREMRANGEBYSCORE', group_key, 0, group_cutoff)
     local others = {}
     for _, member in ipairs(redis.call('ZRANGE', group_key, 0, -1)) do
-        if string.find(member, '!', 1, true) then
+        if member == skip then
+            -- delivered by the sender's process itself
+        elseif string.find(member, '!', 1, true) then
             table.insert(others, member)
         else
             local key = prefix .. member
@@ -103,8 +107,8 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
         #: receive() calls waiting now, per process channel: a reader stops (between reads) at zero.
         self._waiting: dict[str, int] = {}
         self._closed: dict[str, float] = {}
-        #: Group sends waiting for the next batch, and the task sending them, per event loop.
-        self._outbox: dict[int, deque[tuple[str, dict[str, Any], asyncio.Future[None]]]] = {}
+        #: Group sends (group, message, member to skip, done) waiting for the next batch, per event loop.
+        self._outbox: dict[int, deque[tuple[str, dict[str, Any], str, asyncio.Future[None]]]] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._group_send_script: Any = None
 
@@ -116,10 +120,17 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
         if len(self.hosts) != 1:
             await super().group_send(group, message)
             return
+        await self.group_send_except(group, message, "")
+
+    async def group_send_except(self, group: str, message: dict[str, Any], skip: str) -> None:
+        """`group_send` to every member but `skip` (a plain channel: the sender's hub, which has
+        delivered the message to its own sockets already)."""
+        if len(self.hosts) != 1:
+            raise NotImplementedError("group_send_except needs a single Redis host")
         assert self.require_valid_group_name(group), "Group name not valid"
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._outbox.setdefault(id(loop), deque()).append((group, message, done))
+        self._outbox.setdefault(id(loop), deque()).append((group, message, skip, done))
         sender = self._senders.get(id(loop))
         if sender is None or sender.done():
             self._senders[id(loop)] = loop.create_task(self._send_batches(id(loop)), name="kaiza-layer-sender")
@@ -132,13 +143,13 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
             while outbox:
                 batch = [outbox.popleft() for _ in range(min(len(outbox), self.batch_size))]
                 try:
-                    await self._send_batch([(group, message) for group, message, _ in batch])
+                    await self._send_batch([(group, message, skip) for group, message, skip, _ in batch])
                 except Exception as exc:
-                    for _, _, done in batch:
+                    for *_, done in batch:
                         if not done.done():
                             done.set_exception(exc)
                 else:
-                    for _, _, done in batch:
+                    for *_, done in batch:
                         if not done.done():
                             done.set_result(None)
         finally:
@@ -147,7 +158,7 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
             if not outbox:
                 self._outbox.pop(loop_key, None)
 
-    async def _send_batch(self, batch: list[tuple[str, dict[str, Any]]]) -> None:
+    async def _send_batch(self, batch: list[tuple[str, dict[str, Any], str]]) -> None:
         connection = self.connection(0)
         if self._group_send_script is None:
             self._group_send_script = connection.register_script(GROUP_SEND_BATCH_LUA)
@@ -156,10 +167,10 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
             len(batch), self.prefix, int(now) - self.group_expiry, int(now) - int(self.expiry), now,
             self.expiry, self.hub_capacity,
         ]
-        for group, message in batch:
-            args += [self._group_key(group), self.serialize(message)]
+        for group, message, skip in batch:
+            args += [self._group_key(group), self.serialize(message), skip]
         left = await self._group_send_script(args=args, client=connection)
-        for (group, message), others in zip(batch, left, strict=True):
+        for (group, message, _), others in zip(batch, left, strict=True):
             if others:
                 await self._send_to_local([name.decode("utf8") for name in others], message, group)
 

@@ -15,10 +15,10 @@ import time
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from game import hub, protocol, realtime
+from game.db import db_async
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 
@@ -56,7 +56,7 @@ def schedule_bot_turn(match_id: str) -> None:
 
 async def touch_connections(channel_names: list[str]) -> None:
     """The hub's heartbeat: one UPDATE marks all of a process's sockets alive."""
-    await database_sync_to_async(match_services.match_connection_touch)(channel_names=channel_names)
+    await db_async(match_services.match_connection_touch)(channel_names=channel_names)
 
 
 hub.heartbeat = touch_connections
@@ -107,8 +107,8 @@ class NoConnectionHopMixin:
     """Channels 4.2+ runs `close_old_connections` in the one thread-sensitive sync thread before *every*
     message a consumer handles. Every aim relay and event then queued behind all database work of the
     process (the load benchmark's aim relay waited hundreds of ms for it). Our handlers touch the
-    database only through `database_sync_to_async`, which closes stale connections itself in the thread
-    that uses them, so the hop is skipped."""
+    database only through `game.db.db_async` (Channels' `database_sync_to_async` in a pool), which
+    closes stale connections itself in the thread that uses them, so the hop is skipped."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -155,7 +155,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
             # Join the group before reading the snapshot: an event committed in between then arrives
             # through the hub and is dropped or kept by its version, never lost.
             self.hub = await hub.join(self.channel_layer, self.group, self)
-            snapshot = await database_sync_to_async(match_selectors.match_snapshot_message)(
+            snapshot = await db_async(match_selectors.match_snapshot_message)(
                 match_id=self.match_id, user=self.user
             )
             await self.accept()
@@ -169,7 +169,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
             self.bucket = TokenBucket(*limit)
             self.aim_bucket = TokenBucket(*self.aim_limit)
             await self.send_versioned(snapshot)
-        clock = await database_sync_to_async(match_services.match_set_connected)(
+        clock = await db_async(match_services.match_set_connected)(
             match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=True
         )
         self.registered = True
@@ -187,7 +187,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         self.hub = None
         if self.registered:
             self.registered = False
-            clock = await database_sync_to_async(match_services.match_set_connected)(
+            clock = await db_async(match_services.match_set_connected)(
                 match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=False
             )
             await self.publish_presence()
@@ -238,7 +238,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
             return
         call = self.service_call(message)
         try:
-            applied = await database_sync_to_async(call)()
+            applied = await db_async(call)()
         except match_services.MatchError as exc:
             await self.send_message(protocol.error(exc.code, exc.message, message.ack))
             return
@@ -301,7 +301,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
     async def catch_up(self, version: int) -> None:
         """`hello {v}`: the events after v, or a snapshot when they are too many or v is unknown."""
         async with self.send_lock:
-            events = await database_sync_to_async(match_selectors.match_events_since)(
+            events = await db_async(match_selectors.match_events_since)(
                 match_id=self.match_id, version=version
             )
             if events is None:
@@ -332,7 +332,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         self.track(item)
 
     async def send_snapshot(self) -> None:
-        snapshot = await database_sync_to_async(match_selectors.match_snapshot_message)(
+        snapshot = await db_async(match_selectors.match_snapshot_message)(
             match_id=self.match_id, user=self.user
         )
         if snapshot is not None:
@@ -348,7 +348,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
 
     async def fill_gap(self, up_to: int) -> None:
         """Send the stored events after `last_v` up to `up_to` (a snapshot if that is too much)."""
-        events = await database_sync_to_async(match_selectors.match_events_since)(
+        events = await db_async(match_selectors.match_events_since)(
             match_id=self.match_id, version=self.last_v, until=up_to
         )
         if events is None:
@@ -358,7 +358,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
             await self.send_versioned(item)
 
     async def publish_presence(self) -> None:
-        data = await database_sync_to_async(match_selectors.match_presence)(match_id=self.match_id)
+        data = await db_async(match_selectors.match_presence)(match_id=self.match_id)
         await realtime.relay(self.match_id, protocol.presence(data["players"], data["spectators"]))
 
     # --- hub deliveries (game.hub) ------------------------------------------------------------------
@@ -423,7 +423,7 @@ class LobbyConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         self.bucket = TokenBucket(*self.limit)
         await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        matches = await database_sync_to_async(match_selectors.match_open_list)()
+        matches = await db_async(match_selectors.match_open_list)()
         await self.send_message(protocol.message("matches", {"matches": matches}))
 
     async def disconnect(self, code: int) -> None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from game import protocol
+from game import hub, protocol
+from game.db import db_async
 
 LOBBY_GROUP = "lobby"
 
@@ -53,7 +53,7 @@ async def publish(match_id: str, events: list[dict[str, Any]]) -> None:
     if layer is None:
         return
     for item in sorted(events, key=lambda e: e["v"]):
-        await layer.group_send(match_group(match_id), event_message(match_id, item))
+        await hub.publish(layer, event_message(match_id, item))
 
 
 async def relay(match_id: str, message: dict[str, Any], exclude: str | None = None) -> None:
@@ -63,9 +63,8 @@ async def relay(match_id: str, message: dict[str, Any], exclude: str | None = No
     if layer is None:
         return
     group = match_group(match_id)
-    await layer.group_send(
-        group, {"type": "match.relay", "group": group, "text": protocol.dumps(message), "exclude": exclude}
-    )
+    text = protocol.dumps(message)
+    await hub.publish(layer, {"type": "match.relay", "group": group, "text": text, "exclude": exclude})
 
 
 async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
@@ -76,7 +75,7 @@ async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
     if layer is None:
         return
     if matches is None:
-        matches = await database_sync_to_async(match_open_list)()
+        matches = await db_async(match_open_list)()
     text = protocol.dumps(protocol.message("matches", {"matches": matches}))
     await layer.group_send(LOBBY_GROUP, {"type": "lobby.matches", "text": text})
 
@@ -86,7 +85,7 @@ def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = F
     if events:
         async_to_sync(publish)(match_id, events)
     if lobby:
-        # Read in this thread: database_sync_to_async would close this request's connection.
+        # Read in this thread, with the request's connection: no hop into the pool (game.db).
         from game.selectors.matches import match_open_list
 
         async_to_sync(lobby_publish)(match_open_list())

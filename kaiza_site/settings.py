@@ -100,6 +100,10 @@ else:
         }
     }
 
+# Threads for the database work of websockets and bots (game.db): PostgreSQL serves several matches
+# at once; SQLite has one writer (and the tests' in-memory database no busy timeout), so one.
+KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "8" if DATABASE_URL else "1"))
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # channels_redis's RedisChannelLayer, except that one reader task per process reads from Redis:

@@ -124,19 +124,20 @@ def clock_info(match: Match, snapshot: dict[str, Any] | None = None, now: float 
     }
 
 
-def _is_bot(user: Any) -> bool:
-    return user is not None and Profile.objects.filter(user=user, is_bot=True).exists()
-
-
 def _connected_seats(match: Match, now: float) -> set[int]:
     """Seats with a live socket (in any process), bots always being there."""
     seats = set(
         MatchConnection.objects.filter(match=match, seat__isnull=False, seen_at__gte=now - CONNECTION_STALE_AFTER)
         .values_list("seat", flat=True)
     )
-    for seat, user in enumerate(seat_users(match)):
-        if _is_bot(user):
-            seats.add(seat)
+    if len(seats) == 2:
+        return seats
+    # Only when a seat has no socket: is its player a bot? One query by id, without loading the users
+    # (this runs on every input; the common case above costs one query).
+    ids = [match.player1_id, match.player2_id]
+    bots = set(Profile.objects.filter(user_id__in=[i for i in ids if i is not None], is_bot=True)
+               .values_list("user_id", flat=True))
+    seats.update(seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots)
     return seats
 
 

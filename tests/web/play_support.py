@@ -288,8 +288,8 @@ def fast_password_hasher(settings: Any) -> None:
 async def fresh_channel_layer_and_connections(settings: Any) -> AsyncIterator[None]:
     """Each test has its own event loop: a Redis layer made in an earlier test's loop cannot be used,
     so the layer is rebuilt (channels resets layers when the setting changes). Afterwards the
-    database connection of the thread that served `database_sync_to_async` is closed, so PostgreSQL
-    can drop the test database."""
+    database connections of the thread that served `database_sync_to_async` and of the consumers'
+    pool threads are closed, so PostgreSQL can drop the test database."""
     settings.CHANNEL_LAYERS = copy.deepcopy(settings.CHANNEL_LAYERS)
     yield
     from channels.db import database_sync_to_async
@@ -303,3 +303,9 @@ async def fresh_channel_layer_and_connections(settings: Any) -> AsyncIterator[No
             del connections[alias]
 
     await database_sync_to_async(forget_connections)()
+    # The websocket consumers' pool threads (game.db) have connections of their own.
+    from asgiref.sync import sync_to_async
+
+    from game.db import close_connections
+
+    await sync_to_async(close_connections, thread_sensitive=False)()
