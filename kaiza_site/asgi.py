@@ -22,3 +22,8 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+
+from game.gctune import tune_garbage_collector  # noqa: E402
+
+tune_garbage_collector()

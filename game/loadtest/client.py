@@ -37,6 +37,7 @@ from typing import Any
 import websockets
 
 from game.engine.bot import NoMoveError, quick_move
+from game.gctune import tune_garbage_collector
 
 #: A shot whose event has not come back after this long counts as an error (s).
 SHOT_TIMEOUT = 10.0
@@ -436,5 +437,8 @@ class LoadRunner:
 
 
 def run_load(config: LoadConfig) -> dict[str, Any]:
-    """Entry point of a client process (picklable arguments and result)."""
+    """Entry point of a client process (picklable arguments and result). The client's own full GC
+    collections would stop its loop for 100+ ms and show as latency: frozen start-up objects and rare
+    full collections (it holds no database connections, see game.gctune)."""
+    tune_garbage_collector("10000,50,100")
     return asyncio.run(LoadRunner(config).run()).as_dict()
