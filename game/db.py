@@ -70,3 +70,19 @@ def close_connections() -> None:
 
     wait([pool.submit(close) for _ in range(count)])
     pool.shutdown(wait=True)
+
+
+def close_request_connection(**kwargs: Any) -> None:
+    """`request_finished`: close the connections of a request's own thread.
+
+    Under ASGI Django runs each request's sync code in a thread of its own (asgiref's
+    ThreadSensitiveContext), so that thread's persistent connection (CONN_MAX_AGE) is never used again;
+    it stayed open until the cyclic GC freed Django's connection object, and with rarer collections the
+    load benchmark's set-up ran PostgreSQL out of connections. The main thread (tests, management
+    commands) and the pool's threads keep theirs, as does a connection inside a transaction."""
+    thread = threading.current_thread()
+    if thread is threading.main_thread() or thread.name.startswith("kaiza-db"):
+        return
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()

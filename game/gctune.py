@@ -5,20 +5,21 @@ from __future__ import annotations
 import gc
 import os
 
+#: gen0, gen1, gen2 thresholds (Python's are 700, 10, 10).
+DEFAULT_THRESHOLDS = "10000,50,100"
+
 
 def tune_garbage_collector(thresholds: str | None = None) -> None:
     """Full collections of the cyclic GC stopped the load benchmark's server loop for 60–170 ms every
     few seconds (measured with gc callbacks). The objects that exist once the application is loaded
     (Django, the engine tables, the routes) live as long as the process: `gc.freeze()` takes them out
-    of every collection.
+    of every collection, and rarer collections (DEFAULT_THRESHOLDS; KAIZA_GC_THRESHOLD overrides)
+    removed every pause over 5 ms at 30 matches.
 
-    Thresholds ("gen0,gen1,gen2", from `thresholds` or KAIZA_GC_THRESHOLD) stay Python's unless set.
-    Raising them (10000,50,100) removed every pause over 5 ms at 30 matches, but in daphne it also
-    kept closed requests' PostgreSQL connections alive (Django's connection objects are in reference
-    cycles, and under ASGI each request has a thread of its own): at 100 matches set-up ran out of
-    connections. The load client, which has no database, raises them."""
+    Rarer collections used to keep finished requests' PostgreSQL connections open until the GC freed
+    them (under ASGI each request has its own thread): `game.db.close_request_connection` now closes
+    them when the request ends, or the 100-match set-up ran out of connections."""
     gc.collect()
     gc.freeze()
-    value = thresholds or os.environ.get("KAIZA_GC_THRESHOLD")
-    if value:
-        gc.set_threshold(*(int(part) for part in value.split(",")))
+    value = thresholds or os.environ.get("KAIZA_GC_THRESHOLD") or DEFAULT_THRESHOLDS
+    gc.set_threshold(*(int(part) for part in value.split(",")))

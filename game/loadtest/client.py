@@ -437,8 +437,8 @@ class LoadRunner:
 
 
 def run_load(config: LoadConfig) -> dict[str, Any]:
-    """Entry point of a client process (picklable arguments and result). The client's own full GC
-    collections would stop its loop for 100+ ms and show as latency: frozen start-up objects and rare
-    full collections (it holds no database connections, see game.gctune)."""
-    tune_garbage_collector("10000,50,100")
+    """Entry point of a client process (picklable arguments and result). The client gets the server's
+    GC settings (game.gctune): its own full collections would stop its loop for 100+ ms and show as
+    latency."""
+    tune_garbage_collector()
     return asyncio.run(LoadRunner(config).run()).as_dict()
