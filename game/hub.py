@@ -66,6 +66,21 @@ class MatchHub:
         """Deliver `group`'s messages to `member` from now on; returns once the process is subscribed,
         so a snapshot read afterwards cannot miss an event (it may overlap: versions sort that out)."""
         self.members.setdefault(group, set()).add(member)
+        try:
+            await self._subscribe(group)
+        except BaseException:
+            # The socket's connect fails and its disconnect will not know the hub: forget it here.
+            self.forget(group, member)
+            raise
+
+    def forget(self, group: str, member: HubMember) -> None:
+        local = self.members.get(group)
+        if local is not None:
+            local.discard(member)
+            if not local:
+                del self.members[group]
+
+    async def _subscribe(self, group: str) -> None:
         async with self.lock:
             if self.closed:
                 return
@@ -191,4 +206,4 @@ async def join(layer: BaseChannelLayer, group: str, member: HubMember) -> MatchH
         if not hub.closed:
             return hub
         # The hub shut down while we waited for its lock: join the next one.
-        hub.members.get(group, set()).discard(member)
+        hub.forget(group, member)
