@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
+from game.engine.rules import Call
 from game.engine.table import POCKET_IDS, kaisa_table
 
 #: Frames above this many bytes (UTF-8) are refused before they reach the JSON parser.
@@ -53,18 +54,6 @@ class StrikeInput:
     height: float
 
     def as_dict(self) -> dict[str, float]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class CallInput:
-    ball: str
-    pocket: str
-    object_cushions: int = 0
-    cue_cushions: int = 0
-    via: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -115,7 +104,7 @@ class Place:
 class Shoot:
     ack: int | None
     v: int
-    call: CallInput
+    call: Call
     strike: StrikeInput
 
 
@@ -288,12 +277,12 @@ def _strike(d: dict[str, Any], where: str, *, min_speed: float | None) -> Strike
     return StrikeInput(angle=angle, speed=speed, side=side, height=height)
 
 
-def _call(d: dict[str, Any]) -> CallInput:
+def _call(d: dict[str, Any]) -> Call:
     _only(d, {"ball", "pocket", "object_cushions", "cue_cushions", "via"}, "call")
     via = d.get("via")
     if via is not None:
         via = _choice(d, "via", BALL_IDS)
-    return CallInput(
+    return Call(
         ball=_choice(d, "ball", BALL_IDS),
         pocket=_choice(d, "pocket", POCKET_IDS),
         object_cushions=_int(d, "object_cushions", 0, MAX_CALLED_CUSHIONS, default=0),

@@ -191,7 +191,7 @@ def test_parse_accepts_and_types() -> None:
     shoot = protocol.parse('{"t": "shoot", "ack": 5, "v": 3, "d": {"call": {"ball": "kaisa", "pocket": "foot_left"},'
                            ' "strike": {"angle": 0.1, "speed": 2.5}}}')
     assert shoot == protocol.Shoot(
-        ack=5, v=3, call=protocol.CallInput("kaisa", "foot_left", 0, 0, None),
+        ack=5, v=3, call=protocol.Call("kaisa", "foot_left", 0, 0, None),
         strike=protocol.StrikeInput(angle=0.1, speed=2.5, side=0.0, height=0.0),
     )
     assert protocol.parse(None, b"\x00") == protocol.Invalid(
