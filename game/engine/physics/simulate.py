@@ -158,6 +158,16 @@ def simulate(
     pair_c: dict[tuple[int, int], Candidate] = {}
     active = [True] * n
 
+    def drop(i: int, t: float, where: str, x: float, y: float) -> None:
+        """The ball leaves the table into pocket `where` (the capture line, or at rest over the hole)."""
+        b = movers[i]
+        b.state = POCKETED
+        b.t_end = _INF
+        active[i] = False
+        pocketed[b.id] = where
+        drops[b.id] = (t, where)
+        events.append(Event(t, "ball_pocket", (b.id,), where, (x, y)))
+
     def refresh(involved: list[int], now: float) -> None:
         for i in involved:
             b = movers[i]
@@ -231,13 +241,7 @@ def simulate(
                 # the jaw tip centres, i.e. over the hole (it can only get there between the jaws).
                 mouth = min(geo.mouths, key=lambda m: (m[1] - x) ** 2 + (m[2] - y) ** 2)
                 if (x - mouth[1]) * mouth[3] + (y - mouth[2]) * mouth[4] > 0.0:
-                    where = mouth[0]
-                    b.state = POCKETED
-                    b.t_end = _INF
-                    active[i] = False
-                    pocketed[b.id] = where
-                    drops[b.id] = (t, where)
-                    events.append(Event(t, "ball_pocket", (b.id,), where, (x, y)))
+                    drop(i, t, mouth[0], x, y)
             refresh([i], t)
         elif j < 100:
             b2 = movers[j]
@@ -269,12 +273,7 @@ def simulate(
             if feature < n_lines:
                 kind, where, lax, lay, lnx, lny, _dx, _dy, _length, offset, _box = lines[feature]
                 if kind == CAPTURE:
-                    b.state = POCKETED
-                    b.t_end = _INF
-                    active[i] = False
-                    pocketed[b.id] = where
-                    drops[b.id] = (t, where)
-                    events.append(Event(t, "ball_pocket", (b.id,), where, (x, y)))
+                    drop(i, t, where, x, y)
                     refresh([i], t)
                     continue
                 kx, ky = -lnx, -lny

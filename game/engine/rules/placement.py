@@ -56,11 +56,9 @@ def opening_placement_error(
     """Why ``point`` is not a legal K-3.3 placement, or None if it is."""
     if not point[0] > table.length / 2:
         return "white2 must be placed beyond the centre line (x > L/2)"
-    if not table.ball_fits(point):
-        return "the ball must lie wholly on the cloth"
-    other = touches_any(point, balls, table, ignore=ball)
-    if other is not None:
-        return f"the ball would touch {other}"
+    resting = resting_error(point, balls, table, ball)
+    if resting is not None:
+        return resting
     pocket = in_opening_corridor(point, table, corridor_width)
     if pocket is not None:
         return f"the ball would block the corridor from the centre spot to {pocket.replace('_', ' ')}"
@@ -71,6 +69,12 @@ def home_placement_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: T
     """Why ``point`` is not a legal K-7.1 ball-in-hand position, or None if it is."""
     if not table.in_home(point):
         return "a ball in hand must be placed in the home (x <= L/4)"
+    return resting_error(point, balls, table, ball)
+
+
+def resting_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec, ball: str) -> str | None:
+    """Why a placed ball could not rest at ``point`` (off the cloth, touching a ball), or None: the part
+    every placement rule (K-3.3, K-7.1) shares."""
     if not table.ball_fits(point):
         return "the ball must lie wholly on the cloth"
     other = touches_any(point, balls, table, ignore=ball)
