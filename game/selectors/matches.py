@@ -13,6 +13,8 @@ from game.services.matches import CONNECTION_STALE_AFTER, clock_info, engine_nam
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50
+#: No shot runs longer than the engine's 60 s cap: an older shot has certainly stopped.
+LAST_SHOT_WINDOW = 61.0
 OPEN_MATCHES_SHOWN = 50
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -78,15 +80,35 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
     if match is None:
         return None
     role, seat, name = match_role(match=match, user=user)
+    data = {
+        "state": state_of(match.snapshot),
+        "match": match_info(match=match),
+        "you": {"name": name, "role": role, "seat": seat},
+        "clock": clock_info(match),
+    }
+    last = match_last_shot(match=match)
+    if last is not None:
+        data["last_shot"] = last
+    return {"t": "snapshot", "v": match.version, "d": data}
+
+
+def match_last_shot(*, match: Match) -> dict[str, Any] | None:
+    """The latest shot, if it may still be rolling, so a socket that joins mid-shot animates it from the
+    right moment instead of jumping to the end (the client decides from `started_at` and the segments
+    whether any of it is left to show)."""
+    row = (
+        MatchEvent.objects.filter(match=match, type="shot", version__gte=match.version - 1)
+        .order_by("-version")
+        .only("data", "created_at")
+        .first()
+    )
+    if row is None or row.created_at.timestamp() < time.time() - LAST_SHOT_WINDOW:
+        return None
     return {
-        "t": "snapshot",
-        "v": match.version,
-        "d": {
-            "state": state_of(match.snapshot),
-            "match": match_info(match=match),
-            "you": {"name": name, "role": role, "seat": seat},
-            "clock": clock_info(match),
-        },
+        "segments": row.data.get("segments"),
+        "started_at": row.created_at.timestamp(),
+        "player": row.data.get("player"),
+        "verdict": row.data.get("verdict"),
     }
 
 

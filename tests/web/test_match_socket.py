@@ -348,3 +348,22 @@ async def test_unknown_match_is_refused() -> None:
     closed = await communicator.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4404}
     await communicator.wait()
+
+
+async def test_a_late_joiner_gets_the_shot_in_progress() -> None:
+    """Issue 6: a spectator who connects while the balls roll gets the shot with its start time."""
+    alice_user, bob_user, match_id = await two_players()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    v = await play_opening(alice, bob)
+    shot = next(m for m in alice.versioned if m["v"] == v)
+    assert shot["t"] == "shot"
+    before = time.time()
+    late = await connect_communicator("late", match_id, None)
+    snapshot = next(m for m in late.inbox if m["t"] == "snapshot")
+    last = snapshot["d"]["last_shot"]
+    assert last["segments"] == shot["d"]["segments"]
+    assert last["player"] == shot["d"]["player"]
+    assert before - 30 < last["started_at"] <= time.time()
+    for p in (alice, bob, late):
+        await p.close()
