@@ -27,3 +27,8 @@ application = ProtocolTypeRouter(
 from game.gctune import tune_garbage_collector  # noqa: E402
 
 tune_garbage_collector()
+
+if os.environ.get("KAIZA_WRITE_THROUGH", "1") == "1":
+    from kaiza_site import tcp_write_through
+
+    tcp_write_through.install()

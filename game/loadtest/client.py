@@ -74,6 +74,9 @@ class LoadStats:
     aim: list[float] = field(default_factory=list)
     ping: list[float] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)
+    #: (seconds into the window, latency) of every shot and aim sample, for the per-second timeline.
+    shot_timeline: list[tuple[float, float]] = field(default_factory=list)
+    aim_timeline: list[tuple[float, float]] = field(default_factory=list)
     messages_in: int = 0
     messages_out: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -83,6 +86,8 @@ class LoadStats:
     finished: int = 0
     sockets: int = 0
     window: float = 0.0
+    #: Wall-clock time (epoch s) the measured window began: to line the timeline up with server logs.
+    window_began: float = 0.0
     setup_seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -97,6 +102,8 @@ class LoadStats:
             for key, value in part.items():
                 if key == "errors":
                     total.errors.update(value)
+                elif key == "window_began":
+                    total.window_began = min(total.window_began or value, value)
                 elif key in ("window", "setup_seconds"):
                     setattr(total, key, max(getattr(total, key), value))
                 else:
@@ -252,6 +259,7 @@ class Socket:
                     sent = self.run.aims.get((message["d"]["angle"], message["d"]["speed"]))
                     if sent is not None and self.runner.measuring:
                         stats.aim.append(now - sent)
+                        stats.aim_timeline.append((now - self.runner.window_start, now - sent))
                 elif t == "pong" and self.ping_sent is not None:
                     if self.runner.measuring:
                         stats.ping.append(now - self.ping_sent)
@@ -271,6 +279,7 @@ class Socket:
         if sent is None or not self.runner.measuring:
             return
         stats = self.runner.stats
+        stats.shot_timeline.append((now - self.runner.window_start, now - sent))
         if self.role == "spectator":
             stats.shot_spectator.append(now - sent)
         elif data.get("player") == self.name:
@@ -371,6 +380,7 @@ class LoadRunner:
         self.measuring = False
         self.playing = False
         self.runs: list[MatchRun] = []
+        self.window_start = 0.0
 
     async def setup_match(self, index: int, gate: asyncio.Semaphore) -> MatchRun | None:
         urls = self.config.urls
@@ -416,7 +426,8 @@ class LoadRunner:
         self.measuring = True
         background = [asyncio.create_task(self.loop_lag())]
         background += [asyncio.create_task(s.pinger()) for s in sockets if s.probe]
-        window_start = time.perf_counter()
+        window_start = self.window_start = time.perf_counter()
+        self.stats.window_began = time.time()
         for s in sockets:
             s.maybe_act()
         await asyncio.sleep(config.duration)

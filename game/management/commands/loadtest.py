@@ -11,6 +11,7 @@ the peak RSS (VmHWM) of server processes on this machine.
 
 from __future__ import annotations
 
+import datetime
 import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -78,6 +79,8 @@ class Command(BaseCommand):
         parser.add_argument("--server-pid", type=int, action="append", default=[],
                             help="a local server process whose peak RSS to report (repeatable)")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--timeline", action="store_true",
+                            help="also print each second's sample counts and p99 (bursts versus steady load)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         urls = [u.rstrip("/") for u in (options["url"] or ["http://127.0.0.1:8000"])]
@@ -135,6 +138,8 @@ class Command(BaseCommand):
         errors = sum(stats.errors.values())
         detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items()))
         out(f"errors: {errors}{' (' + detail + ')' if detail else ''}; versions missed: {stats.missed}")
+        if options.get("timeline"):
+            self.timeline(stats)
         for pid in options["server_pid"]:
             rss, peak = rss_of(pid)
             if rss is None or peak is None:
@@ -144,3 +149,17 @@ class Command(BaseCommand):
         passed = errors == 0 and stats.missed == 0 and stats.shots > 0
         out("result: " + ("OK" if passed else "FAILED"))
         return passed
+
+    def timeline(self, stats: LoadStats) -> None:
+        """Per second of the window: shot and aim samples and their p99 (ms). A merged run's processes
+        each count from their own window start, which are within the set-up's spread of each other."""
+        out = self.stdout.write
+        began = datetime.datetime.fromtimestamp(stats.window_began).strftime("%H:%M:%S")
+        out(f"timeline: second 0 began at {began} (local time)")
+        out(f"{'second':>6}{'shots':>7}{'shot p99':>10}{'aims':>7}{'aim p99':>9}")
+        last = int(max((t for t, _ in stats.shot_timeline + stats.aim_timeline), default=-1))
+        for second in range(last + 1):
+            shots = [v for t, v in stats.shot_timeline if int(t) == second]
+            aims = [v for t, v in stats.aim_timeline if int(t) == second]
+            out(f"{second:>6}{len(shots):>7}{1000 * percentile(shots, 99):>10.1f}"
+                f"{len(aims):>7}{1000 * percentile(aims, 99):>9.1f}")
