@@ -100,9 +100,11 @@ else:
         }
     }
 
-# Threads for the database work of websockets and bots (game.db): PostgreSQL serves several matches
-# at once; SQLite has one writer (and the tests' in-memory database no busy timeout), so one.
-KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "8" if DATABASE_URL else "1"))
+# Threads for the database work of websockets and bots (game.db). One by default, PostgreSQL too: every
+# database thread that runs Python competes with the event loop for the GIL, and with 2 or 8 of them
+# the load benchmark's loop stalled 40+ ms at a time (100 matches: aim relay p99 35-110 ms with 2,
+# 21-27 ms with 1). Raise it for a database far enough away that round trips, not Python, dominate.
+KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

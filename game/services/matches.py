@@ -241,6 +241,26 @@ def _apply_input(
     `run(engine, player_name, now, locked_match)` applies the input to the engine and returns the event type, the
     event data (without state/clock, added here) and the engine Outcome.
     """
+    try:
+        return _apply_locked(match_id=match_id, user=user, kind=kind, ack=ack, expected_version=expected_version,
+                             payload=payload, run=run)
+    except IntegrityError as exc:
+        # A unique (match, player, ack) or (match, seq) clash: another process stored this input first.
+        # The row lock forbids it; if it happens anyway, the whole transaction is rolled back and the
+        # client hears the same as for a repeated ack. (No savepoint for it: two round trips per input.)
+        raise MatchError("duplicate", "this input was already received") from exc
+
+
+def _apply_locked(
+    *,
+    match_id: str,
+    user: AnyUser,
+    kind: str,
+    ack: int | None,
+    expected_version: int | None,
+    payload: dict[str, Any],
+    run: InputFn,
+) -> Applied:
     with transaction.atomic():
         match = _lock(match_id)
         seat = seat_of(match, user)
@@ -288,25 +308,21 @@ def _apply_input(
                 finished_data["verdict"] = verdict
             events.append(_store_event(match, "finished", finished_data))
         match.save()
-        try:
-            with transaction.atomic():
-                Shot.objects.create(
-                    match=match,
-                    seq=_next_seq(match),
-                    version=input_version,
-                    player=user,
-                    player_name=name,
-                    kind=kind,
-                    ack=ack,
-                    input={**payload, "now": now},
-                    call=payload.get("call"),
-                    verdict=verdict,
-                    segments=segments,
-                    points=int((verdict or {}).get("points", 0) or 0) - int((verdict or {}).get("penalty", 0) or 0),
-                    snapshot_hash=snapshot_hash(snapshot),
-                )
-        except IntegrityError as exc:  # the ack raced in from another process: the row lock forbids it
-            raise MatchError("duplicate", "this input was already received") from exc
+        Shot.objects.create(
+            match=match,
+            seq=_next_seq(match),
+            version=input_version,
+            player=user,
+            player_name=name,
+            kind=kind,
+            ack=ack,
+            input={**payload, "now": now},
+            call=payload.get("call"),
+            verdict=verdict,
+            segments=segments,
+            points=int((verdict or {}).get("points", 0) or 0) - int((verdict or {}).get("penalty", 0) or 0),
+            snapshot_hash=snapshot_hash(snapshot),
+        )
         return Applied(events=events, lobby_changed=finished)
 
 
