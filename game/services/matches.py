@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from game.engine.rules import Match as EngineMatch
@@ -177,18 +177,21 @@ def _store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     return {"t": t, "v": match.version, "d": d}
 
 
-def _next_seq(match: Match) -> int:
-    return (Shot.objects.filter(match=match).aggregate(top=Max("seq"))["top"] or 0) + 1
-
-
-def _stored_reply(match: Match, user: AnyUser, ack: int | None) -> list[dict[str, Any]] | None:
-    """The stored answer to an ack this player already used in this match, if any."""
+def _inputs_so_far(match: Match, user: AnyUser, ack: int | None) -> tuple[int, int | None]:
+    """(the next input's seq, the version of the input this player already sent with `ack`, if any),
+    in one query: each round trip of an input is one more wait for the GIL under load."""
     if ack is None:
-        return None
-    shot = Shot.objects.filter(match=match, player=user, ack=ack).first()
-    if shot is None:
-        return None
-    stored = MatchEvent.objects.filter(match=match, version=shot.version).first()
+        top = Shot.objects.filter(match=match).aggregate(top=Max("seq"))["top"]
+        return (top or 0) + 1, None
+    found = Shot.objects.filter(match=match).aggregate(
+        top=Max("seq"), stored=Max("version", filter=Q(player=user, ack=ack))
+    )
+    return (found["top"] or 0) + 1, found["stored"]
+
+
+def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
+    """The stored answer to an ack this player already used in this match: the event it made."""
+    stored = MatchEvent.objects.filter(match=match, version=version).first()
     return [] if stored is None else [{"t": stored.type, "v": stored.version, "d": stored.data}]
 
 
@@ -266,9 +269,9 @@ def _apply_locked(
         seat = seat_of(match, user)
         if seat is None:
             raise MatchError("spectator", "only the players of this match can do that")
-        stored = _stored_reply(match, user, ack)
-        if stored is not None:
-            return Applied(reply=stored)
+        seq, stored_version = _inputs_so_far(match, user, ack)
+        if stored_version is not None:
+            return Applied(reply=_stored_reply(match, stored_version))
         if match.status == Match.Status.OPEN:
             raise MatchError("not_started", "the match waits for an opponent")
         if match.status != Match.Status.ACTIVE:
@@ -310,7 +313,7 @@ def _apply_locked(
         match.save()
         Shot.objects.create(
             match=match,
-            seq=_next_seq(match),
+            seq=seq,
             version=input_version,
             player=user,
             player_name=name,
