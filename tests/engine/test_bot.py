@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from game.engine.bot import LEVELS, NoMoveError, apply_move, choose_move
+from game.engine.bot import LEVELS, NoMoveError, apply_move, choose_move, pending_for, quick_move
 from game.engine.rules import Match, RuleError, Ruleset
 from game.engine.rules.lag import lag_start
 from game.engine.rules.placement import home_placement_error, opening_placement_error
@@ -135,6 +135,31 @@ def test_opening_phase_is_played_by_the_rules() -> None:
     assert move["action"] == "shoot"
     assert move["call"]["ball"] in ("kaisa", "red2") and move["call"]["pocket"] in ("foot_left", "foot_right")
     apply_move(match, move)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_quick_move_plays_whole_matches_with_legal_placements_only(seed: int) -> None:
+    """The load client's player: every phase, 150 moves per match, no rule refusal; each placement
+    (the opening white2, the breaker's white1, ball in hand) is legal where it is placed. (Its speed,
+    0.2 ms against level 1's 9-12 ms, is measured in docs/performance-load.md, not asserted here.)"""
+    match = Match.new(players=("alice", "bob"))
+    placements = 0
+    for step in range(150):
+        snapshot = match.snapshot()
+        due = pending_for(snapshot)
+        if due is None:
+            break
+        move = quick_move(snapshot, player=due[0], seed=seed * 1000 + step)
+        if move["action"] == "place":
+            placements += 1
+            point = (move["x"], move["y"])
+            others = {b: (tuple(p) if p else None) for b, p in snapshot["balls"].items() if b != move["ball"]}
+            if snapshot["phase"] == "opening_placement" and move["ball"] == "white2":
+                assert opening_placement_error(point, others, TABLE, 2.0, "white2") is None
+            else:
+                assert home_placement_error(point, others, TABLE, move["ball"]) is None
+        apply_move(match, move)  # raises RuleError on anything illegal
+    assert placements >= 2
 
 
 def test_lag_goes_straight_down_its_own_side() -> None:
