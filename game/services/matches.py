@@ -17,7 +17,8 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,6 +230,17 @@ def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float) -> d
 InputFn = Callable[[EngineMatch, str, float, Match], tuple[str, dict[str, Any], Any]]
 
 
+@contextmanager
+def _duplicate_refused() -> Iterator[None]:
+    """A unique (match, player, ack) or (match, seq) clash means another process stored this input
+    first. The row lock forbids it; if it happens anyway, the transaction inside has been rolled back
+    and the client hears `duplicate`. (No savepoint for it: two round trips on every input.)"""
+    try:
+        yield
+    except IntegrityError as exc:
+        raise MatchError("duplicate", "this input was already received") from exc
+
+
 def _apply_input(
     *,
     match_id: str,
@@ -244,27 +256,7 @@ def _apply_input(
     `run(engine, player_name, now, locked_match)` applies the input to the engine and returns the event type, the
     event data (without state/clock, added here) and the engine Outcome.
     """
-    try:
-        return _apply_locked(match_id=match_id, user=user, kind=kind, ack=ack, expected_version=expected_version,
-                             payload=payload, run=run)
-    except IntegrityError as exc:
-        # A unique (match, player, ack) or (match, seq) clash: another process stored this input first.
-        # The row lock forbids it; if it happens anyway, the whole transaction is rolled back and the
-        # client hears the same as for a repeated ack. (No savepoint for it: two round trips per input.)
-        raise MatchError("duplicate", "this input was already received") from exc
-
-
-def _apply_locked(
-    *,
-    match_id: str,
-    user: AnyUser,
-    kind: str,
-    ack: int | None,
-    expected_version: int | None,
-    payload: dict[str, Any],
-    run: InputFn,
-) -> Applied:
-    with transaction.atomic():
+    with _duplicate_refused(), transaction.atomic():
         match = _lock(match_id)
         seat = seat_of(match, user)
         if seat is None:

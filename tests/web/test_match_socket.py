@@ -174,6 +174,33 @@ async def test_a_repeated_ack_is_answered_never_applied_twice() -> None:
         await p.close()
 
 
+@database_sync_to_async
+def store_foreign_input(match_id: str, user: AbstractBaseUser) -> None:
+    """What another process would have stored had it broken the row lock: an input at the version the
+    next one will take (the unique (match, version) constraint)."""
+    match = Match.objects.get(pk=match_id)
+    Shot.objects.create(match=match, seq=900, version=match.version + 1, player=user, player_name="x",
+                        kind="shoot", ack=None, input={}, snapshot_hash="")
+
+
+async def test_an_input_clashing_with_a_stored_one_is_refused_and_changes_nothing() -> None:
+    """An IntegrityError inside the input's transaction (no savepoint: two round trips per input)
+    rolls back the whole input: the client hears `duplicate`, the match and its events are as before."""
+    alice_user, _bob_user, match_id, v, shot = await in_play_position()
+    await store_foreign_input(match_id, alice_user)
+    before = await stored(match_id)
+    alice = await connect_communicator("alice", match_id, alice_user)
+    ack = next_ack()
+    await alice.send("shoot", shot, ack=ack, v=v)
+    error = await alice.until(lambda m: m["t"] == "error")
+    assert error["d"]["code"] == "duplicate" and error["d"]["ack"] == ack
+    after = await stored(match_id)
+    assert after["hash"] == before["hash"] and after["events"] == before["events"]
+    assert after["match"].version == before["match"].version == v
+    assert [row["seq"] for row in after["shots"]] == [row["seq"] for row in before["shots"]]
+    await alice.close()
+
+
 async def test_hello_catches_up_missed_events_and_resyncs_when_far_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     alice_user, bob_user, match_id = await two_players()
     alice = await connect_communicator("alice", match_id, alice_user)
