@@ -191,13 +191,7 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
         trip, else the next one to arrive. Only the hub reads its channel; cancelling it (the hub
         stopping, nothing of the process left in its groups) may drop a message nobody needs."""
         assert "!" not in channel and self.require_valid_channel_name(channel)
-        key = self.prefix + channel
-        connection = self.connection(self.consistent_hash(channel))
-        popped = await connection.zpopmin(key, self.batch_size)
-        if popped:
-            return [self.deserialize(member) for member, _score in popped]
-        result = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-        return [] if result is None else [self.deserialize(result[1])]
+        return [self.deserialize(content) for content in await self._pop_batch(channel)]
 
     async def receive(self, channel: str) -> dict[str, Any]:
         if "!" not in channel:
@@ -262,7 +256,8 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
                 del self._readers[key]
 
     async def _pop_batch(self, real_channel: str) -> list[bytes]:
-        """Up to `batch_size` waiting messages in one round trip, else block for the next one.
+        """Up to `batch_size` waiting messages of a channel in one round trip, else block for the next
+        one (the process channel's reader here, a match hub's through `receive_batch`).
 
         Stock channels_redis spends four serialised round trips per message (a cleanup script, BZPOPMIN,
         a backup ZADD and its ZPOPMIN) to survive its reader being cancelled; this reader is not

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -290,22 +290,33 @@ def _grid(x0: float, x1: float, y0: float, y1: float, step: float) -> list[Vec2]
             for i in range(nx + 1) for j in range(ny + 1)]
 
 
-def _placement(snapshot: Mapping[str, Any], player: str, spec: LevelSpec,
-               rng: random.Random) -> tuple[str, Vec2]:
+def _placement_region(snapshot: Mapping[str, Any], player: str,
+                      step: float) -> tuple[str, list[Vec2], Callable[[Vec2], bool]]:
+    """The ball to place, the grid of candidate points (``step`` m apart) where the rules let it go,
+    and the legality test for a point: the opening white2 beyond the middle (K-3.3), else the home
+    (K-7.1)."""
     ruleset = _ruleset(snapshot)
     table = table_for(ruleset)
     balls = _positions(snapshot)
     ball = _cue_ball(snapshot, player)
-    R = table.ball_radius
-    margin = R + 0.002
+    margin = table.ball_radius + 0.002
+    if _is_opening_placement(snapshot, player):
+        points = _grid(table.length / 2 + margin, table.length - margin, margin, table.width - margin, step)
+        return ball, points, lambda p: opening_placement_error(p, balls, table, ruleset.corridor_width, ball) is None
+    points = _grid(margin, table.home_line_x - 0.001, margin, table.width - margin, step)
+    return ball, points, lambda p: home_placement_error(p, balls, table, ball) is None
+
+
+def _placement(snapshot: Mapping[str, Any], player: str, spec: LevelSpec,
+               rng: random.Random) -> tuple[str, Vec2]:
+    table = table_for(_ruleset(snapshot))
+    balls = _positions(snapshot)
+    ball, points, legal = _placement_region(snapshot, player, PLACEMENT_STEP)
     scored: list[tuple[float, Vec2]] = []
     if _is_opening_placement(snapshot, player):
         # Defence: the breaker's white1 will come from the home; stay out of its likely carom paths by
         # hugging a long cushion far from the foot pockets, where the white is also hard to pot.
-        for point in _grid(table.length / 2 + margin, table.length - margin, margin, table.width - margin,
-                           PLACEMENT_STEP):
-            if opening_placement_error(point, balls, table, ruleset.corridor_width, ball) is not None:
-                continue
+        for point in filter(legal, points):
             cushion = table.distance_to_nearest_cushion(point)
             foot = min(math.dist(point, table.pockets[p].center) for p in FOOT_POCKETS)
             middle = min(math.dist(point, table.pockets[p].center) for p in MIDDLE_POCKETS)
@@ -315,9 +326,7 @@ def _placement(snapshot: Mapping[str, Any], player: str, spec: LevelSpec,
     else:
         targets = _targets(snapshot, player, balls, from_hand=True, table=table)
         pockets = _pockets(snapshot, from_hand=True)
-        for point in _grid(margin, table.home_line_x - 0.001, margin, table.width - margin, PLACEMENT_STEP):
-            if home_placement_error(point, balls, table, ball) is not None:
-                continue
+        for point in filter(legal, points):
             trial = dict(balls)
             trial[ball] = point
             scored.append((geo.best_value(table, trial, ball, point, targets, pockets), point))
@@ -333,24 +342,11 @@ def _quick_placement(snapshot: Mapping[str, Any], player: str, rng: random.Rando
     Level 1's placement scores every point of a fine grid by its best shot, 9-12 ms a call: in the
     load client, 100 matches placing at once stopped its event loop for tens of ms, and that showed up
     as server latency in every figure it measured."""
-    ruleset = _ruleset(snapshot)
-    table = table_for(ruleset)
-    balls = _positions(snapshot)
-    ball = _cue_ball(snapshot, player)
-    margin = table.ball_radius + 0.002
-    if _is_opening_placement(snapshot, player):
-        points = _grid(table.length / 2 + margin, table.length - margin, margin, table.width - margin,
-                       QUICK_PLACEMENT_STEP)
-        rng.shuffle(points)
-        for point in points:
-            if opening_placement_error(point, balls, table, ruleset.corridor_width, ball) is None:
-                return ball, point
-    else:
-        points = _grid(margin, table.home_line_x - 0.001, margin, table.width - margin, QUICK_PLACEMENT_STEP)
-        rng.shuffle(points)
-        for point in points:
-            if home_placement_error(point, balls, table, ball) is None:
-                return ball, point
+    ball, points, legal = _placement_region(snapshot, player, QUICK_PLACEMENT_STEP)
+    rng.shuffle(points)
+    for point in points:
+        if legal(point):
+            return ball, point
     return _placement(snapshot, player, LEVEL_SPECS[1], rng)
 
 

@@ -6,6 +6,7 @@ it drives: guest sessions over HTTP, seats, players playing legal moves, spectat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from io import StringIO
 
@@ -34,11 +35,19 @@ def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: C
     assert stats.ping
 
     out = StringIO()
-    call_command("loadtest", url=[server.url], matches=1, spectators=1, duration=4.0, think=0.3, stdout=out)
+    call_command("loadtest", url=[server.url], matches=1, spectators=1, duration=4.0, think=0.3, timeline=True,
+                 stdout=out)
     text = out.getvalue()
     for label in ("shot round trip: shooter", "shot round trip: spectators", "aim relay", "versions missed: 0",
-                  "result: OK"):
+                  "result: OK", "timeline: second 0 began at"):
         assert label in text, text
+    # --timeline: one row per second of the window, seconds 0..3 at least, and the aims counted in
+    # them add up to the aim samples of the table.
+    rows = re.findall(r"^\s+(\d+)\s+(\d+)\s+(\S+)\s+(\d+)\s+(\S+)$", text, re.M)
+    seconds = [int(r[0]) for r in rows]
+    assert seconds[:4] == [0, 1, 2, 3], text
+    aim_row = re.search(r"^aim relay\s+(\d+)", text, re.M)
+    assert aim_row is not None and sum(int(r[3]) for r in rows) == int(aim_row.group(1)), text
 
 
 def test_loadtest_exits_non_zero_when_the_server_is_gone() -> None:
