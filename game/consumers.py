@@ -19,6 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 
 from game import hub, protocol, realtime
 from game.db import db_async
+from game.ratelimit import TokenBucket, socket_allows
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 
@@ -60,25 +61,6 @@ async def touch_connections(channel_names: list[str]) -> None:
 
 
 hub.heartbeat = touch_connections
-
-
-class TokenBucket:
-    """`capacity` messages at once, refilled at `rate` per second."""
-
-    def __init__(self, capacity: float, rate: float) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.tokens = capacity
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -207,7 +189,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
     async def handle_frame(self, text_data: str | None, bytes_data: bytes | None) -> None:
         message = protocol.parse(text_data, bytes_data)
         bucket = self.aim_bucket if isinstance(message, protocol.Aim) else self.bucket
-        if not bucket.take():
+        if not (bucket.take() and socket_allows(self.scope, aim=isinstance(message, protocol.Aim))):
             if not self.flood.take():
                 await self.send_message(protocol.error("flood", "too many messages: closing"))
                 await self.close(code=CLOSE_FLOOD)

@@ -247,6 +247,9 @@ class MatchResult(models.Model):
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="result")
     rated = models.BooleanField(default=False)
+    #: Why a result did not move ratings: a code of game.selectors.rating_eligibility.REASON_TEXT
+    #: ("casual", "aborted", "guest", "unverified", "too_few_shots", "pair_daily_limit"); "" when rated.
+    unrated_reason = models.CharField(max_length=32, blank=True, default="")
     player1_best_break = models.IntegerField(default=0)
     player2_best_break = models.IntegerField(default=0)
     recorded_at = models.DateTimeField(auto_now_add=True)

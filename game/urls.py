@@ -7,6 +7,7 @@ from game.views import bot, community, play, site
 urlpatterns = [
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
+    path("ratings/", site.ratings_help, name="ratings_help"),
     *play.urlpatterns,
     *community.urlpatterns,
     *bot.urlpatterns,

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -49,6 +50,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "allauth",
+    "allauth.account",
+    "csp",
     "game",
 ]
 
@@ -59,8 +63,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "game.ratelimit.RateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "kaiza_site.urls"
@@ -74,6 +81,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
             ],
         },
     },
@@ -124,9 +132,111 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/lobby/"
+LOGOUT_REDIRECT_URL = "/"
+
+# --- Accounts (django-allauth) -----------------------------------------------------------------------
+# Guests (game.services.accounts.guest_create) are plain users logged in with the model backend; the
+# adapter turns a guest into the new account when it signs up (game/allauth_adapter.py).
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_ADAPTER = "game.allauth_adapter.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "game.allauth_adapter.SignupExtraForm"
+#: "none" (default), "optional" or "mandatory": with anything but "none" an e-mail address is required
+#: at sign-up, a confirmation link is mailed, and only verified accounts play rated results.
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "none").strip().lower()
+if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
+    raise RuntimeError("ACCOUNT_EMAIL_VERIFICATION is none, optional or mandatory.")
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = [
+    "username*",
+    "email" if ACCOUNT_EMAIL_VERIFICATION == "none" else "email*",
+    "password1*",
+    "password2*",
+]
+ACCOUNT_UNIQUE_EMAIL = True
+# Guests are logged in: the login page must still let them log into an account they have.
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
+ACCOUNT_SIGNUP_REDIRECT_URL = "/lobby/"
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Kaiza] "
+# allauth counts these in the cache (CACHES below: Redis when REDIS_URL is set, so every process
+# shares the counts). "n/period/per": per client address ("ip"), per user, or per "key" (the login
+# name or e-mail address tried).
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "5/10m/ip,20/d/ip",
+    "reset_password": "10/m/ip,3/10m/key",
+    "reset_password_from_key": "20/m/ip",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+    "confirm_email": "1/3m/key",
+}
+#: Our own actions' limits (game/ratelimit.py): action -> {"user" | "ip": (count, seconds)}.
+KAIZA_RATE_LIMITS = {
+    "match_create": {"user": (10, 60), "ip": (30, 60)},
+    "match_join": {"user": (20, 60), "ip": (60, 60)},
+    "club_create": {"user": (3, 3600), "ip": (10, 3600)},
+    "guest_create": {"ip": (10, 600)},
+}
+
+# --- E-mail: the console by default; SMTP when EMAIL_HOST is set ----------------------------------------
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kaiza <noreply@kaiza.invalid>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Cache: rate-limit counts. Per process without Redis; with REDIS_URL every process shares them ----
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "kaiza"}
+    )
+}
+CACHES["default"]["KEY_PREFIX"] = os.environ.get("CACHE_KEY_PREFIX", "kaiza")
+
+# --- HTTPS and headers behind a TLS proxy (docs/deploy.md); each variable is named as its setting ----
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# The load balancer's health probe may speak plain HTTP to a process.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+#: true: the proxy in front says the original scheme in X-Forwarded-Proto (and strips it from clients).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("SECURE_PROXY_SSL_HEADER", False) else None
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): our own origin only, no inline script or style. A template that
+# needs an inline script gives it nonce="{{ CSP_NONCE }}" (the nonce is sent only when used).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

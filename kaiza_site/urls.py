@@ -1,9 +1,21 @@
-"""Top-level URL map: the admin and the game app."""
+"""Top-level URL map: the admin, accounts (django-allauth behind our sign-up guard) and the game app.
+
+The error handlers render the site's own pages; allauth answers its rate limits with `handler429`
+too (it looks for it here), so every 429 is the same page.
+"""
 
 from django.contrib import admin
 from django.urls import include, path
 
+from game.views import accounts
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", include("allauth.urls")),
     path("", include("game.urls")),
 ]
+
+handler404 = "game.views.site.not_found"
+handler500 = "game.views.site.server_error"
+handler429 = "game.views.site.too_many_requests"

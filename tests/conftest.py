@@ -42,6 +42,15 @@ def _services_missing_fail_in_ci() -> None:
         services.require(False, missing)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache(settings: Any, request: pytest.FixtureRequest) -> None:
+    """Each test counts rate limits (game/ratelimit.py, allauth's) in a cache of its own, so limits
+    spent by one test never refuse another (and no test touches a shared Redis cache)."""
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
+    }
+
+
 @pytest.fixture
 def redis_url() -> str:
     services.require(services.redis_available(), f"Redis is not reachable at {services.redis_url()}")

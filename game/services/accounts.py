@@ -1,8 +1,8 @@
 """Account writes: every user gets a Profile here, guests are created and later converted here.
 
 A guest is a real Django user (with an unusable password) so that matches, shots and seats can point
-at it like at anyone else; signing up converts that same user, so a guest who registers mid-match keeps
-the seat, the history and the session.
+at it like at anyone else; signing up (allauth, through game/allauth_adapter.py) converts that same
+user, so a guest who registers mid-match keeps the seat, the history and the session.
 """
 
 from __future__ import annotations
@@ -63,16 +63,45 @@ def profile_ensure(*, user: AbstractBaseUser) -> Profile:
     raise RuntimeError("could not find a free display name")
 
 
+def display_name_available(*, name: str, user: AbstractBaseUser | None = None) -> str:
+    """The checked display name if nobody else has it (case-insensitively); `user` may keep its own."""
+    name = display_name_check(name=name)
+    taken = Profile.objects.filter(display_name__iexact=name)
+    if user is not None and user.pk is not None:
+        taken = taken.exclude(user=user)
+    if taken.exists():
+        raise AccountError("display_name", "that display name is taken")
+    return name
+
+
+@transaction.atomic
+def account_register(*, user: AbstractBaseUser, display_name: str | None = None) -> Profile:
+    """The registered profile of a user who has just signed up (allauth saved the user row).
+
+    A guest's profile is converted in place: it is the same user row, so seats, shots, matches in
+    progress and the session stay theirs. Running matches keep the name they started with in their
+    snapshot (seats are matched by user, never by name). Anyone else gets a new profile.
+    """
+    name = display_name_available(name=display_name or user.get_username(), user=user)
+    profile = Profile.objects.select_for_update().filter(user=user).first()
+    if profile is None:
+        return Profile.objects.create(user=user, display_name=name)
+    if not profile.is_guest:
+        raise AccountError("username", "this account is already registered")
+    profile.display_name = name
+    profile.is_guest = False
+    profile.save(update_fields=["display_name", "is_guest"])
+    return profile
+
+
 @transaction.atomic
 def user_signup(*, username: str, password: str, display_name: str | None = None) -> AbstractBaseUser:
-    """A new registered user with its profile."""
-    name = display_name_check(name=display_name or username)
+    """A new registered user with its profile (scripts and tests; the site signs up through allauth)."""
     if User.objects.filter(username__iexact=username).exists():
         raise AccountError("username", "that username is taken")
-    if Profile.objects.filter(display_name__iexact=name).exists():
-        raise AccountError("display_name", "that display name is taken")
+    display_name_available(name=display_name or username)
     user = User.objects.create_user(username=username, password=password)
-    Profile.objects.create(user=user, display_name=name)
+    account_register(user=user, display_name=display_name)
     return user
 
 
@@ -93,29 +122,6 @@ def guest_create() -> AbstractBaseUser:
         except IntegrityError:
             continue
     raise RuntimeError("could not find a free guest name")
-
-
-@transaction.atomic
-def guest_convert(*, user: AbstractBaseUser, username: str, password: str, display_name: str | None = None) -> None:
-    """A guest becomes a registered player: same user row, so seats, shots and the session stay.
-
-    The display name may change; running matches keep the name they started with in their snapshot
-    (seats are matched by user, never by name).
-    """
-    profile = Profile.objects.select_for_update().get(user=user)
-    if not profile.is_guest:
-        raise AccountError("username", "this account is already registered")
-    name = display_name_check(name=display_name or username)
-    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
-        raise AccountError("username", "that username is taken")
-    if Profile.objects.filter(display_name__iexact=name).exclude(pk=profile.pk).exists():
-        raise AccountError("display_name", "that display name is taken")
-    user.username = username
-    user.set_password(password)
-    user.save()
-    profile.display_name = name
-    profile.is_guest = False
-    profile.save(update_fields=["display_name", "is_guest"])
 
 
 def bot_user_for_level(*, level: int) -> AbstractBaseUser:

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.models import Match, MatchResult, Profile, RatingChange, Shot
+from game.selectors.rating_eligibility import unrated_reason
 from game.services.ratings import rating_change_dict, rating_update
 
 
@@ -52,7 +53,9 @@ def _score_of_first(match: Match) -> float:
 @transaction.atomic
 def results_record(*, match: Match) -> list[dict]:
     """Counts a finished or aborted match into both players' profiles; for a rated, finished match
-    also moves their Glicko-2 ratings. Returns the rating changes (empty for casual or aborted).
+    also moves their Glicko-2 ratings unless `unrated_reason` refuses it (two-shot minimum, guests,
+    unverified e-mail, the pair's daily limit: the MatchResult says why). Returns the rating changes
+    (empty for casual, aborted or refused).
 
     - finished: games_played +1 for both, games_won/games_lost by `match.winner` (none on a draw).
     - aborted: no result to count (played/won/lost and ratings untouched), but best break and
@@ -95,10 +98,20 @@ def results_record(*, match: Match) -> list[dict]:
 
     first = profiles.get(match.player1_id) if match.player1_id else None
     second = profiles.get(match.player2_id) if match.player2_id else None
-    rated = bool(match.rated and finished and first is not None and second is not None)
+    # One decision, with both profiles locked above: game/selectors/rating_eligibility.py.
+    if not match.rated:
+        reason: str | None = "casual"
+    elif not finished:
+        reason = "aborted"
+    elif first is None or second is None:
+        reason = "guest"
+    else:
+        reason = unrated_reason(match=match)
+    rated = reason is None
     MatchResult.objects.create(
         match=match,
         rated=rated,
+        unrated_reason=reason or "",
         player1_best_break=breaks.get(first.display_name, 0) if first else 0,
         player2_best_break=breaks.get(second.display_name, 0) if second else 0,
     )

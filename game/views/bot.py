@@ -8,15 +8,15 @@ once, and the browser lands on the match page; the bot runner takes its turns fr
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_POST
 
 from game import realtime
-from game.services.accounts import guest_create, profile_ensure
+from game.ratelimit import rate_limited
 from game.services.matches import MatchError, match_create
+from game.views.accounts import player_user
 
 DEFAULT_LEVEL = 3
 
@@ -30,14 +30,10 @@ def _level(raw: str | None) -> int:
 
 
 @require_POST
+@rate_limited("match_create")
 def play_computer(request: HttpRequest) -> HttpResponse:
     """POST /play/computer/ (optional ``level`` 1-5, default 3) -> redirect to /m/<id>/."""
-    if request.user.is_authenticated:
-        user = request.user
-        profile_ensure(user=user)
-    else:
-        user = guest_create()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    user = player_user(request)
     try:
         match, events = match_create(user=user, rated=False, time_limit=None, shot_clock=None,
                                      opponent_bot_level=_level(request.POST.get("level")))

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from game.engine.table import kaisa_table
 from game.models import Club, Match, Membership, Profile
+from game.ratelimit import rate_limited
 from game.selectors import clubs as club_selectors
 from game.selectors import live as live_selectors
 from game.selectors import players as player_selectors
@@ -148,6 +149,7 @@ def clubs(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@rate_limited("club_create")
 def club_new(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None, initial={"join_policy": Club.JoinPolicy.REQUEST})
     if request.method == "POST" and form.is_valid():

@@ -1,19 +1,14 @@
-"""Accounts, lobby and match pages: thin views over services (writes) and selectors (reads).
+"""Lobby and match pages: thin views over services (writes) and selectors (reads).
 
 A visitor without an account who creates or joins a casual match is given a guest user on the spot
-and logged in, so playing a friend takes one click; signing up later converts that same user.
+and logged in (`game.views.accounts.player_user`), so playing a friend takes one click; signing up
+later converts that same user. Creating and joining are rate-limited (game/ratelimit.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
@@ -21,32 +16,15 @@ from django.views.decorators.http import require_POST
 
 from game import realtime
 from game.engine.table import kaisa_table
-from game.models import Profile
+from game.ratelimit import rate_limited
 from game.selectors.matches import match_get, match_open_list, match_role
-from game.services.accounts import AccountError, guest_convert, guest_create, profile_ensure, user_signup
+from game.services.accounts import profile_ensure
 from game.services.matches import MatchError, match_cancel, match_create, match_join
+from game.views.accounts import player_user
 
 BOT_CHOICES = [("human", "A person (invite link or the open list)")] + [
     (str(level), f"Computer, level {level}") for level in range(1, 6)
 ]
-
-
-class SignupForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    display_name = forms.CharField(max_length=32, required=False, help_text="shown at the table; default: username")
-    password1 = forms.CharField(label="Password", widget=forms.PasswordInput)
-    password2 = forms.CharField(label="Password again", widget=forms.PasswordInput)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if data.get("password1") and data.get("password1") != data.get("password2"):
-            self.add_error("password2", "the passwords differ")
-        elif data.get("password1"):
-            try:
-                validate_password(data["password1"])
-            except ValidationError as exc:
-                self.add_error("password1", exc)
-        return data
 
 
 class CreateMatchForm(forms.Form):
@@ -61,42 +39,6 @@ class CreateMatchForm(forms.Form):
     opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human")
 
 
-def _player_user(request: HttpRequest) -> Any:
-    """The request's user, or a fresh guest logged into this session."""
-    if request.user.is_authenticated:
-        profile_ensure(user=request.user)
-        return request.user
-    guest = guest_create()
-    login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
-    return guest
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    profile = Profile.objects.filter(user=request.user).first() if request.user.is_authenticated else None
-    converting = bool(profile and profile.is_guest)
-    if request.user.is_authenticated and not converting:
-        return redirect("lobby")
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            if converting:
-                guest_convert(user=request.user, username=data["username"], password=data["password1"],
-                              display_name=data.get("display_name") or None)
-                user = request.user
-            else:
-                user = user_signup(username=data["username"], password=data["password1"],
-                                   display_name=data.get("display_name") or None)
-        except AccountError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        else:
-            # Re-login keeps the session valid after the password change of a converted guest.
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, "Welcome to Kaiza!")
-            return redirect(request.GET.get("next") or "lobby")
-    return render(request, "registration/signup.html", {"form": form, "converting": converting})
-
-
 def lobby(request: HttpRequest) -> HttpResponse:
     is_guest = False
     if request.user.is_authenticated:
@@ -107,6 +49,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("match_create")
 def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
@@ -116,7 +59,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
     if data["rated"] and not request.user.is_authenticated:
         messages.error(request, "Rated matches need an account: sign up or log in first.")
         return redirect("lobby")
-    user = _player_user(request)
+    user = player_user(request)
     opponent = data["opponent"]
     try:
         match, events = match_create(
@@ -153,6 +96,7 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("match_join")
 def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
@@ -160,7 +104,7 @@ def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     if match.rated and not request.user.is_authenticated:
         messages.error(request, "This match is rated: sign up or log in to join it.")
         return redirect("match", match_id=match_id)
-    user = _player_user(request)
+    user = player_user(request)
     try:
         applied = match_join(match_id=match_id, user=user)
     except MatchError as exc:
@@ -184,9 +128,6 @@ def match_cancel_view(request: HttpRequest, match_id: str) -> HttpResponse:
 
 
 urlpatterns: list[URLPattern] = [
-    path("accounts/signup/", signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("lobby/", lobby, name="lobby"),
     path("lobby/create/", lobby_create, name="lobby_create"),
     path("m/<str:match_id>/", match_page, name="match"),

@@ -9,8 +9,10 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template import loader
 from django.views.decorators.cache import never_cache
 
+from game.selectors import rating_eligibility
 from game.selectors.live import featured_match
 
 BOT_LEVELS = (1, 2, 3, 4, 5)
@@ -30,8 +32,12 @@ async def _channel_layer_round_trip() -> None:
 
 
 @never_cache
-def healthz(request: HttpRequest) -> JsonResponse:
-    """Checks what a match needs: the database answers and the channel layer carries a message."""
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Checks what a match needs: the database answers and the channel layer carries a message.
+
+    The public answer is one word, "ok" (200) or "unavailable" (503): a probe needs no more, and an
+    attacker learns nothing about the stack. Staff get the checks (with exception classes) as JSON.
+    """
     checks: dict[str, str] = {}
     try:
         with connection.cursor() as cursor:
@@ -46,7 +52,37 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except Exception as exc:
         checks["channel_layer"] = f"error: {exc.__class__.__name__}"
     healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", "checks": checks, "database_vendor": connection.vendor},
-        status=200 if healthy else 503,
-    )
+    status = 200 if healthy else 503
+    if getattr(request.user, "is_staff", False):
+        return JsonResponse(
+            {"status": "ok" if healthy else "unavailable", "checks": checks, "database_vendor": connection.vendor},
+            status=status,
+        )
+    return HttpResponse("ok" if healthy else "unavailable", content_type="text/plain", status=status)
+
+
+# --- error pages, in the site's layout (kaiza_site/urls.py names them) ----------------------------------
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Rendered without the request's context: whatever failed must not fail this page too."""
+    return HttpResponse(loader.get_template("500.html").render(), status=500)
+
+
+def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Our limits (game/ratelimit.py) and allauth's (logins, sign-ups, resets) both answer with this."""
+    return render(request, "429.html", status=429)
+
+
+def ratings_help(request: HttpRequest) -> HttpResponse:
+    """What makes a result rated (game/selectors/rating_eligibility.py), in words."""
+    return render(request, "game/ratings_help.html", {
+        "reasons": rating_eligibility.REASON_TEXT,
+        "pair_daily_limit": rating_eligibility.PAIR_DAILY_LIMIT,
+        "min_shots": rating_eligibility.MIN_SHOTS,
+        "verification_on": rating_eligibility.verification_required(),
+    })

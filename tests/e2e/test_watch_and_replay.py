@@ -123,7 +123,7 @@ def test_watch_a_live_match_and_replay_a_finished_one(
 
         # The other pages, as a logged-in club owner.
         page.goto(f"{server.url}/accounts/login/")
-        page.fill("#id_username", "aino")
+        page.fill("#id_login", "aino")
         page.fill("#id_password", DEMO_PASSWORD)
         page.locator("main form button[type=submit], main form input[type=submit]").first.click()
         page.wait_for_load_state()

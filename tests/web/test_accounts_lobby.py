@@ -33,7 +33,7 @@ def test_signup_login_logout(client: Client) -> None:
     assert Profile.objects.get(user__username="maija").display_name == "Maija"
     client.post("/accounts/logout/")
     assert client.get("/lobby/").context["user"].is_anonymous
-    response = client.post("/accounts/login/", {"username": "maija", "password": "kaisa-pw-2024"})
+    response = client.post("/accounts/login/", {"login": "maija", "password": "kaisa-pw-2024"})
     assert response.status_code == 302
     assert client.get("/lobby/").context["user"].username == "maija"
     # Display names are unique, case-insensitively.

@@ -1,0 +1,96 @@
+"""Kaiza's hooks into django-allauth: guests keep their account when they sign up, every account gets
+its profile (display name), and redirects stay on our own site.
+
+allauth runs sign-up, login, logout, password change and reset, e-mail verification and their rate
+limits. What it lacks is our guest: a visitor plays at once as a real user ("Guest-4821", unusable
+password) and may sign up later, mid-match. allauth's documented adapter hooks carry that:
+
+- `new_user` hands the signup form the logged-in guest instead of a blank user, so allauth's own
+  `save_user` fills in the username, e-mail and password of that same row (same primary key: seats,
+  shots and matches stay);
+- `save_user` then registers the profile through `game.services.accounts.account_register`, in the
+  same transaction (the display name chosen on the form, a guest's profile converted in place).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.forms import BaseForm
+from django.http import HttpRequest
+
+from game.models import Profile
+from game.services.accounts import GUEST_PREFIX, AccountError, account_register, display_name_available
+
+
+def signed_in_guest(request: HttpRequest) -> AbstractBaseUser | None:
+    """The request's user if it is a guest (who may sign up and keep the account), else None."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return user if Profile.objects.filter(user=user, is_guest=True).exists() else None
+
+
+class SignupExtraForm(forms.Form):
+    """Fields allauth's sign-up form lacks (settings.ACCOUNT_SIGNUP_FORM_CLASS): the display name."""
+
+    display_name = forms.CharField(
+        max_length=32, required=False, label="Display name", help_text="shown at the table; default: your username"
+    )
+
+    def clean_display_name(self) -> str:
+        from allauth.core import context
+
+        name = (self.cleaned_data.get("display_name") or "").strip()
+        if not name:
+            return ""
+        try:
+            return display_name_available(name=name, user=signed_in_guest(context.request))
+        except AccountError as exc:
+            raise forms.ValidationError(exc.message) from exc
+
+    def clean(self) -> dict[str, Any]:
+        """Without a display name the username is used: it must make a valid, free one."""
+        from allauth.core import context
+
+        data = super().clean() or {}
+        username = data.get("username")
+        if not data.get("display_name") and username and "display_name" not in self.errors:
+            try:
+                display_name_available(name=username, user=signed_in_guest(context.request))
+            except AccountError as exc:
+                self.add_error("display_name", f"{exc.message} (your username would be used: choose a display name)")
+        return data
+
+    def signup(self, request: HttpRequest, user: AbstractBaseUser) -> None:
+        """allauth's hook for extra fields; the profile is already written by `AccountAdapter.save_user`."""
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def new_user(self, request: HttpRequest) -> AbstractBaseUser:
+        """A guest who signs up becomes the account: the same user row, filled in by `save_user`."""
+        guest = signed_in_guest(request)
+        return guest if guest is not None else super().new_user(request)
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        if username.lower().startswith(GUEST_PREFIX.lower()):
+            raise forms.ValidationError("names starting with 'Guest-' are kept for guests")
+        return super().clean_username(username, shallow=shallow)
+
+    @transaction.atomic
+    def save_user(
+        self, request: HttpRequest, user: AbstractBaseUser, form: BaseForm, commit: bool = True
+    ) -> AbstractBaseUser:
+        user = super().save_user(request, user, form, commit=commit)
+        if commit:
+            data: dict[str, Any] = form.cleaned_data
+            try:
+                account_register(user=user, display_name=data.get("display_name") or None)
+            except AccountError as exc:
+                # A name taken between the form's check and here: nothing is kept (the transaction).
+                raise forms.ValidationError(exc.message) from exc
+        return user

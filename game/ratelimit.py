@@ -1,0 +1,172 @@
+"""Rate limits for our own actions: over HTTP in the shared cache, over websockets per user.
+
+HTTP actions (create a match, join one, create a club, become a guest) are counted per user and per
+client address in Django's cache, in fixed windows: `cache.add` then `cache.incr`, which are atomic
+in Redis and in the local-memory cache alike. With `REDIS_URL` set the cache is Redis, so the limits
+hold across every daphne process; without it each process counts alone (one-process deployments).
+The limits themselves live in one place, `settings.KAIZA_RATE_LIMITS`; allauth's own (logins,
+sign-ups, resets) are `settings.ACCOUNT_RATE_LIMITS`. A refused action raises `RateLimited`, which
+`RateLimitMiddleware` answers with the site's 429 page (the same page allauth uses).
+
+Websocket messages are limited per socket by the consumer's token buckets and, on top, per user
+across all of that user's sockets in this process by `socket_allows` (one call in the consumer), so
+opening more sockets does not buy more messages. It counts in memory: a message costs no round trip,
+which the aim relay (up to 60 messages a second) could not afford.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+
+__all__ = [
+    "RateLimitMiddleware",
+    "RateLimited",
+    "TokenBucket",
+    "client_address",
+    "rate_limit_consume",
+    "rate_limited",
+    "socket_allows",
+]
+
+
+class RateLimited(Exception):
+    """An action refused because its limit is spent; answered with HTTP 429."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(action)
+        self.action = action
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as allauth sees it (one definition for its limits and ours): REMOTE_ADDR,
+    which daphne's --proxy-headers sets from the proxy's X-Forwarded-For (docs/deploy.md)."""
+    from allauth.account.adapter import get_adapter
+
+    return str(get_adapter().get_client_ip(request))
+
+
+def _take(key: str, limit: int, seconds: int) -> bool:
+    window = int(time.time() // seconds)
+    cache_key = f"rl:{key}:{seconds}:{window}"
+    # add() is a no-op when the key exists; incr() is atomic in both backends.
+    cache.add(cache_key, 0, timeout=seconds + 1)
+    try:
+        count = cache.incr(cache_key)
+    except ValueError:  # expired between add and incr: this is the window's first hit
+        cache.add(cache_key, 1, timeout=seconds + 1)
+        count = 1
+    return count <= limit
+
+
+def rate_limit_consume(request: HttpRequest, action: str, *, user: Any = None) -> None:
+    """Counts one `action` for the request's user (or `user`) and client address; raises
+    `RateLimited` when any of its limits is spent. Anonymous requests count per address only."""
+    limits: dict[str, tuple[int, int]] = settings.KAIZA_RATE_LIMITS.get(action, {})
+    who = user if user is not None else getattr(request, "user", None)
+    for per in sorted(limits):
+        count, seconds = limits[per]
+        if per == "user":
+            if who is None or not who.is_authenticated:
+                continue
+            key = f"{action}:user:{who.pk}"
+        elif per == "ip":
+            key = f"{action}:ip:{client_address(request)}"
+        else:
+            raise ValueError(f"unknown rate limit scope {per!r} for {action}")
+        if not _take(key, count, seconds):
+            raise RateLimited(action)
+
+
+def rate_limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """View decorator: a POST counts one `action` before the view runs (GETs are free)."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method == "POST":
+                rate_limit_consume(request, action)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+class RateLimitMiddleware:
+    """Turns `RateLimited` from any view into the site's 429 page."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, RateLimited):
+            from game.views.site import too_many_requests
+
+            return too_many_requests(request)
+        return None
+
+
+# --- websockets ---------------------------------------------------------------------------------------
+
+
+class TokenBucket:
+    """`capacity` messages at once, refilled at `rate` per second."""
+
+    def __init__(self, capacity: float, rate: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def idle(self, now: float) -> bool:
+        """Full again: forgetting it changes nothing."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.capacity
+
+
+#: (burst, refill per second) per user across all their sockets in a process: `aim` and the rest.
+#: The same refill as one socket's buckets (MatchConsumer.player_limit / aim_limit), a little more burst.
+SOCKET_USER_LIMITS: dict[str, tuple[float, float]] = {"aim": (90.0, 60.0), "other": (30.0, 10.0)}
+_PRUNE_AT = 5000
+_socket_buckets: dict[tuple[str, str], TokenBucket] = {}
+
+
+def _socket_key(scope: dict[str, Any]) -> str:
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"user:{user.pk}"
+    client = scope.get("client") or ("?", 0)
+    return f"ip:{client[0]}"
+
+
+def socket_allows(scope: dict[str, Any], *, aim: bool) -> bool:
+    """One message from this socket's user (or, anonymous, its address): False when the user's
+    shared budget is spent, whichever of their sockets sends."""
+    kind = "aim" if aim else "other"
+    key = (_socket_key(scope), kind)
+    bucket = _socket_buckets.get(key)
+    if bucket is None:
+        if len(_socket_buckets) >= _PRUNE_AT:
+            now = time.monotonic()
+            for stale in [k for k, b in _socket_buckets.items() if b.idle(now)]:
+                del _socket_buckets[stale]
+        bucket = _socket_buckets[key] = TokenBucket(*SOCKET_USER_LIMITS[kind])
+    return bucket.take()

@@ -1,0 +1,145 @@
+"""Is this result rated? The one place that decides, and the words that say why not.
+
+`results_record` asks `unrated_reason(match=...)` for a finished match that was created rated, with
+both players' profiles locked (so two results of one pair cannot both slip under the daily limit).
+None means rated; otherwise a reason code, stored on the MatchResult and shown with `REASON_TEXT`.
+The ratings help page (/ratings/) says the same in words.
+
+The rules (issue 14, against rating farming with throwaway accounts):
+- `guest`: both players must be registered accounts, never guests;
+- `unverified`: when e-mail verification is on (settings.ACCOUNT_EMAIL_VERIFICATION), both must have a
+  verified address;
+- `too_few_shots`: the loser played fewer than 2 shots of their own, and the match did not end by
+  reaching the target or the time limit (a resignation or forfeit at the first move proves nothing);
+- `pair_daily_limit`: the same two players count at most 3 rated results in 24 hours.
+
+`resign_farm_suspects` is the admin's flag: accounts whose rated losses are all resignations before
+their third shot.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from game.models import Match, Profile, Shot
+
+#: The two-shot minimum: a loser with fewer shots of their own gives an unrated result (unless the
+#: match ended by play: the target or the time limit).
+MIN_SHOTS = 2
+#: Rated results between the same two players in 24 hours; more are stored unrated.
+PAIR_DAILY_LIMIT = 3
+PAIR_WINDOW = timedelta(hours=24)
+#: A loss by resignation before this many shots of one's own is the farming pattern.
+FARM_SHOTS = 3
+
+REASON_TEXT: dict[str, str] = {
+    "casual": "a casual match: not rated",
+    "aborted": "the match did not finish",
+    "guest": "a guest played: rated results need two registered accounts",
+    "unverified": "a player's e-mail address is not verified yet",
+    "too_few_shots": f"the loser played fewer than {MIN_SHOTS} shots and the match did not end by play",
+    "pair_daily_limit": f"these two players already had {PAIR_DAILY_LIMIT} rated results in the last 24 hours",
+}
+
+
+def reason_text(code: str) -> str:
+    """Words for a reason code (players read words, never codes)."""
+    return REASON_TEXT.get(code, "not rated")
+
+
+def verification_required() -> bool:
+    return getattr(settings, "ACCOUNT_EMAIL_VERIFICATION", "none") != "none"
+
+
+def _players(match: Match) -> list[int]:
+    return [pid for pid in (match.player1_id, match.player2_id) if pid is not None]
+
+
+def _too_few_shots(match: Match) -> bool:
+    """The two-shot minimum: the loser played fewer than 2 shots of their own, and the match did not
+    end by reaching the target or the time limit (the input that ended it was not a shot)."""
+    if match.winner_id is None:
+        return False
+    loser_id = match.player2_id if match.winner_id == match.player1_id else match.player1_id
+    last = Shot.objects.filter(match=match).order_by("-seq").values_list("kind", flat=True).first()
+    if last == "shoot":
+        return False
+    return Shot.objects.filter(match=match, player_id=loser_id, kind="shoot").count() < MIN_SHOTS
+
+
+def _unverified(player_ids: list[int]) -> bool:
+    from allauth.account.models import EmailAddress
+
+    verified = set(
+        EmailAddress.objects.filter(user_id__in=player_ids, verified=True).values_list("user_id", flat=True)
+    )
+    return any(pid not in verified for pid in player_ids)
+
+
+def _pair_limit_reached(match: Match) -> bool:
+    a, b = match.player1_id, match.player2_id
+    since = timezone.now() - PAIR_WINDOW
+    counted = (
+        Match.objects.filter(Q(player1_id=a, player2_id=b) | Q(player1_id=b, player2_id=a))
+        .filter(result__rated=True, result__recorded_at__gte=since)
+        .exclude(pk=match.pk)
+        .count()
+    )
+    return counted >= PAIR_DAILY_LIMIT
+
+
+def unrated_reason(*, match: Match) -> str | None:
+    """Why this finished, rated-as-created match must not move ratings, or None when it is rated."""
+    players = _players(match)
+    if len(players) < 2 or Profile.objects.filter(user_id__in=players, is_guest=True).exists():
+        return "guest"
+    if verification_required() and _unverified(players):
+        return "unverified"
+    if _too_few_shots(match):
+        return "too_few_shots"
+    if _pair_limit_reached(match):
+        return "pair_daily_limit"
+    return None
+
+
+def resign_farm_suspects() -> dict[int, list[str]]:
+    """Accounts whose rated losses (matches created rated, whether or not they counted) are all
+    resignations before their third shot: user id -> the display names who won those matches."""
+    losses = list(
+        Match.objects.filter(rated=True, status=Match.Status.FINISHED, winner__isnull=False)
+        .exclude(player1__isnull=True)
+        .exclude(player2__isnull=True)
+        .values_list("id", "player1_id", "player2_id", "winner_id")
+    )
+    if not losses:
+        return {}
+    match_ids = [row[0] for row in losses]
+    shots = {
+        (row["match_id"], row["player_id"]): row["n"]
+        for row in Shot.objects.filter(match_id__in=match_ids, kind="shoot")
+        .values("match_id", "player_id")
+        .annotate(n=Count("id"))
+    }
+    resigned = set(
+        Shot.objects.filter(match_id__in=match_ids, kind="resign").values_list("match_id", "player_id")
+    )
+    farm_like: dict[int, list[int]] = defaultdict(list)
+    honest: set[int] = set()
+    for match_id, p1, p2, winner in losses:
+        loser = p2 if winner == p1 else p1
+        if (match_id, loser) in resigned and shots.get((match_id, loser), 0) < FARM_SHOTS:
+            farm_like[loser].append(winner)
+        else:
+            honest.add(loser)
+    names = dict(Profile.objects.filter(user_id__in={w for ws in farm_like.values() for w in ws})
+                 .values_list("user_id", "display_name"))
+    return {
+        loser: sorted({names.get(w, "?") for w in winners})
+        for loser, winners in sorted(farm_like.items())
+        if loser not in honest
+    }
