@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import BooleanField, Case, QuerySet, Value, When
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path
 from django.utils import timezone
 
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot
+from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.results import results_record
 
 
@@ -49,6 +52,22 @@ class MembershipAdmin(admin.ModelAdmin):
     autocomplete_fields = ["user", "club"]
 
 
+class ResignFarmFilter(admin.SimpleListFilter):
+    """Accounts whose rated losses are all resignations before their third shot (rating farming:
+    game/selectors/rating_eligibility.py). The results did not count; the accounts deserve a look."""
+
+    title = "resign farming"
+    parameter_name = "resign_farm"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("yes", "Suspected")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Profile]) -> QuerySet[Profile]:
+        if self.value() == "yes":
+            return queryset.filter(user_id__in=list(resign_farm_suspects()))
+        return queryset
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
     list_display = [
@@ -63,8 +82,9 @@ class ProfileAdmin(admin.ModelAdmin):
         "last_played_at",
         "is_guest",
         "is_bot",
+        "farm_flag",
     ]
-    list_filter = ["is_guest", "is_bot"]
+    list_filter = ["is_guest", "is_bot", ResignFarmFilter]
     search_fields = ["display_name", "user__username", "user__email"]
     autocomplete_fields = ["user"]
     readonly_fields = ["created_at"]
@@ -73,6 +93,30 @@ class ProfileAdmin(admin.ModelAdmin):
         ("Rating (Glicko-2)", {"fields": ["rating", "rating_deviation", "rating_volatility", "rated_games"]}),
         ("Record", {"fields": ["games_played", "games_won", "games_lost", "best_break", "last_played_at"]}),
     ]
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view(self.resign_farming_view)
+        return [path("resign-farming/", view, name="game_profile_resign_farming"), *super().get_urls()]
+
+    def resign_farming_view(self, request: HttpRequest) -> TemplateResponse:
+        """Every flagged account with the players who won against it (the farm's beneficiaries)."""
+        suspects = resign_farm_suspects()
+        profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=list(suspects))}
+        rows = [{"profile": profiles[uid], "winners": winners} for uid, winners in suspects.items() if uid in profiles]
+        context = {**self.admin_site.each_context(request), "title": "Resign farming", "rows": rows,
+                   "opts": self.model._meta}
+        return TemplateResponse(request, "admin/game/resign_farming.html", context)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Profile]:
+        suspects = list(resign_farm_suspects())
+        return super().get_queryset(request).annotate(
+            farm_suspect=Case(When(user_id__in=suspects, then=Value(True)), default=Value(False),
+                              output_field=BooleanField())
+        )
+
+    @admin.display(description="resign farming", boolean=True, ordering="farm_suspect")
+    def farm_flag(self, profile: Profile) -> bool:
+        return bool(getattr(profile, "farm_suspect", False))
 
     @admin.display(description="rating", ordering="rating")
     def rounded_rating(self, profile: Profile) -> int:
@@ -157,7 +201,12 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
 @admin.register(MatchResult)
 class MatchResultAdmin(admin.ModelAdmin):
-    list_display = ["match", "rated", "player1_best_break", "player2_best_break", "recorded_at"]
+    list_display = ["match", "rated", "unrated_why", "player1_best_break", "player2_best_break", "recorded_at"]
+    list_filter = ["rated", "unrated_reason"]
+
+    @admin.display(description="why not rated")
+    def unrated_why(self, result: MatchResult) -> str:
+        return reason_text(result.unrated_reason) if result.unrated_reason else ""
     readonly_fields = [f.name for f in MatchResult._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -50,10 +50,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # Before allauth: our templates (account/*, allauth/layouts/base.html) override its own.
+    "game",
     "allauth",
     "allauth.account",
     "csp",
-    "game",
 ]
 
 MIDDLEWARE = [
