@@ -82,11 +82,12 @@ def _unverified(player_ids: list[int]) -> bool:
 
 
 def _pair_limit_reached(match: Match) -> bool:
+    """Rated results of this pair that finished in the 24 hours up to this match's finish."""
     a, b = match.player1_id, match.player2_id
-    since = timezone.now() - PAIR_WINDOW
+    end = match.finished_at or timezone.now()
     counted = (
         Match.objects.filter(Q(player1_id=a, player2_id=b) | Q(player1_id=b, player2_id=a))
-        .filter(result__rated=True, result__recorded_at__gte=since)
+        .filter(result__rated=True, finished_at__gt=end - PAIR_WINDOW, finished_at__lte=end)
         .exclude(pk=match.pk)
         .count()
     )
