@@ -142,31 +142,39 @@ class TokenBucket:
         return self.tokens + (now - self.stamp) * self.rate >= self.capacity
 
 
-#: (burst, refill per second) per user across all their sockets in a process: `aim` and the rest.
-#: The same refill as one socket's buckets (MatchConsumer.player_limit / aim_limit), a little more burst.
-SOCKET_USER_LIMITS: dict[str, tuple[float, float]] = {"aim": (90.0, 60.0), "other": (30.0, 10.0)}
+#: (burst, refill per second) across all sockets in this process of one user, or of one address for
+#: visitors without an account, for `aim` and for every other message. A user gets a little more burst
+#: than one socket (MatchConsumer.player_limit / aim_limit) and the same refill; an address is shared
+#: by everyone behind it (a club hall's spectators ping every 5 s), so it gets more.
+SOCKET_LIMITS: dict[tuple[str, str], tuple[float, float]] = {
+    ("user", "aim"): (90.0, 60.0),
+    ("user", "other"): (30.0, 10.0),
+    ("ip", "aim"): (120.0, 60.0),
+    ("ip", "other"): (120.0, 40.0),
+}
 _PRUNE_AT = 5000
 _socket_buckets: dict[tuple[str, str], TokenBucket] = {}
 
 
-def _socket_key(scope: dict[str, Any]) -> str:
+def _socket_key(scope: dict[str, Any]) -> tuple[str, str]:
     user = scope.get("user")
     if user is not None and getattr(user, "is_authenticated", False):
-        return f"user:{user.pk}"
+        return "user", str(user.pk)
     client = scope.get("client") or ("?", 0)
-    return f"ip:{client[0]}"
+    return "ip", str(client[0])
 
 
 def socket_allows(scope: dict[str, Any], *, aim: bool) -> bool:
-    """One message from this socket's user (or, anonymous, its address): False when the user's
-    shared budget is spent, whichever of their sockets sends."""
+    """One message from this socket's user (or, anonymous, its address): False when the shared budget
+    is spent, whichever of their sockets sends."""
     kind = "aim" if aim else "other"
-    key = (_socket_key(scope), kind)
+    per, who = _socket_key(scope)
+    key = (f"{per}:{who}", kind)
     bucket = _socket_buckets.get(key)
     if bucket is None:
         if len(_socket_buckets) >= _PRUNE_AT:
             now = time.monotonic()
             for stale in [k for k, b in _socket_buckets.items() if b.idle(now)]:
                 del _socket_buckets[stale]
-        bucket = _socket_buckets[key] = TokenBucket(*SOCKET_USER_LIMITS[kind])
+        bucket = _socket_buckets[key] = TokenBucket(*SOCKET_LIMITS[(per, kind)])
     return bucket.take()

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,8 @@ def server_env(**overrides: str) -> dict[str, str]:
     env.setdefault("SECRET_KEY", "kaiza-test-secret-key-for-server-processes-0123456789")
     env["DJANGO_SETTINGS_MODULE"] = "kaiza_site.settings"
     env["PYTHONUNBUFFERED"] = "1"
+    # Rate-limit counts of this server's own (a server given REDIS_URL keeps them in the shared Redis).
+    env.setdefault("CACHE_KEY_PREFIX", f"kaiza-test-{uuid.uuid4().hex[:12]}")
     env.update(overrides)
     return env
 

@@ -87,7 +87,7 @@ def test_club_creation_is_rate_limited(settings) -> None:
 async def test_socket_limits_hold_per_user_across_sockets(monkeypatch) -> None:
     """Two sockets of one spectator share the user's budget: together they get no more than one
     user's burst, where each alone would be allowed its own socket burst."""
-    monkeypatch.setattr(ratelimit, "SOCKET_USER_LIMITS", {"aim": (90.0, 60.0), "other": (6.0, 0.01)})
+    monkeypatch.setitem(ratelimit.SOCKET_LIMITS, ("user", "other"), (6.0, 0.01))
     monkeypatch.setattr(ratelimit, "_socket_buckets", {})
     owner, watcher = await database_sync_to_async(lambda: (make_player("Owner"), make_player("Watcher")))()
     match, _ = await database_sync_to_async(match_create)(
