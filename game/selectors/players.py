@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from game import glicko2
 from game.models import Match, Profile, RatingChange
+from game.selectors.rating_eligibility import reason_text
 
 LEADERBOARD_MIN_RATED_GAMES = 3
 """A player needs this many rated matches to be ranked: fewer and the rating is mostly the starting guess."""
@@ -114,7 +115,7 @@ def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dic
     matches = (
         Match.objects.filter(Q(player1=user) | Q(player2=user))
         .filter(status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
-        .select_related("player1__profile", "player2__profile", "club")
+        .select_related("player1__profile", "player2__profile", "club", "result")
         .order_by("-finished_at", "-created_at")[:limit]
     )
     changes = {c.match_id: c for c in RatingChange.objects.filter(user=user, match__in=[m.pk for m in matches])}
@@ -138,10 +139,19 @@ def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dic
                 "opponent_score": scores[1 - seat],
                 "outcome": outcome,
                 "delta": round(change.rating_after) - round(change.rating_before) if change else None,
+                "unrated": _unrated_text(match),
                 "when": match.finished_at or match.created_at,
             }
         )
     return rows
+
+
+def _unrated_text(match: Match) -> str | None:
+    """Why a match created rated did not move ratings, in words (None when it did or was casual)."""
+    result = getattr(match, "result", None) if match.rated else None
+    if result is None or not result.unrated_reason:
+        return None
+    return reason_text(result.unrated_reason)
 
 
 def profile_name(*, user: Any) -> str:

@@ -50,6 +50,9 @@ def test_rating_farm_is_refused(admin_client: Client) -> None:
     assert results.count() == 12
     assert {(r.rated, r.unrated_reason) for r in results} == {(False, "too_few_shots")}
     assert "fewer than 2 shots" in reason_text("too_few_shots")
+    # The players read why, in words, on the profile page.
+    profile_page = Client().get("/players/Farmer/").content.decode()
+    assert "not counted" in profile_page and 'title="The loser played fewer than 2 shots' in profile_page
     # Every throwaway is flagged, with the farmer as the one who won against it.
     suspects = resign_farm_suspects()
     flagged = set(Profile.objects.filter(user_id__in=list(suspects)).values_list("display_name", flat=True))
