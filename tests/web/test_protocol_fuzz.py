@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from game import protocol
+from game import protocol, ratelimit
 from game.consumers import MatchConsumer
 from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchEvent, Shot
@@ -227,6 +227,9 @@ def unlimited_rates(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fuzzer's frames should reach the parser and the services, not stop at the rate limit."""
     for name in ("player_limit", "spectator_limit", "aim_limit", "flood_limit"):
         monkeypatch.setattr(MatchConsumer, name, (1e9, 1e9))
+    for key in list(ratelimit.SOCKET_LIMITS):  # and the per-user budget shared by a user's sockets
+        monkeypatch.setitem(ratelimit.SOCKET_LIMITS, key, (1e9, 1e9))
+    monkeypatch.setattr(ratelimit, "_socket_buckets", {})
 
 
 @pytest.mark.services
