@@ -1,6 +1,6 @@
 """Content-Security-Policy in a real Chromium against a real daphne under DEBUG=false (issue 14):
 every page loads without a CSP violation, an injected inline script or style does not apply, and the
-account and error pages look like the site (screenshots: test-artifacts/security-*.png)."""
+account and error pages (404, 429) look like the site (screenshots: test-artifacts/security-*.png)."""
 
 from __future__ import annotations
 
@@ -42,8 +42,14 @@ def non_blank(page: Any, selector: str) -> bool:
 def test_csp_blocks_inline_script(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    server = daphne_factory(DEBUG="false")
-    ids = django_call(server.env, "result = seed_demo()")
+    # No club may be created: submitting the form shows the 429 page (the limit is the real one, set to 0).
+    server = daphne_factory(DEBUG="false", KAIZA_RATE_LIMITS='{"club_create": {"user": [0, 3600]}}')
+    ids = django_call(
+        server.env,
+        "result = seed_demo()\n"
+        "from django.contrib.auth import get_user_model\n"
+        "get_user_model().objects.create_superuser('root', 'root@kaiza.invalid', DEMO_PASSWORD)",
+    )
     context = chromium.new_context(viewport={"width": 1280, "height": 860})
     context.add_init_script(VIOLATIONS)
     console: list[str] = []
@@ -121,7 +127,28 @@ def test_csp_blocks_inline_script(
         for path, name in [("/accounts/password/change/", "password-change"), ("/accounts/email/", "email"),
                            ("/clubs/new/", None), ("/lobby/", None)]:
             visit(path, name)
+        page.goto(f"{server.url}/clubs/new/")
+        page.fill("#id_name", "Kallio Cue")
+        page.fill("#id_slug", "kallio-cue")
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_load_state("networkidle")
+        assert "Slow down a little" in visible_text(page)
+        assert page.evaluate("window.__csp") == []
+        page.screenshot(path=str(artifacts_dir / "security-429.png"), full_page=True)
         assert non_blank(page, "header.site-header")
+
+        # The admin works under the same policy: its list filter and the resign-farming view.
+        page.goto(f"{server.url}/accounts/logout/")
+        page.locator("main form button[type=submit]").click()
+        page.goto(f"{server.url}/admin/login/")
+        page.fill("#id_username", "root")
+        page.fill("#id_password", DEMO_PASSWORD)
+        page.locator("input[type=submit]").click()
+        page.wait_for_url("**/admin/")
+        for path, name in [("/admin/", None), ("/admin/game/profile/?resign_farm=yes", "admin-profiles"),
+                           ("/admin/game/profile/resign-farming/", "admin-farming"),
+                           ("/admin/game/matchresult/", None), (f"/admin/game/match/{ids['live']}/change/", None)]:
+            visit(path, name)
         assert not [line for line in console if "Content Security Policy" in line], console
         assert not errors, errors
     finally:
