@@ -104,7 +104,9 @@ def test_watch_a_live_match_and_replay_a_finished_one(
         page.select_option("[data-speed]", "4")
         page.click('[data-action="play"]')
         expect(replay).to_have_attribute("data-state", "playing")
-        page.wait_for_function("() => Number(document.querySelector('[data-replay]').dataset.index) >= 6", timeout=20_000)
+        page.wait_for_function(
+            "() => Number(document.querySelector('[data-replay]').dataset.index) >= 6", timeout=20_000
+        )
         painted = page.evaluate(
             """() => { const c = document.querySelector('[data-canvas]');
                 const d = c.getContext('2d').getImageData(c.width / 2 - 40, c.height / 2 - 40, 80, 80).data;

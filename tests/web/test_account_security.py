@@ -208,3 +208,17 @@ def test_account_pages_render_in_the_site_layout() -> None:
     for path in ["/accounts/password/change/", "/accounts/email/", "/accounts/logout/"]:
         page = client.get(path)
         assert page.status_code == 200 and 'class="site-header"' in page.content.decode(), path
+
+
+def test_password_resets_are_rate_limited(settings) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    user = user_signup(username="saara", password=PASSWORD)
+    user.email = "saara@example.org"
+    user.save()
+    statuses = [
+        Client(REMOTE_ADDR=f"10.6.6.{i}").post("/accounts/password/reset/", {"email": "saara@example.org"}).status_code
+        for i in range(5)
+    ]
+    # Three mails to one address in ten minutes, whatever address asks; then the site's 429 page.
+    assert statuses[:3] == [302] * 3 and statuses[3:] == [429, 429]
+    assert len(mail.outbox) == 3
