@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -68,6 +69,14 @@ class SignupExtraForm(forms.Form):
 
     def signup(self, request: HttpRequest, user: AbstractBaseUser) -> None:
         """allauth's hook for extra fields; the profile is already written by `AccountAdapter.save_user`."""
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's login form (settings.ACCOUNT_FORMS) with the field named as players know it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = "Username or e-mail"
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -147,6 +147,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 ACCOUNT_ADAPTER = "game.allauth_adapter.AccountAdapter"
 ACCOUNT_SIGNUP_FORM_CLASS = "game.allauth_adapter.SignupExtraForm"
+ACCOUNT_FORMS = {"login": "game.allauth_adapter.LoginForm"}
 #: "none" (default), "optional" or "mandatory": with anything but "none" an e-mail address is required
 #: at sign-up, a confirmation link is mailed, and only verified accounts play rated results.
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "none").strip().lower()
