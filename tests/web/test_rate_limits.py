@@ -121,3 +121,39 @@ async def test_socket_limits_hold_per_user_across_sockets(monkeypatch) -> None:
     for communicator in sockets:
         await communicator.disconnect()
     assert await database_sync_to_async(get_user_model().objects.count)() == 2
+
+
+@pytest.mark.redis
+def test_limits_hold_across_processes_with_redis(daphne_factory, redis_url: str) -> None:
+    """Two daphne processes sharing REDIS_URL share the counts: 3 guests per address in all."""
+    import urllib.error
+    import urllib.request
+    import uuid
+
+    env = {
+        "REDIS_URL": redis_url,
+        "CACHE_KEY_PREFIX": f"kaiza-test-{uuid.uuid4().hex[:12]}",
+        "KAIZA_RATE_LIMITS": '{"guest_create": {"ip": [3, 600]}}',
+    }
+    servers = [daphne_factory(**env), daphne_factory(**env)]
+
+    def new_guest(url: str) -> int:
+        """A fresh browser: the CSRF cookie from the home page, then one click on "play the computer"."""
+        import http.cookiejar
+        import re
+
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        html = opener.open(url + "/", timeout=10).read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        request = urllib.request.Request(
+            url + "/play/computer/", data=f"csrfmiddlewaretoken={token}&level=1".encode(),
+            headers={"Referer": url + "/", "Content-Type": "application/x-www-form-urlencoded"},
+        )
+        try:
+            return opener.open(request, timeout=20).status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    statuses = [new_guest(servers[i % 2].url) for i in range(5)]
+    assert statuses == [200, 200, 200, 429, 429]
