@@ -34,6 +34,8 @@ MIN_SHOTS = 2
 #: Rated results between the same two players in 24 hours; more are stored unrated.
 PAIR_DAILY_LIMIT = 3
 PAIR_WINDOW = timedelta(hours=24)
+#: K-9.1's target, for a stored position without its ruleset.
+TARGET_SCORE = 60
 #: A loss by resignation before this many shots of one's own is the farming pattern.
 FARM_SHOTS = 3
 
@@ -60,14 +62,34 @@ def _players(match: Match) -> list[int]:
     return [pid for pid in (match.player1_id, match.player2_id) if pid is not None]
 
 
+def _ended_by_play(match: Match, last_kind: str | None) -> bool:
+    """The match ended by reaching the target or the time limit (K-9.1, K-11), not by a resignation or
+    a forfeit: the input that ended it was a shot, or the stored position says so (the K-11 clock
+    expired, or the winner's score reached the target), whichever path finished it."""
+    if last_kind == "shoot":
+        return True
+    snapshot = match.snapshot if isinstance(match.snapshot, dict) else {}
+    clock = snapshot.get("clock")
+    if isinstance(clock, dict) and clock.get("expired"):
+        return True
+    ruleset = snapshot.get("ruleset") if isinstance(snapshot.get("ruleset"), dict) else {}
+    target = ruleset.get("target_score", TARGET_SCORE)
+    winner = snapshot.get("winner")
+    for player in snapshot.get("players") or []:
+        if isinstance(player, dict) and player.get("name") == winner:
+            score = player.get("score")
+            return isinstance(score, int | float) and score >= target
+    return False
+
+
 def _too_few_shots(match: Match) -> bool:
     """The two-shot minimum: the loser played fewer than 2 shots of their own, and the match did not
-    end by reaching the target or the time limit (the input that ended it was not a shot)."""
+    end by reaching the target or the time limit."""
     if match.winner_id is None:
         return False
     loser_id = match.player2_id if match.winner_id == match.player1_id else match.player1_id
     last = Shot.objects.filter(match=match).order_by("-seq").values_list("kind", flat=True).first()
-    if last == "shoot":
+    if _ended_by_play(match, last):
         return False
     return Shot.objects.filter(match=match, player_id=loser_id, kind="shoot").count() < MIN_SHOTS
 

@@ -9,7 +9,7 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 
 from game import glicko2
-from game.models import Match, MatchResult, Profile
+from game.models import Match, MatchResult, Profile, Shot
 from game.selectors.rating_eligibility import PAIR_DAILY_LIMIT, reason_text, resign_farm_suspects
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join, match_resign
@@ -75,6 +75,22 @@ def test_an_honest_loss_is_not_flagged_and_a_real_finish_counts() -> None:
     match = make_match(alice, bob, rated=True, winner=alice, shots=shots)
     assert results_record(match=match) and MatchResult.objects.get(match=match).rated
     assert resign_farm_suspects() == {}
+
+
+def test_a_finish_by_the_time_limit_counts_even_without_a_last_shot() -> None:
+    """K-11: a match the clock ended is a real finish whichever input closed it; the same match
+    closed by a forfeit before the clock ran out is not."""
+    alice, bob = make_player("Alice"), make_player("Bob")
+    for expired, rated in ((True, True), (False, False)):
+        match = make_match(alice, bob, rated=True, winner=alice, shots=[(bob, verdict(0, turn_passes=True))],
+                           scores=(31, 12))
+        match.snapshot["clock"] = {"limit": 3900, "expired": expired}
+        match.save(update_fields=["snapshot"])
+        Shot.objects.create(match=match, seq=2, version=2, player=bob, player_name="Bob", kind="forfeit",
+                            input={}, snapshot_hash="-")
+        results_record(match=match)
+        result = MatchResult.objects.get(match=match)
+        assert (result.rated, result.unrated_reason) == (rated, "" if rated else "too_few_shots")
 
 
 def test_rated_results_between_one_pair_count_three_times_a_day() -> None:
