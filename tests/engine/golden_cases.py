@@ -103,8 +103,10 @@ def all_cases() -> Iterator[Case]:
 def record(shot: Shot) -> dict[str, Any]:
     """Everything a shot produces, as canonical JSON-ready data with exact floats."""
     return {
-        "events": [[e.time, str(e.kind), list(e.balls), e.where, None if e.point is None else list(e.point)]
-                   for e in shot.events],
+        "events": [
+            [e.time, str(e.kind), list(e.balls), e.where, None if e.point is None else list(e.point)]
+            for e in shot.events
+        ],
         "segments": shot.segments,
         "exact": {b: [list(s) for s in segs] for b, segs in shot.exact_segments.items()},
         "final": {b: list(s.position) for b, s in shot.final.items()},

@@ -36,12 +36,12 @@ def test_golden_shots_are_reproduced_bit_for_bit() -> None:
 
 def test_golden_hashes_agree_in_a_fresh_process() -> None:
     """Determinism across processes: a new interpreter (another hash seed) gives the same digests."""
-    code = (
-        "import json; from tests.engine.golden_cases import compute; "
-        "print(json.dumps(compute()['hashes']))"
-    )
+    code = "import json; from tests.engine.golden_cases import compute; print(json.dumps(compute()['hashes']))"
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
         env={"PYTHONHASHSEED": "12345", "PATH": ""},
     )
     assert json.loads(out.stdout) == _stored()["hashes"]

@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from game.engine.physics.geometry import CAPTURE, TableGeometry
+from game.engine.event_kinds import EventKind
+from game.engine.physics.geometry import FeatureKind, TableGeometry
 from game.engine.physics.motion import MovingBall
 from game.engine.physics.quartic import earliest_contact2, earliest_contact4
 
@@ -41,8 +42,9 @@ _EXTENT_SLACK = 1e-9
 class Event:
     """One thing that happened in a shot.
 
-    ``kind``: "strike", "ball_ball", "ball_cushion", "ball_jaw" (jaw tips and pocket facings), "ball_pocket"
-    or a motion transition "<from>_to_<to>" over "stationary", "spinning", "sliding", "rolling".
+    ``kind``: an ``EventKind`` (a ``str``): "strike", "ball_ball", "ball_cushion", "ball_jaw" (jaw tips and
+    pocket facings), "ball_pocket" or a motion transition "<from>_to_<to>" over "stationary", "spinning",
+    "sliding", "rolling".
     ``balls``: ids involved, the moving or striking one first. ``where``: cushion id for ball_cushion,
     pocket id for ball_jaw and ball_pocket, else None. ``point``: the contact point (x, y) (for a
     ball_pocket the centre where it crossed the capture line, for a strike the tip contact on the
@@ -50,7 +52,7 @@ class Event:
     """
 
     time: float
-    kind: str
+    kind: EventKind
     balls: tuple[str, ...]
     where: str | None = None
     point: tuple[float, float] | None = None
@@ -59,7 +61,7 @@ class Event:
         """JSON-ready form (time to 1e-6 s, point to micrometres)."""
         return {
             "time": round(self.time, 6),
-            "kind": self.kind,
+            "kind": str(self.kind),
             "balls": list(self.balls),
             "where": self.where,
             "point": None if self.point is None else [round(self.point[0], 6), round(self.point[1], 6)],
@@ -105,18 +107,17 @@ def pair_time(b1: MovingBall, b2: MovingBall, now: float, D: float) -> float:
     return now + t if t != _INF else _INF
 
 
-def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, int, int]:
-    """(absolute time, feature index, kind) of the ball's next contact with the table, or (inf, -1, -1).
+def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, int, FeatureKind | None]:
+    """(absolute time, feature index, kind) of the ball's next contact with the table, or (inf, -1, None).
 
-    Feature indices: 0.. for ``geo.lines`` then ``len(geo.lines)``.. for ``geo.rounds``. The kind is a
-    ``geometry`` kind (cushion, jaw or facing, capture).
+    Feature indices: 0.. for ``geo.lines`` then ``len(geo.lines)``.. for ``geo.rounds`` (jaw tips).
     """
     if b.state <= 1:
-        return _INF, -1, -1
+        return _INF, -1, None
     x0, x1, y0, y1 = geo.inner
     bx0, bx1, by0, by1 = b.bx0, b.bx1, b.by0, b.by1
     if bx0 > x0 and bx1 < x1 and by0 > y0 and by1 < y1:
-        return _INF, -1, -1
+        return _INF, -1, None
     T = b.t_end - now
     if T < 0.0:
         T = 0.0
@@ -128,7 +129,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
     py = b.y + (b.vy + 0.5 * ay * d) * d
     best = _INF
     best_index = -1
-    best_kind = -1
+    best_kind: FeatureKind | None = None
     index = 0
     for line in geo.lines:
         kind, _where, lax, lay, nx, ny, dx, dy, length, offset, box = line
@@ -160,11 +161,11 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
         c4 = hx * hx + hy * hy
         t = earliest_contact4(c4, c3, c2, c1, c0, T, _INF, reach * _GRAZE2)
         if t < best:
-            best, best_index, best_kind = t, index, 1
+            best, best_index, best_kind = t, index, FeatureKind.JAW_TIP
         index += 1
     if best_index < 0:
-        return _INF, -1, -1
+        return _INF, -1, None
     return now + best, best_index, best_kind
 
 
-__all__ = ["CAPTURE", "Event", "pair_time", "table_time"]
+__all__ = ["Event", "pair_time", "table_time"]
