@@ -6,6 +6,14 @@ and, per pair of balls, their next contact. The loop takes the earliest candidat
 for its kind, and recomputes only the candidates of the balls that event changed (pooltool PR #133), so an
 event costs O(N) and not O(N^2).
 
+Resting contacts (K-6.2). A ball at rest frozen to a cushion (``TableSpec.frozen_cushion``) that is set
+moving into it, by the cue or by another ball, does not hit the cushion: the rubber was already pressed
+against it. The rubber's reaction is resolved as for any contact, at once (or after the fraction of a
+millimetre the ball may lie off the rail), but it is not reported as a ``ball_cushion`` event. Otherwise a
+frozen object ball would always show a cushion contact at the moment of impact: a simple pot of it would
+read as a bank and K-6.2's frozen-ball rule could never apply. The mark lasts until the ball's first
+table contact, its first motion transition or a ball-ball contact later than the moment it was set moving.
+
 A candidate is a tuple ``(time, tier, ball, target kind, target index)`` compared as a whole, so ties
 resolve deterministically: by time, then tier (transitions, pocket drops, collisions), then ball index,
 then transition before ball before table feature, then the other ball's or the feature's index.
@@ -24,6 +32,7 @@ from game.engine.physics.events import TIER_COLLISION, TIER_POCKET, TIER_TRANSIT
 from game.engine.physics.geometry import FeatureKind, Line, Round, TableGeometry
 from game.engine.physics.motion import POCKETED, ROLLING, SLIDING, SPINNING, MovingBall
 from game.engine.physics.params import PhysicsParams
+from game.engine.table import TableSpec
 
 _INF = math.inf
 
@@ -56,6 +65,7 @@ class EventLoop:
         "D",
         "R",
         "active",
+        "cushion_lines",
         "drops",
         "events",
         "geo",
@@ -66,14 +76,24 @@ class EventLoop:
         "pair_keys",
         "params",
         "pocketed",
+        "resting",
+        "table",
         "table_c",
         "trans",
     )
 
     def __init__(
-        self, movers: list[MovingBall], geo: TableGeometry, params: PhysicsParams, events: list[Event]
+        self,
+        table: TableSpec,
+        movers: list[MovingBall],
+        geo: TableGeometry,
+        params: PhysicsParams,
+        events: list[Event],
+        struck: int | None = None,
     ) -> None:
+        """``struck``: index of the ball the cue just set moving from rest, if any."""
         n = len(movers)
+        self.table = table
         self.movers = movers
         self.n = n
         self.geo = geo
@@ -84,6 +104,12 @@ class EventLoop:
         self.pocketed: dict[str, str] = {}
         self.drops: dict[str, tuple[float, str]] = {}
         self.active = [True] * n
+        #: Line index of each straight cushion, by cushion id.
+        self.cushion_lines = {line.where: k for k, line in enumerate(geo.lines) if line.kind == FeatureKind.CUSHION}
+        #: Per ball: (line index of the cushion it was resting against, time it was set moving), or None.
+        self.resting: list[tuple[int, float] | None] = [None] * n
+        if struck is not None:
+            self._mark_resting(struck, 0.0)
         self.now = 0.0
         self.trans: list[Candidate] = [_NEVER] * n
         self.table_c: list[Candidate] = [_NEVER] * n
@@ -162,7 +188,7 @@ class EventLoop:
             elif target == Target.BALL:
                 self.on_ball_ball(i, j, t)
             elif j < len(self.geo.lines):
-                self.on_line(i, self.geo.lines[j], t)
+                self.on_line(i, j, t)
             else:
                 self.on_jaw_tip(i, self.geo.rounds[j - len(self.geo.lines)], t)
 
@@ -178,8 +204,15 @@ class EventLoop:
         self.drops[b.id] = (t, where)
         self.events.append(Event(t, EventKind.BALL_POCKET, (b.id,), where, (x, y)))
 
+    def _mark_resting(self, i: int, t: float) -> None:
+        """Ball ``i`` is set moving at ``t`` from rest: note the cushion it rests against, if any."""
+        b = self.movers[i]
+        cushion = self.table.frozen_cushion((b.x, b.y))
+        self.resting[i] = None if cushion is None else (self.cushion_lines[cushion], t)
+
     def on_transition(self, i: int, t: float) -> None:
         """Ball ``i``'s motion state ends: sliding turns to rolling, rolling stops, spinning stops."""
+        self.resting[i] = None
         b = self.movers[i]
         R = self.R
         old = b.state
@@ -204,6 +237,13 @@ class EventLoop:
     def on_ball_ball(self, i: int, j: int, t: float) -> None:
         """Balls ``i`` and ``j`` touch: the frictional inelastic impulse, then a micrometre apart."""
         b, b2 = self.movers[i], self.movers[j]
+        for k, ball in ((i, b), (j, b2)):
+            if ball.state <= SPINNING:
+                self._mark_resting(k, t)
+            else:
+                mark = self.resting[k]
+                if mark is not None and mark[1] != t:
+                    self.resting[k] = None
         p = self.params
         R, D, sep = self.R, self.D, p.separation
         x1, y1, v1x, v1y, w1x, w1y, w1z = b.kinematics(t)
@@ -229,8 +269,12 @@ class EventLoop:
         self.events.append(Event(t, EventKind.BALL_BALL, order, None, (cpx, cpy)))
         self.refresh([i, j], t)
 
-    def on_line(self, i: int, line: Line, t: float) -> None:
-        """Ball ``i`` reaches a straight feature: it drops at a capture line, else bounces off the rubber."""
+    def on_line(self, i: int, index: int, t: float) -> None:
+        """Ball ``i`` reaches straight feature ``index``: it drops at a capture line, else bounces off the
+        rubber (a cushion it was resting against: silently, see the module docstring)."""
+        line: Line = self.geo.lines[index]
+        mark = self.resting[i]
+        self.resting[i] = None
         b = self.movers[i]
         x, y, vx, vy, wx, wy, wz = b.kinematics(t)
         if line.kind == FeatureKind.CAPTURE:
@@ -245,10 +289,12 @@ class EventLoop:
         if gap < sep:
             x += (sep - gap) * lnx
             y += (sep - gap) * lny
-        self._bounce(i, line.kind.event_kind, line.where, t, x, y, (vx, vy), (wx, wy, wz), kx, ky, px, py)
+        kind = None if mark is not None and mark[0] == index else line.kind.event_kind
+        self._bounce(i, kind, line.where, t, x, y, (vx, vy), (wx, wy, wz), kx, ky, px, py)
 
     def on_jaw_tip(self, i: int, tip: Round, t: float) -> None:
         """Ball ``i`` touches a rounded jaw tip: it bounces off the cylinder, a micrometre clear of it."""
+        self.resting[i] = None
         b = self.movers[i]
         x, y, vx, vy, wx, wy, wz = b.kinematics(t)
         R, sep = self.R, self.params.separation
@@ -264,7 +310,7 @@ class EventLoop:
     def _bounce(
         self,
         i: int,
-        kind: EventKind,
+        kind: EventKind | None,
         where: str,
         t: float,
         x: float,
@@ -276,11 +322,13 @@ class EventLoop:
         px: float,
         py: float,
     ) -> None:
-        """The rubber's impulse on ball ``i`` (toward the rubber along (kx, ky)), and its event."""
+        """The rubber's impulse on ball ``i`` (toward the rubber along (kx, ky)), and its event unless
+        ``kind`` is None (a resting contact)."""
         p = self.params
         geo = self.geo
         nvx, nvy, nwx, nwy, nwz = resolve_cushion(kx, ky, v, w, self.R, geo.sin_t, geo.cos_t, p.e_c, p.f_c)
         b = self.movers[i]
         b.set_motion(t, x, y, nvx, nvy, nwx, nwy, nwz)
-        self.events.append(Event(t, kind, (b.id,), where, (px, py)))
+        if kind is not None:
+            self.events.append(Event(t, kind, (b.id,), where, (px, py)))
         self.refresh([i], t)

@@ -32,7 +32,7 @@ from game.engine.physics.strike import Strike
 from game.engine.table import TableSpec
 
 #: Changes whenever physics results change (models, defaults, geometry, rounding).
-ENGINE_VERSION = "kaiza-physics-1"
+ENGINE_VERSION = "kaiza-physics-2"
 
 #: How far (m) a start position may lie off the cloth or inside another ball and still be nudged back;
 #: more than that is an impossible layout.
@@ -112,7 +112,8 @@ def simulate(
     geo = geometry_for(table)
     events: list[Event] = []
     movers = _set_out(table, balls, ids, strike, params, events)
-    loop = EventLoop(movers, geo, params, events)
+    struck = ids.index(strike.ball) if strike is not None else None
+    loop = EventLoop(table, movers, geo, params, events, struck)
     loop.run()
     final, exact = _at_rest(movers, loop.now)
     duration = events[-1].time if events else 0.0
