@@ -374,8 +374,10 @@ def record_rail_shots(out: list[dict[str, Any]]) -> None:
         cue = [round(gx - d * dx / n, 4), round(gy - d * dy / n, 4)]
         if not (0.04 < cue[0] < 2.8 and 0.04 < cue[1] < 1.38):
             continue
-        strike = {"angle": round(math.atan2(gy - cue[1], gx - cue[0]) + rng.gauss(0, 0.01), 6),
-                  "speed": round(rng.uniform(1.5, 4.0), 3)}
+        strike = {
+            "angle": round(math.atan2(gy - cue[1], gx - cue[0]) + rng.gauss(0, 0.01), 6),
+            "speed": round(rng.uniform(1.5, 4.0), 3),
+        }
         balls = {"white1": cue, "white2": [0.3, 1.3], "red1": obj, "red2": [0.5, 0.9], "kaisa": [1.42, 0.9]}
         for cushions in (0, 1):
             data = {

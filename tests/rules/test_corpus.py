@@ -21,7 +21,15 @@ CORPUS: list[dict[str, Any]] = json.loads(DATA.read_text())["matches"]
 
 #: Recorded inputs whose outcome the issue-15 rule fixes change on purpose: (match name, step index)
 #: -> the rule. Each entry is checked to differ (a fix that stops firing fails too).
-CHANGED_BY_RULE_FIXES: dict[tuple[str, int], str] = {}
+CHANGED_BY_RULE_FIXES: dict[tuple[str, int], str] = {
+    # A red frozen to the long rail driven into it and out across the table: the physics no longer
+    # reports the rail's reaction at impact as a cushion contact, so the direct call is a simple pot of
+    # a frozen ball (no points) and the one-cushion bank call that scored 3 is not made.
+    ("rail-202-0", 0): "K-6.2",
+    ("rail-202-1", 0): "K-6.2",
+    ("rail-208-0", 0): "K-6.2",
+    ("rail-208-1", 0): "K-6.2",
+}
 
 
 def _start(entry: dict[str, Any]) -> Match:
@@ -71,7 +79,8 @@ def test_recorded_match_replays_to_the_same_verdicts_and_positions(entry: dict[s
         if changed:
             return  # the rest of a match after a deliberate change is a different match
         assert _actual(now) == _expected(step), f"input {index} ({step['kind']}) differs"
-    assert comparable_snapshot(match.snapshot()) == comparable_snapshot(entry["final"])
+    if not changed:
+        assert comparable_snapshot(match.snapshot()) == comparable_snapshot(entry["final"])
 
 
 def test_the_corpus_covers_every_phase_and_outcome() -> None:
