@@ -5,9 +5,9 @@ An ``Event`` is the contract between physics and rules (ARCHITECTURE.md 3): the 
 Contact times are computed from the current polynomials of the balls (``motion.MovingBall``) over the
 window in which those polynomials hold (until the ball's next motion transition), after cheap rejects:
 both paths' bounding boxes must come within reach, and for a table feature the path must leave the open
-inner rectangle at all. Candidates are ordered by ``(time, tier, first ball index, second index or
-feature)`` so that ties resolve deterministically: the cue strike (tier 0), then motion transitions (1),
-pocket drops (2), then collisions (3).
+inner rectangle at all. The tiers order simultaneous events (``event_loop`` orders candidates by time,
+tier, then indices): the cue strike (tier 0), then motion transitions (1), pocket drops (2), then
+collisions (3).
 """
 
 from __future__ import annotations

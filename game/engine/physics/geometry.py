@@ -1,4 +1,4 @@
-"""The table flattened into plain tuples for the hot loop of contact detection.
+"""The table flattened into named tuples for the hot loop of contact detection.
 
 A ball's centre can only touch a cushion, a jaw, a facing or a capture line when it leaves the open
 rectangle (R, L - R) x (R, W - R): every one of those lies outside it. So a ball whose path stays strictly
