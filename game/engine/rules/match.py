@@ -29,7 +29,7 @@ from game.engine.rules import inputs
 from game.engine.rules.calls import Call, parse_call
 from game.engine.rules.errors import RuleError
 from game.engine.rules.legality import require_shooter, validate_call
-from game.engine.rules.names import POCKET_IDS, pocket_name
+from game.engine.rules.names import POCKET_IDS
 from game.engine.rules.phases import apply
 from game.engine.rules.phases.flow import Outcome
 from game.engine.rules.ruleset import Ruleset
@@ -46,6 +46,7 @@ from game.engine.rules.state import (
     table_for,
     table_of,
 )
+from game.engine.rules.words import pocket_name
 from game.engine.table import TableSpec
 
 PHASES: tuple[str, ...] = tuple(str(p) for p in Phase)
