@@ -10,8 +10,9 @@ tricky ones the benchmark rarely draws: frozen clusters, balls frozen to each ra
 it, jaw rattles at full speed, a straight pot into each of the six pockets, a Newton's cradle.
 
 History: the K-6.2 resting-contact change (physics 2) changed the events of 64 shots (56 bench, 8
-frozen-rail/white cases) and nothing else: 65 ``ball_cushion`` events of balls frozen to that cushion at
-rest, at the instant they were set moving, are no longer reported; segments and positions are identical.
+frozen-rail/white cases) and nothing else: 66 ``ball_cushion`` events of balls frozen to that cushion at
+rest are no longer reported (65 at the instant they were set moving, 1 a squeeze 68 us later without
+leaving the rail, bench-0064); segments, exact segments, positions, drops and durations are identical.
 
 Regenerate (only when a physics change is meant to change results, and say which shots changed and why
 in the commit): ``.venv/bin/python -m tests.engine.golden_cases --write``.

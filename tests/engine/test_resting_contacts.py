@@ -104,3 +104,18 @@ def test_a_frozen_ball_pushed_along_its_rail_reports_nothing_and_stays_on_the_cl
     assert all(t > hit.time + 1e-3 for t, _where in _cushions_of(shot, "red1"))
     for t in (hit.time, hit.time + 0.05, hit.time + 0.2):
         assert shot.position_at("red1", t)[1] >= R - 1e-6
+
+
+def test_a_cue_ball_squeezing_the_frozen_ball_into_its_rail_makes_one_resting_contact() -> None:
+    """Bench shot 64: white2 drives red1 (frozen to the head cushion) into it and follows it, so the red
+    bounces off the rail, meets white2 again at the same instant and is pressed into the rail once more
+    68 microseconds later without having left it: still the resting contact, not a new cushion contact."""
+    from tests.engine.golden_cases import all_cases
+
+    _name, layout, strike = next(c for c in all_cases() if c[0] == "bench-0064")
+    assert TABLE.frozen_cushion(layout["red1"].position) == "head"
+    shot = simulate(TABLE, layout, strike)
+    hit = next(e for e in shot.events if e.kind == "ball_ball" and "red1" in e.balls)
+    again = [e for e in shot.events if e.kind == "ball_ball" and e.time == hit.time and "red1" in e.balls]
+    assert len(again) == 2
+    assert all(t > hit.time + 0.01 for t, _where in _cushions_of(shot, "red1"))

@@ -11,8 +11,11 @@ moving into it, by the cue or by another ball, does not hit the cushion: the rub
 against it. The rubber's reaction is resolved as for any contact, at once (or after the fraction of a
 millimetre the ball may lie off the rail), but it is not reported as a ``ball_cushion`` event. Otherwise a
 frozen object ball would always show a cushion contact at the moment of impact: a simple pot of it would
-read as a bank and K-6.2's frozen-ball rule could never apply. The mark lasts until the ball's first
-table contact, its first motion transition or a ball-ball contact later than the moment it was set moving.
+read as a bank and K-6.2's frozen-ball rule could never apply. The ball stays "resting against" that rail
+for further contacts with it as long as it has not got farther than ``FROZEN_TOLERANCE`` from it (a cue ball
+following the object ball into the rail squeezes it in more than once), until its first motion
+transition, a contact with any other table feature, or a ball-ball contact later than the moment it was set
+moving: a frozen ball kissed back into its rail later, or returning to it, hits it.
 
 A candidate is a tuple ``(time, tier, ball, target kind, target index)`` compared as a whole, so ties
 resolve deterministically: by time, then tier (transitions, pocket drops, collisions), then ball index,
@@ -30,9 +33,9 @@ from game.engine.physics.collisions.cushion import resolve_cushion
 from game.engine.physics.errors import SimulationCapError
 from game.engine.physics.events import TIER_COLLISION, TIER_POCKET, TIER_TRANSITION, Event, pair_time, table_time
 from game.engine.physics.geometry import FeatureKind, Line, Round, TableGeometry
-from game.engine.physics.motion import POCKETED, ROLLING, SLIDING, SPINNING, MovingBall
+from game.engine.physics.motion import POCKETED, ROLLING, SLIDING, SPINNING, MovingBall, extent
 from game.engine.physics.params import PhysicsParams
-from game.engine.table import TableSpec
+from game.engine.table import FROZEN_TOLERANCE, TableSpec
 
 _INF = math.inf
 
@@ -210,6 +213,25 @@ class EventLoop:
         cushion = self.table.frozen_cushion((b.x, b.y))
         self.resting[i] = None if cushion is None else (self.cushion_lines[cushion], t)
 
+    def _stayed_against(self, i: int, line: Line, since: float, t: float) -> bool:
+        """True if ball ``i`` has stayed within ``FROZEN_TOLERANCE`` of the cushion ``line`` from ``since``
+        to ``t`` (it never left the rail it was resting against), from its exact segments."""
+        nx, ny, ax, ay, offset = line.nx, line.ny, line.ax, line.ay, line.offset
+        segments = self.movers[i].segments
+        end = t
+        for k in range(len(segments) - 1, -1, -1):
+            t0, x, y, vx, vy, accx, accy = segments[k]
+            if t0 < end:
+                # The gap to the rail over this segment: g0 + gv s + ga s^2 / 2 for s in [0, end - t0].
+                g0 = nx * (x - ax) + ny * (y - ay) - offset
+                _lo, hi = extent(g0, nx * vx + ny * vy, nx * accx + ny * accy, end - t0)
+                if hi > FROZEN_TOLERANCE:
+                    return False
+            if t0 <= since:
+                return True
+            end = t0
+        return True
+
     def on_transition(self, i: int, t: float) -> None:
         """Ball ``i``'s motion state ends: sliding turns to rolling, rolling stops, spinning stops."""
         self.resting[i] = None
@@ -274,7 +296,10 @@ class EventLoop:
         rubber (a cushion it was resting against: silently, see the module docstring)."""
         line: Line = self.geo.lines[index]
         mark = self.resting[i]
-        self.resting[i] = None
+        resting = mark is not None and mark[0] == index and self._stayed_against(i, line, mark[1], t)
+        # The mark outlives only the rail's own reactions (the squeeze of a cue ball following the object
+        # ball into the rail can press it in more than once).
+        self.resting[i] = mark if resting else None
         b = self.movers[i]
         x, y, vx, vy, wx, wy, wz = b.kinematics(t)
         if line.kind == FeatureKind.CAPTURE:
@@ -289,7 +314,7 @@ class EventLoop:
         if gap < sep:
             x += (sep - gap) * lnx
             y += (sep - gap) * lny
-        kind = None if mark is not None and mark[0] == index else line.kind.event_kind
+        kind = None if resting else line.kind.event_kind
         self._bounce(i, kind, line.where, t, x, y, (vx, vy), (wx, wy, wz), kx, ky, px, py)
 
     def on_jaw_tip(self, i: int, tip: Round, t: float) -> None:
