@@ -29,6 +29,11 @@ class Namer:
         self.cue = cue
         self.first_red: str | None = called if called in RED_IDS else None
 
+    def fresh(self) -> Namer:
+        """For sentences that do not name the called ball: the first red is "a red" again."""
+        self.first_red = None
+        return self
+
     def ball(self, ball: object) -> str:
         b = str(ball)
         if b in RED_IDS:
@@ -134,6 +139,7 @@ def _missed(w: Namer, p: Mapping[str, Any]) -> str:
 
 def _cue_lost(how: str) -> Template:
     def words(w: Namer, p: Mapping[str, Any]) -> str:
+        w.fresh()
         hit = "after hitting no ball" if p.get("first_hit") is None else f"after hitting {w.ball(p['first_hit'])} first"
         return f"Foul: {w.ball(p['cue'])} {how} {hit}: minus {_points(p['penalty'])}"
 
@@ -192,7 +198,7 @@ EN_VERDICTS: dict[str, Template] = {
     "cue_ball_off_table": _cue_lost("off the table"),
     "push_or_double_hit": lambda w, p: "A push or double hit: no points, the visit ends",
     "hand_attack": lambda w, p: (
-        f"From hand the cue ball hit {w.ball(p['ball'])} in the home without first touching a cushion beyond "
+        f"From hand the cue ball hit {w.fresh().ball(p['ball'])} in the home without first touching a cushion beyond "
         "the home line: no points, the visit ends"
     ),
     "object_jumped": lambda w, p: f"No points: {w.ball(p['ball'])} left the cloth; the visit ends",
