@@ -43,6 +43,7 @@ from game.engine.rules.lag import LAG_BALLS, judge_lag, lag_start
 from game.engine.rules.placement import home_placement_error, opening_placement_error
 from game.engine.rules.ruleset import Ruleset
 from game.engine.rules.trace import coordinate_extent
+from game.engine.strike_limits import STRIKE_LIMITS
 from game.engine.table import POCKET_IDS, TableSpec, kaisa_table
 
 Vec2 = tuple[float, float]
@@ -146,7 +147,7 @@ def _seat(snapshot: Mapping[str, Any], player: str) -> int:
 
 
 def _strike_dict(angle: float, speed: float, side: float = 0.0, height: float = 0.0) -> dict[str, float]:
-    return {"angle": round(geo.wrap(angle), 7), "speed": round(min(9.0, max(0.05, speed)), 4),
+    return {"angle": round(geo.wrap(angle), 7), "speed": round(min(STRIKE_LIMITS.max_speed, max(0.05, speed)), 4),
             "side": side, "height": height}
 
 

@@ -191,7 +191,8 @@ class Match:
 
     @property
     def last_verdict(self) -> dict[str, Any] | None:
-        return self.snapshot()["last_verdict"]
+        verdict: dict[str, Any] | None = self.snapshot()["last_verdict"]
+        return verdict
 
     def cue_ball_of(self, player: str) -> str | None:
         return self._state.players[self._state.index_of(player)].cue_ball

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from game.engine.balls import BALL_IDS, BALL_ORDER, CUE_BALL_IDS
 from game.engine.table import POCKET_IDS
 
@@ -35,6 +37,6 @@ def ball_kind(ball: str) -> str:
     return "kaisa"
 
 
-def sorted_balls(balls: object) -> list[str]:
+def sorted_balls(balls: Iterable[str]) -> list[str]:
     """Ball ids in the fixed ``BALL_IDS`` order (never iterate a set)."""
-    return sorted(balls, key=BALL_ORDER.__getitem__)  # type: ignore[call-overload]
+    return sorted(balls, key=BALL_ORDER.__getitem__)

@@ -132,8 +132,8 @@ def judge_shot(
     if cue in dropped or left_table(events, cue):
         penalty = ruleset.shootout_penalty if shootout else first_hit_value(first_hit, ruleset)
         foul = "cue_ball_pocketed" if cue in dropped else "cue_ball_off_table"
-        rules = ("K-11.3",) if shootout else ("K-8.1", "K-8.3")
-        return verdict(foul, {"first_hit": first_hit, "penalty": penalty}, foul=foul, penalty=penalty, rules=rules)
+        cited = ("K-11.3",) if shootout else ("K-8.1", "K-8.3")
+        return verdict(foul, {"first_hit": first_hit, "penalty": penalty}, foul=foul, penalty=penalty, rules=cited)
 
     if cue_fault(events):
         return verdict("push_or_double_hit", fault="push_or_double_hit", rules=("K-6.2",))

@@ -39,8 +39,8 @@ def end_visit(state: MatchState) -> MatchState:
             so = dataclasses.replace(so, sudden_death=True)
     elif so.answer_by == index:
         if score[index] != score[other]:
-            winner = index if score[index] > score[other] else other
-            return finish(state.evolve(shootout=so), names[winner], "sudden death (K-11.4)")
+            ahead = index if score[index] > score[other] else other
+            return finish(state.evolve(shootout=so), names[ahead], "sudden death (K-11.4)")
         so = dataclasses.replace(so, answer_by=None)
     elif potted:
         so = dataclasses.replace(so, answer_by=other)
