@@ -73,21 +73,36 @@ def _refusal(state: MatchState, call: dict[str, Any]) -> str | None:
     return None
 
 
-def _ways(state: MatchState, ball: str, pocket: str, vias: list[str]) -> list[list[str]]:
-    """The minimal option sets that make a call of ``ball`` into ``pocket`` legal (monotone: adding an
-    option to an allowed call never makes it illegal, so the minimal sets describe all of them)."""
-    allowed: list[frozenset[str]] = []
-    for via in [None, *vias]:
-        for bank, cue in itertools.product((0, 1), (0, 1)):
-            call = {**_plain(ball, pocket), "object_cushions": bank, "cue_cushions": cue, "via": via}
+def _ways(state: MatchState, ball: str, pocket: str, vias: list[str]) -> tuple[list[list[str]], str | None]:
+    """The minimal option sets that make a call of ``ball`` into ``pocket`` legal, and why the plain call
+    is refused (None if it is not). Legality is monotone (adding an option to an allowed call never makes
+    it illegal), so the minimal sets describe every allowed call, and two quick cases need no search:
+    the plain call allowed (``[[]]``), or not even every option at once (``[]``)."""
+    why = _refusal(state, _plain(ball, pocket))
+    if why is None:
+        return [[]], None
+    every = {**_plain(ball, pocket), "object_cushions": 1, "cue_cushions": 1}
+    if all(_refusal(state, {**every, "via": via}) is not None for via in [None, *vias]):
+        return [], why
+    # Smallest option sets first; a superset of a set already allowed is not minimal (monotone).
+    atoms = [*OPTIONS, *(f"via:{v}" for v in vias)]
+    minimal: list[frozenset[str]] = []
+    for size in (1, 2, 3):
+        for combo in itertools.combinations(atoms, size):
+            chosen = frozenset(combo)
+            if sum(a.startswith("via:") for a in chosen) > 1 or any(m <= chosen for m in minimal):
+                continue
+            via = next((a[4:] for a in chosen if a.startswith("via:")), None)
+            call = {
+                **_plain(ball, pocket),
+                "object_cushions": int("object_cushions" in chosen),
+                "cue_cushions": int("cue_cushions" in chosen),
+                "via": via,
+            }
             if _refusal(state, call) is None:
-                atoms = {a for a, on in zip(OPTIONS, (bank, cue), strict=True) if on}
-                if via is not None:
-                    atoms.add(f"via:{via}")
-                allowed.append(frozenset(atoms))
-    minimal = [s for s in allowed if not any(t < s for t in allowed)]
-    unique = sorted({tuple(sorted(s)) for s in minimal}, key=lambda t: (len(t), t))
-    return [list(t) for t in unique]
+                minimal.append(chosen)
+    unique = sorted({tuple(sorted(m)) for m in minimal}, key=lambda t: (len(t), t))
+    return [list(t) for t in unique], why
 
 
 def _shooting_state(state: MatchState, player: str) -> MatchState | None:
@@ -113,8 +128,7 @@ def calls(state: MatchState, player: str) -> tuple[dict[str, Any], dict[str, str
         vias = [b for b in BALL_IDS if b not in (ball, cue) and shooting.balls.get(b) is not None]
         pockets = {}
         for pocket in POCKET_IDS:
-            ways = _ways(shooting, ball, pocket, vias)
-            why = None if ways == [[]] else _refusal(shooting, _plain(ball, pocket))
+            ways, why = _ways(shooting, ball, pocket, vias)
             pockets[pocket] = {"ways": ways, "why": why}
         if any(p["ways"] for p in pockets.values()):
             out[ball] = {"via": vias, "pockets": pockets}
