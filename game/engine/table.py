@@ -266,13 +266,17 @@ class TableSpec:
         it anew).
         """
         R = self.ball_radius
+        reach = R + tolerance
+        x, y = point
+        if reach < x < self.length - reach and reach < y < self.width - reach:
+            return None  # every cushion nose lies on an edge of the playing area
         for cushion in self.cushions:
             (ax, ay), (bx, by) = cushion.a, cushion.b
             dx, dy = bx - ax, by - ay
-            t = ((point[0] - ax) * dx + (point[1] - ay) * dy) / (dx * dx + dy * dy)
+            t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
             if t <= 0.0 or t >= 1.0:
                 continue
-            if point_segment_distance(point, cushion.a, cushion.b) <= R + tolerance:
+            if point_segment_distance(point, cushion.a, cushion.b) <= reach:
                 return cushion.id
         return None
 

@@ -48,9 +48,14 @@ class Target(IntEnum):
     TABLE = 2
 
 
+# Enum members as module constants: a member looked up on its class costs ~10x a global in the hot loop.
+_TRANSITION, _BALL, _TABLE = Target.TRANSITION, Target.BALL, Target.TABLE
+_CAPTURE = FeatureKind.CAPTURE
+_BALL_BALL, _BALL_JAW, _BALL_POCKET = EventKind.BALL_BALL, EventKind.BALL_JAW, EventKind.BALL_POCKET
+
 #: (time, tier, ball index, target, other ball index or table feature index)
 Candidate = tuple[float, int, int, Target, int]
-_NEVER: Candidate = (_INF, 0, 0, Target.TRANSITION, 0)
+_NEVER: Candidate = (_INF, 0, 0, _TRANSITION, 0)
 
 #: The event kind of each motion transition, by (old state, new state) numbers.
 _TRANSITIONS: dict[tuple[int, int], EventKind] = {
@@ -108,7 +113,7 @@ class EventLoop:
         self.drops: dict[str, tuple[float, str]] = {}
         self.active = [True] * n
         #: Line index of each straight cushion, by cushion id.
-        self.cushion_lines = {line.where: k for k, line in enumerate(geo.lines) if line.kind == FeatureKind.CUSHION}
+        self.cushion_lines = geo.cushion_lines
         #: Per ball: (line index of the cushion it was resting against, time it was set moving), or None.
         self.resting: list[tuple[int, float] | None] = [None] * n
         if struck is not None:
@@ -128,18 +133,19 @@ class EventLoop:
     def refresh(self, involved: list[int], now: float) -> None:
         """Recompute the candidates of the balls in ``involved`` (their polynomials just changed)."""
         movers, active, n, pair_c = self.movers, self.active, self.n, self.pair_c
+        trans, table_c, geo = self.trans, self.table_c, self.geo
         for i in involved:
             b = movers[i]
             if not active[i]:
-                self.trans[i] = self.table_c[i] = _NEVER
+                trans[i] = table_c[i] = _NEVER
                 for j in range(n):
                     if j != i:
                         pair_c[(i, j) if i < j else (j, i)] = _NEVER
                 continue
-            self.trans[i] = (b.t_end, TIER_TRANSITION, i, Target.TRANSITION, -1)
-            t, feature, kind = table_time(b, now, self.geo)
-            tier = TIER_POCKET if kind == FeatureKind.CAPTURE else TIER_COLLISION
-            self.table_c[i] = (t, tier, i, Target.TABLE, feature)
+            trans[i] = (b.t_end, TIER_TRANSITION, i, _TRANSITION, -1)
+            t, feature, kind = table_time(b, now, geo)
+            tier = TIER_POCKET if kind == _CAPTURE else TIER_COLLISION
+            table_c[i] = (t, tier, i, _TABLE, feature)
         done = set()
         D = self.D
         for i in involved:
@@ -151,7 +157,7 @@ class EventLoop:
                     continue
                 done.add(key)
                 t = pair_time(movers[key[0]], movers[key[1]], now, D)
-                pair_c[key] = (t, TIER_COLLISION, key[0], Target.BALL, key[1])
+                pair_c[key] = (t, TIER_COLLISION, key[0], _BALL, key[1])
 
     def earliest(self) -> Candidate:
         """The earliest cached candidate (``time`` inf when nothing will happen any more)."""
@@ -186,9 +192,9 @@ class EventLoop:
             if t < self.now:
                 t = self.now
             self.now = t
-            if target == Target.TRANSITION:
+            if target == _TRANSITION:
                 self.on_transition(i, t)
-            elif target == Target.BALL:
+            elif target == _BALL:
                 self.on_ball_ball(i, j, t)
             elif j < len(self.geo.lines):
                 self.on_line(i, j, t)
@@ -205,7 +211,7 @@ class EventLoop:
         self.active[i] = False
         self.pocketed[b.id] = where
         self.drops[b.id] = (t, where)
-        self.events.append(Event(t, EventKind.BALL_POCKET, (b.id,), where, (x, y)))
+        self.events.append(Event(t, _BALL_POCKET, (b.id,), where, (x, y)))
 
     def _mark_resting(self, i: int, t: float) -> None:
         """Ball ``i`` is set moving at ``t`` from rest: note the cushion it rests against, if any."""
@@ -288,7 +294,7 @@ class EventLoop:
         order = (b.id, b2.id) if first_speed >= second_speed else (b2.id, b.id)
         b.set_motion(t, x1, y1, a1x, a1y, a1wx, a1wy, a1wz)
         b2.set_motion(t, x2, y2, a2x, a2y, a2wx, a2wy, a2wz)
-        self.events.append(Event(t, EventKind.BALL_BALL, order, None, (cpx, cpy)))
+        self.events.append(Event(t, _BALL_BALL, order, None, (cpx, cpy)))
         self.refresh([i, j], t)
 
     def on_line(self, i: int, index: int, t: float) -> None:
@@ -302,7 +308,7 @@ class EventLoop:
         self.resting[i] = mark if resting else None
         b = self.movers[i]
         x, y, vx, vy, wx, wy, wz = b.kinematics(t)
-        if line.kind == FeatureKind.CAPTURE:
+        if line.kind == _CAPTURE:
             self.drop(i, t, line.where, x, y)
             self.refresh([i], t)
             return
@@ -330,7 +336,7 @@ class EventLoop:
         if dist < tip.reach + sep:
             x -= (tip.reach + sep - dist) * kx
             y -= (tip.reach + sep - dist) * ky
-        self._bounce(i, EventKind.BALL_JAW, tip.where, t, x, y, (vx, vy), (wx, wy, wz), kx, ky, px, py)
+        self._bounce(i, _BALL_JAW, tip.where, t, x, y, (vx, vy), (wx, wy, wz), kx, ky, px, py)
 
     def _bounce(
         self,

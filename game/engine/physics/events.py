@@ -26,6 +26,7 @@ TIER_POCKET = 2
 TIER_COLLISION = 3
 
 _INF = math.inf
+_JAW_TIP = FeatureKind.JAW_TIP
 
 #: How far (m) a centre may be behind a straight feature and still count as touching it; farther is
 #: its back side (a facing seen from the cloth, a capture line already crossed).
@@ -131,7 +132,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
     best_index = -1
     best_kind: FeatureKind | None = None
     index = 0
-    for line in geo.lines:
+    for line in geo.line_rows:
         kind, _where, lax, lay, nx, ny, dx, dy, length, offset, box = line
         if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
             index += 1
@@ -147,7 +148,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
             if -_EXTENT_SLACK <= s <= length + _EXTENT_SLACK:
                 best, best_index, best_kind = t, index, kind
         index += 1
-    for rnd in geo.rounds:
+    for rnd in geo.round_rows:
         _where, cx, cy, reach, box = rnd
         if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
             index += 1
@@ -161,7 +162,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
         c4 = hx * hx + hy * hy
         t = earliest_contact4(c4, c3, c2, c1, c0, T, _INF, reach * _GRAZE2)
         if t < best:
-            best, best_index, best_kind = t, index, FeatureKind.JAW_TIP
+            best, best_index, best_kind = t, index, _JAW_TIP
         index += 1
     if best_index < 0:
         return _INF, -1, None

@@ -72,6 +72,11 @@ class Round(NamedTuple):
     box: Box
 
 
+#: ``Line`` and ``Round`` as plain tuples, for the hot loop (see ``TableGeometry.line_rows``).
+LineRow = tuple[FeatureKind, str, float, float, float, float, float, float, float, float, Box]
+RoundRow = tuple[str, float, float, float, Box]
+
+
 class Mouth(NamedTuple):
     """The middle of the line through a pocket's jaw tip centres and the pocket's outward axis."""
 
@@ -85,7 +90,20 @@ class Mouth(NamedTuple):
 class TableGeometry:
     """Features of one table in a fixed order: cushions, then per pocket its facings, capture and jaws."""
 
-    __slots__ = ("L", "R", "W", "cos_t", "inner", "lines", "mouths", "rounds", "sin_t")
+    __slots__ = (
+        "L",
+        "R",
+        "W",
+        "cos_t",
+        "cushion_lines",
+        "inner",
+        "line_rows",
+        "lines",
+        "mouths",
+        "round_rows",
+        "rounds",
+        "sin_t",
+    )
 
     def __init__(self, table: TableSpec) -> None:
         R = table.ball_radius
@@ -112,12 +130,20 @@ class TableGeometry:
             cx, cy = j.center
             rounds.append(Round(j.pocket, cx, cy, reach, (cx - reach, cx + reach, cy - reach, cy + reach)))
         self.lines = tuple(lines)
+        #: The same as plain tuples for the contact search: unpacking a tuple subclass takes CPython's
+        #: slow path, and the search unpacks every feature of the table for every ball it tests.
+        self.line_rows: tuple[LineRow, ...] = tuple(
+            (ln.kind, ln.where, ln.ax, ln.ay, ln.nx, ln.ny, ln.dx, ln.dy, ln.length, ln.offset, ln.box) for ln in lines
+        )
+        #: Index in ``lines`` of each straight cushion, by cushion id.
+        self.cushion_lines = {line.where: k for k, line in enumerate(lines) if line.kind == FeatureKind.CUSHION}
         #: Each pocket's mouth: a ball that comes to rest beyond that line is over the hole.
         self.mouths = tuple(
             Mouth(p.id, 0.5 * (p.mouth[0][0] + p.mouth[1][0]), 0.5 * (p.mouth[0][1] + p.mouth[1][1]), *p.axis)
             for p in table.pockets.values()
         )
         self.rounds = tuple(rounds)
+        self.round_rows: tuple[RoundRow, ...] = tuple((r.where, r.cx, r.cy, r.reach, r.box) for r in rounds)
 
 
 def _line(
