@@ -26,11 +26,18 @@ DOUBLE_HIT = EventKind.DOUBLE_HIT
 
 
 class EventLike(Protocol):
-    time: float
-    kind: str
-    balls: tuple[str, ...]
-    where: str | None
-    point: tuple[float, float] | None
+    """What the rules read of an event (read-only, so the physics Event and HandEvent both fit)."""
+
+    @property
+    def time(self) -> float: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def balls(self) -> tuple[str, ...]: ...
+    @property
+    def where(self) -> str | None: ...
+    @property
+    def point(self) -> tuple[float, float] | None: ...
 
 
 @dataclass(frozen=True)
