@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from game.engine.rules import RuleError
-from game.engine.rules.words import CATALOGUES, say
+from game.engine.rules.words import CATALOGUES, refusal, say
 from tests.rules.corpus import DATA
 from tests.rules.fakes import STRIKE, E, Script
 from tests.rules.helpers import START, position, shot
@@ -128,4 +128,16 @@ def test_every_code_has_words_in_every_catalogue() -> None:
     for cat in CATALOGUES.values():
         assert set(cat.verdicts) == set(english.verdicts)
         assert set(cat.failures) == set(english.failures)
+        assert set(cat.refusals) == set(english.refusals) and set(cat.lags) == set(english.lags)
         assert set(cat.pockets) == set(english.pockets) and set(cat.phases) == set(english.phases)
+
+
+def test_refusals_read_as_words() -> None:
+    """Every refusal the rules give a player is made in words.py and names things as players do."""
+    params = {"phase": "choose_break", "player": "bob", "ball": "red2", "pocket": "middle_right"}
+    params["owners"] = {"white1": "alice", "white2": "bob"}
+    for key in CATALOGUES["en"].refusals:
+        words_ok(refusal(key, params))
+    assert refusal("wrong_phase", params) == "not possible in the choice of the break"
+    assert refusal("place_corridor", params).endswith("to the bottom middle pocket")
+    assert refusal("ball_not_on_table", {**params, "ball": "white2"}) == "bob's cue ball is not on the table"

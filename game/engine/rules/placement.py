@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from game.engine.rules.words import ball_name, pocket_name
+from game.engine.rules.words import refusal
 from game.engine.table import TableSpec, point_segment_distance
 
 Vec2 = tuple[float, float]
@@ -56,20 +56,20 @@ def opening_placement_error(
 ) -> str | None:
     """Why ``point`` is not a legal K-3.3 placement, or None if it is."""
     if not point[0] > table.length / 2:
-        return "the cue ball must be placed beyond the centre line"
+        return refusal("place_beyond_centre")
     resting = resting_error(point, balls, table, ball)
     if resting is not None:
         return resting
     pocket = in_opening_corridor(point, table, corridor_width)
     if pocket is not None:
-        return f"the ball would block the kaisa's path from the centre spot to {pocket_name(pocket)}"
+        return refusal("place_corridor", {"pocket": pocket})
     return None
 
 
 def home_placement_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec, ball: str) -> str | None:
     """Why ``point`` is not a legal K-7.1 ball-in-hand position, or None if it is."""
     if not table.in_home(point):
-        return "a ball in hand must be placed in the home (up to the home line)"
+        return refusal("place_in_home")
     return resting_error(point, balls, table, ball)
 
 
@@ -77,10 +77,10 @@ def resting_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpe
     """Why a placed ball could not rest at ``point`` (off the cloth, touching a ball), or None: the part
     every placement rule (K-3.3, K-7.1) shares."""
     if not table.ball_fits(point):
-        return "the ball must lie wholly on the cloth"
+        return refusal("place_on_cloth")
     other = touches_any(point, balls, table, ignore=ball)
     if other is not None:
-        return f"the ball would touch {ball_name(other)}"
+        return refusal("place_touching", {"ball": other})
     return None
 
 

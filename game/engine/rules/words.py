@@ -56,6 +56,9 @@ class Namer:
             return self.cat.both_reds
         return self.cat.join([self.ball(b) for b in balls])
 
+    def phase(self, phase: object) -> str:
+        return self.cat.phases.get(str(phase), self.cat.unknown_phase)
+
     def pocket(self, pocket: object) -> str:
         return self.cat.pockets.get(str(pocket), self.cat.unknown_pocket)
 
@@ -77,11 +80,13 @@ class Catalogue:
     opponent_cue: str
     unknown_ball: str
     unknown_pocket: str
+    unknown_phase: str
     pockets: Mapping[str, str]
     phases: Mapping[str, str]
     verdicts: Mapping[str, Template]
     failures: Mapping[str, Template]
     lags: Mapping[str, Callable[[float | None], str]]
+    refusals: Mapping[str, Template]
     and_word: str = "and"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -225,6 +230,43 @@ EN_VERDICTS: dict[str, Template] = {
     "clock": lambda w, p: "Clock updated",
 }
 
+EN_REFUSALS: dict[str, Template] = {
+    "game_over": lambda w, p: "the game is over",
+    "wrong_phase": lambda w, p: f"not possible in {w.phase(p['phase'])}",
+    "no_shots_now": lambda w, p: f"no shots in {w.phase(p['phase'])}",
+    "not_your_turn": lambda w, p: f"it is {p['player']}'s turn",
+    "only_lag_winner_chooses": lambda w, p: "only the lag winner chooses",
+    "only_shooter_touch_foul": lambda w, p: "only the shooter can commit a touch foul",
+    "already_lagged": lambda w, p: f"{p['player']} has already lagged; waiting for the opponent",
+    "shootout_lag_over": lambda w, p: "the shoot-out lag is over",
+    "nothing_to_choose": lambda w, p: "nothing to choose now",
+    "shootout_not_started": lambda w, p: "the shoot-out has not started",
+    "cue_ball_in_hand": lambda w, p: "place your cue ball in the home first",
+    "not_in_hand": lambda w, p: "your cue ball is not in hand",
+    "only_own_cue_ball": lambda w, p: "only your own cue ball can be placed",
+    "own_cue_ball": lambda w, p: "that is your own cue ball: call another ball",
+    "own_cue_ball_via": lambda w, p: "your own cue ball cannot be the kiss ball",
+    "ball_not_on_table": lambda w, p: f"{w.ball(p['ball'])} is not on the table",
+    "shootout_call": lambda w, p: "in the shoot-out only the kaisa into a corner pocket is called (K-11.2)",
+    "opening_call": lambda w, p: (
+        "the opening shot must call the kaisa or the red on the rear spot into a corner pocket at the far end (K-3.4)"
+    ),
+    "hand_middle_bank": lambda w, p: "from hand a middle pocket may only be called as a bank (K-7.2)",
+    "hand_home_ball": lambda w, p: (
+        f"from hand {w.ball(p['ball'])} in the home may only be attacked off a cushion beyond the home line (K-7.2)"
+    ),
+    "middle_kaisa_twice": lambda w, p: (
+        "the kaisa may not be potted directly into a middle pocket twice in a row (K-6.4)"
+    ),
+    "place_beyond_centre": lambda w, p: "the cue ball must be placed beyond the centre line",
+    "place_corridor": lambda w, p: (
+        f"the ball would block the kaisa's path from the centre spot to {w.pocket(p['pocket'])}"
+    ),
+    "place_in_home": lambda w, p: "a ball in hand must be placed in the home (up to the home line)",
+    "place_on_cloth": lambda w, p: "the ball must lie wholly on the cloth",
+    "place_touching": lambda w, p: f"the ball would touch {w.ball(p['ball'])}",
+}
+
 ENGLISH = Catalogue(
     kaisa="the kaisa",
     a_red="a red",
@@ -236,6 +278,7 @@ ENGLISH = Catalogue(
     opponent_cue="the opponent's cue ball",
     unknown_ball="a ball",
     unknown_pocket="a pocket",
+    unknown_phase="this phase",
     pockets={
         "home_right": "the bottom left pocket",
         "home_left": "the top left pocket",
@@ -256,6 +299,7 @@ ENGLISH = Catalogue(
     verdicts=EN_VERDICTS,
     failures=EN_FAILURES,
     lags=EN_LAGS,
+    refusals=EN_REFUSALS,
 )
 
 CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH}
@@ -282,13 +326,21 @@ def failure_words(code: str, params: Mapping[str, Any], language: str = "en") ->
     return cat.failures[code](_namer(params, cat), params)
 
 
+def refusal(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
+    """Why an input is refused (the message of a RuleError), from its key and params."""
+    cat = CATALOGUES[language]
+    values = params or {}
+    return cat.refusals[key](Namer(cat, values.get("owners") or {}, None, None), values)
+
+
 def lag_words(code: str, distance: float | None, language: str = "en") -> str:
     """One lag's result (K-3.1) in words."""
     return CATALOGUES[language].lags[code](distance)
 
 
 def phase_name(phase: str, language: str = "en") -> str:
-    return CATALOGUES[language].phases.get(str(phase), "this phase")
+    cat = CATALOGUES[language]
+    return cat.phases.get(str(phase), cat.unknown_phase)
 
 
 def ball_name(ball: str, owners: Mapping[str, str] | None = None, language: str = "en") -> str:

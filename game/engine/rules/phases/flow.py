@@ -13,7 +13,7 @@ from typing import Any
 from game.engine.balls import BALL_IDS
 from game.engine.rules import clock as clock_mod
 from game.engine.rules import words
-from game.engine.rules.errors import RuleError
+from game.engine.rules.errors import RuleError, refuse
 from game.engine.rules.inputs import Forfeit, Place, SetConnected, Tick
 from game.engine.rules.simulator import Simulator
 from game.engine.rules.state import (
@@ -64,9 +64,9 @@ def note(code: str, params: Mapping[str, Any], rules: tuple[str, ...], **extra: 
 def begin(state: MatchState, now: float | None, phases: tuple[Phase, ...]) -> MatchState:
     """The common start of an input: the game is not over, the phase accepts it, the clock ticks."""
     if state.phase == Phase.FINISHED:
-        raise RuleError("game_over", "the game is over")
+        raise refuse("game_over")
     if state.phase not in phases:
-        raise RuleError("wrong_phase", f"not possible in {words.phase_name(state.phase)}")
+        raise refuse("wrong_phase", phase=state.phase)
     return state.evolve(clock=clock_mod.tick(state.clock, clock_mod.check_now(now)))
 
 
@@ -141,7 +141,7 @@ def set_connected(state: MatchState, inp: SetConnected, simulate: Simulator) -> 
 def forfeit(state: MatchState, inp: Forfeit, simulate: Simulator) -> Result:
     """K-9.3: the game ends for the opponent (absence past the grace time, shot clock, resignation)."""
     if state.phase == Phase.FINISHED:
-        raise RuleError("game_over", "the game is over")
+        raise refuse("game_over")
     state = state.evolve(clock=clock_mod.tick(state.clock, clock_mod.check_now(inp.now)))
     index = state.index_of(inp.loser)
     reason = inp.reason
@@ -168,8 +168,8 @@ def dispatch(handlers: Handlers, state: MatchState, inp: object, simulate: Simul
     handler = COMMON.get(type(inp)) or handlers.get(type(inp))
     if handler is None:
         if state.phase == Phase.FINISHED:
-            raise RuleError("game_over", "the game is over")
-        raise RuleError("wrong_phase", f"not possible in {words.phase_name(state.phase)}")
+            raise refuse("game_over")
+        raise refuse("wrong_phase", phase=state.phase)
     return handler(state, inp, simulate)
 
 
@@ -177,16 +177,16 @@ def place_target(state: MatchState, inp: Place, phases: tuple[Phase, ...]) -> tu
     """The checks every placement shares: phase, turn, the player's own cue ball, a point."""
     state = begin(state, inp.now, phases)
     if state.phase == Phase.SHOOTOUT and state.stage != ShootoutStage.SHOOT:
-        raise RuleError("wrong_phase", "the shoot-out has not started")
+        raise refuse("wrong_phase", "shootout_not_started")
     index = state.index_of(inp.player)
     if index != state.turn:
-        raise RuleError("not_your_turn", f"it is {state.shooter.name}'s turn")
+        raise refuse("not_your_turn", player=state.shooter.name)
     ball = inp.ball
     if not isinstance(ball, str) or ball not in BALL_IDS:
         raise RuleError("unknown_ball", f"there is no ball {ball!r}")
     own = state.players[index].cue_ball
     if ball != own:
-        raise RuleError("not_in_hand", "only your own cue ball can be placed")
+        raise refuse("not_in_hand", "only_own_cue_ball")
     return state, index, ball, parse_point(inp.position)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
-from game.engine.rules.errors import RuleError
+from game.engine.rules.errors import refuse
 from game.engine.rules.inputs import Lag
 from game.engine.rules.lag import LAG_BALLS, decide_lag, judge_lag, lag_start
 from game.engine.rules.phases.flow import Handlers, Outcome, Result, begin, dispatch, done, note
@@ -25,10 +25,10 @@ def lag(state: MatchState, inp: Lag, simulate: Simulator) -> Result:
     state = begin(state, inp.now, (Phase.LAG, Phase.SHOOTOUT))
     shootout = state.phase == Phase.SHOOTOUT
     if shootout and state.stage != ShootoutStage.LAG:
-        raise RuleError("wrong_phase", "the shoot-out lag is over")
+        raise refuse("wrong_phase", "shootout_lag_over")
     index = state.index_of(inp.player)
     if state.lag.results[index] is not None:
-        raise RuleError("already_lagged", f"{inp.player} has already lagged; waiting for the opponent")
+        raise refuse("already_lagged", player=inp.player)
     strike = parse_strike(inp.strike)
     table = table_of(state)
     label = LAG_BALLS[index]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from game.engine.rules.errors import RuleError
+from game.engine.rules.errors import RuleError, refuse
 from game.engine.rules.inputs import ChooseBreak, Place
 from game.engine.rules.phases.flow import Handlers, Outcome, Result, begin, dispatch, done, note, place_target
 from game.engine.rules.placement import opening_placement_error
@@ -20,10 +20,10 @@ def choose_break(state: MatchState, inp: ChooseBreak, simulate: Simulator) -> Re
     state = begin(state, inp.now, (Phase.CHOOSE_BREAK, Phase.SHOOTOUT))
     shootout = state.phase == Phase.SHOOTOUT
     if shootout and state.stage != ShootoutStage.CHOOSE:
-        raise RuleError("wrong_phase", "nothing to choose now")
+        raise refuse("wrong_phase", "nothing_to_choose")
     index = state.index_of(inp.player)
     if index != state.turn:
-        raise RuleError("not_your_turn", "only the lag winner chooses")
+        raise refuse("not_your_turn", "only_lag_winner_chooses")
     if not isinstance(inp.take, bool):
         raise RuleError("bad_input", "take must be true or false")
     breaker = index if inp.take else 1 - index

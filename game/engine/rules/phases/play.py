@@ -15,7 +15,7 @@ from game.engine.balls import BALL_IDS
 from game.engine.rules import clock as clock_mod
 from game.engine.rules import words
 from game.engine.rules.calls import parse_call
-from game.engine.rules.errors import RuleError
+from game.engine.rules.errors import RuleError, refuse
 from game.engine.rules.inputs import Place, Shoot, TouchFoul
 from game.engine.rules.legality import require_shooter, validate_call
 from game.engine.rules.names import MIDDLE_POCKETS, RED_IDS
@@ -46,7 +46,7 @@ def place_in_hand(state: MatchState, inp: Place, simulate: Simulator) -> Result:
     the shot)."""
     state, _index, ball, point = place_target(state, inp, SHOOTING_PHASES)
     if state.balls.get(ball) is not None and not state.visit.from_hand:
-        raise RuleError("not_in_hand", "your cue ball is not in hand")
+        raise refuse("not_in_hand")
     others = {b: p for b, p in state.balls.items() if b != ball}
     error = home_placement_error(point, others, table_of(state), ball)
     if error is not None:
@@ -175,7 +175,7 @@ def touch(state: MatchState, inp: TouchFoul) -> tuple[MatchState, dict[str, obje
     state = begin(state, inp.now, SHOOTING_PHASES)
     index = state.index_of(inp.player)
     if index != state.turn:
-        raise RuleError("not_your_turn", "only the shooter can commit a touch foul")
+        raise refuse("not_your_turn", "only_shooter_touch_foul")
     penalty = state.ruleset.touch_penalty
     state = state.with_player(index, score=state.players[index].score - penalty)
     params = {"player": inp.player, "penalty": penalty}
