@@ -12,7 +12,7 @@ catalogue today; a second language is a second :class:`Catalogue`, not a rewrite
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 RED_IDS = ("red1", "red2")
@@ -88,7 +88,6 @@ class Catalogue:
     lags: Mapping[str, Callable[[float | None], str]]
     refusals: Mapping[str, Template]
     and_word: str = "and"
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def join(self, names: Sequence[str]) -> str:
         if len(names) <= 1:

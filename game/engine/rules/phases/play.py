@@ -139,7 +139,7 @@ def _apply(
     return state.with_balls(balls).evolve(visit=visit, kaisa_spotted_at=spotted_at)
 
 
-def shot_verdict(state: MatchState, verdict: Verdict, index: int) -> dict[str, object]:
+def shot_verdict(state: MatchState, verdict: Verdict) -> dict[str, object]:
     """The verdict's wire form, with the scores after it (and the result when the shot won)."""
     out = verdict.as_dict()
     if state.phase == Phase.FINISHED and state.winner is not None:
@@ -159,14 +159,13 @@ def won(state: MatchState) -> dict[str, object]:
 
 def shoot(state: MatchState, inp: Shoot, simulate: Simulator) -> Result:
     """A shot in ``play`` or ``extra_visits``: a win ends the game, else K-6.1 decides the visit."""
-    index = state.turn
     state, verdict, shot = play_shot(state, inp, simulate)
     if not verdict.replay:
         if verdict.wins:
             state = finish(state, state.shooter.name, "reached the target score")
         elif verdict.turn_passes:
             state = end_visit(state)
-    out = shot_verdict(state, verdict, index)
+    out = shot_verdict(state, verdict)
     return done(state, out), Outcome(out, shot)
 
 

@@ -62,7 +62,7 @@ def shoot(state: MatchState, inp: Shoot, simulate: Simulator) -> Result:
                 state = state.evolve(shootout=dataclasses.replace(_so(state), potted=True))
             if verdict.turn_passes:
                 state = end_visit(state)
-    out = play.shot_verdict(state, verdict, index)
+    out = play.shot_verdict(state, verdict)
     return done(state, out), Outcome(out, shot)
 
 
