@@ -86,22 +86,26 @@ def test_k7_2_first_cushion_outside_the_home() -> None:
 
 
 def test_k7_2_calls_from_hand_refused_before_the_shot() -> None:
-    """K-7.2 before the shot: a ball in the home may not be attacked directly from hand (a direct call
-    or a kiss, where the cue ball hits it first, with the kiss ball in the home too); a middle pocket
-    only as a bank. Constraints say the same, with the reason."""
+    """K-7.2 before the shot: from hand a ball in the home may only be called off a cue-ball cushion, a
+    kiss or combination call on it included (it used to be accepted when the kiss ball lay beyond the
+    line); a kiss off a ball in the home onto a ball beyond it is fine; a middle pocket only as a bank.
+    Constraints say the same, with the reason."""
     m = position(balls=dict(START, white1=None, red1=[0.6, 0.5], red2=[0.5, 1.0]))
     m.place("alice", "white1", (0.3, 0.3))
     for call in (
         {"ball": "red1", "pocket": "foot_left"},
         {"ball": "red1", "pocket": "foot_left", "via": "red2"},
+        {"ball": "red1", "pocket": "foot_left", "via": "kaisa"},
         {"ball": "kaisa", "pocket": "middle_left"},
     ):
         with pytest.raises(RuleError) as err:
             m.check_call("alice", call)
         assert err.value.code == "hand_restriction" and "K-7.2" in err.value.message
     m.check_call("alice", {"ball": "red1", "pocket": "foot_left", "cue_cushions": 1})
-    m.check_call("alice", {"ball": "red1", "pocket": "foot_left", "via": "kaisa"})  # a combination from the kaisa
+    m.check_call("alice", {"ball": "red1", "pocket": "foot_left", "cue_cushions": 1, "via": "kaisa"})
+    m.check_call("alice", {"ball": "kaisa", "pocket": "foot_left", "via": "red1"})  # kiss off a home ball
     calls = m.constraints("alice")["calls"]
-    assert calls["red1"]["pockets"]["foot_left"]["ways"] == [["cue_cushions"], ["via:kaisa"], ["via:white2"]]
+    assert calls["red1"]["pockets"]["foot_left"]["ways"] == [["cue_cushions"]]
     assert "beyond the home line" in calls["red1"]["pockets"]["foot_left"]["why"]
     assert calls["kaisa"]["pockets"]["middle_left"]["ways"] == [["object_cushions"]]
+    assert calls["kaisa"]["pockets"]["foot_left"]["ways"] == [[]]

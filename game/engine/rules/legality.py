@@ -53,8 +53,9 @@ def validate_call(state: MatchState, call: Call) -> Call:
     if state.visit.from_hand:
         if call.pocket in MIDDLE_POCKETS and call.object_cushions == 0:
             raise refuse("hand_restriction", "hand_middle_bank")
-        targets = [call.ball] if call.via is None else [call.ball, call.via]
-        if call.cue_cushions == 0 and all(table.in_home(state.balls.get(b) or (0.0, 0.0)) for b in targets):
+        # K-7.2 (the seed: the object ball must lie outside the home): a ball in the home only off a
+        # cue-ball cushion, whether or not a kiss or combination ball is named.
+        if call.cue_cushions == 0 and table.in_home(state.balls.get(call.ball) or (0.0, 0.0)):
             raise refuse("hand_restriction", "hand_home_ball", ball=call.ball, owners=owners)
     if state.visit.middle_kaisa and call.ball == "kaisa" and call.pocket in MIDDLE_POCKETS and call.direct:
         raise refuse("middle_kaisa_twice")
