@@ -129,6 +129,7 @@ def test_every_code_has_words_in_every_catalogue() -> None:
         assert set(cat.verdicts) == set(english.verdicts)
         assert set(cat.failures) == set(english.failures)
         assert set(cat.refusals) == set(english.refusals) and set(cat.lags) == set(english.lags)
+        assert set(cat.finishes) == set(english.finishes)
         assert set(cat.pockets) == set(english.pockets) and set(cat.phases) == set(english.phases)
 
 

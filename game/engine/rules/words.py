@@ -87,6 +87,7 @@ class Catalogue:
     failures: Mapping[str, Template]
     lags: Mapping[str, Callable[[float | None], str]]
     refusals: Mapping[str, Template]
+    finishes: Mapping[str, Template]
     and_word: str = "and"
 
     def join(self, names: Sequence[str]) -> str:
@@ -229,6 +230,16 @@ EN_VERDICTS: dict[str, Template] = {
     "clock": lambda w, p: "Clock updated",
 }
 
+#: How a game ended (the snapshot's ``finish_reason``, stored with the match).
+EN_FINISHES: dict[str, Template] = {
+    "target_reached": lambda w, p: "reached the target score",
+    "shootout_higher": lambda w, p: "higher score after the shoot-out visits (K-11.4)",
+    "sudden_death": lambda w, p: "sudden death (K-11.4)",
+    "sudden_death_penalty": lambda w, p: "penalty in the sudden death (K-11.4)",
+    "resigned": lambda w, p: f"{p['loser']} resigned",
+    "forfeit": lambda w, p: f"{p['loser']}: {p['reason']}",
+}
+
 EN_REFUSALS: dict[str, Template] = {
     "game_over": lambda w, p: "the game is over",
     "wrong_phase": lambda w, p: f"not possible in {w.phase(p['phase'])}",
@@ -299,6 +310,7 @@ ENGLISH = Catalogue(
     failures=EN_FAILURES,
     lags=EN_LAGS,
     refusals=EN_REFUSALS,
+    finishes=EN_FINISHES,
 )
 
 CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH}
@@ -330,6 +342,13 @@ def refusal(key: str, params: Mapping[str, Any] | None = None, language: str = "
     cat = CATALOGUES[language]
     values = params or {}
     return cat.refusals[key](Namer(cat, values.get("owners") or {}, None, None), values)
+
+
+def finish_words(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
+    """How the game ended, in words (the snapshot's ``finish_reason``)."""
+    cat = CATALOGUES[language]
+    values = params or {}
+    return cat.finishes[key](Namer(cat, {}, None, None), values)
 
 
 def lag_words(code: str, distance: float | None, language: str = "en") -> str:

@@ -74,7 +74,9 @@ def done(state: MatchState, verdict: dict[str, Any]) -> MatchState:
     return state.evolve(last_verdict=verdict, moves=state.moves + 1)
 
 
-def finish(state: MatchState, winner: str, reason: str) -> MatchState:
+def finish(state: MatchState, winner: str, key: str, **params: Any) -> MatchState:
+    """The game is over: ``winner`` wins; ``key`` and ``params`` say how (words.finish_words)."""
+    reason = words.finish_words(key, params)
     a, b = (dataclasses.replace(p, best_break=max(p.best_break, p.points_this_visit)) for p in state.players)
     return state.evolve(phase=Phase.FINISHED, winner=winner, finish_reason=reason, players=(a, b))
 
@@ -148,8 +150,8 @@ def forfeit(state: MatchState, inp: Forfeit, simulate: Simulator) -> Result:
     if not isinstance(reason, str) or not reason or len(reason) > 200:
         raise RuleError("bad_input", "the reason must be a short text")
     winner = state.players[1 - index].name
-    state = finish(state, winner, f"{inp.loser} {reason}" if reason == "resigned" else f"{inp.loser}: {reason}")
     code = "resigned" if reason == "resigned" else "forfeit"
+    state = finish(state, winner, code, loser=inp.loser, reason=reason)
     params = {"winner": winner, "loser": inp.loser, "reason": reason, "scores": scores_of(state)}
     verdict = note(code, params, ("K-9.3",), winner=winner)
     return done(state, verdict), Outcome(verdict)

@@ -162,7 +162,7 @@ def shoot(state: MatchState, inp: Shoot, simulate: Simulator) -> Result:
     state, verdict, shot = play_shot(state, inp, simulate)
     if not verdict.replay:
         if verdict.wins:
-            state = finish(state, state.shooter.name, "reached the target score")
+            state = finish(state, state.shooter.name, "target_reached")
         elif verdict.turn_passes:
             state = end_visit(state)
     out = shot_verdict(state, verdict)

@@ -35,12 +35,12 @@ def end_visit(state: MatchState) -> MatchState:
         if visits[0] >= limit and visits[1] >= limit:
             if score[0] != score[1]:
                 winner = names[0] if score[0] > score[1] else names[1]
-                return finish(state.evolve(shootout=so), winner, "higher score after the shoot-out visits (K-11.4)")
+                return finish(state.evolve(shootout=so), winner, "shootout_higher")
             so = dataclasses.replace(so, sudden_death=True)
     elif so.answer_by == index:
         if score[index] != score[other]:
             ahead = index if score[index] > score[other] else other
-            return finish(state.evolve(shootout=so), names[ahead], "sudden death (K-11.4)")
+            return finish(state.evolve(shootout=so), names[ahead], "sudden_death")
         so = dataclasses.replace(so, answer_by=None)
     elif potted:
         so = dataclasses.replace(so, answer_by=other)
@@ -54,9 +54,9 @@ def shoot(state: MatchState, inp: Shoot, simulate: Simulator) -> Result:
     state, verdict, shot = play.play_shot(state, inp, simulate)
     if not verdict.replay:
         if verdict.wins:
-            state = finish(state, state.shooter.name, "reached the target score")
+            state = finish(state, state.shooter.name, "target_reached")
         elif verdict.penalty and _so(state).sudden_death:
-            state = finish(state, state.players[1 - index].name, "penalty in the sudden death (K-11.4)")
+            state = finish(state, state.players[1 - index].name, "sudden_death_penalty")
         else:
             if verdict.scored:
                 state = state.evolve(shootout=dataclasses.replace(_so(state), potted=True))
@@ -70,7 +70,7 @@ def touch_foul(state: MatchState, inp: TouchFoul, simulate: Simulator) -> Result
     """K-8.2 in the shoot-out: the visit ends; with a penalty flag, in the sudden death it loses."""
     state, verdict, penalty = play.touch(state, inp)
     if _so(state).sudden_death and penalty:
-        state = finish(state, state.players[1 - state.turn].name, "penalty in sudden death")
+        state = finish(state, state.players[1 - state.turn].name, "sudden_death_penalty")
     else:
         state = end_visit(state)
     return done(state, verdict), Outcome(verdict)
