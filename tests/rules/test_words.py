@@ -135,7 +135,8 @@ def test_every_code_has_words_in_every_catalogue() -> None:
 
 def test_refusals_read_as_words() -> None:
     """Every refusal the rules give a player is made in words.py and names things as players do."""
-    params = {"phase": "choose_break", "player": "bob", "ball": "red2", "pocket": "middle_right"}
+    params: dict[str, Any] = {"phase": "choose_break", "player": "bob", "ball": "red2", "pocket": "middle_right"}
+    params.update(max_speed=9.0, max_tip_offset=0.6)
     params["owners"] = {"white1": "alice", "white2": "bob"}
     for key in CATALOGUES["en"].refusals:
         words_ok(refusal(key, params))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from game.engine.rules.errors import RuleError
+from game.engine.rules.errors import RuleError, refuse
 from game.engine.strike_limits import STRIKE_LIMITS
 
 STRIKE_KEYS: tuple[str, ...] = ("angle", "speed", "side", "height")
@@ -50,7 +50,7 @@ def parse_strike(data: object) -> dict[str, float]:
     if not STRIKE_LIMITS.angle_ok(angle):
         raise RuleError("bad_strike", "strike angle is out of range")
     if not STRIKE_LIMITS.speed_ok(speed):
-        raise RuleError("bad_strike", f"strike speed must be in (0, {MAX_SPEED:g}] m/s")
+        raise refuse("bad_strike", "strike_speed", max_speed=MAX_SPEED)
     if not STRIKE_LIMITS.tip_offset_ok(side, height):
-        raise RuleError("miscue", f"the tip offset must be at most {MAX_TIP_OFFSET} of the radius")
+        raise refuse("miscue", max_tip_offset=MAX_TIP_OFFSET)
     return {"angle": angle, "speed": speed, "side": side, "height": height}

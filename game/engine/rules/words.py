@@ -7,6 +7,10 @@ other red" (never "red" twice), "the kaisa", pockets named as the table is drawn
 landscape the home end is on the left and +y points up, so ``middle_right`` at y = 0 is the bottom
 middle pocket), scores as "won 60–41", phases in words (never "choose_break"). English is the one
 catalogue today; a second language is a second :class:`Catalogue`, not a rewrite of the rules.
+
+Malformed input (wrong types, unknown fields: what a correct client never sends) is answered in plain
+English for developers next to its check (calls.py, strike.py, snapshot.py); everything a player can
+meet in play is here.
 """
 
 from __future__ import annotations
@@ -267,6 +271,10 @@ EN_REFUSALS: dict[str, Template] = {
     ),
     "middle_kaisa_twice": lambda w, p: (
         "the kaisa may not be potted directly into a middle pocket twice in a row (K-6.4)"
+    ),
+    "strike_speed": lambda w, p: f"the cue speed must be above 0 and at most {p['max_speed']:g} m/s",
+    "miscue": lambda w, p: (
+        f"a miscue: the tip may hit at most {p['max_tip_offset']:g} of the radius away from the ball's centre"
     ),
     "place_beyond_centre": lambda w, p: "the cue ball must be placed beyond the centre line",
     "place_corridor": lambda w, p: (
