@@ -102,3 +102,31 @@ def test_the_corpus_covers_every_phase_and_outcome() -> None:
     assert kinds >= {"lag", "choose_break", "place", "shoot", "touch_foul", "resign", "forfeit", "tick"}
     assert errors >= {"illegal_placement", "opening_call", "hand_restriction", "shootout_call", "not_your_turn"}
     assert outcomes >= {"scored", "nothing", "cue_ball_pocketed", "hand_attack", "touched_ball"}
+
+
+def test_stored_snapshots_read_back_unchanged() -> None:
+    """The snapshot format did not change: every recorded snapshot (written by the engine before the
+    typed state, old verdict words included) reads back and writes out identically, so stored matches
+    need no migration (``upgrade_snapshot`` is the identity for format 1)."""
+    for entry in CORPUS:
+        stored = entry["final"]
+        again = Match.from_snapshot(json.loads(json.dumps(stored))).snapshot()
+        assert again == stored, entry["name"]
+        assert json.dumps(again, sort_keys=True) == json.dumps(stored, sort_keys=True)
+
+
+def test_an_accepted_input_leaves_the_previous_state_untouched() -> None:
+    """Inputs are pure functions of the state: the state before an input is the same object, unchanged,
+    after it (a match can keep its history and a refused input has nothing to undo)."""
+    from game.engine.rules.snapshot import to_snapshot
+
+    for entry in CORPUS[::7]:
+        match = _start(entry)
+        for step in entry["steps"]:
+            before = match.state
+            written = json.dumps(to_snapshot(before))
+            try:
+                apply_input(match, step)
+            except RuleError:
+                assert match.state is before
+            assert json.dumps(to_snapshot(before)) == written
