@@ -2,7 +2,8 @@
 
 Issue 15 rewrote the match as a typed state with one module per phase. To prove the rewrite changed no
 verdict and no position, a corpus of matches was recorded with the engine *before* the rewrite
-(``python -m tests.rules.corpus record``; the data is ``tests/rules/data/corpus.json``) and
+(``python -m tests.rules.corpus record OUT.json``; the data is ``tests/rules/data/corpus.json``, which
+is the baseline and must not be re-recorded with a later engine) and
 ``test_corpus.py`` replays every input through today's engine and compares:
 
 - each accepted input's verdict, every field except the words (``reason``, and the structured
@@ -397,19 +398,22 @@ def record_rail_shots(out: list[dict[str, Any]]) -> None:
                 out.append(rec.result())
 
 
-def record() -> None:
+def record(path: Path) -> None:
     out: list[dict[str, Any]] = []
     record_rail_shots(out)
     record_lags(out)
     record_positions(out)
     record_quick_games(out)
     record_bot_games(out)
-    DATA.parent.mkdir(exist_ok=True)
-    DATA.write_text(json.dumps({"format": 1, "matches": out}, sort_keys=True, separators=(",", ":")) + "\n")
+    if path.exists():
+        raise SystemExit(f"{path} exists: the recorded baseline is never overwritten")
+    path.write_text(json.dumps({"format": 1, "matches": out}, sort_keys=True, separators=(",", ":")) + "\n")
     steps = sum(len(m["steps"]) for m in out)
-    print(f"{len(out)} matches, {steps} inputs -> {DATA}")
+    print(f"{len(out)} matches, {steps} inputs -> {path}")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["record"]:
-        record()
+    if len(sys.argv) == 3 and sys.argv[1] == "record":
+        record(Path(sys.argv[2]))
+    else:
+        raise SystemExit("usage: python -m tests.rules.corpus record OUT.json")
