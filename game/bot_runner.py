@@ -39,6 +39,7 @@ from game.db import db_async
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
+from game.engine.strike_limits import STRIKE_LIMITS
 from game.models import Match, Profile, Shot
 from game.services import matches as match_services
 
@@ -210,8 +211,8 @@ def aim_path(strike: dict[str, Any], seed: int, steps: int = AIM_STEPS) -> list[
     for i in range(steps):
         left = 1.0 - (i + 1) / steps
         angle = strike["angle"] + direction * swing * left * left * math.cos(2.5 * left)
-        speed = max(0.2, strike["speed"] * (0.5 + 0.5 * (i + 1) / steps))
-        path.append({"angle": math.atan2(math.sin(angle), math.cos(angle)), "speed": round(min(9.0, speed), 4),
+        speed = min(STRIKE_LIMITS.max_speed, max(0.2, strike["speed"] * (0.5 + 0.5 * (i + 1) / steps)))
+        path.append({"angle": math.atan2(math.sin(angle), math.cos(angle)), "speed": round(speed, 4),
                      "side": float(strike.get("side", 0.0)), "height": float(strike.get("height", 0.0))})
     return path
 

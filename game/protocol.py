@@ -17,6 +17,7 @@ from typing import Any
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Call
+from game.engine.strike_limits import STRIKE_LIMITS
 from game.engine.table import POCKET_IDS, kaisa_table
 
 #: Frames above this many bytes (UTF-8) are refused before they reach the JSON parser.
@@ -27,11 +28,11 @@ MAX_ACK = 2**53 - 1
 MAX_VERSION = 2**31 - 1
 MAX_CHAT_CHARS = 200
 #: Cue tip speed at impact, m/s (engine contract: 0 < speed <= 9).
-MAX_SPEED = 9.0
+MAX_SPEED = STRIKE_LIMITS.max_speed
 #: Tip offset from the ball centre as a fraction of the radius (engine contract: |(side, height)| <= 0.6).
-MAX_TIP_OFFSET = 0.6
+MAX_TIP_OFFSET = STRIKE_LIMITS.max_tip_offset
 #: The cue direction in radians; anything within one turn either way is accepted as sent.
-MAX_ANGLE = 2 * math.pi
+MAX_ANGLE = STRIKE_LIMITS.max_angle
 MAX_CALLED_CUSHIONS = 9
 
 _TABLE = kaisa_table()

@@ -47,6 +47,11 @@ POCKET_IDS: tuple[str, ...] = (
 #: Spot names of K-2.
 SPOT_NAMES: tuple[str, ...] = ("front", "center", "rear", "head_cushion", "foot_cushion")
 
+#: K-6.2: a ball whose centre lies within ``R + FROZEN_TOLERANCE`` of a straight cushion nose is frozen to
+#: it. A ball that came to rest against a rail sits a micrometre or so off it (the physics separates bodies
+#: by a micrometre and rounds rest positions to micrometres), so this has to be more than exact contact.
+FROZEN_TOLERANCE = 1e-4
+
 
 @dataclass(frozen=True, slots=True)
 class Cushion:
@@ -95,6 +100,12 @@ class Pocket:
     axis: Vec2
     mouth_width: float
     jaw_radius: float
+
+    @property
+    def mouth_center(self) -> Vec2:
+        """The middle of the line through the two jaw tip centres."""
+        (ax, ay), (bx, by) = self.mouth
+        return (0.5 * (ax + bx), 0.5 * (ay + by))
 
 
 def _r6(value: float) -> float:
@@ -210,24 +221,64 @@ class TableSpec:
         set_(self, "facings", tuple(facings))
 
     def as_dict(self) -> dict[str, Any]:
-        """The geometry the browser client draws, JSON-ready (numbers rounded to micrometres)."""
+        """The whole geometry the browser client draws and aims with, JSON-ready (micrometres).
+
+        Everything derived is sent as computed here, so the client derives nothing: each cushion's unit
+        ``normal`` into the cloth, each pocket's outward unit ``axis`` and ``mouth_center`` (the middle of
+        the line through its jaw tip centres), the ``facings`` with their normals into the pocket's
+        corridor, and the K-6.2 ``frozen_tolerance``.
+        """
         return {
             "length": self.length,
             "width": self.width,
             "ball_radius": self.ball_radius,
+            "cushion_height": self.cushion_height,
             "home_line_x": _r6(self.home_line_x),
+            "frozen_tolerance": FROZEN_TOLERANCE,
             "spots": {name: _pt(self.spots[name]) for name in SPOT_NAMES},
             "pockets": {
                 pid: {
                     "center": _pt(p.center),
                     "mouth": [_pt(p.mouth[0]), _pt(p.mouth[1])],
                     "capture": [_pt(p.capture[0]), _pt(p.capture[1])],
+                    "mouth_center": _pt(p.mouth_center),
+                    "axis": _pt(p.axis),
+                    "mouth_width": p.mouth_width,
+                    "jaw_radius": p.jaw_radius,
                 }
                 for pid, p in self.pockets.items()
             },
-            "cushions": [{"id": c.id, "a": _pt(c.a), "b": _pt(c.b)} for c in self.cushions],
+            "cushions": [{"id": c.id, "a": _pt(c.a), "b": _pt(c.b), "normal": _pt(c.normal)} for c in self.cushions],
             "jaws": [{"pocket": j.pocket, "center": _pt(j.center), "radius": j.radius} for j in self.jaws],
+            "facings": [
+                {"pocket": f.pocket, "a": _pt(f.a), "b": _pt(f.b), "normal": _pt(f.normal)} for f in self.facings
+            ],
         }
+
+    def frozen_cushion(self, point: Vec2, tolerance: float = FROZEN_TOLERANCE) -> str | None:
+        """K-6.2: the id of the cushion a ball centred at ``point`` is frozen to, or None.
+
+        Frozen: the centre lies within ``R + tolerance`` of a straight cushion nose and the foot of its
+        perpendicular falls strictly inside the nose segment. Where the nearest point of the nose is its
+        end, the contact point lies on the jaw rounding and the ball is not frozen to the cushion ("unless
+        its cushion contact point lies on a jaw"). The rules judge K-6.2 with this, and the physics uses it
+        to tell a resting contact from a collision (a ball frozen to a rail and pushed into it does not hit
+        it anew).
+        """
+        R = self.ball_radius
+        reach = R + tolerance
+        x, y = point
+        if reach < x < self.length - reach and reach < y < self.width - reach:
+            return None  # every cushion nose lies on an edge of the playing area
+        for cushion in self.cushions:
+            (ax, ay), (bx, by) = cushion.a, cushion.b
+            dx, dy = bx - ax, by - ay
+            t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
+            if t <= 0.0 or t >= 1.0:
+                continue
+            if point_segment_distance(point, cushion.a, cushion.b) <= reach:
+                return cushion.id
+        return None
 
     def ball_fits(self, point: Vec2, tolerance: float = 1e-9) -> bool:
         """True if a ball centred at ``point`` lies wholly on the cloth, touching no cushion or jaw.

@@ -12,19 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.engine import ENGINE_VERSION
 from game.models import Match, MatchEvent, Shot
 from game.selectors.players import match_scores, profile_name
 
 REPLAY_FORMAT = "kaiza-replay/1"
 REPLAYABLE = (Match.Status.FINISHED, Match.Status.ABORTED)
-
-
-def _engine_version() -> str | None:
-    try:
-        import game.engine as engine
-    except ImportError:  # pragma: no cover - the engine is part of the project
-        return None
-    return getattr(engine, "ENGINE_VERSION", None) or getattr(engine, "__version__", None)
 
 
 def match_player_names(*, match: Match) -> list[str]:
@@ -54,7 +47,7 @@ def match_replay_record(*, match: Match) -> dict[str, Any]:
             "started_at": match.started_at.isoformat() if match.started_at else None,
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },
-        "engine_version": _engine_version(),
+        "engine_version": ENGINE_VERSION,
         "new": {"players": players, "ruleset": ruleset, "time_limit": match.time_limit, "now": _start_time(match)},
         "inputs": [
             {

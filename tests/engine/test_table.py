@@ -59,15 +59,67 @@ def test_cushions_end_where_the_jaw_tips_begin() -> None:
 
 def test_as_dict_has_exactly_the_client_keys_and_is_json() -> None:
     d = kaisa_table().as_dict()
-    assert set(d) == {"length", "width", "ball_radius", "home_line_x", "spots", "pockets", "cushions", "jaws"}
+    assert set(d) == {
+        "length",
+        "width",
+        "ball_radius",
+        "cushion_height",
+        "home_line_x",
+        "frozen_tolerance",
+        "spots",
+        "pockets",
+        "cushions",
+        "jaws",
+        "facings",
+    }
     assert set(d["spots"]) == {"front", "center", "rear", "head_cushion", "foot_cushion"}
     for p in d["pockets"].values():
-        assert set(p) == {"center", "mouth", "capture"}
+        assert set(p) == {"center", "mouth", "capture", "mouth_center", "axis", "mouth_width", "jaw_radius"}
         assert len(p["mouth"]) == 2 and len(p["capture"]) == 2
     assert {c["id"] for c in d["cushions"]} == set(CUSHION_IDS)
-    assert all(set(c) == {"id", "a", "b"} for c in d["cushions"])
+    assert all(set(c) == {"id", "a", "b", "normal"} for c in d["cushions"])
     assert len(d["jaws"]) == 12 and all(set(j) == {"pocket", "center", "radius"} for j in d["jaws"])
+    assert len(d["facings"]) == 12 and all(set(f) == {"pocket", "a", "b", "normal"} for f in d["facings"])
     assert json.loads(json.dumps(d)) == d
+
+
+def test_the_table_is_sent_whole_so_the_client_derives_nothing() -> None:
+    """The client used to derive the cushion normals (twice), the pocket axes and mouth centres itself."""
+    t = kaisa_table()
+    d = t.as_dict()
+    L, W = t.length, t.width
+    for c in d["cushions"]:
+        nx, ny = c["normal"]
+        assert math.hypot(nx, ny) == pytest.approx(1.0)
+        # Into the cloth: from the nose's middle toward the table's centre.
+        mx, my = (c["a"][0] + c["b"][0]) / 2, (c["a"][1] + c["b"][1]) / 2
+        assert nx * (L / 2 - mx) + ny * (W / 2 - my) > 0
+        # Perpendicular to the nose.
+        assert nx * (c["b"][0] - c["a"][0]) + ny * (c["b"][1] - c["a"][1]) == pytest.approx(0.0, abs=1e-9)
+    for pid, p in d["pockets"].items():
+        (ax, ay), (bx, by) = p["mouth"]
+        assert p["mouth_center"] == pytest.approx([(ax + bx) / 2, (ay + by) / 2], abs=1e-6)
+        ux, uy = p["axis"]
+        assert math.hypot(ux, uy) == pytest.approx(1.0, abs=1e-6)
+        # The axis points out of the table, through the capture line.
+        (c1x, c1y), (c2x, c2y) = p["capture"]
+        cx, cy = (c1x + c2x) / 2 - p["mouth_center"][0], (c1y + c2y) / 2 - p["mouth_center"][1]
+        assert ux * cx + uy * cy > 0, pid
+        assert p["mouth_width"] == t.pockets[pid].mouth_width
+
+
+def test_frozen_cushion_is_exact_contact_within_the_tolerance_and_not_on_a_jaw() -> None:
+    t = kaisa_table()
+    R = t.ball_radius
+    assert t.frozen_cushion((1.0, R)) == "right_home"
+    assert t.frozen_cushion((1.0, R + 0.5e-4)) == "right_home"
+    assert t.frozen_cushion((1.0, R + 2e-4)) is None
+    assert t.frozen_cushion((R, 0.7)) == "head"
+    assert t.frozen_cushion((t.length - R, 0.7)) == "foot"
+    assert t.frozen_cushion((2.0, t.width - R)) == "left_foot"
+    assert t.frozen_cushion((1.0, 0.7)) is None
+    # Beyond the end of the nose the contact point would be on the jaw rounding.
+    assert t.frozen_cushion((t.length / 2, R)) is None
 
 
 def test_ball_fits_and_nearest_cushion() -> None:

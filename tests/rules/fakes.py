@@ -2,22 +2,19 @@
 
 A :class:`FakeShot` has the public surface of the physics ``Shot`` the rules read (``events``,
 ``final``, ``pocketed``, ``duration``, ``position_at``); balls move on straight lines between waypoints.
-``scripted`` replaces the match's simulator with a queue of such shots, so phase-machine tests are exact
-and fast; tests/rules/test_real_shots.py plays the real physics.
+A :class:`Script` is a simulator (``Match(..., simulate=script)``) handing out a queue of such shots, so
+phase-machine tests are exact and fast; tests/rules/test_real_shots.py plays the real physics.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
-import pytest
-
 from game.engine.balls import BallState
-from game.engine.rules import match as match_mod
 from game.engine.rules.events import HandEvent
 
 Vec2 = tuple[float, float]
@@ -85,7 +82,8 @@ def make_shot(
 
 
 class Script:
-    """The queue of shots the patched simulator hands out, and what it was asked to play."""
+    """A simulator for ``Match(..., simulate=script)``: the queue of shots it hands out, and what it was
+    asked to play. As a context manager it checks at the end that every pushed shot was played."""
 
     def __init__(self) -> None:
         self.queue: list[Any] = []
@@ -103,12 +101,12 @@ class Script:
             raise item
         return item
 
+    def __enter__(self) -> Script:
+        return self
 
-@contextmanager
-def scripted_physics(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
-    script = Script()
-    monkeypatch.setattr(match_mod, "_simulate", script)
-    yield script
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        if kind is None:
+            assert not self.queue, f"{len(self.queue)} scripted shot(s) were never played"
 
 
 STRIKE = {"angle": 0.0, "speed": 2.0, "side": 0.0, "height": 0.0}

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from game.engine.rules import Match
+from game.engine.rules import Match, Simulator
 from game.engine.rules.events import HandEvent
 from tests.rules.fakes import make_shot
 
@@ -19,9 +19,11 @@ def position(
     turn: int = 0,
     scores: tuple[int, int] = (0, 0),
     balls: Mapping[str, Any] | None = None,
+    simulate: Simulator | None = None,
     **extra: Any,
 ) -> Match:
-    """A hand-written position (ARCHITECTURE 3): alice has white1, bob white2."""
+    """A hand-written position (ARCHITECTURE 3): alice has white1, bob white2; ``simulate`` a scripted
+    simulator (tests/rules/fakes.py) or None for the real physics."""
     data = {
         "phase": phase,
         "players": [
@@ -32,7 +34,9 @@ def position(
         "balls": dict(START if balls is None else balls),
     }
     data.update(extra)
-    return Match.from_snapshot(data)
+    if simulate is None:
+        return Match.from_snapshot(data)
+    return Match.from_snapshot(data, simulate=simulate)
 
 
 def dump(match: Match) -> str:

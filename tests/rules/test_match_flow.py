@@ -8,7 +8,7 @@ import json
 import pytest
 
 from game.engine.rules import Match, RuleError
-from tests.rules.fakes import STRIKE, E, scripted_physics
+from tests.rules.fakes import STRIKE, E, Script
 from tests.rules.helpers import START, dump, position, shot
 
 POT_RED = [E("ball_ball", "white1", "red1"), E("ball_pocket", "red1", where="foot_left")]
@@ -21,10 +21,11 @@ def lag_shot(ok: bool, final_x: float, side: int):
     return shot(events, moves={label: (final_x, 0.355 if side == 0 else 1.065)})
 
 
-def test_k3_1_lag_both_lose_relag_then_winner_chooses(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k3_1_lag_both_lose_relag_then_winner_chooses() -> None:
     """K-3.1: both lose -> lag again; a tie within 1 mm -> again; then the nearer lag wins."""
-    m = Match.new(("alice", "bob"))
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = Match.new(("alice", "bob"), simulate=script)
+    with script:
         script.push(lag_shot(False, 0, 0))
         script.push(lag_shot(False, 0, 1))
         script.push(lag_shot(True, 0.3, 0))
@@ -50,16 +51,18 @@ def test_k3_1_lag_both_lose_relag_then_winner_chooses(monkeypatch: pytest.Monkey
     assert m.pending() == [("alice", "choose_break")]
 
 
-def test_k3_2_k3_3_k3_4_opening(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k3_2_k3_3_k3_4_opening() -> None:
     """K-3.2 cue balls; K-3.3 the non-breaker places white2; K-3.4 the breaker places white1 in the home
     and may only call the kaisa or the rear red into a foot pocket."""
+    script = Script()
     m = Match.from_snapshot(
         {
             "phase": "choose_break",
             "players": [{"name": "alice", "score": 0}, {"name": "bob", "score": 0}],
             "turn": 1,
             "balls": {"red1": [0.71, 0.71], "red2": [2.13, 0.71], "kaisa": [1.42, 0.71]},
-        }
+        },
+        simulate=script,
     )
     m.choose_break("bob", False)  # bob passes the break: alice breaks with white1
     assert m.cue_ball_of("alice") == "white1" and m.cue_ball_of("bob") == "white2"
@@ -84,7 +87,7 @@ def test_k3_2_k3_3_k3_4_opening(monkeypatch: pytest.MonkeyPatch) -> None:
         assert err.value.code in ("opening_call", "hand_restriction")
     assert m.legal_pockets("kaisa") == ["foot_right", "foot_left"]
     assert m.legal_pockets("red2") == ["foot_right", "foot_left"]
-    with scripted_physics(monkeypatch) as script:
+    with script:
         script.push(
             shot(
                 [E("ball_ball", "white1", "kaisa"), E("ball_pocket", "kaisa", where="foot_left")],
@@ -97,9 +100,10 @@ def test_k3_2_k3_3_k3_4_opening(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not m.snapshot()["visit"]["opening"]
 
 
-def test_k6_1_visit_goes_on_then_passes(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = position()
-    with scripted_physics(monkeypatch) as script:
+def test_k6_1_visit_goes_on_then_passes() -> None:
+    script = Script()
+    m = position(simulate=script)
+    with script:
         script.push(shot(POT_RED))
         script.push(shot([E("ball_ball", "white1", "red1")]))
         m.shoot("alice", RED_CALL, STRIKE)
@@ -110,10 +114,11 @@ def test_k6_1_visit_goes_on_then_passes(monkeypatch: pytest.MonkeyPatch) -> None
     assert snap["players"][0]["best_break"] == 3 and snap["visit"]["shots"] == 0
 
 
-def test_k8_1_penalty_goes_negative_and_cue_ball_in_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k8_1_penalty_goes_negative_and_cue_ball_in_hand() -> None:
     """K-8.1: minus the first ball's value, scores may go negative; K-7.1 the white comes back in hand."""
-    m = position()
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = position(simulate=script)
+    with script:
         script.push(
             shot(
                 [
@@ -137,10 +142,11 @@ def test_k8_1_penalty_goes_negative_and_cue_ball_in_hand(monkeypatch: pytest.Mon
     assert m.pending() == [("alice", "shoot")]
 
 
-def test_k7_1_opponent_white_stays_off_until_its_owner_visits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k7_1_opponent_white_stays_off_until_its_owner_visits() -> None:
     """K-7.1 with K-9.2: white2 potted plain (2 points, visit goes on), it stays off; bob places it."""
-    m = position()
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = position(simulate=script)
+    with script:
         script.push(shot([E("ball_ball", "white1", "white2"), E("ball_pocket", "white2", where="foot_right")]))
         out = m.shoot("alice", {"ball": "white2", "pocket": "foot_right"}, STRIKE)
         assert out.verdict["points"] == 2 and not out.verdict["turn_passes"]
@@ -159,11 +165,12 @@ def test_k7_1_opponent_white_stays_off_until_its_owner_visits(monkeypatch: pytes
     assert m.balls["white2"] == (0.25, 1.2)
 
 
-def test_k7_2_replay_restores_and_hand_restrictions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k7_2_replay_restores_and_hand_restrictions() -> None:
     """K-7.2: not crossing the home line -> replay; middle pocket from hand only as a bank; home balls
     only off a cushion."""
     balls = dict(START, white1=None, red1=[0.6, 0.5])
-    m = position(balls=balls)
+    script = Script()
+    m = position(balls=balls, simulate=script)
     m.place("alice", "white1", (0.3, 0.3))
     with pytest.raises(RuleError) as err:
         m.check_call("alice", {"ball": "kaisa", "pocket": "middle_left"})
@@ -174,7 +181,7 @@ def test_k7_2_replay_restores_and_hand_restrictions(monkeypatch: pytest.MonkeyPa
     assert err.value.code == "hand_restriction"
     m.check_call("alice", {"ball": "red1", "pocket": "foot_left", "cue_cushions": 1})
     before = dump(m)
-    with scripted_physics(monkeypatch) as script:
+    with script:
         script.push(shot([E("ball_cushion", "white1", where="head")], moves={"white1": (0.2, 0.3)}))
         out = m.shoot("alice", {"ball": "kaisa", "pocket": "foot_left"}, STRIKE)
     assert out.verdict["replay"] and out.verdict["rules"] == ["K-7.2"]
@@ -183,9 +190,10 @@ def test_k7_2_replay_restores_and_hand_restrictions(monkeypatch: pytest.MonkeyPa
     assert m.pending() == [("alice", "shoot")]
 
 
-def test_k6_4_middle_kaisa_twice_refused_then_bank_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = position()
-    with scripted_physics(monkeypatch) as script:
+def test_k6_4_middle_kaisa_twice_refused_then_bank_allowed() -> None:
+    script = Script()
+    m = position(simulate=script)
+    with script:
         script.push(shot([E("ball_ball", "white1", "kaisa"), E("ball_pocket", "kaisa", where="middle_left")]))
         m.shoot("alice", {"ball": "kaisa", "pocket": "middle_left"}, STRIKE)
     before = dump(m)
@@ -203,10 +211,11 @@ def test_k6_4_middle_kaisa_twice_refused_then_bank_allowed(monkeypatch: pytest.M
     ("score", "passes", "flag"),
     [(56, False, True), (58, False, True), (59, True, True), (60, True, True), (59, False, False)],
 )
-def test_k9_2_plain_white_never_wins(monkeypatch: pytest.MonkeyPatch, score: int, passes: bool, flag: bool) -> None:
+def test_k9_2_plain_white_never_wins(score: int, passes: bool, flag: bool) -> None:
     """K-9.2: a plain white scores 2 and never wins; from 59 up the turn passes (flag)."""
-    m = position(scores=(score, 0), ruleset={"plain_white_at_59_passes": flag})
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = position(scores=(score, 0), ruleset={"plain_white_at_59_passes": flag}, simulate=script)
+    with script:
         script.push(shot([E("ball_ball", "white1", "white2"), E("ball_pocket", "white2", where="foot_right")]))
         out = m.shoot("alice", {"ball": "white2", "pocket": "foot_right"}, STRIKE)
     assert out.verdict["points"] == 2 and out.verdict["plain_white"] and "K-9.2" in out.verdict["rules"]
@@ -214,9 +223,10 @@ def test_k9_2_plain_white_never_wins(monkeypatch: pytest.MonkeyPatch, score: int
     assert out.verdict["turn_passes"] is passes
 
 
-def test_k9_1_white_with_carom_wins_at_60(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = position(scores=(56, 0))
-    with scripted_physics(monkeypatch) as script:
+def test_k9_1_white_with_carom_wins_at_60() -> None:
+    script = Script()
+    m = position(scores=(56, 0), simulate=script)
+    with script:
         script.push(
             shot(
                 [
@@ -234,10 +244,11 @@ def test_k9_1_white_with_carom_wins_at_60(monkeypatch: pytest.MonkeyPatch) -> No
     assert err.value.code == "game_over"
 
 
-def test_k9_1_win_after_plain_white_left_the_score_above_60(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k9_1_win_after_plain_white_left_the_score_above_60() -> None:
     """K-9.1: at 61 after a plain white, the next fulfilled call wins at once."""
-    m = position(scores=(61, 0))
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = position(scores=(61, 0), simulate=script)
+    with script:
         script.push(shot(POT_RED))
         m.shoot("alice", RED_CALL, STRIKE)
     assert m.winner == "alice"
@@ -261,12 +272,13 @@ def test_k8_2_touch_foul_with_flag() -> None:
     assert m.touch_foul("alice").verdict["penalty"] == 0
 
 
-def test_k7_3_k7_4_match_respots_and_returns_kaisa(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k7_3_k7_4_match_respots_and_returns_kaisa() -> None:
     """K-7.3: the kaisa potted while white2 sits on the centre spot goes to the next free spot (front);
     K-7.4: it goes back to the centre once that is free, the kaisa not having moved."""
     balls = dict(START, white2=[1.42, 0.71], kaisa=[2.5, 1.2])
-    m = position(balls=balls)
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = position(balls=balls, simulate=script)
+    with script:
         script.push(
             shot(
                 [E("ball_ball", "white1", "kaisa"), E("ball_pocket", "kaisa", where="foot_left")],

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from game.engine.physics import SimulationCapError, StrikeError
+from game.engine.physics import PhysicsParams
 from game.engine.rules import Match, RuleError
-from tests.rules.fakes import STRIKE, scripted_physics
+from game.engine.rules.simulator import PhysicsSimulator, physics_simulator
+from tests.rules.fakes import STRIKE, Script
 from tests.rules.helpers import START, dump, position
 
 CALL = {"ball": "red1", "pocket": "foot_left"}
@@ -183,40 +184,34 @@ def test_k4_3_refused_input_changes_nothing(
     assert dump(match) == before
 
 
-@pytest.mark.parametrize(
-    ("error", "code"),
-    [(SimulationCapError("cap"), "cap_hit"), (StrikeError("no"), "bad_strike"), (ZeroDivisionError(), "physics_error")],
-)
-def test_k10_3_physics_refusals_become_rule_errors(
-    monkeypatch: pytest.MonkeyPatch, error: Exception, code: str
-) -> None:
-    """K-10.3: the engine's cap -> rejected, position restored; no other exception type escapes."""
-    import game.engine.rules.match as match_mod
-
-    m = position()
+def test_k10_3_the_event_cap_refuses_the_shot_and_keeps_the_position() -> None:
+    """K-10.3: the real physics with a tiny event cap: the shot is rejected, the position restored."""
+    m = Match.from_snapshot(position().snapshot(), simulate=PhysicsSimulator(PhysicsParams(max_events=3)))
     before = dump(m)
+    with pytest.raises(RuleError) as err:
+        m.shoot("alice", CALL, {"angle": 0.3, "speed": 4.0})
+    assert err.value.code == "cap_hit" and dump(m) == before
 
-    class Physics:
-        Strike = staticmethod(lambda **kw: kw)
-        PhysicsParams = staticmethod(dict)
-        StrikeError = StrikeError
-        SimulationCapError = SimulationCapError
 
-        @staticmethod
-        def simulate(*args: Any, **kw: Any) -> Any:
-            raise error
+def test_physics_strike_refusal_becomes_a_rule_error() -> None:
+    """A strike the physics refuses (past the rules' own checks) is a RuleError, not a crash."""
+    table = position().table
+    with pytest.raises(RuleError) as err:
+        physics_simulator(
+            table, {"white1": (0.5, 0.5)}, {"angle": 0.0, "speed": -1.0, "side": 0.0, "height": 0.0}, "white1"
+        )
+    assert err.value.code == "bad_strike"
 
-    monkeypatch.setattr(match_mod, "_physics", lambda: Physics)
+
+def test_no_other_exception_escapes_a_broken_shot() -> None:
+    script = Script()
+    m = position(simulate=script)
+    before = dump(m)
+    script.push(object())  # not a shot at all
     with pytest.raises(RuleError) as err:
         m.shoot("alice", CALL, STRIKE)
-    assert err.value.code == code and dump(m) == before
-
-
-def test_no_other_exception_escapes_a_broken_shot(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = position()
-    before = dump(m)
-    with scripted_physics(monkeypatch) as script:
-        script.push(object())  # not a shot at all
-        with pytest.raises(RuleError) as err:
-            m.shoot("alice", CALL, STRIKE)
+    assert err.value.code == "internal_error" and dump(m) == before
+    script.push(ZeroDivisionError())
+    with pytest.raises(RuleError) as err:
+        m.shoot("alice", CALL, STRIKE)
     assert err.value.code == "internal_error" and dump(m) == before

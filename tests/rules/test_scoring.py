@@ -81,7 +81,7 @@ def test_k5_1_each_carom_ball_counts_once_and_only_after_the_object_ball() -> No
 
 
 def test_k5_3_reason_in_words() -> None:
-    """The verdict says what happened: "Red into foot left with a carom on the kaisa: 9 points"."""
+    """The verdict says what happened, naming balls and pockets as players do."""
     v = judge_shot(
         call=Call("red1", "foot_left"),
         cue="white1",
@@ -90,7 +90,7 @@ def test_k5_3_reason_in_words() -> None:
         table=TABLE,
         ruleset=RS,
     )
-    assert v.reason == "Red into foot left with a carom on the kaisa: 9 points"
+    assert v.reason == "Potted the red in the top right pocket with a carom on the kaisa: 9 points"
     assert v.as_dict()["rules"] == ["K-4.2", "K-5.1", "K-5.3", "K-6.1"]
 
 
@@ -193,7 +193,7 @@ def test_k5_6_other_ball_that_drops_scores_nothing() -> None:
         ]
     )
     v = judge_shot(call=Call("red1", "foot_left"), cue="white1", before=BEFORE, events=events, table=TABLE, ruleset=RS)
-    assert v.points == 3 and "score nothing" in v.reason
+    assert v.points == 3 and "the other red dropped too and scores nothing" in v.reason
 
 
 def test_k5_1_unfulfilled_call_scores_nothing() -> None:
@@ -205,4 +205,4 @@ def test_k5_1_unfulfilled_call_scores_nothing() -> None:
         ]
     )
     v = judge_shot(call=Call("red1", "foot_left"), cue="white1", before=BEFORE, events=events, table=TABLE, ruleset=RS)
-    assert not v.scored and v.points == 0 and v.turn_passes and "foot right" in v.reason
+    assert not v.scored and v.points == 0 and v.turn_passes and "bottom right pocket" in v.reason

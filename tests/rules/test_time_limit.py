@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from game.engine.rules import Match, RuleError
-from tests.rules.fakes import STRIKE, E, scripted_physics
+from tests.rules.fakes import STRIKE, E, Script
 from tests.rules.helpers import START, position, shot
 
 MISS = shot([])
@@ -37,11 +37,12 @@ def test_k11_1_new_match_clock_and_warning() -> None:
     assert err.value.code == "bad_time"
 
 
-def test_k11_1_limit_two_extra_visits_white2_last_then_shootout(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k11_1_limit_two_extra_visits_white2_last_then_shootout() -> None:
     """K-11.1: expiry during white1's visit lets the round finish; then white1, white2, white1, white2;
     K-11.2 then the shoot-out: kaisa on the centre spot, whites in hand, a new lag."""
-    m = position(clock=clock())
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = position(clock=clock(), simulate=script)
+    with script:
         for _ in range(8):
             script.push(MISS)
         miss(m, now=5.0)  # alice
@@ -63,17 +64,19 @@ def test_k11_1_limit_two_extra_visits_white2_last_then_shootout(monkeypatch: pyt
     assert m.pending() == [("alice", "lag"), ("bob", "lag")]
 
 
-def test_k11_1_a_winner_during_extra_visits_ends_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = position(phase="extra_visits", scores=(57, 0), clock=clock())
-    with scripted_physics(monkeypatch) as script:
+def test_k11_1_a_winner_during_extra_visits_ends_the_game() -> None:
+    script = Script()
+    m = position(phase="extra_visits", scores=(57, 0), clock=clock(), simulate=script)
+    with script:
         script.push(shot([E("ball_ball", "white1", "red1"), E("ball_pocket", "red1", where="foot_left")]))
         m.shoot("alice", {"ball": "red1", "pocket": "foot_left"}, STRIKE)
     assert m.winner == "alice"
 
 
-def test_k11_2_shootout_lag_and_choice_reassign_cue_balls(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = position(phase="shootout", shootout={"stage": "lag"}, balls={"kaisa": [1.42, 0.71]})
-    with scripted_physics(monkeypatch) as script:
+def test_k11_2_shootout_lag_and_choice_reassign_cue_balls() -> None:
+    script = Script()
+    m = position(phase="shootout", shootout={"stage": "lag"}, balls={"kaisa": [1.42, 0.71]}, simulate=script)
+    with script:
         script.push(shot([E("ball_cushion", "white1", where="foot")], moves={"white1": (0.5, 0.3)}))
         script.push(shot([E("ball_cushion", "white2", where="foot")], moves={"white2": (0.2, 1.0)}))
         m.lag("alice", STRIKE)
@@ -87,9 +90,11 @@ def test_k11_2_shootout_lag_and_choice_reassign_cue_balls(monkeypatch: pytest.Mo
     assert m2.snapshot() == m.snapshot()
 
 
-def shootout(scores: tuple[int, int], visits: tuple[int, int] = (0, 0), **extra: object) -> Match:
+def shootout(
+    scores: tuple[int, int], visits: tuple[int, int] = (0, 0), simulate: Script | None = None, **extra: object
+) -> Match:
     so = {"stage": "shoot", "visits": list(visits), **extra}
-    return position(phase="shootout", scores=scores, shootout=so, balls={"kaisa": [1.42, 0.71]})
+    return position(phase="shootout", scores=scores, shootout=so, balls={"kaisa": [1.42, 0.71]}, simulate=simulate)
 
 
 def pot(cue: str) -> object:
@@ -108,8 +113,9 @@ def crossing_miss(cue: str) -> object:
     return shot([], moves={cue: (1.0, 0.3)})
 
 
-def test_k11_2_k11_3_every_shot_from_hand_kaisa_back_on_centre(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = shootout((40, 30))
+def test_k11_2_k11_3_every_shot_from_hand_kaisa_back_on_centre() -> None:
+    script = Script()
+    m = shootout((40, 30), simulate=script)
     with pytest.raises(RuleError) as err:
         m.place("alice", "white1", (1.0, 0.3))
     assert err.value.code == "illegal_placement"
@@ -121,7 +127,7 @@ def test_k11_2_k11_3_every_shot_from_hand_kaisa_back_on_centre(monkeypatch: pyte
         with pytest.raises(RuleError) as err:
             m.check_call("alice", call)
         assert err.value.code == code
-    with scripted_physics(monkeypatch) as script:
+    with script:
         script.push(pot("white1"))
         v = m.shoot("alice", KAISA, STRIKE).verdict
         assert v["points"] == 6 and "K-11.3" in v["rules"] and not v["turn_passes"]
@@ -131,27 +137,30 @@ def test_k11_2_k11_3_every_shot_from_hand_kaisa_back_on_centre(monkeypatch: pyte
     assert v["penalty"] == 6 and m.scores["alice"] == 40 and m.current_player == "bob"
 
 
-def test_k11_3_first_to_60_wins(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = shootout((54, 58))
-    with scripted_physics(monkeypatch) as script:
+def test_k11_3_first_to_60_wins() -> None:
+    script = Script()
+    m = shootout((54, 58), simulate=script)
+    with script:
         v = play(m, pot("white1"), script)
     assert v["wins"] and m.winner == "alice"
 
 
-def test_k11_4_higher_score_after_ten_visits_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = shootout((40, 46), visits=(9, 9))
-    with scripted_physics(monkeypatch) as script:
+def test_k11_4_higher_score_after_ten_visits_each() -> None:
+    script = Script()
+    m = shootout((40, 46), visits=(9, 9), simulate=script)
+    with script:
         play(m, crossing_miss("white1"), script)
         assert m.phase == "shootout"
         play(m, crossing_miss("white2"), script)
     assert m.winner == "bob"
 
 
-def test_k11_4_sudden_death_answer_and_draw_level(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k11_4_sudden_death_answer_and_draw_level() -> None:
     """K-11.4: equal after 10 visits each -> sudden death; a pot below 60 gives the opponent one visit
     to win or draw level; level -> it goes on; an unanswered pot wins."""
-    m = shootout((40, 40), visits=(9, 9))
-    with scripted_physics(monkeypatch) as script:
+    script = Script()
+    m = shootout((40, 40), visits=(9, 9), simulate=script)
+    with script:
         play(m, crossing_miss("white1"), script)
         play(m, crossing_miss("white2"), script)
         assert m.snapshot()["shootout"]["sudden_death"] and m.phase == "shootout"
@@ -168,16 +177,18 @@ def test_k11_4_sudden_death_answer_and_draw_level(monkeypatch: pytest.MonkeyPatc
     assert m.winner == "bob" and m.scores == {"alice": 46, "bob": 52}
 
 
-def test_k11_4_sudden_death_first_penalty_loses(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = shootout((40, 40), visits=(10, 10), sudden_death=True)
-    with scripted_physics(monkeypatch) as script:
+def test_k11_4_sudden_death_first_penalty_loses() -> None:
+    script = Script()
+    m = shootout((40, 40), visits=(10, 10), sudden_death=True, simulate=script)
+    with script:
         play(m, shot([E("ball_pocket", "white1", where="home_right")], via={"white1": [(1.0, 0.3)]}), script)
     assert m.winner == "bob"
 
 
-def test_k11_4_sudden_death_pot_reaching_60_wins_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = shootout((56, 56), visits=(10, 10), sudden_death=True)
-    with scripted_physics(monkeypatch) as script:
+def test_k11_4_sudden_death_pot_reaching_60_wins_at_once() -> None:
+    script = Script()
+    m = shootout((56, 56), visits=(10, 10), sudden_death=True, simulate=script)
+    with script:
         play(m, pot("white1"), script)
     assert m.winner == "alice"
 

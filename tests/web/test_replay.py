@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from game.engine import ENGINE_VERSION
 from game.engine.rules import RuleError
 from game.models import Match
 from game.selectors.replays import REPLAY_FORMAT, replay_run
@@ -37,6 +38,15 @@ def test_replay_json_reproduces_the_final_snapshot(client, time_limit: int | Non
     assert kinds[:3] == ["lag", "lag", "choose_break"] and kinds[-1] == "resign" and "shoot" in kinds
     assert canonical(record["final_snapshot"]) == canonical(stored)
     assert canonical(replay_run(record=record)) == canonical(stored)
+
+
+@pytest.mark.django_db
+def test_replay_records_engine_version(client) -> None:
+    """Every replay record names the engine (physics and rules) that judged it (ARCHITECTURE 3)."""
+    match = play_engine_match(make_player("Alice"), make_player("Bob"), inputs=6)
+    record = json.loads(client.get(f"/m/{match.pk}/replay.json").content)
+    assert record["engine_version"] == ENGINE_VERSION
+    assert ENGINE_VERSION.startswith("kaiza-physics-") and "+kaiza-rules-" in ENGINE_VERSION
 
 
 @pytest.mark.django_db

@@ -1,7 +1,9 @@
 """Event-based billiards physics for Kaisa (ARCHITECTURE.md 3): pure Python, standard library only.
 
-``simulate(table, balls, strike, params) -> Shot``; see ``simulate.py`` for the loop, ``motion.py`` for the
-cloth, ``collisions/`` for the contact models, ``cue.py`` for the strike, ``segments.py`` for the wire.
+``simulate(table, balls, strike, params) -> Shot``; see ``simulate.py`` for the set-out and the rest state,
+``event_loop.py`` for the loop and its event handlers, ``events.py`` for contact times, ``motion.py`` for
+the cloth, ``collisions/`` for the contact models, ``cue.py`` for the strike, ``segments.py`` for the wire.
+Event kinds are ``game.engine.event_kinds.EventKind``; strike limits ``game.engine.strike_limits``.
 """
 
 from game.engine.physics.errors import SimulationCapError, StrikeError

@@ -11,7 +11,8 @@ at an off-centre point is smaller, so
 ``side > 0`` is right english (the ball then turns counter-clockwise seen from above, w_z > 0) and
 ``height > 0`` is follow (top spin). Squirt (TP A-31): the ball leaves at an angle ``a`` off the cue line,
 away from the side of the english, with ``tan a = 5/2 s sqrt(1 - s^2) / (1 + m / m_e + 5/2 (1 - s^2))``
-for side offset ``s`` and the cue's end mass ``m_e``. Offsets beyond 0.6 R miscue (refused).
+for side offset ``s`` and the cue's end mass ``m_e``. The limits (offsets beyond 0.6 R miscue) are
+``strike_limits.STRIKE_LIMITS``.
 """
 
 from __future__ import annotations
@@ -20,11 +21,7 @@ import math
 
 from game.engine.physics.errors import StrikeError
 from game.engine.physics.params import PhysicsParams
-
-#: Largest tip offset, as a fraction of the ball radius, that does not miscue.
-MISCUE_LIMIT = 0.6
-#: Largest cue tip speed accepted, m/s.
-MAX_TIP_SPEED = 9.0
+from game.engine.strike_limits import STRIKE_LIMITS
 
 
 def check_strike_numbers(speed: float, angle: float, side: float, height: float) -> None:
@@ -32,10 +29,13 @@ def check_strike_numbers(speed: float, angle: float, side: float, height: float)
     for name, value in (("speed", speed), ("angle", angle), ("side", side), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise StrikeError(f"strike {name} must be a finite number")
-    if not 0.0 < speed <= MAX_TIP_SPEED:
-        raise StrikeError(f"strike speed must lie in (0, {MAX_TIP_SPEED}] m/s")
-    if math.hypot(side, height) > MISCUE_LIMIT + 1e-12:
-        raise StrikeError(f"tip offset beyond {MISCUE_LIMIT} R: miscue")
+    limits = STRIKE_LIMITS
+    if not limits.speed_ok(speed):
+        raise StrikeError(f"strike speed must lie in (0, {limits.max_speed}] m/s")
+    if not limits.angle_ok(angle):
+        raise StrikeError(f"strike angle must lie within +-{limits.max_angle:.6f} rad")
+    if not limits.tip_offset_ok(side, height):
+        raise StrikeError(f"tip offset beyond {limits.max_tip_offset} R: miscue")
 
 
 def launch(

@@ -6,8 +6,9 @@ from __future__ import annotations
 class StrikeError(ValueError):
     """The strike (or the ball layout it is played on) cannot be simulated.
 
-    Raised for a miscue (tip offset beyond 0.6 R), a speed outside (0, 9] m/s, a non-finite number, a
-    struck ball that is not on the table, or an unknown ball id. Callers answer it as refused input.
+    Raised for a strike beyond ``strike_limits.STRIKE_LIMITS`` (a miscue: tip offset beyond 0.6 R; a speed
+    outside (0, 9] m/s; an angle beyond one turn), a non-finite number, a struck ball that is not on the
+    table, or an unknown ball id. Callers answer it as refused input.
     """
 
 

@@ -5,9 +5,9 @@ An ``Event`` is the contract between physics and rules (ARCHITECTURE.md 3): the 
 Contact times are computed from the current polynomials of the balls (``motion.MovingBall``) over the
 window in which those polynomials hold (until the ball's next motion transition), after cheap rejects:
 both paths' bounding boxes must come within reach, and for a table feature the path must leave the open
-inner rectangle at all. Candidates are ordered by ``(time, tier, first ball index, second index or
-feature)`` so that ties resolve deterministically: the cue strike (tier 0), then motion transitions (1),
-pocket drops (2), then collisions (3).
+inner rectangle at all. The tiers order simultaneous events (``event_loop`` orders candidates by time,
+tier, then indices): the cue strike (tier 0), then motion transitions (1), pocket drops (2), then
+collisions (3).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from game.engine.physics.geometry import CAPTURE, TableGeometry
+from game.engine.event_kinds import EventKind
+from game.engine.physics.geometry import FeatureKind, TableGeometry
 from game.engine.physics.motion import MovingBall
 from game.engine.physics.quartic import earliest_contact2, earliest_contact4
 
@@ -25,6 +26,7 @@ TIER_POCKET = 2
 TIER_COLLISION = 3
 
 _INF = math.inf
+_JAW_TIP = FeatureKind.JAW_TIP
 
 #: How far (m) a centre may be behind a straight feature and still count as touching it; farther is
 #: its back side (a facing seen from the cloth, a capture line already crossed).
@@ -41,8 +43,9 @@ _EXTENT_SLACK = 1e-9
 class Event:
     """One thing that happened in a shot.
 
-    ``kind``: "strike", "ball_ball", "ball_cushion", "ball_jaw" (jaw tips and pocket facings), "ball_pocket"
-    or a motion transition "<from>_to_<to>" over "stationary", "spinning", "sliding", "rolling".
+    ``kind``: an ``EventKind`` (a ``str``): "strike", "ball_ball", "ball_cushion", "ball_jaw" (jaw tips and
+    pocket facings), "ball_pocket" or a motion transition "<from>_to_<to>" over "stationary", "spinning",
+    "sliding", "rolling".
     ``balls``: ids involved, the moving or striking one first. ``where``: cushion id for ball_cushion,
     pocket id for ball_jaw and ball_pocket, else None. ``point``: the contact point (x, y) (for a
     ball_pocket the centre where it crossed the capture line, for a strike the tip contact on the
@@ -50,7 +53,7 @@ class Event:
     """
 
     time: float
-    kind: str
+    kind: EventKind
     balls: tuple[str, ...]
     where: str | None = None
     point: tuple[float, float] | None = None
@@ -59,7 +62,7 @@ class Event:
         """JSON-ready form (time to 1e-6 s, point to micrometres)."""
         return {
             "time": round(self.time, 6),
-            "kind": self.kind,
+            "kind": str(self.kind),
             "balls": list(self.balls),
             "where": self.where,
             "point": None if self.point is None else [round(self.point[0], 6), round(self.point[1], 6)],
@@ -105,18 +108,17 @@ def pair_time(b1: MovingBall, b2: MovingBall, now: float, D: float) -> float:
     return now + t if t != _INF else _INF
 
 
-def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, int, int]:
-    """(absolute time, feature index, kind) of the ball's next contact with the table, or (inf, -1, -1).
+def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, int, FeatureKind | None]:
+    """(absolute time, feature index, kind) of the ball's next contact with the table, or (inf, -1, None).
 
-    Feature indices: 0.. for ``geo.lines`` then ``len(geo.lines)``.. for ``geo.rounds``. The kind is a
-    ``geometry`` kind (cushion, jaw or facing, capture).
+    Feature indices: 0.. for ``geo.lines`` then ``len(geo.lines)``.. for ``geo.rounds`` (jaw tips).
     """
     if b.state <= 1:
-        return _INF, -1, -1
+        return _INF, -1, None
     x0, x1, y0, y1 = geo.inner
     bx0, bx1, by0, by1 = b.bx0, b.bx1, b.by0, b.by1
     if bx0 > x0 and bx1 < x1 and by0 > y0 and by1 < y1:
-        return _INF, -1, -1
+        return _INF, -1, None
     T = b.t_end - now
     if T < 0.0:
         T = 0.0
@@ -128,9 +130,9 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
     py = b.y + (b.vy + 0.5 * ay * d) * d
     best = _INF
     best_index = -1
-    best_kind = -1
+    best_kind: FeatureKind | None = None
     index = 0
-    for line in geo.lines:
+    for line in geo.line_rows:
         kind, _where, lax, lay, nx, ny, dx, dy, length, offset, box = line
         if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
             index += 1
@@ -146,7 +148,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
             if -_EXTENT_SLACK <= s <= length + _EXTENT_SLACK:
                 best, best_index, best_kind = t, index, kind
         index += 1
-    for rnd in geo.rounds:
+    for rnd in geo.round_rows:
         _where, cx, cy, reach, box = rnd
         if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
             index += 1
@@ -160,11 +162,11 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
         c4 = hx * hx + hy * hy
         t = earliest_contact4(c4, c3, c2, c1, c0, T, _INF, reach * _GRAZE2)
         if t < best:
-            best, best_index, best_kind = t, index, 1
+            best, best_index, best_kind = t, index, _JAW_TIP
         index += 1
     if best_index < 0:
-        return _INF, -1, -1
+        return _INF, -1, None
     return now + best, best_index, best_kind
 
 
-__all__ = ["CAPTURE", "Event", "pair_time", "table_time"]
+__all__ = ["Event", "pair_time", "table_time"]

@@ -177,12 +177,12 @@ class MovingBall:
             self.by0 = self.by1 = y
         else:
             T = t_end - t
-            self.bx0, self.bx1 = _extent(x, vx, ax, T)
-            self.by0, self.by1 = _extent(y, vy, ay, T)
+            self.bx0, self.bx1 = extent(x, vx, ax, T)
+            self.by0, self.by1 = extent(y, vy, ay, T)
         return state
 
 
-def _extent(p: float, v: float, a: float, T: float) -> tuple[float, float]:
+def extent(p: float, v: float, a: float, T: float) -> tuple[float, float]:
     """Min and max of p + v t + a t^2 / 2 over [0, T]."""
     end = p + (v + 0.5 * a * T) * T
     lo, hi = (p, end) if p <= end else (end, p)

@@ -15,8 +15,8 @@ class Strike:
 
     ``speed``: cue tip speed at impact, m/s, 0 < speed <= 9. ``angle``: direction of the cue in radians,
     0 = +x, counter-clockwise. ``side``, ``height``: tip offset from the ball centre as fractions of the
-    radius (right english and follow positive), ``|(side, height)| <= 0.6``. Validated by ``simulate``
-    (or ``check``), which raise StrikeError.
+    radius (right english and follow positive), ``|(side, height)| <= 0.6``. The limits live in
+    ``strike_limits.STRIKE_LIMITS``; ``simulate`` (or ``check``) raises StrikeError beyond them.
     """
 
     ball: str

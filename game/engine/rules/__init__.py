@@ -1,6 +1,7 @@
 """The Kaisa rules (kaisa-rules.md) behind the engine contract of ARCHITECTURE.md section 3.
 
-Pure Python, no Django: the match reads the physics' event list and returns frozen verdicts.
+Pure Python, no Django: a typed state (``state.py``), one module per phase (``phases/``), the match
+facade (``match.py``); the words players read are made in ``words.py`` only.
 """
 
 from game.engine.rules.calls import Call, CallJudgement, judge_call, parse_call
@@ -10,6 +11,9 @@ from game.engine.rules.fouls import FAULTS, FOULS
 from game.engine.rules.match import PHASES, Match, Outcome, table_for
 from game.engine.rules.ruleset import Ruleset
 from game.engine.rules.scoring import call_points, carom_value
+from game.engine.rules.simulator import Simulator, physics_simulator
+from game.engine.rules.snapshot import upgrade_snapshot
+from game.engine.rules.state import MatchState, Phase
 from game.engine.rules.verdict import Verdict, judge_shot
 
 __all__ = [
@@ -20,9 +24,12 @@ __all__ = [
     "CallJudgement",
     "HandEvent",
     "Match",
+    "MatchState",
     "Outcome",
+    "Phase",
     "RuleError",
     "Ruleset",
+    "Simulator",
     "Verdict",
     "call_points",
     "carom_value",
@@ -31,5 +38,7 @@ __all__ = [
     "judge_call",
     "judge_shot",
     "parse_call",
+    "physics_simulator",
     "table_for",
+    "upgrade_snapshot",
 ]

@@ -7,9 +7,10 @@ shot from the event list alone (K-4.2, K-10.1), so it can be tested with hand-bu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from game.engine.rules import words
 from game.engine.rules.errors import RuleError
 from game.engine.rules.events import (
     BALL_BALL,
@@ -20,7 +21,7 @@ from game.engine.rules.events import (
     drop_index,
     other_ball,
 )
-from game.engine.rules.names import BALL_IDS, POCKET_IDS, ball_name, pocket_name
+from game.engine.rules.names import BALL_IDS, POCKET_IDS
 
 #: A call asking for more cushions than this is refused as nonsense input.
 MAX_CALLED_CUSHIONS = 9
@@ -103,7 +104,8 @@ class CallJudgement:
 
     ``first_hit`` the first ball the cue ball touched; ``first_cushion_point`` where the cue ball first
     touched a cushion before that; ``caroms`` the balls the cue ball touched after the object ball (K-5.1,
-    each once, in ``BALL_IDS`` order); ``mode`` "direct", "kiss" or "combination".
+    each once, in ``BALL_IDS`` order); ``mode`` "direct", "kiss" or "combination". ``failure`` is the
+    code of what went wrong (None when fulfilled), ``failure_params`` what the words need.
     """
 
     fulfilled: bool
@@ -113,6 +115,11 @@ class CallJudgement:
     cue_cushions_before_hit: int
     caroms: tuple[str, ...]
     mode: str
+    failure_params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def failure_words(self) -> str:
+        return "" if self.failure is None else words.failure_words(self.failure, self.failure_params)
 
 
 def _first_contacts(events: Sequence[EventLike], cue: str) -> tuple[str | None, int, int, tuple[float, float] | None]:
@@ -151,48 +158,46 @@ def judge_call(call: Call, cue: str, events: Sequence[EventLike]) -> CallJudgeme
         mode = "combination" if first_hit == call.via else "kiss"
     caroms = caroms_after(events, cue, call.ball) if call.via is None else ()
 
-    def result(failure: str | None) -> CallJudgement:
-        return CallJudgement(failure is None, failure, first_hit, cushion_point, cue_cushions, caroms, mode)
+    def result(failure: str | None, **params: Any) -> CallJudgement:
+        return CallJudgement(failure is None, failure, first_hit, cushion_point, cue_cushions, caroms, mode, params)
 
-    obj = ball_name(call.ball)
+    obj = call.ball
     if first_hit is None:
-        return result("the cue ball touched no ball")
+        return result("no_ball_hit")
     expected_first = call.via if mode == "combination" else call.ball
     if first_hit != expected_first:
-        return result(f"the cue ball touched {ball_name(first_hit)} first, not {ball_name(call.ball)}")
+        return result("wrong_first_ball", first=first_hit, called=expected_first)
     if cue_cushions != call.cue_cushions:
-        return result(
-            f"the cue ball touched {cue_cushions} cushion(s) before the first ball, {call.cue_cushions} called"
-        )
+        return result("cue_cushions", counted=cue_cushions, called=call.cue_cushions)
     drop = drop_index(events, call.ball)
     if drop is None:
-        return result(f"{obj} did not drop")
+        return result("not_dropped", ball=obj)
     pocket = events[drop].where
     if pocket != call.pocket:
-        return result(f"{obj} dropped into {pocket_name(str(pocket))}, not {pocket_name(call.pocket)}")
+        return result("wrong_pocket", ball=obj, pocket=str(pocket), called=call.pocket)
     before_drop = events[:drop]
     object_cushions = cushion_count(
         [e for e in before_drop if e.kind == BALL_CUSHION and e.balls and e.balls[0] == call.ball]
     )
     if object_cushions != call.object_cushions:
-        return result(f"{obj} touched {object_cushions} cushion(s) before dropping, {call.object_cushions} called")
+        return result("object_cushions", ball=obj, counted=object_cushions, called=call.object_cushions)
     contacts = [other_ball(e, call.ball) for e in before_drop if e.kind == BALL_BALL and call.ball in e.balls]
     if mode == "direct":
         strangers = [b for b in contacts if b != cue]
         if strangers:
-            return result(f"{obj} touched {ball_name(strangers[0])} before dropping (no kiss was called)")
+            return result("unexpected_contact", ball=obj, other=strangers[0])
     elif mode == "kiss":
         if call.via not in contacts:
-            return result(f"{obj} never touched {ball_name(str(call.via))}: the called kiss did not happen")
+            return result("kiss_missed", ball=obj, via=call.via)
         strangers = [b for b in contacts if b not in (cue, call.via)]
         if strangers:
-            return result(f"{obj} touched {ball_name(strangers[0])} besides the called kiss")
+            return result("kiss_extra_contact", ball=obj, other=strangers[0])
     else:
         if not contacts or contacts[0] != call.via:
-            return result(f"{ball_name(str(call.via))} did not drive {obj}: the combination failed")
+            return result("combination_failed", ball=obj, via=call.via)
         strangers = [b for b in contacts if b not in (cue, call.via)]
         if strangers:
-            return result(f"{obj} touched {ball_name(strangers[0])} besides the combination")
+            return result("combination_extra_contact", ball=obj, other=strangers[0])
     return result(None)
 
 

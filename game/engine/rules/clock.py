@@ -2,19 +2,43 @@
 
 The clock starts at the first input that carries ``now``. The warning is noted once elapsed time
 reaches ``warning``; expiry is noted at ``limit`` and acted on by the match at the end of a round (see
-:mod:`game.engine.rules.match`).
+:func:`game.engine.rules.phases.flow.end_visit`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from game.engine.rules.errors import RuleError
 
 
-def new_clock(limit: float | None, warning: float | None) -> dict[str, Any]:
-    return {"limit": limit, "warning": warning, "started": None, "last": None, "warned": False, "expired": False}
+@dataclass(frozen=True)
+class Clock:
+    """``limit`` None: no time limit. Times are seconds of the caller's clock."""
+
+    limit: float | None = None
+    warning: float | None = None
+    started: float | None = None
+    last: float | None = None
+    warned: bool = False
+    expired: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "limit": self.limit,
+            "warning": self.warning,
+            "started": self.started,
+            "last": self.last,
+            "warned": self.warned,
+            "expired": self.expired,
+        }
+
+
+def new_clock(limit: float | None, warning: float | None) -> Clock:
+    return Clock(limit=limit, warning=warning)
 
 
 def check_now(now: object) -> float | None:
@@ -25,37 +49,33 @@ def check_now(now: object) -> float | None:
     return float(now)
 
 
-def tick(clock: dict[str, Any], now: float | None) -> None:
-    """Advance ``clock`` (changed in place) to ``now``; time never runs backwards."""
-    if now is None or clock.get("limit") is None:
-        return
-    if clock["started"] is None:
-        clock["started"] = now
-    if clock["last"] is not None and now < clock["last"]:
-        now = clock["last"]
-    clock["last"] = now
-    elapsed = now - clock["started"]
-    if clock["warning"] is not None and elapsed >= clock["warning"]:
-        clock["warned"] = True
-    if elapsed >= clock["limit"]:
-        clock["expired"] = True
+def tick(clock: Clock, now: float | None) -> Clock:
+    """``clock`` advanced to ``now``; time never runs backwards."""
+    if now is None or clock.limit is None:
+        return clock
+    started = now if clock.started is None else clock.started
+    if clock.last is not None and now < clock.last:
+        now = clock.last
+    elapsed = now - started
+    return dataclasses.replace(
+        clock,
+        started=started,
+        last=now,
+        warned=clock.warned or (clock.warning is not None and elapsed >= clock.warning),
+        expired=clock.expired or elapsed >= clock.limit,
+    )
 
 
-def status(clock: dict[str, Any], now: float | None) -> dict[str, Any]:
+def status(clock: Clock, now: float | None) -> dict[str, Any]:
     """Elapsed and remaining seconds at ``now`` without changing anything (for the online layer)."""
-    limit = clock.get("limit")
-    if limit is None or clock.get("started") is None or now is None:
-        return {
-            "elapsed": None,
-            "remaining": limit,
-            "warning": bool(clock.get("warned")),
-            "expired": bool(clock.get("expired")),
-        }
-    elapsed = max(0.0, now - clock["started"])
-    warning = clock["warning"]
+    limit = clock.limit
+    if limit is None or clock.started is None or now is None:
+        return {"elapsed": None, "remaining": limit, "warning": clock.warned, "expired": clock.expired}
+    elapsed = max(0.0, now - clock.started)
+    warning = clock.warning
     return {
         "elapsed": elapsed,
         "remaining": max(0.0, limit - elapsed),
-        "warning": bool(clock["warned"]) or (warning is not None and elapsed >= warning),
-        "expired": bool(clock["expired"]) or elapsed >= limit,
+        "warning": clock.warned or (warning is not None and elapsed >= warning),
+        "expired": clock.expired or elapsed >= limit,
     }

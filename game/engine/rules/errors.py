@@ -7,6 +7,10 @@ cannot play) raises :class:`RuleError` and leaves the match untouched, so the on
 
 from __future__ import annotations
 
+from typing import Any
+
+from game.engine.rules import words
+
 
 class RuleError(ValueError):
     """A refused input: ``code`` is a short snake_case key for programs, ``message`` text for players."""
@@ -18,3 +22,9 @@ class RuleError(ValueError):
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+def refuse(code: str, key: str | None = None, **params: Any) -> RuleError:
+    """A RuleError whose message is made in :mod:`game.engine.rules.words` from ``key`` (default: the
+    code) and ``params``: the one home of the words players read."""
+    return RuleError(code, words.refusal(key or code, params))

@@ -11,26 +11,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-STRIKE = "strike"
-BALL_BALL = "ball_ball"
-BALL_CUSHION = "ball_cushion"
-BALL_JAW = "ball_jaw"
-BALL_POCKET = "ball_pocket"
-#: K-10.2: a ball leaving the cloth (jump); a planar engine never emits it.
-BALL_AIRBORNE = "ball_airborne"
-#: K-10.2: a ball leaving the table over a cushion; a planar engine never emits it.
-BALL_OFF_TABLE = "ball_off_table"
-#: K-6.2: cue faults a later stroke model may report.
-PUSH = "push"
-DOUBLE_HIT = "double_hit"
+# The event kinds have one home shared with the physics (K-10.2 airborne/off-table, K-6.2 push/double hit).
+from game.engine.event_kinds import EventKind
+
+STRIKE = EventKind.STRIKE
+BALL_BALL = EventKind.BALL_BALL
+BALL_CUSHION = EventKind.BALL_CUSHION
+BALL_JAW = EventKind.BALL_JAW
+BALL_POCKET = EventKind.BALL_POCKET
+BALL_AIRBORNE = EventKind.BALL_AIRBORNE
+BALL_OFF_TABLE = EventKind.BALL_OFF_TABLE
+PUSH = EventKind.PUSH
+DOUBLE_HIT = EventKind.DOUBLE_HIT
 
 
 class EventLike(Protocol):
-    time: float
-    kind: str
-    balls: tuple[str, ...]
-    where: str | None
-    point: tuple[float, float] | None
+    """What the rules read of an event (read-only, so the physics Event and HandEvent both fit)."""
+
+    @property
+    def time(self) -> float: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def balls(self) -> tuple[str, ...]: ...
+    @property
+    def where(self) -> str | None: ...
+    @property
+    def point(self) -> tuple[float, float] | None: ...
 
 
 @dataclass(frozen=True)

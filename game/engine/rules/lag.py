@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.engine.rules.events import BALL_BALL, BALL_CUSHION, EventLike
+from game.engine.rules.words import lag_words
 from game.engine.table import TableSpec
 
 LONG_CUSHIONS: tuple[str, ...] = ("right_home", "right_foot", "left_home", "left_foot")
@@ -30,11 +31,16 @@ def lag_start(table: TableSpec, side: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class LagResult:
-    """One player's lag: lost (and why) or the distance from the home cushion (m)."""
+    """One player's lag: lost (and why) or the distance from the home cushion (m).
+
+    ``code`` says what happened (``lag_`` + pocketed, touched_ball, long_cushion, crossed, short or
+    stopped); ``reason`` is its words, kept in the snapshot as before (``code`` is not).
+    """
 
     lost: bool
     distance: float | None
     reason: str
+    code: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"lost": self.lost, "distance": self.distance, "reason": self.reason}
@@ -51,20 +57,24 @@ def judge_lag(
     table: TableSpec,
 ) -> LagResult:
     """K-3.1 for one lag. A lag that never reaches the foot cushion also loses: it is no lag."""
+
+    def lost(code: str) -> LagResult:
+        return LagResult(True, None, lag_words(code, None), code)
+
     if pocketed or final is None:
-        return LagResult(True, None, "the lag ball was pocketed")
+        return lost("lag_pocketed")
     for e in events:
         if e.kind == BALL_BALL and ball in e.balls:
-            return LagResult(True, None, "the lag ball touched another ball")
+            return lost("lag_touched_ball")
         if e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where in LONG_CUSHIONS:
-            return LagResult(True, None, "the lag ball touched a long cushion")
+            return lost("lag_long_cushion")
     half = table.width / 2
     if (side == 0 and y_extent[1] > half) or (side == 1 and y_extent[0] < half):
-        return LagResult(True, None, "the lag ball crossed onto the other player's side")
+        return lost("lag_crossed")
     if not any(e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where == FOOT_CUSHION for e in events):
-        return LagResult(True, None, "the lag ball did not reach the foot cushion")
+        return lost("lag_short")
     distance = round(final[0] - table.ball_radius, 6) + 0.0
-    return LagResult(False, distance, f"the lag ball stopped {distance * 1000:.0f} mm from the home cushion")
+    return LagResult(False, distance, lag_words("lag_stopped", distance), "lag_stopped")
 
 
 def decide_lag(first: LagResult, second: LagResult, tolerance: float) -> int | None:

@@ -1,6 +1,8 @@
-"""Ball kinds and the words the verdicts use, so every reason reads the same way."""
+"""Ball and pocket groups the rules read (the words for them are in :mod:`game.engine.rules.words`)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from game.engine.balls import BALL_IDS, BALL_ORDER, CUE_BALL_IDS
 from game.engine.table import POCKET_IDS
@@ -22,9 +24,6 @@ __all__ = [
     "POCKET_IDS",
     "RED_IDS",
     "ball_kind",
-    "ball_list",
-    "ball_name",
-    "pocket_name",
     "sorted_balls",
 ]
 
@@ -38,32 +37,6 @@ def ball_kind(ball: str) -> str:
     return "kaisa"
 
 
-def ball_name(ball: str, *, capital: bool = False) -> str:
-    """Words for a ball: "red", "the kaisa", "white2"; reds are not told apart, whites are."""
-    kind = ball_kind(ball)
-    if kind == "red":
-        text = "red"
-    elif kind == "kaisa":
-        text = "the kaisa"
-    else:
-        text = ball
-    if capital:
-        text = text[0].upper() + text[1:]
-    return text
-
-
-def ball_list(balls: list[str] | tuple[str, ...]) -> str:
-    """ "the kaisa and red", "white2, red and red"."""
-    names = [ball_name(b) for b in balls]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def pocket_name(pocket: str) -> str:
-    return pocket.replace("_", " ")
-
-
-def sorted_balls(balls: object) -> list[str]:
+def sorted_balls(balls: Iterable[str]) -> list[str]:
     """Ball ids in the fixed ``BALL_IDS`` order (never iterate a set)."""
-    return sorted(balls, key=BALL_ORDER.__getitem__)  # type: ignore[call-overload]
+    return sorted(balls, key=BALL_ORDER.__getitem__)

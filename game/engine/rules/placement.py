@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from game.engine.rules.words import refusal
 from game.engine.table import TableSpec, point_segment_distance
 
 Vec2 = tuple[float, float]
@@ -55,20 +56,20 @@ def opening_placement_error(
 ) -> str | None:
     """Why ``point`` is not a legal K-3.3 placement, or None if it is."""
     if not point[0] > table.length / 2:
-        return "white2 must be placed beyond the centre line (x > L/2)"
+        return refusal("place_beyond_centre")
     resting = resting_error(point, balls, table, ball)
     if resting is not None:
         return resting
     pocket = in_opening_corridor(point, table, corridor_width)
     if pocket is not None:
-        return f"the ball would block the corridor from the centre spot to {pocket.replace('_', ' ')}"
+        return refusal("place_corridor", {"pocket": pocket})
     return None
 
 
 def home_placement_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpec, ball: str) -> str | None:
     """Why ``point`` is not a legal K-7.1 ball-in-hand position, or None if it is."""
     if not table.in_home(point):
-        return "a ball in hand must be placed in the home (x <= L/4)"
+        return refusal("place_in_home")
     return resting_error(point, balls, table, ball)
 
 
@@ -76,28 +77,14 @@ def resting_error(point: Vec2, balls: Mapping[str, Vec2 | None], table: TableSpe
     """Why a placed ball could not rest at ``point`` (off the cloth, touching a ball), or None: the part
     every placement rule (K-3.3, K-7.1) shares."""
     if not table.ball_fits(point):
-        return "the ball must lie wholly on the cloth"
+        return refusal("place_on_cloth")
     other = touches_any(point, balls, table, ignore=ball)
     if other is not None:
-        return f"the ball would touch {other}"
+        return refusal("place_touching", {"ball": other})
     return None
 
 
-def frozen_cushion(point: Vec2, table: TableSpec, tolerance: float = 1e-4) -> str | None:
-    """K-6.2: the cushion a ball at ``point`` is frozen to, or None.
-
-    Frozen means the ball touches a straight cushion nose (centre within R + ``tolerance``). When the
-    nearest point of the nose is its end, the contact point lies on the jaw rounding and the ball does
-    not count as frozen ("unless its cushion contact point lies on a jaw").
-    """
-    R = table.ball_radius
-    for cushion in table.cushions:
-        (ax, ay), (bx, by) = cushion.a, cushion.b
-        dx, dy = bx - ax, by - ay
-        length2 = dx * dx + dy * dy
-        t = ((point[0] - ax) * dx + (point[1] - ay) * dy) / length2
-        if t <= 0.0 or t >= 1.0:
-            continue
-        if point_segment_distance(point, cushion.a, cushion.b) <= R + tolerance:
-            return cushion.id
-    return None
+def frozen_cushion(point: Vec2, table: TableSpec) -> str | None:
+    """K-6.2: the cushion a ball at ``point`` is frozen to, or None (the one definition is
+    :meth:`TableSpec.frozen_cushion`, which the physics uses too)."""
+    return table.frozen_cushion(point)

@@ -1,7 +1,8 @@
 """Validating the strike a player sends (ARCHITECTURE section 3) before the physics sees it.
 
-The physics raises its own ``StrikeError`` too; checking here first gives the player a precise
-``RuleError`` code and keeps junk (bools, strings, NaN, extra keys) away from the simulation.
+The limits live in :mod:`game.engine.strike_limits` (one home for the physics, the rules, the protocol
+and the client, which gets them through ``Match.constraints``); checking them here first gives the player
+a precise ``RuleError`` code and keeps junk (bools, strings, NaN, extra keys) away from the simulation.
 """
 
 from __future__ import annotations
@@ -9,12 +10,18 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from game.engine.rules.errors import RuleError
+from game.engine.rules.errors import RuleError, refuse
+from game.engine.strike_limits import STRIKE_LIMITS
 
 STRIKE_KEYS: tuple[str, ...] = ("angle", "speed", "side", "height")
-MAX_SPEED = 9.0  # m/s, the physics contract's upper bound
-MAX_TIP_OFFSET = 0.6  # fraction of the radius: beyond it the cue miscues
-MAX_ANGLE = 1000.0  # radians; anything larger is junk, not aim
+MAX_SPEED = STRIKE_LIMITS.max_speed
+MAX_TIP_OFFSET = STRIKE_LIMITS.max_tip_offset
+MAX_ANGLE = STRIKE_LIMITS.max_angle
+
+
+def strike_limits() -> dict[str, float]:
+    """The limits as the client gets them (``constraints()["strike_limits"]``)."""
+    return STRIKE_LIMITS.as_dict()
 
 
 def _number(data: Mapping[str, object], key: str, default: float | None) -> float:
@@ -40,10 +47,10 @@ def parse_strike(data: object) -> dict[str, float]:
     speed = _number(data, "speed", None)
     side = _number(data, "side", 0.0)
     height = _number(data, "height", 0.0)
-    if abs(angle) > MAX_ANGLE:
+    if not STRIKE_LIMITS.angle_ok(angle):
         raise RuleError("bad_strike", "strike angle is out of range")
-    if not 0.0 < speed <= MAX_SPEED:
-        raise RuleError("bad_strike", f"strike speed must be in (0, {MAX_SPEED:g}] m/s")
-    if math.hypot(side, height) > MAX_TIP_OFFSET:
-        raise RuleError("miscue", f"the tip offset must be at most {MAX_TIP_OFFSET} of the radius")
+    if not STRIKE_LIMITS.speed_ok(speed):
+        raise refuse("bad_strike", "strike_speed", max_speed=MAX_SPEED)
+    if not STRIKE_LIMITS.tip_offset_ok(side, height):
+        raise refuse("miscue", max_tip_offset=MAX_TIP_OFFSET)
     return {"angle": angle, "speed": speed, "side": side, "height": height}

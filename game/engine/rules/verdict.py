@@ -13,14 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.engine.rules import words
 from game.engine.rules.calls import Call, judge_call, pocketed_order
 from game.engine.rules.events import EventLike
 from game.engine.rules.fouls import cue_fault, jumped, left_table, struck_ball
-from game.engine.rules.names import (
-    ball_list,
-    ball_name,
-    pocket_name,
-)
 from game.engine.rules.placement import frozen_cushion
 from game.engine.rules.ruleset import Ruleset
 from game.engine.rules.scoring import call_points, first_hit_value, is_plain_white, kaisa_bank_rule
@@ -31,7 +27,11 @@ Vec2 = tuple[float, float]
 
 @dataclass(frozen=True)
 class Verdict:
-    """The judged shot. ``as_dict`` is the wire form (ARCHITECTURE section 3) plus extra keys."""
+    """The judged shot. ``as_dict`` is the wire form (ARCHITECTURE section 3) plus extra keys.
+
+    ``code`` and ``params`` say what happened in structure; ``reason`` is the words made from them by
+    :mod:`game.engine.rules.words` (so another language is another catalogue there).
+    """
 
     scored: bool
     points: int
@@ -39,8 +39,9 @@ class Verdict:
     foul: str | None
     caroms: tuple[str, ...]
     turn_passes: bool
-    reason: str
     rules: tuple[str, ...]
+    code: str
+    params: Mapping[str, Any]
     replay: bool = False
     fault: str | None = None
     fulfilled: bool = False
@@ -50,6 +51,10 @@ class Verdict:
     pocketed: tuple[tuple[str, str], ...] = ()
     first_hit: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        return words.say(self.code, self.params)
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -69,32 +74,12 @@ class Verdict:
             "call": dict(self.call) if self.call is not None else None,
             "pocketed": [[b, p] for b, p in self.pocketed],
             "first_hit": self.first_hit,
+            "code": self.code,
+            "params": dict(self.params),
         }
         for key in sorted(self.extra):
             data[key] = self.extra[key]
         return data
-
-
-def _points_text(points: int) -> str:
-    return f"{points} point" + ("" if abs(points) == 1 else "s")
-
-
-def describe_pot(call: Call, caroms: Sequence[str], mode: str) -> str:
-    """ "Red into foot left off 1 cushion with a carom on the kaisa"."""
-    text = f"{ball_name(call.ball, capital=True)} into {pocket_name(call.pocket)}"
-    if call.cue_cushions:
-        text += f" after {call.cue_cushions} cue-ball cushion(s)"
-    if call.object_cushions:
-        text += f" off {call.object_cushions} cushion" + ("" if call.object_cushions == 1 else "s")
-    if call.via is not None:
-        text += (
-            f" by a combination from {ball_name(call.via)}"
-            if mode == "combination"
-            else f" by a kiss off {ball_name(call.via)}"
-        )
-    if caroms:
-        text += f" with a carom on {ball_list(list(caroms))}"
-    return text
 
 
 def judge_shot(
@@ -111,37 +96,34 @@ def judge_shot(
     cue_crossed_home_line: bool = True,
     rolled_in: Sequence[str] = (),
     pocketed: Sequence[tuple[str, str]] | None = None,
+    owners: Mapping[str, str] | None = None,
 ) -> Verdict:
-    """Judge one shot (K-4 to K-9, K-11.3). Pure: same inputs, same verdict."""
+    """Judge one shot (K-4 to K-9, K-11.3). Pure: same inputs, same verdict.
+
+    ``owners`` (cue ball -> player name) lets the words name a white by its owner.
+    """
     drops = tuple(pocketed_order(events) if pocketed is None else [(b, p) for b, p in pocketed])
     dropped = [b for b, _ in drops]
     call_dict = call.as_dict()
     base: dict[str, Any] = {"call": call_dict, "pocketed": drops}
+    who = dict(owners or {})
 
-    def verdict(**kw: Any) -> Verdict:
+    def verdict(code: str, params: Mapping[str, Any] | None = None, **kw: Any) -> Verdict:
         kw.setdefault("scored", False)
         kw.setdefault("points", 0)
         kw.setdefault("penalty", 0)
         kw.setdefault("foul", None)
         kw.setdefault("caroms", ())
         kw.setdefault("turn_passes", True)
-        return Verdict(**base, **kw)
+        full = {"cue": cue, "call": call_dict, "owners": who, **(params or {})}
+        return Verdict(**base, code=code, params=full, **kw)
 
     struck = struck_ball(events)
     if struck is not None and struck != cue:
-        return verdict(
-            foul="wrong_cue_ball",
-            rules=("K-6.6",),
-            reason=f"Played {struck}, not the own cue ball {cue}: no points, the visit ends",
-        )
+        return verdict("wrong_cue_ball", {"struck": struck}, foul="wrong_cue_ball", rules=("K-6.6",))
 
     if from_hand and not cue_crossed_home_line:
-        return verdict(
-            turn_passes=False,
-            replay=True,
-            rules=("K-7.2",),
-            reason="The cue ball did not cross the home line: the shot is replayed",
-        )
+        return verdict("replay_home_line", turn_passes=False, replay=True, rules=("K-7.2",))
 
     judgement = judge_call(call, cue, events)
     first_hit = judgement.first_hit
@@ -149,80 +131,53 @@ def judge_shot(
 
     if cue in dropped or left_table(events, cue):
         penalty = ruleset.shootout_penalty if shootout else first_hit_value(first_hit, ruleset)
-        how = "pocketed" if cue in dropped else "off the table"
-        rules = ("K-11.3",) if shootout else ("K-8.1", "K-8.3")
-        hit = "after hitting no ball" if first_hit is None else f"after hitting {ball_name(first_hit)} first"
-        return verdict(
-            foul="cue_ball_pocketed" if cue in dropped else "cue_ball_off_table",
-            penalty=penalty,
-            rules=rules,
-            reason=f"Own cue ball {cue} {how} {hit}: minus {_points_text(penalty)}",
-        )
+        foul = "cue_ball_pocketed" if cue in dropped else "cue_ball_off_table"
+        cited = ("K-11.3",) if shootout else ("K-8.1", "K-8.3")
+        return verdict(foul, {"first_hit": first_hit, "penalty": penalty}, foul=foul, penalty=penalty, rules=cited)
 
     if cue_fault(events):
-        return verdict(
-            fault="push_or_double_hit", rules=("K-6.2",), reason="A push or double hit: no points, the visit ends"
-        )
+        return verdict("push_or_double_hit", fault="push_or_double_hit", rules=("K-6.2",))
 
+    cushion = judgement.first_cushion_point
     if from_hand and first_hit is not None:
         hit_pos = before.get(first_hit)
-        cushion = judgement.first_cushion_point
         if hit_pos is not None and table.in_home(hit_pos) and (cushion is None or cushion[0] <= table.home_line_x):
-            return verdict(
-                foul="hand_attack",
-                rules=("K-7.2",),
-                reason=(
-                    f"From hand the cue ball hit {ball_name(first_hit)} in the home without "
-                    "first touching a cushion beyond the home line: no points, the visit ends"
-                ),
-            )
+            return verdict("hand_attack", {"ball": first_hit}, foul="hand_attack", rules=("K-7.2",))
 
     if not judgement.fulfilled:
-        return verdict(rules=("K-4.2", "K-6.1"), reason=f"Call not made: {judgement.failure}; the visit ends")
+        params = {"failure": judgement.failure, **judgement.failure_params}
+        return verdict("call_missed", params, rules=("K-4.2", "K-6.1"))
+    if from_hand and call.cue_cushions and cushion is not None and cushion[0] <= table.home_line_x:
+        # K-7.2 (the seed's rule): from hand a called cue-ball cushion must be outside the home.
+        params = {"failure": "hand_cushion_in_home"}
+        return verdict("call_missed", params, rules=("K-7.2", "K-4.2", "K-6.1"))
 
     caroms = judgement.caroms
     obj = call.ball
     if jumped(events, obj):
-        return verdict(
-            fault="object_jumped",
-            rules=("K-6.2",),
-            reason=f"{ball_name(obj, capital=True)} left the cloth: no points, the visit ends",
-        )
+        return verdict("object_jumped", {"ball": obj}, fault="object_jumped", rules=("K-6.2",))
     if obj in rolled_in:
-        return verdict(
-            fault="rolled_along_cushion",
-            rules=("K-6.2",),
-            reason=f"{ball_name(obj, capital=True)} rolled in along a cushion: no points, the visit ends",
-        )
+        return verdict("rolled_along_cushion", {"ball": obj}, fault="rolled_along_cushion", rules=("K-6.2",))
     obj_pos = before.get(obj)
     if call.direct and obj_pos is not None and frozen_cushion(obj_pos, table) is not None:
-        return verdict(
-            fault="frozen_to_cushion",
-            rules=("K-6.2",),
-            reason=f"{ball_name(obj, capital=True)} was frozen to a cushion: a simple pot of it "
-            "scores nothing, the visit ends",
-        )
+        return verdict("frozen_to_cushion", {"ball": obj}, fault="frozen_to_cushion", rules=("K-6.2",))
     if judgement.mode == "kiss" and call.via is not None:
         via_pos = before.get(call.via)
         if via_pos is not None and frozen_cushion(via_pos, table) is not None:
-            return verdict(
-                fault="kiss_off_frozen_ball",
-                rules=("K-6.2",),
-                reason=f"A kiss off {ball_name(call.via)} frozen to a cushion scores nothing, the visit ends",
-            )
+            return verdict("kiss_off_frozen_ball", {"via": call.via}, fault="kiss_off_frozen_ball", rules=("K-6.2",))
 
-    pot = describe_pot(call, caroms, judgement.mode)
     if shootout:
         points = ruleset.shootout_pot_points
         wins = score_before + points >= ruleset.target_score
         return verdict(
+            "pot",
+            {"mode": judgement.mode, "caroms": [], "points": points, "notes": []},
             scored=True,
             points=points,
             fulfilled=True,
             turn_passes=False,
             wins=wins,
             rules=("K-4.2", "K-11.3"),
-            reason=f"{pot}: {_points_text(points)}",
         )
 
     points = call_points(obj, caroms, ruleset, via=call.via, object_cushions=call.object_cushions)
@@ -238,25 +193,26 @@ def judge_shot(
         rules.append("K-5.6")
     plain = is_plain_white(obj, caroms, call.via)
     turn_passes = False
-    tail = ""
+    notes: list[str] = []
     if any(left_table(events, b) for b in caroms):
         turn_passes = True
         rules.append("K-6.3")
-        tail = "; a carom ball left the table, the visit ends"
+        notes.append("carom_left_table")
     if plain:
         rules.append("K-9.2")
         if ruleset.plain_white_at_59_passes and score_before >= ruleset.plain_white_pass_score:
             turn_passes = True
-            tail = "; a plain white never wins, the turn passes"
+            notes = ["plain_white_passes"]
     wins = not plain and score_before + points >= ruleset.target_score
     if wins:
         rules.append("K-9.1")
     elif not turn_passes:
         rules.append("K-6.1")
     others = [b for b in dropped if b not in (obj, *caroms) and b != cue]
-    if others:
-        tail += f"; {ball_list(others)} dropped too and score nothing"
+    params = {"mode": judgement.mode, "caroms": list(caroms), "points": points, "notes": notes, "others": others}
     return verdict(
+        "pot",
+        params,
         scored=True,
         points=points,
         fulfilled=True,
@@ -265,5 +221,4 @@ def judge_shot(
         wins=wins,
         plain_white=plain,
         rules=tuple(rules),
-        reason=f"{pot}: {_points_text(points)}{tail}",
     )

@@ -1,0 +1,188 @@
+"""What a player may do now (ARCHITECTURE 3, ``Match.constraints``): the client draws legality from
+this and never re-implements a rule.
+
+Everything here is *read off* the rules' own checks, never restated: the calls come from
+:func:`~game.engine.rules.legality.validate_call` tried over every option, the placement region from the
+constants the placement checks use. ``tests/rules/test_constraints.py`` proves the two agree: every call
+and placement allowed here is accepted by the match, every one forbidden is refused.
+
+``calls``: for each object ball the player may call, ``via`` (the balls it may be called off or with)
+and for each pocket ``ways`` and ``why``. A way is a list of options ("object_cushions": one or more
+object-ball cushions called; "cue_cushions": one or more cue-ball cushions called; "via:<ball>": that
+kiss or combination ball); a call is allowed exactly when its options include every option of at least
+one way (``[[]]``: the plain call is allowed; ``[]``: never). ``why`` says why the plain call (no
+cushions, no via) is refused, or is null. Balls that can never be called are in ``not_callable`` with
+the reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from typing import Any
+
+from game.engine.balls import BALL_IDS
+from game.engine.rules.calls import Call
+from game.engine.rules.errors import RuleError
+from game.engine.rules.legality import validate_call
+from game.engine.rules.placement import TOUCH_TOLERANCE, mouth_centre
+from game.engine.rules.state import SHOOTING_PHASES, MatchState, Phase, ShootoutStage, table_of
+from game.engine.rules.strike import strike_limits
+from game.engine.table import POCKET_IDS
+
+OPTIONS: tuple[str, ...] = ("object_cushions", "cue_cushions")
+
+
+def pending(state: MatchState) -> list[tuple[str, str]]:
+    """Who may act now and how: (player, action), action in lag/choose_break/place/shoot."""
+    names = state.names
+    stage = state.stage
+    if state.phase == Phase.FINISHED:
+        return []
+    if state.phase == Phase.LAG or stage == ShootoutStage.LAG:
+        return [(names[i], "lag") for i in (0, 1) if state.lag.results[i] is None]
+    if state.phase == Phase.CHOOSE_BREAK or stage == ShootoutStage.CHOOSE:
+        return [(names[state.turn], "choose_break")]
+    if state.phase == Phase.OPENING_PLACEMENT:
+        return [(names[state.turn], "place")]
+    cue = state.shooter.cue_ball
+    if cue is None or state.balls.get(cue) is None:
+        return [(names[state.turn], "place")]
+    return [(names[state.turn], "shoot")]
+
+
+def actions(state: MatchState, player: str) -> list[str]:
+    """The input kinds ``player`` may send now (a placed ball in hand may still be moved)."""
+    out = [action for name, action in pending(state) if name == player]
+    if out == ["shoot"] and state.visit.from_hand and state.phase in SHOOTING_PHASES:
+        out = ["place", "shoot"]
+    if state.phase != Phase.FINISHED and player in state.names:
+        out.append("resign")
+    return out
+
+
+def _plain(ball: str, pocket: str) -> dict[str, Any]:
+    return {"ball": ball, "pocket": pocket, "object_cushions": 0, "cue_cushions": 0, "via": None}
+
+
+def _refusal(state: MatchState, call: dict[str, Any]) -> str | None:
+    try:
+        validate_call(state, Call(**call))
+    except RuleError as exc:
+        return exc.message
+    return None
+
+
+def _ways(state: MatchState, ball: str, pocket: str, vias: list[str]) -> tuple[list[list[str]], str | None]:
+    """The minimal option sets that make a call of ``ball`` into ``pocket`` legal, and why the plain call
+    is refused (None if it is not). Legality is monotone (adding an option to an allowed call never makes
+    it illegal), so the minimal sets describe every allowed call, and two quick cases need no search:
+    the plain call allowed (``[[]]``), or not even every option at once (``[]``)."""
+    why = _refusal(state, _plain(ball, pocket))
+    if why is None:
+        return [[]], None
+    every = {**_plain(ball, pocket), "object_cushions": 1, "cue_cushions": 1}
+    if all(_refusal(state, {**every, "via": via}) is not None for via in [None, *vias]):
+        return [], why
+    # Smallest option sets first; a superset of a set already allowed is not minimal (monotone).
+    atoms = [*OPTIONS, *(f"via:{v}" for v in vias)]
+    minimal: list[frozenset[str]] = []
+    for size in (1, 2, 3):
+        for combo in itertools.combinations(atoms, size):
+            chosen = frozenset(combo)
+            if sum(a.startswith("via:") for a in chosen) > 1 or any(m <= chosen for m in minimal):
+                continue
+            via = next((a[4:] for a in chosen if a.startswith("via:")), None)
+            call = {
+                **_plain(ball, pocket),
+                "object_cushions": int("object_cushions" in chosen),
+                "cue_cushions": int("cue_cushions" in chosen),
+                "via": via,
+            }
+            if _refusal(state, call) is None:
+                minimal.append(chosen)
+    unique = sorted({tuple(sorted(m)) for m in minimal}, key=lambda t: (len(t), t))
+    return [list(t) for t in unique], why
+
+
+def _shooting_state(state: MatchState, player: str) -> MatchState | None:
+    """The state the player's next shot is judged in (his ball in hand counts as placed), or None."""
+    acts = actions(state, player)
+    if "shoot" in acts:
+        return state
+    if "place" in acts and state.phase in SHOOTING_PHASES:
+        return state.evolve(visit=dataclasses.replace(state.visit, from_hand=True))
+    return None
+
+
+def calls(state: MatchState, player: str) -> tuple[dict[str, Any], dict[str, str]]:
+    shooting = _shooting_state(state, player)
+    if shooting is None:
+        return {}, {}
+    cue = shooting.shooter.cue_ball
+    out: dict[str, Any] = {}
+    refused: dict[str, str] = {}
+    for ball in BALL_IDS:
+        if ball == cue:
+            continue
+        vias = [b for b in BALL_IDS if b not in (ball, cue) and shooting.balls.get(b) is not None]
+        pockets = {}
+        for pocket in POCKET_IDS:
+            ways, why = _ways(shooting, ball, pocket, vias)
+            pockets[pocket] = {"ways": ways, "why": why}
+        if any(p["ways"] for p in pockets.values()):
+            out[ball] = {"via": vias, "pockets": pockets}
+        else:
+            refused[ball] = str(_refusal(shooting, _plain(ball, POCKET_IDS[0])))
+    return out, refused
+
+
+def placement(state: MatchState, player: str) -> dict[str, Any] | None:
+    """Where ``player`` may put his ball now: the ball, the region and the touch tolerance, or None.
+
+    ``region.kind`` "home" (K-7.1: centre x <= ``x_max``) or "opening" (K-3.3: centre x > ``x_min``,
+    and no closer than ``half_width`` to either ``corridors`` segment); always within ``cloth`` (the
+    rectangle of centres wholly on the cloth) and, for every ball in ``avoid``, at least
+    ``2 * ball_radius + touch_tolerance`` from its centre.
+    """
+    if "place" not in actions(state, player):
+        return None
+    table = table_of(state)
+    ball = state.shooter.cue_ball
+    assert ball is not None
+    R = table.ball_radius
+    region: dict[str, Any] = {"cloth": [R, table.length - R, R, table.width - R]}
+    if state.phase == Phase.OPENING_PLACEMENT:
+        centre = table.spots["center"]
+        region.update(
+            kind="opening",
+            x_min=table.length / 2,
+            half_width=state.ruleset.corridor_width * R,
+            corridors=[
+                {"pocket": p, "from": list(centre), "to": list(mouth_centre(table, p))}
+                for p in ("foot_right", "foot_left")
+            ],
+        )
+    else:
+        region.update(kind="home", x_max=table.home_line_x)
+    avoid = {b: list(p) for b, p in state.balls.items() if b != ball and p is not None}
+    return {
+        "ball": ball,
+        "region": region,
+        "avoid": avoid,
+        "ball_radius": R,
+        "touch_tolerance": TOUCH_TOLERANCE,
+    }
+
+
+def constraints(state: MatchState, player: str) -> dict[str, Any]:
+    """``{"actions", "calls", "not_callable", "placement", "strike_limits"}`` for ``player``, JSON-ready."""
+    state.index_of(player)
+    allowed, refused = calls(state, player)
+    return {
+        "actions": actions(state, player),
+        "calls": allowed,
+        "not_callable": refused,
+        "placement": placement(state, player),
+        "strike_limits": strike_limits(),
+    }

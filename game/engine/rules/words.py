@@ -1,0 +1,378 @@
+"""Words at the edge: every sentence a player reads about the rules is made here, from a verdict's
+``code`` and ``params`` (and a refusal's or a lag's code), by a catalogue of templates per language.
+
+The rules decide in structure (codes, ball ids, pocket ids, numbers); this module is the only place
+that turns ids into names a player would use: "alice's cue ball" (never "white2"), "the red" and "the
+other red" (never "red" twice), "the kaisa", pockets named as the table is drawn (ARCHITECTURE 4: in
+landscape the home end is on the left and +y points up, so ``middle_right`` at y = 0 is the bottom
+middle pocket), scores as "won 60–41", phases in words (never "choose_break"). English is the one
+catalogue today; a second language is a second :class:`Catalogue`, not a rewrite of the rules.
+
+Malformed input (wrong types, unknown fields: what a correct client never sends) is answered in plain
+English for developers next to its check (calls.py, strike.py, snapshot.py); everything a player can
+meet in play is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+RED_IDS = ("red1", "red2")
+CUE_IDS = ("white1", "white2")
+
+
+class Namer:
+    """Names balls within one sentence: the first red mentioned is "a red" (or "the red" when it is
+    the called ball), a different red after it "the other red"; whites by their owners."""
+
+    def __init__(self, cat: Catalogue, owners: Mapping[str, str], cue: str | None, called: str | None) -> None:
+        self.cat = cat
+        self.owners = owners
+        self.cue = cue
+        self.first_red: str | None = called if called in RED_IDS else None
+
+    def fresh(self) -> Namer:
+        """For sentences that do not name the called ball: the first red is "a red" again."""
+        self.first_red = None
+        return self
+
+    def ball(self, ball: object) -> str:
+        b = str(ball)
+        if b in RED_IDS:
+            if self.first_red is None:
+                self.first_red = b
+                return self.cat.a_red
+            return self.cat.the_red if b == self.first_red else self.cat.other_red
+        if b == "kaisa":
+            return self.cat.kaisa
+        if b in CUE_IDS:
+            owner = self.owners.get(b)
+            if owner:
+                return self.cat.owned_cue.format(owner=owner)
+            return self.cat.the_cue if b == self.cue else self.cat.opponent_cue
+        return self.cat.unknown_ball
+
+    def balls(self, balls: Sequence[str]) -> str:
+        if len(balls) == 2 and set(balls) == set(RED_IDS) and self.first_red is None:
+            self.first_red = balls[0]
+            return self.cat.both_reds
+        return self.cat.join([self.ball(b) for b in balls])
+
+    def phase(self, phase: object) -> str:
+        return self.cat.phases.get(str(phase), self.cat.unknown_phase)
+
+    def pocket(self, pocket: object) -> str:
+        return self.cat.pockets.get(str(pocket), self.cat.unknown_pocket)
+
+
+Template = Callable[[Namer, Mapping[str, Any]], str]
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language: the names and one template per code."""
+
+    kaisa: str
+    a_red: str
+    the_red: str
+    other_red: str
+    both_reds: str
+    owned_cue: str
+    the_cue: str
+    opponent_cue: str
+    unknown_ball: str
+    unknown_pocket: str
+    unknown_phase: str
+    pockets: Mapping[str, str]
+    phases: Mapping[str, str]
+    verdicts: Mapping[str, Template]
+    failures: Mapping[str, Template]
+    lags: Mapping[str, Callable[[float | None], str]]
+    refusals: Mapping[str, Template]
+    finishes: Mapping[str, Template]
+    and_word: str = "and"
+
+    def join(self, names: Sequence[str]) -> str:
+        if len(names) <= 1:
+            return "".join(names)
+        return ", ".join(names[:-1]) + f" {self.and_word} " + names[-1]
+
+
+# ----------------------------------------------------------------------------------------- English
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _points(n: int) -> str:
+    return _n(n, "point", "points")
+
+
+def _won(p: Mapping[str, Any]) -> str:
+    won = p.get("won")
+    if not won:
+        return ""
+    return f". {won['winner']} won {won['score'][0]}–{won['score'][1]}"
+
+
+def _pot(w: Namer, p: Mapping[str, Any]) -> str:
+    call = p["call"]
+    text = f"Potted {w.ball(call['ball'])} in {w.pocket(call['pocket'])}"
+    if call.get("cue_cushions"):
+        text += f" after {_n(call['cue_cushions'], 'cue-ball cushion', 'cue-ball cushions')}"
+    if call.get("object_cushions"):
+        text += f" off {_n(call['object_cushions'], 'cushion', 'cushions')}"
+    if call.get("via") is not None:
+        via = w.ball(call["via"])
+        text += f" by a combination from {via}" if p.get("mode") == "combination" else f" by a kiss off {via}"
+    if p.get("caroms"):
+        text += f" with a carom on {w.balls(p['caroms'])}"
+    text += f": {_points(p['points'])}"
+    notes = p.get("notes") or ()
+    if "carom_left_table" in notes:
+        text += "; a carom ball left the table, the visit ends"
+    if "plain_white_passes" in notes:
+        text += "; a plain white never wins, the turn passes"
+    if p.get("others"):
+        others = p["others"]
+        text += f"; {w.balls(others)} dropped too and {'scores' if len(others) == 1 else 'score'} nothing"
+    return text + _won(p)
+
+
+def _missed(w: Namer, p: Mapping[str, Any]) -> str:
+    failure = EN_FAILURES.get(str(p.get("failure")))
+    why = failure(w, p) if failure else "the call was not made"
+    return f"Call not made: {why}; the visit ends"
+
+
+def _cue_lost(how: str) -> Template:
+    def words(w: Namer, p: Mapping[str, Any]) -> str:
+        w.fresh()
+        hit = "after hitting no ball" if p.get("first_hit") is None else f"after hitting {w.ball(p['first_hit'])} first"
+        return f"Foul: {w.ball(p['cue'])} {how} {hit}: minus {_points(p['penalty'])}"
+
+    return words
+
+
+def _lag(w: Namer, p: Mapping[str, Any]) -> str:
+    text = f"Lag by {p['player']}: {EN_LAGS[p['result']](p.get('distance'))}"
+    if p.get("relag"):
+        text += "; both lags lost or equal: lag again"
+    elif p.get("winner"):
+        text += f"; {p['winner']} wins the lag and chooses who breaks"
+    return text
+
+
+EN_FAILURES: dict[str, Template] = {
+    "no_ball_hit": lambda w, p: "the cue ball touched no ball",
+    "wrong_first_ball": lambda w, p: f"the cue ball touched {w.ball(p['first'])} first, not {w.ball(p['called'])}",
+    "cue_cushions": lambda w, p: (
+        f"the cue ball touched {_n(p['counted'], 'cushion', 'cushions')} before the first ball, {p['called']} called"
+    ),
+    "not_dropped": lambda w, p: f"{w.ball(p['ball'])} did not drop",
+    "wrong_pocket": lambda w, p: f"{w.ball(p['ball'])} dropped in {w.pocket(p['pocket'])}, not {w.pocket(p['called'])}",
+    "object_cushions": lambda w, p: (
+        f"{w.ball(p['ball'])} touched {_n(p['counted'], 'cushion', 'cushions')} before dropping, {p['called']} called"
+    ),
+    "unexpected_contact": lambda w, p: (
+        f"{w.ball(p['ball'])} touched {w.ball(p['other'])} before dropping (no kiss was called)"
+    ),
+    "kiss_missed": lambda w, p: f"{w.ball(p['ball'])} never touched {w.ball(p['via'])}: the called kiss did not happen",
+    "kiss_extra_contact": lambda w, p: f"{w.ball(p['ball'])} touched {w.ball(p['other'])} besides the called kiss",
+    "combination_failed": lambda w, p: f"{w.ball(p['via'])} did not drive {w.ball(p['ball'])}: the combination failed",
+    "combination_extra_contact": lambda w, p: (
+        f"{w.ball(p['ball'])} touched {w.ball(p['other'])} besides the combination"
+    ),
+    "hand_cushion_in_home": lambda w, p: (
+        "from hand the cue ball's first cushion must be beyond the home line, and it was inside the home"
+    ),
+}
+
+EN_LAGS: dict[str, Callable[[float | None], str]] = {
+    "lag_pocketed": lambda d: "the lag ball was pocketed",
+    "lag_touched_ball": lambda d: "the lag ball touched another ball",
+    "lag_long_cushion": lambda d: "the lag ball touched a long cushion",
+    "lag_crossed": lambda d: "the lag ball crossed onto the other player's side",
+    "lag_short": lambda d: "the lag ball did not reach the foot cushion",
+    "lag_stopped": lambda d: f"the lag ball stopped {(d or 0.0) * 1000:.0f} mm from the home cushion",
+}
+
+EN_VERDICTS: dict[str, Template] = {
+    "pot": _pot,
+    "call_missed": _missed,
+    "wrong_cue_ball": lambda w, p: f"Played {w.ball(p['struck'])}, not {w.ball(p['cue'])}: no points, the visit ends",
+    "replay_home_line": lambda w, p: "The cue ball did not cross the home line: the shot is replayed",
+    "cue_ball_pocketed": _cue_lost("pocketed"),
+    "cue_ball_off_table": _cue_lost("off the table"),
+    "push_or_double_hit": lambda w, p: "A push or double hit: no points, the visit ends",
+    "hand_attack": lambda w, p: (
+        f"From hand the cue ball hit {w.fresh().ball(p['ball'])} in the home without first touching a cushion beyond "
+        "the home line: no points, the visit ends"
+    ),
+    "object_jumped": lambda w, p: f"No points: {w.ball(p['ball'])} left the cloth; the visit ends",
+    "rolled_along_cushion": lambda w, p: f"No points: {w.ball(p['ball'])} rolled in along a cushion; the visit ends",
+    "frozen_to_cushion": lambda w, p: (
+        f"No points: {w.ball(p['ball'])} was frozen to a cushion, and a simple pot of a frozen ball scores "
+        "nothing; the visit ends"
+    ),
+    "kiss_off_frozen_ball": lambda w, p: (
+        f"A kiss off {w.ball(p['via'])} frozen to a cushion scores nothing, the visit ends"
+    ),
+    "lag": _lag,
+    "break_chosen": lambda w, p: f"{p['breaker']} breaks; {p['placer']} places the cue ball beyond the centre line",
+    "shootout_started": lambda w, p: f"{p['starter']} starts the shoot-out",
+    "opening_placed": lambda w, p: f"{p['player']} placed the cue ball; {p['breaker']} breaks from the home",
+    "hand_placed": lambda w, p: f"{p['player']} placed the cue ball in the home",
+    "touch_foul": lambda w, p: (
+        f"{p['player']} touched a ball: the visit ends"
+        + (f", minus {_points(p['penalty'])}" if p.get("penalty") else "")
+        + _won(p)
+    ),
+    "resigned": lambda w, p: f"{p['loser']} resigned{_won(p) or '. ' + p['winner'] + ' wins'}",
+    "forfeit": lambda w, p: f"{p['loser']}: {p['reason']}{_won(p) or '. ' + p['winner'] + ' wins'}",
+    "clock": lambda w, p: "Clock updated",
+}
+
+#: How a game ended (the snapshot's ``finish_reason``, stored with the match).
+EN_FINISHES: dict[str, Template] = {
+    "target_reached": lambda w, p: "reached the target score",
+    "shootout_higher": lambda w, p: "higher score after the shoot-out visits (K-11.4)",
+    "sudden_death": lambda w, p: "sudden death (K-11.4)",
+    "sudden_death_penalty": lambda w, p: "penalty in the sudden death (K-11.4)",
+    "resigned": lambda w, p: f"{p['loser']} resigned",
+    "forfeit": lambda w, p: f"{p['loser']}: {p['reason']}",
+}
+
+EN_REFUSALS: dict[str, Template] = {
+    "game_over": lambda w, p: "the game is over",
+    "wrong_phase": lambda w, p: f"not possible in {w.phase(p['phase'])}",
+    "no_shots_now": lambda w, p: f"no shots in {w.phase(p['phase'])}",
+    "not_your_turn": lambda w, p: f"it is {p['player']}'s turn",
+    "only_lag_winner_chooses": lambda w, p: "only the lag winner chooses",
+    "only_shooter_touch_foul": lambda w, p: "only the shooter can commit a touch foul",
+    "already_lagged": lambda w, p: f"{p['player']} has already lagged; waiting for the opponent",
+    "shootout_lag_over": lambda w, p: "the shoot-out lag is over",
+    "nothing_to_choose": lambda w, p: "nothing to choose now",
+    "shootout_not_started": lambda w, p: "the shoot-out has not started",
+    "cue_ball_in_hand": lambda w, p: "place your cue ball in the home first",
+    "not_in_hand": lambda w, p: "your cue ball is not in hand",
+    "only_own_cue_ball": lambda w, p: "only your own cue ball can be placed",
+    "own_cue_ball": lambda w, p: "that is your own cue ball: call another ball",
+    "own_cue_ball_via": lambda w, p: "your own cue ball cannot be the kiss ball",
+    "ball_not_on_table": lambda w, p: f"{w.ball(p['ball'])} is not on the table",
+    "shootout_call": lambda w, p: "in the shoot-out only the kaisa into a corner pocket is called (K-11.2)",
+    "opening_call": lambda w, p: (
+        "the opening shot must call the kaisa or the red on the rear spot into a corner pocket at the far end (K-3.4)"
+    ),
+    "hand_middle_bank": lambda w, p: "from hand a middle pocket may only be called as a bank (K-7.2)",
+    "hand_home_ball": lambda w, p: (
+        f"from hand {w.ball(p['ball'])} in the home may only be attacked off a cushion beyond the home line (K-7.2)"
+    ),
+    "middle_kaisa_twice": lambda w, p: (
+        "the kaisa may not be potted directly into a middle pocket twice in a row (K-6.4)"
+    ),
+    "strike_speed": lambda w, p: f"the cue speed must be above 0 and at most {p['max_speed']:g} m/s",
+    "miscue": lambda w, p: (
+        f"a miscue: the tip may hit at most {p['max_tip_offset']:g} of the radius away from the ball's centre"
+    ),
+    "place_beyond_centre": lambda w, p: "the cue ball must be placed beyond the centre line",
+    "place_corridor": lambda w, p: (
+        f"the ball would block the kaisa's path from the centre spot to {w.pocket(p['pocket'])}"
+    ),
+    "place_in_home": lambda w, p: "a ball in hand must be placed in the home (up to the home line)",
+    "place_on_cloth": lambda w, p: "the ball must lie wholly on the cloth",
+    "place_touching": lambda w, p: f"the ball would touch {w.ball(p['ball'])}",
+}
+
+ENGLISH = Catalogue(
+    kaisa="the kaisa",
+    a_red="a red",
+    the_red="the red",
+    other_red="the other red",
+    both_reds="both reds",
+    owned_cue="{owner}'s cue ball",
+    the_cue="the cue ball",
+    opponent_cue="the opponent's cue ball",
+    unknown_ball="a ball",
+    unknown_pocket="a pocket",
+    unknown_phase="this phase",
+    pockets={
+        "home_right": "the bottom left pocket",
+        "home_left": "the top left pocket",
+        "middle_right": "the bottom middle pocket",
+        "middle_left": "the top middle pocket",
+        "foot_right": "the bottom right pocket",
+        "foot_left": "the top right pocket",
+    },
+    phases={
+        "lag": "the lag for the break",
+        "choose_break": "the choice of the break",
+        "opening_placement": "the opening placement",
+        "play": "play",
+        "extra_visits": "the extra visits",
+        "shootout": "the shoot-out",
+        "finished": "a finished game",
+    },
+    verdicts=EN_VERDICTS,
+    failures=EN_FAILURES,
+    lags=EN_LAGS,
+    refusals=EN_REFUSALS,
+    finishes=EN_FINISHES,
+)
+
+CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH}
+
+
+def _namer(params: Mapping[str, Any], cat: Catalogue) -> Namer:
+    call = params.get("call")
+    called = call.get("ball") if isinstance(call, Mapping) else params.get("ball", params.get("called"))
+    return Namer(cat, params.get("owners") or {}, params.get("cue"), called)
+
+
+def say(code: str, params: Mapping[str, Any], language: str = "en") -> str:
+    """The words of a verdict from its ``code`` and ``params``."""
+    cat = CATALOGUES[language]
+    template = cat.verdicts.get(code)
+    if template is None:
+        raise KeyError(f"no words for verdict code {code!r}")
+    return template(_namer(params, cat), params)
+
+
+def failure_words(code: str, params: Mapping[str, Any], language: str = "en") -> str:
+    """Why a call was not made (K-4.2), from the failure code of :func:`~game.engine.rules.calls.judge_call`."""
+    cat = CATALOGUES[language]
+    return cat.failures[code](_namer(params, cat), params)
+
+
+def refusal(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
+    """Why an input is refused (the message of a RuleError), from its key and params."""
+    cat = CATALOGUES[language]
+    values = params or {}
+    return cat.refusals[key](Namer(cat, values.get("owners") or {}, None, None), values)
+
+
+def finish_words(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
+    """How the game ended, in words (the snapshot's ``finish_reason``)."""
+    cat = CATALOGUES[language]
+    values = params or {}
+    return cat.finishes[key](Namer(cat, {}, None, None), values)
+
+
+def lag_words(code: str, distance: float | None, language: str = "en") -> str:
+    """One lag's result (K-3.1) in words."""
+    return CATALOGUES[language].lags[code](distance)
+
+
+def phase_name(phase: str, language: str = "en") -> str:
+    cat = CATALOGUES[language]
+    return cat.phases.get(str(phase), cat.unknown_phase)
+
+
+def ball_name(ball: str, owners: Mapping[str, str] | None = None, language: str = "en") -> str:
+    """A ball's name on its own ("the kaisa", "a red", "bob's cue ball")."""
+    return Namer(CATALOGUES[language], owners or {}, None, None).ball(ball)
+
+
+def pocket_name(pocket: str, language: str = "en") -> str:
+    return CATALOGUES[language].pockets.get(pocket, CATALOGUES[language].unknown_pocket)
