@@ -83,4 +83,32 @@ class SetConnected:
     connected: object
 
 
-Input = Lag | ChooseBreak | Place | Shoot | TouchFoul | Forfeit | Tick | SetConnected
+
+
+@dataclass(frozen=True)
+class Abort:
+    """Online: ``player`` ends the game before the first shot of the break (phases.online)."""
+
+    player: str
+    now: float | None = None
+
+
+@dataclass(frozen=True)
+class ExpireShotClock:
+    """Online: the shot clock of ``player``, whom the rules wait for, ran out (phases.online)."""
+
+    player: str
+    now: float | None = None
+
+
+@dataclass(frozen=True)
+class Abandon:
+    """Online: the ``absent`` players were gone past the disconnect grace (K-9.3, phases.online)."""
+
+    absent: tuple[str, ...]
+    now: float | None = None
+
+
+Input = (
+    Lag | ChooseBreak | Place | Shoot | TouchFoul | Forfeit | Tick | SetConnected | Abort | ExpireShotClock | Abandon
+)

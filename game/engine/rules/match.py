@@ -19,7 +19,7 @@ Phases: ``lag`` -> ``choose_break`` -> ``opening_placement`` -> ``play`` (-> ``e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game.engine.balls import BALL_IDS
@@ -30,8 +30,9 @@ from game.engine.rules.calls import Call, parse_call
 from game.engine.rules.errors import RuleError
 from game.engine.rules.legality import require_shooter, validate_call
 from game.engine.rules.names import POCKET_IDS
-from game.engine.rules.phases import apply
+from game.engine.rules.phases import apply, online
 from game.engine.rules.phases.flow import Outcome
+from game.engine.rules.phases.online import TIMEOUTS_TO_LOSE
 from game.engine.rules.ruleset import Ruleset
 from game.engine.rules.simulator import Simulator, physics_simulator
 from game.engine.rules.snapshot import from_snapshot, to_snapshot
@@ -285,5 +286,30 @@ class Match:
         """K-9.3: resignation."""
         return self.forfeit(player, "resigned", now=now)
 
+    # ------------------------------------------------------- online: abort, shot clock, abandonment
+    @property
+    def abortable(self) -> bool:
+        """Before the first shot of the break (phases.online): either player may still abort."""
+        return online.abortable(self._state)
 
-__all__ = ["PHASES", "Match", "Outcome", "ShootoutStage", "pocket_name", "table_for"]
+    @property
+    def timeouts(self) -> dict[str, int]:
+        """Consecutive shot-clock expiries per player (reset by that player's next own input)."""
+        return dict(zip(self._state.names, self._state.timeouts, strict=True))
+
+    def abort(self, player: str, *, now: float | None = None) -> Outcome:
+        """Either player ends the match before the break: no winner, nothing to count."""
+        return self._run(inputs.Abort(player, now))
+
+    def expire_shot_clock(self, player: str, *, now: float | None = None) -> Outcome:
+        """The shot clock of ``player`` ran out: the visit passes (a timeout foul, no points lost);
+        the third in a row loses; before the break the match is aborted (phases.online)."""
+        return self._run(inputs.ExpireShotClock(player, now))
+
+    def abandon(self, absent: Sequence[str], *, now: float | None = None) -> Outcome:
+        """``absent`` were gone past the disconnect grace (K-9.3): the opponent wins; both gone, or
+        nothing played yet: aborted."""
+        return self._run(inputs.Abandon(tuple(absent), now))
+
+
+__all__ = ["PHASES", "TIMEOUTS_TO_LOSE", "Match", "Outcome", "ShootoutStage", "pocket_name", "table_for"]

@@ -96,6 +96,9 @@ def to_snapshot(state: MatchState) -> dict[str, Any]:
         },
         "last_verdict": copy.deepcopy(dict(state.last_verdict)) if state.last_verdict is not None else None,
         "moves": state.moves,
+        # Online shot-clock counts: written only while one runs, so snapshots stored before the server
+        # clocks read back unchanged (no migration) and most snapshots stay as they were.
+        **({"timeouts": [state.timeouts[0], state.timeouts[1]]} if any(state.timeouts) else {}),
     }
 
 
@@ -325,4 +328,15 @@ def from_snapshot(data: object) -> MatchState:
         shootout=shootout,
         last_verdict=copy.deepcopy(dict(last_verdict)) if last_verdict is not None else None,
         moves=_integer(data.get("moves", 0), "moves"),
+        timeouts=_timeouts(data.get("timeouts")),
     )
+
+
+def _timeouts(value: Any) -> tuple[int, int]:
+    """Online: consecutive shot-clock expiries per player (absent in snapshots older than the clocks)."""
+    if value is None:
+        return (0, 0)
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise _bad("timeouts must be a pair of counts")
+    a, b = (_integer(v, "timeouts") for v in value)
+    return (a, b)

@@ -111,6 +111,7 @@ class MatchState:
     shootout: Shootout | None = None
     last_verdict: Mapping[str, Any] | None = None
     moves: int = 0
+    timeouts: tuple[int, int] = (0, 0)  # online: consecutive shot-clock expiries per player
 
     # ------------------------------------------------------------------------------------ reading
     @property

@@ -155,6 +155,10 @@ def _cue_lost(how: str) -> Template:
     return words
 
 
+def _late(p: Mapping[str, Any]) -> str:
+    return f"{p['player']} ran out of the shot clock ({p['count']} of {p['limit']})"
+
+
 def _lag(w: Namer, p: Mapping[str, Any]) -> str:
     text = f"Lag by {p['player']}: {EN_LAGS[p['result']](p.get('distance'))}"
     if p.get("relag"):
@@ -232,6 +236,15 @@ EN_VERDICTS: dict[str, Template] = {
     "resigned": lambda w, p: f"{p['loser']} resigned{_won(p) or '. ' + p['winner'] + ' wins'}",
     "forfeit": lambda w, p: f"{p['loser']}: {p['reason']}{_won(p) or '. ' + p['winner'] + ' wins'}",
     "clock": lambda w, p: "Clock updated",
+    "aborted": lambda w, p: EN_FINISHES[p["why"]](w, p),
+    "shot_clock": lambda w, p: f"{_late(p)}: {p['other']}'s turn",
+    "shot_clock_choice": lambda w, p: f"{_late(p)}: {p['other']} chooses",
+    "shot_clock_lag": lambda w, p: f"{_late(p)}: the lag is lost",
+    "shot_clock_relag": lambda w, p: f"{_late(p)}: the lag is lost; both lags lost: lag again",
+    "shot_clock_lag_won": lambda w, p: (
+        f"{_late(p)}: the lag is lost; {p['other']} wins the lag and chooses who starts"
+    ),
+    "shot_clock_lost": lambda w, p: EN_FINISHES["shot_clock_lost"](w, p),
 }
 
 #: How a game ended (the snapshot's ``finish_reason``, stored with the match).
@@ -242,6 +255,11 @@ EN_FINISHES: dict[str, Template] = {
     "sudden_death_penalty": lambda w, p: "penalty in the sudden death (K-11.4)",
     "resigned": lambda w, p: f"{p['loser']} resigned",
     "forfeit": lambda w, p: f"{p['loser']}: {p['reason']}",
+    "shot_clock_lost": lambda w, p: f"{p['player']} ran out of the shot clock {p['count']} times in a row",
+    "aborted_by": lambda w, p: f"aborted by {p['player']} before the break",
+    "aborted_shot_clock": lambda w, p: "no shot within the shot clock before the break",
+    "aborted_left": lambda w, p: f"{p['player']} left before the break",
+    "aborted_both_left": lambda w, p: "both players left",
 }
 
 EN_REFUSALS: dict[str, Template] = {

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from game.engine.rules.phases import lag, opening, play, shootout
+from game.engine.rules.inputs import ChooseBreak, Lag, Place, Shoot
+from game.engine.rules.phases import lag, online, opening, play, shootout
 from game.engine.rules.phases.flow import Outcome, Result, dispatch
 from game.engine.rules.simulator import Simulator
 from game.engine.rules.state import MatchState, Phase
@@ -30,9 +31,20 @@ PHASE_APPLY: dict[Phase, PhaseApply] = {
 }
 
 
+#: A player's own game inputs: accepted, they start that player's count of shot-clock expiries again.
+OWN_INPUTS: tuple[type, ...] = (Lag, ChooseBreak, Place, Shoot)
+
+
 def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
-    """Apply one input to ``state``: the new state and what happened (RuleError if refused)."""
-    return PHASE_APPLY[state.phase](state, inp, simulate)
+    """Apply one input to ``state``: the new state and what happened (RuleError if refused). The online
+    inputs (abort, shot clock, abandonment) are taken in every phase before the phase's own table."""
+    handler = online.HANDLERS.get(type(inp))
+    if handler is not None:
+        return handler(state, inp, simulate)
+    state, outcome = PHASE_APPLY[state.phase](state, inp, simulate)
+    if isinstance(inp, OWN_INPUTS):
+        state = online.with_timeouts_reset(state, inp.player)
+    return state, outcome
 
 
 __all__ = ["PHASE_APPLY", "Outcome", "apply"]

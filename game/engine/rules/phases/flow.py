@@ -74,8 +74,9 @@ def done(state: MatchState, verdict: dict[str, Any]) -> MatchState:
     return state.evolve(last_verdict=verdict, moves=state.moves + 1)
 
 
-def finish(state: MatchState, winner: str, key: str, **params: Any) -> MatchState:
-    """The game is over: ``winner`` wins; ``key`` and ``params`` say how (words.finish_words)."""
+def finish(state: MatchState, winner: str | None, key: str, **params: Any) -> MatchState:
+    """The game is over: ``winner`` wins (None: aborted, nobody wins); ``key`` and ``params`` say how
+    (words.finish_words)."""
     reason = words.finish_words(key, params)
     a, b = (dataclasses.replace(p, best_break=max(p.best_break, p.points_this_visit)) for p in state.players)
     return state.evolve(phase=Phase.FINISHED, winner=winner, finish_reason=reason, players=(a, b))
