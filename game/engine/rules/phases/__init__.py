@@ -31,18 +31,15 @@ PHASE_APPLY: dict[Phase, PhaseApply] = {
 }
 
 
-#: A player's own game inputs: accepted, they start that player's count of shot-clock expiries again.
-OWN_INPUTS: tuple[type, ...] = (Lag, ChooseBreak, Place, Shoot)
-
-
 def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
     """Apply one input to ``state``: the new state and what happened (RuleError if refused). The online
-    inputs (abort, shot clock, abandonment) are taken in every phase before the phase's own table."""
+    inputs (abort, shot clock, abandonment) are taken in every phase before the phase's own table; a
+    player's own accepted game input starts their count of shot-clock expiries again."""
     handler = online.HANDLERS.get(type(inp))
     if handler is not None:
         return handler(state, inp, simulate)
     state, outcome = PHASE_APPLY[state.phase](state, inp, simulate)
-    if isinstance(inp, OWN_INPUTS):
+    if isinstance(inp, Lag | ChooseBreak | Place | Shoot):
         state = online.with_timeouts_reset(state, inp.player)
     return state, outcome
 
