@@ -181,7 +181,7 @@ test("phase words: warning, extra visits left, shoot-out visits, sudden death an
   assert.equal(phaseDetail(so({ sudden_death: true, answer_by: 1 })), "Sudden death · bob must answer");
   assert.equal(choiceWords(so({ stage: "choose" })).take, "Start the shoot-out");
   assert.equal(choiceWords(game({ phase: "choose_break" })).take, "Break");
-  assert.match(shotClockTooltip({ timeouts_to_lose: 3, grace: 60 }), /visit passes to the opponent.*3 expiries in a row.*disconnect past the grace \(60 s\)/);
+  assert.match(shotClockTooltip({ timeout_limit: 3, grace: 60 }), /visit passes to the opponent.*3 expiries in a row.*disconnect past the grace \(60 s\)/);
 });
 
 test("fine aim: a drag step across the line turns at most 0.1 mrad a pixel; the angle shows to 0.01°", () => {

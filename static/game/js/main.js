@@ -232,9 +232,6 @@ function boot(root) {
       case "resign":
         if (window.confirm("Resign this match?")) play("resign", {});
         break;
-      case "claim-timeout":
-        play("claim_timeout", {});
-        break;
       case "call-step":
         set(setCall(state, { [intent.field]: (state.call[intent.field] || 0) + intent.delta }));
         break;

@@ -12,7 +12,7 @@ export const BACKOFF_MAX_MS = 10_000;
 /** Inputs that change the match and carry an ack (re-sent after a reconnect until answered). */
 export const PLAY_TYPES = new Set(["shoot", "place", "lag", "choose_break", "resign", "claim_timeout", "abort", "rematch"]);
 /** Inputs made against a match version: the envelope carries that `v` (game/protocol.py). */
-export const VERSIONED_INPUTS = new Set(["shoot", "place", "lag", "choose_break", "abort", "rematch"]);
+export const VERSIONED_INPUTS = new Set(["shoot", "place", "lag", "choose_break"]);
 const MIN_AIM_INTERVAL_MS = 55; // the server relays at most 20 aims a second
 const CATCH_UP_INTERVAL_MS = 1500;
 /** A ping when nothing was heard for this long (the server also beats every 2 s). */

@@ -3,7 +3,7 @@
  * become intents for main.js; `update` mirrors the state into the controls. Listeners unbind.
  */
 
-import { myActions, powerFromSpeed, secondsLeft } from "../state.js";
+import { myActions, powerFromSpeed } from "../state.js";
 import { choiceWords } from "./phase.js";
 import { describeCall } from "./words.js";
 
@@ -35,7 +35,6 @@ export function createControls(root, dispatch) {
   const lag = $(".kz-lag");
   const take = $(".kz-take-break");
   const pass = $(".kz-pass-break");
-  const claim = $(".kz-claim");
   const resign = $(".kz-resign");
   const abort = $(".kz-abort");
   const rematch = $(".kz-rematch");
@@ -52,7 +51,6 @@ export function createControls(root, dispatch) {
   unbind.push(on(lag, "click", () => dispatch({ type: "shoot" })));
   unbind.push(on(take, "click", () => dispatch({ type: "choose-break", take: true })));
   unbind.push(on(pass, "click", () => dispatch({ type: "choose-break", take: false })));
-  unbind.push(on(claim, "click", () => dispatch({ type: "claim-timeout" })));
   unbind.push(on(resign, "click", () => dispatch({ type: "resign" })));
   unbind.push(on(abort, "click", () => dispatch({ type: "abort" })));
   unbind.push(on(rematch, "click", () => dispatch({ type: "rematch" })));
@@ -152,12 +150,6 @@ export function createControls(root, dispatch) {
     root.querySelector(".kz-call").hidden = !(shooting || (!lagging && !choosing && !placing));
     root.querySelector(".kz-strike").hidden = choosing || placing;
 
-    const clock = state.clock || {};
-    const epoch = Date.now() / 1000;
-    const shotLeft = secondsLeft(state, clock.shot_deadline, epoch);
-    const graceLeft = secondsLeft(state, clock.grace_deadline, epoch);
-    const overdue = (shotLeft !== null && shotLeft < 0) || (graceLeft !== null && graceLeft < 0);
-    claim.hidden = !(overdue && !actions.length && game && game.phase !== "finished");
 
     let h = "";
     if (state.steps.length) h = "";

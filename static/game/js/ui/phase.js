@@ -113,7 +113,7 @@ export function choiceWords(game) {
  */
 export function shotClockTooltip(clock) {
   const c = clock || {};
-  const lose = typeof c.timeouts_to_lose === "number" ? c.timeouts_to_lose : 3;
+  const lose = typeof c.timeout_limit === "number" ? c.timeout_limit : 3;
   const grace = typeof c.grace === "number" ? ` (${Math.round(c.grace)} s)` : "";
   return (
     "Shot clock: when it runs out the visit passes to the opponent, the balls stay where they are. " +
@@ -125,6 +125,6 @@ export function shotClockTooltip(clock) {
 export function timeoutWords(clock, name) {
   const n = clock && clock.timeouts ? clock.timeouts[name] || 0 : 0;
   if (!n) return "";
-  const lose = typeof clock.timeouts_to_lose === "number" ? `/${clock.timeouts_to_lose}` : "";
+  const lose = typeof clock.timeout_limit === "number" ? ` of ${clock.timeout_limit}` : "";
   return `${n}${lose} timeout${n > 1 ? "s" : ""}`;
 }
