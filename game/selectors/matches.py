@@ -9,6 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count
 
 from game.models import Match, MatchConnection, MatchEvent, Profile
+from game.selectors.history import match_history
+from game.selectors.match_result import match_stored_result
 from game.services.matches import CONNECTION_STALE_AFTER, clock_info, engine_names, seat_of, state_of
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
@@ -85,6 +87,8 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
         "match": match_info(match=match),
         "you": {"name": name, "role": role, "seat": seat},
         "clock": clock_info(match),
+        "history": match_history(match=match),
+        "result": match_stored_result(match=match),
     }
     last = match_last_shot(match=match)
     if last is not None:

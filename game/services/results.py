@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.models import Match, MatchResult, Profile, RatingChange, Shot
+from game.selectors.rating_eligibility import unrated_reason
 from game.services.ratings import rating_change_dict, rating_update
 
 
@@ -96,6 +97,7 @@ def results_record(*, match: Match) -> list[dict]:
     first = profiles.get(match.player1_id) if match.player1_id else None
     second = profiles.get(match.player2_id) if match.player2_id else None
     rated = bool(match.rated and finished and first is not None and second is not None)
+    rated = rated and unrated_reason(match=match) is None
     MatchResult.objects.create(
         match=match,
         rated=rated,

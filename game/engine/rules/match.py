@@ -62,6 +62,8 @@ PHASES: tuple[str, ...] = (
 SHOOTING_PHASES: tuple[str, ...] = ("play", "extra_visits", "shootout")
 SHOOTOUT_STAGES: tuple[str, ...] = ("lag", "choose", "shoot")
 SNAPSHOT_FORMAT = 1
+#: Consecutive shot-clock expiries of one player that lose the match (online rule).
+TIMEOUTS_TO_LOSE = 3
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ class Match:
             "shootout": None,
             "last_verdict": None,
             "moves": 0,
+            "timeouts": [0, 0],
         }
         match = cls(state)
         if now is not None:
@@ -354,21 +357,21 @@ class Match:
 
     def lag(self, player: str, strike: Mapping[str, Any], *, now: float | None = None) -> Outcome:
         """K-3.1: play ``player``'s lag; once both have lagged the lag is decided (or re-lagged)."""
-        return self._run(lambda: self._lag(player, strike, now))
+        return self._run(lambda: self._acted(player, self._lag(player, strike, now)))
 
     def choose_break(self, player: str, take: bool, *, now: float | None = None) -> Outcome:
         """K-3.2 (and K-11.2 in the shoot-out): the lag winner breaks (``take``) or passes the break."""
-        return self._run(lambda: self._choose_break(player, take, now))
+        return self._run(lambda: self._acted(player, self._choose_break(player, take, now)))
 
     def place(self, player: str, ball: str, position: Any, *, now: float | None = None) -> Outcome:
         """K-3.3 opening placement of white2, or K-7.1 ball in hand in the home."""
-        return self._run(lambda: self._place(player, ball, position, now))
+        return self._run(lambda: self._acted(player, self._place(player, ball, position, now)))
 
     def shoot(
         self, player: str, call: Mapping[str, Any] | Call, strike: Mapping[str, Any], *, now: float | None = None
     ) -> Outcome:
         """Play a called shot with the shooter's own white; the verdict says what happened."""
-        return self._run(lambda: self._shoot(player, call, strike, now))
+        return self._run(lambda: self._acted(player, self._shoot(player, call, strike, now)))
 
     def touch_foul(self, player: str, *, now: float | None = None) -> Outcome:
         """K-8.2: the shooter touched a ball (an admin or referee action): visit ends."""
@@ -381,6 +384,114 @@ class Match:
     def resign(self, player: str, *, now: float | None = None) -> Outcome:
         """K-9.3: resignation."""
         return self.forfeit(player, "resigned", now=now)
+
+    # ------------------------------------------------------------- server clocks and abort (online)
+    @property
+    def abortable(self) -> bool:
+        """Before the first shot of the break: the lag, the break choice, the opening placement and the
+        breaker's placement of white1 all count as before (nothing has been played yet)."""
+        s = self._s
+        return s["phase"] in ("lag", "choose_break", "opening_placement") or (
+            s["phase"] == "play" and bool(s["visit"]["opening"])
+        )
+
+    @property
+    def timeouts(self) -> dict[str, int]:
+        """Consecutive shot-clock expiries per player (reset by that player's next own input)."""
+        return {p["name"]: int(n) for p, n in zip(self._s["players"], self._s["timeouts"], strict=True)}
+
+    def abort(self, player: str, *, now: float | None = None) -> Outcome:
+        """Either player ends the match before the break: no winner, nothing to count (online rule)."""
+        return self._run(lambda: self._abort(player, f"aborted by {player} before the break", now))
+
+    def expire_shot_clock(self, player: str, *, now: float | None = None) -> Outcome:
+        """The shot clock of ``player`` (one the rules wait for) ran out (online rule, like online pool).
+
+        In play, extra visits and the shoot-out the visit passes with a timeout foul: no points lost,
+        every ball (the cue ball too) stays where it is. The third consecutive expiry of the same
+        player loses the match. Before the break nothing has been played: the match is aborted. In a
+        shoot-out lag the late player's lag counts as lost; a late shoot-out choice passes to the
+        opponent."""
+        return self._run(lambda: self._expire(player, now))
+
+    def abandon(self, absent: list[str] | tuple[str, ...], *, now: float | None = None) -> Outcome:
+        """The online layer found ``absent`` gone past the disconnect grace (K-9.3): the opponent wins;
+        both gone, or nothing played yet (before the break): aborted, no winner."""
+
+        def run() -> Outcome:
+            names = sorted({self.players[self._index(p)] for p in absent}, key=self.players.index)
+            if not names:
+                raise RuleError("bad_input", "name the absent players")
+            if len(names) == 2:
+                return self._abort(names[0], "both players left", now, anytime=True)
+            if self.abortable:
+                return self._abort(names[0], f"{names[0]} left before the break", now)
+            return self._forfeit(names[0], "left the match", now)
+
+        return self._run(run)
+
+    def _acted(self, player: str, outcome: Outcome) -> Outcome:
+        self._s["timeouts"][self._index(player)] = 0
+        return outcome
+
+    def _abort(self, player: str, reason: str, now: float | None, *, anytime: bool = False) -> Outcome:
+        s = self._s
+        if s["phase"] == "finished":
+            raise RuleError("game_over", "the game is over")
+        self._index(player)
+        if not anytime and not self.abortable:
+            raise RuleError("not_abortable", "a match can only be aborted before the first shot of the break")
+        clock_mod.tick(s["clock"], clock_mod.check_now(now))
+        s["phase"] = "finished"
+        s["winner"] = None
+        s["finish_reason"] = reason
+        verdict = _verdict_dict(reason, (), aborted=True, winner=None)
+        self._done(verdict)
+        return Outcome(verdict)
+
+    def _expire(self, player: str, now: float | None) -> Outcome:
+        s = self._s
+        if s["phase"] == "finished":
+            raise RuleError("game_over", "the game is over")
+        index = self._index(player)
+        if player not in [name for name, _ in self.pending()]:
+            raise RuleError("not_pending", f"the rules do not wait for {player}")
+        if self.abortable:
+            return self._abort(player, "no shot within the shot clock before the break", now)
+        clock_mod.tick(s["clock"], clock_mod.check_now(now))
+        s["timeouts"][index] += 1
+        count = s["timeouts"][index]
+        other = s["players"][1 - index]["name"]
+        if count >= TIMEOUTS_TO_LOSE:
+            self._finish(other, f"{player} ran out of the shot clock {count} times in a row")
+            verdict = _verdict_dict(s["finish_reason"], ("K-9.3",), foul="shot_clock", winner=other, timeouts=count)
+            self._done(verdict)
+            return Outcome(verdict)
+        stage = s["shootout"]["stage"] if s["phase"] == "shootout" else None
+        if stage == "lag":
+            s["lag"]["results"][index] = {"lost": True, "distance": None, "reason": "the shot clock ran out"}
+            text = f"{player} ran out of the shot clock ({count} of {TIMEOUTS_TO_LOSE}): the lag is lost"
+            theirs = s["lag"]["results"][1 - index]
+            if theirs is not None and theirs["lost"]:
+                s["lag"] = {"round": s["lag"]["round"] + 1, "results": [None, None]}
+                text += "; both lags lost: lag again"
+            elif theirs is not None:
+                s["turn"] = 1 - index
+                s["lag"]["winner"] = other
+                s["shootout"]["stage"] = "choose"
+                text += f"; {other} wins the lag and chooses who starts"
+        elif stage == "choose":
+            s["turn"] = 1 - index
+            text = f"{player} ran out of the shot clock ({count} of {TIMEOUTS_TO_LOSE}): {other} chooses"
+        else:
+            text = f"{player} ran out of the shot clock ({count} of {TIMEOUTS_TO_LOSE}): {other}'s turn"
+            if s["phase"] == "shootout":
+                self._shootout_end_visit(now)
+            else:
+                self._end_visit(now)
+        verdict = _verdict_dict(text, ("K-6.1",), foul="shot_clock", turn_passes=True, timeouts=count)
+        self._done(verdict)
+        return Outcome(verdict)
 
     # ------------------------------------------------------------------------------ transactions
     def _run(self, fn: Callable[[], T]) -> T:
@@ -986,6 +1097,7 @@ def _normalise(data: Mapping[str, Any]) -> dict[str, Any]:
         "shootout": shootout,
         "last_verdict": copy.deepcopy(data.get("last_verdict")),
         "moves": int(data.get("moves", 0)),
+        "timeouts": [int(n) for n in (data.get("timeouts") or [0, 0])[:2]],
     }
 
 

@@ -1,0 +1,72 @@
+"""Runs the server clocks in every daphne process: about once a second, fire the due deadlines.
+
+Daphne does not run the ASGI lifespan protocol, so there is no start-up hook in the application.
+`kaiza_site/asgi.py` calls :func:`start_with_reactor`, which asks Twisted (daphne's reactor, already
+installed when daphne imports the application) to start the loop once the reactor runs: every daphne
+process polls from its start, whether or not it has sockets, and nothing else does (management
+commands and tests never run the reactor; tests call :func:`fire_due` or the service directly).
+
+Several processes polling at once is the normal case: `deadlines_fire_due` takes each due match with
+`FOR UPDATE SKIP LOCKED`, so each deadline fires once (game/services/deadlines.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from typing import Any
+
+from game import realtime
+from game.db import db_async
+from game.services.deadlines import deadlines_fire_due
+
+logger = logging.getLogger(__name__)
+
+#: Seconds between two polls (KAIZA_DEADLINE_POLL; 0 turns the server clocks off in this process).
+POLL_INTERVAL = float(os.environ.get("KAIZA_DEADLINE_POLL", "1.0"))
+
+_task: asyncio.Task[Any] | None = None
+
+
+async def fire_due(now: float | None = None) -> int:
+    """One poll: fire what is due, publish the events, wake a computer player whose turn it now is."""
+    from game.consumers import schedule_bot_turn
+
+    fired = await db_async(deadlines_fire_due)(now=now)
+    lobby = False
+    for match_id, applied in fired:
+        await realtime.publish(match_id, applied.events)
+        schedule_bot_turn(match_id)
+        lobby = lobby or applied.lobby_changed
+    if lobby:
+        await realtime.lobby_publish()
+    return len(fired)
+
+
+async def poll_forever(interval: float = POLL_INTERVAL) -> None:
+    while True:
+        try:
+            await fire_due()
+        except Exception:
+            logger.exception("server clocks: a poll failed; trying again")
+        await asyncio.sleep(interval)
+
+
+def start() -> None:
+    """Start polling in the running event loop (once per process)."""
+    global _task
+    if _task is None and POLL_INTERVAL > 0:
+        _task = asyncio.get_running_loop().create_task(poll_forever(), name="kaiza-server-clocks")
+
+
+def start_with_reactor() -> None:
+    """Under daphne: poll from the moment the reactor runs. Elsewhere (no reactor installed by daphne):
+    nothing, so importing the application in a test or a command starts no clock."""
+    if POLL_INTERVAL <= 0 or "twisted.internet.reactor" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    # callLater runs inside the asyncio loop daphne's reactor drives (a start-up trigger would not).
+    reactor.callLater(0, start)  # type: ignore[attr-defined]
