@@ -78,14 +78,16 @@ def snapshot_hash(snapshot: dict[str, Any]) -> str:
 
 
 def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
-    """The `state` clients get: the engine snapshot plus who may act now (`pending`)."""
+    """The `state` clients get: the engine snapshot plus who may act now (`pending`) and whether either
+    player may still `abort` (the client shows what the server allows, never its own rule)."""
     if not snapshot:
         return None
     try:
-        pending = EngineMatch.from_snapshot(snapshot).pending()
+        engine = EngineMatch.from_snapshot(snapshot)
+        pending, abortable = engine.pending(), engine.abortable and engine.phase != "finished"
     except RuleError:
-        pending = []
-    return {**snapshot, "pending": [[name, action] for name, action in pending]}
+        pending, abortable = [], False
+    return {**snapshot, "pending": [[name, action] for name, action in pending], "abortable": abortable}
 
 
 def seat_of(match: Match, user: AnyUser) -> int | None:
