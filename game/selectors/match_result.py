@@ -96,9 +96,27 @@ def match_stored_result(*, match: Match) -> dict[str, Any] | None:
     )
     if isinstance(stored, dict):
         return stored
+    if match.status == Match.Status.FINISHED and match.snapshot:
+        # Finished before results were stored with the `finished` event: made from the row.
+        from game.services.matches import engine_names
+        from game.services.results import _recorded_changes
+
+        if not match.result_code:
+            match.result_code = _legacy_how(match.result_reason)
+        return match_result(match=match, snapshot=match.snapshot, names=engine_names(match),
+                            rating_changes=_recorded_changes(match), unrated=None)
     return {
         "winner": None, "loser": None, "scores": [0, 0], "how": match.result_code or "aborted",
         "text": result_text(how="aborted", winner=None, loser=None, scores=[0, 0], reason=match.result_reason,
                             target=60),
         "rated": False, "unrated_reason": None, "rating_changes": [],
     }
+
+
+def _legacy_how(reason: str) -> str:
+    """The `how` of a match finished before `result_code` existed, read from its reason's words."""
+    for words, how in (("resigned", "resign"), ("left", "abandoned"), ("shot clock", "shot_clock"),
+                       ("K-11", "shootout"), ("shoot-out", "shootout")):
+        if words in reason:
+            return how
+    return "target"

@@ -114,7 +114,8 @@ def match_replay_steps(*, match: Match) -> dict[str, Any]:
     }
     scores = [0, 0]
     steps = []
-    for shot in Shot.objects.filter(match=match).order_by("seq"):
+    # A K-11 clock tick is a stored input (the record replays it) but nothing to show.
+    for shot in Shot.objects.filter(match=match).exclude(kind="tick").order_by("seq"):
         verdict = shot.verdict if isinstance(shot.verdict, dict) else None
         state = states.get(shot.version)
         from_state = _state_scores(state)

@@ -489,3 +489,40 @@ async def test_bad_lifecycle_input_changes_nothing() -> None:
     assert (await player.error())["d"]["code"] == "bot_opponent"
     assert await fingerprint(match_id) == before
     await player.close()
+
+
+# --- the replay record -------------------------------------------------------------------------------
+
+
+@database_sync_to_async
+def replay_matches(match_id: str) -> tuple[bool, list[str]]:
+    from game.selectors.replays import match_replay_record, replay_run
+
+    match = Match.objects.get(pk=match_id)
+    record = match_replay_record(match=match)
+    same = snapshot_hash(replay_run(record=record)) == snapshot_hash(match.snapshot)
+    return same, [entry["kind"] for entry in record["inputs"]]
+
+
+async def test_server_made_inputs_replay_exactly() -> None:
+    """Timeouts and K-11 clock ticks are stored inputs: the downloadable record reproduces the match."""
+    alice_user, bob_user, match_id = await two_players(time_limit=60, shot_clock=120)
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    await play_opening(alice, bob)
+    started = (await row(match_id)).snapshot["clock"]["started"]
+    for moment in (56, 61):  # the K-11 warning and limit, before the 120 s shot clock runs out
+        await fire_due(now=started + moment)
+        assert (await alice.until(lambda m: m["t"] == "notice"))["d"]["kind"] in ("time_warning", "time_up")
+    now = (await row(match_id)).shot_deadline
+    for _ in range(12):
+        now += 121
+        await fire_due(now=now)
+        if (await row(match_id)).status != Match.Status.ACTIVE:
+            break
+    match = await row(match_id)
+    assert match.status == Match.Status.FINISHED and match.result_code == "shot_clock"
+    same, kinds = await replay_matches(match_id)
+    assert "tick" in kinds and kinds.count("timeout") >= 5
+    assert same
+    await close_all(alice, bob)
