@@ -125,7 +125,7 @@ def test_k6_real_play_miss_passes_the_turn_and_replay_from_hand() -> None:
     assert out.verdict["replay"] and m.current_player == "alice" and m.balls["white1"] == (0.4, 0.3)
     out = m.shoot("alice", {"ball": "kaisa", "pocket": "foot_left"}, {"angle": 0.0, "speed": 2.0})
     assert out.verdict["turn_passes"] and not out.verdict["scored"] and m.current_player == "bob"
-    assert out.verdict["first_hit"] == "white2" and "white2 first" in out.verdict["reason"]
+    assert out.verdict["first_hit"] == "white2" and "white •• first" in out.verdict["reason"]  # words, not ids
 
 
 def test_k9_real_winning_shot_finishes() -> None:

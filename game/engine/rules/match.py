@@ -606,13 +606,15 @@ class Match:
             s["balls"]["white2"] = None
             s["in_hand"] = ["white1", "white2"]
             s["visit"] = _fresh_visit()
-            verdict = _verdict_dict(f"{name} starts the shoot-out with white1", ("K-11.2",))
+            verdict = _verdict_dict(f"{name} starts the shoot-out with {ball_name('white1')}", ("K-11.2",))
         else:
             s["phase"] = "opening_placement"
             s["turn"] = 1 - breaker
             s["in_hand"] = ["white1", "white2"]
             verdict = _verdict_dict(
-                f"{name} breaks with white1; {s['players'][1 - breaker]['name']} places white2", ("K-3.2", "K-3.3")
+                f"{name} breaks with {ball_name('white1')}; {s['players'][1 - breaker]['name']} places "
+                f"{ball_name('white2')}",
+                ("K-3.2", "K-3.3"),
             )
         self._done(verdict)
         return Outcome(verdict)
@@ -644,7 +646,8 @@ class Match:
             s["turn"] = 1 - index
             s["visit"] = _fresh_visit(opening=True)
             verdict = _verdict_dict(
-                f"{player} placed {ball}; {s['players'][1 - index]['name']} breaks from the home", ("K-3.3", "K-3.4")
+                f"{player} placed {ball_name(ball)}; {s['players'][1 - index]['name']} breaks from the home",
+                ("K-3.3", "K-3.4"),
             )
         else:
             in_hand = s["balls"][ball] is None
@@ -656,7 +659,7 @@ class Match:
             s["balls"][ball] = [point[0], point[1]]
             s["in_hand"] = [b for b in s["in_hand"] if b != ball]
             s["visit"]["from_hand"] = True
-            verdict = _verdict_dict(f"{player} placed {ball} in the home", ("K-7.1",))
+            verdict = _verdict_dict(f"{player} placed {ball_name(ball)} in the home", ("K-7.1",))
         self._done(verdict)
         return Outcome(verdict)
 

@@ -38,22 +38,27 @@ def ball_kind(ball: str) -> str:
     return "kaisa"
 
 
+#: The whites in words (the client shows the same dots).
+WHITE_NAMES: dict[str, str] = {"white1": "white •", "white2": "white ••"}
+
+
 def ball_name(ball: str, *, capital: bool = False) -> str:
-    """Words for a ball: "red", "the kaisa", "white2"; reds are not told apart, whites are."""
+    """Words for a ball: "red", "the kaisa", "white ••"; reds are not told apart, whites are, by their
+    dots as players see them on the cloth (white1 has one dot, white2 two: K-3.2), never by their ids."""
     kind = ball_kind(ball)
     if kind == "red":
         text = "red"
     elif kind == "kaisa":
         text = "the kaisa"
     else:
-        text = ball
+        text = WHITE_NAMES.get(ball, ball)
     if capital:
         text = text[0].upper() + text[1:]
     return text
 
 
 def ball_list(balls: list[str] | tuple[str, ...]) -> str:
-    """ "the kaisa and red", "white2, red and red"."""
+    """ "the kaisa and red", "white ••, red and red"."""
     names = [ball_name(b) for b in balls]
     if len(names) <= 1:
         return "".join(names)

@@ -55,7 +55,7 @@ def opening_placement_error(
 ) -> str | None:
     """Why ``point`` is not a legal K-3.3 placement, or None if it is."""
     if not point[0] > table.length / 2:
-        return "white2 must be placed beyond the centre line (x > L/2)"
+        return "white •• must be placed beyond the centre line (x > L/2)"
     resting = resting_error(point, balls, table, ball)
     if resting is not None:
         return resting

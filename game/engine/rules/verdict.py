@@ -132,7 +132,7 @@ def judge_shot(
         return verdict(
             foul="wrong_cue_ball",
             rules=("K-6.6",),
-            reason=f"Played {struck}, not the own cue ball {cue}: no points, the visit ends",
+            reason=f"Played {ball_name(struck)}, not the own cue ball {ball_name(cue)}: no points, the visit ends",
         )
 
     if from_hand and not cue_crossed_home_line:
@@ -156,7 +156,7 @@ def judge_shot(
             foul="cue_ball_pocketed" if cue in dropped else "cue_ball_off_table",
             penalty=penalty,
             rules=rules,
-            reason=f"Own cue ball {cue} {how} {hit}: minus {_points_text(penalty)}",
+            reason=f"Own cue ball {ball_name(cue)} {how} {hit}: minus {_points_text(penalty)}",
         )
 
     if cue_fault(events):
