@@ -339,7 +339,8 @@ function applyEvent(state, msg, now, epoch) {
     next = { ...next, call: emptyCall(), callManual: false };
   }
   if (msg.t === "placed" || msg.t === "shot") next = { ...next, placing: null };
-  if (msg.t === "shot") next = { ...next, remoteAim: null };
+  // Any change of the match ends the opponent's aim shown so far (a shot, a placement, the end).
+  next = { ...next, remoteAim: null };
   return next;
 }
 
