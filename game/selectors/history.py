@@ -34,7 +34,11 @@ def _scores(data: dict[str, Any]) -> list[int]:
 def _choice_text(data: dict[str, Any], reason: str) -> str:
     """Say who chose what (the computer's choice is otherwise invisible), then what follows."""
     player = data.get("player")
-    verb = "takes the break" if data.get("take") else "passes the break"
+    state = data.get("state") if isinstance(data.get("state"), dict) else {}
+    if state.get("phase") == "shootout":
+        verb = "chooses to start the shoot-out" if data.get("take") else "lets the opponent start the shoot-out"
+    else:
+        verb = "takes the break" if data.get("take") else "passes the break"
     return f"{player} {verb}: {reason}" if reason else f"{player} {verb}"
 
 
@@ -105,24 +109,35 @@ def phase_notices(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[s
     if not before or not after or after.get("phase") == "finished":
         return []
     notices: list[tuple[str, str]] = []
+    rules = after.get("ruleset") or {}
+    extra_each = int(rules.get("extra_visits_each", 2))
+    shootout_visits = int(rules.get("shootout_visits", 10))
     was, now = before.get("clock") or {}, after.get("clock") or {}
     limit, warning = now.get("limit"), now.get("warning")
     if now.get("warned") and not was.get("warned") and limit is not None and warning is not None:
         notices.append(("time_warning", f"Time limit: the last {_duration(float(limit) - float(warning))}"))
     if now.get("expired") and not was.get("expired"):
-        notices.append(("time_up", "Time is up: this round is finished, then each player gets 2 more visits"))
+        notices.append((
+            "time_up",
+            f"Time is up: this round is finished, then each player gets {extra_each} more "
+            f"visit{'s' if extra_each != 1 else ''} (K-11.1)",
+        ))
     phase_was, phase = before.get("phase"), after.get("phase")
     if phase == "extra_visits" and phase_was != "extra_visits":
-        left = len(after.get("extra_visits") or [])
-        notices.append(("extra_visits", f"Extra visits: {left} left, white2's owner takes the last (K-11.1)"))
+        last = next((p.get("name") for p in after.get("players") or [] if p.get("cue_ball") == "white2"), None)
+        notices.append(("extra_visits", f"Extra visits: {_visits(extra_each)} each, {last} takes the last (K-11.1)"))
     if phase == "shootout" and phase_was != "shootout":
         notices.append((
             "shootout",
-            "Shoot-out: only the kaisa stays; a new lag decides who starts; up to 10 visits each (K-11.2)",
+            f"Shoot-out: only the kaisa stays; a new lag decides who starts; up to {_visits(shootout_visits)} "
+            "each (K-11.2)",
         ))
     was_sudden = bool((before.get("shootout") or {}).get("sudden_death"))
     if phase == "shootout" and (after.get("shootout") or {}).get("sudden_death") and not was_sudden:
-        notices.append(("sudden_death", "Sudden death: level after 10 visits each; the first penalty loses (K-11.4)"))
+        notices.append((
+            "sudden_death",
+            f"Sudden death: level after {_visits(shootout_visits)} each; the first penalty loses (K-11.4)",
+        ))
     return notices
 
 
@@ -133,3 +148,7 @@ def _duration(seconds: float) -> str:
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
     whole = max(1, round(seconds))
     return f"{whole} second{'s' if whole != 1 else ''}"
+
+
+def _visits(count: int) -> str:
+    return f"{count} visit{'s' if count != 1 else ''}"
