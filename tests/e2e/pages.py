@@ -52,9 +52,7 @@ def django_run(env: dict[str, str], code: str) -> Any:
     return json.loads(line.removeprefix("RESULT="))
 
 
-def create_match(
-    page: Any, base_url: str, *, time_limit_min: int | None = None, shot_clock: int | None = None
-) -> str:
+def create_match(page: Any, base_url: str, *, time_limit_min: int | None = None, shot_clock: int | None = None) -> str:
     """The creator makes a match in the lobby form; returns the match page URL."""
     page.goto(f"{base_url}/lobby/")
     if time_limit_min is not None:
@@ -96,8 +94,14 @@ def watch(page: Any, url: str) -> None:
 
 
 def two_players_and_a_spectator(
-    chromium: Any, server: DaphneServer, *, time_limit_min: int | None = None, shot_clock: int | None = None,
-    ruleset: dict[str, Any] | None = None, creator_url: str | None = None, spectator_viewport: dict[str, int] | None = None,
+    chromium: Any,
+    server: DaphneServer,
+    *,
+    time_limit_min: int | None = None,
+    shot_clock: int | None = None,
+    ruleset: dict[str, Any] | None = None,
+    creator_url: str | None = None,
+    spectator_viewport: dict[str, int] | None = None,
 ) -> tuple[dict[str, Any], Any, str]:
     """A started match: {name: page} of the two seated guests, the spectator's page, the match URL."""
     alice = new_page(chromium)
@@ -157,7 +161,9 @@ def assert_clean_log(server: DaphneServer) -> None:
 WATCH_LOST = """() => {
   const root = document.querySelector('#kaiza-match');
   window.__kzLostAt = null;
-  const seen = () => { if (root.dataset.lost === 'yes' && window.__kzLostAt === null) window.__kzLostAt = performance.now(); };
+  const seen = () => {
+    if (root.dataset.lost === 'yes' && window.__kzLostAt === null) window.__kzLostAt = performance.now();
+  };
   new MutationObserver(seen).observe(root, { attributes: true, attributeFilter: ['data-lost'] });
   return performance.now();
 }"""

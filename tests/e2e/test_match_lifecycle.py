@@ -9,6 +9,7 @@ test-artifacts/lifecycle-*.png (desktop and phone portrait).
 
 from __future__ import annotations
 
+import base64
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import driver, flow, pages
+from tests.e2e import driver, flow, pages, steered
 from tests.e2e.freeze_proxy import FreezeProxy
 from tests.support.daphne import DaphneServer
 
@@ -119,7 +120,7 @@ def test_reload_keeps_the_shot_list(
     assert all(r.strip() for r in live)
 
     # A player reloads: the same list, word for word (not "No shots yet").
-    name, player = next(iter(players.items()))
+    player = next(iter(players.values()))
     before = pages.shot_list(player)
     assert before == live
     player.reload()
@@ -164,7 +165,7 @@ def test_end_card_shows_the_result(
 
     # 1. A resignation (in the lag).
     players, carol, url = pages.two_players_and_a_spectator(chromium, server)
-    (quitter, q_page), (winner, w_page) = list(players.items())
+    (_, q_page), (winner, w_page) = list(players.items())
     _accept_dialogs(q_page)
     q_page.click(".kz-resign")
     _end_card_seen({"loser": q_page, "winner": w_page, "spectator": carol}, winner, "resigned", artifacts_dir, "resign")
@@ -215,7 +216,7 @@ def test_end_card_shows_the_result(
     assert not any(p.errors for p in [*players.values(), carol, phone])
 
     # Rematch: the one who asks goes to the new match, the other is invited on the card.
-    (asker, a_page), (invited, i_page) = list(players.items())
+    (asker, a_page), (_, i_page) = list(players.items())
     assert carol.locator(".kz-rematch").is_hidden(), "a spectator offers no rematch"
     a_page.click(".kz-rematch")
     a_page.wait_for_url(lambda u: u.rstrip("/") != url.rstrip("/") and "/m/" in u, timeout=20000)
@@ -233,4 +234,136 @@ def test_end_card_shows_the_result(
     carol.wait_for_url("**/replay/")
     carol.wait_for_selector("[data-replay] canvas")
     assert winner in carol.inner_text("h1")
+    pages.assert_clean_log(server)
+
+
+def _phase(page: Any) -> str:
+    return driver.root_data(page).get("phase") or ""
+
+
+def _steer_until(
+    players: dict[str, Any], everyone: list[Any], done: Callable[[], bool], *, limit: int = 30
+) -> list[str]:
+    """The players move with shots that score nothing and cost nothing until `done()`."""
+    moves: list[str] = []
+    for _ in range(limit):
+        for p in everyone:
+            driver.wait_ready(p)
+        if done():
+            return moves
+        movers = [(n, p) for n, p in players.items() if driver.actions(p)]
+        if not movers:
+            time.sleep(0.2)
+            continue
+        name, page = movers[0]
+        act = driver.actions(page)[0]
+        before = driver.version(page)
+        if act == "place":
+            steered.place(page, name)
+        elif act == "shoot":
+            steered.play(page, name, "nothing")
+        else:
+            driver.take_turn(page, name)
+        page.wait_for_function(
+            "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v", arg=before, timeout=30000
+        )
+        moves.append(f"{name}:{act}")
+    raise AssertionError(f"not done after {moves}")
+
+
+def _lag_ball_drawn(page: Any, seat: int) -> bool:
+    """The lag white of `seat` is drawn at its start: bright pixels there on the canvas."""
+    x, y = round(driver.TABLE.home_line_x / 2, 6), round(driver.W / 4 if seat == 0 else 3 * driver.W / 4, 6)
+    px, py = driver.to_page(page, x, y)
+    shot = page.screenshot(clip={"x": px - 3, "y": py - 3, "width": 6, "height": 6})
+    mean = page.evaluate(
+        """async (b64) => { const img = new Image(); img.src = 'data:image/png;base64,' + b64; await img.decode();
+            const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+            const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+            const d = g.getImageData(0, 0, c.width, c.height).data; let s = 0;
+            for (let i = 0; i < d.length; i += 4) s += (d[i] + d[i + 1] + d[i + 2]) / 3;
+            return s / (d.length / 4); }""",
+        base64.b64encode(shot).decode(),
+    )
+    return float(mean) > 150  # a white ball; the cloth is dark green
+
+
+def test_time_limit_and_shootout_through_the_page(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    server = daphne_factory()
+    # K-11 with a 1-minute limit; 1 extra visit and 2 shoot-out visits each keep the test short.
+    players, carol, _ = pages.two_players_and_a_spectator(
+        chromium, server, time_limit_min=1, ruleset={"extra_visits_each": 1, "shootout_visits": 2}
+    )
+    everyone = [*players.values(), carol]
+    names = list(players)
+
+    # Lag, choice, opening placement and the break: nothing scored, so the match stays level.
+    _steer_until(players, everyone, lambda: any("→" in r for r in pages.shot_list(carol)))
+    assert _phase(carol) == "play"
+    clock_text = pages.visible_text(carol, ".kz-matchclock")
+    assert clock_text.startswith("Match "), clock_text
+
+    # Nobody acts: the server's clock gives the warning, then the time is up.
+    warning = pages.wait_text(carol, ".kz-phase-detail", "Time-limit warning", timeout=75)
+    assert "left" in warning
+    pages.wait_text(carol, ".kz-phase-detail", "Time up", timeout=30)
+    assert any("Time limit" in r for r in pages.shot_list(carol)), pages.shot_list(carol)
+
+    # The round is finished; then the extra visits, counted down on the table.
+    _steer_until(players, everyone, lambda: _phase(carol) == "extra_visits")
+    extra = pages.visible_text(carol, ".kz-phase-detail")
+    assert "extra visits left" in extra and all(n in extra for n in names), extra
+    assert pages.visible_text(carol, ".kz-matchclock") == "Time up", "no stuck Match 0:00"
+    _steer_until(players, everyone, lambda: _phase(carol) == "shootout")
+
+    # The shoot-out: only the kaisa and the whites; its lag drawn and aimed by mouse like the first.
+    pages.wait_text(carol, ".kz-phase-detail", "Shoot-out", timeout=10)
+    for name, page in players.items():
+        driver.wait_ready(page)
+        assert driver.actions(page) == ["lag"], (name, driver.actions(page))
+    first = players[names[0]]
+    seat = next(i for i, p in enumerate(driver.shown_state(first)["players"]) if p["name"] == names[0])
+    assert _lag_ball_drawn(first, seat), "the shoot-out lag ball is drawn"
+    assert pages.visible_text(first, ".kz-angle") == "0.00°", "aim reset for the new phase"
+    first.screenshot(path=str(artifacts_dir / "lifecycle-shootout-lag-desktop.png"))
+    carol.screenshot(path=str(artifacts_dir / "lifecycle-shootout-lag-phone.png"))
+    for name, page in players.items():
+        _move(page, name, [p for p in everyone if p is not page])
+    chooser = next(p for p in players.values() if driver.actions(p) == ["choose_break"])
+    assert pages.visible_text(chooser, ".kz-take-break") == "Start the shoot-out"
+    assert "Pass the break" not in chooser.inner_text(".kz-controls")
+    chooser.click(".kz-take-break")
+    pages.wait_text(carol, ".kz-phase-detail", "visits", timeout=20)
+    counter = pages.visible_text(carol, ".kz-phase-detail")
+    assert "1/2" in counter and "0/2" in counter, counter
+
+    # Shoot-out visits that pot nothing: level after 2 each, so sudden death.
+    _steer_until(players, everyone, lambda: "Sudden death" in pages.visible_text(carol, ".kz-phase-detail"))
+    carol.screenshot(path=str(artifacts_dir / "lifecycle-shootout-sudden-death-phone.png"))
+    players[names[0]].screenshot(path=str(artifacts_dir / "lifecycle-shootout-sudden-death-desktop.png"))
+
+    # Sudden death: the shooter pockets their own cue ball, a penalty, and loses.
+    for _ in range(3):
+        for p in everyone:
+            driver.wait_ready(p)
+        mover = next((n for n, p in players.items() if driver.actions(p)), None)
+        assert mover, "someone must shoot"
+        page = players[mover]
+        act = driver.actions(page)[0]
+        before = driver.version(page)
+        if act == "place":
+            steered.place(page, mover)
+        else:
+            steered.play(page, mover, "penalty")
+        page.wait_for_function(
+            "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v", arg=before, timeout=30000
+        )
+        if act == "shoot":
+            break
+    winner = next(n for n in names if n != mover)
+    _end_card_seen({**players, "spectator": carol}, winner, "shoot-out", artifacts_dir, "shootout")
+    for page in everyone:
+        assert not page.errors, page.errors
     pages.assert_clean_log(server)

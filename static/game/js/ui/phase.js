@@ -67,8 +67,7 @@ export function extraVisitsLeft(game) {
 export function matchClockText(game, matchLeft) {
   if (!game || matchLeft === null) return "";
   if (game.phase === "extra_visits") return "Time up";
-  if (game.phase === "shootout") return "Shoot-out";
-  if (game.phase === "finished") return "";
+  if (game.phase === "shootout" || game.phase === "finished") return ""; // the phase line says it
   return `Match ${formatClock(matchLeft)}`;
 }
 

@@ -99,7 +99,7 @@ export function entryWords(entry) {
   const e = entry || {};
   const kind = e.kind || "shot";
   const what = kind === "shot" ? describeCall(e.call) || "shot" : ENTRY_KINDS[kind] ?? kind;
-  let points = "·";
+  let points = kind === "notice" ? "" : "·";
   if (e.penalty) points = formatPoints(-Math.abs(e.penalty));
   else if (e.points) points = formatPoints(e.points);
   const tone = e.foul || e.penalty ? "foul" : e.points ? "good" : kind === "notice" || kind === "timeout" ? "note" : "plain";
