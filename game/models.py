@@ -199,6 +199,9 @@ class MatchEvent(models.Model):
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=16)
     data = models.JSONField()
+    # The event's line in the shot list (also inside `data`), kept apart so the snapshot's history
+    # reads a few hundred bytes per event instead of the events' motion segments.
+    entry = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -80,11 +80,11 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
 def match_history(*, match: Match, limit: int = HISTORY_LIMIT) -> dict[str, Any]:
     """The snapshot's `history`: the newest `limit` entries, oldest first, and how many there are.
 
-    Reads only the stored `entry` of each event (a JSON key, not the events' segments)."""
+    Reads only the events' stored `entry` column, never their data (a shot's segments are tens of KB)."""
     rows = list(
         MatchEvent.objects.filter(match=match, type__in=ENTRY_TYPES)
         .order_by("-version")
-        .values_list("version", "type", "data__entry")[:limit]
+        .values_list("version", "type", "entry")[:limit]
     )
     missing = [version for version, _, entry in rows if not isinstance(entry, dict)]
     if missing:

@@ -212,7 +212,7 @@ def _store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     entry = history_entry(t, match.version, d)
     if entry is not None:
         d = {**d, "entry": entry}
-    MatchEvent.objects.create(match=match, version=match.version, type=t, data=d)
+    MatchEvent.objects.create(match=match, version=match.version, type=t, data=d, entry=entry)
     return {"t": t, "v": match.version, "d": d}
 
 
