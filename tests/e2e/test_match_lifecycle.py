@@ -190,6 +190,8 @@ def test_end_card_shows_the_result(
         if shots:
             break
     assert shots == 1, "the break was played"
+    for page in players.values():
+        assert page.locator(".kz-abort").is_hidden(), "no abort after the first shot of the break"
     # Nobody shoots now: the clock warns in its last 10 s and says what an expiry does.
     carol.wait_for_selector(".kz-shotclock[data-urgent='yes']", timeout=20000)
     tooltip = carol.get_attribute(".kz-shotclock", "title") or ""
@@ -365,5 +367,37 @@ def test_time_limit_and_shootout_through_the_page(
     winner = next(n for n in names if n != mover)
     _end_card_seen({**players, "spectator": carol}, winner, "shoot-out", artifacts_dir, "shootout")
     for page in everyone:
+        assert not page.errors, page.errors
+    pages.assert_clean_log(server)
+
+
+def test_abort_button_before_the_break(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    """While waiting the footer says Online and the open seat has no green dot; in the lag either
+    player may abort (the server says when: `state.abortable`): nobody wins, for every viewer."""
+    server = daphne_factory()
+    alice = pages.new_page(chromium)
+    url = pages.create_match(alice, server.url)
+    alice.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'waiting'")
+    pages.wait_text(alice, ".kz-connection", "Online", timeout=10)
+    assert pages.visible_text(alice, '.kz-player[data-seat="1"] .kz-name') == "Open seat"
+    assert alice.get_attribute('.kz-player[data-seat="1"]', "data-connected") == "empty"
+    dot = alice.eval_on_selector('.kz-player[data-seat="1"] .kz-conn-dot', "e => getComputedStyle(e).backgroundColor")
+    assert dot == "rgba(0, 0, 0, 0)", f"the open seat shows no online dot ({dot})"
+    bob = pages.new_page(chromium, {"width": 844, "height": 390}, scale=2)
+    pages.join(bob, url)
+    carol = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    pages.watch(carol, url)
+    for page in (alice, bob):
+        page.wait_for_selector(".kz-abort", state="visible", timeout=20000)
+    assert carol.locator(".kz-abort").is_hidden()
+    _accept_dialogs(bob)
+    bob.click(".kz-abort")
+    for role, page in (("alice", alice), ("bob", bob), ("spectator", carol)):
+        page.wait_for_selector(".kz-end", state="visible", timeout=20000)
+        assert pages.visible_text(page, ".kz-end-title") == "Match aborted", role
+        assert "aborted" in pages.visible_text(page, ".kz-end-reason").lower(), role
+        assert pages.region_colours(page, ".kz-end-card", artifacts_dir / f"lifecycle-end-abort-{role}.png") > 30
         assert not page.errors, page.errors
     pages.assert_clean_log(server)

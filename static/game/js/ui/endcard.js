@@ -35,7 +35,8 @@ export function endCard(state) {
   else title = winner === state.me ? "You win!" : `${winner} wins`;
   const scores = result && Array.isArray(result.scores) ? result.scores : players.map((p) => p.score);
   const names = players.length ? players.map((p) => p.name) : matchNames(state);
-  const score = names.length === 2 && scores.length === 2 ? `${names[0]} ${scores[0]} – ${scores[1]} ${names[1]}` : "";
+  const score =
+    names.length === 2 && scores.length === 2 ? `${names[0]} ${signed(scores[0])} – ${signed(scores[1])} ${names[1]}` : "";
   const reason = reasonWords(result, fin, game, winner, how);
   const ratings = ratingWords(result ? result.rating_changes : fin && fin.rating_changes);
   let rated = "";
@@ -78,4 +79,9 @@ export function canOfferRematch(state) {
   if (state.role !== "player") return false;
   const players = (state.match && state.match.players) || [];
   return !players.some((p) => p && p.is_bot);
+}
+
+/** A score as printed: a true minus sign for a negative one (K-11.3 penalties can make it so). */
+function signed(n) {
+  return n < 0 ? `−${Math.abs(n)}` : String(n);
 }
