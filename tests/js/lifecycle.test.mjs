@@ -200,3 +200,12 @@ test("fine aim: a drag step across the line turns at most 0.1 mrad a pixel; the 
   assert.equal(angleDegrees(0.0001), "0.01°");
   assert.equal(angleDegrees(2 * Math.PI - 1e-6), "0.00°");
 });
+
+test("the computer's break choice is announced in words (the choice entry)", () => {
+  let s = receive(fresh(), { t: "snapshot", v: 3, d: { state: game({ phase: "choose_break", pending: [["Computer", "choose_break"]] }) } }, 0);
+  const after = game({ phase: "opening_placement", pending: [["alice", "place"]] });
+  const text = "Computer passes the break: alice breaks with white •; Computer places white ••";
+  s = tick(receive(s, { t: "choice", v: 4, d: { player: "Computer", take: false, state: after, entry: entry(4, { kind: "choice", player: "Computer", text }) } }, 5), 6);
+  assert.equal(s.announce.text, text, "shown over the table");
+  assert.equal(s.history.at(-1).text, text, "and kept in the list");
+});

@@ -120,6 +120,7 @@ export function createNet({
   let pingSentAt = null;
   let lastPing = -Infinity;
   let lastHeard = timers.now();
+  let everOpen = false;
 
   /** Every half second: a ping when quiet, the connection given up when silent, inputs resent. */
   function watch() {
@@ -154,8 +155,11 @@ export function createNet({
         // a socket that cannot even close is dropped all the same
       }
     }
-    onStatus("lost");
-    attempt = 0;
+    // Lost only if we ever were connected; a first connection that hangs is still "connecting".
+    if (everOpen) {
+      onStatus("lost");
+      attempt = 0;
+    }
     scheduleReconnect();
   }
 
@@ -179,6 +183,7 @@ export function createNet({
       if (connectTimer) timers.clearTimeout(connectTimer);
       connectTimer = null;
       attempt = 0;
+      everOpen = true;
       lastHeard = timers.now();
       onStatus("open");
       const v = getVersion();
