@@ -50,6 +50,7 @@ test("history: the snapshot's entries, then live entries, one per version in ord
   // The same event again (a repeat answer, or caught up twice) adds nothing.
   s = tick(receive(s, choice, 30), 40);
   assert.equal(s.history.length, 4);
+  assert.equal(s.historyTotal, 4, "counted once");
   // A reconnect snapshot replaces the list with the server's, words and all.
   s = receive(s, { t: "snapshot", v: 9, d: { state: game(), history: { entries: [entry(3), entry(4), entry(5), entry(7), entry(9)], total: 5 } } }, 50);
   assert.deepEqual(s.history.map((e) => e.v), [3, 4, 5, 7, 9]);

@@ -393,7 +393,10 @@ function commitStep(state, step) {
     }
     s = { ...s, lagRest };
   }
-  if (step.entry) s = { ...s, history: mergeHistory(s.history, [step.entry]), historyTotal: s.historyTotal + 1 };
+  if (step.entry) {
+    const added = s.history.some((e) => e.v === step.entry.v) ? 0 : 1;
+    s = { ...s, history: mergeHistory(s.history, [step.entry]), historyTotal: s.historyTotal + added };
+  }
   if (step.kind === "shot" || step.kind === "lag") {
     s = { ...s, lastVerdict: step.verdict ? { ...step.verdict, player: step.player, kind: step.kind } : null };
   } else if (step.kind === "finished") {

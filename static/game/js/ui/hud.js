@@ -126,6 +126,7 @@ export function createHud(root) {
         // An open seat has nobody to be online: no green dot.
         setAttr(seats[i].el, "data-connected", !p ? "empty" : online.get(p.name) === false ? "no" : "yes");
       });
+      updateEnd(state, now); // a match cancelled before it started still gets its card
       return;
     }
     const active = activePlayer(state);
@@ -223,7 +224,7 @@ export function createHud(root) {
 
     if (state.history !== lastHistory) {
       lastHistory = state.history;
-      renderHistory(state.history);
+      renderHistory(state.history, state.historyTotal);
     }
 
     updateEnd(state, now);
@@ -273,8 +274,9 @@ export function createHud(root) {
     void now;
   }
 
-  function renderHistory(history) {
-    setText(shotCount, history.length ? String(history.length) : "");
+  function renderHistory(history, total = 0) {
+    // The snapshot keeps the newest entries of a long match; the count says how many there were.
+    setText(shotCount, history.length ? String(Math.max(total, history.length)) : "");
     const frag = document.createDocumentFragment();
     for (let i = history.length - 1; i >= 0; i--) {
       const row = entryWords(history[i]);
