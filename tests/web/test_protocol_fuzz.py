@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -216,7 +217,10 @@ def seated_match() -> tuple[Any, Any, str]:
     match_join(match_id=match.id, user=bob)
     row = Match.objects.get(pk=match.id)
     row.snapshot = EngineMatch.from_snapshot(near_end_snapshot(["fuzzalice", "fuzzbob"], shooter_score=20)).snapshot()
-    row.save(update_fields=["snapshot"])
+    # alice never connects: her disconnect grace is put far away, so no `claim_timeout` of the fuzzer is
+    # ever owed (a claim not owed is refused with `not_owed` and changes nothing).
+    row.grace_deadline = row.next_deadline = time.time() + 3600
+    row.save(update_fields=["snapshot", "grace_deadline", "next_deadline"])
     assert row.version == CURRENT_VERSION
     return alice, bob, match.id
 
