@@ -70,7 +70,8 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
         entry["text"] = str(data.get("text") or "")
     elif t == "finished":
         result = data.get("result") if isinstance(data.get("result"), dict) else {}
-        entry["kind"] = "abort" if result.get("how") == "aborted" else "finish"
+        aborted = result.get("how") == "aborted" or (not result and data.get("winner") is None)
+        entry["kind"] = "abort" if aborted else "finish"
         entry["player"] = result.get("winner", data.get("winner"))
         entry["text"] = str(result.get("text") or data.get("reason") or "")
         entry["points"], entry["penalty"], entry["foul"], entry["call"] = 0, 0, None, None
