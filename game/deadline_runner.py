@@ -62,8 +62,8 @@ def start() -> None:
 
 
 def start_with_reactor() -> None:
-    """Under daphne: poll from the moment the reactor runs. Elsewhere (no reactor installed by daphne):
-    nothing, so importing the application in a test or a command starts no clock."""
+    """Under daphne: poll from the moment its reactor runs. A process that only imports the application
+    (a test, a command) never runs a reactor, so the scheduled start never happens there."""
     if POLL_INTERVAL <= 0 or "twisted.internet.reactor" not in sys.modules:
         return
     from twisted.internet import reactor
