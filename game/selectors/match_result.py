@@ -45,7 +45,13 @@ def result_text(*, how: str, winner: str | None, loser: str | None, scores: list
         return f"Aborted: {words}"
     words = _how_words(how, winner, loser, target)
     joiner = " " if how in ("time_limit", "shootout") else ": "
-    return f"{winner} won {scores[0]}–{scores[1]}{joiner}{words}"
+    dash = " to " if min(scores) < 0 else "–"  # "0 to −6" reads better than "0–−6" (K-11.3 penalties)
+    return f"{winner} won {_score(scores[0])}{dash}{_score(scores[1])}{joiner}{words}"
+
+
+def _score(points: int) -> str:
+    """A score as printed: a negative one with a real minus sign (U+2212)."""
+    return f"−{-points}" if points < 0 else str(points)
 
 
 def match_result(*, match: Match, snapshot: dict[str, Any], names: list[str | None],

@@ -51,3 +51,13 @@ def test_entries_say_who_did_what_in_words() -> None:
         "how": "aborted", "winner": None, "text": "Aborted by bob before the break"}})
     assert finished["kind"] == "abort" and finished["player"] is None
     assert finished["text"] == "Aborted by bob before the break"
+
+
+def test_result_text_prints_negative_scores_with_a_minus_sign() -> None:
+    from game.selectors.match_result import result_text
+
+    text = result_text(how="shootout", winner="ann", loser="ben", scores=[0, -6], reason="", target=60)
+    assert text == "ann won 0 to −6 in the shoot-out"
+    assert result_text(how="resign", winner="ann", loser="ben", scores=[12, 30], reason="", target=60) == (
+        "ann won 12–30: ben resigned"
+    )
