@@ -36,6 +36,7 @@ from game.selectors.history import history_entry, phase_notices
 from game.selectors.match_result import match_result
 from game.selectors.rating_eligibility import unrated_reason
 from game.services.accounts import bot_user_for_level, profile_ensure
+from game.services.results import results_record
 
 logger = logging.getLogger(__name__)
 
@@ -251,8 +252,6 @@ def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how:
     match.grace_seat, match.grace_deadline = None, None
     match.next_deadline = None
     match.save()
-    from game.services.results import results_record
-
     rating_changes = results_record(match=match)
     unrated = unrated_reason(match=match) if match.rated and not rating_changes else None
     result = match_result(match=match, snapshot=snapshot, names=names, rating_changes=rating_changes,
