@@ -179,3 +179,29 @@ def lost_after(page: Any, since: float) -> float:
     at = page.evaluate("() => window.__kzLostAt")
     assert at is not None, "the overlay never appeared"
     return (float(at) - since) / 1000
+
+
+RECORD_TEXTS = """(selectors) => {
+  window.__kzTexts = window.__kzTexts || [];
+  const note = () => {
+    for (const sel of selectors) {
+      const el = document.querySelector(sel);
+      if (el && el.offsetParent !== null && !el.hidden) {
+        const t = el.innerText.trim();
+        if (t && window.__kzTexts.at(-1) !== t) window.__kzTexts.push(t);
+      }
+    }
+  };
+  note();
+  const root = document.querySelector('#kaiza-match');
+  new MutationObserver(note).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+}"""
+
+
+def record_texts(page: Any, selectors: list[str]) -> None:
+    """From now on, note every text the elements show while visible (for moments too short to poll)."""
+    page.evaluate(RECORD_TEXTS, selectors)
+
+
+def recorded_texts(page: Any) -> list[str]:
+    return [str(t) for t in page.evaluate("() => window.__kzTexts || []")]

@@ -108,8 +108,14 @@ def aim_on_cloth(page: Any, cue: tuple[float, float], angle: float) -> None:
     page.mouse.up()
 
 
+def settle(page: Any) -> None:
+    """Two animation frames: the page has applied the input and redrawn its readouts."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def shown_angle(page: Any) -> float:
     """The aim the page shows (and sends), read from its readout in degrees to 0.01°."""
+    settle(page)
     return math.radians(float(page.inner_text(".kz-angle").rstrip("°")))
 
 

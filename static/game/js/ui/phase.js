@@ -39,7 +39,8 @@ export function phaseDetail(game, { matchLeft = null } = {}) {
     }
     return `Shoot-out · visits ${who.map((n, i) => `${n} ${Math.min(visits[i] + (i === game.turn ? 1 : 0), limit)}/${limit}`).join(" · ")}`;
   }
-  if (game.phase === "play" && matchLeft !== null && timeWarned(game, matchLeft)) {
+  const running = ["lag", "choose_break", "opening_placement", "play"].includes(game.phase);
+  if (running && matchLeft !== null && timeWarned(game, matchLeft)) {
     return matchLeft > 0
       ? `Time-limit warning: ${formatClock(matchLeft)} left, then extra visits`
       : "Time up: extra visits after this round";
