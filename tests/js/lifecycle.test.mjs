@@ -20,7 +20,7 @@ import { canOfferRematch, endCard, ratingWords } from "../../static/game/js/ui/e
 import { choiceWords, extraVisitsLeft, matchClockText, phaseDetail, shotClockTooltip } from "../../static/game/js/ui/phase.js";
 import { entryWords } from "../../static/game/js/ui/words.js";
 import { fineDrag, fineTurn, FINE_RAD_PER_PX } from "../../static/game/js/input/gestures.js";
-import { angleDegrees } from "../../static/game/js/ui/controls.js";
+import { angleDegrees, mayAbort } from "../../static/game/js/ui/controls.js";
 
 const table = JSON.parse(readFileSync(new URL("./fixtures/table.json", import.meta.url)));
 const players = (a = 0, b = 0) => [
@@ -209,4 +209,12 @@ test("the computer's break choice is announced in words (the choice entry)", () 
   s = tick(receive(s, { t: "choice", v: 4, d: { player: "Computer", take: false, state: after, entry: entry(4, { kind: "choice", player: "Computer", text }) } }, 5), 6);
   assert.equal(s.announce.text, text, "shown over the table");
   assert.equal(s.history.at(-1).text, text, "and kept in the list");
+});
+
+test("abort is offered only when the server's state says it is allowed", () => {
+  const at = (g) => receive(fresh(), { t: "snapshot", v: 2, d: { state: g } }, 0);
+  assert.equal(mayAbort(at(game({ phase: "lag", abortable: true }))), true);
+  assert.equal(mayAbort(at(game({ phase: "play", abortable: false }))), false);
+  assert.equal(mayAbort(at(game({ phase: "lag" }))), false, "no field, no button: the client does not guess");
+  assert.equal(mayAbort(at(game({ phase: "finished", abortable: true, pending: [] }))), false);
 });

@@ -180,13 +180,10 @@ function spinWords(side, height) {
 }
 
 /**
- * Does the server allow this player to abort now? It says so in the state (`abortable`, or "abort"
- * among the player's allowed actions); the client never decides it from the phase itself.
+ * Does the server allow the players to abort now (before the first shot of the break)? The state says
+ * so in `abortable` (game/services/matches.py); the client never decides it from the phase itself.
  */
 export function mayAbort(state) {
   const game = state.shown;
-  if (!game || game.phase === "finished") return false;
-  if (Array.isArray(game.pending) && game.pending.some(([n, a]) => n === state.me && a === "abort")) return true;
-  if (game.may && Array.isArray(game.may[state.me])) return game.may[state.me].includes("abort");
-  return game.abortable === true;
+  return Boolean(game && game.phase !== "finished" && game.abortable === true);
 }
