@@ -2,7 +2,8 @@
 
 Each running match stores its earliest deadline in `Match.next_deadline` (indexed): the shot clock,
 the disconnect grace, the K-11 warning and limit. Every server process polls for due matches about
-once a second (`game.deadline_runner`) and calls :func:`deadlines_fire_due`, which takes each due match
+once a second (`game.deadline_runner`): :func:`deadlines_due` lists the due matches and
+:func:`deadline_fire` takes each
 in its own transaction with `SELECT … FOR UPDATE SKIP LOCKED` (PostgreSQL): a match another process
 (or a player's input) holds is skipped, and once fired its `next_deadline` has moved on, which the
 locked re-check sees. SQLite has no row locks (one writer at a time anyway) and Django leaves the
@@ -55,25 +56,35 @@ def deadlines_fire_due(*, now: float | None = None, limit: int = BATCH) -> list[
     """Fire every deadline due at `now` (default: the real clock); returns (match id, events to
     publish) for the matches that changed. Safe to run in any number of processes at once."""
     now = time.time() if now is None else now
-    due = list(
+    fired: list[tuple[str, Applied]] = []
+    for match_id in deadlines_due(now=now, limit=limit):
+        applied = deadline_fire(match_id=match_id, now=now)
+        if applied is not None and applied.events:
+            fired.append((match_id, applied))
+    return fired
+
+
+def deadlines_due(*, now: float, limit: int = BATCH) -> list[str]:
+    """Ids of running matches with a deadline due at `now`, the most overdue first (a plain read)."""
+    return list(
         Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=now)
         .order_by("next_deadline")
         .values_list("pk", flat=True)[:limit]
     )
-    fired: list[tuple[str, Applied]] = []
-    for match_id in due:
-        with transaction.atomic():
-            match = (
-                Match.objects.select_for_update(skip_locked=True)
-                .filter(pk=match_id, status=Match.Status.ACTIVE, next_deadline__lte=now)
-                .first()
-            )
-            if match is None:
-                continue  # another process has it, or it was fired already
-            applied = deadlines_fire_match(match, now)
-        if applied.events:
-            fired.append((match_id, applied))
-    return fired
+
+
+def deadline_fire(*, match_id: str, now: float) -> Applied | None:
+    """Fire one match's due deadlines in a transaction of its own; None when another process holds the
+    match (SKIP LOCKED) or it is no longer due (fired already, or a player acted first)."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(pk=match_id, status=Match.Status.ACTIVE, next_deadline__lte=now)
+            .first()
+        )
+        if match is None:
+            return None
+        return deadlines_fire_match(match, now)
 
 
 def deadlines_fire_match(match: Match, now: float) -> Applied:
