@@ -3,8 +3,8 @@
 Each running match stores its earliest deadline in `Match.next_deadline` (indexed): the shot clock,
 the disconnect grace, the K-11 warning and limit. Every server process polls for due matches about
 once a second (`game.deadline_runner`): :func:`deadlines_due` lists the due matches and
-:func:`deadline_fire` takes each
-in its own transaction with `SELECT … FOR UPDATE SKIP LOCKED` (PostgreSQL): a match another process
+:func:`deadline_fire` takes each in its own transaction with `SELECT … FOR UPDATE SKIP LOCKED`
+(PostgreSQL): a match another process
 (or a player's input) holds is skipped, and once fired its `next_deadline` has moved on, which the
 locked re-check sees. SQLite has no row locks (one writer at a time anyway) and Django leaves the
 clause out there: the same code runs.
