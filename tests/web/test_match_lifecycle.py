@@ -405,6 +405,11 @@ async def test_snapshot_carries_the_history_and_the_result() -> None:
     late = await connect_communicator("late", match_id, None)
     history = late.versioned[0]["d"]["history"]
     assert history == {"entries": live, "total": 6}
+    # Bounded: a long match sends only its newest entries, and says how many there are.
+    from game.selectors.history import match_history
+
+    match = await row(match_id)
+    assert await database_sync_to_async(match_history)(match=match, limit=4) == {"entries": live[2:], "total": 6}
     await bob.close()
     bob = await connect_communicator("bob", match_id, bob_user)
     assert bob.versioned[0]["d"]["history"]["entries"] == live
