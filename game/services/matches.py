@@ -196,8 +196,18 @@ def _refresh_grace(match: Match, now: float) -> bool:
 
 
 def _reset_shot_clock(match: Match, now: float) -> None:
-    active = match.status == Match.Status.ACTIVE and match.shot_clock
+    """Start the shot clock for whoever must act now. It runs only once the break has been played:
+    before it nothing is at stake, a page may still be loading, and either player may `abort` a
+    match that does not get going (as lichess does with a game whose first move never comes)."""
+    active = match.status == Match.Status.ACTIVE and match.shot_clock and not _before_the_break(match.snapshot)
     match.shot_deadline = now + float(match.shot_clock) if active else None
+
+
+def _before_the_break(snapshot: dict[str, Any]) -> bool:
+    try:
+        return EngineMatch.from_snapshot(snapshot).abortable
+    except RuleError:
+        return False
 
 
 def _lock(match_id: str) -> Match:

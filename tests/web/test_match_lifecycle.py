@@ -21,7 +21,7 @@ from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchEvent, Profile, RatingChange, Shot
 from game.services.accounts import user_signup
 from game.services.deadlines import deadlines_fire_due
-from game.services.matches import match_create, match_join, snapshot_hash
+from game.services.matches import deadline_next, match_create, match_join, snapshot_hash
 from tests.web.play_support import (
     connect_communicator,
     fast_password_hasher,
@@ -65,7 +65,10 @@ def put_position(match_id: str, position: dict[str, Any]) -> None:
     """Test set-up only: replace the stored engine state (as an admin repair would), same version."""
     match = Match.objects.get(pk=match_id)
     match.snapshot = EngineMatch.from_snapshot(position).snapshot()
-    match.save(update_fields=["snapshot"])
+    if match.shot_clock:  # the position is after the break: its shot clock runs from now
+        match.shot_deadline = time.time() + match.shot_clock
+    match.next_deadline = deadline_next(match)
+    match.save(update_fields=["snapshot", "shot_deadline", "next_deadline"])
 
 
 @database_sync_to_async
@@ -190,17 +193,21 @@ async def test_own_shot_resets_the_consecutive_expiries() -> None:
     await close_all(alice, bob)
 
 
-async def test_shot_clock_before_the_break_aborts() -> None:
+async def test_shot_clock_runs_from_the_break_on() -> None:
+    """Before the break nothing is at stake (either player may abort instead): the shot clock starts
+    with the first shot of the break."""
     alice_user, bob_user, match_id = await two_players(shot_clock=SHOT_CLOCK, rated=True)
     alice = await connect_communicator("alice", match_id, alice_user)
-    deadline = (await row(match_id)).shot_deadline
-    assert await fire_due(now=deadline + 1) == 1
-    finished = await alice.until(lambda m: m["t"] == "finished")
-    assert finished["d"]["result"]["how"] == "aborted"
-    assert finished["d"]["result"]["text"] == "Aborted: no shot within the shot clock before the break"
-    assert (await row(match_id)).status == Match.Status.ABORTED
-    assert await ratings(alice_user, bob_user) == [(1500.0, 0), (1500.0, 0)]
-    await alice.close()
+    bob = await connect_communicator("bob", match_id, bob_user)
+    assert alice.versioned[0]["d"]["clock"]["shot_deadline"] is None
+    assert alice.versioned[0]["d"]["state"]["abortable"] is True
+    assert await fire_due(now=time.time() + 10 * SHOT_CLOCK) == 0
+    v = await play_opening(alice, bob)
+    shot = next(m for m in alice.versioned if m["v"] == v)
+    assert shot["d"]["state"]["abortable"] is False
+    assert shot["d"]["clock"]["shot_deadline"] == pytest.approx(time.time() + SHOT_CLOCK, abs=10)
+    assert (await row(match_id)).next_deadline == pytest.approx(shot["d"]["clock"]["shot_deadline"])
+    await close_all(alice, bob)
 
 
 # --- the disconnect grace and abandonment ----------------------------------------------------------

@@ -50,7 +50,9 @@ def put_position(match_id: str, position: dict[str, Any]) -> int:
     """Test set-up only: replace the stored engine state (as an admin repair would), same version."""
     match = Match.objects.get(pk=match_id)
     match.snapshot = EngineMatch.from_snapshot(position).snapshot()
-    match.save(update_fields=["snapshot"])
+    if match.shot_clock:  # the position is after the break: its shot clock runs from now
+        match.shot_deadline = time.time() + match.shot_clock
+    match.save(update_fields=["snapshot", "shot_deadline"])
     return match.version
 
 
