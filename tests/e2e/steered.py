@@ -141,12 +141,34 @@ def play(page: Any, me: str, want: Want) -> None:
     call, angle, speed = find_strike(state, me, want)
     cue_id = next(p["cue_ball"] for p in state["players"] if p["name"] == me)
     cue = tuple(state["balls"][cue_id])
-    driver.click_world(page, *state["balls"][call["ball"]])
-    driver.click_world(page, *driver.mouth_centre(call["pocket"]))
+    make_call(page, state["balls"][call["ball"]], call["pocket"])
     aim_on_cloth(page, cue, angle)
     refine_aim(page, angle)
     page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
     driver.pull_and_release(page, cue, angle, speed)
+
+
+CALL_TEXT = "() => { const t = document.querySelector('.kz-call-text'); return [t.dataset.auto, t.textContent]; }"
+
+
+def make_call(page: Any, ball_at: list[float], pocket: str) -> None:
+    """Click the ball, then the pocket, until the page shows that call as the player's own."""
+    words = pocket.replace("_", " ")
+    seen: list[Any] = []
+    for _ in range(3):
+        page.wait_for_function(
+            "() => { const d = document.querySelector('#kaiza-match').dataset;"
+            " return d.animating === 'no' && (d.actions || '').split(' ').includes('shoot'); }",
+            timeout=30000,
+        )
+        driver.click_world(page, *ball_at)
+        driver.click_world(page, *driver.mouth_centre(pocket))
+        settle(page)
+        auto, text = page.evaluate(CALL_TEXT)
+        if auto == "no" and text.endswith(words):
+            return
+        seen.append((auto, text))
+    raise AssertionError(f"the call {words} never showed: {seen}")
 
 
 def place(page: Any, me: str) -> None:
