@@ -113,7 +113,7 @@ def two_players_and_a_spectator(
     carol = new_page(chromium, spectator_viewport or PHONE_PORTRAIT, scale=2)
     watch(carol, url.replace(creator_url or server.url, server.url))
     for page in (alice, bob, carol):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000)
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
     players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
     assert len(players) == 2, players
     return players, carol, url
