@@ -57,6 +57,7 @@ def test_client_shows_connection_lost(
         _move(bob, bob_name, [carol])
         alice.wait_for_selector(".kz-lost", state="visible", timeout=8000)
         noticed = pages.lost_after(alice, since)
+        print(f"connection lost shown {noticed:.2f} s after the freeze")
         assert noticed <= 8.0, noticed
         assert "Connection lost" in pages.visible_text(alice, ".kz-lost")
         assert "reconnecting" in pages.visible_text(alice, ".kz-lost").lower()
@@ -78,7 +79,9 @@ def test_client_shows_connection_lost(
         alice.wait_for_selector(".kz-sending", state="visible", timeout=4000)
         assert pages.visible_text(alice, ".kz-sending") == "sending…"
         alice.wait_for_selector(".kz-lost", state="visible", timeout=8000)
-        assert pages.lost_after(alice, since) <= 8.0
+        noticed = pages.lost_after(alice, since)
+        print(f"connection lost shown {noticed:.2f} s after the freeze (an input pending)")
+        assert noticed <= 8.0, noticed
         assert driver.version(bob) == start + 1, "nothing reached the server while frozen"
         proxy.thaw()
         alice.wait_for_selector(".kz-lost", state="hidden", timeout=20000)
