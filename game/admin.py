@@ -157,7 +157,10 @@ def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: 
             match.status = Match.Status.ABORTED
             match.finished_at = timezone.now()
             match.result_reason = "aborted by an organiser"
-            match.save(update_fields=["status", "finished_at", "result_reason", "updated_at"])
+            match.result_code = "aborted"
+            match.next_deadline = None  # the server clocks leave it alone
+            match.save(update_fields=["status", "finished_at", "result_reason", "result_code", "next_deadline",
+                                      "updated_at"])
             results_record(match=match)
             count += 1
     modeladmin.message_user(request, f"Aborted {count} match(es).")

@@ -22,6 +22,7 @@ from game.db import db_async
 from game.ratelimit import TokenBucket, socket_allows
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
+from game.services import rematch as rematch_services
 
 logger = logging.getLogger(__name__)
 
@@ -218,6 +219,9 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         if self.role != "player":
             await self.send_message(protocol.error("spectator", "spectators cannot play", message.ack))
             return
+        if isinstance(message, protocol.RematchRequest):
+            await self.handle_rematch(message)
+            return
         call = self.service_call(message)
         try:
             applied = await db_async(call)()
@@ -251,7 +255,21 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
             return lambda: match_services.match_choose_break(**common, take=message.take, expected_version=message.v)
         if isinstance(message, protocol.Resign):
             return lambda: match_services.match_resign(**common)
+        if isinstance(message, protocol.Abort):
+            return lambda: match_services.match_abort(**common)
         return lambda: match_services.match_claim_timeout(**common)
+
+    async def handle_rematch(self, message: protocol.RematchRequest) -> None:
+        """A new match with the same settings, seats swapped; everyone on this match hears the offer."""
+        try:
+            made = await db_async(rematch_services.match_rematch)(match_id=self.match_id, user=self.user)
+        except match_services.MatchError as exc:
+            await self.send_message(protocol.error(exc.code, exc.message, message.ack))
+            return
+        if made.events:
+            await realtime.publish(made.match.pk, made.events)
+        offer = made.offer
+        await realtime.relay(self.match_id, protocol.rematch(offer["from"], offer["match_id"], offer["url"]))
 
     async def handle_aim(self, message: protocol.Aim) -> None:
         if self.role != "player":

@@ -125,18 +125,32 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     result_reason = models.CharField(max_length=200, blank=True)
+    # How it ended, a code (the `how` of the result clients get): target, resign, shot_clock,
+    # abandoned, time_limit, shootout, aborted; blank while live.
+    result_code = models.CharField(max_length=16, blank=True)
     # Deadlines the online layer enforces (epoch seconds): the shot clock and the disconnect grace.
     shot_deadline = models.FloatField(null=True, blank=True)
     grace_deadline = models.FloatField(null=True, blank=True)
     # Which seat (0 or 1) the running disconnect grace belongs to; null when nobody is away.
     grace_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The earliest of the match's server-side deadlines (shot clock, disconnect grace, K-11 warning and
+    # limit), epoch seconds; null when nothing is due. Every server process polls it (indexed) and
+    # fires what is due once (game/services/deadlines.py).
+    next_deadline = models.FloatField(null=True, blank=True)
+    # The new match made by `rematch` (seats swapped), so a second request gives the same one.
+    rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "-updated_at"])]
+        indexes = [
+            models.Index(fields=["status", "-updated_at"]),
+            models.Index(
+                fields=["next_deadline"], name="match_next_deadline", condition=models.Q(next_deadline__isnull=False)
+            ),
+        ]
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
@@ -185,6 +199,9 @@ class MatchEvent(models.Model):
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=16)
     data = models.JSONField()
+    # The event's line in the shot list (also inside `data`), kept apart so the snapshot's history
+    # reads a few hundred bytes per event instead of the events' motion segments.
+    entry = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -40,7 +40,7 @@ TABLE_LENGTH = _TABLE.length
 TABLE_WIDTH = _TABLE.width
 
 #: Client message types that change a match: only a player of the match may send them.
-PLAY_TYPES = frozenset({"lag", "choose_break", "place", "shoot", "resign", "claim_timeout"})
+PLAY_TYPES = frozenset({"lag", "choose_break", "place", "shoot", "resign", "claim_timeout", "abort", "rematch"})
 CLIENT_TYPES = frozenset({"hello", "ping", "aim", "chat", *PLAY_TYPES})
 
 
@@ -119,7 +119,17 @@ class ClaimTimeout:
     ack: int | None
 
 
-PlayMessage = Lag | ChooseBreak | Place | Shoot | Resign | ClaimTimeout
+@dataclass(frozen=True, slots=True)
+class Abort:
+    ack: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RematchRequest:
+    ack: int | None
+
+
+PlayMessage = Lag | ChooseBreak | Place | Shoot | Resign | ClaimTimeout | Abort | RematchRequest
 ClientMessage = Hello | Ping | Aim | Chat | PlayMessage
 
 
@@ -230,6 +240,12 @@ def _message(raw: dict[str, Any], ack: int | None) -> ClientMessage:
     if kind == "claim_timeout":
         _only(d, set(), "claim_timeout")
         return ClaimTimeout(ack=ack)
+    if kind == "abort":
+        _only(d, set(), "abort")
+        return Abort(ack=ack)
+    if kind == "rematch":
+        _only(d, set(), "rematch")
+        return RematchRequest(ack=ack)
 
     # The inputs a stale client could repeat: they name the version they were made against.
     if "v" not in raw:
@@ -382,6 +398,10 @@ def presence(players: list[dict[str, Any]], spectators: int) -> dict[str, Any]:
 
 def clock(deadlines: dict[str, Any]) -> dict[str, Any]:
     return message("clock", deadlines)
+
+
+def rematch(sender: str, match_id: str, url: str) -> dict[str, Any]:
+    return message("rematch", {"from": sender, "match_id": match_id, "url": url})
 
 
 def pong() -> dict[str, Any]:

@@ -117,3 +117,8 @@ if os.environ.get("KAIZA_WRITE_THROUGH", "1") == "1":
 # round trips p99 of 56-69 ms against 62-279 ms (docs/performance-load.md). KAIZA_SWITCH_INTERVAL
 # overrides it (seconds).
 sys.setswitchinterval(float(os.environ.get("KAIZA_SWITCH_INTERVAL", "0.001")))
+
+# The server clocks (shot clock, disconnect grace, K-11) run in every daphne process from its start.
+from game.deadline_runner import start_with_reactor  # noqa: E402
+
+start_with_reactor()

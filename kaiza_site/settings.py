@@ -115,6 +115,9 @@ else:
 # the load benchmark's loop stalled 40+ ms at a time (100 matches: aim relay p99 35-110 ms with 2,
 # 21-27 ms with 1). Raise it for a database far enough away that round trips, not Python, dominate.
 KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
+# Seconds a player may be away before he loses the match (K-9.3; both away or before the break:
+# aborted). The server clocks fire it (game/services/deadlines.py); tests of whole pages shorten it.
+KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -6,9 +6,11 @@ import time
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from game.models import Match, MatchConnection, MatchEvent, Profile
+from game.selectors.history import match_history
+from game.selectors.match_result import match_stored_result
 from game.services.matches import CONNECTION_STALE_AFTER, clock_info, engine_names, seat_of, state_of
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
@@ -85,6 +87,8 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
         "match": match_info(match=match),
         "you": {"name": name, "role": role, "seat": seat},
         "clock": clock_info(match),
+        "history": match_history(match=match),
+        "result": match_stored_result(match=match),
     }
     last = match_last_shot(match=match)
     if last is not None:
@@ -181,3 +185,39 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
 
 def match_live_count() -> int:
     return Match.objects.filter(status=Match.Status.ACTIVE).aggregate(n=Count("id"))["n"]
+
+
+#: "Your games in progress" shows at most this many (newest first).
+IN_PROGRESS_SHOWN = 20
+
+
+def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
+    """The visitor's own live matches (and the open ones waiting for an opponent), with the way back
+    in: the home page and the lobby list them so a closed tab never loses a game."""
+    if user is None or not user.is_authenticated:
+        return []
+    rows = (
+        Match.objects.filter(Q(player1=user) | Q(player2=user),
+                             status__in=(Match.Status.ACTIVE, Match.Status.OPEN))
+        .select_related("player1__profile", "player2__profile")
+        .order_by("-updated_at")[:IN_PROGRESS_SHOWN]
+    )
+    result = []
+    for match in rows:
+        seat = seat_of(match, user)
+        names = engine_names(match)
+        snapshot = match.snapshot or {}
+        players = snapshot.get("players") or []
+        scores = [int(p.get("score", 0)) for p in players] if len(players) == 2 else None
+        pending = [name for name, _ in (state_of(snapshot) or {}).get("pending", [])]
+        opponent = names[1 - seat] if seat is not None else None
+        result.append({
+            "id": match.id,
+            "url": f"/m/{match.id}/",
+            "opponent": opponent,
+            "waiting": match.status == Match.Status.OPEN,
+            "score": f"{scores[seat]}–{scores[1 - seat]}" if scores is not None and seat is not None else None,
+            "your_turn": seat is not None and names[seat] in pending,
+            "rated": match.rated,
+        })
+    return result

@@ -36,12 +36,14 @@ PAIR_DAILY_LIMIT = 3
 PAIR_WINDOW = timedelta(hours=24)
 #: K-9.1's target, for a stored position without its ruleset.
 TARGET_SCORE = 60
+#: Endings that are real results whatever the shot count (Match.result_code): the target, the time limit.
+REAL_FINISHES: tuple[str, ...] = ("target", "time_limit", "shootout")
 #: A loss by resignation before this many shots of one's own is the farming pattern.
 FARM_SHOTS = 3
 
 REASON_TEXT: dict[str, str] = {
     "casual": "a casual match: not rated",
-    "aborted": "the match did not finish",
+    "aborted": "the match was aborted",
     "guest": "a guest played: rated results need two registered accounts",
     "unverified": "a player's e-mail address is not verified yet",
     "too_few_shots": f"the loser played fewer than {MIN_SHOTS} shots and the match did not end by play",
@@ -65,7 +67,10 @@ def _players(match: Match) -> list[int]:
 def _ended_by_play(match: Match, last_kind: str | None) -> bool:
     """The match ended by reaching the target or the time limit (K-9.1, K-11), not by a resignation or
     a forfeit: the input that ended it was a shot, or the stored position says so (the K-11 clock
-    expired, or the winner's score reached the target), whichever path finished it."""
+    expired, or the winner's score reached the target), whichever path finished it. A match that
+    records how it ended (`result_code`) is read from that; the position only for older matches."""
+    if match.result_code:
+        return match.result_code in REAL_FINISHES
     if last_kind == "shoot":
         return True
     snapshot = match.snapshot if isinstance(match.snapshot, dict) else {}

@@ -107,7 +107,8 @@ def match_replay_steps(*, match: Match) -> dict[str, Any]:
     }
     scores = [0, 0]
     steps = []
-    for shot in Shot.objects.filter(match=match).order_by("seq"):
+    # A K-11 clock tick is a stored input (the record replays it) but nothing to show.
+    for shot in Shot.objects.filter(match=match).exclude(kind="tick").order_by("seq"):
         verdict = shot.verdict if isinstance(shot.verdict, dict) else None
         state = states.get(shot.version)
         from_state = _state_scores(state)
@@ -145,8 +146,9 @@ def replay_apply(engine_match: Any, *, kind: str, player: str, data: dict[str, A
 
     Inputs are stored as the online layer received them (protocol.py): `shoot {call, strike}`,
     `lag {strike}`, `choose_break {take}`, `place {ball, x, y}` (or `position`), `resign`,
-    `forfeit {reason}` (the named player loses), `touch_foul`. A recorded `now` is passed through so a
-    clocked match replays its clock too.
+    `forfeit {reason}` (the named player loses), `touch_foul`, and the server-made `abort`, `timeout`
+    (the shot clock of `player` ran out), `abandon {absent}` and `tick` (a K-11 clock moment). A
+    recorded `now` is passed through so a clocked match replays its clock too.
     """
     now = data.get("now")
     timing = {"now": now} if isinstance(now, int | float) else {}
@@ -166,6 +168,15 @@ def replay_apply(engine_match: Any, *, kind: str, player: str, data: dict[str, A
         return engine_match.forfeit(loser, data.get("reason", "forfeit"), **timing)
     if kind == "touch_foul":
         return engine_match.touch_foul(player, **timing)
+    # Made by the server's clocks and the abort input (game/services/deadlines.py, matches.match_abort).
+    if kind == "abort":
+        return engine_match.abort(player, **timing)
+    if kind == "timeout":
+        return engine_match.expire_shot_clock(player, **timing)
+    if kind == "abandon":
+        return engine_match.abandon(list(data.get("absent") or [player]), **timing)
+    if kind == "tick":
+        return engine_match.tick(now)
     raise ValueError(f"unknown input kind {kind!r}")
 
 

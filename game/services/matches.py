@@ -30,8 +30,12 @@ from django.utils import timezone
 
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
-from game.models import Club, Match, MatchConnection, MatchEvent, Membership, Profile, Shot
+from game.engine.rules.match import TIMEOUTS_TO_LOSE
+from game.models import Club, Match, MatchConnection, MatchEvent, MatchResult, Membership, Profile, Shot
+from game.selectors.history import history_entry, phase_notices
+from game.selectors.match_result import match_result
 from game.services.accounts import bot_user_for_level, profile_ensure
+from game.services.results import results_record
 
 logger = logging.getLogger(__name__)
 
@@ -74,14 +78,16 @@ def snapshot_hash(snapshot: dict[str, Any]) -> str:
 
 
 def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
-    """The `state` clients get: the engine snapshot plus who may act now (`pending`)."""
+    """The `state` clients get: the engine snapshot plus who may act now (`pending`) and whether either
+    player may still `abort` (the client shows what the server allows, never its own rule)."""
     if not snapshot:
         return None
     try:
-        pending = EngineMatch.from_snapshot(snapshot).pending()
+        engine = EngineMatch.from_snapshot(snapshot)
+        pending, abortable = engine.pending(), engine.abortable and engine.phase != "finished"
     except RuleError:
-        pending = []
-    return {**snapshot, "pending": [[name, action] for name, action in pending]}
+        pending, abortable = [], False
+    return {**snapshot, "pending": [[name, action] for name, action in pending], "abortable": abortable}
 
 
 def seat_of(match: Match, user: AnyUser) -> int | None:
@@ -115,21 +121,50 @@ def clock_info(match: Match, snapshot: dict[str, Any] | None = None, now: float 
     match_deadline = None
     if clock.get("limit") is not None and clock.get("started") is not None:
         match_deadline = float(clock["started"]) + float(clock["limit"])
-    names = engine_names(match) if match.grace_seat is not None else [None, None]
+    warning_at = None
+    if clock.get("warning") is not None and clock.get("started") is not None:
+        warning_at = float(clock["started"]) + float(clock["warning"])
+    names = engine_names(match)
+    counts = (snapshot or {}).get("timeouts") or [0, 0]
     return {
         "shot_deadline": match.shot_deadline,
         "grace_deadline": match.grace_deadline,
         "grace_player": names[match.grace_seat] if match.grace_seat is not None else None,
         "match_deadline": match_deadline,
+        "warning_at": warning_at,
+        "shot_clock": match.shot_clock,
+        "timeouts": {name: int(n) for name, n in zip(names, counts, strict=False) if name is not None},
+        "timeout_limit": TIMEOUTS_TO_LOSE,
+        "grace": DISCONNECT_GRACE,
         "now": time.time() if now is None else now,
     }
 
 
+def deadline_next(match: Match, snapshot: dict[str, Any] | None = None) -> float | None:
+    """The earliest server-side deadline of a running match (what the deadline poller looks for):
+    the shot clock, the disconnect grace, and the K-11 warning and limit until they are noted."""
+    if match.status != Match.Status.ACTIVE:
+        return None
+    snapshot = match.snapshot if snapshot is None else snapshot
+    clock = (snapshot or {}).get("clock") or {}
+    due = [d for d in (match.shot_deadline, match.grace_deadline) if d is not None]
+    started = clock.get("started")
+    if started is not None:
+        if clock.get("warning") is not None and not clock.get("warned"):
+            due.append(float(started) + float(clock["warning"]))
+        if clock.get("limit") is not None and not clock.get("expired"):
+            due.append(float(started) + float(clock["limit"]))
+    return min(due) if due else None
+
+
 def _connected_seats(match: Match, now: float) -> set[int]:
     """Seats with a live socket (in any process), bots always being there."""
+    # Staleness is about real sockets, so it is measured on the real clock (the deadline service may
+    # be given another `now`).
     seats = set(
-        MatchConnection.objects.filter(match=match, seat__isnull=False, seen_at__gte=now - CONNECTION_STALE_AFTER)
-        .values_list("seat", flat=True)
+        MatchConnection.objects.filter(
+            match=match, seat__isnull=False, seen_at__gte=time.time() - CONNECTION_STALE_AFTER
+        ).values_list("seat", flat=True)
     )
     if len(seats) == 2:
         return seats
@@ -160,8 +195,18 @@ def _refresh_grace(match: Match, now: float) -> bool:
 
 
 def _reset_shot_clock(match: Match, now: float) -> None:
-    active = match.status == Match.Status.ACTIVE and match.shot_clock
+    """Start the shot clock for whoever must act now. It runs only once the break has been played:
+    before it nothing is at stake, a page may still be loading, and either player may `abort` a
+    match that does not get going (as lichess does with a game whose first move never comes)."""
+    active = match.status == Match.Status.ACTIVE and match.shot_clock and not _before_the_break(match.snapshot)
     match.shot_deadline = now + float(match.shot_clock) if active else None
+
+
+def _before_the_break(snapshot: dict[str, Any]) -> bool:
+    try:
+        return EngineMatch.from_snapshot(snapshot).abortable
+    except RuleError:
+        return False
 
 
 def _lock(match_id: str) -> Match:
@@ -174,7 +219,10 @@ def _lock(match_id: str) -> Match:
 def _store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     """Raise the version and keep the broadcast for catch-up; returns the `{t, v, d}` event."""
     match.version += 1
-    MatchEvent.objects.create(match=match, version=match.version, type=t, data=d)
+    entry = history_entry(t, match.version, d)
+    if entry is not None:
+        d = {**d, "entry": entry}
+    MatchEvent.objects.create(match=match, version=match.version, type=t, data=d, entry=entry)
     return {"t": t, "v": match.version, "d": d}
 
 
@@ -196,12 +244,13 @@ def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
     return [] if stored is None else [{"t": stored.type, "v": stored.version, "d": stored.data}]
 
 
-def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float) -> dict[str, Any]:
+def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how: str) -> dict[str, Any]:
     """Close the row the engine just finished, record the result (ratings) in this transaction, and
-    return the `finished` event's data."""
+    return the `finished` event's data (with the `result` players and spectators read)."""
     names = engine_names(match)
     winner_name = snapshot.get("winner")
-    match.status = Match.Status.FINISHED
+    match.status = Match.Status.ABORTED if how == "aborted" else Match.Status.FINISHED
+    match.result_code = how
     match.finished_at = timezone.now()
     match.winner = None
     for seat, user in enumerate(seat_users(match)):
@@ -210,21 +259,107 @@ def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float) -> d
     match.result_reason = str(snapshot.get("finish_reason") or "")[:200]
     match.shot_deadline = None
     match.grace_seat, match.grace_deadline = None, None
+    match.next_deadline = None
     match.save()
-    rating_changes: list[dict[str, Any]] = []
-    try:
-        from game.services.results import results_record
-    except ImportError:  # the community engineer's module is optional to this layer
-        results_record = None  # type: ignore[assignment]
-    if results_record is not None:
-        rating_changes = results_record(match=match)
+    rating_changes = results_record(match=match)
+    unrated = None
+    if match.rated and not rating_changes:  # results_record stored why (rating_eligibility)
+        unrated = MatchResult.objects.filter(match=match).values_list("unrated_reason", flat=True).first() or None
+    result = match_result(match=match, snapshot=snapshot, names=names, rating_changes=rating_changes,
+                          unrated=unrated)
     return {
         "winner": winner_name,
         "reason": match.result_reason,
         "rating_changes": rating_changes,
+        "result": result,
         "state": state_of(snapshot),
         "clock": clock_info(match, snapshot, now),
     }
+
+
+def how_it_ended(kind: str, before: dict[str, Any], verdict: dict[str, Any] | None) -> str:
+    """The result's `how` code for an input that finished the match (see match_result.HOW_CODES)."""
+    if verdict is not None and verdict.get("aborted"):
+        return "aborted"
+    if kind in ("resign", "abort"):
+        return {"resign": "resign", "abort": "aborted"}[kind]
+    if kind == "timeout":
+        return "shot_clock"
+    if kind == "abandon":
+        return "abandoned"
+    phase = before.get("phase")
+    if phase == "shootout":
+        return "shootout"
+    if phase == "extra_visits" or (before.get("clock") or {}).get("expired"):
+        return "time_limit"
+    return "target"
+
+
+def commit_change(
+    match: Match,
+    engine: EngineMatch,
+    before: dict[str, Any],
+    t: str | None,
+    data: dict[str, Any],
+    outcome: Any,
+    now: float,
+    *,
+    kind: str,
+    ack: int | None,
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, Any]:
+    """Store what an applied input (a player's or a server clock's) did, on the locked row: the
+    event `t` (none for a bare clock tick), any K-11 notices it caused, `finished` when it ended the
+    match, the new snapshot, deadlines and version. Returns (events, verdict, segments)."""
+    snapshot = engine.snapshot()
+    verdict = getattr(outcome, "verdict", None)
+    shot = getattr(outcome, "shot", None)
+    segments = shot.segments if shot is not None else None
+    finished = snapshot.get("phase") == "finished"
+    match.snapshot = snapshot
+    events: list[dict[str, Any]] = []
+    if t is not None and t != "finished":
+        _reset_shot_clock(match, now)
+        _refresh_grace(match, now)
+        data = {**data, "ack": ack, "verdict": verdict, "state": state_of(snapshot)}
+        if segments is not None:
+            data["segments"] = segments
+        data["clock"] = clock_info(match, snapshot, now)
+        events.append(_store_event(match, t, data))
+    if finished:
+        finished_data = _finish_from_engine(match, snapshot, now, how_it_ended(kind, before, verdict))
+        if t == "finished":
+            finished_data["ack"] = ack
+            finished_data["verdict"] = verdict
+        events.append(_store_event(match, "finished", finished_data))
+    else:
+        for notice, text in phase_notices(before, snapshot):
+            events.append(_store_event(match, "notice", {
+                "kind": notice, "text": text, "state": state_of(snapshot), "clock": clock_info(match, snapshot, now),
+            }))
+        match.next_deadline = deadline_next(match, snapshot)
+    match.save()
+    return events, verdict, segments
+
+
+def record_input(match: Match, *, seq: int, version: int, user: AnyUser | None, name: str, kind: str,
+                 ack: int | None, payload: dict[str, Any], now: float, verdict: dict[str, Any] | None,
+                 segments: Any) -> None:
+    """The Shot row of one input: enough to replay the match (selectors/replays.py)."""
+    Shot.objects.create(
+        match=match,
+        seq=seq,
+        version=version,
+        player=user if user is not None and user.is_authenticated else None,
+        player_name=name,
+        kind=kind,
+        ack=ack,
+        input={**payload, "now": now},
+        call=payload.get("call"),
+        verdict=verdict,
+        segments=segments,
+        points=int((verdict or {}).get("points", 0) or 0) - int((verdict or {}).get("penalty", 0) or 0),
+        snapshot_hash=snapshot_hash(match.snapshot),
+    )
 
 
 InputFn = Callable[[EngineMatch, str, float, Match], tuple[str, dict[str, Any], Any]]
@@ -273,6 +408,7 @@ def _apply_input(
                 "stale", f"the match is at version {match.version}, not {expected_version}: send hello to catch up"
             )
         engine = EngineMatch.from_snapshot(match.snapshot)
+        before = match.snapshot
         name = engine_names(match)[seat]
         assert name is not None
         now = time.time()
@@ -280,45 +416,10 @@ def _apply_input(
             t, data, outcome = run(engine, name, now, match)
         except RuleError as exc:
             raise MatchError(exc.code, exc.message) from exc
-        snapshot = engine.snapshot()
-        verdict = getattr(outcome, "verdict", None)
-        shot = getattr(outcome, "shot", None)
-        segments = shot.segments if shot is not None else None
-        finished = snapshot.get("phase") == "finished"
-        match.snapshot = snapshot
-        events: list[dict[str, Any]] = []
-        if t != "finished":
-            _reset_shot_clock(match, now)
-            _refresh_grace(match, now)
-            data = {**data, "ack": ack, "verdict": verdict, "state": state_of(snapshot)}
-            if segments is not None:
-                data["segments"] = segments
-            data["clock"] = clock_info(match, snapshot, now)
-            events.append(_store_event(match, t, data))
-        input_version = match.version + (0 if t != "finished" else 1)
-        if finished:
-            finished_data = _finish_from_engine(match, snapshot, now)
-            if t == "finished":
-                finished_data["ack"] = ack
-                finished_data["verdict"] = verdict
-            events.append(_store_event(match, "finished", finished_data))
-        match.save()
-        Shot.objects.create(
-            match=match,
-            seq=seq,
-            version=input_version,
-            player=user,
-            player_name=name,
-            kind=kind,
-            ack=ack,
-            input={**payload, "now": now},
-            call=payload.get("call"),
-            verdict=verdict,
-            segments=segments,
-            points=int((verdict or {}).get("points", 0) or 0) - int((verdict or {}).get("penalty", 0) or 0),
-            snapshot_hash=snapshot_hash(snapshot),
-        )
-        return Applied(events=events, lobby_changed=finished)
+        events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=ack)
+        record_input(match, seq=seq, version=events[0]["v"], user=user, name=name, kind=kind, ack=ack,
+                     payload=payload, now=now, verdict=verdict, segments=segments)
+        return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
 
 
 # --- creating and joining --------------------------------------------------------------------------
@@ -348,6 +449,7 @@ def _start(match: Match, now: float) -> dict[str, Any]:
     match.started_at = timezone.now()
     _reset_shot_clock(match, now)
     _refresh_grace(match, now)
+    match.next_deadline = deadline_next(match, snapshot)
     from game.selectors.matches import match_info
 
     return _store_event(
@@ -495,36 +597,32 @@ def match_resign(*, match_id: str, user: AnyUser, ack: int | None = None) -> App
                         payload={}, run=run)
 
 
-def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
-    """The opponent ran out of the shot clock, or has been away past the grace: the claimant wins.
-
-    Checked against the stored deadlines and live connections under the row lock, so a claim racing a
-    reconnect or a last-second shot is decided by whichever commits first."""
+def match_abort(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
+    """Either player ends the match before the first shot of the break: aborted, no rating moves."""
 
     def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
-        names = engine_names(match)
-        seat = names.index(name)
-        opponent = names[1 - seat]
-        assert opponent is not None
-        pending = {player for player, _ in engine.pending()}
-        if (
-            match.shot_deadline is not None
-            and now >= match.shot_deadline
-            and opponent in pending
-            and name not in pending
-        ):
-            return "finished", {}, engine.forfeit(opponent, "ran out of time on the shot clock", now=now)
-        if (
-            match.grace_seat == 1 - seat
-            and match.grace_deadline is not None
-            and now >= match.grace_deadline
-            and (1 - seat) not in _connected_seats(match, now)
-        ):
-            return "finished", {}, engine.forfeit(opponent, "left the match", now=now)
-        raise RuleError("too_early", "neither the opponent's shot clock nor their disconnect grace has run out")
+        return "finished", {}, engine.abort(name, now=now)
 
-    return _apply_input(match_id=match_id, user=user, kind="forfeit", ack=ack, expected_version=None,
-                        payload={"claim": "timeout"}, run=run)
+    return _apply_input(match_id=match_id, user=user, kind="abort", ack=ack, expected_version=None,
+                        payload={}, run=run)
+
+
+def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
+    """Fire this match's due server deadlines now instead of at the next poll (the server's own clock
+    fires them anyway, within about a second). Refused with `not_owed` when nothing is due: then it
+    changes nothing."""
+    from game.services.deadlines import deadlines_fire_match
+
+    with transaction.atomic():
+        match = _lock(match_id)
+        if seat_of(match, user) is None:
+            raise MatchError("spectator", "only the players of this match can do that")
+        if match.status != Match.Status.ACTIVE:
+            raise MatchError("game_over", "the match is over")
+        applied = deadlines_fire_match(match, time.time())
+        if not applied.events:
+            raise MatchError("not_owed", "neither the opponent's shot clock nor their disconnect grace has run out")
+    return applied
 
 
 # --- connections (presence and the disconnect grace) -----------------------------------------------
@@ -558,7 +656,8 @@ def match_set_connected(
         if seat is None or match.status != Match.Status.ACTIVE:
             return None
         if _refresh_grace(match, now):
-            match.save(update_fields=["grace_seat", "grace_deadline"])
+            match.next_deadline = deadline_next(match)
+            match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])
             return clock_info(match, now=now)
     return None
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from game import realtime
 from game.engine.table import kaisa_table
 from game.ratelimit import rate_limited
-from game.selectors.matches import match_get, match_open_list, match_role
+from game.selectors.matches import match_get, match_open_list, match_role, matches_in_progress_for
 from game.services.accounts import profile_ensure
 from game.services.matches import MatchError, match_cancel, match_create, match_join
 from game.views.accounts import player_user
@@ -45,6 +45,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         is_guest = profile_ensure(user=request.user).is_guest
     return render(request, "game/lobby.html", {
         "form": CreateMatchForm(), "open_matches": match_open_list(), "is_guest": is_guest,
+        "in_progress": matches_in_progress_for(user=request.user),
     })
 
 

@@ -14,12 +14,17 @@ from django.views.decorators.cache import never_cache
 
 from game.selectors import rating_eligibility
 from game.selectors.live import featured_match
+from game.selectors.matches import matches_in_progress_for
 
 BOT_LEVELS = (1, 2, 3, 4, 5)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "game/home.html", {"featured": featured_match(), "bot_levels": BOT_LEVELS})
+    return render(request, "game/home.html", {
+        "featured": featured_match(),
+        "bot_levels": BOT_LEVELS,
+        "in_progress": matches_in_progress_for(user=request.user),
+    })
 
 
 async def _channel_layer_round_trip() -> None:

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { aimAngle, GRAB_LENGTH, grabsCue, MAX_PULL, pullPower } from "../../static/game/js/input/gestures.js";
-import { COARSE_STEP, FINE_STEP, keyIntent } from "../../static/game/js/input/keyboard.js";
+import { COARSE_STEP, FINE_STEP, keyIntent, STEP } from "../../static/game/js/input/keyboard.js";
 import { createLoop } from "../../static/game/js/loop.js";
 import { describeCall, describeVerdict, formatClock } from "../../static/game/js/ui/words.js";
 
@@ -28,10 +28,13 @@ test("aim angle points from the cue ball to the pointer", () => {
   assert.ok(Math.abs(aimAngle([0, 0], [0, 1]) - Math.PI / 2) < 1e-12);
 });
 
-test("keys: arrows fine, shift coarse, space and enter shoot", () => {
-  assert.deepEqual(keyIntent("ArrowLeft", false), { type: "turn", delta: FINE_STEP });
-  assert.deepEqual(keyIntent("ArrowRight", true), { type: "turn", delta: -COARSE_STEP });
-  assert.ok(COARSE_STEP > 10 * FINE_STEP);
+test("keys: arrows 0.1°, shift fine (at most 0.1 mrad), ctrl coarse, space and enter shoot", () => {
+  assert.deepEqual(keyIntent("ArrowLeft", false), { type: "turn", delta: STEP, fine: false });
+  assert.deepEqual(keyIntent("ArrowRight", true), { type: "turn", delta: -FINE_STEP, fine: true });
+  assert.deepEqual(keyIntent("ArrowRight", false, true), { type: "turn", delta: -COARSE_STEP, fine: false });
+  assert.ok(FINE_STEP <= 1e-4, "the fine step is at most 0.1 mrad");
+  assert.ok(Math.abs(STEP - (0.1 * Math.PI) / 180) < 1e-15);
+  assert.ok(COARSE_STEP > 10 * STEP);
   assert.equal(keyIntent(" ", false).type, "shoot");
   assert.equal(keyIntent("Enter", false).type, "shoot");
   assert.equal(keyIntent("a", false), null);

@@ -42,8 +42,11 @@ def make_match(
     scores: tuple[int, int] = (0, 0),
     finished_at: datetime | None = None,
     shots: list[tuple[Any, dict]] | None = None,
+    how: str = "target",
 ) -> Match:
-    """A match row; `shots` is a list of (player user, verdict) stored as Shot rows in order."""
+    """A match row; `shots` is a list of (player user, verdict) stored as Shot rows in order. `how` is
+    the result's code (a finished match reached the target unless told otherwise: that result is
+    rated whatever the loser played, game/selectors/rating_eligibility.py)."""
     names = [player1.profile.display_name, player2.profile.display_name]
     snapshot = {
         "phase": "finished" if status == Match.Status.FINISHED else "play",
@@ -63,6 +66,7 @@ def make_match(
         winner=winner,
         club=club,
         snapshot=snapshot,
+        result_code=how if status == Match.Status.FINISHED else ("aborted" if status == Match.Status.ABORTED else ""),
         started_at=now,
         finished_at=(finished_at or now) if status in (Match.Status.FINISHED, Match.Status.ABORTED) else None,
     )

@@ -123,3 +123,28 @@ def test_a_rated_match_against_the_computer_is_refused_and_nothing_is_created(cl
     response = client.post("/lobby/create/", {"opponent": "3", "rated": "on"}, follow=True)
     assert Match.objects.count() == before
     assert "games against the computer are casual" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_home_and_lobby_list_your_games_in_progress_with_a_way_back_in(client: Client) -> None:
+    """Issue 12: a closed tab never loses a game: both pages list the visitor's live and waiting
+    matches with a link back; finished ones and other people's are not listed."""
+    waiting = create(client)
+    playing = create(client)
+    friend = Client()
+    friend.post(f"/m/{playing.id}/join/")
+    someone_else = create(Client())
+    for page in ("/", "/lobby/"):
+        html = client.get(page).content.decode()
+        assert "Your games in progress" in html
+        assert f'href="/m/{playing.id}/">Back to the game' in html and f'href="/m/{waiting.id}/"' in html
+        assert "Waiting for an opponent" in html and "0–0" in html
+        assert f"/m/{someone_else.id}/" not in html.split("Your games in progress")[1].split("</section>")[0]
+    playing.refresh_from_db()
+    opponent = playing.snapshot["players"][1]["name"]
+    assert opponent in client.get("/").content.decode()
+    # The friend sees his game too; once it is over it leaves the list.
+    assert f"/m/{playing.id}/" in friend.get("/lobby/").content.decode()
+    Match.objects.filter(pk=playing.id).update(status=Match.Status.FINISHED)
+    assert f'href="/m/{playing.id}/">Back' not in friend.get("/lobby/").content.decode()
+    assert "Your games in progress" not in Client().get("/").content.decode()

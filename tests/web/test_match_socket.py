@@ -50,7 +50,9 @@ def put_position(match_id: str, position: dict[str, Any]) -> int:
     """Test set-up only: replace the stored engine state (as an admin repair would), same version."""
     match = Match.objects.get(pk=match_id)
     match.snapshot = EngineMatch.from_snapshot(position).snapshot()
-    match.save(update_fields=["snapshot"])
+    if match.shot_clock:  # the position is after the break: its shot clock runs from now
+        match.shot_deadline = time.time() + match.shot_clock
+    match.save(update_fields=["snapshot", "shot_deadline"])
     return match.version
 
 
@@ -275,25 +277,29 @@ def expire(match_id: str, field: str) -> None:
     Match.objects.filter(pk=match_id).update(**{field: time.time() - 1})
 
 
-async def test_claim_timeout_after_the_shot_clock() -> None:
+async def test_claim_timeout_fires_an_owed_shot_clock_only() -> None:
+    """A claim only fires a deadline that is owed (the server's clock would fire it anyway): an expired
+    shot clock passes the visit (it no longer loses the match); before it, `not_owed`."""
     alice_user, bob_user, match_id = await two_players(shot_clock=30)
     names = await names_of(match_id)
     await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=10))
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
     assert alice.versioned[0]["d"]["clock"]["shot_deadline"] > time.time() + 20
+    before = await stored(match_id)
     await bob.send("claim_timeout", ack=next_ack())
-    assert (await bob.error())["d"]["code"] == "too_early"
+    assert (await bob.error())["d"]["code"] == "not_owed"
     await alice.send("claim_timeout", ack=next_ack())
-    assert (await alice.error())["d"]["code"] == "too_early"  # it is alice's own clock that runs
+    assert (await alice.error())["d"]["code"] == "not_owed"
+    after = await stored(match_id)
+    assert (after["hash"], after["match"].version) == (before["hash"], before["match"].version)
     await expire(match_id, "shot_deadline")
-    ack = next_ack()
-    await bob.send("claim_timeout", ack=ack)
-    finished = await alice.until(lambda m: m["t"] == "finished")
-    assert finished["d"]["winner"] == names[1] and "shot clock" in finished["d"]["reason"]
-    assert (await bob.until(lambda m: m["t"] == "finished"))["d"]["ack"] == ack
+    await bob.send("claim_timeout", ack=next_ack())
+    timeout = await alice.until(lambda m: m["t"] == "timeout")
+    assert timeout["d"]["player"] == names[0] and timeout["d"]["count"] == 1
+    assert timeout["d"]["state"]["pending"] == [[names[1], "shoot"]]
     rows = await stored(match_id)
-    assert rows["match"].winner_id == bob_user.pk and rows["shots"][-1]["kind"] == "forfeit"
+    assert rows["match"].status == Match.Status.ACTIVE and rows["shots"][-1]["kind"] == "timeout"
     for p in (alice, bob):
         await p.close()
 
@@ -301,6 +307,7 @@ async def test_claim_timeout_after_the_shot_clock() -> None:
 async def test_disconnect_grace_then_claim() -> None:
     alice_user, bob_user, match_id = await two_players()
     names = await names_of(match_id)
+    await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=10))  # after the break
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
     await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] is None)
@@ -308,7 +315,7 @@ async def test_disconnect_grace_then_claim() -> None:
     clock = await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] == names[1])
     assert clock["d"]["grace_deadline"] > time.time() + 30
     await alice.send("claim_timeout", ack=next_ack())
-    assert (await alice.error())["d"]["code"] == "too_early"
+    assert (await alice.error())["d"]["code"] == "not_owed"
     # bob comes back in time: the grace stops.
     bob = await connect_communicator("bob", match_id, bob_user)
     await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] is None)
@@ -321,6 +328,8 @@ async def test_disconnect_grace_then_claim() -> None:
     await alice.send("claim_timeout", ack=next_ack())
     finished = await alice.until(lambda m: m["t"] == "finished")
     assert finished["d"]["winner"] == names[0] and "left" in finished["d"]["reason"]
+    assert finished["d"]["result"]["how"] == "abandoned"
+    assert finished["d"]["result"]["text"] == f"{names[0]} won 10–10: {names[1]} left the match"
     await alice.close()
 
 

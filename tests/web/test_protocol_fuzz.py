@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -154,8 +155,8 @@ def test_server_examples_in_protocol_md_are_json_with_the_envelope() -> None:
     text = PROTOCOL_MD.read_text()
     section = text.split("## Server → client (match socket)")[1].split("### Error codes")[0]
     examples = [json.loads(line) for line in re.findall(r"^(\{\"t\": .*\})$", section, flags=re.MULTILINE)]
-    documented = {"snapshot", "started", "shot", "placed", "choice", "finished", "aim", "presence", "clock", "chat",
-                  "error", "pong"}
+    documented = {"snapshot", "started", "shot", "placed", "choice", "timeout", "notice", "finished", "rematch", "aim",
+                  "presence", "clock", "chat", "error", "pong"}
     assert {e["t"] for e in examples} == documented
     for example in examples:
         assert set(example) <= {"t", "v", "d"} and isinstance(example["d"], dict)
@@ -180,6 +181,9 @@ def test_server_examples_in_protocol_md_are_json_with_the_envelope() -> None:
         ('{"t": "resign", "ack": 0}', "bad_value"),
         ('{"t": "resign", "ack": 1.5}', "bad_value"),
         ('{"t": "chat", "d": {"text": "\\u202e\\u0000 "}}', "bad_value"),
+        ('{"t": "abort", "d": {"now": 1}}', "bad_shape"),
+        ('{"t": "rematch", "ack": -3}', "bad_value"),
+        ('{"t": "rematch", "d": {"to": "bot"}}', "bad_shape"),
     ],
 )
 def test_parse_refuses(frame: str, code: str) -> None:
@@ -197,6 +201,8 @@ def test_parse_accepts_and_types() -> None:
     assert protocol.parse(None, b"\x00") == protocol.Invalid(
         "bad_json", "send JSON text frames, not binary")
     assert protocol.parse('{"t": "resign", "ack": 9}') == protocol.Resign(ack=9)
+    assert protocol.parse('{"t": "abort", "ack": 4}') == protocol.Abort(ack=4)
+    assert protocol.parse('{"t": "rematch"}') == protocol.RematchRequest(ack=None)
     assert math.isclose(protocol.parse('{"t": "place", "v": 0, "d": {"ball": "white1", "x": 0.5, "y": 0.7}}').x, 0.5)
 
 
@@ -211,7 +217,10 @@ def seated_match() -> tuple[Any, Any, str]:
     match_join(match_id=match.id, user=bob)
     row = Match.objects.get(pk=match.id)
     row.snapshot = EngineMatch.from_snapshot(near_end_snapshot(["fuzzalice", "fuzzbob"], shooter_score=20)).snapshot()
-    row.save(update_fields=["snapshot"])
+    # alice never connects: her disconnect grace is put far away, so no `claim_timeout` of the fuzzer is
+    # ever owed (a claim not owed is refused with `not_owed` and changes nothing).
+    row.grace_deadline = row.next_deadline = time.time() + 3600
+    row.save(update_fields=["snapshot", "grace_deadline", "next_deadline"])
     assert row.version == CURRENT_VERSION
     return alice, bob, match.id
 

@@ -83,7 +83,7 @@ def test_a_finish_by_the_time_limit_counts_even_without_a_last_shot() -> None:
     alice, bob = make_player("Alice"), make_player("Bob")
     for expired, rated in ((True, True), (False, False)):
         match = make_match(alice, bob, rated=True, winner=alice, shots=[(bob, verdict(0, turn_passes=True))],
-                           scores=(31, 12))
+                           scores=(31, 12), how="time_limit" if expired else "abandoned")
         match.snapshot["clock"] = {"limit": 3900, "expired": expired}
         match.save(update_fields=["snapshot"])
         Shot.objects.create(match=match, seq=2, version=2, player=bob, player_name="Bob", kind="forfeit",
@@ -140,7 +140,7 @@ def test_casual_and_aborted_results_say_why() -> None:
     results_record(match=aborted)
     assert MatchResult.objects.get(match=casual).unrated_reason == "casual"
     assert MatchResult.objects.get(match=aborted).unrated_reason == "aborted"
-    assert reason_text("aborted") == "the match did not finish"
+    assert reason_text("aborted") == "the match was aborted"
 
 
 def test_the_ratings_help_page_says_the_rules(client: Client) -> None:

@@ -72,6 +72,8 @@ function boot(root) {
     onMessage: (msg) => {
       set(receive(state, msg, clockNow(), epochNow()));
       if (msg.t === "snapshot" || msg.t === "shot") autoCall();
+      // My own rematch offer: the new match is mine to open.
+      if (msg.t === "rematch" && msg.d && msg.d.from === state.me && msg.d.url) window.location.assign(msg.d.url);
     },
     onStatus: (status) => set(setConnection(state, status)),
     onLatency: (ms) => set(setLatency(state, ms)),
@@ -140,8 +142,18 @@ function boot(root) {
         break;
       case "turn":
         set(setAim(state, { angle: wrapAngle(state.aim.angle + intent.delta) }));
+        if (Boolean(intent.fine) !== Boolean(state.ui.fine)) set(setUi(state, { fine: Boolean(intent.fine) }));
         autoCall();
         sendAim();
+        break;
+      case "fine-end":
+        if (state.ui.fine) set(setUi(state, { fine: false }));
+        break;
+      case "abort":
+        if (window.confirm("Abort this match? Nobody wins and no rating changes.")) play("abort", {});
+        break;
+      case "rematch":
+        play("rematch", {});
         break;
       case "power":
         set(setAim(state, { speed: speedFromPower(intent.power) }));
@@ -219,9 +231,6 @@ function boot(root) {
         break;
       case "resign":
         if (window.confirm("Resign this match?")) play("resign", {});
-        break;
-      case "claim-timeout":
-        play("claim_timeout", {});
         break;
       case "call-step":
         set(setCall(state, { [intent.field]: (state.call[intent.field] || 0) + intent.delta }));

@@ -10,12 +10,20 @@
 export const BACKOFF_BASE_MS = 400;
 export const BACKOFF_MAX_MS = 10_000;
 /** Inputs that change the match and carry an ack (re-sent after a reconnect until answered). */
-export const PLAY_TYPES = new Set(["shoot", "place", "lag", "choose_break", "resign", "claim_timeout"]);
+export const PLAY_TYPES = new Set(["shoot", "place", "lag", "choose_break", "resign", "claim_timeout", "abort", "rematch"]);
 /** Inputs made against a match version: the envelope carries that `v` (game/protocol.py). */
 export const VERSIONED_INPUTS = new Set(["shoot", "place", "lag", "choose_break"]);
 const MIN_AIM_INTERVAL_MS = 55; // the server relays at most 20 aims a second
 const CATCH_UP_INTERVAL_MS = 1500;
-const PING_INTERVAL_MS = 5000;
+/** A ping when nothing was heard for this long (the server also beats every 2 s). */
+export const PING_INTERVAL_MS = 2000;
+/** Nothing heard for this long: the connection is lost (issue 12: within 6 s). */
+export const SILENCE_MS = 6000;
+/** An input unanswered for this long is sent again, with the same ack. */
+export const RESEND_MS = 5000;
+/** A socket that does not open in this time is given up and tried again. */
+export const CONNECT_TIMEOUT_MS = 6000;
+const WATCH_INTERVAL_MS = 500;
 /** Close codes after which reconnecting cannot help (game/consumers.py). */
 export const REFUSED_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
 
@@ -32,9 +40,50 @@ export function socketUrl(path, location) {
   return `${scheme}//${location.host}${path.startsWith("/") ? "" : "/"}${path}`;
 }
 
-/** A starting ack id unlikely to repeat one this player used before a page reload. */
-export function initialAck(nowMs) {
-  return (Math.floor(nowMs / 1000) % 1_000_000) * 1000 + 1;
+/** Acks of one tab: a random tab id in the high bits, a counter in the low ones (2^21 inputs). */
+const ACK_SEQ_BITS = 2 ** 21;
+const ACK_TABS = 2 ** 32 - 1;
+
+/** A random integer 1 … 2^32−1 for this tab (crypto when there is one). */
+export function randomTabId(random = null) {
+  if (random) return 1 + Math.floor(random() * (ACK_TABS - 1));
+  const c = globalThis.crypto;
+  if (c && c.getRandomValues) {
+    const a = new Uint32Array(1);
+    c.getRandomValues(a);
+    return a[0] || 1;
+  }
+  return 1 + Math.floor(Math.random() * (ACK_TABS - 1));
+}
+
+/**
+ * The ack ids of one tab: `tab * 2^21 + n`, n = 1, 2, … Two tabs (or a reload) draw different random
+ * tab ids, so their acks never meet even when opened in the same millisecond (issue 13 item 7); every
+ * ack stays below 2^53 (protocol MAX_ACK), so a JavaScript number holds it exactly.
+ */
+export function createAckSource(tabId = randomTabId()) {
+  let n = 0;
+  return {
+    tabId,
+    next() {
+      n = (n % (ACK_SEQ_BITS - 1)) + 1;
+      return tabId * ACK_SEQ_BITS + n;
+    },
+  };
+}
+
+/**
+ * The liveness decision, pure: is the connection lost (nothing heard for SILENCE_MS), is a ping due,
+ * which unanswered inputs are due to be sent again.
+ * @param {{now: number, lastHeard: number, lastPing: number, pending: Array<{ack: number, sentAt: number}>}} s
+ */
+export function livenessCheck({ now, lastHeard, lastPing, pending = [] }) {
+  const silent = now - lastHeard;
+  return {
+    lost: silent >= SILENCE_MS,
+    ping: silent >= PING_INTERVAL_MS && now - lastPing >= PING_INTERVAL_MS,
+    resend: pending.filter((p) => now - p.sentAt >= RESEND_MS).map((p) => p.ack),
+  };
 }
 
 /**
@@ -55,24 +104,63 @@ export function createNet({
   getVersion = () => null,
   WebSocketImpl = globalThis.WebSocket,
   timers = { setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (h) => clearTimeout(h), now: () => Date.now() },
+  acks = createAckSource(),
 }) {
   let socket = null;
   let attempt = 0;
   let retryTimer = null;
   let closedByUs = false;
-  let nextAck = initialAck(timers.now());
-  const unanswered = new Map(); // ack -> message, re-sent after a reconnect
+  const unanswered = new Map(); // ack -> {msg, sentAt}: re-sent after a reconnect or RESEND_MS
   let lastAimAt = -Infinity;
   let aimTimer = null;
   let queuedAim = null;
   let lastCatchUp = -Infinity;
-  let pingTimer = null;
+  let watchTimer = null;
+  let connectTimer = null;
   let pingSentAt = null;
+  let lastPing = -Infinity;
+  let lastHeard = timers.now();
+  let everOpen = false;
 
-  function ping() {
-    pingTimer = timers.setTimeout(ping, PING_INTERVAL_MS);
-    if (pingSentAt !== null && timers.now() - pingSentAt < PING_INTERVAL_MS * 3) return;
-    if (raw({ t: "ping", d: {} })) pingSentAt = timers.now();
+  /** Every half second: a ping when quiet, the connection given up when silent, inputs resent. */
+  function watch() {
+    watchTimer = timers.setTimeout(watch, WATCH_INTERVAL_MS);
+    if (!socket || socket.readyState !== 1) return;
+    const now = timers.now();
+    const pending = [...unanswered.entries()].map(([ack, p]) => ({ ack, sentAt: p.sentAt }));
+    const check = livenessCheck({ now, lastHeard, lastPing, pending });
+    if (check.lost) {
+      lose();
+      return;
+    }
+    if (check.ping && raw({ t: "ping", d: {} })) {
+      lastPing = now;
+      pingSentAt = now;
+    }
+    for (const ack of check.resend) {
+      const p = unanswered.get(ack);
+      if (p && raw(p.msg)) p.sentAt = now;
+    }
+  }
+
+  /** Nothing heard for SILENCE_MS: give this socket up (it may never close by itself) and reconnect. */
+  function lose() {
+    const ws = socket;
+    socket = null;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try {
+        ws.close();
+      } catch {
+        // a socket that cannot even close is dropped all the same
+      }
+    }
+    // Lost only if we ever were connected; a first connection that hangs is still "connecting".
+    if (everOpen) {
+      onStatus("lost");
+      attempt = 0;
+    }
+    scheduleReconnect();
   }
 
   function connect() {
@@ -86,17 +174,30 @@ export function createNet({
       return;
     }
     socket = ws;
+    if (connectTimer) timers.clearTimeout(connectTimer);
+    connectTimer = timers.setTimeout(() => {
+      connectTimer = null;
+      if (socket === ws && ws.readyState !== 1) lose();
+    }, CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
+      if (connectTimer) timers.clearTimeout(connectTimer);
+      connectTimer = null;
       attempt = 0;
+      everOpen = true;
+      lastHeard = timers.now();
       onStatus("open");
       const v = getVersion();
       if (v !== null && v !== undefined) raw({ t: "hello", d: { v } });
-      for (const msg of unanswered.values()) raw(msg);
+      for (const p of unanswered.values()) {
+        if (raw(p.msg)) p.sentAt = timers.now();
+      }
       pingSentAt = null;
-      if (pingTimer) timers.clearTimeout(pingTimer);
-      ping();
+      lastPing = -Infinity;
+      if (!watchTimer) watch();
     };
     ws.onmessage = (event) => {
+      if (socket !== ws) return;
+      lastHeard = timers.now(); // anything from the server is a sign of life
       let msg;
       try {
         msg = JSON.parse(event.data);
@@ -106,6 +207,13 @@ export function createNet({
       if (msg && msg.t === "pong") {
         if (pingSentAt !== null) onLatency(timers.now() - pingSentAt);
         pingSentAt = null;
+        return;
+      }
+      if (msg && msg.t === "beat") {
+        // The server's heartbeat carries its version: behind it, catch up.
+        const v = getVersion();
+        const theirs = msg.d && msg.d.v;
+        if (typeof theirs === "number" && v !== null && v !== undefined && theirs > v) requestCatchUp(v);
         return;
       }
       if (msg && msg.d && msg.d.ack !== undefined && msg.d.ack !== null) unanswered.delete(msg.d.ack);
@@ -145,11 +253,11 @@ export function createNet({
    */
   function send(t, d = {}) {
     if (PLAY_TYPES.has(t)) {
-      const ack = nextAck++;
+      const ack = acks.next();
       const msg = { t, ack, d };
       const v = getVersion();
       if (VERSIONED_INPUTS.has(t) && v !== null && v !== undefined) msg.v = v;
-      unanswered.set(ack, msg);
+      unanswered.set(ack, { msg, sentAt: timers.now() });
       raw(msg);
       return ack;
     }
@@ -189,8 +297,10 @@ export function createNet({
     closedByUs = true;
     if (retryTimer) timers.clearTimeout(retryTimer);
     if (aimTimer) timers.clearTimeout(aimTimer);
-    if (pingTimer) timers.clearTimeout(pingTimer);
+    if (watchTimer) timers.clearTimeout(watchTimer);
+    if (connectTimer) timers.clearTimeout(connectTimer);
     retryTimer = null;
+    watchTimer = null;
     if (socket) socket.close();
   }
 

@@ -15,7 +15,8 @@
 import { animationDuration, ballAt, parseSegments, positionsAt, trackEnd } from "./trajectory.js";
 import { clampSpin } from "./geometry.js";
 
-export const VERSIONED = new Set(["snapshot", "shot", "placed", "choice", "finished"]);
+export const VERSIONED = new Set(["snapshot", "shot", "placed", "choice", "finished", "timeout", "notice"]);
+export const DEFAULT_AIM = Object.freeze({ angle: 0, speed: 2.5, side: 0, height: 0 });
 export const MIN_SPEED = 0.2;
 export const MAX_SPEED = 9;
 const CHAT_KEEP = 60;
@@ -31,6 +32,8 @@ export function createState({ table, matchId = "", me = "", role = "spectator" }
     me,
     role,
     connection: "connecting",
+    /** Set once the socket was open: a later drop shows "Connection lost". */
+    wasOpen: false,
     latency: null,
     version: null,
     game: null,
@@ -44,11 +47,15 @@ export function createState({ table, matchId = "", me = "", role = "spectator" }
     clock: null,
     chat: [],
     history: [],
+    historyTotal: 0,
     lastVerdict: null,
     finished: null,
+    result: null,
+    announce: null,
+    rematch: null,
     error: null,
     remoteAim: null,
-    aim: { angle: 0, speed: 2.5, side: 0, height: 0 },
+    aim: { ...DEFAULT_AIM },
     call: emptyCall(),
     callManual: false,
     placing: null,
@@ -70,9 +77,14 @@ const LAG_BALLS = ["white1", "white2"];
  * During the lag the whites are off the table in the snapshot (each lag is simulated on its own):
  * show a white waiting at its start, or where its lag stopped.
  */
+export function lagging(game) {
+  if (!game) return false;
+  return game.phase === "lag" || (game.phase === "shootout" && Boolean(game.shootout) && game.shootout.stage === "lag");
+}
+
 function lagBalls(state) {
   const game = state.shown;
-  if (!game || game.phase !== "lag") return {};
+  if (!lagging(game)) return {};
   const results = (game.lag && game.lag.results) || [null, null];
   const out = {};
   LAG_BALLS.forEach((id, seat) => {
@@ -115,7 +127,8 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
     }
     const kind = classifyVersion(state.version, msg.v);
     if (kind === "first") return state; // nothing to build on yet: wait for the snapshot
-    if (kind === "duplicate") return state;
+    // A repeated event (e.g. the answer to an input resent with the same ack) answers that input.
+    if (kind === "duplicate") return withoutSent(state, d.ack);
     if (kind === "gap") {
       if (state.buffer.some((m) => m.v === msg.v)) return state;
       const buffer = [...state.buffer, msg].sort((a, b) => a.v - b.v);
@@ -131,6 +144,8 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
       return { ...state, presence: { players: d.players || [], spectators: d.spectators || 0 } };
     case "clock":
       return { ...state, clock: clockOf(d, epoch) };
+    case "rematch":
+      return { ...state, rematch: { from: d.from, matchId: d.match_id, url: d.url, at: now } };
     case "chat":
       return { ...state, chat: [...state.chat, { from: d.from, text: d.text }].slice(-CHAT_KEEP) };
     case "error":
@@ -208,10 +223,77 @@ function applySnapshot(state, d, v, now, epoch) {
     buffer: state.buffer.filter((m) => m.v > v),
     gap: null,
     finished: game && game.phase === "finished" ? state.finished || { winner: game.winner } : null,
+    result: d.result || (game && game.phase === "finished" ? state.result : null),
     placing: null,
     remoteAim: null,
-    history: Array.isArray(d.history) ? d.history.slice(-HISTORY_KEEP) : state.history,
+    ...historyOf(d.history, state),
+    ...(phaseChanged(state.shown, game) ? freshPhase(state) : {}),
   };
+}
+
+/** The snapshot's shot list (`{entries, total}`), or the one we have if the server sent none. */
+function historyOf(history, state) {
+  if (history && Array.isArray(history.entries)) {
+    const entries = mergeHistory([], history.entries);
+    return { history: entries, historyTotal: Math.max(history.total || 0, entries.length) };
+  }
+  if (Array.isArray(history)) {
+    const entries = mergeHistory([], history);
+    return { history: entries, historyTotal: entries.length };
+  }
+  return { history: state.history, historyTotal: state.historyTotal };
+}
+
+/**
+ * The shot list with `add` merged in: one entry per version (a repeat replaces), in version order,
+ * the newest HISTORY_KEEP kept. Pure; entries without a numeric `v` are dropped.
+ */
+export function mergeHistory(list, add) {
+  const byV = new Map();
+  for (const e of [...list, ...add]) if (e && typeof e.v === "number") byV.set(e.v, e);
+  return [...byV.values()].sort((a, b) => a.v - b.v).slice(-HISTORY_KEEP);
+}
+
+/**
+ * The list entry a versioned event makes: the server's `entry` when it sends one, else (an older
+ * server) one built from the verdict of a shot, lag or choice. Null for events that make none.
+ */
+export function entryOf(t, v, d) {
+  if (d.entry && typeof d.entry === "object") return { ...d.entry, v: typeof d.entry.v === "number" ? d.entry.v : v };
+  const verdict = d.verdict || {};
+  if (t === "shot") {
+    return {
+      v,
+      player: d.player || null,
+      kind: d.kind === "lag" ? "lag" : "shot",
+      text: verdict.reason || "",
+      points: verdict.points || 0,
+      penalty: verdict.penalty || 0,
+      foul: verdict.foul || null,
+      scores: verdict.scores || ((d.state && d.state.players) || []).map((p) => p.score),
+      call: d.call || null,
+    };
+  }
+  if (t === "choice" && verdict.reason) {
+    return { v, player: d.player || null, kind: "choice", text: verdict.reason, points: 0, penalty: 0, foul: null, call: null };
+  }
+  return null;
+}
+
+/** What makes a new phase for the player: the phase, the shoot-out's stage, sudden death. */
+export function phaseKey(game) {
+  if (!game) return "";
+  const so = game.phase === "shootout" && game.shootout ? game.shootout : null;
+  return so ? `shootout:${so.stage}:${so.sudden_death ? "sd" : ""}` : game.phase;
+}
+
+function phaseChanged(before, after) {
+  return Boolean(before && after) && phaseKey(before) !== phaseKey(after);
+}
+
+/** A new phase starts with the cue straight, medium power, centre ball and no call (issue 12). */
+function freshPhase(state) {
+  return { aim: { ...DEFAULT_AIM }, call: emptyCall(), callManual: false, ui: { ...state.ui, pull: 0 }, lagRest: {} };
 }
 
 function applyEvent(state, msg, now, epoch) {
@@ -231,9 +313,20 @@ function applyEvent(state, msg, now, epoch) {
       verdict: d.verdict || null,
       call: d.call || null,
       strike: d.strike || null,
+      entry: entryOf(msg.t, msg.v, d),
     };
   } else {
-    step = { kind: msg.t, v: msg.v, startAt: null, duration: 0, tracks: null, after, player: d.player, data: d };
+    step = {
+      kind: msg.t,
+      v: msg.v,
+      startAt: null,
+      duration: 0,
+      tracks: null,
+      after,
+      player: d.player,
+      data: d,
+      entry: entryOf(msg.t, msg.v, d),
+    };
   }
   const steps = [...state.steps, step];
   if (steps.length === 1) steps[0] = { ...step, startAt: now };
@@ -246,7 +339,8 @@ function applyEvent(state, msg, now, epoch) {
     next = { ...next, call: emptyCall(), callManual: false };
   }
   if (msg.t === "placed" || msg.t === "shot") next = { ...next, placing: null };
-  if (msg.t === "shot") next = { ...next, remoteAim: null };
+  // Any change of the match ends the opponent's aim shown so far (a shot, a placement, the end).
+  next = { ...next, remoteAim: null };
   return next;
 }
 
@@ -287,6 +381,7 @@ export function tick(state, now) {
 
 function commitStep(state, step) {
   let s = { ...state, shown: step.after };
+  if (phaseChanged(state.shown, step.after)) s = { ...s, ...freshPhase(state), announce: phaseAnnouncement(step) };
   if (step.kind === "lag" && step.tracks) {
     const lagRest = { ...state.lagRest };
     for (const id of LAG_BALLS) {
@@ -298,24 +393,26 @@ function commitStep(state, step) {
     }
     s = { ...s, lagRest };
   }
+  if (step.entry) {
+    const added = s.history.some((e) => e.v === step.entry.v) ? 0 : 1;
+    s = { ...s, history: mergeHistory(s.history, [step.entry]), historyTotal: s.historyTotal + added };
+  }
   if (step.kind === "shot" || step.kind === "lag") {
-    const entry = {
-      v: step.v,
-      kind: step.kind,
-      player: step.player,
-      call: step.call,
-      verdict: step.verdict,
-      scores: (step.after && step.after.players || []).map((p) => p.score),
-    };
-    s = {
-      ...s,
-      lastVerdict: step.verdict ? { ...step.verdict, player: step.player, kind: step.kind } : null,
-      history: [...s.history, entry].slice(-HISTORY_KEEP),
-    };
+    s = { ...s, lastVerdict: step.verdict ? { ...step.verdict, player: step.player, kind: step.kind } : null };
   } else if (step.kind === "finished") {
-    s = { ...s, finished: { ...step.data } };
+    s = { ...s, finished: { ...step.data }, result: step.data.result || s.result };
+  } else if ((step.kind === "notice" || step.kind === "timeout" || step.kind === "choice") && step.entry && step.entry.text) {
+    // Words for what just happened that no ball shows: a notice, a shot clock expiry, a choice.
+    s = { ...s, announce: { kind: step.kind, text: step.entry.text, v: step.v } };
+  } else if ((step.kind === "notice" || step.kind === "timeout") && step.data && step.data.verdict && step.data.verdict.reason) {
+    s = { ...s, announce: { kind: step.kind, text: step.data.verdict.reason, v: step.v } };
   }
   return s;
+}
+
+/** The announcement of a new phase reached by `step` (words in ui/phase.js). */
+function phaseAnnouncement(step) {
+  return { kind: "phase", key: phaseKey(step.after), v: step.v };
 }
 
 /** Is the animation of a shot running at `now`? */
@@ -367,7 +464,7 @@ export function mySeat(state) {
 /** The actions the shown state allows me now ("lag", "choose_break", "place", "shoot"). */
 export function myActions(state) {
   const game = state.shown;
-  if (state.role !== "player" || !game || state.steps.length) return [];
+  if (state.role !== "player" || !game || state.steps.length || cutOff(state)) return [];
   return (game.pending || []).filter(([name]) => name === state.me).map(([, action]) => action);
 }
 
@@ -393,7 +490,18 @@ export function activePlayer(state) {
 // ---- local intents -------------------------------------------------------------------------------
 
 export function setConnection(state, connection) {
-  return state.connection === connection ? state : { ...state, connection };
+  if (state.connection === connection) return state;
+  return { ...state, connection, wasOpen: state.wasOpen || connection === "open" };
+}
+
+/** Cut off from the server after having been connected: no input, "Connection lost" shown. */
+export function cutOff(state) {
+  return state.wasOpen && state.connection !== "open";
+}
+
+/** Inputs sent and not answered yet ("sending…"). */
+export function sending(state) {
+  return Object.keys(state.sent).length > 0;
 }
 
 export function setLatency(state, latency) {

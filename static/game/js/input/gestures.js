@@ -36,3 +36,31 @@ export function pullPower(angle, start, point, maxPull = MAX_PULL) {
 export function aimAngle(cue, point) {
   return Math.atan2(point[1] - cue[1], point[0] - cue[0]);
 }
+
+/** Fine aim while dragging: each CSS pixel moved across the aim line turns the cue 0.1 mrad. */
+export const FINE_RAD_PER_PX = 1e-4;
+
+/** On touch, a drag that starts this far from the cue ball (m) aims in the fine mode. */
+export const FINE_TOUCH_DISTANCE = 0.9;
+
+/**
+ * The turn (radians, counter-clockwise) of a fine-mode drag step from `prev` to `point` (metres):
+ * the pointer's movement across the line from the cue ball, in CSS pixels (`scale` px per metre),
+ * times FINE_RAD_PER_PX. Moving along the line turns nothing.
+ */
+export function fineTurn(cue, prev, point, scale) {
+  const rx = point[0] - cue[0];
+  const ry = point[1] - cue[1];
+  const dist = Math.hypot(rx, ry);
+  if (dist < 1e-9) return 0;
+  const mx = point[0] - prev[0];
+  const my = point[1] - prev[1];
+  const across = (rx * my - ry * mx) / dist; // metres, counter-clockwise positive
+  return across * scale * FINE_RAD_PER_PX;
+}
+
+/** Does a drag starting at `point` aim finely: Shift held, or a touch far from the cue ball. */
+export function fineDrag(cue, point, { shift = false, touch = false } = {}) {
+  if (shift) return true;
+  return touch && Math.hypot(point[0] - cue[0], point[1] - cue[1]) >= FINE_TOUCH_DISTANCE;
+}

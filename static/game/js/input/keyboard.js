@@ -1,19 +1,28 @@
 /**
- * Keyboard fine-tuning: arrows turn the cue (fine; with Shift coarse), up/down change the power,
+ * Keyboard aiming: arrows turn the cue 0.1°, with Shift in the fine mode (0.1 mrad: a kaisa from the
+ * home pots only within about 0.4 mrad), with Ctrl or Alt coarse (2°); up/down change the power,
  * Space or Enter shoots, Escape clears the call. Keys typed into text fields are left alone.
  */
 
-export const FINE_STEP = (0.1 * Math.PI) / 180;
+export const STEP = (0.1 * Math.PI) / 180;
+/** The fine step: 0.1 mrad (issue 12: at most 0.1 mrad). */
+export const FINE_STEP = 1e-4;
 export const COARSE_STEP = (2 * Math.PI) / 180;
 export const SPEED_STEP = 0.1;
 
-/** The intent for a key press, or null. Pure, for tests. */
-export function keyIntent(key, shift) {
+/** The turn for an arrow key with these modifiers. */
+function turnStep(shift, coarse) {
+  if (shift) return FINE_STEP;
+  return coarse ? COARSE_STEP : STEP;
+}
+
+/** The intent for a key press, or null. Pure, for tests. `coarse`: Ctrl or Alt held. */
+export function keyIntent(key, shift, coarse = false) {
   switch (key) {
     case "ArrowLeft":
-      return { type: "turn", delta: shift ? COARSE_STEP : FINE_STEP };
+      return { type: "turn", delta: turnStep(shift, coarse), fine: Boolean(shift) };
     case "ArrowRight":
-      return { type: "turn", delta: -(shift ? COARSE_STEP : FINE_STEP) };
+      return { type: "turn", delta: -turnStep(shift, coarse), fine: Boolean(shift) };
     case "ArrowUp":
       return { type: "speed-step", delta: shift ? 5 * SPEED_STEP : SPEED_STEP };
     case "ArrowDown":
@@ -40,7 +49,7 @@ export function bindKeyboard(target, dispatch) {
     if (tag === "INPUT" && el.type !== "range") return;
     if (tag === "TEXTAREA" || tag === "SELECT" || (el && el.isContentEditable)) return;
     if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
-    const intent = keyIntent(event.key, event.shiftKey);
+    const intent = keyIntent(event.key, event.shiftKey, event.ctrlKey || event.altKey);
     if (!intent) return;
     event.preventDefault();
     dispatch(intent);

@@ -10,7 +10,7 @@
  */
 
 import { toWorld } from "../transform.js";
-import { aimAngle, grabsCue, pullPower } from "./gestures.js";
+import { aimAngle, fineDrag, fineTurn, grabsCue, pullPower } from "./gestures.js";
 import { myActions, myCueBall, restingBalls } from "../state.js";
 
 const CLICK_SLOP_PX = 6;
@@ -51,7 +51,8 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
         dispatch({ type: "pull", power: 0 });
         return;
       }
-      gesture = { ...base, kind: "aim", cue };
+      const touch = event.pointerType === "touch";
+      gesture = { ...base, kind: "aim", cue, touch, fine: Boolean(cue) && fineDrag(cue, point, { shift: event.shiftKey, touch }), last: point };
       return;
     }
     gesture = { ...base, kind: "look" };
@@ -67,7 +68,20 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
     if (Math.hypot(event.clientX - gesture.x, event.clientY - gesture.y) > CLICK_SLOP_PX) gesture.moved = true;
     if (gesture.kind === "place") dispatch({ type: "place-move", point });
     else if (gesture.kind === "pull") dispatch({ type: "pull", power: pullPower(gesture.angle, gesture.start, point) });
-    else if (gesture.kind === "aim" && gesture.moved && gesture.cue) dispatch({ type: "aim", angle: aimAngle(gesture.cue, point) });
+    else if (gesture.kind === "aim" && gesture.cue) {
+      // Shift (held at any time during the drag) or a far touch: the cue turns by what the pointer
+      // moves across the line, 0.1 mrad a pixel; otherwise it points at the pointer.
+      if (event.shiftKey) gesture.fine = true;
+      const prev = gesture.last;
+      gesture.last = point;
+      if (gesture.fine) {
+        const tf = getTransform();
+        const delta = fineTurn(gesture.cue, prev, point, tf ? tf.scale : 1);
+        if (delta) dispatch({ type: "turn", delta, fine: true });
+      } else if (gesture.moved) {
+        dispatch({ type: "aim", angle: aimAngle(gesture.cue, point) });
+      }
+    }
   }
 
   function onUp(event) {
@@ -81,8 +95,9 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
       const power = pullPower(g.angle, g.start, point);
       dispatch({ type: "pull-release", power });
     } else if (!g.moved) {
-      dispatch({ type: "pick", point, aimIfEmpty: g.kind === "aim" });
+      dispatch({ type: "pick", point, aimIfEmpty: g.kind === "aim" && !g.fine });
     }
+    if (g.fine) dispatch({ type: "fine-end" });
   }
 
   function onCancel(event) {

@@ -77,7 +77,7 @@ export function createRenderer(canvas, table) {
         drawGuide(ctx, guide, R, px, 1, target);
         cue = { ball: resting[id], angle: state.aim.angle, pull: (state.ui.pull || 0) * MAX_PULL, alpha: 1 };
       }
-    } else if (!moving && state.remoteAim && state.shown) {
+    } else if (!moving && state.remoteAim && state.shown && state.shown.phase !== "finished") {
       const player = (state.shown.players || []).find((p) => p.name === state.remoteAim.player);
       const seat = (state.shown.players || []).indexOf(player);
       const id = player ? player.cue_ball || (seat === 0 ? "white1" : "white2") : null;

@@ -3,8 +3,15 @@
  * become intents for main.js; `update` mirrors the state into the controls. Listeners unbind.
  */
 
-import { myActions, powerFromSpeed, secondsLeft } from "../state.js";
+import { myActions, powerFromSpeed } from "../state.js";
+import { choiceWords } from "./phase.js";
 import { describeCall } from "./words.js";
+
+/** The aim direction in degrees, 0 … 360, to 0.01° (the wire keeps full precision). */
+export function angleDegrees(angle) {
+  const deg = (((angle * 180) / Math.PI) % 360 + 360) % 360;
+  return `${(Math.round(deg * 100) / 100 % 360).toFixed(2)}°`;
+}
 
 function on(el, type, fn, opts) {
   el.addEventListener(type, fn, opts);
@@ -28,8 +35,11 @@ export function createControls(root, dispatch) {
   const lag = $(".kz-lag");
   const take = $(".kz-take-break");
   const pass = $(".kz-pass-break");
-  const claim = $(".kz-claim");
   const resign = $(".kz-resign");
+  const abort = $(".kz-abort");
+  const rematch = $(".kz-rematch");
+  const angle = $(".kz-angle");
+  const fine = $(".kz-fine");
   const via = $(".kz-via");
   const hint = $(".kz-hint");
   const outputs = [...root.querySelectorAll("output[data-field]")];
@@ -41,8 +51,9 @@ export function createControls(root, dispatch) {
   unbind.push(on(lag, "click", () => dispatch({ type: "shoot" })));
   unbind.push(on(take, "click", () => dispatch({ type: "choose-break", take: true })));
   unbind.push(on(pass, "click", () => dispatch({ type: "choose-break", take: false })));
-  unbind.push(on(claim, "click", () => dispatch({ type: "claim-timeout" })));
   unbind.push(on(resign, "click", () => dispatch({ type: "resign" })));
+  unbind.push(on(abort, "click", () => dispatch({ type: "abort" })));
+  unbind.push(on(rematch, "click", () => dispatch({ type: "rematch" })));
   unbind.push(on(via, "click", () => dispatch({ type: "via-toggle" })));
   unbind.push(on($(".kz-clear-call"), "click", () => dispatch({ type: "clear-call" })));
   const copy = $(".kz-copy");
@@ -97,7 +108,12 @@ export function createControls(root, dispatch) {
     const game = state.shown;
     panel.hidden = !isPlayer;
     resign.hidden = !isPlayer || !game || game.phase === "finished";
+    // Abort only where the server says it is allowed (before the first shot of the break).
+    abort.hidden = !isPlayer || !game || !mayAbort(state);
     if (!isPlayer) return;
+    const angleText = angleDegrees(state.aim.angle);
+    if (angle.textContent !== angleText) angle.textContent = angleText;
+    fine.hidden = !state.ui.fine;
     const actions = myActions(state);
     const shooting = actions.includes("shoot");
     const lagging = actions.includes("lag");
@@ -128,25 +144,22 @@ export function createControls(root, dispatch) {
     lag.hidden = !lagging;
     take.hidden = !choosing;
     pass.hidden = !choosing;
+    const words = choiceWords(game);
+    if (take.textContent !== words.take) take.textContent = words.take;
+    if (pass.textContent !== words.pass) pass.textContent = words.pass;
     root.querySelector(".kz-call").hidden = !(shooting || (!lagging && !choosing && !placing));
     root.querySelector(".kz-strike").hidden = choosing || placing;
 
-    const clock = state.clock || {};
-    const epoch = Date.now() / 1000;
-    const shotLeft = secondsLeft(state, clock.shot_deadline, epoch);
-    const graceLeft = secondsLeft(state, clock.grace_deadline, epoch);
-    const overdue = (shotLeft !== null && shotLeft < 0) || (graceLeft !== null && graceLeft < 0);
-    claim.hidden = !(overdue && !actions.length && game && game.phase !== "finished");
 
     let h = "";
     if (state.steps.length) h = "";
     else if (lagging) h = "Lag: drag to aim, pull the cue back (or press Space). Nearest the home cushion wins.";
-    else if (choosing) h = "You won the lag: break with white •, or pass the break.";
+    else if (choosing) h = words.hint;
     else if (placing) h = game && game.phase === "opening_placement"
       ? "Place white •• beyond the centre, outside the red corridors."
       : "Ball in hand: place your cue ball in the home (left of the line).";
     else if (shooting) h = callComplete
-      ? "Drag to aim · pull the cue back or press Space to shoot · ←/→ fine aim (Shift: coarse)"
+      ? "Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°"
       : "Call your shot: click the object ball, then a pocket.";
     if (hint.textContent !== h) hint.textContent = h;
   }
@@ -164,4 +177,13 @@ function spinWords(side, height) {
   const v = height > 0.05 ? "top" : height < -0.05 ? "draw" : "";
   const s = side > 0.05 ? "right" : side < -0.05 ? "left" : "";
   return [v, s].filter(Boolean).join(" + ") + " spin";
+}
+
+/**
+ * Does the server allow the players to abort now (before the first shot of the break)? The state says
+ * so in `abortable` (game/services/matches.py); the client never decides it from the phase itself.
+ */
+export function mayAbort(state) {
+  const game = state.shown;
+  return Boolean(game && game.phase !== "finished" && game.abortable === true);
 }

@@ -4,18 +4,23 @@
  * DOM writes happen only when a value changed.
  */
 
-import { activePlayer, myActions, mySeat, secondsLeft } from "../state.js";
+import { activePlayer, cutOff, myActions, mySeat, phaseKey, secondsLeft, sending } from "../state.js";
+import { canOfferRematch, endCard } from "./endcard.js";
 import {
-  actionWords,
-  ballName,
-  describeCall,
-  describeVerdict,
-  formatClock,
-  formatPoints,
-  PHASE_NAMES,
-} from "./words.js";
+  matchClockText,
+  phaseAnnouncement,
+  phaseDetail,
+  SHOT_CLOCK_WARNING_S,
+  shotClockTooltip,
+  timeWarned,
+  timeoutWords,
+} from "./phase.js";
+import { actionWords, ballName, describeVerdict, entryWords, formatClock, PHASE_NAMES } from "./words.js";
 
 const VERDICT_SHOW_MS = 6000;
+const NOTICE_SHOW_MS = 6000;
+/** "sending…" shows once an input waited this long (a quick answer does not flicker it). */
+const SENDING_SHOW_MS = 250;
 const TOAST_SHOW_MS = 4500;
 
 function setText(el, text) {
@@ -52,7 +57,18 @@ export function createHud(root) {
   const matchClock = $(".kz-matchclock");
   const verdict = $(".kz-verdict");
   const toast = $(".kz-toast");
-  const banner = $(".kz-banner");
+  const detail = $(".kz-phase-detail");
+  const notice = $(".kz-notice");
+  const sendingEl = $(".kz-sending");
+  const lost = $(".kz-lost");
+  const end = $(".kz-end");
+  const endTitle = end.querySelector(".kz-end-title");
+  const endReason = end.querySelector(".kz-end-reason");
+  const endScore = end.querySelector(".kz-end-score");
+  const endRatings = end.querySelector(".kz-end-ratings");
+  const endRated = end.querySelector(".kz-end-rated");
+  const endRematch = end.querySelector(".kz-end-rematch");
+  const rematchButton = end.querySelector(".kz-rematch");
   const shots = $(".kz-shots");
   const shotCount = $(".kz-history-count");
   const connection = $(".kz-connection");
@@ -64,11 +80,36 @@ export function createHud(root) {
   let lastError = null;
   let prevScores = [null, null];
   let lastStateShown = null;
+  let lastAnnounce = null;
+  let announceAt = 0;
+  let sendingSince = null;
+  let lastEnd = null;
+
+  function updateConnection(state, now) {
+    const label = { open: "Online", connecting: "Connecting", reconnecting: "Reconnecting…", lost: "Connection lost", closed: "Offline" };
+    setText(connection, label[state.connection] || state.connection);
+    setAttr(connection, "data-status", state.connection);
+    setText(latency, state.connection === "open" && state.latency ? `${Math.round(state.latency)} ms` : "");
+    setText(spectators, `${state.presence.spectators || 0} watching`);
+    setAttr(spectators, "title", `${state.presence.spectators || 0} watching`);
+    const off = cutOff(state) && state.connection !== "closed";
+    lost.hidden = !off;
+    setAttr(root, "data-lost", off ? "yes" : null);
+    if (sending(state)) {
+      if (sendingSince === null) sendingSince = now;
+    } else {
+      sendingSince = null;
+    }
+    const showSending = sendingSince !== null && now - sendingSince >= SENDING_SHOW_MS;
+    sendingEl.hidden = !showSending;
+    setAttr(root, "data-sending", sending(state) ? "yes" : null);
+  }
 
   function update(state, now, epoch) {
     const game = state.shown;
     setAttr(root, "data-role", state.role);
     setAttr(root, "data-connection", state.connection);
+    updateConnection(state, now);
     if (!game) {
       const waiting = state.match && state.match.status === "open";
       setText(phase, waiting ? "Open match" : state.connection === "open" ? "Loading…" : "Connecting…");
@@ -76,7 +117,16 @@ export function createHud(root) {
       setAttr(root, "data-phase", waiting ? "waiting" : null);
       setAttr(root, "data-version", state.version);
       const players = (state.match && state.match.players) || [];
-      players.forEach((p, i) => p && seats[i] && setText(seats[i].name, p.name));
+      const online = new Map((state.presence.players || []).map((p) => [p.name, p.connected]));
+      [0, 1].forEach((i) => {
+        const p = players[i];
+        if (!seats[i]) return;
+        if (p) setText(seats[i].name, p.name);
+        else if (waiting) setText(seats[i].name, "Open seat");
+        // An open seat has nobody to be online: no green dot.
+        setAttr(seats[i].el, "data-connected", !p ? "empty" : online.get(p.name) === false ? "no" : "yes");
+      });
+      updateEnd(state, now); // a match cancelled before it started still gets its card
       return;
     }
     const active = activePlayer(state);
@@ -101,7 +151,8 @@ export function createHud(root) {
       setAttr(seat.el, "data-active", game.phase !== "finished" && active === p.name ? "yes" : null);
       setAttr(seat.el, "data-me", i === me ? "yes" : null);
       setAttr(seat.el, "data-winner", game.winner === p.name ? "yes" : null);
-      setText(seat.note, i === me ? "you" : connected ? "" : "away");
+      const timeouts = timeoutWords(state.clock, p.name);
+      setText(seat.note, [i === me ? "you" : connected ? "" : "away", timeouts].filter(Boolean).join(" · "));
     });
     setText(phase, PHASE_NAMES[game.phase] || game.phase);
     setAttr(root, "data-phase", game.phase);
@@ -130,11 +181,27 @@ export function createHud(root) {
     setAttr(turn, "data-mine", actions.length ? "yes" : null);
 
     const clock = state.clock || {};
-    const shotLeft = secondsLeft(state, clock.shot_deadline, epoch);
+    const live = game.phase !== "finished";
+    const shotLeft = live ? secondsLeft(state, clock.shot_deadline, epoch) : null;
     setText(shotClock, shotLeft !== null ? `⏱ ${formatClock(shotLeft)}` : "");
-    setAttr(shotClock, "data-urgent", shotLeft !== null && shotLeft < 10 ? "yes" : null);
-    const matchLeft = secondsLeft(state, clock.match_deadline, epoch);
-    setText(matchClock, matchLeft !== null ? `Match ${formatClock(matchLeft)}` : "");
+    setAttr(shotClock, "data-urgent", shotLeft !== null && shotLeft <= SHOT_CLOCK_WARNING_S ? "yes" : null);
+    setAttr(shotClock, "title", shotLeft !== null ? shotClockTooltip(clock) : "shot clock");
+    const matchLeft = live ? secondsLeft(state, clock.match_deadline, epoch) : null;
+    setText(matchClock, matchClockText(game, matchLeft));
+    const detailText = phaseDetail(game, { matchLeft });
+    setText(detail, detailText);
+    setAttr(detail, "data-tone", game.phase !== "play" || (matchLeft !== null && timeWarned(game, matchLeft)) ? "warn" : null);
+
+    // A short message at each transition: the server's notice, else words for the new phase.
+    if (state.announce !== lastAnnounce) {
+      lastAnnounce = state.announce;
+      announceAt = now;
+      const a = lastAnnounce;
+      const text = a ? a.text || phaseAnnouncement(a.key, game) : "";
+      setText(notice, text);
+      if (!text) lastAnnounce = null;
+    }
+    notice.hidden = !lastAnnounce || now - announceAt > NOTICE_SHOW_MS || Boolean(state.steps.length);
 
     // The last verdict, in words, for a few seconds over the table (and for good in the shot list).
     if (state.lastVerdict !== lastVerdict) {
@@ -157,46 +224,78 @@ export function createHud(root) {
 
     if (state.history !== lastHistory) {
       lastHistory = state.history;
-      renderHistory(state.history);
+      renderHistory(state.history, state.historyTotal);
     }
 
-    const label = { open: "Online", connecting: "Connecting", reconnecting: "Reconnecting…", closed: "Offline" };
-    setText(connection, label[state.connection] || state.connection);
-    setAttr(connection, "data-status", state.connection);
-    setText(latency, state.latency ? `${Math.round(state.latency)} ms` : "");
-    setText(spectators, `${state.presence.spectators || 0} watching`);
-    setAttr(spectators, "title", `${state.presence.spectators || 0} watching`);
-
-    const fin = game.phase === "finished" ? state.finished || { winner: game.winner } : null;
-    banner.hidden = !fin || Boolean(state.steps.length);
-    if (fin) {
-      setText($(".kz-banner-title"), fin.winner ? (fin.winner === state.me ? "You win!" : `${fin.winner} wins`) : "Match over");
-      const score = (game.players || []).map((p) => `${p.name} ${p.score}`).join("  ·  ");
-      setText($(".kz-banner-text"), [fin.reason, score].filter(Boolean).join(" — "));
-    }
+    updateEnd(state, now);
   }
 
-  function renderHistory(history) {
-    setText(shotCount, history.length ? String(history.length) : "");
+  /** The end-of-match card: the same result for players and spectators, once the balls stopped. */
+  function updateEnd(state, now) {
+    const card = state.steps.length ? null : endCard(state);
+    end.hidden = !card;
+    setAttr(root, "data-ended", card ? "yes" : null);
+    if (card && JSON.stringify(card) !== lastEnd) {
+      lastEnd = JSON.stringify(card);
+      setText(endTitle, card.title);
+      setText(endReason, card.reason);
+      setText(endScore, card.score);
+      setText(endRated, card.rated);
+      endRatings.replaceChildren(
+        ...card.ratings.map((line) => {
+          const li = document.createElement("li");
+          li.textContent = line;
+          return li;
+        }),
+      );
+    }
+    rematchButton.hidden = !card || !canOfferRematch(state) || Boolean(state.rematch);
+    const offer = state.rematch;
+    endRematch.hidden = !card || !offer;
+    if (card && offer && endRematch.dataset.url !== offer.url) {
+      endRematch.dataset.url = offer.url || "";
+      const mine = offer.from === state.me;
+      const text = document.createElement("span");
+      text.textContent = mine
+        ? "Rematch offered: opening the new match…"
+        : state.role === "player"
+          ? `${offer.from} offers a rematch. `
+          : `${offer.from} started a rematch. `;
+      const parts = [text];
+      if (offer.url && !mine) {
+        const link = document.createElement("a");
+        link.className = "kz-btn kz-btn-primary kz-rematch-go";
+        link.href = offer.url;
+        link.textContent = state.role === "player" ? "Play the rematch" : "Watch the rematch";
+        parts.push(link);
+      }
+      endRematch.replaceChildren(...parts);
+    }
+    void now;
+  }
+
+  function renderHistory(history, total = 0) {
+    // The snapshot keeps the newest entries of a long match; the count says how many there were.
+    setText(shotCount, history.length ? String(Math.max(total, history.length)) : "");
     const frag = document.createDocumentFragment();
     for (let i = history.length - 1; i >= 0; i--) {
-      const h = history[i];
+      const row = entryWords(history[i]);
       const li = document.createElement("li");
       li.className = "kz-shot";
-      const v = h.verdict || {};
-      li.dataset.tone = v.foul ? "foul" : v.scored ? "good" : "plain";
+      li.dataset.tone = row.tone;
+      li.dataset.kind = row.kind;
       const who = document.createElement("span");
       who.className = "kz-shot-who";
-      who.textContent = h.player || "";
+      who.textContent = row.who;
       const what = document.createElement("span");
       what.className = "kz-shot-what";
-      what.textContent = h.kind === "lag" ? "lag" : describeCall(h.call) || "shot";
+      what.textContent = row.what;
       const pts = document.createElement("span");
       pts.className = "kz-shot-pts";
-      pts.textContent = v.penalty ? formatPoints(-Math.abs(v.penalty)) : v.points ? formatPoints(v.points) : "·";
+      pts.textContent = row.points;
       const why = document.createElement("span");
       why.className = "kz-shot-why";
-      why.textContent = v.reason || "";
+      why.textContent = row.why;
       li.append(who, what, pts, why);
       frag.append(li);
     }

@@ -79,3 +79,29 @@ export function describeVerdict(verdict) {
   if (verdict.penalty) bits.push(`penalty ${formatPoints(-Math.abs(verdict.penalty))}`);
   return bits.join(" · ");
 }
+
+const ENTRY_KINDS = {
+  lag: "lag",
+  place: "placed",
+  choice: "choice",
+  timeout: "shot clock",
+  notice: "",
+  finish: "end",
+  abort: "aborted",
+};
+
+/**
+ * One shot-list entry (snapshot `history` or a live event's `entry`) as the words of its row:
+ * who, what (the call for a shot), points, and the server's text. Pure; the same entry gives the same
+ * words whether it came live, after a reload or to a late spectator.
+ */
+export function entryWords(entry) {
+  const e = entry || {};
+  const kind = e.kind || "shot";
+  const what = kind === "shot" ? describeCall(e.call) || "shot" : ENTRY_KINDS[kind] ?? kind;
+  let points = kind === "notice" ? "" : "·";
+  if (e.penalty) points = formatPoints(-Math.abs(e.penalty));
+  else if (e.points) points = formatPoints(e.points);
+  const tone = e.foul || e.penalty ? "foul" : e.points ? "good" : kind === "notice" || kind === "timeout" ? "note" : "plain";
+  return { who: e.player || "", what, points, why: e.text || "", tone, kind };
+}

@@ -1,0 +1,170 @@
+"""Server clocks: the deadlines of running matches, fired once whatever the number of processes.
+
+Each running match stores its earliest deadline in `Match.next_deadline` (indexed): the shot clock,
+the disconnect grace, the K-11 warning and limit. Every server process polls for due matches about
+once a second (`game.deadline_runner`): :func:`deadlines_due` lists the due matches and
+:func:`deadline_fire` takes each in its own transaction with `SELECT … FOR UPDATE SKIP LOCKED`
+(PostgreSQL): a match another process
+(or a player's input) holds is skipped, and once fired its `next_deadline` has moved on, which the
+locked re-check sees. SQLite has no row locks (one writer at a time anyway) and Django leaves the
+clause out there: the same code runs.
+
+A deadline acts through the same path as a player's input (`matches.commit_change`): the engine
+applies it (`expire_shot_clock`, `abandon`, `tick`), a Shot row records it for the replay, the
+versioned events are stored, and the caller publishes them.
+
+- Shot clock (from the break on): the player the rules wait for loses the visit (a timeout foul, no
+  points), the third time in a row the match.
+- Disconnect grace: the absent player loses; both absent, or before the break: aborted (K-9.3). A bot
+  is always present, so a bot match ends when its human has gone past the grace.
+- K-11: the warning (the last 5 minutes) and the limit are noted on time, announced by `notice`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+
+from game.engine.rules import Match as EngineMatch
+from game.engine.rules import RuleError
+from game.engine.rules.match import TIMEOUTS_TO_LOSE
+from game.models import Match
+from game.services.matches import (
+    Applied,
+    _connected_seats,
+    _inputs_so_far,
+    _refresh_grace,
+    commit_change,
+    deadline_next,
+    engine_names,
+    record_input,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Matches one poll takes at most (the rest are due at the next poll, a second later).
+BATCH = 50
+#: When a deadline was due but nothing could act on it, look again this much later (never spin).
+RETRY_AFTER = 1.0
+
+
+def deadlines_fire_due(*, now: float | None = None, limit: int = BATCH) -> list[tuple[str, Applied]]:
+    """Fire every deadline due at `now` (default: the real clock); returns (match id, events to
+    publish) for the matches that changed. Safe to run in any number of processes at once."""
+    now = time.time() if now is None else now
+    fired: list[tuple[str, Applied]] = []
+    for match_id in deadlines_due(now=now, limit=limit):
+        applied = deadline_fire(match_id=match_id, now=now)
+        if applied is not None and applied.events:
+            fired.append((match_id, applied))
+    return fired
+
+
+def deadlines_due(*, now: float, limit: int = BATCH) -> list[str]:
+    """Ids of running matches with a deadline due at `now`, the most overdue first (a plain read)."""
+    return list(
+        Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=now)
+        .order_by("next_deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def deadline_fire(*, match_id: str, now: float) -> Applied | None:
+    """Fire one match's due deadlines in a transaction of its own; None when another process holds the
+    match (SKIP LOCKED) or it is no longer due (fired already, or a player acted first)."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(pk=match_id, status=Match.Status.ACTIVE, next_deadline__lte=now)
+            .first()
+        )
+        if match is None:
+            return None
+        return deadlines_fire_match(match, now)
+
+
+def deadlines_fire_match(match: Match, now: float) -> Applied:
+    """Apply every deadline of this (locked, active) match that is due at `now`."""
+    events: list[dict[str, Any]] = []
+    if match.grace_deadline is not None and match.grace_seat is not None and now >= match.grace_deadline:
+        connected = _connected_seats(match, now)
+        if match.grace_seat in connected:
+            _refresh_grace(match, now)
+        else:
+            names = engine_names(match)
+            absent = [str(names[seat]) for seat in (0, 1) if seat not in connected]
+            events += _server_input(
+                match, now, kind="abandon", name=absent[0], payload={"absent": absent},
+                apply=lambda engine: ("finished", {}, engine.abandon(absent, now=now)),
+            )
+    if match.status == Match.Status.ACTIVE and match.shot_deadline is not None and now >= match.shot_deadline:
+        pending = EngineMatch.from_snapshot(match.snapshot).pending()
+        for name in dict.fromkeys(player for player, _ in pending):
+            if match.status != Match.Status.ACTIVE:
+                break
+            events += _server_input(match, now, kind="timeout", name=name, payload={}, apply=_expire(name, now))
+    if match.status == Match.Status.ACTIVE:
+        events += _clock_tick(match, now)
+    if match.status == Match.Status.ACTIVE:
+        following = deadline_next(match)
+        if following is not None and following <= now:
+            following = now + RETRY_AFTER
+        if following != match.next_deadline:
+            match.next_deadline = following
+            match.save(update_fields=["next_deadline", "grace_seat", "grace_deadline"])
+    return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
+
+
+Apply = Callable[[EngineMatch], tuple[str | None, dict[str, Any], Any]]
+
+
+def _expire(name: str, now: float) -> Apply:
+    def apply(engine: EngineMatch) -> tuple[str | None, dict[str, Any], Any]:
+        outcome = engine.expire_shot_clock(name, now=now)
+        if outcome.verdict.get("aborted"):
+            return "finished", {}, outcome
+        return "timeout", {"player": name, "count": outcome.verdict.get("timeouts"), "limit": TIMEOUTS_TO_LOSE}, outcome
+
+    return apply
+
+
+def _clock_tick(match: Match, now: float) -> list[dict[str, Any]]:
+    """Note the K-11 warning or limit once its time has come (the notices are made by commit_change)."""
+    clock = (match.snapshot or {}).get("clock") or {}
+    started = clock.get("started")
+    if started is None or clock.get("limit") is None:
+        return []
+    warn_due = clock.get("warning") is not None and not clock.get("warned") and now >= started + clock["warning"]
+    limit_due = not clock.get("expired") and now >= started + clock["limit"]
+    if not (warn_due or limit_due):
+        return []
+    return _server_input(match, now, kind="tick", name="", payload={},
+                         apply=lambda engine: (None, {}, engine.tick(now)))
+
+
+def _server_input(match: Match, now: float, *, kind: str, name: str, payload: dict[str, Any],
+                  apply: Apply) -> list[dict[str, Any]]:
+    """Apply one server-made input to the locked match; nothing happens if the engine refuses it."""
+    engine = EngineMatch.from_snapshot(match.snapshot)
+    before = match.snapshot
+    try:
+        t, data, outcome = apply(engine)
+    except RuleError as exc:
+        logger.info("match %s: deadline %s for %r not applied (%s)", match.pk, kind, name, exc.code)
+        return []
+    if t is None:
+        flags = ("warned", "expired")
+        after_clock, before_clock = engine.snapshot().get("clock") or {}, (before or {}).get("clock") or {}
+        if all(bool(after_clock.get(f)) == bool(before_clock.get(f)) for f in flags):
+            return []
+    seq, _ = _inputs_so_far(match, None, None)
+    events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=None)
+    if not events:
+        return []
+    record_input(match, seq=seq, version=events[0]["v"], user=None, name=name, kind=kind, ack=None,
+                 payload=payload, now=now, verdict=None if kind == "tick" else verdict, segments=segments)
+    return events

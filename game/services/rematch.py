@@ -1,0 +1,60 @@
+"""Rematch: after the finish, a new match between the same two players with the same settings.
+
+The seats are swapped (the old seat 1 lags from seat 0's side now) and the new match starts at once:
+both players are seated, so nobody else can take a seat, and the invited player only has to open
+the link that the `rematch` message carries. One who never comes is handled by the server clocks:
+his disconnect grace runs out before the break and the match ends aborted, moving no rating.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from game.models import Match, Profile
+from game.services.matches import AnyUser, MatchError, _lock, _start, engine_names, seat_of
+
+
+@dataclass
+class Rematch:
+    """The new match, the events to publish on it, and the `rematch` message's data for the old one."""
+
+    match: Match
+    events: list[dict[str, Any]]
+    offer: dict[str, Any]
+
+
+def match_rematch(*, match_id: str, user: AnyUser) -> Rematch:
+    """A player of a finished match asks for a rematch; a second request gives the same new match."""
+    with transaction.atomic():
+        old = _lock(match_id)
+        seat = seat_of(old, user)
+        if seat is None:
+            raise MatchError("spectator", "only the players of this match can ask for a rematch")
+        if old.status not in (Match.Status.FINISHED, Match.Status.ABORTED) or old.player2_id is None:
+            raise MatchError("not_finished", "a rematch can be asked for once the match is over")
+        if Profile.objects.filter(user_id__in=[old.player1_id, old.player2_id], is_bot=True).exists():
+            raise MatchError("bot_opponent", "against the computer, start a new game from the lobby")
+        name = engine_names(old)[seat]
+        events: list[dict[str, Any]] = []
+        new = Match.objects.select_for_update().filter(pk=old.rematch_id).first() if old.rematch_id else None
+        if new is None:
+            new = Match.objects.create(
+                created_by=user,
+                player1=old.player2,
+                player2=old.player1,
+                rated=old.rated,
+                time_limit=old.time_limit,
+                shot_clock=old.shot_clock,
+                club=old.club,
+                ruleset=old.ruleset,
+            )
+            events.append(_start(new, time.time()))
+            new.save()
+            old.rematch = new
+            old.save(update_fields=["rematch"])
+    offer = {"from": name, "match_id": new.pk, "url": f"/m/{new.pk}/"}
+    return Rematch(match=new, events=events, offer=offer)

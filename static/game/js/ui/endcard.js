@@ -1,0 +1,87 @@
+/**
+ * The end-of-match card's content, from the server's `result` (snapshot or `finished` event): who
+ * won, the score, how it ended, the rating changes or why the match was unrated. Pure: the HUD puts
+ * the returned words in the card; the same words for players and spectators, with "You win" for the
+ * winner's own page.
+ */
+
+const HOW_WORDS = {
+  target: "reached the target score",
+  resign: "resignation",
+  timeout: "timeout",
+  shot_clock: "shot clock",
+  abandoned: "left the match",
+  time_limit: "time limit",
+  shootout: "shoot-out",
+  aborted: "aborted before the break",
+};
+
+/**
+ * @param {object} state the page state (result, finished, shown, me, match)
+ * @returns {null | {title: string, reason: string, score: string, ratings: string[], rated: string,
+ *   winner: string|null, how: string|null}}
+ */
+export function endCard(state) {
+  const game = state.shown;
+  const result = state.result;
+  const fin = state.finished;
+  if (!result && !(game && game.phase === "finished")) return null;
+  const players = (game && game.players) || [];
+  const winner = result ? result.winner : (fin && fin.winner) || (game && game.winner) || null;
+  const how = result ? result.how || null : null;
+  let title;
+  if (how === "aborted") title = "Match aborted";
+  else if (!winner) title = "Match over";
+  else title = winner === state.me ? "You win!" : `${winner} wins`;
+  const scores = result && Array.isArray(result.scores) ? result.scores : players.map((p) => p.score);
+  const names = players.length ? players.map((p) => p.name) : matchNames(state);
+  const score =
+    names.length === 2 && scores.length === 2 ? `${names[0]} ${signed(scores[0])} – ${signed(scores[1])} ${names[1]}` : "";
+  const reason = reasonWords(result, fin, game, winner, how);
+  const ratings = ratingWords(result ? result.rating_changes : fin && fin.rating_changes);
+  let rated = "";
+  if (result) {
+    if (result.unrated_reason) rated = `Unrated: ${result.unrated_reason}`;
+    else if (!result.rated) rated = "Casual match: no rating change";
+  } else if (state.match && state.match.rated === false) {
+    rated = "Casual match: no rating change";
+  }
+  return { title, reason, score, ratings, rated, winner, how };
+}
+
+function matchNames(state) {
+  const players = (state.match && state.match.players) || [];
+  return players.filter(Boolean).map((p) => p.name);
+}
+
+function reasonWords(result, fin, game, winner, how) {
+  if (result && result.text) return result.text;
+  const raw = (fin && fin.reason) || (game && game.finish_reason) || "";
+  if (raw) return winner ? `${winner} won: ${raw}` : raw;
+  if (how && HOW_WORDS[how]) return HOW_WORDS[how];
+  return "";
+}
+
+/** "alice 1500 → 1562 (+62)" for each rating change. */
+export function ratingWords(changes) {
+  if (!Array.isArray(changes)) return [];
+  return changes
+    .filter((c) => c && c.player)
+    .map((c) => {
+      const delta = typeof c.delta === "number" ? c.delta : c.after - c.before;
+      const sign = delta > 0 ? "+" : delta < 0 ? "−" : "±";
+      return `${c.player} ${Math.round(c.before)} → ${Math.round(c.after)} (${sign}${Math.abs(Math.round(delta))})`;
+    });
+}
+
+/** May this page offer a rematch? Players only, never against the computer (the server refuses it). */
+export function canOfferRematch(state) {
+  if (state.role !== "player") return false;
+  const players = (state.match && state.match.players) || [];
+  return !players.some((p) => p && p.is_bot);
+}
+
+/** A score as printed: a true minus sign for a negative one (K-11.3 penalties can make it so). */
+function signed(n) {
+  return n < 0 ? `−${Math.abs(n)}` : String(n);
+}

@@ -1,0 +1,207 @@
+"""Helpers for the match-lifecycle page tests: open pages as two guests and a spectator, set up a match
+through the lobby, read what a person sees (visible text, screenshot regions), and check the server log.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.e2e import driver
+from tests.support.daphne import PROJECT_DIR, DaphneServer
+
+DESKTOP = {"width": 1400, "height": 860}
+PHONE_PORTRAIT = {"width": 390, "height": 844}
+
+#: Counts the distinct colours in a screenshot region (a blank or flat region has a handful).
+REGION_COLOURS = """async (b64) => {
+  const img = new Image();
+  img.src = 'data:image/png;base64,' + b64;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = img.width; c.height = img.height;
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const d = ctx.getImageData(0, 0, c.width, c.height).data;
+  const seen = new Set();
+  for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+  return seen.size;
+}"""
+
+
+def new_page(chromium: Any, viewport: dict[str, int] | None = None, scale: float = 1) -> Any:
+    context = chromium.new_context(viewport=viewport or DESKTOP, device_scale_factor=scale)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def django_run(env: dict[str, str], code: str) -> Any:
+    """Runs `code` (which sets `result`) in a Django process on the server's database; returns result."""
+    script = f"import django, json\ndjango.setup()\n{code}\nprint('RESULT=' + json.dumps(result))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("RESULT="))
+    return json.loads(line.removeprefix("RESULT="))
+
+
+def create_match(page: Any, base_url: str, *, time_limit_min: int | None = None, shot_clock: int | None = None) -> str:
+    """The creator makes a match in the lobby form; returns the match page URL."""
+    page.goto(f"{base_url}/lobby/")
+    if time_limit_min is not None:
+        page.fill("#id_time_limit", str(time_limit_min))
+    if shot_clock is not None:
+        page.fill("#id_shot_clock", str(shot_clock))
+    page.click("#lobby-create-form button[type=submit]")
+    page.wait_for_url("**/m/*/")
+    page.wait_for_selector("#kaiza-match[data-version], #kaiza-match[data-phase]")
+    return str(page.url)
+
+
+def match_id_of(url: str) -> str:
+    return url.rstrip("/").split("/")[-1]
+
+
+def set_ruleset(server: DaphneServer, match_id: str, ruleset: dict[str, Any]) -> None:
+    """Test rules on the open match (a lowered target, fewer shoot-out visits): `_start` reads them."""
+    django_run(
+        server.env,
+        "from game.models import Match\n"
+        f"m = Match.objects.get(pk={match_id!r})\n"
+        f"m.ruleset = {ruleset!r}\n"
+        "m.save(update_fields=['ruleset'])\n"
+        "result = True",
+    )
+
+
+def join(page: Any, url: str) -> None:
+    page.goto(url)
+    page.click(".kz-join")
+    page.wait_for_url(url)
+    page.wait_for_selector("#kaiza-match[data-version]")
+
+
+def watch(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#kaiza-match[data-phase]")
+
+
+def two_players_and_a_spectator(
+    chromium: Any,
+    server: DaphneServer,
+    *,
+    time_limit_min: int | None = None,
+    shot_clock: int | None = None,
+    ruleset: dict[str, Any] | None = None,
+    creator_url: str | None = None,
+    spectator_viewport: dict[str, int] | None = None,
+) -> tuple[dict[str, Any], Any, str]:
+    """A started match: {name: page} of the two seated guests, the spectator's page, the match URL."""
+    alice = new_page(chromium)
+    url = create_match(alice, creator_url or server.url, time_limit_min=time_limit_min, shot_clock=shot_clock)
+    if ruleset:
+        set_ruleset(server, match_id_of(url), ruleset)
+    bob = new_page(chromium, {"width": 844, "height": 390}, scale=2)
+    join(bob, url.replace(creator_url or server.url, server.url))
+    carol = new_page(chromium, spectator_viewport or PHONE_PORTRAIT, scale=2)
+    watch(carol, url.replace(creator_url or server.url, server.url))
+    for page in (alice, bob, carol):
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
+    players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
+    assert len(players) == 2, players
+    return players, carol, url
+
+
+def visible_text(page: Any, selector: str) -> str:
+    """What a person reads in the element: its inner text, and only if it is visible."""
+    loc = page.locator(selector)
+    if not loc.count() or not loc.first.is_visible():
+        return ""
+    return str(loc.first.inner_text())
+
+
+def region_colours(page: Any, selector: str, path: Path | None = None) -> int:
+    """Screenshot of the element (saved to `path`); the number of distinct colours in it."""
+    import base64
+
+    shot = page.locator(selector).first.screenshot(path=str(path) if path else None)
+    return int(page.evaluate(REGION_COLOURS, base64.b64encode(shot).decode()))
+
+
+def shot_list(page: Any) -> list[str]:
+    """The shot list's rows as a person reads them."""
+    return [str(t) for t in page.locator(".kz-shots li").all_inner_texts()]
+
+
+def wait_text(page: Any, selector: str, needle: str, timeout: float = 30.0) -> str:
+    """Waits until the visible text of `selector` contains `needle`; returns the text."""
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = visible_text(page, selector)
+        if needle.lower() in text.lower():
+            return text
+        time.sleep(0.1)
+    raise AssertionError(f"{selector!r} never showed {needle!r}; last: {text!r}")
+
+
+def assert_clean_log(server: DaphneServer) -> None:
+    if server.log_path and server.log_path.exists():
+        log = server.log_path.read_text(errors="replace")
+        assert "Traceback" not in log, log[-4000:]
+
+
+WATCH_LOST = """() => {
+  const root = document.querySelector('#kaiza-match');
+  window.__kzLostAt = null;
+  const seen = () => {
+    if (root.dataset.lost === 'yes' && window.__kzLostAt === null) window.__kzLostAt = performance.now();
+  };
+  new MutationObserver(seen).observe(root, { attributes: true, attributeFilter: ['data-lost'] });
+  return performance.now();
+}"""
+
+
+def watch_for_lost(page: Any) -> float:
+    """Starts noting (in the page's own clock) when the connection-lost overlay appears; returns now."""
+    return float(page.evaluate(WATCH_LOST))
+
+
+def lost_after(page: Any, since: float) -> float:
+    """Seconds from `since` (the page's clock) until the overlay appeared."""
+    at = page.evaluate("() => window.__kzLostAt")
+    assert at is not None, "the overlay never appeared"
+    return (float(at) - since) / 1000
+
+
+RECORD_TEXTS = """(selectors) => {
+  window.__kzTexts = window.__kzTexts || [];
+  const note = () => {
+    for (const sel of selectors) {
+      const el = document.querySelector(sel);
+      if (el && el.offsetParent !== null && !el.hidden) {
+        const t = el.innerText.trim();
+        if (t && window.__kzTexts.at(-1) !== t) window.__kzTexts.push(t);
+      }
+    }
+  };
+  note();
+  const root = document.querySelector('#kaiza-match');
+  new MutationObserver(note).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+}"""
+
+
+def record_texts(page: Any, selectors: list[str]) -> None:
+    """From now on, note every text the elements show while visible (for moments too short to poll)."""
+    page.evaluate(RECORD_TEXTS, selectors)
+
+
+def recorded_texts(page: Any) -> list[str]:
+    return [str(t) for t in page.evaluate("() => window.__kzTexts || []")]

@@ -1,0 +1,63 @@
+"""The words of the shot list and of the K-11 notices (game/selectors/history.py): one function makes
+each entry, so the live list, a reload and a late spectator read the same sentence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.engine.rules import Match
+from game.selectors.history import history_entry, phase_notices
+
+
+def _state(**changes: Any) -> dict[str, Any]:
+    snapshot = Match.new(("alice", "bob"), time_limit=3900, now=0.0).snapshot()
+    snapshot["players"][0]["cue_ball"], snapshot["players"][1]["cue_ball"] = "white1", "white2"
+    snapshot.update(changes)
+    return snapshot
+
+
+def test_k11_notices_are_made_from_the_change_once() -> None:
+    before = _state(phase="play")
+    warned = _state(phase="play", clock={**before["clock"], "warned": True})
+    assert phase_notices(before, warned) == [("time_warning", "Time limit: the last 5 minutes")]
+    assert phase_notices(warned, warned) == []
+    expired = _state(phase="play", clock={**warned["clock"], "expired": True})
+    assert phase_notices(warned, expired) == [
+        ("time_up", "Time is up: this round is finished, then each player gets 2 more visits (K-11.1)")
+    ]
+    extra = _state(phase="extra_visits", clock=expired["clock"], extra_visits=["white1", "white2"] * 2)
+    assert phase_notices(expired, extra) == [
+        ("extra_visits", "Extra visits: 2 visits each, bob takes the last (K-11.1)")
+    ]
+    shootout = _state(phase="shootout", clock=expired["clock"], shootout={"stage": "lag", "sudden_death": False})
+    assert [kind for kind, _ in phase_notices(extra, shootout)] == ["shootout"]
+    sudden = _state(phase="shootout", clock=expired["clock"], shootout={"stage": "shoot", "sudden_death": True})
+    assert phase_notices(shootout, sudden)[0][1].startswith("Sudden death: level after 10 visits each")
+    finished = _state(phase="finished", clock=expired["clock"])
+    assert phase_notices(warned, finished) == []
+
+
+def test_entries_say_who_did_what_in_words() -> None:
+    state = _state(phase="opening_placement")
+    choice = history_entry("choice", 3, {"player": "Bot-L3", "take": False, "state": state,
+                                          "verdict": {"reason": "alice breaks with white •; Bot-L3 places white ••"}})
+    assert choice["text"] == "Bot-L3 passes the break: alice breaks with white •; Bot-L3 places white ••"
+    assert choice["kind"] == "choice" and choice["scores"] == [0, 0] and choice["v"] == 3
+    lag = history_entry("shot", 1, {"kind": "lag", "player": "alice", "state": state,
+                                     "verdict": {"reason": "alice's lag: 92 mm from the head cushion"}})
+    assert lag["kind"] == "lag"
+    assert history_entry("started", 1, {"state": state}) is None
+    finished = history_entry("finished", 9, {"winner": None, "state": state, "result": {
+        "how": "aborted", "winner": None, "text": "Aborted by bob before the break"}})
+    assert finished["kind"] == "abort" and finished["player"] is None
+    assert finished["text"] == "Aborted by bob before the break"
+
+
+def test_result_text_prints_negative_scores_with_a_minus_sign() -> None:
+    from game.selectors.match_result import result_text
+
+    text = result_text(how="shootout", winner="ann", loser="ben", scores=[0, -6], reason="", target=60)
+    assert text == "ann won 0 to −6 in the shoot-out"
+    assert result_text(how="resign", winner="ann", loser="ben", scores=[12, 30], reason="", target=60) == (
+        "ann won 12–30: ben resigned"
+    )
