@@ -35,6 +35,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(marker)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None,
+                                 tmp_path_factory: pytest.TempPathFactory) -> None:
+    """SQLite tests run on a file, not pytest-django's shared-cache in-memory database: the sockets'
+    background work (each process's 2 s heartbeat, coalesced presence reads) reads the database while a
+    test writes, and shared-cache SQLite refuses that at once ("database table is locked") where a file
+    waits its turn (the busy timeout of settings.py)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
+
+
 @pytest.fixture(autouse=True)
 def _services_missing_fail_in_ci() -> None:
     missing = os.environ.get("KAIZA_SERVICES_MISSING")
