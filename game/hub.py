@@ -20,8 +20,8 @@ Faults heal here, because delivery through the layer is at most once and the dat
   match socket the match's latest stored version, and a socket behind fills the gap from the
   database: an event whose publish never happened (a crash between commit and publish, Redis down)
   reaches everyone within one beat;
-- when the layer failed (a read or a publish raised: Redis restarted or unreachable), the next beat
-  adds the hub to every group again, since a restarted Redis has forgotten them;
+- every beat adds the hub to each of its groups again, since a restarted Redis has forgotten them
+  (the layer's client reconnects by itself, so a restart is not always seen as a failure);
 - the lobby's sockets are hub members too (group `lobby`), so they are resubscribed the same way.
 """
 
@@ -65,7 +65,7 @@ class MatchHub:
         self.reader: asyncio.Task[None] | None = None
         self.beat: asyncio.Task[None] | None = None
         self.closed = False
-        #: Set when a read, a subscription or a publish failed: the next beat subscribes every group again.
+        #: Set when a read, a subscription or a publish failed (logged once the next beat resubscribed).
         self.layer_failed = False
 
     async def join(self, group: str, member: HubMember) -> None:
@@ -118,20 +118,28 @@ class MatchHub:
                     self.layer_failed = True
 
     async def resubscribe(self) -> None:
-        """Add the hub to every group it serves again (after Redis lost them, or a subscription failed)."""
-        async with self.lock:
-            if self.closed:
-                return
-            self.layer_failed = False
-            for group in sorted(self.members):
+        """Add the hub to every group it serves again. Runs every beat: a restarted Redis has forgotten
+        the groups, and the layer cannot always tell (redis-py reconnects and retries by itself), so
+        the hub does not wait to be told. A group at a time under the lock (a leave's discard never
+        lands before an add); for the pub/sub layer an add of a subscribed group costs nothing, for
+        ours two round trips."""
+        failed = False
+        for group in sorted(self.members):
+            async with self.lock:
+                if self.closed:
+                    return
+                if not self.members.get(group):
+                    continue
                 try:
                     await self.layer.group_add(group, self.channel)
                     self.subscribed.add(group)
                 except Exception as exc:
                     logger.warning("match hub: resubscribing failed (%s); retrying on the next beat", exc)
-                    self.layer_failed = True
-                    return
-        logger.info("match hub: resubscribed to %d groups", len(self.members))
+                    failed = True
+                    break
+        if self.layer_failed and not failed:
+            logger.info("match hub: resubscribed to %d groups after a layer failure", len(self.members))
+        self.layer_failed = failed
 
     async def leave(self, group: str, member: HubMember) -> None:
         local = self.members.get(group)
@@ -180,13 +188,12 @@ class MatchHub:
                     logger.exception("match hub: dispatching %s failed", message.get("type"))
 
     async def _heartbeat(self) -> None:
-        """Every `BEAT_INTERVAL`: resubscribe if the layer failed, then the process's heartbeat (the
-        sockets' `beat`, their rows kept alive, stale rows purged: `game.presence`)."""
+        """Every `BEAT_INTERVAL`: resubscribe, then the process's heartbeat (the sockets' `beat`, their
+        rows kept alive, stale rows purged: `game.presence`)."""
         while True:
             await asyncio.sleep(BEAT_INTERVAL)
             try:
-                if self.layer_failed:
-                    await self.resubscribe()
+                await self.resubscribe()
                 if heartbeat is not None and self.members:
                     await heartbeat(self)
             except Exception:

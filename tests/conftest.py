@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.support import services
-from tests.support.daphne import DaphneServer, migrate, server_env
+from tests.support.daphne import DaphneServer, log_tracebacks, migrate, server_env, stop_all
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
@@ -92,12 +92,27 @@ def postgres_database_url() -> Iterator[str]:
     try:
         yield url
     finally:
+        stop_all()  # servers still running would log the dropped database's errors
         services.postgres_drop_database(url)
 
 
 @pytest.fixture
-def daphne_factory(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
-    """Starts real daphne processes with the environment a test gives; stops them all at the end."""
+def daphne_logs_clean() -> Iterator[list[Path]]:
+    """Fails the test if a daphne log it collects holds a traceback (read once the servers stopped:
+    daphne_factory depends on this fixture, so it is torn down first). A clean server log is a
+    standard of the project, and the way errors nobody answers for show up."""
+    logs: list[Path] = []
+    yield logs
+    stop_all()
+    found = [f"{path.name}:\n{excerpt}" for path in logs for excerpt in log_tracebacks(path)]
+    if found:
+        pytest.fail("traceback in a daphne log:\n" + "\n---\n".join(found[:5]), pytrace=False)
+
+
+@pytest.fixture
+def daphne_factory(tmp_path: Path, daphne_logs_clean: list[Path]) -> Iterator[Callable[..., DaphneServer]]:
+    """Starts real daphne processes with the environment a test gives; stops them all at the end. Their
+    logs are checked for tracebacks (daphne_logs_clean)."""
     started: list[DaphneServer] = []
     migrated: set[str] = set()
 
@@ -110,6 +125,7 @@ def daphne_factory(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
             migrated.add(key)
         server = DaphneServer(env=env, log_path=tmp_path / f"daphne-{len(started)}.log")
         started.append(server)
+        daphne_logs_clean.append(server.log_path)
         return server.start()
 
     yield start
