@@ -17,7 +17,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from game import hub, presence, protocol, realtime
-from game.db import db_async
+from game.db import CONNECT, db_async
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 from game.socket_lifecycle import (
@@ -126,7 +126,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             # Join the group before reading the snapshot: an event committed in between then arrives
             # through the hub and is dropped or kept by its version, never lost.
             self.hub = await hub.join(self.channel_layer, self.group, self)
-            snapshot = await db_async(match_selectors.match_snapshot_message)(
+            snapshot = await db_async(match_selectors.match_snapshot_message, priority=CONNECT)(
                 match_id=self.match_id, user=self.user
             )
             if snapshot is None:
@@ -138,17 +138,11 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             if self.role == "player":
                 self.bucket = TokenBucket(*self.player_limit)
             await self.send_versioned(snapshot)
-        await presence.claim_process(self.scope)
         # Registered before the write: should the socket be cancelled meanwhile, its cleanup still
-        # deletes the row (the pool runs the calls in order).
+        # deletes the row (the pool runs the calls of one priority in order).
         self.registered = True
-        clock = await db_async(match_services.match_set_connected)(
-            match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=True,
-            process=presence.process_name(self.scope), boot=presence.BOOT,
-        )
-        presence.presence_changed(self.match_id)
-        if clock is not None:
-            await realtime.relay(self.match_id, protocol.clock(clock))
+        await presence.socket_opened(scope=self.scope, match_id=self.match_id, channel_name=self.channel_name,
+                                     user=self.user, player=self.role == "player")
         schedule_bot_turn(self.match_id)
 
     async def release(self) -> None:
@@ -161,12 +155,8 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await process_hub.leave(self.group, self)
         if getattr(self, "registered", False):
             self.registered = False
-            clock = await db_async(match_services.match_set_connected)(
-                match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=False
-            )
-            presence.presence_changed(self.match_id)
-            if clock is not None:
-                await realtime.relay(self.match_id, protocol.clock(clock))
+            await presence.socket_closed(match_id=self.match_id, channel_name=self.channel_name, user=self.user,
+                                         player=self.role == "player")
 
     # --- inbound ------------------------------------------------------------------------------------
 
@@ -411,7 +401,7 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.bucket = TokenBucket(*self.limit)
         await self.accept()
         self.hub: hub.MatchHub | None = await hub.join(self.channel_layer, realtime.LOBBY_GROUP, self)
-        matches = await db_async(match_selectors.match_open_list)()
+        matches = await db_async(match_selectors.match_open_list, priority=CONNECT)()
         await self.send_message(protocol.message("matches", {"matches": matches}))
 
     async def release(self) -> None:

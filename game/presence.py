@@ -10,6 +10,9 @@ stored version of every match the process has sockets in, and each of those sock
 `beat {v}` (behind it, a socket fills the gap from the database first). Every `TOUCH_EVERY` beats the
 same call marks the process's sockets alive and purges stale rows of any process.
 
+Connection rows: a player's is written at once (it may start or stop the disconnect grace); the
+spectators' are written in batches, one database call for all that came and went meanwhile.
+
 `presence_changed` coalesces the `presence` relay of a match: a burst of connects and disconnects
 (700 sockets arriving, or churn) reads presence once per match and `PRESENCE_DELAY`, not once per
 socket.
@@ -25,9 +28,10 @@ import uuid
 from typing import Any
 
 from game import hub, protocol, realtime
-from game.db import db_async
+from game.db import PRESENCE, db_async
 from game.selectors import matches as match_selectors
 from game.services import connections as connection_services
+from game.services import matches as match_services
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +48,9 @@ _claim_lock: asyncio.Lock | None = None
 _beats = 0
 _presence_due: dict[tuple[int, str], asyncio.Task[None]] = {}
 _background: set[asyncio.Task[Any]] = set()
+#: Spectator rows to write, per event loop: ("add" | "remove", match id, channel name, user id).
+_rows: dict[int, list[tuple[str, str, str, int | None]]] = {}
+_row_writers: dict[int, asyncio.Task[None]] = {}
 
 
 def process_name(scope: dict[str, Any] | None = None) -> str:
@@ -73,7 +80,8 @@ async def claim_process(scope: dict[str, Any]) -> None:
         if _claimed:
             return
         name = process_name(scope)
-        changed = await db_async(connection_services.match_connections_release_process)(process=name, boot=BOOT)
+        release = db_async(connection_services.match_connections_release_process, priority=PRESENCE)
+        changed = await release(process=name, boot=BOOT)
         _claimed = True
         if changed:
             logger.info("process %s: removed the rows of %d matches left by its predecessor", name, len(changed))
@@ -86,6 +94,70 @@ async def publish_changes(changed: connection_services.Changed) -> None:
         presence_changed(match_id)
         if clock is not None:
             await realtime.relay(match_id, protocol.clock(clock))
+
+
+async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: str, user: Any,
+                        player: bool) -> None:
+    """Write the socket's connection row: a player's at once (it may stop the disconnect grace, whose
+    new clock is relayed), a spectator's with the next batch (`_write_rows`)."""
+    await claim_process(scope)
+    if not player:
+        user_id = user.pk if user is not None and user.is_authenticated else None
+        _queue_row(("add", match_id, channel_name, user_id))
+        return
+    opened = db_async(match_services.match_set_connected, priority=PRESENCE)
+    clock = await opened(match_id=match_id, channel_name=channel_name, user=user, connected=True,
+                         process=process_name(scope), boot=BOOT)
+    presence_changed(match_id)
+    if clock is not None:
+        await realtime.relay(match_id, protocol.clock(clock))
+
+
+async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: bool) -> None:
+    """Delete the socket's row (a player's at once: the grace may start, and its clock is relayed)."""
+    if not player:
+        _queue_row(("remove", match_id, channel_name, None))
+        return
+    closed = db_async(match_services.match_set_connected, priority=PRESENCE)
+    clock = await closed(match_id=match_id, channel_name=channel_name, user=user, connected=False)
+    presence_changed(match_id)
+    if clock is not None:
+        await realtime.relay(match_id, protocol.clock(clock))
+
+
+def _queue_row(op: tuple[str, str, str, int | None]) -> None:
+    loop = asyncio.get_running_loop()
+    _rows.setdefault(id(loop), []).append(op)
+    writer = _row_writers.get(id(loop))
+    if writer is None or writer.done():
+        task = loop.create_task(_write_rows(id(loop)), name="kaiza-presence-rows")
+        _row_writers[id(loop)] = task
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+
+async def _write_rows(loop_key: int) -> None:
+    """Write the queued spectator rows in batches (one database call each) until none are left."""
+    pending = _rows[loop_key]
+    try:
+        while pending:
+            batch = pending[:]
+            del pending[:]
+            add = [(match_id, channel, user_id) for kind, match_id, channel, user_id in batch if kind == "add"]
+            remove = [channel for kind, _match_id, channel, _user_id in batch if kind == "remove"]
+            try:
+                await db_async(connection_services.match_connections_write, priority=PRESENCE)(
+                    add=add, remove=remove, process=process_name(), boot=BOOT
+                )
+            except Exception:
+                # Rows not written: a missing one is written again by nobody (the socket shows up in
+                # the next presence once it reconnects), a leftover one goes stale and is purged.
+                logger.exception("writing %d connection rows failed", len(batch))
+            for match_id in sorted({match_id for _kind, match_id, _channel, _user_id in batch}):
+                presence_changed(match_id)
+    finally:
+        if _row_writers.get(loop_key) is asyncio.current_task():
+            del _row_writers[loop_key]
 
 
 def presence_changed(match_id: str) -> None:
@@ -108,7 +180,7 @@ async def _relay_presence(key: tuple[int, str]) -> None:
         # Changes from here on schedule the next relay: this one may read before they are written.
         _presence_due.pop(key, None)
     try:
-        data = await db_async(match_selectors.match_presence)(match_id=match_id)
+        data = await db_async(match_selectors.match_presence, priority=PRESENCE)(match_id=match_id)
         await realtime.relay(match_id, protocol.presence(data["players"], data["spectators"]))
     except Exception:
         logger.exception("match %s: presence relay failed", match_id)
@@ -130,7 +202,7 @@ async def heartbeat(process_hub: hub.MatchHub) -> None:
     sockets = _match_sockets(process_hub)
     periodic = _beats % TOUCH_EVERY == 0
     touch = [member.channel_name for members in sockets.values() for member in members] if periodic else []
-    versions, changed = await db_async(connection_services.match_heartbeat)(
+    versions, changed = await db_async(connection_services.match_heartbeat, priority=PRESENCE)(
         match_ids=list(sockets), touch=touch, purge=periodic
     )
     for match_id, members in sockets.items():

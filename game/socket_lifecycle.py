@@ -37,6 +37,12 @@ except ImportError:  # pragma: no cover - another server
 _RELEASING: set[asyncio.Task[Any]] = set()
 
 
+def _released(task: asyncio.Task[Any]) -> None:
+    _RELEASING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("socket cleanup failed", exc_info=task.exception())
+
+
 class TokenBucket:
     """`capacity` messages at once, refilled at `rate` per second."""
 
@@ -123,8 +129,13 @@ class CleanCloseMixin(NoConnectionHopMixin):
         self.released = True
         task = asyncio.ensure_future(self.release())
         _RELEASING.add(task)
-        task.add_done_callback(_RELEASING.discard)
-        await asyncio.shield(task)
+        task.add_done_callback(_released)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise  # this socket's task was cancelled again: the cleanup runs on by itself
+        except Exception:
+            pass  # logged by _released
 
     async def release(self) -> None:
         """What the socket holds, given back (subclasses)."""
