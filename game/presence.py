@@ -3,7 +3,8 @@
 A process is named by its host and the port it serves (or `KAIZA_PROCESS_NAME`), so the process that
 is started again in its place knows the connection rows of its dead predecessor by name: they carry
 the same `process` and another `boot` (a random id of each start), and the new process removes them
-before it writes its first row (`claim_process`).
+before it writes its first row (`claim_process`). A daphne process that stops removes its own rows
+at exit.
 
 `heartbeat` is the hub's periodic call (`game.hub.BEAT_INTERVAL`): one database call reads the latest
 stored version of every match the process has sockets in, and each of those sockets gets
@@ -21,6 +22,7 @@ socket.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import os
 import socket
@@ -80,12 +82,27 @@ async def claim_process(scope: dict[str, Any]) -> None:
         if _claimed:
             return
         name = process_name(scope)
+        if scope.get("server") or os.environ.get("KAIZA_PROCESS_NAME"):
+            # A real server process (not a test's in-process consumer): clean up after it at exit.
+            atexit.register(_release_rows_at_exit)
         release = db_async(connection_services.match_connections_release_process, priority=PRESENCE)
         changed = await release(process=name, boot=BOOT)
         _claimed = True
         if changed:
             logger.info("process %s: removed the rows of %d matches left by its predecessor", name, len(changed))
         await publish_changes(changed)
+
+
+def _release_rows_at_exit() -> None:
+    """At exit (daphne stopped: its event loop is gone), delete this start's rows in one call. The
+    shutdown cancels the sockets and stops waiting as soon as the first one is done, so their own
+    cleanups are cut short; the other processes' sockets hear of it from the next presence relay."""
+    try:
+        from game.services.connections import match_connections_release_boot
+
+        match_connections_release_boot(process=process_name(), boot=BOOT)
+    except Exception as exc:
+        logger.warning("removing this process's connection rows at exit failed (%s): they go stale", exc)
 
 
 async def publish_changes(changed: connection_services.Changed) -> None:

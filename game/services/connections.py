@@ -56,6 +56,12 @@ def match_connections_release_process(*, process: str, boot: str) -> Changed:
     return _drop(MatchConnection.objects.filter(process=process).exclude(boot=boot), now)
 
 
+def match_connections_release_boot(*, process: str, boot: str) -> Changed:
+    """The process `process` started as `boot` is exiting: its rows go with it (the server's shutdown
+    cancels the sockets and may not wait for each one's cleanup)."""
+    return _drop(MatchConnection.objects.filter(process=process, boot=boot), time.time())
+
+
 def match_heartbeat(*, match_ids: list[str], touch: list[str], purge: bool) -> tuple[dict[str, int], Changed]:
     """One call per process heartbeat: the latest stored version of each of the process's matches (one
     query), the rows of the sockets in `touch` marked alive (one UPDATE), and, when `purge`, the

@@ -30,8 +30,17 @@ from channels.db import database_sync_to_async
 from game import hub
 from tests.support import services
 from tests.support.daphne import DaphneServer, free_port, stop_all
-from tests.web.play_support import LAG_LOSING, LAG_WINNING, Player, next_ack
+from tests.web.play_support import (
+    LAG_LOSING,
+    LAG_WINNING,
+    Player,
+    fast_password_hasher,
+    fresh_channel_layer_and_connections,
+    next_ack,
+)
 from tests.web.test_daphne_play import Browser, create_match, join_match
+
+__all__ = ["fast_password_hasher", "fresh_channel_layer_and_connections"]  # autouse fixtures, imported to apply
 
 #: A beat every 2 s: a lost event must be there within one beat (plus the test's own slack).
 ONE_BEAT = hub.BEAT_INTERVAL + 1.0
@@ -356,3 +365,95 @@ async def test_unknown_socket_path_closes_cleanly(daphne_factory: Callable[..., 
             urllib.request.urlopen(server.url + path, timeout=10)
         assert refused.value.code == 404, path
     assert os.path.exists(str(server.log_path))
+
+
+# --- rows whose socket is gone ----------------------------------------------------------------------
+
+
+def connection_rows(database: Path, match_id: str) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(database) as conn:
+        return conn.execute("SELECT seat, process, boot FROM game_matchconnection WHERE match_id = ? ORDER BY seat",
+                            (match_id,)).fetchall()
+
+
+async def rows_when(database: Path, match_id: str, check: Callable[[list[tuple[Any, ...]]], bool],
+                    timeout: float = 10.0) -> list[tuple[Any, ...]]:
+    """The match's connection rows once `check` holds (rows are written just after the snapshot)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        rows = connection_rows(database, match_id)
+        if check(rows) or time.monotonic() > deadline:
+            return rows
+        await asyncio.sleep(0.1)
+
+
+async def test_shutdown_and_a_killed_predecessor_leave_no_rows(
+    daphne_factory: Callable[..., DaphneServer], tmp_path: Path
+) -> None:
+    """A stopped server removes its sockets' rows on the way down; a killed one's rows are removed by
+    the process started in its place (same host and port), whose first socket finds them, and the
+    player who did not come back is in the disconnect grace (K-9.3)."""
+    database = tmp_path / "db.sqlite3"
+    server = daphne_factory()
+    alice_browser, bob_browser, match_id = seated_match(server)
+    alice = await match_socket("alice", server, match_id, alice_browser)
+    bob = await match_socket("bob", server, match_id, bob_browser)
+    await match_socket("spectator", server, match_id, None)
+    await alice.until(lambda m: m["t"] == "presence" and m["d"]["spectators"] == 1)
+    assert [row[0] for row in await rows_when(database, match_id, lambda rows: len(rows) == 3)] == [None, 0, 1]
+    assert {row[1] for row in connection_rows(database, match_id)} == {f"{os.uname().nodename}:{server.port}"}
+
+    await asyncio.to_thread(server.stop)  # SIGTERM: the process removes its rows on the way out
+    assert connection_rows(database, match_id) == []
+
+    server.start()
+    alice = await match_socket("alice", server, match_id, alice_browser)
+    bob = await match_socket("bob", server, match_id, bob_browser)
+    first_boot = (await rows_when(database, match_id, lambda rows: len(rows) == 2))[0][2]
+    server.kill()  # no cleanup at all
+    assert len(connection_rows(database, match_id)) == 2
+
+    server.start()
+    alice = await match_socket("alice", server, match_id, alice_browser)
+    rows = await rows_when(database, match_id, lambda rows: [row[0] for row in rows] == [0])
+    assert [row[0] for row in rows] == [0] and rows[0][2] != first_boot
+    with sqlite3.connect(database) as conn:
+        grace_seat, grace_deadline = conn.execute("SELECT grace_seat, grace_deadline FROM game_match WHERE id = ?",
+                                                  (match_id,)).fetchone()
+    assert grace_seat == 1 and grace_deadline > time.time()
+    await alice.close()
+    del bob
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_stale_rows_are_purged_and_start_the_grace() -> None:
+    """Rows no heartbeat touched for the staleness window (their process died elsewhere) are deleted by
+    any process's heartbeat, and a player's starts the disconnect grace like a disconnect."""
+    from django.contrib.auth.models import User
+
+    from game.models import Match, MatchConnection
+    from game.services.accounts import user_signup
+    from game.services.connections import match_connections_purge_stale
+    from game.services.matches import CONNECTION_STALE_AFTER, match_create, match_join
+
+    suffix = str(time.monotonic_ns())[-6:]
+    alice = user_signup(username=f"pa{suffix}", password="pw-alice-12345", display_name=f"pa{suffix}")
+    bob = user_signup(username=f"pb{suffix}", password="pw-bob-12345", display_name=f"pb{suffix}")
+    match, _ = match_create(user=alice, rated=False, time_limit=None, shot_clock=None)
+    match_join(match_id=match.id, user=bob)
+    now = time.time()
+    for name, user, seat, seen in (("a", alice, 0, now), ("b", bob, 1, now - CONNECTION_STALE_AFTER - 5),
+                                   ("w", None, None, now - CONNECTION_STALE_AFTER - 5)):
+        MatchConnection.objects.create(match=match, channel_name=f"stale-test-{suffix}-{name}", user=user,
+                                       seat=seat, seen_at=seen, process="elsewhere:1", boot="x")
+    Match.objects.filter(pk=match.pk).update(grace_seat=None, grace_deadline=None)
+
+    changed = match_connections_purge_stale()
+    assert [match_id for match_id, _ in changed] == [match.id]
+    clock = changed[0][1]
+    assert clock is not None and clock["grace_player"] == f"pb{suffix}"
+    assert list(MatchConnection.objects.filter(match=match).values_list("seat", flat=True)) == [0]
+    assert Match.objects.get(pk=match.pk).grace_seat == 1
+    assert match_connections_purge_stale() == []  # a second purge finds nothing
+    assert User.objects.filter(pk=bob.pk).exists()
