@@ -24,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kaiza_site.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
