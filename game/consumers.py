@@ -17,7 +17,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from game import hub, presence, protocol, realtime
-from game.db import CONNECT, db_async
+from game.db import CONNECT, PLAY, db_async
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 from game.socket_lifecycle import (
@@ -93,6 +93,8 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     #: `aim` has its own bucket: a drag sends many, relays are coalesced to `aim_interval` anyway.
     aim_limit: tuple[float, float] = (60.0, 60.0)
     aim_interval = 0.05
+    #: Seconds a beat announcing a version this socket has not had waits for it before filling the gap.
+    beat_grace = 0.5
     #: Rate-limited messages tolerated (burst, per second) before the socket is closed as a flood.
     flood_limit: tuple[float, float] = (50.0, 5.0)
 
@@ -313,9 +315,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if pending is not None:
             self.pending_names = set(pending)
 
-    async def fill_gap(self, up_to: int) -> None:
+    async def fill_gap(self, up_to: int, priority: int = PLAY) -> None:
         """Send the stored events after `last_v` up to `up_to` (a snapshot if that is too much)."""
-        events = await db_async(match_selectors.match_events_since)(
+        events = await db_async(match_selectors.match_events_since, priority=priority)(
             match_id=self.match_id, version=self.last_v, until=up_to
         )
         if events is None:
@@ -350,10 +352,24 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def hub_beat(self, version: int, text: str) -> None:
         """The process heartbeat's `beat {v}`: behind v (an event never reached us), the gap is filled
-        from the database first, so the beat always follows everything up to v."""
+        from the database first, so the beat always follows everything up to v.
+
+        Behind v is usually an event committed and being published right now: the beat waits
+        `beat_grace` for it before filling. (Filling at once made every socket of a busy match read the
+        database on most beats at 100 matches, and those reads queued ahead of the players' inputs.)"""
         if version <= self.last_v and not self.backlog and not self.send_lock.locked():
             await self.send(text_data=text)
             return
+        if version > self.last_v:
+            task = asyncio.create_task(self.late_beat(version, text), name="late-beat")
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+            return
+        self.backlog.append(("beat", (version, text)))
+        self.drain_backlog()
+
+    async def late_beat(self, version: int, text: str) -> None:
+        await asyncio.sleep(self.beat_grace)
         self.backlog.append(("beat", (version, text)))
         self.drain_backlog()
 
@@ -380,7 +396,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                     elif kind == "beat":
                         version, text = payload
                         if version > self.last_v:
-                            await self.fill_gap(version)
+                            await self.fill_gap(version, priority=CONNECT)
                         await self.send(text_data=text)
                     elif payload["v"] > self.last_v:
                         if payload["v"] > self.last_v + 1:

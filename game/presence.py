@@ -232,6 +232,7 @@ async def heartbeat(process_hub: hub.MatchHub) -> None:
                 await member.hub_beat(version, text)
             except Exception:
                 logger.exception("match %s: beat to %s failed", match_id, member.channel_name)
+        await asyncio.sleep(0)  # a match at a time: 700 sockets' beats in one go stalled the loop
     if changed:
         logger.info("purged stale connection rows of %d matches", len(changed))
         await publish_changes(changed)

@@ -28,6 +28,7 @@ import websockets
 from channels.db import database_sync_to_async
 
 from game import hub
+from game.consumers import MatchConsumer
 from tests.support import services
 from tests.support.daphne import DaphneServer, free_port, stop_all
 from tests.web.play_support import (
@@ -42,8 +43,9 @@ from tests.web.test_daphne_play import Browser, create_match, join_match
 
 __all__ = ["fast_password_hasher", "fresh_channel_layer_and_connections"]  # autouse fixtures, imported to apply
 
-#: A beat every 2 s: a lost event must be there within one beat (plus the test's own slack).
-ONE_BEAT = hub.BEAT_INTERVAL + 1.0
+#: A beat every 2 s: a lost event must be there within one beat (plus the beat's grace for an event
+#: still being published, and the test's own slack).
+ONE_BEAT = hub.BEAT_INTERVAL + MatchConsumer.beat_grace + 1.0
 
 
 async def open_socket(name: str, server: DaphneServer, path: str, browser: Browser | None) -> tuple[Player, Any]:
