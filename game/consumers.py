@@ -140,11 +140,14 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             if self.role == "player":
                 self.bucket = TokenBucket(*self.player_limit)
             await self.send_versioned(snapshot)
-        # Registered before the write: should the socket be cancelled meanwhile, its cleanup still
-        # deletes the row (the pool runs the calls of one priority in order).
+        # The row is written in the background: the socket's frames are handled meanwhile (awaited
+        # here, a burst of connects held each player's first inputs for seconds). The cleanup waits
+        # for it before deleting the row.
         self.registered = True
-        await presence.socket_opened(scope=self.scope, match_id=self.match_id, channel_name=self.channel_name,
-                                     user=self.user, player=self.role == "player")
+        self.registering = _keep(asyncio.create_task(presence.socket_opened(
+            scope=self.scope, match_id=self.match_id, channel_name=self.channel_name, user=self.user,
+            player=self.role == "player",
+        ), name="register"))
         schedule_bot_turn(self.match_id)
 
     async def release(self) -> None:
@@ -157,6 +160,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await process_hub.leave(self.group, self)
         if getattr(self, "registered", False):
             self.registered = False
+            registering = getattr(self, "registering", None)
+            if registering is not None:
+                await asyncio.wait([registering])  # its failure, if any, is logged by _keep
             await presence.socket_closed(match_id=self.match_id, channel_name=self.channel_name, user=self.user,
                                          player=self.role == "player")
 

@@ -30,7 +30,7 @@ import uuid
 from typing import Any
 
 from game import hub, protocol, realtime
-from game.db import PRESENCE, db_async
+from game.db import CONNECT, PRESENCE, db_async
 from game.selectors import matches as match_selectors
 from game.services import connections as connection_services
 from game.services import matches as match_services
@@ -122,7 +122,9 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
         user_id = user.pk if user is not None and user.is_authenticated else None
         _queue_row(("add", match_id, channel_name, user_id))
         return
-    opened = db_async(match_services.match_set_connected, priority=PRESENCE)
+    # At CONNECT priority, with the snapshots: behind them all (a burst of 700 sockets), the player
+    # would count as absent meanwhile and the inputs of the match would start the disconnect grace.
+    opened = db_async(match_services.match_set_connected, priority=CONNECT)
     clock = await opened(match_id=match_id, channel_name=channel_name, user=user, connected=True,
                          process=process_name(scope), boot=BOOT)
     presence_changed(match_id)
