@@ -14,23 +14,28 @@ import logging
 import time
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from game import hub, protocol, realtime
-from game.db import db_async
+from game import hub, presence, protocol, realtime
+from game.db import CONNECT, PLAY, db_async
 from game.ratelimit import TokenBucket, socket_allows
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
+from game.socket_lifecycle import (
+    CLOSE_FLOOD,
+    CLOSE_NOT_FOUND,
+    CleanCloseMixin,
+    NotFoundConsumer,
+)
+
+__all__ = ["LobbyConsumer", "MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
 
 logger = logging.getLogger(__name__)
 
 #: Background tasks (bot turns, aim flushes) referenced here so the event loop cannot drop them.
 _BACKGROUND: set[asyncio.Task[Any]] = set()
 
-CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 4029
 
 
 def _keep(task: asyncio.Task[Any]) -> asyncio.Task[Any]:
@@ -56,15 +61,7 @@ def schedule_bot_turn(match_id: str) -> None:
         _keep(asyncio.create_task(turn(match_id)))
 
 
-async def touch_connections(channel_names: list[str]) -> None:
-    """The hub's heartbeat: one UPDATE marks all of a process's sockets alive."""
-    await db_async(match_services.match_connection_touch)(channel_names=channel_names)
-
-
-hub.heartbeat = touch_connections
-
-
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(CleanCloseMixin, AsyncJsonWebsocketConsumer):
     """Answers `ping` with `pong` through the channel layer, so a health probe exercises the layer
     (Redis at scale), not only the socket."""
 
@@ -73,8 +70,9 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         self.group = f"ping.{self.channel_name.replace('!', '_')}"[:90]
         await self.channel_layer.group_add(self.group, self.channel_name)
 
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def release(self) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("t") == "ping":
@@ -86,21 +84,7 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"t": "pong", "d": event.get("d")})
 
 
-class NoConnectionHopMixin:
-    """Channels 4.2+ runs `close_old_connections` in the one thread-sensitive sync thread before *every*
-    message a consumer handles. Every aim relay and event then queued behind all database work of the
-    process (the load benchmark's aim relay waited hundreds of ms for it). Our handlers touch the
-    database only through `game.db.db_async` (Channels' `database_sync_to_async` in a pool), which
-    closes stale connections itself in the thread that uses them, so the hop is skipped."""
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-
-class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
+class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     """`ws/match/<id>/`: the players' inputs in, every change and the live extras (aim, presence,
     clock, chat) out. Anyone may connect and watch; only the two seated users may play."""
 
@@ -110,6 +94,8 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
     #: `aim` has its own bucket: a drag sends many, relays are coalesced to `aim_interval` anyway.
     aim_limit: tuple[float, float] = (60.0, 60.0)
     aim_interval = 0.05
+    #: Seconds a beat announcing a version this socket has not had waits for it before filling the gap.
+    beat_grace = 0.5
     #: Rate-limited messages tolerated (burst, per second) before the socket is closed as a flood.
     flood_limit: tuple[float, float] = (50.0, 5.0)
 
@@ -134,53 +120,60 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         #: Hub deliveries waiting for the lock, in arrival order: ("event", message) / ("relay", text).
         self.backlog: list[tuple[str, Any]] = []
         self.hub: hub.MatchHub | None = None
+        self.bucket = TokenBucket(*self.spectator_limit)
+        self.aim_bucket = TokenBucket(*self.aim_limit)
+        # Accept first: the handshake never waits for the database (under churn it waited seconds,
+        # and daphne gave up on handshakes). Frames that come before the snapshot wait their turn.
+        await self.accept()
         async with self.send_lock:
             # Join the group before reading the snapshot: an event committed in between then arrives
             # through the hub and is dropped or kept by its version, never lost.
             self.hub = await hub.join(self.channel_layer, self.group, self)
-            snapshot = await db_async(match_selectors.match_snapshot_message)(
+            snapshot = await db_async(match_selectors.match_snapshot_message, priority=CONNECT)(
                 match_id=self.match_id, user=self.user
             )
-            await self.accept()
             if snapshot is None:
                 await self.send_message(protocol.error("not_found", "there is no such match"))
-                await self.close(code=CLOSE_NOT_FOUND)
+                await self.close_and_release(CLOSE_NOT_FOUND)
                 return
             you = snapshot["d"]["you"]
             self.role, self.name = you["role"], you["name"]
-            limit = self.player_limit if self.role == "player" else self.spectator_limit
-            self.bucket = TokenBucket(*limit)
-            self.aim_bucket = TokenBucket(*self.aim_limit)
+            if self.role == "player":
+                self.bucket = TokenBucket(*self.player_limit)
             await self.send_versioned(snapshot)
-        clock = await db_async(match_services.match_set_connected)(
-            match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=True
-        )
+        # The row is written in the background: the socket's frames are handled meanwhile (awaited
+        # here, a burst of connects held each player's first inputs for seconds). The cleanup waits
+        # for it before deleting the row.
         self.registered = True
-        await self.publish_presence()
-        if clock is not None:
-            await realtime.relay(self.match_id, protocol.clock(clock))
+        self.registering = _keep(asyncio.create_task(presence.socket_opened(
+            scope=self.scope, match_id=self.match_id, channel_name=self.channel_name, user=self.user,
+            player=self.role == "player",
+        ), name="register"))
         schedule_bot_turn(self.match_id)
 
-    async def disconnect(self, code: int) -> None:
+    async def release(self) -> None:
+        """Leave the hub, delete the connection row, tell the match (presence, and the clock when a
+        player's grace starts)."""
         for task in list(getattr(self, "tasks", ())):
             task.cancel()
-        if getattr(self, "hub", None) is None:
-            return
-        await self.hub.leave(self.group, self)
-        self.hub = None
-        if self.registered:
+        if getattr(self, "hub", None) is not None:
+            process_hub, self.hub = self.hub, None
+            await process_hub.leave(self.group, self)
+        if getattr(self, "registered", False):
             self.registered = False
-            clock = await db_async(match_services.match_set_connected)(
-                match_id=self.match_id, channel_name=self.channel_name, user=self.user, connected=False
-            )
-            await self.publish_presence()
-            if clock is not None:
-                await realtime.relay(self.match_id, protocol.clock(clock))
+            registering = getattr(self, "registering", None)
+            if registering is not None:
+                await asyncio.wait([registering])  # its failure, if any, is logged by _keep
+            await presence.socket_closed(match_id=self.match_id, channel_name=self.channel_name, user=self.user,
+                                         player=self.role == "player")
 
     # --- inbound ------------------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Every frame is answered or acted on; nothing a client sends can raise past this point."""
+        """Every frame is answered or acted on; nothing a client sends can raise past this point.
+        Frames still queued when the socket is closing are ignored."""
+        if self.closing:
+            return
         try:
             await self.handle_frame(text_data, bytes_data)
         except Exception:
@@ -193,7 +186,7 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         if not (bucket.take() and socket_allows(self.scope, aim=isinstance(message, protocol.Aim))):
             if not self.flood.take():
                 await self.send_message(protocol.error("flood", "too many messages: closing"))
-                await self.close(code=CLOSE_FLOOD)
+                await self.close_and_release(CLOSE_FLOOD)
                 return
             ack = getattr(message, "ack", None)
             await self.send_message(protocol.error("rate_limited", "slow down", ack))
@@ -346,9 +339,9 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         if pending is not None:
             self.pending_names = set(pending)
 
-    async def fill_gap(self, up_to: int) -> None:
+    async def fill_gap(self, up_to: int, priority: int = PLAY) -> None:
         """Send the stored events after `last_v` up to `up_to` (a snapshot if that is too much)."""
-        events = await db_async(match_selectors.match_events_since)(
+        events = await db_async(match_selectors.match_events_since, priority=priority)(
             match_id=self.match_id, version=self.last_v, until=up_to
         )
         if events is None:
@@ -356,10 +349,6 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
             return
         for item in events:
             await self.send_versioned(item)
-
-    async def publish_presence(self) -> None:
-        data = await db_async(match_selectors.match_presence)(match_id=self.match_id)
-        await realtime.relay(self.match_id, protocol.presence(data["players"], data["spectators"]))
 
     # --- hub deliveries (game.hub) ------------------------------------------------------------------
 
@@ -385,6 +374,29 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
         self.backlog.append(("relay", text))
         self.drain_backlog()
 
+    async def hub_beat(self, version: int, text: str) -> None:
+        """The process heartbeat's `beat {v}`: behind v (an event never reached us), the gap is filled
+        from the database first, so the beat always follows everything up to v.
+
+        Behind v is usually an event committed and being published right now: the beat waits
+        `beat_grace` for it before filling. (Filling at once made every socket of a busy match read the
+        database on most beats at 100 matches, and those reads queued ahead of the players' inputs.)"""
+        if version <= self.last_v and not self.backlog and not self.send_lock.locked():
+            await self.send(text_data=text)
+            return
+        if version > self.last_v:
+            task = asyncio.create_task(self.late_beat(version, text), name="late-beat")
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+            return
+        self.backlog.append(("beat", (version, text)))
+        self.drain_backlog()
+
+    async def late_beat(self, version: int, text: str) -> None:
+        await asyncio.sleep(self.beat_grace)
+        self.backlog.append(("beat", (version, text)))
+        self.drain_backlog()
+
     def sent_event(self, message: dict[str, Any]) -> None:
         self.last_v = message["v"]
         if message["pending"] is not None:
@@ -405,6 +417,11 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
                     kind, payload = self.backlog[0]
                     if kind == "relay":
                         await self.send(text_data=payload)
+                    elif kind == "beat":
+                        version, text = payload
+                        if version > self.last_v:
+                            await self.fill_gap(version, priority=CONNECT)
+                        await self.send(text_data=text)
                     elif payload["v"] > self.last_v:
                         if payload["v"] > self.last_v + 1:
                             await self.fill_gap(payload["v"] - 1)
@@ -414,22 +431,27 @@ class MatchConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
                     self.backlog.pop(0)
 
 
-class LobbyConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
-    """`ws/lobby/`: the open matches, pushed whole on every change (the list is short)."""
+class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
+    """`ws/lobby/`: the open matches, pushed whole on every change (the list is short). The lobby's
+    sockets are members of the process's hub (group `lobby`), which resubscribes after a Redis restart."""
 
     limit: tuple[float, float] = (5.0, 1.0)
 
     async def connect(self) -> None:
         self.bucket = TokenBucket(*self.limit)
-        await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        matches = await db_async(match_selectors.match_open_list)()
+        self.hub: hub.MatchHub | None = await hub.join(self.channel_layer, realtime.LOBBY_GROUP, self)
+        matches = await db_async(match_selectors.match_open_list, priority=CONNECT)()
         await self.send_message(protocol.message("matches", {"matches": matches}))
 
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(realtime.LOBBY_GROUP, self.channel_name)
+    async def release(self) -> None:
+        if getattr(self, "hub", None) is not None:
+            process_hub, self.hub = self.hub, None
+            await process_hub.leave(realtime.LOBBY_GROUP, self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
         if not self.bucket.take():
             await self.send_message(protocol.error("rate_limited", "slow down"))
             return
@@ -444,6 +466,12 @@ class LobbyConsumer(NoConnectionHopMixin, AsyncWebsocketConsumer):
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(message))
 
-    async def lobby_matches(self, message: dict[str, Any]) -> None:
-        """The list arrives encoded once by `realtime.lobby_publish`."""
-        await self.send(text_data=message["text"])
+    async def hub_relay(self, text: str) -> None:
+        """The list, encoded once by `realtime.lobby_publish`."""
+        await self.send(text_data=text)
+
+    async def hub_event(self, message: dict[str, Any]) -> None:
+        return
+
+    async def hub_beat(self, version: int, text: str) -> None:
+        return

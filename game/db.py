@@ -12,13 +12,21 @@ but each more thread running Django and the engine is one more contender for the
 event loop. The load benchmark measured that at 100 matches on PostgreSQL: 8 threads made episodes of
 loop stalls of 40+ ms (aim relay p99 up to 400 ms), 2 threads some, 1 thread none. With SQLite more
 threads gain nothing either (one writer; the tests' in-memory database has no busy timeout).
+
+Calls are not all equally urgent. Under connection churn (hundreds of sockets arriving and leaving)
+the connection rows and presence reads queued ahead of a player's input or `hello`, which then took
+seconds (issue 13). So the pool takes the most urgent call waiting first: `PLAY` (inputs, catch-up),
+then `CONNECT` (the snapshot of a socket that arrives), then `PRESENCE` (connection rows, presence,
+the heartbeat); calls of one priority run in the order they came.
 """
 
 from __future__ import annotations
 
+import itertools
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, wait
 from typing import Any, TypeVar
 
 from channels.db import DatabaseSyncToAsync
@@ -27,7 +35,65 @@ from django.db import connections
 
 T = TypeVar("T")
 
-_executor: ThreadPoolExecutor | None = None
+#: Priorities of database calls (lower runs first).
+PLAY = 0
+CONNECT = 1
+PRESENCE = 2
+
+
+class PriorityPool:
+    """Worker threads that take the most urgent waiting call first (see the module docstring)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.calls: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
+        self.order = itertools.count()
+        self.threads = [
+            threading.Thread(target=self._work, name=f"kaiza-db-{index}", daemon=True) for index in range(workers)
+        ]
+        for thread in self.threads:
+            thread.start()
+        self.lanes = {priority: Lane(self, priority) for priority in (PLAY, CONNECT, PRESENCE)}
+
+    def put(self, priority: int, call: tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]) -> None:
+        self.calls.put((priority, next(self.order), call))
+
+    def _work(self) -> None:
+        while True:
+            _priority, _order, call = self.calls.get()
+            if call is None:
+                return
+            future, fn, args, kwargs = call
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as exc:
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+    def shutdown(self) -> None:
+        for _ in self.threads:
+            self.calls.put((-1, next(self.order), None))
+        for thread in self.threads:
+            thread.join(timeout=10)
+
+
+class Lane(Executor):
+    """The pool seen as an executor of one priority (what `DatabaseSyncToAsync` submits to)."""
+
+    def __init__(self, pool: PriorityPool, priority: int) -> None:
+        self.pool = pool
+        self.priority = priority
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        self.pool.put(self.priority, (future, fn, args, kwargs))
+        return future
+
+
+_pool: PriorityPool | None = None
 _lock = threading.Lock()
 
 
@@ -35,32 +101,35 @@ def threads() -> int:
     return max(1, int(getattr(settings, "KAIZA_DB_THREADS", 1)))
 
 
-def executor() -> ThreadPoolExecutor:
-    global _executor
+def pool() -> PriorityPool:
+    global _pool
     with _lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="kaiza-db")
-        return _executor
+        if _pool is None:
+            _pool = PriorityPool(threads())
+        return _pool
 
 
-def db_async(func: Callable[..., T]) -> Callable[..., Any]:
-    """`database_sync_to_async`, in the pool: stale connections are closed before and after the call
-    in the thread that uses them, as Channels does."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor())
+def executor(priority: int = PLAY) -> Executor:
+    return pool().lanes[priority]
+
+
+def db_async(func: Callable[..., T], *, priority: int = PLAY) -> Callable[..., Any]:
+    """`database_sync_to_async`, in the pool at `priority`: stale connections are closed before and
+    after the call in the thread that uses them, as Channels does."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor(priority))
 
 
 def close_connections() -> None:
     """Close the connections of every pool thread and stop the pool (tests: so PostgreSQL can drop
     the test database; the next call starts a new pool).
 
-    One task per thread, each held at a barrier until all have started, so every thread runs one."""
-    global _executor
+    One call per thread, each held at a barrier until all have started, so every thread runs one."""
+    global _pool
     with _lock:
-        pool, _executor = _executor, None
-    if pool is None:
+        closing, _pool = _pool, None
+    if closing is None:
         return
-    count = pool._max_workers
-    barrier = threading.Barrier(count, timeout=10)
+    barrier = threading.Barrier(closing.workers, timeout=10)
 
     def close() -> None:
         try:
@@ -70,8 +139,9 @@ def close_connections() -> None:
         finally:
             barrier.wait()
 
-    wait([pool.submit(close) for _ in range(count)])
-    pool.shutdown(wait=True)
+    lane = closing.lanes[PLAY]
+    wait([lane.submit(close) for _ in range(closing.workers)])
+    closing.shutdown()
 
 
 def close_request_connection(**kwargs: Any) -> None:

@@ -1,4 +1,5 @@
-"""Runs the server clocks in every daphne process: about once a second, fire the due deadlines.
+"""Runs the server clocks in every daphne process: about once a second, fire the due deadlines (and
+every 10 s purge the connection rows of dead processes, which starts their players' grace).
 
 Daphne does not run the ASGI lifespan protocol, so there is no start-up hook in the application.
 `kaiza_site/asgi.py` calls :func:`start_with_reactor`, which asks Twisted (daphne's reactor, already
@@ -21,7 +22,8 @@ import time
 from typing import Any
 
 from game import realtime
-from game.db import db_async
+from game.db import PRESENCE, db_async
+from game.services.connections import match_connections_purge_stale
 from game.services.deadlines import deadline_fire, deadlines_due
 
 logger = logging.getLogger(__name__)
@@ -55,9 +57,28 @@ async def fire_due(now: float | None = None) -> int:
     return fired
 
 
+#: Seconds between two purges of stale connection rows (a dead process's sockets): the purge starts
+#: the disconnect grace of their players, which these clocks then fire. Here, not in the socket hub,
+#: so a process with no sockets purges too.
+PURGE_INTERVAL = 10.0
+
+
+async def purge_stale() -> None:
+    from game import presence
+
+    changed = await db_async(match_connections_purge_stale, priority=PRESENCE)()
+    if changed:
+        logger.info("purged stale connection rows of %d matches", len(changed))
+        await presence.publish_changes(changed)
+
+
 async def poll_forever(interval: float = POLL_INTERVAL) -> None:
+    purged = 0.0
     while True:
         try:
+            if time.monotonic() - purged >= PURGE_INTERVAL:
+                purged = time.monotonic()
+                await purge_stale()
             await fire_due()
         except Exception:
             logger.exception("server clocks: a poll failed; trying again")

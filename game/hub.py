@@ -12,8 +12,17 @@ local sockets in memory. Ordering stays each socket's business: `MatchConsumer.h
 versions it has sent and fills gaps from the database, so two processes publishing close together
 cannot reorder what a socket sees.
 
-The hub's channel is read by the hub alone (in batches with `KaizaRedisChannelLayer.receive_batch`),
-so no socket's closing can cancel a read and drop a message meant for others.
+The hub's channel is read by the hub alone (in batches where the layer offers `receive_batch`), so no
+socket's closing can cancel a read and drop a message meant for others.
+
+Faults heal here, because delivery through the layer is at most once and the database is the record:
+- every `BEAT_INTERVAL` the process's heartbeat (`heartbeat`, set by `game.presence`) tells each local
+  match socket the match's latest stored version, and a socket behind fills the gap from the
+  database: an event whose publish never happened (a crash between commit and publish, Redis down)
+  reaches everyone within one beat;
+- every beat adds the hub to each of its groups again, since a restarted Redis has forgotten them
+  (the layer's client reconnects by itself, so a restart is not always seen as a failure);
+- the lobby's sockets are hub members too (group `lobby`), so they are resubscribed the same way.
 """
 
 from __future__ import annotations
@@ -28,16 +37,9 @@ from channels.layers import BaseChannelLayer
 
 logger = logging.getLogger(__name__)
 
-try:
-    from autobahn.exception import Disconnected  # daphne's websocket library
-except ImportError:  # pragma: no cover - another server
-
-    class Disconnected(Exception):  # type: ignore[no-redef]
-        pass
-
-
 class HubMember(Protocol):
-    """What the hub needs of a socket: its channel name (for `exclude`) and the two deliveries."""
+    """What the hub needs of a socket: its channel name (for `exclude`) and the deliveries. A member
+    drops a delivery quietly when its socket has closed (its cleanup leaves the hub)."""
 
     channel_name: str
 
@@ -45,9 +47,11 @@ class HubMember(Protocol):
 
     async def hub_relay(self, text: str) -> None: ...
 
+    async def hub_beat(self, version: int, text: str) -> None: ...
+
 
 class MatchHub:
-    """The match subscriptions of one process (one channel layer in one event loop)."""
+    """The group subscriptions of one process (one channel layer in one event loop)."""
 
     def __init__(self, layer: BaseChannelLayer, loop: asyncio.AbstractEventLoop) -> None:
         self.layer = layer
@@ -61,15 +65,19 @@ class MatchHub:
         self.reader: asyncio.Task[None] | None = None
         self.beat: asyncio.Task[None] | None = None
         self.closed = False
+        #: Set when a read, a subscription or a publish failed (logged once the next beat resubscribed).
+        self.layer_failed = False
 
     async def join(self, group: str, member: HubMember) -> None:
         """Deliver `group`'s messages to `member` from now on; returns once the process is subscribed,
-        so a snapshot read afterwards cannot miss an event (it may overlap: versions sort that out)."""
+        so a snapshot read afterwards cannot miss an event (it may overlap: versions sort that out).
+        Should the layer fail, the member still gets the process's own messages, and the next beat
+        retries the subscription."""
         self.members.setdefault(group, set()).add(member)
         try:
             await self._subscribe(group)
         except BaseException:
-            # The socket's connect fails and its disconnect will not know the hub: forget it here.
+            # Cancelled while subscribing: the socket is gone.
             self.forget(group, member)
             raise
 
@@ -80,20 +88,58 @@ class MatchHub:
             if not local:
                 del self.members[group]
 
+    async def _open_channel(self) -> str:
+        """The hub's channel: a plain name on a layer that reads plain channels in batches (ours), the
+        layer's own new channel otherwise (the pub/sub layer only delivers to channels it created)."""
+        if getattr(self.layer, "receive_batch", None) is not None:
+            return f"kaizahub.{uuid.uuid4().hex}"
+        return await self.layer.new_channel("kaizahub.")
+
     async def _subscribe(self, group: str) -> None:
         async with self.lock:
             if self.closed:
                 return
             if not self.channel:
-                # A plain channel (no `!`): the Redis layer adds a group message to it with one script
-                # call for the whole batch of sends, and the hub pops it in batches.
-                self.channel = f"kaizahub.{uuid.uuid4().hex}"
+                try:
+                    self.channel = await self._open_channel()
+                except Exception as exc:
+                    logger.warning("match hub: opening a channel failed (%s); local delivery only for now", exc)
+                    self.channel = f"kaizahub.{uuid.uuid4().hex}"
+                    self.layer_failed = True
             if self.reader is None:
                 self.reader = self.loop.create_task(self._read(), name="kaiza-match-hub")
                 self.beat = self.loop.create_task(self._heartbeat(), name="kaiza-match-hub-heartbeat")
             if group not in self.subscribed and self.members.get(group):
-                await self.layer.group_add(group, self.channel)
                 self.subscribed.add(group)
+                try:
+                    await self.layer.group_add(group, self.channel)
+                except Exception as exc:
+                    logger.warning("match hub: subscribing to %s failed (%s); retrying on the next beat", group, exc)
+                    self.layer_failed = True
+
+    async def resubscribe(self) -> None:
+        """Add the hub to every group it serves again. Runs every beat: a restarted Redis has forgotten
+        the groups, and the layer cannot always tell (redis-py reconnects and retries by itself), so
+        the hub does not wait to be told. A group at a time under the lock (a leave's discard never
+        lands before an add); for the pub/sub layer an add of a subscribed group costs nothing, for
+        ours two round trips."""
+        failed = False
+        for group in sorted(self.members):
+            async with self.lock:
+                if self.closed:
+                    return
+                if not self.members.get(group):
+                    continue
+                try:
+                    await self.layer.group_add(group, self.channel)
+                    self.subscribed.add(group)
+                except Exception as exc:
+                    logger.warning("match hub: resubscribing failed (%s); retrying on the next beat", exc)
+                    failed = True
+                    break
+        if self.layer_failed and not failed:
+            logger.info("match hub: resubscribed to %d groups after a layer failure", len(self.members))
+        self.layer_failed = failed
 
     async def leave(self, group: str, member: HubMember) -> None:
         local = self.members.get(group)
@@ -105,7 +151,11 @@ class MatchHub:
             self.members.pop(group, None)
             if group in self.subscribed:
                 self.subscribed.discard(group)
-                await self.layer.group_discard(group, self.channel)
+                try:
+                    await self.layer.group_discard(group, self.channel)
+                except Exception as exc:
+                    # The group's entry expires in Redis; the hub drops what still arrives for it.
+                    logger.warning("match hub: leaving %s failed (%s)", group, exc)
             if not self.subscribed and not self.members and not self.closed:
                 # Nothing of this process left to serve: stop (the next join makes a new hub).
                 self.closed = True
@@ -117,37 +167,40 @@ class MatchHub:
     async def _read(self) -> None:
         receive_batch = getattr(self.layer, "receive_batch", None)
         while True:
-            if receive_batch is not None:
-                try:
+            try:
+                if receive_batch is not None:
                     batch = await receive_batch(self.channel)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:
-                    logger.warning("match hub: receiving failed (%s); retrying", exc)
-                    await asyncio.sleep(0.5)
-                    continue
-            else:
-                batch = [await self.layer.receive(self.channel)]
+                else:
+                    batch = [await self.layer.receive(self.channel)]
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                logger.warning("match hub: receiving failed (%s); retrying", exc)
+                self.layer_failed = True
+                await asyncio.sleep(0.5)
+                continue
             for message in batch:
+                if message.get("origin") == self.channel:
+                    continue  # this process's own message: its sockets had it at once (publish)
                 try:
                     await self.dispatch(message)
                 except Exception:
                     logger.exception("match hub: dispatching %s failed", message.get("type"))
 
     async def _heartbeat(self) -> None:
-        """Every `HEARTBEAT_INTERVAL`, one call marks all the process's sockets alive (one UPDATE for
-        the process, not one per socket: 350 sockets made 17 UPDATEs a second in the database thread)."""
+        """Every `BEAT_INTERVAL`: resubscribe, then the process's heartbeat (the sockets' `beat`, their
+        rows kept alive, stale rows purged: `game.presence`)."""
         while True:
-            await asyncio.sleep(HEARTBEAT_INTERVAL)
-            names = [member.channel_name for local in self.members.values() for member in local]
-            if names and heartbeat is not None:
-                try:
-                    await heartbeat(names)
-                except Exception:
-                    logger.exception("match hub: heartbeat failed")
+            await asyncio.sleep(BEAT_INTERVAL)
+            try:
+                await self.resubscribe()
+                if heartbeat is not None and self.members:
+                    await heartbeat(self)
+            except Exception:
+                logger.exception("match hub: heartbeat failed")
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """One group message to every local socket of its match; a socket's failure is its own."""
+        """One group message to every local socket of its group; a socket's failure is its own."""
         group = message.get("group")
         local = self.members.get(group) if isinstance(group, str) else None
         if not local:
@@ -160,35 +213,47 @@ class MatchHub:
                     await member.hub_event(message)
                 elif kind == "match.relay" and member.channel_name != exclude:
                     await member.hub_relay(message["text"])
-            except Disconnected:
-                # The socket closed and its disconnect handler (which leaves the hub) has not run yet.
-                pass
             except Exception:
                 logger.exception("match hub: delivering to %s failed", member.channel_name)
 
 
-#: Seconds between two heartbeats, and the coroutine function that records them (set by the consumers:
-#: the hub knows nothing of the database).
-HEARTBEAT_INTERVAL = 20.0
-heartbeat: Callable[[list[str]], Awaitable[None]] | None = None
+#: Seconds between two heartbeats of a process (the `beat` every match socket gets; a client that hears
+#: nothing for three of them shows the connection as lost), and the coroutine function that does the
+#: process's periodic work (set by game.presence: the hub knows nothing of the database).
+BEAT_INTERVAL = 2.0
+heartbeat: Callable[[MatchHub], Awaitable[None]] | None = None
 
 _HUBS: dict[tuple[int, int], MatchHub] = {}
 
 
+def current(layer: BaseChannelLayer) -> MatchHub | None:
+    """This process's hub on `layer`, if it runs."""
+    hub = _HUBS.get(_key(layer, asyncio.get_running_loop()))
+    return None if hub is None or hub.closed else hub
+
+
 async def publish(layer: BaseChannelLayer, message: dict[str, Any]) -> None:
     """Send a group message (with its `group`): this process's own sockets get it at once, in memory,
-    and the layer takes it to the other processes' hubs only. Saves the publishing process a Redis
-    round trip and a wake-up of its reader for every event and aim relay (the common case: most
-    sockets of a match share a process). Layers that cannot skip a member get a plain group_send."""
+    and the layer takes it to the other processes' hubs (a hub skips messages of its own `origin`).
+    Saves the publishing process a Redis round trip for every event and aim relay, and keeps its own
+    sockets served while Redis is down. A failed send is logged, never raised: whoever published
+    has already stored what matters (the next beat brings the other processes' sockets up to date)."""
     group = message["group"]
-    send_except = getattr(layer, "group_send_except", None)
-    hub = _HUBS.get(_key(layer, asyncio.get_running_loop()))
-    single_host = len(getattr(layer, "hosts", ())) == 1
-    if send_except is None or not single_host or hub is None or hub.closed or group not in hub.subscribed:
-        await layer.group_send(group, message)
-        return
-    await hub.dispatch(message)
-    await send_except(group, message, hub.channel)
+    hub = current(layer)
+    local = hub is not None and group in hub.members
+    if hub is not None and local:
+        await hub.dispatch(message)
+        message = {**message, "origin": hub.channel}
+    try:
+        send_except = getattr(layer, "group_send_except", None)
+        if hub is not None and local and send_except is not None and len(getattr(layer, "hosts", ())) == 1:
+            await send_except(group, message, hub.channel)
+        else:
+            await layer.group_send(group, message)
+    except Exception as exc:
+        logger.warning("publish to %s failed (%s); the next beat catches the other processes up", group, exc)
+        if hub is not None:
+            hub.layer_failed = True
 
 
 def _key(layer: BaseChannelLayer, loop: asyncio.AbstractEventLoop) -> tuple[int, int]:

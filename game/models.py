@@ -16,6 +16,8 @@ from django.db import models
 
 MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
 MATCH_ID_LENGTH = 8
+#: What a match id in a URL may look like (longer than new ids: older ids were up to 16 characters).
+MATCH_ID_PATTERN = "[a-z0-9]{1,16}"
 
 
 def new_match_id() -> str:
@@ -213,9 +215,11 @@ class MatchConnection(models.Model):
     """One open websocket on a match, whichever daphne process holds it.
 
     Presence (who is here, how many watch) and the disconnect grace must agree across processes, so
-    each socket is a row: added on connect, removed on disconnect, and touched by a heartbeat. A process
-    that dies leaves its rows behind; they stop counting once `seen_at` is older than the staleness
-    window, so a crash cannot keep a player "connected" forever.
+    each socket is a row: added on connect, removed by the one cleanup every closing socket runs, and
+    touched by its process's heartbeat. A process that dies leaves its rows behind: they stop counting
+    once `seen_at` is older than the staleness window, the heartbeat of any process purges them, and
+    the next process started under the same `process` name (host and port) removes them at once (its
+    `boot` differs).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
@@ -225,10 +229,12 @@ class MatchConnection(models.Model):
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 or 1 for a player, null to watch")
     seen_at = models.FloatField(help_text="epoch seconds of the last heartbeat")
+    process = models.CharField(max_length=200, default="", help_text="the server process: host and port")
+    boot = models.CharField(max_length=32, default="", help_text="which start of that process")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        indexes = [models.Index(fields=["match", "seen_at"])]
+        indexes = [models.Index(fields=["match", "seen_at"]), models.Index(fields=["process", "boot"])]
 
     def __str__(self) -> str:
         return f"{self.channel_name} on {self.match_id}"

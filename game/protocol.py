@@ -408,6 +408,13 @@ def pong() -> dict[str, Any]:
     return message("pong", {})
 
 
+def beat(version: int) -> dict[str, Any]:
+    """The heartbeat every match socket gets every 2 s (game.hub.BEAT_INTERVAL): the match's latest
+    stored version. Everything up to it has been sent to this socket before the beat; a client still
+    below it lost something and sends `hello`. Silence for 6 s means the connection is lost."""
+    return message("beat", {"v": version})
+
+
 def dumps(payload: dict[str, Any]) -> str:
     """Compact JSON; NaN never leaves the server (the engine's numbers are finite by contract)."""
     return json.dumps(payload, separators=(",", ":"), allow_nan=False)

@@ -1,10 +1,15 @@
-"""Fan-out through the channel layer (Redis at scale): the only way events reach sockets.
+"""Fan-out through the channel layer (Redis at scale): the only way events reach sockets live.
 
 Services return events; whoever called a service publishes them here after the transaction committed
 (consumers, views, the bot runner). Every process that has sockets in a match has its hub
 (`game.hub`) in the match's group, so a change made in one daphne process reaches the sockets of all
 of them. Each message is JSON-encoded once, here, and travels as text: the hubs hand the same text to
 every local socket instead of encoding it once per socket.
+
+Publishing never raises: the publishing process's own sockets get the message in memory, and should
+the layer fail (Redis down), the other processes' sockets catch up from the database on the next
+`beat` (game.hub). So a player whose input was stored is answered with its event, never with
+`internal_error`.
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
     if matches is None:
         matches = await db_async(match_open_list)()
     text = protocol.dumps(protocol.message("matches", {"matches": matches}))
-    await layer.group_send(LOBBY_GROUP, {"type": "lobby.matches", "text": text})
+    await hub.publish(layer, {"type": "match.relay", "group": LOBBY_GROUP, "text": text, "exclude": None})
 
 
 def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = False) -> None:

@@ -1,13 +1,15 @@
-"""Websocket routes, all under ws/."""
+"""Websocket routes, all under ws/; any other path is closed with 4404 (NotFoundConsumer)."""
 
 from django.urls import path, re_path
 
 from game import consumers
+from game.models import MATCH_ID_PATTERN
 
 websocket_urlpatterns = [
     path("ws/ping/", consumers.PingConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    # Match ids are short lowercase strings (game.models.new_match_id); the pattern keeps channel-layer
-    # group names valid whatever a client puts in the URL.
-    re_path(r"^ws/match/(?P<match_id>[a-z0-9]{1,16})/$", consumers.MatchConsumer.as_asgi()),
+    # The match id pattern (game.models) keeps channel-layer group names valid whatever a client puts
+    # in the URL; an id that does not fit it is an unknown path.
+    re_path(rf"^ws/match/(?P<match_id>{MATCH_ID_PATTERN})/$", consumers.MatchConsumer.as_asgi()),
+    re_path(r"", consumers.NotFoundConsumer.as_asgi()),
 ]

@@ -120,7 +120,15 @@ KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
 KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+# Which Redis layer (docs/performance-load.md compares them): "kaiza" is channels_redis's
+# RedisChannelLayer with one reader task per process and batched group sends (game.channel_layer);
+# "pubsub" is channels_redis's RedisPubSubChannelLayer (at-most-once Redis pub/sub).
+KAIZA_CHANNEL_LAYER = os.environ.get("KAIZA_CHANNEL_LAYER", "kaiza")
+if REDIS_URL and KAIZA_CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+    }
+elif REDIS_URL:
     # channels_redis's RedisChannelLayer, except that one reader task per process reads from Redis:
     # stock, a closing socket's cancelled receive() could drop another socket's message (see the module).
     CHANNEL_LAYERS = {

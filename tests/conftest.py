@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.support import services
-from tests.support.daphne import DaphneServer, migrate, server_env
+from tests.support.daphne import DaphneServer, log_tracebacks, migrate, server_env, stop_all
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
@@ -33,6 +33,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if marker is not None:
             item.add_marker(marker)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None,
+                                 tmp_path_factory: pytest.TempPathFactory) -> None:
+    """SQLite tests run on a file, not pytest-django's shared-cache in-memory database: the sockets'
+    background work (each process's 2 s heartbeat, coalesced presence reads) reads the database while a
+    test writes, and shared-cache SQLite refuses that at once ("database table is locked") where a file
+    waits its turn (the busy timeout of settings.py)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
 
 
 @pytest.fixture(autouse=True)
@@ -87,12 +101,27 @@ def postgres_database_url() -> Iterator[str]:
     try:
         yield url
     finally:
+        stop_all()  # servers still running would log the dropped database's errors
         services.postgres_drop_database(url)
 
 
 @pytest.fixture
-def daphne_factory(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
-    """Starts real daphne processes with the environment a test gives; stops them all at the end."""
+def daphne_logs_clean() -> Iterator[list[Path]]:
+    """Fails the test if a daphne log it collects holds a traceback (read once the servers stopped:
+    daphne_factory depends on this fixture, so it is torn down first). A clean server log is a
+    standard of the project, and the way errors nobody answers for show up."""
+    logs: list[Path] = []
+    yield logs
+    stop_all()
+    found = [f"{path.name}:\n{excerpt}" for path in logs for excerpt in log_tracebacks(path)]
+    if found:
+        pytest.fail("traceback in a daphne log:\n" + "\n---\n".join(found[:5]), pytrace=False)
+
+
+@pytest.fixture
+def daphne_factory(tmp_path: Path, daphne_logs_clean: list[Path]) -> Iterator[Callable[..., DaphneServer]]:
+    """Starts real daphne processes with the environment a test gives; stops them all at the end. Their
+    logs are checked for tracebacks (daphne_logs_clean)."""
     started: list[DaphneServer] = []
     migrated: set[str] = set()
 
@@ -105,6 +134,7 @@ def daphne_factory(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
             migrated.add(key)
         server = DaphneServer(env=env, log_path=tmp_path / f"daphne-{len(started)}.log")
         started.append(server)
+        daphne_logs_clean.append(server.log_path)
         return server.start()
 
     yield start

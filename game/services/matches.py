@@ -42,7 +42,9 @@ logger = logging.getLogger(__name__)
 #: Seconds a player may be away before the opponent can claim the game (K-9.3).
 DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
 #: A connection row not touched for this long no longer counts (its process died).
-CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 60.0))
+#: Each process's heartbeat touches its sockets' rows every 10 s (game.presence), so 30 s is three
+#: missed heartbeats.
+CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 30.0))
 TIME_LIMIT_RANGE = (60, 4 * 3600)
 SHOT_CLOCK_RANGE = (5, 600)
 
@@ -629,10 +631,11 @@ def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None)
 
 
 def match_set_connected(
-    *, match_id: str, channel_name: str, user: AnyUser, connected: bool
+    *, match_id: str, channel_name: str, user: AnyUser, connected: bool, process: str = "", boot: str = ""
 ) -> dict[str, Any] | None:
-    """Record a socket opening or closing. Returns the new `clock` data when a player's coming or
-    going changed the disconnect grace (to publish), else None."""
+    """Record a socket opening or closing (`process` and `boot` name the server process holding it:
+    game.services.connections). Returns the new `clock` data when a player's coming or going changed
+    the disconnect grace (to publish), else None."""
     now = time.time()
     with transaction.atomic():
         match = Match.objects.filter(pk=match_id).first()
@@ -649,6 +652,8 @@ def match_set_connected(
                     "user": user if user is not None and user.is_authenticated else None,
                     "seat": seat,
                     "seen_at": now,
+                    "process": process,
+                    "boot": boot,
                 },
             )
         else:
@@ -660,15 +665,3 @@ def match_set_connected(
             match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])
             return clock_info(match, now=now)
     return None
-
-
-def match_connection_touch(*, channel_names: list[str]) -> None:
-    """Heartbeat: these sockets are alive (keeps their presence rows from going stale)."""
-    MatchConnection.objects.filter(channel_name__in=channel_names).update(seen_at=time.time())
-
-
-def match_connections_purge(*, older_than: float | None = None) -> int:
-    """Drop rows of sockets whose process died (no heartbeat for the staleness window)."""
-    cutoff = time.time() - (CONNECTION_STALE_AFTER if older_than is None else older_than)
-    deleted, _ = MatchConnection.objects.filter(seen_at__lt=cutoff).delete()
-    return deleted

@@ -131,7 +131,7 @@ def match_cancel_view(request: HttpRequest, match_id: str) -> HttpResponse:
 urlpatterns: list[URLPattern] = [
     path("lobby/", lobby, name="lobby"),
     path("lobby/create/", lobby_create, name="lobby_create"),
-    path("m/<str:match_id>/", match_page, name="match"),
-    path("m/<str:match_id>/join/", match_join_view, name="match_join"),
-    path("m/<str:match_id>/cancel/", match_cancel_view, name="match_cancel"),
+    path("m/<matchid:match_id>/", match_page, name="match"),
+    path("m/<matchid:match_id>/join/", match_join_view, name="match_join"),
+    path("m/<matchid:match_id>/cancel/", match_cancel_view, name="match_cancel"),
 ]

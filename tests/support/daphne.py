@@ -47,6 +47,30 @@ def migrate(env: dict[str, str]) -> None:
     )
 
 
+#: Servers of this test process that are running: a fixture dropping a database stops them first.
+RUNNING: list[DaphneServer] = []
+
+#: What marks a traceback in a server log (Python's, and Twisted's "Unhandled error" reports).
+TRACEBACK_MARKERS = ("Traceback (most recent call last)", "Unhandled Error", "Unhandled error in Deferred")
+
+
+def stop_all() -> None:
+    for server in list(RUNNING):
+        server.stop()
+
+
+def log_tracebacks(path: Path) -> list[str]:
+    """The tracebacks in a server log, each with a few lines of what follows it."""
+    if not path.exists():
+        return []
+    lines = path.read_text(errors="replace").splitlines()
+    found = []
+    for index, line in enumerate(lines):
+        if any(marker in line for marker in TRACEBACK_MARKERS):
+            found.append("\n".join(lines[max(0, index - 1): index + 12]))
+    return found
+
+
 @dataclass
 class DaphneServer:
     env: dict[str, str]
@@ -71,6 +95,7 @@ class DaphneServer:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        RUNNING.append(self)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -85,6 +110,8 @@ class DaphneServer:
         raise RuntimeError(f"daphne on port {self.port} did not become healthy in {timeout} s")
 
     def stop(self, timeout: float = 10.0) -> None:
+        if self in RUNNING:
+            RUNNING.remove(self)
         if self.process is None or self.process.poll() is not None:
             self.process = None
             return
@@ -98,6 +125,8 @@ class DaphneServer:
 
     def kill(self) -> None:
         """An abrupt stop, as a crash or an OOM kill would do it."""
+        if self in RUNNING:
+            RUNNING.remove(self)
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)

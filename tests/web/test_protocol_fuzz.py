@@ -156,7 +156,7 @@ def test_server_examples_in_protocol_md_are_json_with_the_envelope() -> None:
     section = text.split("## Server → client (match socket)")[1].split("### Error codes")[0]
     examples = [json.loads(line) for line in re.findall(r"^(\{\"t\": .*\})$", section, flags=re.MULTILINE)]
     documented = {"snapshot", "started", "shot", "placed", "choice", "timeout", "notice", "finished", "rematch", "aim",
-                  "presence", "clock", "chat", "error", "pong"}
+                  "presence", "clock", "chat", "error", "pong", "beat"}
     assert {e["t"] for e in examples} == documented
     for example in examples:
         assert set(example) <= {"t", "v", "d"} and isinstance(example["d"], dict)

@@ -1,0 +1,35 @@
+"""Path converters for the parameters of the game's URLs: a parameter that cannot be valid is a 404
+before any view or query sees it (an upper-case match id, a NUL in a player's name: PostgreSQL refuses
+NUL in a query, which made `/players/%00/` a server error)."""
+
+from __future__ import annotations
+
+from django.urls import register_converter
+
+from game.models import MATCH_ID_PATTERN
+
+
+class MatchIdConverter:
+    regex = MATCH_ID_PATTERN
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class NameConverter:
+    """A display name in a URL: anything but a slash or a control character."""
+
+    regex = r"[^/\x00-\x1f\x7f]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(MatchIdConverter, "matchid")
+register_converter(NameConverter, "name")

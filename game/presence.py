@@ -1,0 +1,244 @@
+"""Presence of one server process: who it holds, under which name, and its periodic heartbeat.
+
+A process is named by its host and the port it serves (or `KAIZA_PROCESS_NAME`), so the process that
+is started again in its place knows the connection rows of its dead predecessor by name: they carry
+the same `process` and another `boot` (a random id of each start), and the new process removes them
+before it writes its first row (`claim_process`). A daphne process that stops removes its own rows
+at exit.
+
+`heartbeat` is the hub's periodic call (`game.hub.BEAT_INTERVAL`): one database call reads the latest
+stored version of every match the process has sockets in, and each of those sockets gets
+`beat {v}` (behind it, a socket fills the gap from the database first). Every `TOUCH_EVERY` beats the
+same call marks the process's sockets alive. Stale rows of any process are purged by the server
+clocks' poll (`game.deadline_runner`), which runs in every process, sockets or not.
+
+Connection rows: a player's is written at once (it may start or stop the disconnect grace); the
+spectators' are written in batches, one database call for all that came and went meanwhile.
+
+`presence_changed` coalesces the `presence` relay of a match: a burst of connects and disconnects
+(700 sockets arriving, or churn) reads presence once per match and `PRESENCE_DELAY`, not once per
+socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import os
+import socket
+import uuid
+from typing import Any
+
+from game import hub, protocol, realtime
+from game.db import CONNECT, PRESENCE, db_async
+from game.selectors import matches as match_selectors
+from game.services import connections as connection_services
+from game.services import matches as match_services
+
+logger = logging.getLogger(__name__)
+
+#: Which start of this process: rows with our name but another boot belong to a dead predecessor.
+BOOT = uuid.uuid4().hex[:16]
+#: Beats between two touches of the process's rows (and purges of stale rows): 10 s at 2 s a beat.
+TOUCH_EVERY = 5
+#: Seconds a match's presence relay waits for more changes to come with it.
+PRESENCE_DELAY = 0.1
+
+_name: str | None = None
+_claimed = False
+_claim_lock: asyncio.Lock | None = None
+_beats = 0
+_presence_due: dict[tuple[int, str], asyncio.Task[None]] = {}
+_background: set[asyncio.Task[Any]] = set()
+#: Spectator rows to write, per event loop: ("add" | "remove", match id, channel name, user id).
+_rows: dict[int, list[tuple[str, str, str, int | None]]] = {}
+_row_writers: dict[int, asyncio.Task[None]] = {}
+
+
+def process_name(scope: dict[str, Any] | None = None) -> str:
+    """This process's name: `KAIZA_PROCESS_NAME`, else host:port of the server address the first socket
+    came in on (daphne puts it in the scope), else host:pid (tests without a server)."""
+    global _name
+    if _name is None:
+        configured = os.environ.get("KAIZA_PROCESS_NAME", "").strip()
+        server = (scope or {}).get("server")
+        if configured:
+            _name = configured[:200]
+        elif server and len(server) == 2 and server[1] is not None:
+            _name = f"{socket.gethostname()}:{server[1]}"[:200]
+        else:
+            _name = f"{socket.gethostname()}:pid{os.getpid()}"[:200]
+    return _name
+
+
+async def claim_process(scope: dict[str, Any]) -> None:
+    """Once per process, before its first row: remove the rows of earlier starts under our name."""
+    global _claimed, _claim_lock
+    if _claimed:
+        return
+    if _claim_lock is None:
+        _claim_lock = asyncio.Lock()
+    async with _claim_lock:
+        if _claimed:
+            return
+        name = process_name(scope)
+        if scope.get("server") or os.environ.get("KAIZA_PROCESS_NAME"):
+            # A real server process (not a test's in-process consumer): clean up after it at exit.
+            atexit.register(_release_rows_at_exit)
+        release = db_async(connection_services.match_connections_release_process, priority=PRESENCE)
+        changed = await release(process=name, boot=BOOT)
+        _claimed = True
+        if changed:
+            logger.info("process %s: removed the rows of %d matches left by its predecessor", name, len(changed))
+        await publish_changes(changed)
+
+
+def _release_rows_at_exit() -> None:
+    """At exit (daphne stopped: its event loop is gone), delete this start's rows in one call. The
+    shutdown cancels the sockets and stops waiting as soon as the first one is done, so their own
+    cleanups are cut short; the other processes' sockets hear of it from the next presence relay."""
+    try:
+        from game.services.connections import match_connections_release_boot
+
+        match_connections_release_boot(process=process_name(), boot=BOOT)
+    except Exception as exc:
+        logger.warning("removing this process's connection rows at exit failed (%s): they go stale", exc)
+
+
+async def publish_changes(changed: connection_services.Changed) -> None:
+    """Presence (coalesced) and the new clock of the matches whose rows were removed."""
+    for match_id, clock in changed:
+        presence_changed(match_id)
+        if clock is not None:
+            await realtime.relay(match_id, protocol.clock(clock))
+
+
+async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: str, user: Any,
+                        player: bool) -> None:
+    """Write the socket's connection row: a player's at once (it may stop the disconnect grace, whose
+    new clock is relayed), a spectator's with the next batch (`_write_rows`)."""
+    await claim_process(scope)
+    if not player:
+        user_id = user.pk if user is not None and user.is_authenticated else None
+        _queue_row(("add", match_id, channel_name, user_id))
+        return
+    # At CONNECT priority, with the snapshots: behind them all (a burst of 700 sockets), the player
+    # would count as absent meanwhile and the inputs of the match would start the disconnect grace.
+    opened = db_async(match_services.match_set_connected, priority=CONNECT)
+    clock = await opened(match_id=match_id, channel_name=channel_name, user=user, connected=True,
+                         process=process_name(scope), boot=BOOT)
+    presence_changed(match_id)
+    if clock is not None:
+        await realtime.relay(match_id, protocol.clock(clock))
+
+
+async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: bool) -> None:
+    """Delete the socket's row (a player's at once: the grace may start, and its clock is relayed)."""
+    if not player:
+        _queue_row(("remove", match_id, channel_name, None))
+        return
+    closed = db_async(match_services.match_set_connected, priority=PRESENCE)
+    clock = await closed(match_id=match_id, channel_name=channel_name, user=user, connected=False)
+    presence_changed(match_id)
+    if clock is not None:
+        await realtime.relay(match_id, protocol.clock(clock))
+
+
+def _queue_row(op: tuple[str, str, str, int | None]) -> None:
+    loop = asyncio.get_running_loop()
+    _rows.setdefault(id(loop), []).append(op)
+    writer = _row_writers.get(id(loop))
+    if writer is None or writer.done():
+        task = loop.create_task(_write_rows(id(loop)), name="kaiza-presence-rows")
+        _row_writers[id(loop)] = task
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+
+async def _write_rows(loop_key: int) -> None:
+    """Write the queued spectator rows in batches (one database call each) until none are left."""
+    pending = _rows[loop_key]
+    try:
+        while pending:
+            batch = pending[:]
+            del pending[:]
+            add = [(match_id, channel, user_id) for kind, match_id, channel, user_id in batch if kind == "add"]
+            remove = [channel for kind, _match_id, channel, _user_id in batch if kind == "remove"]
+            try:
+                await db_async(connection_services.match_connections_write, priority=PRESENCE)(
+                    add=add, remove=remove, process=process_name(), boot=BOOT
+                )
+            except Exception:
+                # Rows not written: a missing one is written again by nobody (the socket shows up in
+                # the next presence once it reconnects), a leftover one goes stale and is purged.
+                logger.exception("writing %d connection rows failed", len(batch))
+            for match_id in sorted({match_id for _kind, match_id, _channel, _user_id in batch}):
+                presence_changed(match_id)
+    finally:
+        if _row_writers.get(loop_key) is asyncio.current_task():
+            del _row_writers[loop_key]
+
+
+def presence_changed(match_id: str) -> None:
+    """Relay the match's presence soon, once for all changes until then."""
+    loop = asyncio.get_running_loop()
+    key = (id(loop), match_id)
+    if key in _presence_due:
+        return
+    task = loop.create_task(_relay_presence(key), name="kaiza-presence")
+    _presence_due[key] = task
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+async def _relay_presence(key: tuple[int, str]) -> None:
+    match_id = key[1]
+    try:
+        await asyncio.sleep(PRESENCE_DELAY)
+    finally:
+        # Changes from here on schedule the next relay: this one may read before they are written.
+        _presence_due.pop(key, None)
+    try:
+        data = await db_async(match_selectors.match_presence, priority=PRESENCE)(match_id=match_id)
+        await realtime.relay(match_id, protocol.presence(data["players"], data["spectators"]))
+    except Exception:
+        logger.exception("match %s: presence relay failed", match_id)
+
+
+def _match_sockets(process_hub: hub.MatchHub) -> dict[str, list[hub.HubMember]]:
+    prefix = realtime.match_group("")
+    return {
+        group[len(prefix):]: list(members)
+        for group, members in sorted(process_hub.members.items())
+        if group.startswith(prefix) and members
+    }
+
+
+async def heartbeat(process_hub: hub.MatchHub) -> None:
+    """The process's periodic work (see the module docstring)."""
+    global _beats
+    _beats += 1
+    sockets = _match_sockets(process_hub)
+    periodic = _beats % TOUCH_EVERY == 0
+    touch = [member.channel_name for members in sockets.values() for member in members] if periodic else []
+    versions, changed = await db_async(connection_services.match_heartbeat, priority=PRESENCE)(
+        match_ids=list(sockets), touch=touch, purge=False  # the server clocks' poll purges (deadline_runner)
+    )
+    for match_id, members in sockets.items():
+        version = versions.get(match_id)
+        if version is None:
+            continue
+        text = protocol.dumps(protocol.beat(version))
+        for member in members:
+            try:
+                await member.hub_beat(version, text)
+            except Exception:
+                logger.exception("match %s: beat to %s failed", match_id, member.channel_name)
+        await asyncio.sleep(0)  # a match at a time: 700 sockets' beats in one go stalled the loop
+    if changed:
+        logger.info("purged stale connection rows of %d matches", len(changed))
+        await publish_changes(changed)
+
+
+hub.heartbeat = heartbeat

@@ -1,0 +1,133 @@
+"""What every websocket consumer of the game shares: how a socket ends, and its rate limit bucket.
+
+A socket can end in many ways (the client leaves, we close it for flooding or an unknown match, a
+handler fails, the server shuts down, daphne gives up on a slow close) and every one of them must give
+back what the socket holds (its hub membership, its connection row): otherwise a player stays
+"connected" for good and can never be claimed against. `CleanCloseMixin` routes them all through one
+`release`, run once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+logger = logging.getLogger(__name__)
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4029
+#: The standard "internal error" close code: a handler failed (a bug; it is logged).
+CLOSE_SERVER_ERROR = 1011
+
+try:
+    from autobahn.exception import Disconnected  # daphne's websocket library
+except ImportError:  # pragma: no cover - another server
+
+    class Disconnected(Exception):  # type: ignore[no-redef]
+        pass
+
+
+#: Cleanups running on after their socket's task was cancelled, referenced so the loop keeps them.
+_RELEASING: set[asyncio.Task[Any]] = set()
+
+
+def _released(task: asyncio.Task[Any]) -> None:
+    _RELEASING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("socket cleanup failed", exc_info=task.exception())
+
+
+class NoConnectionHopMixin:
+    """Channels 4.2+ runs `close_old_connections` in the one thread-sensitive sync thread before *every*
+    message a consumer handles. Every aim relay and event then queued behind all database work of the
+    process (the load benchmark's aim relay waited hundreds of ms for it). Our handlers touch the
+    database only through `game.db.db_async` (Channels' `database_sync_to_async` in a pool), which
+    closes stale connections itself in the thread that uses them, so the hop is skipped."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class CleanCloseMixin(NoConnectionHopMixin):
+    """Every way a socket ends runs the same cleanup (`release`), once: the client leaving, our own
+    close (flood, unknown match), a handler failing (closed with 1011, the failure logged), and the
+    server shutting down or giving up on a slow close (daphne cancels the consumer: the cleanup then
+    runs on, shielded). Once the socket is closing, sends are dropped quietly and frames still queued
+    are ignored: a send on a closed socket raised `Disconnected` out of the error handler before, and
+    the cleanup never ran (a flooding player stayed "connected" for good)."""
+
+    closing = False
+    released = False
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        async def guarded_send(message: dict[str, Any]) -> None:
+            if self.closing:
+                return
+            if message.get("type") == "websocket.close":
+                self.closing = True
+            try:
+                await send(message)
+            except Disconnected:
+                self.closing = True
+
+        try:
+            await super().__call__(scope, receive, guarded_send)  # type: ignore[misc]
+        finally:
+            await self.release_once()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            logger.exception("%s: handling %s failed", type(self).__name__, message.get("type"))
+            await self.close(code=CLOSE_SERVER_ERROR)  # type: ignore[attr-defined]
+            raise StopConsumer() from None
+
+    async def close_and_release(self, code: int) -> None:
+        """Close the socket ourselves and clean up now (not when the client's close arrives)."""
+        await self.close(code=code)  # type: ignore[attr-defined]
+        await self.release_once()
+
+    async def disconnect(self, code: int) -> None:
+        self.closing = True
+        await self.release_once()
+
+    async def release_once(self) -> None:
+        self.closing = True
+        if self.released:
+            return
+        self.released = True
+        task = asyncio.ensure_future(self.release())
+        _RELEASING.add(task)
+        task.add_done_callback(_released)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise  # this socket's task was cancelled again: the cleanup runs on by itself
+        except Exception:
+            pass  # logged by _released
+
+    async def release(self) -> None:
+        """What the socket holds, given back (subclasses)."""
+
+
+class NotFoundConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
+    """Any socket path without a route: accepted only to close it with 4404 (a close code needs an
+    open socket; refusing the handshake would be an HTTP 403), and no traceback in the log."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close_and_release(CLOSE_NOT_FOUND)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return
