@@ -200,6 +200,8 @@ async def test_shot_clock_runs_from_the_break_on() -> None:
     alice_user, bob_user, match_id = await two_players(shot_clock=SHOT_CLOCK, rated=True)
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
+    # The connection rows are written in the background (game.presence): wait until both count.
+    await alice.until(lambda m: m["t"] == "presence" and all(p["connected"] for p in m["d"]["players"]))
     assert alice.versioned[0]["d"]["clock"]["shot_deadline"] is None
     assert alice.versioned[0]["d"]["state"]["abortable"] is True
     assert await fire_due(now=time.time() + 10 * SHOT_CLOCK) == 0
