@@ -134,7 +134,7 @@ def clock_info(match: Match, snapshot: dict[str, Any] | None = None, now: float 
         "grace_player": names[match.grace_seat] if match.grace_seat is not None else None,
         "match_deadline": match_deadline,
         "warning_at": warning_at,
-        "shot_clock": match.shot_clock,
+        "shot_clock": shot_clock_seconds(match, snapshot),
         "timeouts": {name: int(n) for name, n in zip(names, counts, strict=False) if name is not None},
         "timeout_limit": TIMEOUTS_TO_LOSE,
         "grace": DISCONNECT_GRACE,
@@ -196,12 +196,28 @@ def _refresh_grace(match: Match, now: float) -> bool:
     return before != (match.grace_seat, match.grace_deadline)
 
 
+#: Seconds a visit may take once the K-11 time is up, in a match created without a shot clock: the
+#: extra visits and the shoot-out then always come to an end, even with a player who stops playing.
+TIME_UP_SHOT_CLOCK = 60
+
+
+def shot_clock_seconds(match: Match, snapshot: dict[str, Any] | None = None) -> int | None:
+    """The shot clock that applies now: the match's own, or TIME_UP_SHOT_CLOCK once its time is up."""
+    if match.shot_clock:
+        return int(match.shot_clock)
+    snapshot = (match.snapshot if snapshot is None else snapshot) or {}
+    clock = snapshot.get("clock") or {}
+    time_up = bool(clock.get("expired")) or snapshot.get("phase") in ("extra_visits", "shootout")
+    return TIME_UP_SHOT_CLOCK if time_up else None
+
+
 def _reset_shot_clock(match: Match, now: float) -> None:
     """Start the shot clock for whoever must act now. It runs only once the break has been played:
     before it nothing is at stake, a page may still be loading, and either player may `abort` a
     match that does not get going (as lichess does with a game whose first move never comes)."""
-    active = match.status == Match.Status.ACTIVE and match.shot_clock and not _before_the_break(match.snapshot)
-    match.shot_deadline = now + float(match.shot_clock) if active else None
+    seconds = shot_clock_seconds(match)
+    active = match.status == Match.Status.ACTIVE and seconds and not _before_the_break(match.snapshot)
+    match.shot_deadline = now + float(seconds) if active and seconds else None
 
 
 def _before_the_break(snapshot: dict[str, Any]) -> bool:
@@ -334,6 +350,8 @@ def commit_change(
             finished_data["verdict"] = verdict
         events.append(_store_event(match, "finished", finished_data))
     else:
+        if t is None and match.shot_deadline is None:
+            _reset_shot_clock(match, now)  # a bare K-11 tick: the time-up shot clock starts on time
         for notice, text in phase_notices(before, snapshot):
             events.append(_store_event(match, "notice", {
                 "kind": notice, "text": text, "state": state_of(snapshot), "clock": clock_info(match, snapshot, now),

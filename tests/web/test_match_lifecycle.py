@@ -327,6 +327,35 @@ async def test_time_limit_notices_and_extra_visits_on_time() -> None:
     await close_all(alice, bob, spectator)
 
 
+async def test_time_up_without_a_shot_clock_still_moves_on() -> None:
+    """K-11 in a match created without a shot clock: once the time is up a visit may take
+    TIME_UP_SHOT_CLOCK seconds, so a player who stops playing cannot hold the extra visits forever."""
+    from game.services.matches import TIME_UP_SHOT_CLOCK
+
+    alice_user, bob_user, match_id = await two_players(time_limit=60)
+    names = await names_of(match_id)
+    match = await row(match_id)
+    assert match.shot_clock is None
+    clock = match.snapshot["clock"]
+    position = near_end_snapshot(names, shooter_score=10, other_score=7)
+    position["clock"] = clock
+    await put_position(match_id, position)
+    alice, bob, spectator = await three_sockets(match_id, alice_user, bob_user)
+    assert (await row(match_id)).shot_deadline is None  # no shot clock while the time runs
+    started = clock["started"]
+    await fire_due(now=started + 60.5)
+    notice = await spectator.until(lambda m: m["t"] == "notice" and m["d"]["kind"] == "time_up")
+    assert notice["d"]["clock"]["shot_clock"] == TIME_UP_SHOT_CLOCK
+    deadline = (await row(match_id)).shot_deadline
+    assert deadline == pytest.approx(started + 60.5 + TIME_UP_SHOT_CLOCK)
+    await fire_due(now=deadline + 1)
+    deadline = (await row(match_id)).shot_deadline
+    await fire_due(now=deadline + 1)
+    notice = await spectator.until(lambda m: m["t"] == "notice" and m["d"]["kind"] == "extra_visits")
+    assert notice["d"]["state"]["phase"] == "extra_visits"
+    await close_all(alice, bob, spectator)
+
+
 # --- abort and the rated result ----------------------------------------------------------------------
 
 
