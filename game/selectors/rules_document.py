@@ -105,7 +105,8 @@ class _RulesTreeprocessor(Treeprocessor):
                 elif element.tag == "h2":
                     if element.get("id") is None:
                         element.set("id", re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-"))
-                    self.sections.append((element.get("id", ""), text))
+                    # The contents name the section; its id (K-5) is in the address the link goes to.
+                    self.sections.append((element.get("id", ""), re.sub(r"\s*\(K-\d+\)$", "", text)))
             elif element.tag == "table":
                 self._swatches(element)
         self._label_links(root)
