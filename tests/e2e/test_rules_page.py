@@ -50,11 +50,17 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-        # From the header of any page to the rules.
+        # The home page's rules in brief lead to the full rules; so does the header of any page.
         page.goto(f"{server.url}/")
+        more = page.locator(".home-rules a", has_text="Read the full rules")
+        assert more.is_visible()
+        page.locator(".home-rules").screenshot(path=str(artifacts_dir / "rules-home-brief.png"))
         page.locator(".site-nav a", has_text="Rules").click()
         page.wait_for_url(f"{server.url}/rules/")
         assert page.locator("main h1").inner_text() == "The rules of Kaisa as Kaiza plays them"
+        contents = page.locator("nav.rules-contents").inner_text()
+        assert "4. Scoring" in contents and "(K-5)" not in contents
+        page.screenshot(path=str(artifacts_dir / "rules-top.png"))
 
         # An address with a rule id opens on that rule: in view, marked, its words visible.
         page.goto(f"{server.url}/rules/#K-6.2")
