@@ -33,25 +33,35 @@ def positions() -> dict[str, dict[str, Any]]:
     """Hand-written positions (ARCHITECTURE section 3), one per kind of state a player meets."""
     return {
         "opening break, white1 in hand": {
-            "phase": "play", "players": PLAYERS, "turn": 0,
+            "phase": "play",
+            "players": PLAYERS,
+            "turn": 0,
             "balls": {**SPOTTED, "white1": None, "white2": [1.6, 1.25]},
             "visit": {"opening": True, "from_hand": True},
         },
         "play, cue ball on the table": {
-            "phase": "play", "players": PLAYERS, "turn": 0,
+            "phase": "play",
+            "players": PLAYERS,
+            "turn": 0,
             "balls": {**SPOTTED, "white1": [0.5, 0.4], "white2": [2.5, 1.1]},
         },
         "ball in hand, red in the home": {
-            "phase": "play", "players": PLAYERS, "turn": 1,
+            "phase": "play",
+            "players": PLAYERS,
+            "turn": 1,
             "balls": {**SPOTTED, "red1": [0.4, 0.3], "white1": [1.9, 0.3], "white2": None},
         },
         "ball in hand, placed": {
-            "phase": "play", "players": PLAYERS, "turn": 1,
+            "phase": "play",
+            "players": PLAYERS,
+            "turn": 1,
             "balls": {**SPOTTED, "red1": [0.4, 0.3], "white1": [1.9, 0.3], "white2": [0.3, 1.0]},
             "visit": {"from_hand": True},
         },
         "shoot-out, in hand": {
-            "phase": "shootout", "players": PLAYERS, "turn": 0,
+            "phase": "shootout",
+            "players": PLAYERS,
+            "turn": 0,
             "balls": {"kaisa": [1.42, 0.71], "white1": None, "white2": [2.4, 0.5], "red1": None, "red2": None},
         },
     }

@@ -130,7 +130,7 @@ class _RulesTreeprocessor(Treeprocessor):
         anchor = _ANCHOR_OPEN.match(self._raw(opening))
         if anchor is None:
             return None
-        return anchor.group(1), (text or "")[closing.end():]
+        return anchor.group(1), (text or "")[closing.end() :]
 
     def _raw(self, placeholder: re.Match[str]) -> str:
         return str(self.md.htmlStash.rawHtmlBlocks[int(placeholder.group(1))]).strip()

@@ -33,6 +33,9 @@ def rule_links(rules: Iterable[Any] | None) -> SafeString | str:
         if url is None:
             parts.append(format_html('<span class="rule-link">{}</span>', rule_id))
         else:
-            parts.append(format_html('<a class="rule-link" href="{}" title="Rule {} on the rules page">{}</a>',
-                                     url, rule_id, rule_id))
+            parts.append(
+                format_html(
+                    '<a class="rule-link" href="{}" title="Rule {} on the rules page">{}</a>', url, rule_id, rule_id
+                )
+            )
     return format_html('<span class="rule-links">{}</span>', format_html_join(" ", "{}", ((p,) for p in parts)))

@@ -108,8 +108,9 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
 
         # A replay's shot list: a verdict's rule id is a link that opens the rules on that rule.
         page.set_viewport_size({"width": 1280, "height": 860})
-        match_id = django_call(server.env, "result = play_engine_match(make_player('Alice'), "
-                                           "make_player('Bob'), inputs=10).pk")
+        match_id = django_call(
+            server.env, "result = play_engine_match(make_player('Alice'), make_player('Bob'), inputs=10).pk"
+        )
         page.goto(f"{server.url}/m/{match_id}/replay/")
         link = page.locator(".shot-list .shot-rules a.rule-link").first
         assert link.is_visible()

@@ -45,15 +45,24 @@ def test_the_constraints_of_a_state_are_documented_field_by_field() -> None:
     text = section("## The `state` object")
     state_example, constraints_example = json_blocks(text)
     assert set(state_example["constraints"]["bob"]) == set(constraints_example)
-    match = Match.from_snapshot({
-        "phase": "play",
-        "players": [{"name": "alice", "cue_ball": "white1", "score": 0},
-                    {"name": "bob", "cue_ball": "white2", "score": 0}],
-        "turn": 0,
-        "balls": {"white1": None, "white2": [1.6, 1.25], "red1": [0.71, 0.71], "red2": [2.13, 0.71],
-                  "kaisa": [1.42, 0.71]},
-        "visit": {"opening": True, "from_hand": True},
-    })
+    match = Match.from_snapshot(
+        {
+            "phase": "play",
+            "players": [
+                {"name": "alice", "cue_ball": "white1", "score": 0},
+                {"name": "bob", "cue_ball": "white2", "score": 0},
+            ],
+            "turn": 0,
+            "balls": {
+                "white1": None,
+                "white2": [1.6, 1.25],
+                "red1": [0.71, 0.71],
+                "red2": [2.13, 0.71],
+                "kaisa": [1.42, 0.71],
+            },
+            "visit": {"opening": True, "from_hand": True},
+        }
+    )
     constraints = match.constraints("alice")
     assert set(constraints_example) == set(constraints)
     for field in constraints:

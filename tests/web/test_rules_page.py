@@ -115,10 +115,10 @@ def test_the_scoring_table_is_a_table_of_balls_and_points(client) -> None:
 @pytest.mark.django_db
 def test_the_rules_are_linked_from_the_header_the_footer_and_the_home_page(client) -> None:
     html = client.get("/").content.decode()
-    header = html[html.index('<nav class="site-nav">'):html.index("</nav>")]
-    footer = html[html.index('<footer class="site-footer">'):]
-    brief = html[html.index('<section class="home-rules'):]
-    brief = brief[:brief.index("</section>")]
+    header = html[html.index('<nav class="site-nav">') : html.index("</nav>")]
+    footer = html[html.index('<footer class="site-footer">') :]
+    brief = html[html.index('<section class="home-rules') :]
+    brief = brief[: brief.index("</section>")]
     for part in (header, footer, brief):
         assert 'href="/rules/"' in part
 
@@ -144,4 +144,3 @@ def test_the_replay_page_links_each_verdicts_rule_ids_to_the_rules_page(client) 
     assert sorted(rule_links) == sorted(f"/rules/#{rule}" for rule in cited)
     anchors = Page(client.get("/rules/").content.decode()).ids
     assert all(href.split("#")[1] in anchors for href in rule_links)
-

@@ -109,8 +109,9 @@ async def test_the_state_carries_constraints_for_both_players_and_they_follow_th
 
     # After bob's placement the constraints follow: his are done, alice's break from the home avoids his
     # white where it now stands (K-3.4: from hand in the home).
-    placed = await step(bob, (alice, spectator), "place", {"ball": "white2", "x": WHITE2_OPENING[0],
-                                                            "y": WHITE2_OPENING[1]})
+    placed = await step(
+        bob, (alice, spectator), "place", {"ball": "white2", "x": WHITE2_OPENING[0], "y": WHITE2_OPENING[1]}
+    )
     constraints = placed["d"]["state"]["constraints"]
     assert constraints[bob_name]["placement"] is None and constraints[bob_name]["calls"] == {}
     breaking = constraints[alice_name]
@@ -151,14 +152,24 @@ async def test_a_reconnecting_player_gets_the_constraints_of_a_ball_in_hand() ->
     """K-7.2 from hand: a red in the home may be attacked only off a cue-ball cushion; the snapshot a
     (re)connecting socket gets carries it, with the reason in words."""
     _alice_user, bob_user, match_id, (alice_name, bob_name) = await two_players()
-    await put_position(match_id, {
-        "phase": "play",
-        "players": [{"name": alice_name, "cue_ball": "white1", "score": 12},
-                    {"name": bob_name, "cue_ball": "white2", "score": 7}],
-        "turn": 1,
-        "balls": {"white1": [1.9, 0.3], "white2": None, "red1": [0.4, 0.3], "red2": [2.13, 0.71],
-                  "kaisa": [1.42, 0.71]},
-    })
+    await put_position(
+        match_id,
+        {
+            "phase": "play",
+            "players": [
+                {"name": alice_name, "cue_ball": "white1", "score": 12},
+                {"name": bob_name, "cue_ball": "white2", "score": 7},
+            ],
+            "turn": 1,
+            "balls": {
+                "white1": [1.9, 0.3],
+                "white2": None,
+                "red1": [0.4, 0.3],
+                "red2": [2.13, 0.71],
+                "kaisa": [1.42, 0.71],
+            },
+        },
+    )
     bob = await connect_communicator("bob", match_id, bob_user)
     constraints = bob.versioned[0]["d"]["state"]["constraints"]
     in_hand = constraints[bob_name]
