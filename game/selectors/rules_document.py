@@ -60,7 +60,12 @@ def rule_url(rule_id: str) -> str | None:
 
 @functools.lru_cache(maxsize=2)
 def _render(path: str, mtime_ns: int) -> RulesDocument:
-    source = Path(path).read_text(encoding="utf-8")
+    """Cached by the file's path and modification time: an edited document is rendered anew."""
+    return render(Path(path).read_text(encoding="utf-8"))
+
+
+def render(source: str) -> RulesDocument:
+    """The rules page for the Markdown ``source`` (the file's text; tests give their own)."""
     processor = _RulesTreeprocessor()
     # Column alignment as `align` attributes: the site's Content-Security-Policy refuses inline styles.
     md = markdown.Markdown(
@@ -96,6 +101,11 @@ class _RulesTreeprocessor(Treeprocessor):
         self.anchors: list[str] = []
 
     def run(self, root: etree.Element) -> None:
+        # Every anchor of the document, in order (also one not moved below: it stays an <a id>, and works).
+        for raw in self.md.htmlStash.rawHtmlBlocks:
+            anchor = _ANCHOR_OPEN.match(str(raw).strip())
+            if anchor is not None and anchor.group(1) not in self.anchors:
+                self.anchors.append(anchor.group(1))
         self._move_anchors(root)
         for element in root.iter():
             if element.tag in _HEADINGS:
@@ -111,11 +121,6 @@ class _RulesTreeprocessor(Treeprocessor):
                 self._swatches(element)
         self._label_links(root)
         self._mention_links(root, linked=False)
-        # Every anchor of the document, also one this did not move (it stays an <a id>, and still works).
-        for raw in self.md.htmlStash.rawHtmlBlocks:
-            anchor = _ANCHOR_OPEN.match(str(raw).strip())
-            if anchor is not None and anchor.group(1) not in self.anchors:
-                self.anchors.append(anchor.group(1))
 
     # -- anchors ---------------------------------------------------------------------------------------
     def _anchor_of(self, text: str | None) -> tuple[str, str] | None:
@@ -181,17 +186,24 @@ class _RulesTreeprocessor(Treeprocessor):
                     element.insert(position + offset, link)
 
     def _split(self, text: str | None) -> tuple[str | None, list[etree.Element]]:
-        """``text`` up to its first rule id, and links for each id with the text after it as their tail."""
+        """``text`` up to its first rule id, and links for each id with the text after it as their tail.
+        An id the document has no anchor for stays text (never a link to nowhere)."""
         if not text or RULE_ID.search(text) is None:
             return text, []
         parts = RULE_ID.split(text)
         ids = RULE_ID.findall(text)
-        links = []
+        head, links = parts[0], []
         for rule_id, tail in zip(ids, parts[1:], strict=True):
+            if rule_id not in self.anchors:
+                if links:
+                    links[-1].tail = f"{links[-1].tail}{rule_id}{tail}"
+                else:
+                    head = f"{head}{rule_id}{tail}"
+                continue
             link = etree.Element("a", {"href": f"#{rule_id}", "class": "rule-ref"})
             link.text, link.tail = rule_id, tail
             links.append(link)
-        return parts[0], links
+        return head, links
 
     # -- the scoring table -----------------------------------------------------------------------------
     def _swatches(self, table: etree.Element) -> None:

@@ -144,3 +144,26 @@ def test_the_replay_page_links_each_verdicts_rule_ids_to_the_rules_page(client) 
     assert sorted(rule_links) == sorted(f"/rules/#{rule}" for rule in cited)
     anchors = Page(client.get("/rules/").content.decode()).ids
     assert all(href.split("#")[1] in anchors for href in rule_links)
+
+
+def test_the_rendering_puts_each_anchor_on_what_it_names_and_links_only_known_ids() -> None:
+    from game.selectors.rules_document import render
+
+    document = render(
+        "# Title\n\n"
+        '<a id="K-1"></a>\n## 1. Section (K-1)\n\n'
+        '<a id="K-1.1"></a>**K-1.1** See K-1.1 and K-9.9, not `K-1.1`.\n\n'
+        "| Ball | Points |\n|---|--:|\n| The kaisa | 6 |\n| A red | 3 |\n"
+    )
+    page = Page(document.html)
+    assert document.title == "Title" and document.sections == (("K-1", "1. Section"),)
+    assert document.anchors == ("K-1", "K-1.1")
+    assert page.ids["K-1"][0] == "h2" and page.ids["K-1.1"] == ("p", {"class": "rule", "id": "K-1.1"})
+    assert page.links == [("#K-1.1", "rule-id"), ("#K-1.1", "rule-ref")]  # K-9.9 and the code stay text
+    assert "K-9.9" in document.html and "<code>K-1.1</code>" in document.html
+    (table,) = page.tables
+    assert [cells[0][1] for cells in table[1:]] == [
+        ["ball-swatch", "ball-swatch-kaisa"],
+        ["ball-swatch", "ball-swatch-red"],
+    ]
+    assert table[1][1][0] == "6" and 'align="right"' in document.html and "style=" not in document.html
