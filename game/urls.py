@@ -8,6 +8,7 @@ urlpatterns = [
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
     path("ratings/", site.ratings_help, name="ratings_help"),
+    path("rules/", site.rules, name="rules"),
     *play.urlpatterns,
     *community.urlpatterns,
     *bot.urlpatterns,

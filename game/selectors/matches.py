@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from game.models import Match, MatchConnection, MatchEvent, Profile
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
-from game.services.matches import CONNECTION_STALE_AFTER, clock_info, engine_names, seat_of, state_of
+from game.services.matches import CONNECTION_STALE_AFTER, clock_info, engine_names, pending_of, seat_of, state_of
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50
@@ -209,7 +209,7 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
         snapshot = match.snapshot or {}
         players = snapshot.get("players") or []
         scores = [int(p.get("score", 0)) for p in players] if len(players) == 2 else None
-        pending = [name for name, _ in (state_of(snapshot) or {}).get("pending", [])]
+        pending = [name for name, _ in pending_of(snapshot)]
         opponent = names[1 - seat] if seat is not None else None
         result.append({
             "id": match.id,

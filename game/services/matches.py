@@ -80,16 +80,38 @@ def snapshot_hash(snapshot: dict[str, Any]) -> str:
 
 
 def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
-    """The `state` clients get: the engine snapshot plus who may act now (`pending`) and whether either
-    player may still `abort` (the client shows what the server allows, never its own rule)."""
+    """The `state` clients get: the engine snapshot plus who may act now (`pending`), whether either
+    player may still `abort`, and what each seated player may do now (`constraints`, the engine's
+    ``Match.constraints``: actions, legal calls with the reasons for the refused ones, the placement
+    region, the strike limits). The client draws legality from these and never re-implements a rule.
+
+    The constraints cost about a millisecond per state (``scripts/bench_constraints.py``): callers that
+    send one state to several places compute it once per change, and readers that need only who is to
+    act use :func:`pending_of`."""
     if not snapshot:
         return None
     try:
         engine = EngineMatch.from_snapshot(snapshot)
         pending, abortable = engine.pending(), engine.abortable and engine.phase != "finished"
+        constraints: dict[str, Any] | None = {name: engine.constraints(name) for name in engine.players}
     except RuleError:
-        pending, abortable = [], False
-    return {**snapshot, "pending": [[name, action] for name, action in pending], "abortable": abortable}
+        pending, abortable, constraints = [], False, None
+    return {
+        **snapshot,
+        "pending": [[name, action] for name, action in pending],
+        "abortable": abortable,
+        "constraints": constraints,
+    }
+
+
+def pending_of(snapshot: dict[str, Any]) -> list[tuple[str, str]]:
+    """Who may act now (the `pending` of :func:`state_of`), without the cost of the constraints."""
+    if not snapshot:
+        return []
+    try:
+        return EngineMatch.from_snapshot(snapshot).pending()
+    except RuleError:
+        return []
 
 
 def seat_of(match: Match, user: AnyUser) -> int | None:
@@ -262,7 +284,8 @@ def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
     return [] if stored is None else [{"t": stored.type, "v": stored.version, "d": stored.data}]
 
 
-def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how: str) -> dict[str, Any]:
+def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how: str,
+                        state: dict[str, Any] | None = None) -> dict[str, Any]:
     """Close the row the engine just finished, record the result (ratings) in this transaction, and
     return the `finished` event's data (with the `result` players and spectators read)."""
     names = engine_names(match)
@@ -290,7 +313,7 @@ def _finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how:
         "reason": match.result_reason,
         "rating_changes": rating_changes,
         "result": result,
-        "state": state_of(snapshot),
+        "state": state_of(snapshot) if state is None else state,
         "clock": clock_info(match, snapshot, now),
     }
 
@@ -334,17 +357,18 @@ def commit_change(
     segments = shot.segments if shot is not None else None
     finished = snapshot.get("phase") == "finished"
     match.snapshot = snapshot
+    state = state_of(snapshot)  # once per change: every event of this change carries the same state
     events: list[dict[str, Any]] = []
     if t is not None and t != "finished":
         _reset_shot_clock(match, now)
         _refresh_grace(match, now)
-        data = {**data, "ack": ack, "verdict": verdict, "state": state_of(snapshot)}
+        data = {**data, "ack": ack, "verdict": verdict, "state": state}
         if segments is not None:
             data["segments"] = segments
         data["clock"] = clock_info(match, snapshot, now)
         events.append(_store_event(match, t, data))
     if finished:
-        finished_data = _finish_from_engine(match, snapshot, now, how_it_ended(kind, before, verdict))
+        finished_data = _finish_from_engine(match, snapshot, now, how_it_ended(kind, before, verdict), state)
         if t == "finished":
             finished_data["ack"] = ack
             finished_data["verdict"] = verdict
@@ -354,7 +378,7 @@ def commit_change(
             _reset_shot_clock(match, now)  # a bare K-11 tick: the time-up shot clock starts on time
         for notice, text in phase_notices(before, snapshot):
             events.append(_store_event(match, "notice", {
-                "kind": notice, "text": text, "state": state_of(snapshot), "clock": clock_info(match, snapshot, now),
+                "kind": notice, "text": text, "state": state, "clock": clock_info(match, snapshot, now),
             }))
         match.next_deadline = deadline_next(match, snapshot)
     match.save()

@@ -15,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from game.selectors import rating_eligibility
 from game.selectors.live import featured_match
 from game.selectors.matches import matches_in_progress_for
+from game.selectors.rules_document import rules_document
 
 BOT_LEVELS = (1, 2, 3, 4, 5)
 
@@ -91,3 +92,9 @@ def ratings_help(request: HttpRequest) -> HttpResponse:
         "min_shots": rating_eligibility.MIN_SHOTS,
         "verification_on": rating_eligibility.verification_required(),
     })
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules of Kaisa as Kaiza plays them: docs/rules.md, the one source, with an anchor per rule id
+    (`/rules/#K-6.2`) that verdicts link to."""
+    return render(request, "game/rules.html", {"document": rules_document()})
