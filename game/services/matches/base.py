@@ -32,6 +32,8 @@ class Applied:
 
 
 def lock(match_id: str) -> Match:
+    """The Match row, locked until the transaction ends (select_for_update): every write to a match
+    holds it, so two processes never apply inputs to the same version."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         raise MatchError("not_found", "there is no such match")
