@@ -41,6 +41,7 @@ from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.models import Match, Profile, Shot
+from game.selectors.match_state import engine_names
 from game.services import matches as match_services
 
 logger = logging.getLogger(__name__)
@@ -152,7 +153,7 @@ def bot_due(match_id: str) -> Due | None:
         return None
     if not pending:
         return None
-    names = match_services.engine_names(match)
+    names = engine_names(match)
     for index, (name, action) in enumerate(pending):
         if name not in names or (action == "lag" and index > 0):
             # Both players may lag at once; the bot waits for the one listed first, so the two lags

@@ -10,13 +10,16 @@ rate-limit buckets and the aim throttle. Everything about the match itself lives
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from game import hub, presence, protocol, realtime
+from game import bot_runner, hub, presence, protocol, realtime
 from game.db import CONNECT, PLAY, db_async
 from game.ratelimit import TokenBucket, socket_allows
 from game.selectors import matches as match_selectors
@@ -51,14 +54,38 @@ def _finished_background(task: asyncio.Task[Any]) -> None:
 
 
 def schedule_bot_turn(match_id: str) -> None:
-    """Let the computer opponent act if it is its turn (game.bot_runner; absent until it exists)."""
-    try:
-        from game import bot_runner
-    except ImportError:
-        return
-    turn = getattr(bot_runner, "bot_turn_if_due", None)
-    if turn is not None:
-        _keep(asyncio.create_task(turn(match_id)))
+    """Let the computer opponent act if it is its turn (game.bot_runner)."""
+    _keep(asyncio.create_task(bot_runner.bot_turn_if_due(match_id)))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRoute:
+    """How one play message reaches its service: the service, and the message's own keyword arguments
+    (the consumer adds match_id, user and ack, common to all)."""
+
+    service: Callable[..., match_services.Applied]
+    arguments: Callable[[Any], dict[str, Any]]
+
+
+#: Every play message type but `rematch` (which makes a new match: MatchConsumer.handle_rematch) to its
+#: service, in one place. tests/web/test_match_socket.py checks that every PlayMessage has its route.
+PLAY_ROUTES: dict[type, PlayRoute] = {
+    protocol.Shoot: PlayRoute(match_services.match_shoot, lambda m: {
+        "call": m.call.as_dict(), "strike": m.strike.as_dict(), "expected_version": m.v,
+    }),
+    protocol.Place: PlayRoute(match_services.match_place, lambda m: {
+        "ball": m.ball, "x": m.x, "y": m.y, "expected_version": m.v,
+    }),
+    protocol.Lag: PlayRoute(match_services.match_lag, lambda m: {
+        "strike": m.strike.as_dict(), "expected_version": m.v,
+    }),
+    protocol.ChooseBreak: PlayRoute(match_services.match_choose_break, lambda m: {
+        "take": m.take, "expected_version": m.v,
+    }),
+    protocol.Resign: PlayRoute(match_services.match_resign, lambda m: {}),
+    protocol.Abort: PlayRoute(match_services.match_abort, lambda m: {}),
+    protocol.ClaimTimeout: PlayRoute(match_services.match_claim_timeout, lambda m: {}),
+}
 
 
 class PingConsumer(CleanCloseMixin, AsyncJsonWebsocketConsumer):
@@ -229,28 +256,12 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if applied.lobby_changed:
             await realtime.lobby_publish()
 
-    def service_call(self, message: protocol.PlayMessage) -> Any:
-        """The service and its keyword arguments for one play message, as a no-argument callable."""
-        common = {"match_id": self.match_id, "user": self.user, "ack": message.ack}
-        if isinstance(message, protocol.Shoot):
-            return lambda: match_services.match_shoot(
-                **common, call=message.call.as_dict(), strike=message.strike.as_dict(), expected_version=message.v
-            )
-        if isinstance(message, protocol.Place):
-            return lambda: match_services.match_place(
-                **common, ball=message.ball, x=message.x, y=message.y, expected_version=message.v
-            )
-        if isinstance(message, protocol.Lag):
-            return lambda: match_services.match_lag(
-                **common, strike=message.strike.as_dict(), expected_version=message.v
-            )
-        if isinstance(message, protocol.ChooseBreak):
-            return lambda: match_services.match_choose_break(**common, take=message.take, expected_version=message.v)
-        if isinstance(message, protocol.Resign):
-            return lambda: match_services.match_resign(**common)
-        if isinstance(message, protocol.Abort):
-            return lambda: match_services.match_abort(**common)
-        return lambda: match_services.match_claim_timeout(**common)
+    def service_call(self, message: protocol.PlayMessage) -> Callable[[], match_services.Applied]:
+        """The service and its keyword arguments for one play message (PLAY_ROUTES), as a no-argument
+        callable for the database pool."""
+        route = PLAY_ROUTES[type(message)]
+        arguments = {"match_id": self.match_id, "user": self.user, "ack": message.ack, **route.arguments(message)}
+        return functools.partial(route.service, **arguments)
 
     async def handle_rematch(self, message: protocol.RematchRequest) -> None:
         """A new match with the same settings, seats swapped; everyone on this match hears the offer."""

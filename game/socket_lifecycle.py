@@ -13,6 +13,7 @@ import asyncio
 import logging
 from typing import Any
 
+from autobahn.exception import Disconnected  # daphne's websocket library (a dependency: pyproject.toml)
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -23,13 +24,6 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4029
 #: The standard "internal error" close code: a handler failed (a bug; it is logged).
 CLOSE_SERVER_ERROR = 1011
-
-try:
-    from autobahn.exception import Disconnected  # daphne's websocket library
-except ImportError:  # pragma: no cover - another server
-
-    class Disconnected(Exception):  # type: ignore[no-redef]
-        pass
 
 
 #: Cleanups running on after their socket's task was cancelled, referenced so the loop keeps them.

@@ -14,21 +14,10 @@ from django.db.models import Count
 from game import glicko2
 from game.engine.table import kaisa_table
 from game.models import Match, MatchConnection
+from game.selectors.match_state import CONNECTION_STALE_AFTER
 from game.selectors.players import match_scores, profile_name, rating_label
 
 LIVE_LIMIT = 100
-PRESENCE_STALE_SECONDS = 45.0
-"""Fallback staleness window of a presence row, should the online layer not name its own."""
-
-
-def _stale_after_seconds() -> float:
-    """The online layer's staleness window for presence rows (services.matches.CONNECTION_STALE_AFTER),
-    so the Watch page and the match page agree on who is there."""
-    try:
-        from game.services.matches import CONNECTION_STALE_AFTER
-    except ImportError:
-        return PRESENCE_STALE_SECONDS
-    return float(CONNECTION_STALE_AFTER)
 
 
 def _spectator_counts(*, match_ids: list[str]) -> dict[str, int]:
@@ -36,7 +25,7 @@ def _spectator_counts(*, match_ids: list[str]) -> dict[str, int]:
     heartbeat is fresh (a crashed process leaves rows that stop counting once stale)."""
     if not match_ids:
         return {}
-    fresh_since = time.time() - _stale_after_seconds()
+    fresh_since = time.time() - CONNECTION_STALE_AFTER  # the match page's window: both agree on who is there
     rows = (
         MatchConnection.objects.filter(match_id__in=match_ids, seat__isnull=True, seen_at__gte=fresh_since)
         .values("match_id")

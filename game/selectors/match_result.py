@@ -9,10 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.models import Match, MatchEvent
+from game.models import Match, MatchEvent, RatingChange
+from game.selectors.match_state import engine_names
 from game.selectors.rating_eligibility import reason_text
 
 HOW_CODES: tuple[str, ...] = ("target", "resign", "shot_clock", "abandoned", "time_limit", "shootout", "aborted")
+
+
+def rating_change_dict(*, player: str, before: float, after: float) -> dict:
+    """The shape the online layer sends in `finished.rating_changes`: whole points, as players read them."""
+    return {"player": player, "before": round(before), "after": round(after), "delta": round(after) - round(before)}
+
+
+def recorded_rating_changes(*, match: Match) -> list[dict]:
+    """The rating changes stored for a match (seat order), in the shape of `finished.rating_changes`."""
+    changes = RatingChange.objects.filter(match=match).select_related("user__profile")
+    by_user = {change.user_id: change for change in changes}
+    ordered = [by_user[pid] for pid in (match.player1_id, match.player2_id) if pid in by_user]
+    return [
+        rating_change_dict(player=c.user.profile.display_name, before=c.rating_before, after=c.rating_after)
+        for c in ordered
+    ]
 
 
 def _how_words(how: str, winner: str, loser: str, target: int) -> str:
@@ -97,13 +114,10 @@ def match_stored_result(*, match: Match) -> dict[str, Any] | None:
         return stored
     if match.status == Match.Status.FINISHED and match.snapshot:
         # Finished before results were stored with the `finished` event: made from the row.
-        from game.services.matches import engine_names
-        from game.services.results import _recorded_changes
-
         if not match.result_code:
             match.result_code = _legacy_how(match.result_reason)
         return match_result(match=match, snapshot=match.snapshot, names=engine_names(match),
-                            rating_changes=_recorded_changes(match), unrated=None)
+                            rating_changes=recorded_rating_changes(match=match), unrated=None)
     return {
         "winner": None, "loser": None, "scores": [0, 0], "how": match.result_code or "aborted",
         "text": result_text(how="aborted", winner=None, loser=None, scores=[0, 0], reason=match.result_reason,

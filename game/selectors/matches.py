@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from game.models import Match, MatchConnection, MatchEvent, Profile
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
-from game.services.matches import CONNECTION_STALE_AFTER, clock_info, engine_names, pending_of, seat_of, state_of
+from game.selectors.match_state import CONNECTION_STALE_AFTER, clock_info, engine_names, pending_of, seat_of, state_of
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50

@@ -19,7 +19,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from game.models import Match, MatchConnection
-from game.services.matches import CONNECTION_STALE_AFTER, _refresh_grace, clock_info, deadline_next
+from game.selectors.match_state import CONNECTION_STALE_AFTER, clock_info, deadline_next
+from game.services.matches.presence import refresh_grace
 
 #: (match id, new `clock` data or None) for each match whose presence changed: the caller publishes
 #: `presence` for each, and `clock` where it is not None.
@@ -36,7 +37,7 @@ def _drop(rows: QuerySet[MatchConnection], now: float) -> Changed:
     for match_id in sorted({match_id for match_id, seat in touched if seat is not None}):
         with transaction.atomic():
             match = Match.objects.select_for_update().filter(pk=match_id, status=Match.Status.ACTIVE).first()
-            if match is not None and _refresh_grace(match, now):
+            if match is not None and refresh_grace(match, now):
                 match.next_deadline = deadline_next(match)  # the server's clocks fire the grace
                 match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])
                 changed[match_id] = clock_info(match, now=now)

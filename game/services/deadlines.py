@@ -33,16 +33,10 @@ from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.rules.match import TIMEOUTS_TO_LOSE
 from game.models import Match
-from game.services.matches import (
-    Applied,
-    _connected_seats,
-    _inputs_so_far,
-    _refresh_grace,
-    commit_change,
-    deadline_next,
-    engine_names,
-    record_input,
-)
+from game.selectors.match_state import deadline_next, engine_names
+from game.services.matches.base import Applied
+from game.services.matches.inputs import commit_change, inputs_so_far, record_input
+from game.services.matches.presence import connected_seats, refresh_grace
 
 logger = logging.getLogger(__name__)
 
@@ -91,9 +85,9 @@ def deadlines_fire_match(match: Match, now: float) -> Applied:
     """Apply every deadline of this (locked, active) match that is due at `now`."""
     events: list[dict[str, Any]] = []
     if match.grace_deadline is not None and match.grace_seat is not None and now >= match.grace_deadline:
-        connected = _connected_seats(match, now)
+        connected = connected_seats(match, now)
         if match.grace_seat in connected:
-            _refresh_grace(match, now)
+            refresh_grace(match, now)
         else:
             names = engine_names(match)
             absent = [str(names[seat]) for seat in (0, 1) if seat not in connected]
@@ -161,7 +155,7 @@ def _server_input(match: Match, now: float, *, kind: str, name: str, payload: di
         after_clock, before_clock = engine.snapshot().get("clock") or {}, (before or {}).get("clock") or {}
         if all(bool(after_clock.get(f)) == bool(before_clock.get(f)) for f in flags):
             return []
-    seq, _ = _inputs_so_far(match, None, None)
+    seq, _ = inputs_so_far(match, None, None)
     events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=None)
     if not events:
         return []

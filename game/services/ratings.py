@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from game import glicko2
 from game.models import Match, Profile, RatingChange
+from game.selectors.match_result import rating_change_dict
 
 
 def _rating_of(profile: Profile) -> glicko2.Rating:
@@ -42,8 +43,3 @@ def rating_update(*, match: Match, first: Profile, second: Profile, first_score:
         profile.save(update_fields=["rating", "rating_deviation", "rating_volatility", "rated_games"])
         changes.append(rating_change_dict(player=profile.display_name, before=before.rating, after=after.rating))
     return changes
-
-
-def rating_change_dict(*, player: str, before: float, after: float) -> dict:
-    """The shape the online layer sends in `finished.rating_changes`: whole points, as players read them."""
-    return {"player": player, "before": round(before), "after": round(after), "delta": round(after) - round(before)}

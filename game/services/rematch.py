@@ -15,7 +15,9 @@ from typing import Any
 from django.db import transaction
 
 from game.models import Match, Profile
-from game.services.matches import AnyUser, MatchError, _lock, _start, engine_names, seat_of
+from game.selectors.match_state import AnyUser, engine_names, seat_of
+from game.services.matches.base import MatchError, lock
+from game.services.matches.lifecycle import start
 
 
 @dataclass
@@ -30,7 +32,7 @@ class Rematch:
 def match_rematch(*, match_id: str, user: AnyUser) -> Rematch:
     """A player of a finished match asks for a rematch; a second request gives the same new match."""
     with transaction.atomic():
-        old = _lock(match_id)
+        old = lock(match_id)
         seat = seat_of(old, user)
         if seat is None:
             raise MatchError("spectator", "only the players of this match can ask for a rematch")
@@ -52,7 +54,7 @@ def match_rematch(*, match_id: str, user: AnyUser) -> Rematch:
                 club=old.club,
                 ruleset=old.ruleset,
             )
-            events.append(_start(new, time.time()))
+            events.append(start(new, time.time()))
             new.save()
             old.rematch = new
             old.save(update_fields=["rematch"])

@@ -1,6 +1,6 @@
 """Counting a finished match into the players' records: stats, best break, ratings.
 
-The contract with the online layer (game/services/matches.py): it calls `results_record(match=...)`
+The contract with the online layer (game/services/matches/inputs.py): it calls `results_record(match=...)`
 inside the same transaction that sets the match to "finished" or "aborted" (with `winner` set when there
 is one), so the result and the ratings commit together or not at all.
 """
@@ -12,9 +12,10 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from game.models import Match, MatchResult, Profile, RatingChange, Shot
+from game.models import Match, MatchResult, Profile, Shot
+from game.selectors.match_result import recorded_rating_changes
 from game.selectors.rating_eligibility import unrated_reason
-from game.services.ratings import rating_change_dict, rating_update
+from game.services.ratings import rating_update
 
 
 def best_breaks(*, shots: Iterable[Shot]) -> dict[str, int]:
@@ -67,7 +68,7 @@ def results_record(*, match: Match) -> list[dict]:
         raise ValueError(f"match {match.id} is {match.status}: only finished or aborted matches have a result")
     existing = MatchResult.objects.filter(match=match).first()
     if existing is not None:
-        return _recorded_changes(match)
+        return recorded_rating_changes(match=match)
 
     player_ids = [pid for pid in (match.player1_id, match.player2_id) if pid is not None]
     profiles = {p.user_id: p for p in Profile.objects.select_for_update().filter(user_id__in=player_ids)}
@@ -119,13 +120,3 @@ def results_record(*, match: Match) -> list[dict]:
         return []
     assert first is not None and second is not None
     return rating_update(match=match, first=first, second=second, first_score=_score_of_first(match))
-
-
-def _recorded_changes(match: Match) -> list[dict]:
-    changes = RatingChange.objects.filter(match=match).select_related("user__profile")
-    by_user = {change.user_id: change for change in changes}
-    ordered = [by_user[pid] for pid in (match.player1_id, match.player2_id) if pid in by_user]
-    return [
-        rating_change_dict(player=c.user.profile.display_name, before=c.rating_before, after=c.rating_after)
-        for c in ordered
-    ]

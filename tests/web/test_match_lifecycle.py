@@ -19,10 +19,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from game.deadline_runner import fire_due
 from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchEvent, Profile, RatingChange, Shot
+from game.selectors.match_state import deadline_next, snapshot_hash
 from game.selectors.rating_eligibility import reason_text
 from game.services.accounts import user_signup
 from game.services.deadlines import deadlines_fire_due
-from game.services.matches import deadline_next, match_create, match_join, snapshot_hash
+from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     connect_communicator,
     fast_password_hasher,
@@ -330,7 +331,7 @@ async def test_time_limit_notices_and_extra_visits_on_time() -> None:
 async def test_time_up_without_a_shot_clock_still_moves_on() -> None:
     """K-11 in a match created without a shot clock: once the time is up a visit may take
     TIME_UP_SHOT_CLOCK seconds, so a player who stops playing cannot hold the extra visits forever."""
-    from game.services.matches import TIME_UP_SHOT_CLOCK
+    from game.selectors.match_state import TIME_UP_SHOT_CLOCK
 
     alice_user, bob_user, match_id = await two_players(time_limit=60)
     names = await names_of(match_id)

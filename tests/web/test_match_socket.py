@@ -16,8 +16,9 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchEvent, Shot
+from game.selectors.match_state import snapshot_hash
 from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join, snapshot_hash
+from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     BREAK_CALL,
     connect_communicator,

@@ -23,8 +23,9 @@ from game import protocol, ratelimit
 from game.consumers import MatchConsumer
 from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchEvent, Shot
+from game.selectors.match_state import snapshot_hash
 from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join, snapshot_hash
+from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     communicator_player,
     fast_password_hasher,

@@ -435,9 +435,10 @@ def test_stale_rows_are_purged_and_start_the_grace() -> None:
     from django.contrib.auth.models import User
 
     from game.models import Match, MatchConnection
+    from game.selectors.match_state import CONNECTION_STALE_AFTER
     from game.services.accounts import user_signup
     from game.services.connections import match_connections_purge_stale
-    from game.services.matches import CONNECTION_STALE_AFTER, match_create, match_join
+    from game.services.matches import match_create, match_join
 
     suffix = str(time.monotonic_ns())[-6:]
     alice = user_signup(username=f"pa{suffix}", password="pw-alice-12345", display_name=f"pa{suffix}")

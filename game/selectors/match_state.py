@@ -1,0 +1,163 @@
+"""Pure reads of a match's state: what clients are sent (`state`, `clock`), who sits where, the names
+the engine knows, the next server deadline. Services call these; nothing here writes or imports a
+service (tests/web/test_layers.py checks it).
+
+The timing constants that both reads and writes need live here, their one home: the disconnect grace
+and the staleness of a presence row (game.services.matches.presence uses them to decide, the Watch
+page and the match page to show who is there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from game.engine.rules import Match as EngineMatch
+from game.engine.rules import RuleError
+from game.engine.rules.match import TIMEOUTS_TO_LOSE
+from game.models import Match, Profile
+
+#: Seconds a player may be away before the opponent can claim the game (K-9.3).
+DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
+#: A connection row not touched for this long no longer counts (its process died).
+#: Each process's heartbeat touches its sockets' rows every 10 s (game.presence), so 30 s is three
+#: missed heartbeats.
+CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 30.0))
+#: Seconds a visit may take once the K-11 time is up, in a match created without a shot clock: the
+#: extra visits and the shoot-out then always come to an end, even with a player who stops playing.
+TIME_UP_SHOT_CLOCK = 60
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def snapshot_hash(snapshot: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON: replays and audits compare positions by this."""
+    canonical = json.dumps(snapshot, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+    """The `state` clients get: the engine snapshot plus who may act now (`pending`), whether either
+    player may still `abort`, and what each seated player may do now (`constraints`, the engine's
+    ``Match.constraints``: actions, legal calls with the reasons for the refused ones, the placement
+    region, the strike limits). The client draws legality from these and never re-implements a rule.
+
+    The constraints cost about a millisecond per state (``scripts/bench_constraints.py``): callers that
+    send one state to several places compute it once per change, and readers that need only who is to
+    act use :func:`pending_of`."""
+    if not snapshot:
+        return None
+    try:
+        engine = EngineMatch.from_snapshot(snapshot)
+        pending, abortable = engine.pending(), engine.abortable and engine.phase != "finished"
+        constraints: dict[str, Any] | None = {name: engine.constraints(name) for name in engine.players}
+    except RuleError:
+        pending, abortable, constraints = [], False, None
+    return {
+        **snapshot,
+        "pending": [[name, action] for name, action in pending],
+        "abortable": abortable,
+        "constraints": constraints,
+    }
+
+
+def pending_of(snapshot: dict[str, Any]) -> list[tuple[str, str]]:
+    """Who may act now (the `pending` of :func:`state_of`), without the cost of the constraints."""
+    if not snapshot:
+        return []
+    try:
+        return EngineMatch.from_snapshot(snapshot).pending()
+    except RuleError:
+        return []
+
+
+def seat_of(match: Match, user: AnyUser) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    if match.player1_id == user.pk:
+        return 0
+    if match.player2_id == user.pk:
+        return 1
+    return None
+
+
+def seat_users(match: Match) -> list[Any]:
+    return [match.player1, match.player2]
+
+
+def engine_names(match: Match) -> list[str | None]:
+    """Names as the engine knows them: from the snapshot once started (a guest who signs up mid-match
+    and picks a new display name keeps the old one in this match), else the current display names.
+
+    A read: every seated user has a profile by then (match_create and match_join ensure it; bots are
+    made with one), so a missing profile falls back to the username instead of creating one here."""
+    players = (match.snapshot or {}).get("players")
+    if players and len(players) == 2:
+        return [players[0]["name"], players[1]["name"]]
+    names: list[str | None] = []
+    for user in seat_users(match):
+        if user is None:
+            names.append(None)
+            continue
+        profile = Profile.objects.filter(user=user).first()
+        names.append(profile.display_name if profile is not None else user.get_username())
+    return names
+
+
+def clock_info(match: Match, snapshot: dict[str, Any] | None = None, now: float | None = None) -> dict[str, Any]:
+    """The deadlines a client shows: shot clock, disconnect grace, K-11 match limit (epoch seconds),
+    with the server's `now` so a client can correct for its own clock's skew."""
+    snapshot = match.snapshot if snapshot is None else snapshot
+    clock = (snapshot or {}).get("clock") or {}
+    match_deadline = None
+    if clock.get("limit") is not None and clock.get("started") is not None:
+        match_deadline = float(clock["started"]) + float(clock["limit"])
+    warning_at = None
+    if clock.get("warning") is not None and clock.get("started") is not None:
+        warning_at = float(clock["started"]) + float(clock["warning"])
+    names = engine_names(match)
+    counts = (snapshot or {}).get("timeouts") or [0, 0]
+    return {
+        "shot_deadline": match.shot_deadline,
+        "grace_deadline": match.grace_deadline,
+        "grace_player": names[match.grace_seat] if match.grace_seat is not None else None,
+        "match_deadline": match_deadline,
+        "warning_at": warning_at,
+        "shot_clock": shot_clock_seconds(match, snapshot),
+        "timeouts": {name: int(n) for name, n in zip(names, counts, strict=False) if name is not None},
+        "timeout_limit": TIMEOUTS_TO_LOSE,
+        "grace": DISCONNECT_GRACE,
+        "now": time.time() if now is None else now,
+    }
+
+
+def deadline_next(match: Match, snapshot: dict[str, Any] | None = None) -> float | None:
+    """The earliest server-side deadline of a running match (what the deadline poller looks for):
+    the shot clock, the disconnect grace, and the K-11 warning and limit until they are noted."""
+    if match.status != Match.Status.ACTIVE:
+        return None
+    snapshot = match.snapshot if snapshot is None else snapshot
+    clock = (snapshot or {}).get("clock") or {}
+    due = [d for d in (match.shot_deadline, match.grace_deadline) if d is not None]
+    started = clock.get("started")
+    if started is not None:
+        if clock.get("warning") is not None and not clock.get("warned"):
+            due.append(float(started) + float(clock["warning"]))
+        if clock.get("limit") is not None and not clock.get("expired"):
+            due.append(float(started) + float(clock["limit"]))
+    return min(due) if due else None
+
+
+def shot_clock_seconds(match: Match, snapshot: dict[str, Any] | None = None) -> int | None:
+    """The shot clock that applies now: the match's own, or TIME_UP_SHOT_CLOCK once its time is up."""
+    if match.shot_clock:
+        return int(match.shot_clock)
+    snapshot = (match.snapshot if snapshot is None else snapshot) or {}
+    clock = snapshot.get("clock") or {}
+    time_up = bool(clock.get("expired")) or snapshot.get("phase") in ("extra_visits", "shootout")
+    return TIME_UP_SHOT_CLOCK if time_up else None

@@ -1,0 +1,50 @@
+"""What every match write shares: the refusal (`MatchError`), what a service did (`Applied`), the
+locked Match row, and the stored event that raises its version. The package's modules (lifecycle,
+inputs, presence) all stand on these; this module imports none of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.models import Match, MatchEvent
+from game.selectors.history import history_entry
+
+
+class MatchError(Exception):
+    """A refused input, answered as `error {code, message}`; nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Applied:
+    """What a service did: `events` go to the whole match group (after commit); `reply` only to the
+    caller (the stored answer to a repeated ack)."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    reply: list[dict[str, Any]] = field(default_factory=list)
+    lobby_changed: bool = False
+
+
+def lock(match_id: str) -> Match:
+    """The Match row, locked until the transaction ends (select_for_update): every write to a match
+    holds it, so two processes never apply inputs to the same version."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("not_found", "there is no such match")
+    return match
+
+
+def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
+    """Raise the version and keep the broadcast for catch-up; returns the `{t, v, d}` event."""
+    match.version += 1
+    entry = history_entry(t, match.version, d)
+    if entry is not None:
+        d = {**d, "entry": entry}
+    MatchEvent.objects.create(match=match, version=match.version, type=t, data=d, entry=entry)
+    return {"t": t, "v": match.version, "d": d}

@@ -1,0 +1,95 @@
+"""Presence: which seats have a live socket (in any process), the disconnect grace that starts when a
+player is away and stops when they are back (K-9.3), and the recording of sockets opening and closing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.db import transaction
+
+from game.models import Match, MatchConnection, Profile
+from game.selectors.match_state import (
+    CONNECTION_STALE_AFTER,
+    DISCONNECT_GRACE,
+    AnyUser,
+    clock_info,
+    deadline_next,
+    seat_of,
+)
+from game.services.matches.base import lock
+
+
+def connected_seats(match: Match, now: float) -> set[int]:
+    """Seats with a live socket (in any process), bots always being there."""
+    # Staleness is about real sockets, so it is measured on the real clock (the deadline service may
+    # be given another `now`).
+    seats = set(
+        MatchConnection.objects.filter(
+            match=match, seat__isnull=False, seen_at__gte=time.time() - CONNECTION_STALE_AFTER
+        ).values_list("seat", flat=True)
+    )
+    if len(seats) == 2:
+        return seats
+    # Only when a seat has no socket: is its player a bot? One query by id, without loading the users
+    # (this runs on every input; the common case above costs one query).
+    ids = [match.player1_id, match.player2_id]
+    bots = set(Profile.objects.filter(user_id__in=[i for i in ids if i is not None], is_bot=True)
+               .values_list("user_id", flat=True))
+    seats.update(seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots)
+    return seats
+
+
+def refresh_grace(match: Match, now: float) -> bool:
+    """Start the disconnect grace for an absent player, or stop it when they are back; True if changed."""
+    before = (match.grace_seat, match.grace_deadline)
+    if match.status != Match.Status.ACTIVE:
+        match.grace_seat, match.grace_deadline = None, None
+    else:
+        connected = connected_seats(match, now)
+        if match.grace_seat is not None and match.grace_seat in connected:
+            match.grace_seat, match.grace_deadline = None, None
+        if match.grace_seat is None:
+            for seat in (0, 1):
+                if seat not in connected:
+                    match.grace_seat, match.grace_deadline = seat, now + DISCONNECT_GRACE
+                    break
+    return before != (match.grace_seat, match.grace_deadline)
+
+
+def match_set_connected(
+    *, match_id: str, channel_name: str, user: AnyUser, connected: bool, process: str = "", boot: str = ""
+) -> dict[str, Any] | None:
+    """Record a socket opening or closing (`process` and `boot` name the server process holding it:
+    game.services.connections). Returns the new `clock` data when a player's coming or going changed
+    the disconnect grace (to publish), else None."""
+    now = time.time()
+    with transaction.atomic():
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            return None
+        seat = seat_of(match, user)
+        if seat is not None and match.status == Match.Status.ACTIVE:
+            match = lock(match_id)
+        if connected:
+            MatchConnection.objects.update_or_create(
+                channel_name=channel_name,
+                defaults={
+                    "match": match,
+                    "user": user if user is not None and user.is_authenticated else None,
+                    "seat": seat,
+                    "seen_at": now,
+                    "process": process,
+                    "boot": boot,
+                },
+            )
+        else:
+            MatchConnection.objects.filter(channel_name=channel_name).delete()
+        if seat is None or match.status != Match.Status.ACTIVE:
+            return None
+        if refresh_grace(match, now):
+            match.next_deadline = deadline_next(match)
+            match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])
+            return clock_info(match, now=now)
+    return None

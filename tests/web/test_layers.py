@@ -1,0 +1,125 @@
+"""The Django layers go one way (issue 15, point 5; STYLE.md, the HackSoft styleguide): selectors read,
+services write and call selectors, never the reverse; no module in `game/` grows past 500 lines
+(migrations aside); no `except ImportError` around what is installed; and every play message reaches
+its service through one table (consumers.PLAY_ROUTES).
+
+Static scans of the source, like tests/engine/test_purity.py: they need no database.
+"""
+
+from __future__ import annotations
+
+import ast
+import typing
+from pathlib import Path
+
+GAME = Path(__file__).resolve().parents[2] / "game"
+SELECTORS = GAME / "selectors"
+MAX_LINES = 500
+
+
+def _game_modules() -> list[Path]:
+    return sorted(path for path in GAME.rglob("*.py") if "migrations" not in path.relative_to(GAME).parts)
+
+
+def imported_modules(path: Path, root: Path = GAME.parent) -> list[tuple[int, str]]:
+    """Every module a file imports, at the top or inside a function, as absolute dotted names
+    (`from game.services import matches` gives `game.services.matches`; relative imports are resolved
+    against the file's package, named from `root`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parent, base] if base else parent)
+            found.append((node.lineno, base))
+            found.extend((node.lineno, f"{base}.{alias.name}") for alias in node.names)
+    return found
+
+
+def _is_service(module: str) -> bool:
+    return module == "game.services" or module.startswith("game.services.")
+
+
+def test_no_module_in_game_is_over_500_lines() -> None:
+    modules = _game_modules()
+    assert len(modules) > 20, "the scan found too few modules in game/"
+    too_long = {
+        str(path.relative_to(GAME.parent)): lines
+        for path in modules
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert too_long == {}
+
+
+def test_selectors_import_nothing_from_services() -> None:
+    files = sorted(SELECTORS.rglob("*.py"))
+    assert files, "game/selectors has no Python files"
+    offenders = [
+        f"{path.relative_to(GAME.parent)}:{line} imports {module}"
+        for path in files
+        for line, module in imported_modules(path)
+        if _is_service(module)
+    ]
+    assert offenders == []
+
+
+def test_scanner_catches_a_service_import(tmp_path: Path) -> None:
+    """The scan sees imports inside functions and relative ones, the two ways one would slip in."""
+    package = tmp_path / "game" / "selectors"
+    package.mkdir(parents=True)
+    sample = package / "bad.py"
+    sample.write_text(
+        "from game.models import Match\n"
+        "def f():\n"
+        "    from game.services.matches import match_join\n"
+        "from ..services import results\n"
+        "import game.services.deadlines\n"
+        "from game import services\n"
+    )
+    caught = sorted({module for _, module in imported_modules(sample, root=tmp_path) if _is_service(module)})
+    assert caught == [
+        "game.services",
+        "game.services.deadlines",
+        "game.services.matches",
+        "game.services.matches.match_join",
+        "game.services.results",
+    ]
+
+
+def _import_error_handlers(path: Path) -> list[int]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    lines: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler) and node.type is not None:
+            names = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+            if any(isinstance(n, ast.Name) and n.id in ("ImportError", "ModuleNotFoundError") for n in names):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_except_import_error_in_game() -> None:
+    """Import what is installed: a missing dependency should fail at start, not degrade quietly."""
+    offenders = [
+        f"{path.relative_to(GAME.parent)}:{line}" for path in _game_modules() for line in _import_error_handlers(path)
+    ]
+    assert offenders == []
+
+
+def test_import_error_scan_catches_a_fallback(tmp_path: Path) -> None:
+    sample = tmp_path / "fallback.py"
+    sample.write_text("try:\n    import x\nexcept (OSError, ModuleNotFoundError):\n    x = None\n")
+    assert _import_error_handlers(sample) == [3]
+
+
+def test_every_play_message_has_a_service_route() -> None:
+    """The dispatch table covers every play message but `rematch` (its own handler), and nothing else."""
+    from game import protocol
+    from game.consumers import PLAY_ROUTES
+
+    play_types = set(typing.get_args(protocol.PlayMessage)) - {protocol.RematchRequest}
+    assert set(PLAY_ROUTES) == play_types
