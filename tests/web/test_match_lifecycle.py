@@ -9,6 +9,7 @@ in-memory layer and on PostgreSQL with Redis.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -277,17 +278,31 @@ async def deadlines_fire_due_async(now: float) -> list[str]:
     return [match_id for match_id, _ in fired]
 
 
+async def grace_seat_becomes(match_id: str, seat: int | None, timeout: float = 10.0) -> Match:
+    """The match row once its disconnect grace is on `seat` (None: nobody is away)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        match = await row(match_id)
+        if match.grace_seat == seat or time.monotonic() > deadline:
+            assert match.grace_seat == seat, (match.grace_seat, seat)
+            return match
+        await asyncio.sleep(0.05)
+
+
 async def test_player_back_within_the_grace_keeps_the_match() -> None:
     alice_user, bob_user, match_id = await two_players()
     names = await names_of(match_id)
     await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=7))
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
+    # Connection rows are written in the background (game.presence): read the grace from the row, as
+    # the server's clocks do, rather than from clock messages that may still be those of the connects.
+    await grace_seat_becomes(match_id, None)
     await bob.close()
+    deadline = (await grace_seat_becomes(match_id, 1)).grace_deadline
     await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] == names[1])
-    deadline = (await row(match_id)).grace_deadline
     bob = await connect_communicator("bob", match_id, bob_user)
-    await alice.until(lambda m: m["t"] == "clock" and m["d"]["grace_player"] is None)
+    await grace_seat_becomes(match_id, None)
     assert await fire_due(now=deadline + 1) == 0
     assert (await row(match_id)).status == Match.Status.ACTIVE
     await close_all(alice, bob)
