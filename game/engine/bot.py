@@ -60,9 +60,8 @@ from game.engine.bot_search import _pockets, _search_shot, _targets
 from game.engine.physics import Strike, simulate
 from game.engine.physics.errors import SimulationCapError, StrikeError
 from game.engine.rules import Match, RuleError
-from game.engine.rules.lag import LAG_BALLS, judge_lag, lag_start
+from game.engine.rules.lag import LAG_BALLS, judge_lag_shot, lag_start
 from game.engine.rules.placement import home_placement_error, opening_placement_error
-from game.engine.rules.trace import coordinate_extent
 from game.engine.table import TableSpec
 
 
@@ -154,16 +153,7 @@ def _lag_distance(table: TableSpec, side: int, colours: Colours, speed: float) -
         shot = simulate(table, balls, Strike(ball=ball, speed=speed, angle=0.0, side=0.0, height=0.0))
     except (StrikeError, SimulationCapError):
         return math.inf
-    final = shot.final.get(ball)
-    result = judge_lag(
-        ball=ball,
-        side=side,
-        events=shot.events,
-        pocketed=ball in shot.pocketed,
-        final=None if final is None else final.position,
-        y_extent=coordinate_extent(shot, ball, 1),
-        table=table,
-    )
+    result = judge_lag_shot(shot, ball=ball, side=side, table=table)
     return math.inf if result.lost or result.distance is None else result.distance
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.engine.rules.events import BALL_BALL, BALL_CUSHION, EventLike
+from game.engine.rules.trace import coordinate_extent
 from game.engine.rules.words import lag_words
 from game.engine.table import TableSpec
 
@@ -75,6 +76,21 @@ def judge_lag(
         return lost("lag_short")
     distance = round(final[0] - table.ball_radius, 6) + 0.0
     return LagResult(False, distance, lag_words("lag_stopped", distance), "lag_stopped")
+
+
+def judge_lag_shot(shot: Any, *, ball: str, side: int, table: TableSpec) -> LagResult:
+    """K-3.1 for one simulated lag shot of ``ball`` from ``side`` (the online lag and the computer's
+    lag search judge the same way)."""
+    final = shot.final.get(ball)
+    return judge_lag(
+        ball=ball,
+        side=side,
+        events=shot.events,
+        pocketed=ball in shot.pocketed,
+        final=None if final is None else final.position,
+        y_extent=coordinate_extent(shot, ball, 1),
+        table=table,
+    )
 
 
 def decide_lag(first: LagResult, second: LagResult, tolerance: float) -> int | None:

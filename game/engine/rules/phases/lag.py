@@ -12,12 +12,11 @@ import dataclasses
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules.errors import refuse
 from game.engine.rules.inputs import Lag
-from game.engine.rules.lag import LAG_BALLS, decide_lag, judge_lag, lag_start
+from game.engine.rules.lag import LAG_BALLS, decide_lag, judge_lag_shot, lag_start
 from game.engine.rules.phases.flow import Handlers, Outcome, Result, begin, dispatch, done, note
 from game.engine.rules.simulator import Simulator
 from game.engine.rules.state import LagState, MatchState, Phase, ShootoutStage, Vec2, table_of
 from game.engine.rules.strike import parse_strike
-from game.engine.rules.trace import coordinate_extent
 
 
 def lag(state: MatchState, inp: Lag, simulate: Simulator) -> Result:
@@ -39,16 +38,7 @@ def lag(state: MatchState, inp: Lag, simulate: Simulator) -> Result:
             layout[b] = pos
     layout[label] = lag_start(table, index)
     shot = simulate(table, layout, strike, label)
-    final = shot.final.get(label)
-    result = judge_lag(
-        ball=label,
-        side=index,
-        events=shot.events,
-        pocketed=label in shot.pocketed,
-        final=None if final is None else final.position,
-        y_extent=coordinate_extent(shot, label, 1),
-        table=table,
-    )
+    result = judge_lag_shot(shot, ball=label, side=index, table=table)
     results = list(state.lag.results)
     results[index] = result
     state = state.evolve(lag=LagState(round=state.lag.round, results=(results[0], results[1])))
