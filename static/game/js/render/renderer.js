@@ -64,11 +64,8 @@ export function createRenderer(canvas, table) {
     const mine = constraintsOf(state.shown, state.me);
     if (actions.includes("place") && mine && mine.placement) drawPlacementZone(ctx, mine.placement, px);
 
-    // Call markers under the balls; what the server forbids is greyed out.
+    // Call markers under the balls.
     const resting = restingBalls(state);
-    if (!moving && state.role === "player" && (actions.includes("shoot") || actions.includes("place"))) {
-      drawRefused(ctx, mine, resting, state.call, px);
-    }
     if (!moving && state.role === "player") {
       const { call } = state;
       if (call.pocket && table.pockets[call.pocket]) {
@@ -118,6 +115,10 @@ export function createRenderer(canvas, table) {
 
     drawBalls(ctx, sprites, tf, balls, R, orientations);
     ctx.setTransform(...canvasMatrix(tf));
+    // What the server forbids is greyed out, over the balls.
+    if (!moving && state.role === "player" && (actions.includes("shoot") || actions.includes("place"))) {
+      drawRefused(ctx, mine, resting, state.call, px);
+    }
     if (cue) drawCue(ctx, cue.ball, cue.angle, R, cue.pull, cue.alpha, px);
   }
 
@@ -126,21 +127,23 @@ export function createRenderer(canvas, table) {
     if (!mine) return;
     const R = table.ball_radius;
     ctx.save();
-    ctx.fillStyle = "rgba(60,60,60,0.55)";
-    ctx.strokeStyle = "rgba(200,200,200,0.8)";
+    ctx.fillStyle = "rgba(70,74,72,0.6)";
+    ctx.strokeStyle = "rgba(225,225,225,0.85)";
     ctx.lineWidth = 1.5 * px;
     for (const ball of Object.keys(mine.not_callable || {})) {
       const pos = resting[ball];
       if (!pos) continue;
       ctx.beginPath();
-      ctx.arc(pos[0], pos[1], R * 1.3, 0, Math.PI * 2);
-      ctx.stroke();
+      ctx.arc(pos[0], pos[1], R * 1.02, 0, Math.PI * 2);
+      ctx.fill();
       ctx.beginPath();
-      ctx.moveTo(pos[0] - R * 0.9, pos[1] - R * 0.9);
-      ctx.lineTo(pos[0] + R * 0.9, pos[1] + R * 0.9);
+      ctx.moveTo(pos[0] - R * 0.7, pos[1] + R * 0.7);
+      ctx.lineTo(pos[0] + R * 0.7, pos[1] - R * 0.7);
       ctx.stroke();
     }
-    if (call && call.ball) {
+    ctx.fillStyle = "rgba(60,60,60,0.55)";
+    // Pockets: only for a ball that may be called at all (a forbidden ball is greyed itself).
+    if (call && call.ball && !(mine.not_callable || {})[call.ball]) {
       for (const [id, pocket] of Object.entries(table.pockets)) {
         if (pocketLegality(mine, call.ball, id).possible) continue;
         ctx.beginPath();

@@ -156,7 +156,8 @@ export function createControls(root, dispatch) {
     via.textContent = state.call.via ? `Via ${state.call.via.replace(/\d$/, "")}` : state.ui.pickVia ? "Pick a ball…" : "Via ball…";
 
     shoot.hidden = !shooting && (lagging || choosing);
-    shoot.disabled = !shooting || !callComplete;
+    // A call the server forbids is not sent: Shoot stays off, and the reason is written under the call.
+    shoot.disabled = !shooting || !callComplete || !legal;
     shoot.title = legal ? "" : verdict.why || "";
     lag.hidden = !lagging;
     take.hidden = !choosing;
@@ -175,6 +176,7 @@ export function createControls(root, dispatch) {
     else if (placing) h = game && game.phase === "opening_placement"
       ? "Place white •• beyond the centre, outside the red corridors."
       : "Ball in hand: place your cue ball in the home (left of the line).";
+    else if (shooting && !legal) h = "This call is not allowed now: pick another ball or pocket.";
     else if (shooting) h = callComplete
       ? "Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°"
       : "Call your shot: click the object ball, then a pocket.";
