@@ -118,3 +118,34 @@ test("the strike is clamped to the server's limits, not the client's", () => {
   const k = clampStrike({ angle: -3, speed: 7, side: 0.5, height: 0 }, tight);
   assert.deepEqual(k, { angle: -1, speed: 4, side: 0.3, height: 0 });
 });
+
+test("the aim guide and the automatic call suggest only the pockets the server allows", async () => {
+  const { suggestedPocket } = await import("../../static/game/js/render/renderer.js");
+  const table = JSON.parse(readFileSync(new URL("./fixtures/table.json", import.meta.url)));
+  const balls = fixtures.break_placed.balls;
+  const toward = (ball, pocket) => {
+    const [mx, my] = table.pockets[pocket].mouth_center;
+    const [x, y] = balls[ball];
+    const n = Math.hypot(mx - x, my - y);
+    return { hit: { ball, objectDir: [(mx - x) / n, (my - y) / n] } };
+  };
+  // The front red heads for foot left: a pot on the table, but K-3.4 forbids the call, so none is offered.
+  assert.equal(suggestedPocket(table, brk, balls, "white1", toward("red1", "foot_left"), {}), null);
+  assert.equal(suggestedPocket(table, brk, balls, "white1", toward("kaisa", "foot_left"), {}).pocket, "foot_left");
+  assert.equal(suggestedPocket(table, brk, balls, "white1", toward("kaisa", "middle_left"), {}), null);
+  assert.equal(suggestedPocket(table, null, balls, "white1", toward("kaisa", "foot_left"), {}), null, "no constraints, no suggestion");
+});
+
+test("the table is drawn from the server's normals, axes and facings", async () => {
+  const { cushionPolygon, pocketHole } = await import("../../static/game/js/render/table.js");
+  const table = JSON.parse(readFileSync(new URL("./fixtures/table.json", import.meta.url)));
+  const head = table.cushions.find((c) => c.id === "head");
+  const poly = cushionPolygon(table, head);
+  assert.deepEqual(poly.normal, head.normal);
+  // Both ends start on the server's facings (a jaw tip), not on a point worked out here.
+  const facingStarts = table.facings.map((f) => JSON.stringify(f.a));
+  for (const end of poly.ends) assert.ok(facingStarts.includes(JSON.stringify(end.face)), JSON.stringify(end.face));
+  const hole = pocketHole(table, table.pockets.middle_right);
+  assert.deepEqual(hole.axis, table.pockets.middle_right.axis);
+  close(hole.centre[0], table.pockets.middle_right.mouth_center[0]);
+});

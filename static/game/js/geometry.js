@@ -46,26 +46,16 @@ export function raySegment(p, d, a, b) {
   return s;
 }
 
-/** The cushion nose segment pulled `R` into the cloth: where a ball's centre is when it touches it. */
+/**
+ * The cushion nose segment pulled `R` into the cloth along the server's normal (cushion.normal points
+ * into the cloth): where a ball's centre is when it touches it.
+ */
 function insetCushion(table, cushion) {
-  const [ax, ay] = cushion.a;
-  const [bx, by] = cushion.b;
-  let nx = -(by - ay);
-  let ny = bx - ax;
-  const len = Math.hypot(nx, ny) || 1;
-  nx /= len;
-  ny /= len;
-  // Point the normal into the cloth (toward the table's centre).
-  const mx = (ax + bx) / 2 - table.length / 2;
-  const my = (ay + by) / 2 - table.width / 2;
-  if (nx * mx + ny * my > 0) {
-    nx = -nx;
-    ny = -ny;
-  }
+  const [nx, ny] = cushion.normal;
   const R = table.ball_radius;
   return [
-    [ax + nx * R, ay + ny * R],
-    [bx + nx * R, by + ny * R],
+    [cushion.a[0] + nx * R, cushion.a[1] + ny * R],
+    [cushion.b[0] + nx * R, cushion.b[1] + ny * R],
   ];
 }
 
@@ -132,12 +122,6 @@ function rayBox(p, d, L, W) {
   return Math.max(0, s);
 }
 
-/** Middle of a pocket's mouth (between the jaw tip centres). */
-export function mouthCentre(pocket) {
-  const [a, b] = pocket.mouth;
-  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-}
-
 /**
  * The pocket an object ball sent from `from` along unit `dir` is heading for, if its line passes
  * within `tolerance` of a mouth centre (and no other ball is in the way). Used to suggest a call.
@@ -146,7 +130,7 @@ export function pocketAlong(table, from, dir, balls = {}, skip = [], tolerance =
   const tol = tolerance ?? table.ball_radius * 1.1;
   let best = null;
   for (const [id, pocket] of Object.entries(table.pockets)) {
-    const m = mouthCentre(pocket);
+    const m = pocket.mouth_center;
     const wx = m[0] - from[0];
     const wy = m[1] - from[1];
     const along = wx * dir[0] + wy * dir[1];
@@ -180,7 +164,7 @@ export function ballAtPoint(table, balls, point, slop = 0.01) {
 export function pocketAtPoint(table, point, reach = 0.12) {
   let best = null;
   for (const [id, pocket] of Object.entries(table.pockets)) {
-    const m = mouthCentre(pocket);
+    const m = pocket.mouth_center;
     const d = Math.hypot(m[0] - point[0], m[1] - point[1]);
     if (d <= reach && (!best || d < best.d)) best = { id, d };
   }
