@@ -1,5 +1,6 @@
 /**
- * Aiming and placement geometry on the table. Pure functions, metres and radians.
+ * Aiming and picking geometry on the table. Pure functions, metres and radians. No rule lives here:
+ * what may be called or where a ball may be placed is the server's (legality.js reads it).
  *
  * The aim guide is the classic ghost ball: follow the cue ball's centre along the aim line until it
  * is 2R from some ball's centre; the cue ball then sits at the ghost position and drives the object

@@ -257,7 +257,8 @@ function boot(root) {
 
   /** The server's reason against the ball or pocket under the pointer, or null (greyed ones only). */
   function hoverRefusal(point) {
-    if (!point || !myActions(state).includes("shoot") && !myActions(state).includes("place")) return null;
+    const actions = myActions(state);
+    if (!point || (!actions.includes("shoot") && !actions.includes("place"))) return null;
     const mine = constraintsOf(state.shown, state.me);
     if (!mine) return null;
     const ball = ballAtPoint(table, restingBalls(state), point);
