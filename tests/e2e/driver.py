@@ -12,12 +12,16 @@ import math
 from typing import Any
 
 from game.engine.rules import Match, RuleError
+from game.engine.strike_limits import STRIKE_LIMITS
 from game.engine.table import kaisa_table
 
 TABLE = kaisa_table()
 R = TABLE.ball_radius
 L, W = TABLE.length, TABLE.width
-MIN_SPEED, MAX_SPEED, MAX_PULL = 0.2, 9.0, 0.3
+# The page's softest stroke and longest pull (static/game/js/state.js, input/pointer.js); the top speed is
+# the server's (constraints.strike_limits), so the driver reads the engine's one home for it.
+MIN_SPEED, MAX_PULL = 0.2, 0.3
+MAX_SPEED = STRIKE_LIMITS.max_speed
 
 
 def root_data(page: Any) -> dict[str, str]:

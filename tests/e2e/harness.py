@@ -68,8 +68,11 @@ class EngineMatch:
 
     # -- wire ---------------------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
+        """The state as the server sends it (game/services/matches.py ``state_of``): the snapshot, who may
+        act, and each player's constraints from the engine, so the page draws legality from them."""
         snap = self.match.snapshot()
         snap["pending"] = [list(p) for p in self.match.pending()]
+        snap["constraints"] = {name: self.match.constraints(name) for name in self.players}
         return snap
 
     def snapshot(self, client: Client) -> dict[str, Any]:

@@ -211,12 +211,16 @@ test("who acts: pending actions, my cue ball (the lag uses the seat)", () => {
   assert.deepEqual(myActions(spectator), []);
 });
 
-test("aim and call reducers clamp their inputs", () => {
-  let s = setAim(fresh(), { speed: 50, side: 1, height: 1 });
-  assert.equal(s.aim.speed, 9);
-  assert.ok(Math.hypot(s.aim.side, s.aim.height) <= 0.6 + 1e-12);
+test("aim and call reducers clamp their inputs to the server's strike limits", () => {
+  const limits = { min_speed_exclusive: 0, max_speed: 7, max_tip_offset: 0.5, max_angle: 2 * Math.PI };
+  const shown = game({ constraints: { alice: { strike_limits: limits }, bob: { strike_limits: limits } } });
+  let s = receive(fresh(), snapshot(1, shown), 0, 0);
+  s = setAim(s, { speed: 50, side: 1, height: 1 });
+  assert.equal(s.aim.speed, 7);
+  assert.ok(Math.abs(Math.hypot(s.aim.side, s.aim.height) - 0.5) < 1e-12);
   s = setCall(s, { ball: "red1", object_cushions: -3 });
   assert.equal(s.call.object_cushions, 0);
   assert.equal(s.callManual, true);
-  for (const p of [0, 0.3, 1]) assert.ok(Math.abs(powerFromSpeed(speedFromPower(p)) - p) < 1e-12);
+  for (const p of [0, 0.3, 1]) assert.ok(Math.abs(powerFromSpeed(speedFromPower(p, limits), limits) - p) < 1e-12);
+  assert.equal(speedFromPower(1, limits), 7);
 });

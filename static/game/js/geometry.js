@@ -1,5 +1,6 @@
 /**
- * Aiming and placement geometry on the table. Pure functions, metres and radians.
+ * Aiming and picking geometry on the table. Pure functions, metres and radians. No rule lives here:
+ * what may be called or where a ball may be placed is the server's (legality.js reads it).
  *
  * The aim guide is the classic ghost ball: follow the cue ball's centre along the aim line until it
  * is 2R from some ball's centre; the cue ball then sits at the ghost position and drives the object
@@ -46,26 +47,16 @@ export function raySegment(p, d, a, b) {
   return s;
 }
 
-/** The cushion nose segment pulled `R` into the cloth: where a ball's centre is when it touches it. */
+/**
+ * The cushion nose segment pulled `R` into the cloth along the server's normal (cushion.normal points
+ * into the cloth): where a ball's centre is when it touches it.
+ */
 function insetCushion(table, cushion) {
-  const [ax, ay] = cushion.a;
-  const [bx, by] = cushion.b;
-  let nx = -(by - ay);
-  let ny = bx - ax;
-  const len = Math.hypot(nx, ny) || 1;
-  nx /= len;
-  ny /= len;
-  // Point the normal into the cloth (toward the table's centre).
-  const mx = (ax + bx) / 2 - table.length / 2;
-  const my = (ay + by) / 2 - table.width / 2;
-  if (nx * mx + ny * my > 0) {
-    nx = -nx;
-    ny = -ny;
-  }
+  const [nx, ny] = cushion.normal;
   const R = table.ball_radius;
   return [
-    [ax + nx * R, ay + ny * R],
-    [bx + nx * R, by + ny * R],
+    [cushion.a[0] + nx * R, cushion.a[1] + ny * R],
+    [cushion.b[0] + nx * R, cushion.b[1] + ny * R],
   ];
 }
 
@@ -132,12 +123,6 @@ function rayBox(p, d, L, W) {
   return Math.max(0, s);
 }
 
-/** Middle of a pocket's mouth (between the jaw tip centres). */
-export function mouthCentre(pocket) {
-  const [a, b] = pocket.mouth;
-  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-}
-
 /**
  * The pocket an object ball sent from `from` along unit `dir` is heading for, if its line passes
  * within `tolerance` of a mouth centre (and no other ball is in the way). Used to suggest a call.
@@ -146,7 +131,7 @@ export function pocketAlong(table, from, dir, balls = {}, skip = [], tolerance =
   const tol = tolerance ?? table.ball_radius * 1.1;
   let best = null;
   for (const [id, pocket] of Object.entries(table.pockets)) {
-    const m = mouthCentre(pocket);
+    const m = pocket.mouth_center;
     const wx = m[0] - from[0];
     const wy = m[1] - from[1];
     const along = wx * dir[0] + wy * dir[1];
@@ -180,7 +165,7 @@ export function ballAtPoint(table, balls, point, slop = 0.01) {
 export function pocketAtPoint(table, point, reach = 0.12) {
   let best = null;
   for (const [id, pocket] of Object.entries(table.pockets)) {
-    const m = mouthCentre(pocket);
+    const m = pocket.mouth_center;
     const d = Math.hypot(m[0] - point[0], m[1] - point[1]);
     if (d <= reach && (!best || d < best.d)) best = { id, d };
   }
@@ -196,59 +181,4 @@ export function pointSegmentDistance(p, a, b) {
   const den = abx * abx + aby * aby;
   const t = den === 0 ? 0 : Math.max(0, Math.min(1, (apx * abx + apy * aby) / den));
   return Math.hypot(apx - t * abx, apy - t * aby);
-}
-
-/**
- * The two opening corridors of K-3.3: from the centre spot to each foot corner pocket's mouth centre,
- * two ball diameters wide.
- */
-export function openingCorridors(table) {
-  const centre = table.spots.center;
-  return ["foot_left", "foot_right"]
-    .filter((id) => table.pockets[id])
-    .map((id) => ({ a: centre, b: mouthCentre(table.pockets[id]), halfWidth: 2 * table.ball_radius }));
-}
-
-/**
- * Is placing `ballId` at `pos` legal?
- * kind "hand": anywhere in the home (x ≤ L/4, K-2.2, K-7.1); kind "opening": x > L/2 outside the
- * corridors (K-3.3). Always fully on the cloth and touching no other ball.
- * @returns {{ok: boolean, reason: string | null}}
- */
-export function placementCheck(table, balls, ballId, pos, kind = "hand") {
-  const R = table.ball_radius;
-  const [x, y] = pos;
-  const eps = 1e-9;
-  if (x < R - eps || x > table.length - R + eps || y < R - eps || y > table.width - R + eps) {
-    return { ok: false, reason: "off_cloth" };
-  }
-  if (kind === "opening") {
-    if (x <= table.length / 2) return { ok: false, reason: "not_past_centre" };
-    for (const c of openingCorridors(table)) {
-      if (pointSegmentDistance(pos, c.a, c.b) < c.halfWidth) return { ok: false, reason: "corridor" };
-    }
-  } else if (x > table.home_line_x + eps) {
-    return { ok: false, reason: "outside_home" };
-  }
-  for (const [id, other] of Object.entries(balls)) {
-    if (id === ballId || !other) continue;
-    if (Math.hypot(other[0] - x, other[1] - y) < 2 * R - eps) return { ok: false, reason: "touching" };
-  }
-  return { ok: true, reason: null };
-}
-
-/**
- * Keep a wished placement on the cloth. The home line and the centre line are not clamped: a ball
- * dragged across them turns red and says why, rather than sticking to the line unexplained.
- */
-export function clampPlacement(table, pos) {
-  const R = table.ball_radius;
-  return [Math.min(table.length - R, Math.max(R, pos[0])), Math.min(table.width - R, Math.max(R, pos[1]))];
-}
-
-/** Clamp a cue tip offset (side, height) into the disc of radius `limit` (fractions of R). */
-export function clampSpin(side, height, limit = 0.6) {
-  const r = Math.hypot(side, height);
-  if (r <= limit) return [side, height];
-  return [(side / r) * limit, (height / r) * limit];
 }

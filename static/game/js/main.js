@@ -22,6 +22,7 @@ import {
   setPlacing,
   setUi,
   speedFromPower,
+  strikeLimits,
   tick,
   animating,
 } from "./state.js";
@@ -31,21 +32,15 @@ import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
 import { bindKeyboard } from "./input/keyboard.js";
 import { createLoop } from "./loop.js";
-import {
-  aimGuide,
-  ballAtPoint,
-  clampPlacement,
-  clampSpin,
-  placementCheck,
-  pocketAlong,
-  pocketAtPoint,
-  wrapAngle,
-} from "./geometry.js";
+import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
+import { ballRefusal, callVerdict, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
+import { suggestedPocket } from "./render/renderer.js";
 
 const PLACEMENT_WORDS = {
   off_cloth: "The ball must lie fully on the cloth.",
   outside_home: "Place the ball in the home: on or behind the home line.",
   touching: "The ball may not touch another ball.",
+  not_now: "You may not place a ball now.",
   corridor: "Not in the corridor between the centre spot and a foot pocket (K-3.3).",
   not_past_centre: "Place white •• beyond the centre of the table (K-3.3).",
 };
@@ -97,16 +92,20 @@ function boot(root) {
       if (state.call.ball) set(setCall(state, { ball: null, pocket: null }, false));
       return;
     }
-    const target = pocketAlong(table, balls[guide.hit.ball], guide.hit.objectDir, balls, [guide.hit.ball, id]);
+    // Only what the server allows is suggested: a ball it forbids to call is not, nor a pocket it forbids.
+    const mine = constraintsOf(state.shown, state.me);
+    const ball = ballRefusal(mine, guide.hit.ball) ? null : guide.hit.ball;
+    const target = ball ? suggestedPocket(table, mine, balls, id, guide, state.call) : null;
     const pocket = target ? target.pocket : null;
-    if (state.call.ball !== guide.hit.ball || state.call.pocket !== pocket) {
-      set(setCall(state, { ball: guide.hit.ball, pocket }, false));
+    if (state.call.ball !== ball || state.call.pocket !== pocket) {
+      set(setCall(state, { ball, pocket }, false));
     }
   }
 
   function strike() {
     const { angle, speed, side, height } = state.aim;
-    return { angle: wrapAngle(angle), speed: Math.round(speed * 1000) / 1000, side, height };
+    const rounded = { angle: wrapAngle(angle), speed: Math.round(speed * 1000) / 1000, side, height };
+    return clampStrike(rounded, strikeLimits(state));
   }
 
   function play(t, d) {
@@ -120,8 +119,10 @@ function boot(root) {
       play("lag", { strike: strike() });
     } else if (actions.includes("shoot")) {
       const { call } = state;
-      if (!call.ball || !call.pocket) {
-        set({ ...state, error: { code: "no_call", message: "Call your shot first: click a ball, then a pocket.", at: clockNow() } });
+      // The server's constraints decide; a call they forbid is never sent, and the player reads why.
+      const verdict = callVerdict(constraintsOf(state.shown, state.me), call);
+      if (!verdict.ok) {
+        set({ ...state, error: { code: "call_not_allowed", message: verdict.why, at: clockNow() } });
         return;
       }
       play("shoot", { call: { ...call }, strike: strike() });
@@ -129,8 +130,9 @@ function boot(root) {
     set(setUi(state, { pull: 0 }));
   }
 
-  function placementKind() {
-    return state.shown && state.shown.phase === "opening_placement" ? "opening" : "hand";
+  function placement() {
+    const mine = constraintsOf(state.shown, state.me);
+    return mine ? mine.placement : null;
   }
 
   function dispatch(intent) {
@@ -156,7 +158,7 @@ function boot(root) {
         play("rematch", {});
         break;
       case "power":
-        set(setAim(state, { speed: speedFromPower(intent.power) }));
+        set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
         sendAim();
         break;
       case "speed-step":
@@ -164,7 +166,7 @@ function boot(root) {
         sendAim();
         break;
       case "spin": {
-        const [side, height] = clampSpin(intent.side, intent.height);
+        const [side, height] = clampSpin(intent.side, intent.height, strikeLimits(state));
         set(setAim(state, { side, height }));
         sendAim();
         break;
@@ -175,12 +177,12 @@ function boot(root) {
         break;
       case "pull":
         set(setUi(state, { pull: intent.power }));
-        if (intent.power > 0) set(setAim(state, { speed: speedFromPower(intent.power) }));
+        if (intent.power > 0) set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
         break;
       case "pull-release":
         set(setUi(state, { pull: 0 }));
         if (intent.power >= MIN_SHOT_POWER) {
-          set(setAim(state, { speed: speedFromPower(intent.power) }));
+          set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
           shoot();
         }
         break;
@@ -205,18 +207,18 @@ function boot(root) {
         break;
       }
       case "place-move": {
-        const ball = myCueBall(state);
-        const kind = placementKind();
-        const pos = clampPlacement(table, intent.point, kind);
-        const check = placementCheck(table, restingBalls(state), ball, pos, kind);
+        const where = placement();
+        const ball = where ? where.ball : myCueBall(state);
+        const pos = clampPlacement(where, intent.point);
+        const check = placementCheck(where, pos);
         set(setPlacing(state, { ball, pos, ok: check.ok, reason: check.reason }));
         break;
       }
       case "place": {
-        const ball = myCueBall(state);
-        const kind = placementKind();
-        const pos = clampPlacement(table, intent.point, kind);
-        const check = placementCheck(table, restingBalls(state), ball, pos, kind);
+        const where = placement();
+        const ball = where ? where.ball : myCueBall(state);
+        const pos = clampPlacement(where, intent.point);
+        const check = placementCheck(where, pos);
         if (!check.ok) {
           set({ ...state, error: { code: check.reason, message: PLACEMENT_WORDS[check.reason], at: clockNow() } });
           set(setPlacing(state, { ball, pos, ok: false, reason: check.reason }));
@@ -242,12 +244,31 @@ function boot(root) {
         if (state.call.via) set(setCall(state, { via: null }));
         else set(setUi(state, { pickVia: !state.ui.pickVia }));
         break;
-      case "hover":
+      case "hover": {
         canvas.style.cursor = hoverCursor(intent.point);
+        const why = hoverRefusal(intent.point);
+        if (why !== (state.ui.why || null)) set(setUi(state, { why }));
         break;
+      }
       default:
         break;
     }
+  }
+
+  /** The server's reason against the ball or pocket under the pointer, or null (greyed ones only). */
+  function hoverRefusal(point) {
+    const actions = myActions(state);
+    if (!point || (!actions.includes("shoot") && !actions.includes("place"))) return null;
+    const mine = constraintsOf(state.shown, state.me);
+    if (!mine) return null;
+    const ball = ballAtPoint(table, restingBalls(state), point);
+    if (ball) return ballRefusal(mine, ball);
+    const pocket = pocketAtPoint(table, point);
+    if (pocket && state.call.ball) {
+      const legal = pocketLegality(mine, state.call.ball, pocket);
+      return legal.plain ? null : legal.why;
+    }
+    return null;
   }
 
   function hoverCursor(point) {

@@ -13,12 +13,12 @@
  */
 
 import { animationDuration, ballAt, parseSegments, positionsAt, trackEnd } from "./trajectory.js";
-import { clampSpin } from "./geometry.js";
+import { clampSpeed, clampSpin, limitsOf } from "./legality.js";
 
 export const VERSIONED = new Set(["snapshot", "shot", "placed", "choice", "finished", "timeout", "notice"]);
 export const DEFAULT_AIM = Object.freeze({ angle: 0, speed: 2.5, side: 0, height: 0 });
+/** The softest stroke the power control offers (a choice of the page; the server's limits are wider). */
 export const MIN_SPEED = 0.2;
-export const MAX_SPEED = 9;
 const CHAT_KEEP = 60;
 const HISTORY_KEEP = 200;
 
@@ -510,8 +510,9 @@ export function setLatency(state, latency) {
 
 export function setAim(state, patch) {
   const aim = { ...state.aim, ...patch };
-  aim.speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, aim.speed));
-  [aim.side, aim.height] = clampSpin(aim.side, aim.height);
+  const limits = strikeLimits(state);
+  aim.speed = clampSpeed(aim.speed, limits, MIN_SPEED);
+  [aim.side, aim.height] = clampSpin(aim.side, aim.height, limits);
   return { ...state, aim };
 }
 
@@ -545,12 +546,23 @@ export function clearError(state) {
   return state.error ? { ...state, error: null } : state;
 }
 
-/** Speed (m/s) from a power fraction 0..1: quadratic, for fine control of soft shots. */
-export function speedFromPower(power) {
-  const p = Math.min(1, Math.max(0, power));
-  return MIN_SPEED + (MAX_SPEED - MIN_SPEED) * p * p;
+/** The server's strike limits in the shown state (constraints.strike_limits), or null before one. */
+export function strikeLimits(state) {
+  return limitsOf(state.shown) || limitsOf(state.game);
 }
 
-export function powerFromSpeed(speed) {
-  return Math.sqrt(Math.max(0, (speed - MIN_SPEED) / (MAX_SPEED - MIN_SPEED)));
+/**
+ * Speed (m/s) from a power fraction 0..1 of the server's `max_speed`: quadratic, for fine control of
+ * soft shots. Without limits (no state yet) the power stays at the softest stroke.
+ */
+export function speedFromPower(power, limits) {
+  const p = Math.min(1, Math.max(0, power));
+  const max = limits ? limits.max_speed : MIN_SPEED;
+  return MIN_SPEED + (max - MIN_SPEED) * p * p;
+}
+
+export function powerFromSpeed(speed, limits) {
+  const max = limits ? limits.max_speed : MIN_SPEED;
+  if (max <= MIN_SPEED) return 0;
+  return Math.min(1, Math.sqrt(Math.max(0, (speed - MIN_SPEED) / (max - MIN_SPEED))));
 }

@@ -7,8 +7,24 @@ import { canvasMatrix, fitTable } from "../transform.js";
 import { renderTable } from "./table.js";
 import { createBallSprites, drawBalls, rollOrientations } from "./balls.js";
 import { drawCue, drawGuide, drawRing } from "./cue.js";
-import { aimGuide, mouthCentre, openingCorridors, pocketAlong } from "../geometry.js";
+import { aimGuide, pocketAlong } from "../geometry.js";
+import { callVerdict, constraintsOf, pocketLegality } from "../legality.js";
 import { animating, ballsAt, myActions, myCueBall, restingBalls } from "../state.js";
+
+/**
+ * The pocket the aim line sends the object ball into, if the server allows calling it there with the
+ * options of `call` (cushions, via): the guide and the automatic call never suggest a forbidden call.
+ * @returns {{pocket: string, distance: number} | null}
+ */
+export function suggestedPocket(table, constraints, balls, cueId, guide, call) {
+  if (!guide || !guide.hit) return null;
+  const ball = guide.hit.ball;
+  const target = pocketAlong(table, balls[ball], guide.hit.objectDir, balls, [ball, cueId]);
+  if (!target) return null;
+  const options = { object_cushions: 0, cue_cushions: 0, via: null, ...(call || {}) };
+  if (options.ball !== ball) Object.assign(options, { object_cushions: 0, cue_cushions: 0, via: null });
+  return callVerdict(constraints, { ...options, ball, pocket: target.pocket }).ok ? target : null;
+}
 
 const MAX_PULL = 0.3;
 
@@ -45,14 +61,15 @@ export function createRenderer(canvas, table) {
     const actions = moving ? [] : myActions(state);
     const pulse = (now % 1600) / 1600;
 
-    if (actions.includes("place")) drawPlacementZone(ctx, state, px);
+    const mine = constraintsOf(state.shown, state.me);
+    if (actions.includes("place") && mine && mine.placement) drawPlacementZone(ctx, mine.placement, px);
 
     // Call markers under the balls.
     const resting = restingBalls(state);
     if (!moving && state.role === "player") {
       const { call } = state;
       if (call.pocket && table.pockets[call.pocket]) {
-        drawRing(ctx, mouthCentre(table.pockets[call.pocket]), R * 1.25, "rgba(255,205,70,0.95)", px, true, pulse);
+        drawRing(ctx, table.pockets[call.pocket].mouth_center, R * 1.25, "rgba(255,205,70,0.95)", px, true, pulse);
       }
       if (call.ball && resting[call.ball]) {
         drawRing(ctx, resting[call.ball], R * 1.45, "rgba(255,205,70,0.95)", px, false);
@@ -71,9 +88,7 @@ export function createRenderer(canvas, table) {
       const id = myCueBall(state);
       if (resting[id]) {
         const guide = aimGuide(table, resting, id, state.aim.angle);
-        const target = guide && guide.hit
-          ? pocketAlong(table, resting[guide.hit.ball], guide.hit.objectDir, resting, [guide.hit.ball, id])
-          : null;
+        const target = actions.includes("shoot") ? suggestedPocket(table, mine, resting, id, guide, state.call) : null;
         drawGuide(ctx, guide, R, px, 1, target);
         cue = { ball: resting[id], angle: state.aim.angle, pull: (state.ui.pull || 0) * MAX_PULL, alpha: 1 };
       }
@@ -100,43 +115,79 @@ export function createRenderer(canvas, table) {
 
     drawBalls(ctx, sprites, tf, balls, R, orientations);
     ctx.setTransform(...canvasMatrix(tf));
+    // What the server forbids is greyed out, over the balls.
+    if (!moving && state.role === "player" && (actions.includes("shoot") || actions.includes("place"))) {
+      drawRefused(ctx, mine, resting, state.call, px);
+    }
     if (cue) drawCue(ctx, cue.ball, cue.angle, R, cue.pull, cue.alpha, px);
   }
 
-  function drawPlacementZone(ctx, state, px) {
-    const L = table.length;
+  /** Grey veils over the balls that may not be called and, for the called ball, the pockets never allowed. */
+  function drawRefused(ctx, mine, resting, call, px) {
+    if (!mine) return;
+    const R = table.ball_radius;
+    ctx.save();
+    ctx.fillStyle = "rgba(70,74,72,0.6)";
+    ctx.strokeStyle = "rgba(225,225,225,0.85)";
+    ctx.lineWidth = 1.5 * px;
+    for (const ball of Object.keys(mine.not_callable || {})) {
+      const pos = resting[ball];
+      if (!pos) continue;
+      ctx.beginPath();
+      ctx.arc(pos[0], pos[1], R * 1.02, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.beginPath();
+      ctx.moveTo(pos[0] - R * 0.7, pos[1] + R * 0.7);
+      ctx.lineTo(pos[0] + R * 0.7, pos[1] - R * 0.7);
+      ctx.stroke();
+    }
+    ctx.fillStyle = "rgba(60,60,60,0.55)";
+    // Pockets: only for a ball that may be called at all (a forbidden ball is greyed itself).
+    if (call && call.ball && !(mine.not_callable || {})[call.ball]) {
+      for (const [id, pocket] of Object.entries(table.pockets)) {
+        if (pocketLegality(mine, call.ball, id).possible) continue;
+        ctx.beginPath();
+        ctx.arc(pocket.mouth_center[0], pocket.mouth_center[1], R * 1.5, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    ctx.restore();
+  }
+
+  /** The region the server allows the ball in (constraints.placement.region), and its corridors. */
+  function drawPlacementZone(ctx, placement, px) {
+    const { region } = placement;
     const W = table.width;
-    const opening = state.shown && state.shown.phase === "opening_placement";
     ctx.save();
     ctx.fillStyle = "rgba(255,255,255,0.07)";
-    if (opening) {
-      ctx.fillRect(L / 2, 0, L / 2, W);
+    if (region.kind === "opening") {
+      ctx.fillRect(region.x_min, 0, table.length - region.x_min, W);
       ctx.strokeStyle = "rgba(255,90,90,0.35)";
       ctx.fillStyle = "rgba(255,70,70,0.12)";
-      for (const c of openingCorridors(table)) {
-        const dx = c.b[0] - c.a[0];
-        const dy = c.b[1] - c.a[1];
+      for (const c of region.corridors || []) {
+        const dx = c.to[0] - c.from[0];
+        const dy = c.to[1] - c.from[1];
         const n = Math.hypot(dx, dy);
-        const nx = (-dy / n) * c.halfWidth;
-        const ny = (dx / n) * c.halfWidth;
+        const nx = (-dy / n) * region.half_width;
+        const ny = (dx / n) * region.half_width;
         ctx.beginPath();
-        ctx.moveTo(c.a[0] + nx, c.a[1] + ny);
-        ctx.lineTo(c.b[0] + nx, c.b[1] + ny);
-        ctx.lineTo(c.b[0] - nx, c.b[1] - ny);
-        ctx.lineTo(c.a[0] - nx, c.a[1] - ny);
+        ctx.moveTo(c.from[0] + nx, c.from[1] + ny);
+        ctx.lineTo(c.to[0] + nx, c.to[1] + ny);
+        ctx.lineTo(c.to[0] - nx, c.to[1] - ny);
+        ctx.lineTo(c.from[0] - nx, c.from[1] - ny);
         ctx.closePath();
         ctx.fill();
         ctx.lineWidth = px;
         ctx.stroke();
       }
     } else {
-      ctx.fillRect(0, 0, table.home_line_x, W);
+      ctx.fillRect(0, 0, region.x_max, W);
       ctx.strokeStyle = "rgba(255,255,255,0.5)";
       ctx.lineWidth = 2 * px;
       ctx.setLineDash([6 * px, 4 * px]);
       ctx.beginPath();
-      ctx.moveTo(table.home_line_x, 0);
-      ctx.lineTo(table.home_line_x, W);
+      ctx.moveTo(region.x_max, 0);
+      ctx.lineTo(region.x_max, W);
       ctx.stroke();
     }
     ctx.restore();

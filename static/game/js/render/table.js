@@ -6,7 +6,6 @@
  */
 
 import { CUSHION_DEPTH, RAIL, canvasMatrix } from "../transform.js";
-import { mouthCentre } from "../geometry.js";
 
 const WOOD_DARK = "#3b1f0e";
 const WOOD_MID = "#6b3a1c";
@@ -16,67 +15,52 @@ const CLOTH_DARK = "#0c4a30";
 const CUSHION_NOSE = "#1f8a5b";
 const CUSHION_BACK = "#0f5a3a";
 
-function unit(x, y) {
-  const n = Math.hypot(x, y) || 1;
-  return [x / n, y / n];
-}
+/**
+ * The table the server sends carries its own cushion normals, pocket mouth centres and axes, and the
+ * pocket facings (docs/protocol.md, "table"): they are drawn as given, never derived again here.
+ */
 
-/** Unit normal of a cushion pointing into the cloth. */
-export function cushionNormal(table, cushion) {
-  const [ax, ay] = cushion.a;
-  const [bx, by] = cushion.b;
-  let [nx, ny] = unit(-(by - ay), bx - ax);
-  const mx = (ax + bx) / 2 - table.length / 2;
-  const my = (ay + by) / 2 - table.width / 2;
-  if (nx * mx + ny * my > 0) [nx, ny] = [-nx, -ny];
-  return [nx, ny];
-}
-
-/** Outward unit axis of a pocket: from the mouth centre through the capture line. */
-export function pocketAxis(pocket) {
-  const m = mouthCentre(pocket);
-  const c1 = pocket.capture[0];
-  const c2 = pocket.capture[1];
-  const cx = (c1[0] + c2[0]) / 2;
-  const cy = (c1[1] + c2[1]) / 2;
-  let [ax, ay] = unit(cx - m[0], cy - m[1]);
-  if (!Number.isFinite(ax) || (ax === 0 && ay === 0)) [ax, ay] = unit(m[0] - 0, m[1] - 0);
-  return [ax, ay];
+function dist(a, b) {
+  return Math.hypot(a[0] - b[0], a[1] - b[1]);
 }
 
 /** Hole of a pocket: centre and radius of the round opening in the rail (metres). */
 export function pocketHole(table, pocket) {
   const [m1, m2] = pocket.mouth;
   const half = Math.hypot(m2[0] - m1[0], m2[1] - m1[1]) / 2;
-  const axis = pocketAxis(pocket);
-  const m = mouthCentre(pocket);
+  const axis = pocket.axis;
+  const m = pocket.mouth_center;
   const depth = table.ball_radius * 1.05;
   return { centre: [m[0] + axis[0] * depth, m[1] + axis[1] * depth], radius: half + 0.006, axis };
 }
 
-/** The cushion rubber as a polygon: nose, the facings at both ends, the back along the rail. */
+/**
+ * The cushion rubber as a polygon: nose, the facings at both ends, the back along the rail. At a pocket
+ * end the rubber follows the server's facing from its jaw-tip point outward along the pocket's axis.
+ */
 export function cushionPolygon(table, cushion) {
-  const n = cushionNormal(table, cushion);
+  const n = cushion.normal;
   const out = [-n[0], -n[1]];
   const ends = [cushion.a, cushion.b].map((p) => {
     let best = null;
-    for (const jaw of table.jaws) {
-      const d = Math.hypot(jaw.center[0] - p[0], jaw.center[1] - p[1]);
-      if (d < 0.03 && (!best || d < best.d)) best = { jaw, d };
+    for (const facing of table.facings || []) {
+      const d = Math.hypot(facing.a[0] - p[0], facing.a[1] - p[1]);
+      if (d < 0.03 && (!best || d < best.d)) best = { facing, d };
     }
     if (!best) return { nose: p, face: p, back: [p[0] + out[0] * CUSHION_DEPTH, p[1] + out[1] * CUSHION_DEPTH] };
-    const { jaw } = best;
-    const pocket = table.pockets[jaw.pocket];
-    const other = pocket.mouth.find((m) => Math.hypot(m[0] - jaw.center[0], m[1] - jaw.center[1]) > 1e-6) || p;
-    const u = unit(other[0] - jaw.center[0], other[1] - jaw.center[1]);
-    const face = [jaw.center[0] + u[0] * jaw.radius, jaw.center[1] + u[1] * jaw.radius];
-    const axis = pocketAxis(pocket);
+    const { facing } = best;
+    const face = facing.a;
+    const axis = table.pockets[facing.pocket].axis;
     // Follow the facing outward until it meets the back of the cushion.
     const depthOfFace = (face[0] - p[0]) * out[0] + (face[1] - p[1]) * out[1];
     const along = axis[0] * out[0] + axis[1] * out[1];
     const t = along > 1e-6 ? (CUSHION_DEPTH - depthOfFace) / along : CUSHION_DEPTH;
     const back = [face[0] + axis[0] * t, face[1] + axis[1] * t];
-    return { nose: p, face, back, jaw };
+    // The rounded jaw tip the facing starts on (the server's jaws), drawn over the rubber's corner.
+    const jaw = (table.jaws || [])
+      .filter((j) => j.pocket === facing.pocket)
+      .reduce((a, j) => (!a || dist(j.center, face) < dist(a.center, face) ? j : a), null);
+    return { nose: p, face, back, facing, jaw };
   });
   return { normal: n, points: [ends[0].back, ends[0].face, ends[0].nose, ends[1].nose, ends[1].face, ends[1].back], ends };
 }

@@ -3,7 +3,8 @@
  * become intents for main.js; `update` mirrors the state into the controls. Listeners unbind.
  */
 
-import { myActions, powerFromSpeed } from "../state.js";
+import { myActions, powerFromSpeed, strikeLimits } from "../state.js";
+import { ballRefusal, callVerdict, constraintsOf } from "../legality.js";
 import { choiceWords } from "./phase.js";
 import { describeCall } from "./words.js";
 
@@ -42,6 +43,8 @@ export function createControls(root, dispatch) {
   const fine = $(".kz-fine");
   const via = $(".kz-via");
   const hint = $(".kz-hint");
+  const why = $(".kz-why");
+  const spinLimit = $(".kz-spin-limit");
   const outputs = [...root.querySelectorAll("output[data-field]")];
   const unbind = [];
   let spinDrag = false;
@@ -121,7 +124,11 @@ export function createControls(root, dispatch) {
     const placing = actions.includes("place");
     root.dataset.mode = choosing ? "choose" : placing ? "place" : shooting ? "shoot" : lagging ? "lag" : "wait";
 
-    const p = Math.round(powerFromSpeed(state.aim.speed) * 1000);
+    const limits = strikeLimits(state);
+    const p = Math.round(powerFromSpeed(state.aim.speed, limits) * 1000);
+    // The dashed circle is the server's tip-offset limit (constraints.strike_limits.max_tip_offset).
+    const r = limits ? String(limits.max_tip_offset) : "0";
+    if (spinLimit.getAttribute("r") !== r) spinLimit.setAttribute("r", r);
     if (document.activeElement !== power && Number(power.value) !== p) power.value = String(p);
     const text = `${state.aim.speed.toFixed(1)} m/s`;
     if (speed.textContent !== text) speed.textContent = text;
@@ -133,14 +140,25 @@ export function createControls(root, dispatch) {
 
     const callComplete = Boolean(state.call.ball && state.call.pocket);
     const callLine = describeCall(state.call);
-    callText.textContent = callLine || (shooting ? "Click a ball, then a pocket" : "—");
+    // Legality is the server's (state.constraints): a forbidden call is struck through and says why.
+    const mine = constraintsOf(game, state.me);
+    const verdict = callComplete ? callVerdict(mine, state.call) : { ok: true, why: ballRefusal(mine, state.call.ball) };
+    const legal = verdict.ok && !verdict.why;
+    const callTextNow = callLine ? (legal ? callLine : `${callLine}: not allowed`) : shooting ? "Click a ball, then a pocket" : "—";
+    if (callText.textContent !== callTextNow) callText.textContent = callTextNow;
     callText.dataset.auto = state.callManual ? "no" : "yes";
+    callText.dataset.legal = legal ? "yes" : "no";
+    const whyText = (shooting || placing) ? (state.ui.why || (legal ? "" : verdict.why || "")) : "";
+    if (why.textContent !== whyText) why.textContent = whyText;
+    why.hidden = !whyText;
     for (const out of outputs) out.textContent = String(state.call[out.dataset.field] || 0);
     via.setAttribute("aria-pressed", state.ui.pickVia ? "true" : "false");
     via.textContent = state.call.via ? `Via ${state.call.via.replace(/\d$/, "")}` : state.ui.pickVia ? "Pick a ball…" : "Via ball…";
 
     shoot.hidden = !shooting && (lagging || choosing);
-    shoot.disabled = !shooting || !callComplete;
+    // A call the server forbids is not sent: Shoot stays off, and the reason is written under the call.
+    shoot.disabled = !shooting || !callComplete || !legal;
+    shoot.title = legal ? "" : verdict.why || "";
     lag.hidden = !lagging;
     take.hidden = !choosing;
     pass.hidden = !choosing;
@@ -158,6 +176,7 @@ export function createControls(root, dispatch) {
     else if (placing) h = game && game.phase === "opening_placement"
       ? "Place white •• beyond the centre, outside the red corridors."
       : "Ball in hand: place your cue ball in the home (left of the line).";
+    else if (shooting && !legal) h = "This call is not allowed now: pick another ball or pocket.";
     else if (shooting) h = callComplete
       ? "Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°"
       : "Call your shot: click the object ball, then a pocket.";
