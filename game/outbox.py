@@ -21,15 +21,15 @@ from game import protocol
 from game.db import CONNECT, PLAY
 from game.realtime import event_pending
 
-__all__ = ["EventsSince", "VersionedOutbox"]
+__all__ = ["EventsSince", "Snapshot", "VersionedOutbox"]
 
 logger = logging.getLogger(__name__)
 
 #: `(version, until, priority)` -> the stored events after `version` up to `until` (None: to the latest),
 #: or None when a snapshot is the better answer (too many missed, or a version the match never reached).
-EventsSince = Callable[[int, "int | None", int], Awaitable["list[dict[str, Any]] | None"]]
+EventsSince = Callable[[int, int | None, int], Awaitable[list[dict[str, Any]] | None]]
 #: `(priority)` -> the socket's snapshot message, or None when the match is gone.
-Snapshot = Callable[[int], Awaitable["dict[str, Any] | None"]]
+Snapshot = Callable[[int], Awaitable[dict[str, Any] | None]]
 
 
 class VersionedOutbox:
