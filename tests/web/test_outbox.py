@@ -68,8 +68,11 @@ class FakeStore:
 
 def outbox_for(store: FakeStore, socket: FakeSocket, pending: list[list[str]] | None = None) -> VersionedOutbox:
     return VersionedOutbox(
-        socket.send, store.events_since, store.snapshot,
-        pending.append if pending is not None else None, beat_grace=0.01,
+        socket.send,
+        store.events_since,
+        store.snapshot,
+        pending.append if pending is not None else None,
+        beat_grace=0.01,
     )
 
 
