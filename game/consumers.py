@@ -2,9 +2,10 @@
 
 Match messages reach the sockets through the process's hub (`game.hub`, one group subscription per
 process and match), already encoded. MatchConsumer keeps per socket only what the socket itself
-needs: the last version it was sent (to drop duplicates and fill gaps from the database, so every
-socket sees versions strictly in order even when two processes publish close together), its
-rate-limit buckets and the aim throttle. Everything about the match itself lives in the database.
+needs: its `VersionedOutbox` (game.outbox: the last version it was sent, duplicates dropped and gaps
+filled from the database, so every socket sees versions strictly in order even when two processes
+publish close together), its rate-limit buckets and the aim throttle. Everything about the match
+itself lives in the database.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from game import bot_runner, hub, presence, protocol, realtime
-from game.db import CONNECT, PLAY, db_async
+from game.db import CONNECT, db_async
+from game.outbox import VersionedOutbox
 from game.ratelimit import TokenBucket, socket_allows
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
@@ -105,10 +107,10 @@ class PingConsumer(CleanCloseMixin, AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("t") == "ping":
             await self.channel_layer.group_send(self.group, {"type": "pong.relay", "d": content.get("d")})
         else:
-            await self.send_json({"t": "error", "d": {"code": "unknown_type", "message": "send {t: ping}"}})
+            await self.send_json(protocol.error("unknown_type", "send {t: ping}"))
 
     async def pong_relay(self, event: dict[str, Any]) -> None:
-        await self.send_json({"t": "pong", "d": event.get("d")})
+        await self.send_json(protocol.event("pong", event.get("d")))
 
 
 class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
@@ -121,8 +123,8 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     #: `aim` has its own bucket: a drag sends many, relays are coalesced to `aim_interval` anyway.
     aim_limit: tuple[float, float] = (60.0, 60.0)
     aim_interval = 0.05
-    #: Seconds a beat announcing a version this socket has not had waits for it before filling the gap.
-    beat_grace = 0.5
+    #: Seconds a beat announcing a version this socket has not had waits for it (VersionedOutbox).
+    beat_grace = VersionedOutbox.beat_grace
     #: Rate-limited messages tolerated (burst, per second) before the socket is closed as a flood.
     flood_limit: tuple[float, float] = (50.0, 5.0)
 
@@ -132,7 +134,6 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.match_id: str = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope.get("user")
         self.group = realtime.match_group(self.match_id)
-        self.last_v = 0
         self.registered = False
         self.role = "spectator"
         self.name = ""
@@ -141,24 +142,20 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.pending_aim: dict[str, Any] | None = None
         self.last_aim_relay = 0.0
         self.flood = TokenBucket(*self.flood_limit)
-        #: Held by whatever sends versioned events (connect's snapshot, catch-up, gap fills, the
-        #: backlog): the hub's deliveries queue in `backlog` meanwhile, so versions leave in order.
-        self.send_lock = asyncio.Lock()
-        #: Hub deliveries waiting for the lock, in arrival order: ("event", message) / ("relay", text).
-        self.backlog: list[tuple[str, Any]] = []
+        #: Versioned delivery (order, duplicates, gaps, catch-up): the hub's deliveries go through it.
+        self.outbox = VersionedOutbox(self.send_text, self.read_events_since, self.read_snapshot,
+                                      self.set_pending, beat_grace=self.beat_grace)
         self.hub: hub.MatchHub | None = None
         self.bucket = TokenBucket(*self.spectator_limit)
         self.aim_bucket = TokenBucket(*self.aim_limit)
         # Accept first: the handshake never waits for the database (under churn it waited seconds,
         # and daphne gave up on handshakes). Frames that come before the snapshot wait their turn.
         await self.accept()
-        async with self.send_lock:
+        async with self.outbox.lock:
             # Join the group before reading the snapshot: an event committed in between then arrives
             # through the hub and is dropped or kept by its version, never lost.
             self.hub = await hub.join(self.channel_layer, self.group, self)
-            snapshot = await db_async(match_selectors.match_snapshot_message, priority=CONNECT)(
-                match_id=self.match_id, user=self.user
-            )
+            snapshot = await self.read_snapshot(CONNECT)
             if snapshot is None:
                 await self.send_message(protocol.error("not_found", "there is no such match"))
                 await self.close_and_release(CLOSE_NOT_FOUND)
@@ -167,7 +164,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             self.role, self.name = you["role"], you["name"]
             if self.role == "player":
                 self.bucket = TokenBucket(*self.player_limit)
-            await self.send_versioned(snapshot)
+            await self.outbox.send_versioned(snapshot)
         # The row is written in the background: the socket's frames are handled meanwhile (awaited
         # here, a burst of connects held each player's first inputs for seconds). The cleanup waits
         # for it before deleting the row.
@@ -183,8 +180,11 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         player's grace starts)."""
         for task in list(getattr(self, "tasks", ())):
             task.cancel()
-        if getattr(self, "hub", None) is not None:
-            process_hub, self.hub = self.hub, None
+        if getattr(self, "outbox", None) is not None:
+            self.outbox.cancel()
+        process_hub = getattr(self, "hub", None)
+        if process_hub is not None:
+            self.hub = None
             await process_hub.leave(self.group, self)
         if getattr(self, "registered", False):
             self.registered = False
@@ -222,7 +222,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await self.send_message(message.reply())
             return
         if isinstance(message, protocol.Hello):
-            await self.catch_up(message.v)
+            await self.outbox.catch_up(message.v)
         elif isinstance(message, protocol.Ping):
             await self.send_message(protocol.pong())
         elif isinstance(message, protocol.Aim):
@@ -252,7 +252,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await realtime.publish(self.match_id, applied.events)
             schedule_bot_turn(self.match_id)
         for stored in applied.reply:
-            await self.answer_repeat(stored)
+            await self.outbox.answer_repeat(stored)
         if applied.lobby_changed:
             await realtime.lobby_publish()
 
@@ -302,144 +302,38 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             self.last_aim_relay = time.monotonic()
             await realtime.relay(self.match_id, message, exclude=self.channel_name)
 
-    async def catch_up(self, version: int) -> None:
-        """`hello {v}`: the events after v, or a snapshot when they are too many or v is unknown."""
-        async with self.send_lock:
-            events = await db_async(match_selectors.match_events_since)(
-                match_id=self.match_id, version=version
-            )
-            if events is None:
-                await self.send_snapshot()
-                return
-            for item in events:
-                await self.send_message(item)
-                self.track(item)
-            if events:
-                self.last_v = max(self.last_v, events[-1]["v"])
-
-    async def answer_repeat(self, stored: dict[str, Any]) -> None:
-        """A repeated ack: this socket gets the stored event again (after any it has not seen yet)."""
-        async with self.send_lock:
-            if stored["v"] > self.last_v:
-                await self.fill_gap(stored["v"])
-            else:
-                await self.send_message({**stored, "repeat": True})
-
     # --- outbound -----------------------------------------------------------------------------------
 
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(message))
 
-    async def send_versioned(self, item: dict[str, Any]) -> None:
-        await self.send_message(item)
-        self.last_v = max(self.last_v, item["v"])
-        self.track(item)
+    async def send_text(self, text: str) -> None:
+        await self.send(text_data=text)
 
-    async def send_snapshot(self) -> None:
-        snapshot = await db_async(match_selectors.match_snapshot_message)(
+    async def read_events_since(self, version: int, until: int | None, priority: int) -> list[dict[str, Any]] | None:
+        return await db_async(match_selectors.match_events_since, priority=priority)(
+            match_id=self.match_id, version=version, until=until
+        )
+
+    async def read_snapshot(self, priority: int) -> dict[str, Any] | None:
+        return await db_async(match_selectors.match_snapshot_message, priority=priority)(
             match_id=self.match_id, user=self.user
         )
-        if snapshot is not None:
-            await self.send_message(snapshot)
-            self.last_v = snapshot["v"]
-            self.track(snapshot)
 
-    def track(self, item: dict[str, Any]) -> None:
+    def set_pending(self, names: list[str]) -> None:
         """Remember who may act (for the aim check) from the state an event carries."""
-        pending = realtime.event_pending(item)
-        if pending is not None:
-            self.pending_names = set(pending)
+        self.pending_names = set(names)
 
-    async def fill_gap(self, up_to: int, priority: int = PLAY) -> None:
-        """Send the stored events after `last_v` up to `up_to` (a snapshot if that is too much)."""
-        events = await db_async(match_selectors.match_events_since, priority=priority)(
-            match_id=self.match_id, version=self.last_v, until=up_to
-        )
-        if events is None:
-            await self.send_snapshot()
-            return
-        for item in events:
-            await self.send_versioned(item)
-
-    # --- hub deliveries (game.hub) ------------------------------------------------------------------
+    # --- hub deliveries (game.hub): versioned order is the outbox's ----------------------------------
 
     async def hub_event(self, message: dict[str, Any]) -> None:
-        """A versioned event: sent once, in order. The next version goes straight out (the common
-        case, no await in between); anything else waits in the backlog for a gap fill from the
-        database, behind whatever holds the send lock."""
-        if not self.backlog and not self.send_lock.locked():
-            if message["v"] <= self.last_v:
-                return
-            if message["v"] == self.last_v + 1:
-                self.sent_event(message)
-                await self.send(text_data=message["text"])
-                return
-        self.backlog.append(("event", message))
-        self.drain_backlog()
+        await self.outbox.hub_event(message)
 
     async def hub_relay(self, text: str) -> None:
-        """An unversioned message (aim, presence, clock, chat), already encoded."""
-        if not self.backlog and not self.send_lock.locked():
-            await self.send(text_data=text)
-            return
-        self.backlog.append(("relay", text))
-        self.drain_backlog()
+        await self.outbox.hub_relay(text)
 
     async def hub_beat(self, version: int, text: str) -> None:
-        """The process heartbeat's `beat {v}`: behind v (an event never reached us), the gap is filled
-        from the database first, so the beat always follows everything up to v.
-
-        Behind v is usually an event committed and being published right now: the beat waits
-        `beat_grace` for it before filling. (Filling at once made every socket of a busy match read the
-        database on most beats at 100 matches, and those reads queued ahead of the players' inputs.)"""
-        if version <= self.last_v and not self.backlog and not self.send_lock.locked():
-            await self.send(text_data=text)
-            return
-        if version > self.last_v:
-            task = asyncio.create_task(self.late_beat(version, text), name="late-beat")
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
-            return
-        self.backlog.append(("beat", (version, text)))
-        self.drain_backlog()
-
-    async def late_beat(self, version: int, text: str) -> None:
-        await asyncio.sleep(self.beat_grace)
-        self.backlog.append(("beat", (version, text)))
-        self.drain_backlog()
-
-    def sent_event(self, message: dict[str, Any]) -> None:
-        self.last_v = message["v"]
-        if message["pending"] is not None:
-            self.pending_names = set(message["pending"])
-
-    def drain_backlog(self) -> None:
-        if any(task.get_name() == "backlog" for task in self.tasks):
-            return
-        task = asyncio.create_task(self.send_backlog(), name="backlog")
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def send_backlog(self) -> None:
-        """Send the backlog in order, filling version gaps from the database (a snapshot if too far)."""
-        while self.backlog:
-            async with self.send_lock:
-                while self.backlog:
-                    kind, payload = self.backlog[0]
-                    if kind == "relay":
-                        await self.send(text_data=payload)
-                    elif kind == "beat":
-                        version, text = payload
-                        if version > self.last_v:
-                            await self.fill_gap(version, priority=CONNECT)
-                        await self.send(text_data=text)
-                    elif payload["v"] > self.last_v:
-                        if payload["v"] > self.last_v + 1:
-                            await self.fill_gap(payload["v"] - 1)
-                        if payload["v"] == self.last_v + 1:
-                            self.sent_event(payload)
-                            await self.send(text_data=payload["text"])
-                    self.backlog.pop(0)
+        await self.outbox.hub_beat(version, text)
 
 
 class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
@@ -456,8 +350,9 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         await self.send_message(protocol.message("matches", {"matches": matches}))
 
     async def release(self) -> None:
-        if getattr(self, "hub", None) is not None:
-            process_hub, self.hub = self.hub, None
+        process_hub = getattr(self, "hub", None)
+        if process_hub is not None:
+            self.hub = None
             await process_hub.leave(realtime.LOBBY_GROUP, self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -13,7 +13,7 @@ import json
 import math
 import unicodedata
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Call
@@ -320,7 +320,7 @@ def _chat_text(value: Any) -> str:
     return text
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -370,14 +370,15 @@ def _choice(d: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
 # --- server messages -------------------------------------------------------------------------------
 
 
-def event(t: str, v: int, d: dict[str, Any]) -> dict[str, Any]:
-    """A versioned event: the unit of broadcast, storage (MatchEvent) and catch-up."""
-    return {"t": t, "v": v, "d": d}
+def event(t: str, d: Any, v: int | None = None) -> dict[str, Any]:
+    """The one envelope of every server message: `{t, v, d}` for a versioned event (the unit of
+    broadcast, storage as MatchEvent, and catch-up; the snapshot too), `{t, d}` without a version."""
+    return {"t": t, "d": d} if v is None else {"t": t, "v": v, "d": d}
 
 
 def message(t: str, d: dict[str, Any]) -> dict[str, Any]:
     """An ephemeral, unversioned message (aim, presence, clock, chat, error, pong)."""
-    return {"t": t, "d": d}
+    return event(t, d)
 
 
 def error(code: str, text: str, ack: int | None = None) -> dict[str, Any]:

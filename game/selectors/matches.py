@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q
 
+from game import protocol
 from game.models import Match, MatchConnection, MatchEvent, Profile
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
@@ -93,7 +94,7 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
     last = match_last_shot(match=match)
     if last is not None:
         data["last_shot"] = last
-    return {"t": "snapshot", "v": match.version, "d": data}
+    return protocol.event("snapshot", data, match.version)
 
 
 def match_last_shot(*, match: Match) -> dict[str, Any] | None:
@@ -126,7 +127,7 @@ def match_events_since(*, match_id: str, version: int, until: int | None = None)
     if top - version > CATCH_UP_MAX_EVENTS:
         return None
     rows = MatchEvent.objects.filter(match_id=match_id, version__gt=version, version__lte=top).order_by("version")
-    events = [{"t": row.type, "v": row.version, "d": row.data} for row in rows]
+    events = [protocol.event(row.type, row.data, row.version) for row in rows]
     if len(events) != top - version:
         return None
     return events

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from game import protocol
 from game.models import Match, MatchEvent
 from game.selectors.history import history_entry
 
@@ -47,4 +48,4 @@ def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     if entry is not None:
         d = {**d, "entry": entry}
     MatchEvent.objects.create(match=match, version=match.version, type=t, data=d, entry=entry)
-    return {"t": t, "v": match.version, "d": d}
+    return protocol.event(t, d, match.version)

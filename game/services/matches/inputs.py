@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from game import protocol
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.models import Match, MatchEvent, MatchResult, Shot
@@ -73,7 +74,7 @@ def inputs_so_far(match: Match, user: AnyUser, ack: int | None) -> tuple[int, in
 def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
     """The stored answer to an ack this player already used in this match: the event it made."""
     stored = MatchEvent.objects.filter(match=match, version=version).first()
-    return [] if stored is None else [{"t": stored.type, "v": stored.version, "d": stored.data}]
+    return [] if stored is None else [protocol.event(stored.type, stored.data, stored.version)]
 
 
 def finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how: str,
