@@ -91,9 +91,7 @@ class AccountAdapter(DefaultAccountAdapter):
         return super().clean_username(username, shallow=shallow)
 
     @transaction.atomic
-    def save_user(
-        self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True
-    ) -> User:
+    def save_user(self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True) -> User:
         user = super().save_user(request, user, form, commit=commit)
         if commit:
             data: dict[str, Any] = form.cleaned_data
