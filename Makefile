@@ -22,11 +22,16 @@ migrate: install
 run: migrate
 	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) kaiza_site.asgi:application
 
-test: install
+# `make test` lints first: a ruff or mypy failure stops it before the five-minute suite.
+test: install lint
 	$(BIN)/python scripts/run_tests.py
 
+# Each step stops make at its first failure: ruff's rules, ruff's formatting, then mypy
+# (configured in pyproject.toml: the engine strict, the rest with django-stubs).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m mypy game kaiza_site
 
 bench: migrate
 	$(BIN)/python manage.py bench_physics

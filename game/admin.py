@@ -131,8 +131,8 @@ class ShotInline(admin.TabularInline):
     model = Shot
     extra = 0
     can_delete = False
-    fields = ["seq", "version", "player_name", "kind", "points", "verdict_reason", "created_at"]
-    readonly_fields = fields
+    fields = ("seq", "version", "player_name", "kind", "points", "verdict_reason", "created_at")
+    readonly_fields = ("seq", "version", "player_name", "kind", "points", "verdict_reason", "created_at")
     ordering = ["seq"]
     show_change_link = True
 

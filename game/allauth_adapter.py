@@ -19,7 +19,7 @@ from typing import Any
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms import BaseForm
 from django.http import HttpRequest
@@ -28,7 +28,7 @@ from game.models import Profile
 from game.services.accounts import GUEST_PREFIX, AccountError, account_register, display_name_available
 
 
-def signed_in_guest(request: HttpRequest) -> AbstractBaseUser | None:
+def signed_in_guest(request: HttpRequest) -> User | None:
     """The request's user if it is a guest (who may sign up and keep the account), else None."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
@@ -67,7 +67,7 @@ class SignupExtraForm(forms.Form):
                 self.add_error("display_name", f"{exc.message} (your username would be used: choose a display name)")
         return data
 
-    def signup(self, request: HttpRequest, user: AbstractBaseUser) -> None:
+    def signup(self, request: HttpRequest, user: User) -> None:
         """allauth's hook for extra fields; the profile is already written by `AccountAdapter.save_user`."""
 
 
@@ -80,7 +80,7 @@ class LoginForm(AllauthLoginForm):
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    def new_user(self, request: HttpRequest) -> AbstractBaseUser:
+    def new_user(self, request: HttpRequest) -> User:
         """A guest who signs up becomes the account: the same user row, filled in by `save_user`."""
         guest = signed_in_guest(request)
         return guest if guest is not None else super().new_user(request)
@@ -91,9 +91,7 @@ class AccountAdapter(DefaultAccountAdapter):
         return super().clean_username(username, shallow=shallow)
 
     @transaction.atomic
-    def save_user(
-        self, request: HttpRequest, user: AbstractBaseUser, form: BaseForm, commit: bool = True
-    ) -> AbstractBaseUser:
+    def save_user(self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True) -> User:
         user = super().save_user(request, user, form, commit=commit)
         if commit:
             data: dict[str, Any] = form.cleaned_data

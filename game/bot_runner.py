@@ -161,7 +161,7 @@ def bot_due(match_id: str) -> Due | None:
             continue
         user_id = seats[names.index(name)]
         level = bots.get(user_id) if user_id is not None else None
-        if level is not None:
+        if user_id is not None and level is not None:
             return Due(user_id=user_id, level=int(level) if 1 <= int(level) <= 5 else 3, name=name, action=action,
                        snapshot=match.snapshot, version=match.version, wait=_animation_left(match, time.time()))
     return None

@@ -16,7 +16,7 @@ import statistics
 import sys
 import time
 from collections.abc import Iterator
-from typing import TextIO
+from typing import Protocol
 
 from game.engine.balls import BALL_IDS, BallState
 from game.engine.physics import ENGINE_VERSION, Strike, simulate
@@ -74,7 +74,13 @@ def bench_cases(n: int, seed: int, table: TableSpec) -> Iterator[tuple[dict[str,
         yield layout, random_strike(rng, layout, table)
 
 
-def run(n: int = DEFAULT_SHOTS, seed: int = DEFAULT_SEED, out: TextIO = sys.stdout) -> dict[str, float]:
+class Writer(Protocol):
+    """Where the report goes: a text stream, or anything with its `write` (Django's command output)."""
+
+    def write(self, text: str, /) -> object: ...
+
+
+def run(n: int = DEFAULT_SHOTS, seed: int = DEFAULT_SEED, out: Writer = sys.stdout) -> dict[str, float]:
     """Run the benchmark and print a table; returns the figures."""
     table = kaisa_table()
     cases = list(bench_cases(n, seed, table))

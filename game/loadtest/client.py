@@ -35,8 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import websockets
+from websockets.typing import Origin
 
-from game.engine.bot import NoMoveError, quick_move
+from game.engine.bot import quick_move
+from game.engine.bot_levels import NoMoveError
 from game.gctune import tune_garbage_collector
 
 #: A shot whose event has not come back after this long counts as an error (s).
@@ -174,8 +176,9 @@ class MatchRun:
 
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
-        self.shots: dict[tuple[str, int], float] = {}
-        self.answered: set[tuple[str, int]] = set()
+        # Keyed by (player, ack) as the server echoes them in `shot` messages.
+        self.shots: dict[tuple[str | None, int | None], float] = {}
+        self.answered: set[tuple[str | None, int | None]] = set()
         self.aims: dict[tuple[float, float], float] = {}
         self.max_v = 0
         self.finished = False
@@ -208,7 +211,7 @@ class Socket:
         base = ws_base(self.url)
         headers = {"Cookie": self.cookie} if self.cookie else {}
         self.connection = await websockets.connect(f"{base}/ws/match/{self.run.match_id}/", additional_headers=headers,
-                                                   origin=self.url, max_size=2**24, open_timeout=30,
+                                                   origin=Origin(self.url), max_size=2**24, open_timeout=30,
                                                    ping_interval=None)
         while True:
             message = json.loads(await asyncio.wait_for(self.connection.recv(), 30))

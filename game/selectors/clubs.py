@@ -58,7 +58,7 @@ def club_members(*, club: Club, status: str = Membership.Status.ACTIVE) -> list[
     """Members with the given status, owner first, then admins, then by rating."""
     order = {Membership.Role.OWNER: 0, Membership.Role.ADMIN: 1, Membership.Role.MEMBER: 2}
     memberships = Membership.objects.filter(club=club, status=status).select_related("user__profile")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for membership in memberships:
         profile = getattr(membership.user, "profile", None)
         rows.append(

@@ -34,7 +34,7 @@ def _scores(data: dict[str, Any]) -> list[int]:
 def _choice_text(data: dict[str, Any], reason: str) -> str:
     """Say who chose what (the computer's choice is otherwise invisible), then what follows."""
     player = data.get("player")
-    state = data.get("state") if isinstance(data.get("state"), dict) else {}
+    state = raw_state if isinstance(raw_state := data.get("state"), dict) else {}
     if state.get("phase") == "shootout":
         verb = "chooses to start the shoot-out" if data.get("take") else "lets the opponent start the shoot-out"
     else:
@@ -46,7 +46,7 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
     """The shot-list entry of one versioned event (None for events that make none)."""
     if t not in ENTRY_TYPES:
         return None
-    verdict = data.get("verdict") if isinstance(data.get("verdict"), dict) else {}
+    verdict = raw_verdict if isinstance(raw_verdict := data.get("verdict"), dict) else {}
     reason = str(verdict.get("reason") or "")
     entry: dict[str, Any] = {
         "v": v,
@@ -69,7 +69,7 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
         entry["player"] = None
         entry["text"] = str(data.get("text") or "")
     elif t == "finished":
-        result = data.get("result") if isinstance(data.get("result"), dict) else {}
+        result = raw_result if isinstance(raw_result := data.get("result"), dict) else {}
         aborted = result.get("how") == "aborted" or (not result and data.get("winner") is None)
         entry["kind"] = "abort" if aborted else "finish"
         entry["player"] = result.get("winner", data.get("winner"))

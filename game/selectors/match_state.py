@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
@@ -32,7 +32,7 @@ CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER",
 #: extra visits and the shoot-out then always come to an end, even with a player who stops playing.
 TIME_UP_SHOT_CLOCK = 60
 
-AnyUser = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 
 def snapshot_hash(snapshot: dict[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q
 
 from game import protocol
@@ -20,7 +20,7 @@ CATCH_UP_MAX_EVENTS = 50
 LAST_SHOT_WINDOW = 61.0
 OPEN_MATCHES_SHOWN = 50
 
-AnyUser = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 
 def _profile(user: Any) -> Profile | None:
@@ -55,7 +55,7 @@ def match_info(*, match: Match) -> dict[str, Any]:
         "id": match.id,
         "status": match.status,
         "rated": match.rated,
-        "club": match.club.slug if match.club_id else None,
+        "club": match.club.slug if match.club is not None else None,
         "players": players,
         "time_limit": match.time_limit,
         "shot_clock": match.shot_clock,
@@ -177,7 +177,7 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
                 "rated": match.rated,
                 "time_limit": match.time_limit,
                 "shot_clock": match.shot_clock,
-                "club": match.club.slug if match.club_id else None,
+                "club": match.club.slug if match.club is not None else None,
                 "created_at": match.created_at.isoformat(),
             }
         )

@@ -77,7 +77,7 @@ def _ended_by_play(match: Match, last_kind: str | None) -> bool:
     clock = snapshot.get("clock")
     if isinstance(clock, dict) and clock.get("expired"):
         return True
-    ruleset = snapshot.get("ruleset") if isinstance(snapshot.get("ruleset"), dict) else {}
+    ruleset = raw if isinstance(raw := snapshot.get("ruleset"), dict) else {}
     target = ruleset.get("target_score", TARGET_SCORE)
     winner = snapshot.get("winner")
     for player in snapshot.get("players") or []:

@@ -24,7 +24,7 @@ def match_player_names(*, match: Match) -> list[str]:
     """Seat order names as the engine knows them: from the snapshot when it has them (the engine's own
     names), else from the profiles."""
     players = (match.snapshot or {}).get("players") or []
-    names = [p.get("name") for p in players if isinstance(p, dict) and p.get("name")]
+    names = [name for p in players if isinstance(p, dict) and isinstance(name := p.get("name"), str) and name]
     if len(names) == 2:
         return names
     return [profile_name(user=match.player1), profile_name(user=match.player2)]
@@ -41,7 +41,7 @@ def match_replay_record(*, match: Match) -> dict[str, Any]:
             "id": match.pk,
             "status": match.status,
             "rated": match.rated,
-            "club": match.club.slug if match.club_id else None,
+            "club": match.club.slug if match.club is not None else None,
             "winner": profile_name(user=match.winner) if match.winner_id else None,
             "result_reason": match.result_reason,
             "started_at": match.started_at.isoformat() if match.started_at else None,
@@ -90,7 +90,8 @@ def _state_scores(state: Any) -> list[int] | None:
     if not isinstance(players, list) or len(players) < 2:
         return None
     scores = [p.get("score") if isinstance(p, dict) else None for p in players[:2]]
-    return [int(s) for s in scores] if all(isinstance(s, int | float) for s in scores) else None
+    numbers = [s for s in scores if isinstance(s, int | float)]
+    return [int(s) for s in numbers] if len(numbers) == len(scores) else None
 
 
 def match_replay_steps(*, match: Match) -> dict[str, Any]:

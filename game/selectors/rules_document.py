@@ -192,7 +192,8 @@ class _RulesTreeprocessor(Treeprocessor):
             return text, []
         parts = RULE_ID.split(text)
         ids = RULE_ID.findall(text)
-        head, links = parts[0], []
+        head = parts[0]
+        links: list[etree.Element] = []
         for rule_id, tail in zip(ids, parts[1:], strict=True):
             if rule_id not in self.anchors:
                 if links:

@@ -10,13 +10,10 @@ from __future__ import annotations
 import re
 import secrets
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User  # the project's user model (AUTH_USER_MODEL is Django's)
 from django.db import IntegrityError, transaction
 
 from game.models import Profile
-
-User = get_user_model()
 
 DISPLAY_NAME_MAX = 32
 DISPLAY_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{1,31}$")
@@ -43,7 +40,7 @@ def display_name_check(*, name: str) -> str:
     return name
 
 
-def profile_ensure(*, user: AbstractBaseUser) -> Profile:
+def profile_ensure(*, user: User) -> Profile:
     """The user's profile, created on first need (e.g. a superuser made by createsuperuser)."""
     profile = Profile.objects.filter(user=user).first()
     if profile is not None:
@@ -63,7 +60,7 @@ def profile_ensure(*, user: AbstractBaseUser) -> Profile:
     raise RuntimeError("could not find a free display name")
 
 
-def display_name_available(*, name: str, user: AbstractBaseUser | None = None) -> str:
+def display_name_available(*, name: str, user: User | None = None) -> str:
     """The checked display name if nobody else has it (case-insensitively); `user` may keep its own."""
     name = display_name_check(name=name)
     taken = Profile.objects.filter(display_name__iexact=name)
@@ -75,7 +72,7 @@ def display_name_available(*, name: str, user: AbstractBaseUser | None = None) -
 
 
 @transaction.atomic
-def account_register(*, user: AbstractBaseUser, display_name: str | None = None) -> Profile:
+def account_register(*, user: User, display_name: str | None = None) -> Profile:
     """The registered profile of a user who has just signed up (allauth saved the user row).
 
     A guest's profile is converted in place: it is the same user row, so seats, shots, matches in
@@ -95,7 +92,7 @@ def account_register(*, user: AbstractBaseUser, display_name: str | None = None)
 
 
 @transaction.atomic
-def user_signup(*, username: str, password: str, display_name: str | None = None) -> AbstractBaseUser:
+def user_signup(*, username: str, password: str, display_name: str | None = None) -> User:
     """A new registered user with its profile (scripts and tests; the site signs up through allauth)."""
     if User.objects.filter(username__iexact=username).exists():
         raise AccountError("username", "that username is taken")
@@ -105,7 +102,7 @@ def user_signup(*, username: str, password: str, display_name: str | None = None
     return user
 
 
-def guest_create() -> AbstractBaseUser:
+def guest_create() -> User:
     """A guest user named like "Guest-4821": enough to take a seat in a casual match."""
     for _ in range(100):
         number = secrets.randbelow(9000) + 1000 if _ < 50 else secrets.randbelow(900_000) + 100_000
@@ -124,7 +121,7 @@ def guest_create() -> AbstractBaseUser:
     raise RuntimeError("could not find a free guest name")
 
 
-def bot_user_for_level(*, level: int) -> AbstractBaseUser:
+def bot_user_for_level(*, level: int) -> User:
     """The computer opponent of a level (1-5): one shared user per level, created on first use."""
     if not 1 <= level <= 5:
         raise AccountError("opponent_bot_level", "bot levels are 1 to 5")

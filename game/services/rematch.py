@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from game.models import Match, Profile
@@ -34,7 +35,7 @@ def match_rematch(*, match_id: str, user: AnyUser) -> Rematch:
     with transaction.atomic():
         old = lock(match_id)
         seat = seat_of(old, user)
-        if seat is None:
+        if seat is None or not isinstance(user, User):  # a seated user is never anonymous
             raise MatchError("spectator", "only the players of this match can ask for a rematch")
         if old.status not in (Match.Status.FINISHED, Match.Status.ABORTED) or old.player2_id is None:
             raise MatchError("not_finished", "a rematch can be asked for once the match is over")

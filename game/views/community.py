@@ -269,7 +269,7 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, _error_text(error))
         return redirect(club_url(club))
-    done = {
+    done: dict[str, str] = {
         Membership.Status.ACTIVE: f"You left {club.name}.",
         Membership.Status.REQUESTED: "Request withdrawn.",
         Membership.Status.INVITED: "Invitation declined.",

@@ -54,7 +54,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        messages.error(request, "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items()))
         return redirect("lobby")
     data = form.cleaned_data
     if data["rated"] and not request.user.is_authenticated:

@@ -59,7 +59,7 @@ def _before_the_break(snapshot: dict[str, Any]) -> bool:
         return False
 
 
-def inputs_so_far(match: Match, user: AnyUser, ack: int | None) -> tuple[int, int | None]:
+def inputs_so_far(match: Match, user: AnyUser | None, ack: int | None) -> tuple[int, int | None]:
     """(the next input's seq, the version of the input this player already sent with `ack`, if any),
     in one query: each round trip of an input is one more wait for the GIL under load."""
     if ack is None:

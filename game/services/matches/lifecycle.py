@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,9 +36,11 @@ def _check_range(name: str, value: int | None, low: int, high: int) -> int | Non
 
 def start(match: Match, now: float) -> dict[str, Any]:
     """Both seats are taken: build the engine match (lag phase) and return the `started` event."""
-    names = engine_names(match)
+    first, second = engine_names(match)
+    if first is None or second is None:
+        raise MatchError("seat_open", "a match starts once both seats are taken")
     engine = EngineMatch.new(
-        players=(names[0], names[1]),
+        players=(first, second),
         ruleset=match.ruleset or None,
         time_limit=float(match.time_limit) if match.time_limit else None,
         now=now,
@@ -58,7 +60,7 @@ def start(match: Match, now: float) -> dict[str, Any]:
 
 def match_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     rated: bool,
     time_limit: int | None,
     shot_clock: int | None,
@@ -100,7 +102,7 @@ def match_create(
     return match, events
 
 
-def match_join(*, match_id: str, user: AbstractBaseUser) -> Applied:
+def match_join(*, match_id: str, user: User) -> Applied:
     """Take the open seat; the match starts (lag phase) and everyone on the page hears `started`."""
     profile = profile_ensure(user=user)
     with transaction.atomic():
@@ -121,7 +123,7 @@ def match_join(*, match_id: str, user: AbstractBaseUser) -> Applied:
     return Applied(events=[event], lobby_changed=True)
 
 
-def match_cancel(*, match_id: str, user: AbstractBaseUser) -> Applied:
+def match_cancel(*, match_id: str, user: User) -> Applied:
     """The creator withdraws a match nobody joined yet."""
     with transaction.atomic():
         match = lock(match_id)

@@ -25,11 +25,13 @@ def connected_seats(match: Match, now: float) -> set[int]:
     """Seats with a live socket (in any process), bots always being there."""
     # Staleness is about real sockets, so it is measured on the real clock (the deadline service may
     # be given another `now`).
-    seats = set(
-        MatchConnection.objects.filter(
+    seats = {
+        seat
+        for seat in MatchConnection.objects.filter(
             match=match, seat__isnull=False, seen_at__gte=time.time() - CONNECTION_STALE_AFTER
         ).values_list("seat", flat=True)
-    )
+        if seat is not None  # the filter excludes nulls; this tells the type checker
+    }
     if len(seats) == 2:
         return seats
     # Only when a seat has no socket: is its player a bot? One query by id, without loading the users
