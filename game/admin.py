@@ -103,15 +103,24 @@ class ProfileAdmin(admin.ModelAdmin):
         suspects = resign_farm_suspects()
         profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=list(suspects))}
         rows = [{"profile": profiles[uid], "winners": winners} for uid, winners in suspects.items() if uid in profiles]
-        context = {**self.admin_site.each_context(request), "title": "Resign farming", "rows": rows,
-                   "opts": self.model._meta}
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Resign farming",
+            "rows": rows,
+            "opts": self.model._meta,
+        }
         return TemplateResponse(request, "admin/game/resign_farming.html", context)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Profile]:
         suspects = list(resign_farm_suspects())
-        return super().get_queryset(request).annotate(
-            farm_suspect=Case(When(user_id__in=suspects, then=Value(True)), default=Value(False),
-                              output_field=BooleanField())
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                farm_suspect=Case(
+                    When(user_id__in=suspects, then=Value(True)), default=Value(False), output_field=BooleanField()
+                )
+            )
         )
 
     @admin.display(description="resign farming", boolean=True, ordering="farm_suspect")
@@ -159,8 +168,9 @@ def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: 
             match.result_reason = "aborted by an organiser"
             match.result_code = "aborted"
             match.next_deadline = None  # the server clocks leave it alone
-            match.save(update_fields=["status", "finished_at", "result_reason", "result_code", "next_deadline",
-                                      "updated_at"])
+            match.save(
+                update_fields=["status", "finished_at", "result_reason", "result_code", "next_deadline", "updated_at"]
+            )
             results_record(match=match)
             count += 1
     modeladmin.message_user(request, f"Aborted {count} match(es).")
@@ -210,6 +220,7 @@ class MatchResultAdmin(admin.ModelAdmin):
     @admin.display(description="why not rated")
     def unrated_why(self, result: MatchResult) -> str:
         return reason_text(result.unrated_reason) if result.unrated_reason else ""
+
     readonly_fields = [f.name for f in MatchResult._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -162,8 +162,15 @@ def bot_due(match_id: str) -> Due | None:
         user_id = seats[names.index(name)]
         level = bots.get(user_id) if user_id is not None else None
         if user_id is not None and level is not None:
-            return Due(user_id=user_id, level=int(level) if 1 <= int(level) <= 5 else 3, name=name, action=action,
-                       snapshot=match.snapshot, version=match.version, wait=_animation_left(match, time.time()))
+            return Due(
+                user_id=user_id,
+                level=int(level) if 1 <= int(level) <= 5 else 3,
+                name=name,
+                action=action,
+                snapshot=match.snapshot,
+                version=match.version,
+                wait=_animation_left(match, time.time()),
+            )
     return None
 
 
@@ -213,8 +220,14 @@ def aim_path(strike: dict[str, Any], seed: int, steps: int = AIM_STEPS) -> list[
         left = 1.0 - (i + 1) / steps
         angle = strike["angle"] + direction * swing * left * left * math.cos(2.5 * left)
         speed = min(STRIKE_LIMITS.max_speed, max(0.2, strike["speed"] * (0.5 + 0.5 * (i + 1) / steps)))
-        path.append({"angle": math.atan2(math.sin(angle), math.cos(angle)), "speed": round(speed, 4),
-                     "side": float(strike.get("side", 0.0)), "height": float(strike.get("height", 0.0))})
+        path.append(
+            {
+                "angle": math.atan2(math.sin(angle), math.cos(angle)),
+                "speed": round(speed, 4),
+                "side": float(strike.get("side", 0.0)),
+                "height": float(strike.get("height", 0.0)),
+            }
+        )
     return path
 
 

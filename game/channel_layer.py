@@ -230,8 +230,13 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
     async def _send_batch(self, batch: list[tuple[str, dict[str, Any], str]]) -> None:
         now = time.time()
         args: list[Any] = [
-            len(batch), self.queue_key(""), int(now) - self.group_expiry, now - self.expiry, now,
-            self.expiry, self.hub_capacity,
+            len(batch),
+            self.queue_key(""),
+            int(now) - self.group_expiry,
+            now - self.expiry,
+            now,
+            self.expiry,
+            self.hub_capacity,
         ]
         for group, message, skip in batch:
             args += [self.group_key(group), self.serialize(message), skip]

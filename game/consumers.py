@@ -42,7 +42,6 @@ logger = logging.getLogger(__name__)
 _BACKGROUND: set[asyncio.Task[Any]] = set()
 
 
-
 def _keep(task: asyncio.Task[Any]) -> asyncio.Task[Any]:
     _BACKGROUND.add(task)
     task.add_done_callback(_finished_background)
@@ -72,18 +71,37 @@ class PlayRoute:
 #: Every play message type but `rematch` (which makes a new match: MatchConsumer.handle_rematch) to its
 #: service, in one place. tests/web/test_match_socket.py checks that every PlayMessage has its route.
 PLAY_ROUTES: dict[type, PlayRoute] = {
-    protocol.Shoot: PlayRoute(match_services.match_shoot, lambda m: {
-        "call": m.call.as_dict(), "strike": m.strike.as_dict(), "expected_version": m.v,
-    }),
-    protocol.Place: PlayRoute(match_services.match_place, lambda m: {
-        "ball": m.ball, "x": m.x, "y": m.y, "expected_version": m.v,
-    }),
-    protocol.Lag: PlayRoute(match_services.match_lag, lambda m: {
-        "strike": m.strike.as_dict(), "expected_version": m.v,
-    }),
-    protocol.ChooseBreak: PlayRoute(match_services.match_choose_break, lambda m: {
-        "take": m.take, "expected_version": m.v,
-    }),
+    protocol.Shoot: PlayRoute(
+        match_services.match_shoot,
+        lambda m: {
+            "call": m.call.as_dict(),
+            "strike": m.strike.as_dict(),
+            "expected_version": m.v,
+        },
+    ),
+    protocol.Place: PlayRoute(
+        match_services.match_place,
+        lambda m: {
+            "ball": m.ball,
+            "x": m.x,
+            "y": m.y,
+            "expected_version": m.v,
+        },
+    ),
+    protocol.Lag: PlayRoute(
+        match_services.match_lag,
+        lambda m: {
+            "strike": m.strike.as_dict(),
+            "expected_version": m.v,
+        },
+    ),
+    protocol.ChooseBreak: PlayRoute(
+        match_services.match_choose_break,
+        lambda m: {
+            "take": m.take,
+            "expected_version": m.v,
+        },
+    ),
     protocol.Resign: PlayRoute(match_services.match_resign, lambda m: {}),
     protocol.Abort: PlayRoute(match_services.match_abort, lambda m: {}),
     protocol.ClaimTimeout: PlayRoute(match_services.match_claim_timeout, lambda m: {}),
@@ -143,8 +161,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.last_aim_relay = 0.0
         self.flood = TokenBucket(*self.flood_limit)
         #: Versioned delivery (order, duplicates, gaps, catch-up): the hub's deliveries go through it.
-        self.outbox = VersionedOutbox(self.send_text, self.read_events_since, self.read_snapshot,
-                                      self.set_pending, beat_grace=self.beat_grace)
+        self.outbox = VersionedOutbox(
+            self.send_text, self.read_events_since, self.read_snapshot, self.set_pending, beat_grace=self.beat_grace
+        )
         self.hub: hub.MatchHub | None = None
         self.bucket = TokenBucket(*self.spectator_limit)
         self.aim_bucket = TokenBucket(*self.aim_limit)
@@ -169,10 +188,18 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         # here, a burst of connects held each player's first inputs for seconds). The cleanup waits
         # for it before deleting the row.
         self.registered = True
-        self.registering = _keep(asyncio.create_task(presence.socket_opened(
-            scope=self.scope, match_id=self.match_id, channel_name=self.channel_name, user=self.user,
-            player=self.role == "player",
-        ), name="register"))
+        self.registering = _keep(
+            asyncio.create_task(
+                presence.socket_opened(
+                    scope=self.scope,
+                    match_id=self.match_id,
+                    channel_name=self.channel_name,
+                    user=self.user,
+                    player=self.role == "player",
+                ),
+                name="register",
+            )
+        )
         schedule_bot_turn(self.match_id)
 
     async def release(self) -> None:
@@ -191,8 +218,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             registering = getattr(self, "registering", None)
             if registering is not None:
                 await asyncio.wait([registering])  # its failure, if any, is logged by _keep
-            await presence.socket_closed(match_id=self.match_id, channel_name=self.channel_name, user=self.user,
-                                         player=self.role == "player")
+            await presence.socket_closed(
+                match_id=self.match_id, channel_name=self.channel_name, user=self.user, player=self.role == "player"
+            )
 
     # --- inbound ------------------------------------------------------------------------------------
 

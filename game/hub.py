@@ -37,6 +37,7 @@ from channels.layers import BaseChannelLayer
 
 logger = logging.getLogger(__name__)
 
+
 class HubMember(Protocol):
     """What the hub needs of a socket: its channel name (for `exclude`) and the deliveries. A member
     drops a delivery quietly when its socket has closed (its cleanup leaves the hub)."""

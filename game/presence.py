@@ -114,8 +114,7 @@ async def publish_changes(changed: connection_services.Changed) -> None:
             await realtime.relay(match_id, protocol.clock(clock))
 
 
-async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: str, user: Any,
-                        player: bool) -> None:
+async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: str, user: Any, player: bool) -> None:
     """Write the socket's connection row: a player's at once (it may stop the disconnect grace, whose
     new clock is relayed), a spectator's with the next batch (`_write_rows`)."""
     await claim_process(scope)
@@ -126,8 +125,9 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
     # At CONNECT priority, with the snapshots: behind them all (a burst of 700 sockets), the player
     # would count as absent meanwhile and the inputs of the match would start the disconnect grace.
     opened = db_async(match_services.match_set_connected, priority=CONNECT)
-    clock = await opened(match_id=match_id, channel_name=channel_name, user=user, connected=True,
-                         process=process_name(scope), boot=BOOT)
+    clock = await opened(
+        match_id=match_id, channel_name=channel_name, user=user, connected=True, process=process_name(scope), boot=BOOT
+    )
     presence_changed(match_id)
     if clock is not None:
         await realtime.relay(match_id, protocol.clock(clock))
@@ -209,7 +209,7 @@ async def _relay_presence(key: tuple[int, str]) -> None:
 def _match_sockets(process_hub: hub.MatchHub) -> dict[str, list[hub.HubMember]]:
     prefix = realtime.match_group("")
     return {
-        group[len(prefix):]: list(members)
+        group[len(prefix) :]: list(members)
         for group, members in sorted(process_hub.members.items())
         if group.startswith(prefix) and members
     }
@@ -223,7 +223,9 @@ async def heartbeat(process_hub: hub.MatchHub) -> None:
     periodic = _beats % TOUCH_EVERY == 0
     touch = [member.channel_name for members in sockets.values() for member in members] if periodic else []
     versions, changed = await db_async(connection_services.match_heartbeat, priority=PRESENCE)(
-        match_ids=list(sockets), touch=touch, purge=False  # the server clocks' poll purges (deadline_runner)
+        match_ids=list(sockets),
+        touch=touch,
+        purge=False,  # the server clocks' poll purges (deadline_runner)
     )
     for match_id, members in sockets.items():
         version = versions.get(match_id)

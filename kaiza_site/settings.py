@@ -38,9 +38,7 @@ if not DEBUG and SECRET_KEY.startswith("kaiza-development-only"):
     raise RuntimeError("Set SECRET_KEY when DEBUG is off.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
-CSRF_TRUSTED_ORIGINS = env_list(
-    "CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"]
-)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
 
 INSTALLED_APPS = [
     "daphne",
@@ -96,9 +94,7 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # Persistent connections: opening a PostgreSQL connection per query costs a server process fork
     # each time, which dominated the load benchmark. No health checks: they add a query per request.
-    DATABASES = {
-        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))
-    }
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))}
 else:
     DATABASES = {
         "default": {

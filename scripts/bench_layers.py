@@ -87,8 +87,11 @@ async def trial(kind: str) -> None:
     await reader
     await publisher.flush()
     await subscriber.flush()
-    print(f"{kind:7s} {MESSAGES} messages: wall {wall:.2f} s, {MESSAGES / wall:.0f} messages/s, "
-          f"CPU {cpu * 1e6 / MESSAGES:.0f} us per message (publisher + receiver)", flush=True)
+    print(
+        f"{kind:7s} {MESSAGES} messages: wall {wall:.2f} s, {MESSAGES / wall:.0f} messages/s, "
+        f"CPU {cpu * 1e6 / MESSAGES:.0f} us per message (publisher + receiver)",
+        flush=True,
+    )
 
 
 async def main(kinds: list[str]) -> None:

@@ -47,8 +47,9 @@ def main(argv: list[str]) -> int:
         run_db = f"kaiza_run_{os.getpid()}"
         matrix_env["DATABASE_URL"] = urlparse(services.postgres_admin_url())._replace(path=f"/{run_db}").geturl()
         matrix_env["REDIS_URL"] = services.redis_url()
-    failures += run([sys.executable, "-m", "pytest", "-m", "services", "-p", "no:cacheprovider", *argv],
-                    env=matrix_env) != 0
+    failures += (
+        run([sys.executable, "-m", "pytest", "-m", "services", "-p", "no:cacheprovider", *argv], env=matrix_env) != 0
+    )
 
     js_tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "js").glob("*.test.mjs"))
     if js_tests:

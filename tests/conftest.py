@@ -36,8 +36,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None,
-                                 tmp_path_factory: pytest.TempPathFactory) -> None:
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """SQLite tests run on a file, not pytest-django's shared-cache in-memory database: the sockets'
     background work (each process's 2 s heartbeat, coalesced presence reads) reads the database while a
     test writes, and shared-cache SQLite refuses that at once ("database table is locked") where a file
@@ -94,9 +95,7 @@ def redis_channel_layer(settings: Any, redis_url: str) -> Iterator[str]:
 @pytest.fixture
 def postgres_database_url() -> Iterator[str]:
     """A fresh PostgreSQL database (dropped afterwards) for tests that run their own servers."""
-    services.require(
-        services.postgres_available(), f"PostgreSQL is not reachable at {services.postgres_admin_url()}"
-    )
+    services.require(services.postgres_available(), f"PostgreSQL is not reachable at {services.postgres_admin_url()}")
     url = services.postgres_create_database()
     try:
         yield url

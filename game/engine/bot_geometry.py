@@ -81,8 +81,9 @@ def pocket_kind(pocket: str) -> str:
     return "middle" if pocket.startswith("middle") else "corner"
 
 
-def path_blocked(start: Vec2, end: Vec2, balls: Mapping[str, Vec2 | None], ignore: Iterable[str],
-                 clearance: float) -> bool:
+def path_blocked(
+    start: Vec2, end: Vec2, balls: Mapping[str, Vec2 | None], ignore: Iterable[str], clearance: float
+) -> bool:
     """True when a ball centre (other than ``ignore``) lies within ``clearance`` of the segment."""
     skip = set(ignore)
     for ball, pos in balls.items():
@@ -122,8 +123,9 @@ def aim_slope(cue: Vec2, angle: float, target: Vec2, radius: float) -> float | N
     return slope if abs(slope) > 1e-6 else None
 
 
-def aim_line(table: TableSpec, balls: Mapping[str, Vec2 | None], cue_ball: str, cue: Vec2, ball: str,
-             pocket: str) -> AimLine | None:
+def aim_line(
+    table: TableSpec, balls: Mapping[str, Vec2 | None], cue_ball: str, cue: Vec2, ball: str, pocket: str
+) -> AimLine | None:
     """The ghost-ball aim for ``ball`` into ``pocket`` from ``cue``, or None if it is no shot at all."""
     target = balls.get(ball)
     if target is None:
@@ -161,8 +163,14 @@ def aim_line(table: TableSpec, balls: Mapping[str, Vec2 | None], cue_ball: str, 
     return AimLine(ball, pocket, math.atan2(cy, cx), cut, cue_distance, object_distance, ease, value, blocked)
 
 
-def aim_lines(table: TableSpec, balls: Mapping[str, Vec2 | None], cue_ball: str, cue: Vec2,
-              targets: Iterable[str], pockets: Iterable[str]) -> list[AimLine]:
+def aim_lines(
+    table: TableSpec,
+    balls: Mapping[str, Vec2 | None],
+    cue_ball: str,
+    cue: Vec2,
+    targets: Iterable[str],
+    pockets: Iterable[str],
+) -> list[AimLine]:
     """Every ghost-ball aim from ``cue``, best first."""
     pockets = tuple(pockets)
     found = [
@@ -175,8 +183,14 @@ def aim_lines(table: TableSpec, balls: Mapping[str, Vec2 | None], cue_ball: str,
     return found
 
 
-def best_value(table: TableSpec, balls: Mapping[str, Vec2 | None], cue_ball: str, cue: Vec2,
-               targets: Iterable[str], pockets: Iterable[str]) -> float:
+def best_value(
+    table: TableSpec,
+    balls: Mapping[str, Vec2 | None],
+    cue_ball: str,
+    cue: Vec2,
+    targets: Iterable[str],
+    pockets: Iterable[str],
+) -> float:
     """The best estimated pot value from ``cue``: how easy a position is for the player at it."""
     best = 0.0
     pockets = tuple(pockets)

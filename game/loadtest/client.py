@@ -168,7 +168,7 @@ def join_match(base: str, match_id: str) -> HttpSession:
 
 
 def ws_base(url: str) -> str:
-    return "ws" + url[len("http"):] if url.startswith("http") else url
+    return "ws" + url[len("http") :] if url.startswith("http") else url
 
 
 class MatchRun:
@@ -188,8 +188,7 @@ class MatchRun:
 class Socket:
     """One websocket of the run: a player (plays with quick_move) or a spectator (watches)."""
 
-    def __init__(self, runner: LoadRunner, run: MatchRun, url: str, cookie: str | None, role: str,
-                 probe: bool) -> None:
+    def __init__(self, runner: LoadRunner, run: MatchRun, url: str, cookie: str | None, role: str, probe: bool) -> None:
         self.runner = runner
         self.run = run
         self.url = url
@@ -210,9 +209,14 @@ class Socket:
     async def connect(self) -> None:
         base = ws_base(self.url)
         headers = {"Cookie": self.cookie} if self.cookie else {}
-        self.connection = await websockets.connect(f"{base}/ws/match/{self.run.match_id}/", additional_headers=headers,
-                                                   origin=Origin(self.url), max_size=2**24, open_timeout=30,
-                                                   ping_interval=None)
+        self.connection = await websockets.connect(
+            f"{base}/ws/match/{self.run.match_id}/",
+            additional_headers=headers,
+            origin=Origin(self.url),
+            max_size=2**24,
+            open_timeout=30,
+            ping_interval=None,
+        )
         while True:
             message = json.loads(await asyncio.wait_for(self.connection.recv(), 30))
             if message["t"] == "snapshot":
@@ -394,8 +398,10 @@ class LoadRunner:
                 match_id, first = await asyncio.to_thread(create_match, url_a)
                 second = await asyncio.to_thread(join_match, url_b, match_id)
                 run = MatchRun(match_id)
-                sockets = [Socket(self, run, url_a, first.header(), "player", False),
-                           Socket(self, run, url_b, second.header(), "player", False)]
+                sockets = [
+                    Socket(self, run, url_a, first.header(), "player", False),
+                    Socket(self, run, url_b, second.header(), "player", False),
+                ]
                 for j in range(self.config.spectators):
                     probe = j == 0 and index - self.config.first_match < self.config.ping_probes
                     sockets.append(Socket(self, run, urls[(index + j) % len(urls)], None, "spectator", probe))

@@ -5,20 +5,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0001_initial'),
+        ("game", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MatchResult',
+            name="MatchResult",
             fields=[
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='result', serialize=False, to='game.match')),
-                ('rated', models.BooleanField(default=False)),
-                ('player1_best_break', models.IntegerField(default=0)),
-                ('player2_best_break', models.IntegerField(default=0)),
-                ('recorded_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="result",
+                        serialize=False,
+                        to="game.match",
+                    ),
+                ),
+                ("rated", models.BooleanField(default=False)),
+                ("player1_best_break", models.IntegerField(default=0)),
+                ("player2_best_break", models.IntegerField(default=0)),
+                ("recorded_at", models.DateTimeField(auto_now_add=True)),
             ],
         ),
     ]

@@ -6,44 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0002_match_result'),
+        ("game", "0002_match_result"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MatchConnection',
+            name="MatchConnection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel_name', models.CharField(max_length=200, unique=True)),
-                ('seat', models.PositiveSmallIntegerField(blank=True, help_text='0 or 1 for a player, null to watch', null=True)),
-                ('seen_at', models.FloatField(help_text='epoch seconds of the last heartbeat')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("channel_name", models.CharField(max_length=200, unique=True)),
+                (
+                    "seat",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="0 or 1 for a player, null to watch", null=True
+                    ),
+                ),
+                ("seen_at", models.FloatField(help_text="epoch seconds of the last heartbeat")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
         ),
         migrations.AddField(
-            model_name='match',
-            name='grace_seat',
+            model_name="match",
+            name="grace_seat",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddConstraint(
-            model_name='shot',
-            constraint=models.UniqueConstraint(condition=models.Q(('ack__isnull', False)), fields=('match', 'player', 'ack'), name='one_input_per_player_ack'),
+            model_name="shot",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("ack__isnull", False)),
+                fields=("match", "player", "ack"),
+                name="one_input_per_player_ack",
+            ),
         ),
         migrations.AddField(
-            model_name='matchconnection',
-            name='match',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='connections', to='game.match'),
+            model_name="matchconnection",
+            name="match",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="connections", to="game.match"
+            ),
         ),
         migrations.AddField(
-            model_name='matchconnection',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="matchconnection",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddIndex(
-            model_name='matchconnection',
-            index=models.Index(fields=['match', 'seen_at'], name='game_matchc_match_i_e13eca_idx'),
+            model_name="matchconnection",
+            index=models.Index(fields=["match", "seen_at"], name="game_matchc_match_i_e13eca_idx"),
         ),
     ]

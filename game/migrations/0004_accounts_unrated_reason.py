@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0003_online_play'),
+        ("game", "0003_online_play"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='matchresult',
-            name='unrated_reason',
-            field=models.CharField(blank=True, default='', max_length=32),
+            model_name="matchresult",
+            name="unrated_reason",
+            field=models.CharField(blank=True, default="", max_length=32),
         ),
     ]

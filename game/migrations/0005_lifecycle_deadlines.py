@@ -19,36 +19,41 @@ def fill_next_deadline(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0004_accounts_unrated_reason'),
+        ("game", "0004_accounts_unrated_reason"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='next_deadline',
+            model_name="match",
+            name="next_deadline",
             field=models.FloatField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='rematch',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='game.match'),
+            model_name="match",
+            name="rematch",
+            field=models.ForeignKey(
+                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="game.match"
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='result_code',
+            model_name="match",
+            name="result_code",
             field=models.CharField(blank=True, max_length=16),
         ),
         migrations.AddField(
-            model_name='matchevent',
-            name='entry',
+            model_name="matchevent",
+            name="entry",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(condition=models.Q(('next_deadline__isnull', False)), fields=['next_deadline'], name='match_next_deadline'),
+            model_name="match",
+            index=models.Index(
+                condition=models.Q(("next_deadline__isnull", False)),
+                fields=["next_deadline"],
+                name="match_next_deadline",
+            ),
         ),
         migrations.RunPython(fill_next_deadline, migrations.RunPython.noop),
     ]

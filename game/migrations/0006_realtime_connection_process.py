@@ -5,25 +5,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0005_lifecycle_deadlines'),
+        ("game", "0005_lifecycle_deadlines"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='matchconnection',
-            name='boot',
-            field=models.CharField(default='', help_text='which start of that process', max_length=32),
+            model_name="matchconnection",
+            name="boot",
+            field=models.CharField(default="", help_text="which start of that process", max_length=32),
         ),
         migrations.AddField(
-            model_name='matchconnection',
-            name='process',
-            field=models.CharField(default='', help_text='the server process: host and port', max_length=200),
+            model_name="matchconnection",
+            name="process",
+            field=models.CharField(default="", help_text="the server process: host and port", max_length=200),
         ),
         migrations.AddIndex(
-            model_name='matchconnection',
-            index=models.Index(fields=['process', 'boot'], name='game_matchc_process_113b78_idx'),
+            model_name="matchconnection",
+            index=models.Index(fields=["process", "boot"], name="game_matchc_process_113b78_idx"),
         ),
     ]

@@ -118,32 +118,38 @@ def phase_notices(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[s
     if now.get("warned") and not was.get("warned") and limit is not None and warning is not None:
         notices.append(("time_warning", f"Time limit: the last {_duration(float(limit) - float(warning))}"))
     if now.get("expired") and not was.get("expired"):
-        notices.append((
-            "time_up",
-            f"Time is up: this round is finished, then each player gets {extra_each} more "
-            f"visit{'s' if extra_each != 1 else ''} (K-11.1)",
-        ))
+        notices.append(
+            (
+                "time_up",
+                f"Time is up: this round is finished, then each player gets {extra_each} more "
+                f"visit{'s' if extra_each != 1 else ''} (K-11.1)",
+            )
+        )
     phase_was, phase = before.get("phase"), after.get("phase")
     if phase == "extra_visits" and phase_was != "extra_visits":
         last = next((p.get("name") for p in after.get("players") or [] if p.get("cue_ball") == "white2"), None)
         notices.append(("extra_visits", f"Extra visits: {_visits(extra_each)} each, {last} takes the last (K-11.1)"))
     if phase == "shootout" and phase_was != "shootout":
-        notices.append((
-            "shootout",
-            f"Shoot-out: only the kaisa stays; a new lag decides who starts; up to {_visits(shootout_visits)} "
-            "each (K-11.2)",
-        ))
+        notices.append(
+            (
+                "shootout",
+                f"Shoot-out: only the kaisa stays; a new lag decides who starts; up to {_visits(shootout_visits)} "
+                "each (K-11.2)",
+            )
+        )
     was_sudden = bool((before.get("shootout") or {}).get("sudden_death"))
     if phase == "shootout" and (after.get("shootout") or {}).get("sudden_death") and not was_sudden:
-        notices.append((
-            "sudden_death",
-            f"Sudden death: level after {_visits(shootout_visits)} each; the first penalty loses (K-11.4)",
-        ))
+        notices.append(
+            (
+                "sudden_death",
+                f"Sudden death: level after {_visits(shootout_visits)} each; the first penalty loses (K-11.4)",
+            )
+        )
     return notices
 
 
 def _duration(seconds: float) -> str:
-    """"5 minutes", "1 minute", "5 seconds" (tests use limits of a minute)."""
+    """ "5 minutes", "1 minute", "5 seconds" (tests use limits of a minute)."""
     if seconds >= 60:
         minutes = round(seconds / 60)
         return f"{minutes} minute{'s' if minutes != 1 else ''}"

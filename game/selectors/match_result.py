@@ -43,15 +43,14 @@ def _how_words(how: str, winner: str, loser: str, target: int) -> str:
     }.get(how, how.replace("_", " "))
 
 
-def result_text(*, how: str, winner: str | None, loser: str | None, scores: list[int], reason: str,
-                target: int) -> str:
+def result_text(*, how: str, winner: str | None, loser: str | None, scores: list[int], reason: str, target: int) -> str:
     """The card's sentence: "alice won 60–41: reached 60", "Aborted by bob before the break".
 
     `scores` are the winner's first (a resignation can be won from behind: "alice won 12–30")."""
     if how == "aborted" or winner is None or loser is None:
         words = reason or "the match was aborted"
         if words.startswith("aborted"):
-            return "Aborted" + words[len("aborted"):]
+            return "Aborted" + words[len("aborted") :]
         return f"Aborted: {words}"
     words = _how_words(how, winner, loser, target)
     joiner = " " if how in ("time_limit", "shootout") else ": "
@@ -64,8 +63,14 @@ def _score(points: int) -> str:
     return f"−{-points}" if points < 0 else str(points)
 
 
-def match_result(*, match: Match, snapshot: dict[str, Any], names: list[str | None],
-                 rating_changes: list[dict[str, Any]], unrated: str | None) -> dict[str, Any]:
+def match_result(
+    *,
+    match: Match,
+    snapshot: dict[str, Any],
+    names: list[str | None],
+    rating_changes: list[dict[str, Any]],
+    unrated: str | None,
+) -> dict[str, Any]:
     """The `result` object (docs/protocol.md) of a match the services just closed."""
     players = snapshot.get("players") or []
     scores = [int(p.get("score", 0)) for p in players] if len(players) == 2 else [0, 0]
@@ -75,8 +80,14 @@ def match_result(*, match: Match, snapshot: dict[str, Any], names: list[str | No
     if winner is not None and winner in names:
         loser = names[1 - names.index(winner)]
     target = int((snapshot.get("ruleset") or {}).get("target_score", 60))
-    text = result_text(how=how, winner=winner, loser=loser, scores=_ordered(scores, names, winner),
-                       reason=match.result_reason, target=target)
+    text = result_text(
+        how=how,
+        winner=winner,
+        loser=loser,
+        scores=_ordered(scores, names, winner),
+        reason=match.result_reason,
+        target=target,
+    )
     reason_words = None
     if match.rated and not rating_changes:
         code = unrated or "aborted"
@@ -116,20 +127,36 @@ def match_stored_result(*, match: Match) -> dict[str, Any] | None:
         # Finished before results were stored with the `finished` event: made from the row.
         if not match.result_code:
             match.result_code = _legacy_how(match.result_reason)
-        return match_result(match=match, snapshot=match.snapshot, names=engine_names(match),
-                            rating_changes=recorded_rating_changes(match=match), unrated=None)
+        return match_result(
+            match=match,
+            snapshot=match.snapshot,
+            names=engine_names(match),
+            rating_changes=recorded_rating_changes(match=match),
+            unrated=None,
+        )
     return {
-        "winner": None, "loser": None, "scores": [0, 0], "how": match.result_code or "aborted",
-        "text": result_text(how="aborted", winner=None, loser=None, scores=[0, 0], reason=match.result_reason,
-                            target=60),
-        "rated": False, "unrated_reason": None, "rating_changes": [],
+        "winner": None,
+        "loser": None,
+        "scores": [0, 0],
+        "how": match.result_code or "aborted",
+        "text": result_text(
+            how="aborted", winner=None, loser=None, scores=[0, 0], reason=match.result_reason, target=60
+        ),
+        "rated": False,
+        "unrated_reason": None,
+        "rating_changes": [],
     }
 
 
 def _legacy_how(reason: str) -> str:
     """The `how` of a match finished before `result_code` existed, read from its reason's words."""
-    for words, how in (("resigned", "resign"), ("left", "abandoned"), ("shot clock", "shot_clock"),
-                       ("K-11", "shootout"), ("shoot-out", "shootout")):
+    for words, how in (
+        ("resigned", "resign"),
+        ("left", "abandoned"),
+        ("shot clock", "shot_clock"),
+        ("K-11", "shootout"),
+        ("shoot-out", "shootout"),
+    ):
         if words in reason:
             return how
     return "target"

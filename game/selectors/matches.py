@@ -198,8 +198,7 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
     if user is None or not user.is_authenticated:
         return []
     rows = (
-        Match.objects.filter(Q(player1=user) | Q(player2=user),
-                             status__in=(Match.Status.ACTIVE, Match.Status.OPEN))
+        Match.objects.filter(Q(player1=user) | Q(player2=user), status__in=(Match.Status.ACTIVE, Match.Status.OPEN))
         .select_related("player1__profile", "player2__profile")
         .order_by("-updated_at")[:IN_PROGRESS_SHOWN]
     )
@@ -212,13 +211,15 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
         scores = [int(p.get("score", 0)) for p in players] if len(players) == 2 else None
         pending = [name for name, _ in pending_of(snapshot)]
         opponent = names[1 - seat] if seat is not None else None
-        result.append({
-            "id": match.id,
-            "url": f"/m/{match.id}/",
-            "opponent": opponent,
-            "waiting": match.status == Match.Status.OPEN,
-            "score": f"{scores[seat]}–{scores[1 - seat]}" if scores is not None and seat is not None else None,
-            "your_turn": seat is not None and names[seat] in pending,
-            "rated": match.rated,
-        })
+        result.append(
+            {
+                "id": match.id,
+                "url": f"/m/{match.id}/",
+                "opponent": opponent,
+                "waiting": match.status == Match.Status.OPEN,
+                "score": f"{scores[seat]}–{scores[1 - seat]}" if scores is not None and seat is not None else None,
+                "your_turn": seat is not None and names[seat] in pending,
+                "rated": match.rated,
+            }
+        )
     return result

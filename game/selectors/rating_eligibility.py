@@ -102,9 +102,7 @@ def _too_few_shots(match: Match) -> bool:
 def _unverified(player_ids: list[int]) -> bool:
     from allauth.account.models import EmailAddress
 
-    verified = set(
-        EmailAddress.objects.filter(user_id__in=player_ids, verified=True).values_list("user_id", flat=True)
-    )
+    verified = set(EmailAddress.objects.filter(user_id__in=player_ids, verified=True).values_list("user_id", flat=True))
     return any(pid not in verified for pid in player_ids)
 
 
@@ -153,9 +151,7 @@ def resign_farm_suspects() -> dict[int, list[str]]:
         .values("match_id", "player_id")
         .annotate(n=Count("id"))
     }
-    resigned = set(
-        Shot.objects.filter(match_id__in=match_ids, kind="resign").values_list("match_id", "player_id")
-    )
+    resigned = set(Shot.objects.filter(match_id__in=match_ids, kind="resign").values_list("match_id", "player_id"))
     farm_like: dict[int, list[int]] = defaultdict(list)
     honest: set[int] = set()
     for match_id, p1, p2, winner in losses:
@@ -164,8 +160,11 @@ def resign_farm_suspects() -> dict[int, list[str]]:
             farm_like[loser].append(winner)
         else:
             honest.add(loser)
-    names = dict(Profile.objects.filter(user_id__in={w for ws in farm_like.values() for w in ws})
-                 .values_list("user_id", "display_name"))
+    names = dict(
+        Profile.objects.filter(user_id__in={w for ws in farm_like.values() for w in ws}).values_list(
+            "user_id", "display_name"
+        )
+    )
     return {
         loser: sorted({names.get(w, "?") for w in winners})
         for loser, winners in sorted(farm_like.items())

@@ -76,8 +76,9 @@ def match_heartbeat(*, match_ids: list[str], touch: list[str], purge: bool) -> t
     return versions, changed
 
 
-def match_connections_write(*, add: list[tuple[str, str, int | None]], remove: list[str], process: str,
-                            boot: str) -> None:
+def match_connections_write(
+    *, add: list[tuple[str, str, int | None]], remove: list[str], process: str, boot: str
+) -> None:
     """Spectators' rows in bulk, one transaction for a batch: `add` (match id, channel name, user id)
     first, then `remove` (channel names): a socket that came and went within the batch leaves nothing.
     Spectators do not touch the disconnect grace, so their comings and goings need no match lock; under
@@ -87,8 +88,15 @@ def match_connections_write(*, add: list[tuple[str, str, int | None]], remove: l
         if add:
             MatchConnection.objects.bulk_create(
                 [
-                    MatchConnection(match_id=match_id, channel_name=channel_name, user_id=user_id, seat=None,
-                                    seen_at=now, process=process, boot=boot)
+                    MatchConnection(
+                        match_id=match_id,
+                        channel_name=channel_name,
+                        user_id=user_id,
+                        seat=None,
+                        seen_at=now,
+                        process=process,
+                        boot=boot,
+                    )
                     for match_id, channel_name, user_id in add
                 ],
                 ignore_conflicts=True,

@@ -92,7 +92,11 @@ def deadlines_fire_match(match: Match, now: float) -> Applied:
             names = engine_names(match)
             absent = [str(names[seat]) for seat in (0, 1) if seat not in connected]
             events += _server_input(
-                match, now, kind="abandon", name=absent[0], payload={"absent": absent},
+                match,
+                now,
+                kind="abandon",
+                name=absent[0],
+                payload={"absent": absent},
                 apply=lambda engine: ("finished", {}, engine.abandon(absent, now=now)),
             )
     if match.status == Match.Status.ACTIVE and match.shot_deadline is not None and now >= match.shot_deadline:
@@ -136,12 +140,14 @@ def _clock_tick(match: Match, now: float) -> list[dict[str, Any]]:
     limit_due = not clock.get("expired") and now >= started + clock["limit"]
     if not (warn_due or limit_due):
         return []
-    return _server_input(match, now, kind="tick", name="", payload={},
-                         apply=lambda engine: (None, {}, engine.tick(now)))
+    return _server_input(
+        match, now, kind="tick", name="", payload={}, apply=lambda engine: (None, {}, engine.tick(now))
+    )
 
 
-def _server_input(match: Match, now: float, *, kind: str, name: str, payload: dict[str, Any],
-                  apply: Apply) -> list[dict[str, Any]]:
+def _server_input(
+    match: Match, now: float, *, kind: str, name: str, payload: dict[str, Any], apply: Apply
+) -> list[dict[str, Any]]:
     """Apply one server-made input to the locked match; nothing happens if the engine refuses it."""
     engine = EngineMatch.from_snapshot(match.snapshot)
     before = match.snapshot
@@ -159,6 +165,17 @@ def _server_input(match: Match, now: float, *, kind: str, name: str, payload: di
     events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=None)
     if not events:
         return []
-    record_input(match, seq=seq, version=events[0]["v"], user=None, name=name, kind=kind, ack=None,
-                 payload=payload, now=now, verdict=None if kind == "tick" else verdict, segments=segments)
+    record_input(
+        match,
+        seq=seq,
+        version=events[0]["v"],
+        user=None,
+        name=name,
+        kind=kind,
+        ack=None,
+        payload=payload,
+        now=now,
+        verdict=None if kind == "tick" else verdict,
+        segments=segments,
+    )
     return events

@@ -1,4 +1,4 @@
-""""Play the computer": one click from the home page, no account needed.
+""" "Play the computer": one click from the home page, no account needed.
 
 A visitor without an account gets a guest user logged into the session (the same guest service the
 lobby uses), a casual match against the shared bot user of the chosen level is created and started at
@@ -35,8 +35,13 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     """POST /play/computer/ (optional ``level`` 1-5, default 3) -> redirect to /m/<id>/."""
     user = player_user(request)
     try:
-        match, events = match_create(user=user, rated=False, time_limit=None, shot_clock=None,
-                                     opponent_bot_level=_level(request.POST.get("level")))
+        match, events = match_create(
+            user=user,
+            rated=False,
+            time_limit=None,
+            shot_clock=None,
+            opponent_bot_level=_level(request.POST.get("level")),
+        )
     except MatchError as exc:
         messages.error(request, exc.message)
         return redirect("home")

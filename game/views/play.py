@@ -30,7 +30,10 @@ BOT_CHOICES = [("human", "A person (invite link or the open list)")] + [
 class CreateMatchForm(forms.Form):
     rated = forms.BooleanField(required=False, help_text="needs an account")
     time_limit = forms.IntegerField(
-        required=False, min_value=1, max_value=240, label="Time limit (minutes, K-11)",
+        required=False,
+        min_value=1,
+        max_value=240,
+        label="Time limit (minutes, K-11)",
         help_text="empty: none; the classic is 65 (60 + 5)",
     )
     shot_clock = forms.IntegerField(
@@ -43,10 +46,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
     is_guest = False
     if request.user.is_authenticated:
         is_guest = profile_ensure(user=request.user).is_guest
-    return render(request, "game/lobby.html", {
-        "form": CreateMatchForm(), "open_matches": match_open_list(), "is_guest": is_guest,
-        "in_progress": matches_in_progress_for(user=request.user),
-    })
+    return render(
+        request,
+        "game/lobby.html",
+        {
+            "form": CreateMatchForm(),
+            "open_matches": match_open_list(),
+            "is_guest": is_guest,
+            "in_progress": matches_in_progress_for(user=request.user),
+        },
+    )
 
 
 @require_POST
@@ -83,17 +92,21 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         raise Http404("no such match")
     role, _seat, me = match_role(match=match, user=request.user)
     can_join = role == "spectator" and match.status == match.Status.OPEN and match.player2_id is None
-    return render(request, "game/match.html", {
-        "match_id": match.id,
-        "ws_path": f"/ws/match/{match.id}/",
-        "me": me,
-        "role": role,
-        "table": kaisa_table().as_dict(),
-        "match": match,
-        "can_join": can_join,
-        "join_url": f"/m/{match.id}/join/",
-        "invite_url": request.build_absolute_uri(f"/m/{match.id}/"),
-    })
+    return render(
+        request,
+        "game/match.html",
+        {
+            "match_id": match.id,
+            "ws_path": f"/ws/match/{match.id}/",
+            "me": me,
+            "role": role,
+            "table": kaisa_table().as_dict(),
+            "match": match,
+            "can_join": can_join,
+            "join_url": f"/m/{match.id}/join/",
+            "invite_url": request.build_absolute_uri(f"/m/{match.id}/"),
+        },
+    )
 
 
 @require_POST

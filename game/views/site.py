@@ -21,11 +21,15 @@ BOT_LEVELS = (1, 2, 3, 4, 5)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "game/home.html", {
-        "featured": featured_match(),
-        "bot_levels": BOT_LEVELS,
-        "in_progress": matches_in_progress_for(user=request.user),
-    })
+    return render(
+        request,
+        "game/home.html",
+        {
+            "featured": featured_match(),
+            "bot_levels": BOT_LEVELS,
+            "in_progress": matches_in_progress_for(user=request.user),
+        },
+    )
 
 
 async def _channel_layer_round_trip() -> None:
@@ -86,12 +90,16 @@ def too_many_requests(request: HttpRequest, exception: Exception | None = None) 
 
 def ratings_help(request: HttpRequest) -> HttpResponse:
     """What makes a result rated (game/selectors/rating_eligibility.py), in words."""
-    return render(request, "game/ratings_help.html", {
-        "reasons": rating_eligibility.REASON_TEXT,
-        "pair_daily_limit": rating_eligibility.PAIR_DAILY_LIMIT,
-        "min_shots": rating_eligibility.MIN_SHOTS,
-        "verification_on": rating_eligibility.verification_required(),
-    })
+    return render(
+        request,
+        "game/ratings_help.html",
+        {
+            "reasons": rating_eligibility.REASON_TEXT,
+            "pair_daily_limit": rating_eligibility.PAIR_DAILY_LIMIT,
+            "min_shots": rating_eligibility.MIN_SHOTS,
+            "verification_on": rating_eligibility.verification_required(),
+        },
+    )
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -71,10 +71,19 @@ def test_csp_blocks_inline_script(
                 page.screenshot(path=str(artifacts_dir / f"security-{name}.png"), full_page=True)
 
         anonymous = [
-            ("/", None), ("/lobby/", None), ("/watch/", None), ("/clubs/", None), ("/clubs/helsinki/", None),
-            ("/leaderboard/", None), ("/players/Aino/", None), (f"/m/{ids['live']}/", None),
-            (f"/m/{ids['finished']}/replay/", None), ("/ratings/", "ratings"), ("/accounts/login/", "login"),
-            ("/accounts/signup/", "signup"), ("/accounts/password/reset/", "password-reset"),
+            ("/", None),
+            ("/lobby/", None),
+            ("/watch/", None),
+            ("/clubs/", None),
+            ("/clubs/helsinki/", None),
+            ("/leaderboard/", None),
+            ("/players/Aino/", None),
+            (f"/m/{ids['live']}/", None),
+            (f"/m/{ids['finished']}/replay/", None),
+            ("/ratings/", "ratings"),
+            ("/accounts/login/", "login"),
+            ("/accounts/signup/", "signup"),
+            ("/accounts/password/reset/", "password-reset"),
         ]
         for path, name in anonymous:
             visit(path, name)
@@ -124,8 +133,12 @@ def test_csp_blocks_inline_script(
         page.fill("#id_password", DEMO_PASSWORD)
         page.locator("main form button[type=submit]").click()
         page.wait_for_url("**/lobby/")
-        for path, name in [("/accounts/password/change/", "password-change"), ("/accounts/email/", "email"),
-                           ("/clubs/new/", None), ("/lobby/", None)]:
+        for path, name in [
+            ("/accounts/password/change/", "password-change"),
+            ("/accounts/email/", "email"),
+            ("/clubs/new/", None),
+            ("/lobby/", None),
+        ]:
             visit(path, name)
         page.goto(f"{server.url}/clubs/new/")
         page.fill("#id_name", "Kallio Cue")
@@ -145,9 +158,13 @@ def test_csp_blocks_inline_script(
         page.fill("#id_password", DEMO_PASSWORD)
         page.locator("input[type=submit]").click()
         page.wait_for_url("**/admin/")
-        for path, name in [("/admin/", None), ("/admin/game/profile/?resign_farm=yes", "admin-profiles"),
-                           ("/admin/game/profile/resign-farming/", "admin-farming"),
-                           ("/admin/game/matchresult/", None), (f"/admin/game/match/{ids['live']}/change/", None)]:
+        for path, name in [
+            ("/admin/", None),
+            ("/admin/game/profile/?resign_farm=yes", "admin-profiles"),
+            ("/admin/game/profile/resign-farming/", "admin-farming"),
+            ("/admin/game/matchresult/", None),
+            (f"/admin/game/match/{ids['live']}/change/", None),
+        ]:
             visit(path, name)
         assert not [line for line in console if "Content Security Policy" in line], console
         assert not errors, errors

@@ -23,13 +23,22 @@ TABLE = kaisa_table()
 L, W, R = TABLE.length, TABLE.width, TABLE.ball_radius
 
 
-def position(balls: dict[str, Any], *, phase: str = "play", turn: int = 0, visit: dict[str, Any] | None = None,
-             scores: tuple[int, int] = (0, 0), shootout: dict[str, Any] | None = None) -> dict[str, Any]:
+def position(
+    balls: dict[str, Any],
+    *,
+    phase: str = "play",
+    turn: int = 0,
+    visit: dict[str, Any] | None = None,
+    scores: tuple[int, int] = (0, 0),
+    shootout: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A hand-written snapshot: "alice" holds white1, "bob" white2."""
     snapshot: dict[str, Any] = {
         "phase": phase,
-        "players": [{"name": "alice", "cue_ball": "white1", "score": scores[0]},
-                    {"name": "bob", "cue_ball": "white2", "score": scores[1]}],
+        "players": [
+            {"name": "alice", "cue_ball": "white1", "score": scores[0]},
+            {"name": "bob", "cue_ball": "white2", "score": scores[1]},
+        ],
         "turn": turn,
         "balls": balls,
     }
@@ -97,8 +106,12 @@ def test_bot_never_sends_a_call_the_rules_refuse(seed: int) -> None:
             match.check_call(player, move["call"])
             if match.snapshot()["visit"]["middle_kaisa"]:
                 call = move["call"]
-                assert not (call["ball"] == "kaisa" and call["pocket"].startswith("middle")
-                            and call["object_cushions"] == 0 and call["via"] is None)
+                assert not (
+                    call["ball"] == "kaisa"
+                    and call["pocket"].startswith("middle")
+                    and call["object_cushions"] == 0
+                    and call["via"] is None
+                )
         apply_move(match, move)
         if match.phase == "finished":
             break
@@ -170,8 +183,9 @@ def test_lag_goes_straight_down_its_own_side() -> None:
 
 
 def test_ball_in_hand_is_placed_legally_in_the_home() -> None:
-    snapshot = position({"white1": None, "white2": [2.0, 0.3], "red1": [1.0, 0.5], "red2": [2.3, 1.1],
-                         "kaisa": [0.3, 0.7]})
+    snapshot = position(
+        {"white1": None, "white2": [2.0, 0.3], "red1": [1.0, 0.5], "red2": [2.3, 1.1], "kaisa": [0.3, 0.7]}
+    )
     match = Match.from_snapshot(snapshot)
     assert match.pending() == [("alice", "place")]
     move = choose_move(snapshot, 5, seed=1)
@@ -184,8 +198,12 @@ def test_ball_in_hand_is_placed_legally_in_the_home() -> None:
 
 
 def test_shootout_shots_call_the_kaisa_into_a_corner() -> None:
-    snapshot = position({"white1": None, "white2": None, "kaisa": [L / 2, W / 2]}, phase="shootout",
-                        shootout={"stage": "shoot"}, scores=(30, 31))
+    snapshot = position(
+        {"white1": None, "white2": None, "kaisa": [L / 2, W / 2]},
+        phase="shootout",
+        shootout={"stage": "shoot"},
+        scores=(30, 31),
+    )
     match = Match.from_snapshot(snapshot)
     apply_move(match, choose_move(match.snapshot(), 4, seed=1))
     move = choose_move(match.snapshot(), 4, seed=1, budget=0.3)
@@ -198,8 +216,9 @@ def test_strong_bot_pots_an_easy_straight_shot() -> None:
     target = TABLE.pockets["foot_left"].center
     red = (target[0] - 0.35, target[1] - 0.35)
     cue = (red[0] - 0.4, red[1] - 0.4)
-    snapshot = position({"white1": list(cue), "white2": [0.4, 0.2], "red1": list(red), "red2": [0.7, 0.3],
-                         "kaisa": [1.42, 0.3]})
+    snapshot = position(
+        {"white1": list(cue), "white2": [0.4, 0.2], "red1": list(red), "red2": [0.7, 0.3], "kaisa": [1.42, 0.3]}
+    )
     move = choose_move(snapshot, 5, seed=3)
     assert move["expected"] > 2
     outcome = apply_move(Match.from_snapshot(snapshot), move)

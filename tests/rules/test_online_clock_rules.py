@@ -68,8 +68,14 @@ def test_expiry_refused_for_a_player_the_rules_do_not_wait_for() -> None:
 )
 def test_abortable_until_the_first_shot_of_the_break(phase: str, extra: dict, abortable: bool) -> None:
     if phase in ("lag", "choose_break"):
-        m = Match.from_snapshot({"phase": phase, "players": [{"name": "alice"}, {"name": "bob"}],
-                                 "turn": 0, "balls": {**START, "white1": None, "white2": None}})
+        m = Match.from_snapshot(
+            {
+                "phase": phase,
+                "players": [{"name": "alice"}, {"name": "bob"}],
+                "turn": 0,
+                "balls": {**START, "white1": None, "white2": None},
+            }
+        )
     else:
         m = position(phase, **extra)
     assert m.abortable is abortable

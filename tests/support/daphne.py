@@ -67,7 +67,7 @@ def log_tracebacks(path: Path) -> list[str]:
     found = []
     for index, line in enumerate(lines):
         if any(marker in line for marker in TRACEBACK_MARKERS):
-            found.append("\n".join(lines[max(0, index - 1): index + 12]))
+            found.append("\n".join(lines[max(0, index - 1) : index + 12]))
     return found
 
 

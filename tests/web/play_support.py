@@ -113,8 +113,9 @@ class Player:
         self.inbox: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
 
-    async def send(self, t: str, d: dict[str, Any] | None = None, *, ack: int | None = None,
-                   v: int | None = None) -> None:
+    async def send(
+        self, t: str, d: dict[str, Any] | None = None, *, ack: int | None = None, v: int | None = None
+    ) -> None:
         message: dict[str, Any] = {"t": t}
         if ack is not None:
             message["ack"] = ack
@@ -230,8 +231,9 @@ async def connect_websocket(name: str, url: str, cookie: str | None, origin: str
     import websockets
 
     headers = {"Cookie": cookie} if cookie else {}
-    connection = await websockets.connect(url, additional_headers=headers, origin=origin, max_size=2**24,
-                                          open_timeout=10)
+    connection = await websockets.connect(
+        url, additional_headers=headers, origin=origin, max_size=2**24, open_timeout=10
+    )
 
     async def recv(timeout: float) -> str:
         data = await asyncio.wait_for(connection.recv(), timeout)

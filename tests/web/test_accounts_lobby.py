@@ -27,8 +27,10 @@ def create(client: Client, **fields: str) -> Match:
 
 @pytest.mark.django_db
 def test_signup_login_logout(client: Client) -> None:
-    response = client.post("/accounts/signup/", {"username": "maija", "display_name": "Maija",
-                                                 "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"})
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "maija", "display_name": "Maija", "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"},
+    )
     assert response.status_code == 302
     assert Profile.objects.get(user__username="maija").display_name == "Maija"
     client.post("/accounts/logout/")
@@ -38,8 +40,10 @@ def test_signup_login_logout(client: Client) -> None:
     assert client.get("/lobby/").context["user"].username == "maija"
     # Display names are unique, case-insensitively.
     other = Client()
-    response = other.post("/accounts/signup/", {"username": "maija2", "display_name": "maija",
-                                                "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"})
+    response = other.post(
+        "/accounts/signup/",
+        {"username": "maija2", "display_name": "maija", "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"},
+    )
     assert response.status_code == 200 and "taken" in response.content.decode()
 
 
@@ -58,8 +62,10 @@ def test_a_guest_plays_casual_then_signs_up_keeping_the_seat(client: Client) -> 
     assert match.status == Match.Status.ACTIVE and match.player2.profile.is_guest
     name_in_match = match.snapshot["players"][0]["name"]
 
-    response = client.post("/accounts/signup/", {"username": "ville", "display_name": "Ville",
-                                                 "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"})
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "ville", "display_name": "Ville", "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"},
+    )
     assert response.status_code == 302
     user = get_user_model().objects.get(username="ville")
     assert user.pk == guest.pk and not user.profile.is_guest and user.profile.display_name == "Ville"
@@ -117,8 +123,10 @@ def test_a_match_against_the_computer_starts_at_once(client: Client) -> None:
 
 @pytest.mark.django_db
 def test_a_rated_match_against_the_computer_is_refused_and_nothing_is_created(client: Client) -> None:
-    client.post("/accounts/signup/", {"username": "ansa", "display_name": "Ansa",
-                                      "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"})
+    client.post(
+        "/accounts/signup/",
+        {"username": "ansa", "display_name": "Ansa", "password1": "kaisa-pw-2024", "password2": "kaisa-pw-2024"},
+    )
     before = Match.objects.count()
     response = client.post("/lobby/create/", {"opponent": "3", "rated": "on"}, follow=True)
     assert Match.objects.count() == before

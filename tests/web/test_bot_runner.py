@@ -1,4 +1,4 @@
-""""Play the computer" end to end on a real daphne: one POST, a guest seat, and a bot that plays.
+""" "Play the computer" end to end on a real daphne: one POST, a guest seat, and a bot that plays.
 
 The bot's search runs in the server's process pool; what the test sees is what a browser sees: the
 bot's aim relayed live before its shot, then its versioned shot event, the rules accepting every move.
@@ -77,8 +77,9 @@ def test_play_the_computer_in_one_click(daphne_factory: Callable[..., DaphneServ
     server = daphne_factory(KAIZA_BOT_PACE="0.3")
     match_id, session = play_computer(server, level)
     assert session.cookie("sessionid"), "a guest session was not opened"
-    seen = asyncio.run(asyncio.wait_for(
-        human_plays_until_the_bot_shoots(server, match_id, session.header()), timeout=150))
+    seen = asyncio.run(
+        asyncio.wait_for(human_plays_until_the_bot_shoots(server, match_id, session.header()), timeout=150)
+    )
     assert seen["bot"] == "Bot-L1"
     assert seen["aims"] >= 3, "the bot's aim was not shown before its shot"
     verdict = seen["shot"]["d"]["verdict"]

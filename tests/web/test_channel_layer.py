@@ -86,13 +86,18 @@ def test_the_layer_uses_only_public_names_of_channels_redis() -> None:
 
     tree = ast.parse(inspect.getsource(channel_layer))
     own = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
-    own |= {target.attr for node in ast.walk(tree) if isinstance(node, ast.Assign | ast.AnnAssign)
-            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-            if isinstance(target, ast.Attribute)}
+    own |= {
+        target.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute)
+    }
     used = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     private = sorted(name for name in used if name.startswith("_") and not name.startswith("__") and name not in own)
     assert private == []
     stock_source = inspect.getsource(channels_redis.core)
     for script in (channel_layer.PUSH_LUA, channel_layer.GROUP_SEND_BATCH_LUA):
-        assert not any(line.strip() and line.strip() in stock_source for line in script.splitlines()
-                       if len(line.strip()) > 40)
+        assert not any(
+            line.strip() and line.strip() in stock_source for line in script.splitlines() if len(line.strip()) > 40
+        )

@@ -73,8 +73,9 @@ async def socket_for(name: str, server: DaphneServer, match_id: str, browser: Br
     )
 
 
-async def finish_with_near_end(players: tuple[Player, ...], set_position: Callable[[dict[str, Any]], None],
-                               v: int) -> int:
+async def finish_with_near_end(
+    players: tuple[Player, ...], set_position: Callable[[dict[str, Any]], None], v: int
+) -> int:
     names = [p["name"] for p in players[0].state["players"]]
     set_position(EngineMatch.from_snapshot(near_end_snapshot(names)).snapshot())
     await players[0].send("shoot", {"call": BREAK_CALL, "strike": near_end_strike()}, ack=next_ack(), v=v)
@@ -101,6 +102,7 @@ async def test_scale_out_two_processes(
     assert spectator.versioned[0]["d"]["you"]["role"] == "spectator"
 
     v = await play_opening(alice, bob, (spectator,))
+
     # Presence is shared across the processes: both players and the spectator are seen from process 1
     # (presence relays are coalesced and rows written in the background: wait for it to settle).
     def settled(m: dict[str, Any]) -> bool:
@@ -121,8 +123,9 @@ async def test_scale_out_two_processes(
     assert histories[0] == histories[1] == histories[2]
     assert [version for version, _ in histories[0]] == list(range(2, v + 1))
     with psycopg.connect(postgres_database_url) as conn:
-        kinds = [row[0] for row in conn.execute(
-            "SELECT kind FROM game_shot WHERE match_id = %s ORDER BY seq", (match_id,))]
+        kinds = [
+            row[0] for row in conn.execute("SELECT kind FROM game_shot WHERE match_id = %s ORDER BY seq", (match_id,))
+        ]
         status = conn.execute("SELECT status, version FROM game_match WHERE id = %s", (match_id,)).fetchone()
     assert kinds == ["lag", "lag", "choose_break", "place", "place", "shoot", "shoot"]
     assert status == ("finished", v)
@@ -179,10 +182,15 @@ async def test_restart_loses_nothing(daphne_factory: Callable[..., DaphneServer]
 
     v = await finish_with_near_end((alice, bob), set_position, v)
     with sqlite3.connect(database) as conn:
-        shots = conn.execute("SELECT version, kind FROM game_shot WHERE match_id = ? ORDER BY seq",
-                             (match_id,)).fetchall()
-        events = [row[0] for row in conn.execute(
-            "SELECT version FROM game_matchevent WHERE match_id = ? ORDER BY version", (match_id,))]
+        shots = conn.execute(
+            "SELECT version, kind FROM game_shot WHERE match_id = ? ORDER BY seq", (match_id,)
+        ).fetchall()
+        events = [
+            row[0]
+            for row in conn.execute(
+                "SELECT version FROM game_matchevent WHERE match_id = ? ORDER BY version", (match_id,)
+            )
+        ]
     assert [kind for _, kind in shots] == ["lag", "lag", "choose_break", "place", "shoot"]
     assert events == list(range(1, v + 1))
     # Every shot is accounted for: what the players saw before and after the restart is the whole history.
@@ -190,4 +198,3 @@ async def test_restart_loses_nothing(daphne_factory: Callable[..., DaphneServer]
     assert seen >= set(range(1, v + 1))
     for p in (alice, bob):
         await p.close()
-

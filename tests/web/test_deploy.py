@@ -45,7 +45,11 @@ def test_check_deploy_is_clean() -> None:
     def check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "manage.py", "check", "--deploy"],
-            cwd=ROOT, env=server_env(**env), capture_output=True, text=True, timeout=120,
+            cwd=ROOT,
+            env=server_env(**env),
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
 
     result = check(production_env())
@@ -117,8 +121,13 @@ def test_error_pages_keep_the_site_layout(settings) -> None:
     assert "Something broke on our side" in text and 'class="site-header"' in text
 
 
-async def origin_accepted(origin: str | None, *, host: str = "127.0.0.1:8123", scheme: str = "ws",
-                          extra: list[tuple[bytes, bytes]] | None = None) -> bool:
+async def origin_accepted(
+    origin: str | None,
+    *,
+    host: str = "127.0.0.1:8123",
+    scheme: str = "ws",
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> bool:
     headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin is not None else [])
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=headers + (extra or []))
     communicator.scope["scheme"] = scheme

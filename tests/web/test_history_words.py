@@ -39,16 +39,39 @@ def test_k11_notices_are_made_from_the_change_once() -> None:
 
 def test_entries_say_who_did_what_in_words() -> None:
     state = _state(phase="opening_placement")
-    choice = history_entry("choice", 3, {"player": "Bot-L3", "take": False, "state": state,
-                                          "verdict": {"reason": "alice breaks with white •; Bot-L3 places white ••"}})
+    choice = history_entry(
+        "choice",
+        3,
+        {
+            "player": "Bot-L3",
+            "take": False,
+            "state": state,
+            "verdict": {"reason": "alice breaks with white •; Bot-L3 places white ••"},
+        },
+    )
     assert choice["text"] == "Bot-L3 passes the break: alice breaks with white •; Bot-L3 places white ••"
     assert choice["kind"] == "choice" and choice["scores"] == [0, 0] and choice["v"] == 3
-    lag = history_entry("shot", 1, {"kind": "lag", "player": "alice", "state": state,
-                                     "verdict": {"reason": "alice's lag: 92 mm from the head cushion"}})
+    lag = history_entry(
+        "shot",
+        1,
+        {
+            "kind": "lag",
+            "player": "alice",
+            "state": state,
+            "verdict": {"reason": "alice's lag: 92 mm from the head cushion"},
+        },
+    )
     assert lag["kind"] == "lag"
     assert history_entry("started", 1, {"state": state}) is None
-    finished = history_entry("finished", 9, {"winner": None, "state": state, "result": {
-        "how": "aborted", "winner": None, "text": "Aborted by bob before the break"}})
+    finished = history_entry(
+        "finished",
+        9,
+        {
+            "winner": None,
+            "state": state,
+            "result": {"how": "aborted", "winner": None, "text": "Aborted by bob before the break"},
+        },
+    )
     assert finished["kind"] == "abort" and finished["player"] is None
     assert finished["text"] == "Aborted by bob before the break"
 

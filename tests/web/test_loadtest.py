@@ -18,8 +18,9 @@ from tests.support.daphne import DaphneServer
 
 
 def smoke(urls: list[str], matches: int = 2) -> LoadStats:
-    config = LoadConfig(urls=urls, matches=matches, spectators=2, duration=5.0, think=0.4, aim_rate=10.0,
-                        ping_probes=2, drain=1.5)
+    config = LoadConfig(
+        urls=urls, matches=matches, spectators=2, duration=5.0, think=0.4, aim_rate=10.0, ping_probes=2, drain=1.5
+    )
     return LoadStats.merge([run_load(config)])
 
 
@@ -35,11 +36,18 @@ def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: C
     assert stats.ping
 
     out = StringIO()
-    call_command("loadtest", url=[server.url], matches=1, spectators=1, duration=4.0, think=0.3, timeline=True,
-                 stdout=out)
+    call_command(
+        "loadtest", url=[server.url], matches=1, spectators=1, duration=4.0, think=0.3, timeline=True, stdout=out
+    )
     text = out.getvalue()
-    for label in ("shot round trip: shooter", "shot round trip: spectators", "aim relay", "versions missed: 0",
-                  "result: OK", "timeline: second 0 began at"):
+    for label in (
+        "shot round trip: shooter",
+        "shot round trip: spectators",
+        "aim relay",
+        "versions missed: 0",
+        "result: OK",
+        "timeline: second 0 began at",
+    ):
         assert label in text, text
     # --timeline: one row per second of the window, seconds 0..3 at least, and the aims counted in
     # them add up to the aim samples of the table.

@@ -50,8 +50,12 @@ def two_players(**options: Any) -> tuple[AbstractBaseUser, AbstractBaseUser, str
     suffix = str(time.monotonic_ns())[-6:]
     alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345", display_name=f"alice{suffix}")
     bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345", display_name=f"bob{suffix}")
-    match, _ = match_create(user=alice, rated=options.get("rated", False), time_limit=options.get("time_limit"),
-                            shot_clock=options.get("shot_clock"))
+    match, _ = match_create(
+        user=alice,
+        rated=options.get("rated", False),
+        time_limit=options.get("time_limit"),
+        shot_clock=options.get("shot_clock"),
+    )
     match_join(match_id=match.id, user=bob)
     return alice, bob, match.id
 
@@ -87,9 +91,15 @@ def names_of(match_id: str) -> list[str]:
 @database_sync_to_async
 def fingerprint(match_id: str) -> tuple[Any, ...]:
     match = Match.objects.get(pk=match_id)
-    return (match.version, match.status, snapshot_hash(match.snapshot), match.next_deadline,
-            Shot.objects.filter(match=match).count(), MatchEvent.objects.filter(match=match).count(),
-            RatingChange.objects.filter(match=match).count())
+    return (
+        match.version,
+        match.status,
+        snapshot_hash(match.snapshot),
+        match.next_deadline,
+        Shot.objects.filter(match=match).count(),
+        MatchEvent.objects.filter(match=match).count(),
+        RatingChange.objects.filter(match=match).count(),
+    )
 
 
 @database_sync_to_async
@@ -256,8 +266,7 @@ async def test_abandoned_match_finishes_itself() -> None:
     match = await row(match_id)
     assert match.status == Match.Status.ABORTED and match.next_deadline is None
     assert await ratings(alice_user, bob_user) == [(1500.0, 0), (1500.0, 0)]
-    live = await database_sync_to_async(lambda: list(Match.objects.filter(status=Match.Status.ACTIVE,
-                                                                           pk=match_id)))()
+    live = await database_sync_to_async(lambda: list(Match.objects.filter(status=Match.Status.ACTIVE, pk=match_id)))()
     assert live == []
     await spectator.close()
 
@@ -516,9 +525,14 @@ async def test_bad_lifecycle_input_changes_nothing() -> None:
     alice, bob, spectator = await three_sockets(match_id, alice_user, bob_user)
     await play_opening(alice, bob, (spectator,))
     before = await fingerprint(match_id)
-    for sender, t, code in ((bob, "abort", "not_abortable"), (alice, "claim_timeout", "not_owed"),
-                            (bob, "claim_timeout", "not_owed"), (spectator, "abort", "spectator"),
-                            (spectator, "claim_timeout", "spectator"), (spectator, "rematch", "spectator")):
+    for sender, t, code in (
+        (bob, "abort", "not_abortable"),
+        (alice, "claim_timeout", "not_owed"),
+        (bob, "claim_timeout", "not_owed"),
+        (spectator, "abort", "spectator"),
+        (spectator, "claim_timeout", "spectator"),
+        (spectator, "rematch", "spectator"),
+    ):
         ack = next_ack()
         await sender.send(t, ack=ack)
         error = await sender.error()

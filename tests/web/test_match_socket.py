@@ -40,8 +40,9 @@ def two_players(**options: Any) -> tuple[AbstractBaseUser, AbstractBaseUser, str
     suffix = str(time.monotonic_ns())[-6:]
     alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345", display_name=f"alice{suffix}")
     bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345", display_name=f"bob{suffix}")
-    match, _ = match_create(user=alice, rated=options.get("rated", False), time_limit=None,
-                            shot_clock=options.get("shot_clock"))
+    match, _ = match_create(
+        user=alice, rated=options.get("rated", False), time_limit=None, shot_clock=options.get("shot_clock")
+    )
     match_join(match_id=match.id, user=bob)
     return alice, bob, match.id
 
@@ -111,8 +112,16 @@ async def test_a_whole_match_two_players_and_a_spectator() -> None:
 
     rows = await stored(match_id)
     assert rows["match"].status == Match.Status.FINISHED and rows["match"].winner_id == alice_user.pk
-    assert [s["kind"] for s in rows["shots"]] == ["lag", "lag", "choose_break", "place", "place", "shoot", "shoot",
-                                                  "shoot"]
+    assert [s["kind"] for s in rows["shots"]] == [
+        "lag",
+        "lag",
+        "choose_break",
+        "place",
+        "place",
+        "shoot",
+        "shoot",
+        "shoot",
+    ]
     assert [e["version"] for e in rows["events"]] == list(range(1, v + 3))
     assert rows["shots"][-1]["snapshot_hash"] == rows["hash"]
     assert all(s["ack"] is not None for s in rows["shots"])
@@ -182,8 +191,17 @@ def store_foreign_input(match_id: str, user: AbstractBaseUser) -> None:
     """What another process would have stored had it broken the row lock: an input at the version the
     next one will take (the unique (match, version) constraint)."""
     match = Match.objects.get(pk=match_id)
-    Shot.objects.create(match=match, seq=900, version=match.version + 1, player=user, player_name="x",
-                        kind="shoot", ack=None, input={}, snapshot_hash="")
+    Shot.objects.create(
+        match=match,
+        seq=900,
+        version=match.version + 1,
+        player=user,
+        player_name="x",
+        kind="shoot",
+        ack=None,
+        input={},
+        snapshot_hash="",
+    )
 
 
 async def test_an_input_clashing_with_a_stored_one_is_refused_and_changes_nothing() -> None:
@@ -344,8 +362,11 @@ async def test_spectators_cannot_play_and_bad_frames_are_answered(monkeypatch: p
     assert (await spectator.error())["d"]["code"] == "too_large"
     bob = await connect_communicator("bob", match_id, bob_user)
     await bob.send("shoot", shot, ack=8, v=v)
-    assert (await bob.error())["d"] == {"code": "not_your_turn", "message": f"it is {(await names_of(match_id))[0]}'s "
-                                        "turn", "ack": 8}
+    assert (await bob.error())["d"] == {
+        "code": "not_your_turn",
+        "message": f"it is {(await names_of(match_id))[0]}'s turn",
+        "ack": 8,
+    }
     await bob.send("shoot", shot, ack=9, v=v - 1)
     assert (await bob.error())["d"]["code"] == "stale"
     rows = await stored(match_id)

@@ -47,12 +47,31 @@ hostile_numbers = st.one_of(
 )
 scalars = st.one_of(st.none(), st.booleans(), hostile_numbers, st.text(max_size=30))
 json_values = st.recursive(
-    scalars, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner,
-                                                                                   max_size=4)),
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
     max_leaves=12,
 )
-field_names = st.sampled_from(["angle", "speed", "side", "height", "ball", "pocket", "via", "object_cushions",
-                               "cue_cushions", "x", "y", "take", "text", "v", "strike", "call", "junk"])
+field_names = st.sampled_from(
+    [
+        "angle",
+        "speed",
+        "side",
+        "height",
+        "ball",
+        "pocket",
+        "via",
+        "object_cushions",
+        "cue_cushions",
+        "x",
+        "y",
+        "take",
+        "text",
+        "v",
+        "strike",
+        "call",
+        "junk",
+    ]
+)
 ball_ids = st.sampled_from(["white1", "white2", "red1", "red2", "kaisa", "red3", "", "KAISA"])
 pockets = st.sampled_from(["foot_left", "foot_right", "middle_left", "home_right", "corner", ""])
 
@@ -68,8 +87,11 @@ strikes = st.fixed_dictionaries(
 )
 calls = st.fixed_dictionaries(
     {"ball": near(ball_ids), "pocket": near(pockets)},
-    optional={"object_cushions": near(st.integers(-2, 12)), "cue_cushions": near(st.integers(-2, 12)),
-              "via": near(st.one_of(st.none(), ball_ids))},
+    optional={
+        "object_cushions": near(st.integers(-2, 12)),
+        "cue_cushions": near(st.integers(-2, 12)),
+        "via": near(st.one_of(st.none(), ball_ids)),
+    },
 )
 datas = st.one_of(
     st.fixed_dictionaries({"strike": near(strikes)}),
@@ -101,11 +123,16 @@ frames = st.one_of(
     envelopes.map(dumps_hostile),
     json_values.map(dumps_hostile),
     st.text(max_size=60),
-    st.builds(lambda n, pad: json.dumps({"t": "chat", "d": {"text": pad * n}}), st.integers(1000, 1400),
-              st.sampled_from(["a", "é", "水", "🎱"])),
+    st.builds(
+        lambda n, pad: json.dumps({"t": "chat", "d": {"text": pad * n}}),
+        st.integers(1000, 1400),
+        st.sampled_from(["a", "é", "水", "🎱"]),
+    ),
     st.just("[" * 3000 + "]" * 3000),
-    st.just('{"t": "shoot", "v": 1, "d": {"call": {"ball": "kaisa", "pocket": "foot_left"}, '
-            '"strike": {"angle": NaN, "speed": 2}}}'),
+    st.just(
+        '{"t": "shoot", "v": 1, "d": {"call": {"ball": "kaisa", "pocket": "foot_left"}, '
+        '"strike": {"angle": NaN, "speed": 2}}}'
+    ),
     st.just('{"t": "place", "v": 1, "d": {"ball": "white2", "x": 1e999, "y": 0.3}}'),
 )
 
@@ -156,8 +183,24 @@ def test_server_examples_in_protocol_md_are_json_with_the_envelope() -> None:
     text = PROTOCOL_MD.read_text()
     section = text.split("## Server → client (match socket)")[1].split("### Error codes")[0]
     examples = [json.loads(line) for line in re.findall(r"^(\{\"t\": .*\})$", section, flags=re.MULTILINE)]
-    documented = {"snapshot", "started", "shot", "placed", "choice", "timeout", "notice", "finished", "rematch", "aim",
-                  "presence", "clock", "chat", "error", "pong", "beat"}
+    documented = {
+        "snapshot",
+        "started",
+        "shot",
+        "placed",
+        "choice",
+        "timeout",
+        "notice",
+        "finished",
+        "rematch",
+        "aim",
+        "presence",
+        "clock",
+        "chat",
+        "error",
+        "pong",
+        "beat",
+    }
     assert {e["t"] for e in examples} == documented
     for example in examples:
         assert set(example) <= {"t", "v", "d"} and isinstance(example["d"], dict)
@@ -193,14 +236,17 @@ def test_parse_refuses(frame: str, code: str) -> None:
 
 
 def test_parse_accepts_and_types() -> None:
-    shoot = protocol.parse('{"t": "shoot", "ack": 5, "v": 3, "d": {"call": {"ball": "kaisa", "pocket": "foot_left"},'
-                           ' "strike": {"angle": 0.1, "speed": 2.5}}}')
+    shoot = protocol.parse(
+        '{"t": "shoot", "ack": 5, "v": 3, "d": {"call": {"ball": "kaisa", "pocket": "foot_left"},'
+        ' "strike": {"angle": 0.1, "speed": 2.5}}}'
+    )
     assert shoot == protocol.Shoot(
-        ack=5, v=3, call=protocol.Call("kaisa", "foot_left", 0, 0, None),
+        ack=5,
+        v=3,
+        call=protocol.Call("kaisa", "foot_left", 0, 0, None),
         strike=protocol.StrikeInput(angle=0.1, speed=2.5, side=0.0, height=0.0),
     )
-    assert protocol.parse(None, b"\x00") == protocol.Invalid(
-        "bad_json", "send JSON text frames, not binary")
+    assert protocol.parse(None, b"\x00") == protocol.Invalid("bad_json", "send JSON text frames, not binary")
     assert protocol.parse('{"t": "resign", "ack": 9}') == protocol.Resign(ack=9)
     assert protocol.parse('{"t": "abort", "ack": 4}') == protocol.Abort(ack=4)
     assert protocol.parse('{"t": "rematch"}') == protocol.RematchRequest(ack=None)
@@ -228,8 +274,14 @@ def seated_match() -> tuple[Any, Any, str]:
 
 def fingerprint(match_id: str) -> tuple[Any, ...]:
     match = Match.objects.get(pk=match_id)
-    return (match.version, match.status, snapshot_hash(match.snapshot), match.shot_deadline,
-            Shot.objects.filter(match=match).count(), MatchEvent.objects.filter(match=match).count())
+    return (
+        match.version,
+        match.status,
+        snapshot_hash(match.snapshot),
+        match.shot_deadline,
+        Shot.objects.filter(match=match).count(),
+        MatchEvent.objects.filter(match=match).count(),
+    )
 
 
 @pytest.fixture

@@ -147,7 +147,8 @@ def test_limits_hold_across_processes_with_redis(daphne_factory, redis_url: str)
         html = opener.open(url + "/", timeout=10).read().decode()
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
         request = urllib.request.Request(
-            url + "/play/computer/", data=f"csrfmiddlewaretoken={token}&level=1".encode(),
+            url + "/play/computer/",
+            data=f"csrfmiddlewaretoken={token}&level=1".encode(),
             headers={"Referer": url + "/", "Content-Type": "application/x-www-form-urlencoded"},
         )
         try:

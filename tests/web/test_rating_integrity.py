@@ -24,8 +24,14 @@ pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 def legitimate_match(winner, loser, **kwargs) -> Match:
     """A finished rated match both played: each took several shots, the winner's last one ended it."""
-    shots = [(loser, verdict(2)), (loser, verdict(0, turn_passes=True)), (winner, verdict(5)),
-             (winner, verdict(0, turn_passes=True)), (loser, verdict(0, turn_passes=True)), (winner, verdict(60))]
+    shots = [
+        (loser, verdict(2)),
+        (loser, verdict(0, turn_passes=True)),
+        (winner, verdict(5)),
+        (winner, verdict(0, turn_passes=True)),
+        (loser, verdict(0, turn_passes=True)),
+        (winner, verdict(60)),
+    ]
     return make_match(winner, loser, rated=True, winner=winner, shots=shots, **kwargs)
 
 
@@ -82,12 +88,20 @@ def test_a_finish_by_the_time_limit_counts_even_without_a_last_shot() -> None:
     closed by a forfeit before the clock ran out is not."""
     alice, bob = make_player("Alice"), make_player("Bob")
     for expired, rated in ((True, True), (False, False)):
-        match = make_match(alice, bob, rated=True, winner=alice, shots=[(bob, verdict(0, turn_passes=True))],
-                           scores=(31, 12), how="time_limit" if expired else "abandoned")
+        match = make_match(
+            alice,
+            bob,
+            rated=True,
+            winner=alice,
+            shots=[(bob, verdict(0, turn_passes=True))],
+            scores=(31, 12),
+            how="time_limit" if expired else "abandoned",
+        )
         match.snapshot["clock"] = {"limit": 3900, "expired": expired}
         match.save(update_fields=["snapshot"])
-        Shot.objects.create(match=match, seq=2, version=2, player=bob, player_name="Bob", kind="forfeit",
-                            input={}, snapshot_hash="-")
+        Shot.objects.create(
+            match=match, seq=2, version=2, player=bob, player_name="Bob", kind="forfeit", input={}, snapshot_hash="-"
+        )
         results_record(match=match)
         result = MatchResult.objects.get(match=match)
         assert (result.rated, result.unrated_reason) == (rated, "" if rated else "too_few_shots")
@@ -147,6 +161,11 @@ def test_the_ratings_help_page_says_the_rules(client: Client) -> None:
     page = client.get("/ratings/")
     assert page.status_code == 200
     text = page.content.decode()
-    for words in ["guests play casual games only", "at least 2 shots", f"at most {PAIR_DAILY_LIMIT} rated results",
-                  "confirmed their e-mail", "resigning before their third shot"]:
+    for words in [
+        "guests play casual games only",
+        "at least 2 shots",
+        f"at most {PAIR_DAILY_LIMIT} rated results",
+        "confirmed their e-mail",
+        "resigning before their third shot",
+    ]:
         assert words in text, words

@@ -52,8 +52,14 @@ async def open_socket(name: str, server: DaphneServer, path: str, browser: Brows
     """A `websockets` client on a real daphne (session cookie of `browser`), as a Player, and the raw
     connection (for close codes)."""
     headers = {"Cookie": browser.cookie_header()} if browser else {}
-    connection = await websockets.connect(f"{server.ws_url}{path}", additional_headers=headers, origin=server.url,
-                                          max_size=2**24, open_timeout=10, ping_interval=None)
+    connection = await websockets.connect(
+        f"{server.ws_url}{path}",
+        additional_headers=headers,
+        origin=server.url,
+        max_size=2**24,
+        open_timeout=10,
+        ping_interval=None,
+    )
 
     async def recv(timeout: float) -> str:
         data = await asyncio.wait_for(connection.recv(), timeout)
@@ -126,8 +132,9 @@ async def test_flood_close_releases_presence(daphne_factory: Callable[..., Daphn
     presence = await alice.until(lambda m: m["t"] == "presence" and not m["d"]["players"][1]["connected"])
     assert presence["d"]["players"][0]["connected"]
     with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
-        seats = [row[0] for row in conn.execute("SELECT seat FROM game_matchconnection WHERE match_id = ?",
-                                                (match_id,))]
+        seats = [
+            row[0] for row in conn.execute("SELECT seat FROM game_matchconnection WHERE match_id = ?", (match_id,))
+        ]
         assert seats == [0], "the flooder's connection row stayed"
         # The grace runs out (as if 60 s passed): the claim path finds bob gone.
         conn.execute("UPDATE game_match SET grace_deadline = ? WHERE id = ?", (time.time() - 1, match_id))
@@ -196,11 +203,13 @@ async def test_connection_churn_leaks_nothing(
     await asyncio.sleep(1.0)
     rss_after = rss_mb(server.process.pid)
     times = sorted(hello_times)
-    print(f"\nchurn: {cycles} cycles ({workers} at a time) in {churn_seconds:.1f} s; "
-          f"hello answered in p50 {statistics.median(times) * 1000:.0f} ms, "
-          f"p95 {times[int(len(times) * 0.95)] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms over {len(times)}; "
-          f"rows settled {settled:.1f} s after; RSS {rss_before:.0f} -> {rss_after:.0f} MB "
-          f"({rss_after - rss_before:+.0f} MB)")
+    print(
+        f"\nchurn: {cycles} cycles ({workers} at a time) in {churn_seconds:.1f} s; "
+        f"hello answered in p50 {statistics.median(times) * 1000:.0f} ms, "
+        f"p95 {times[int(len(times) * 0.95)] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms over {len(times)}; "
+        f"rows settled {settled:.1f} s after; RSS {rss_before:.0f} -> {rss_after:.0f} MB "
+        f"({rss_after - rss_before:+.0f} MB)"
+    )
     assert len(times) >= 3
     assert times[-1] < 1.0, f"a hello took {times[-1]:.2f} s during the churn"
     for p in (alice, bob):
@@ -229,9 +238,21 @@ class OwnRedis:
     def start(self) -> None:
         log = open(self.directory / "redis.log", "ab")
         self.process = subprocess.Popen(
-            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.directory)],
-            stdout=log, stderr=subprocess.STDOUT,
+            [
+                self.executable,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 10
         while not services.tcp_open(self.url, self.port, timeout=0.2):
@@ -302,8 +323,9 @@ async def test_redis_restart_two_processes_recovers(
 
     carol = Browser(first.url)
     new_match = create_match(carol)
-    listed = await lobby.until(lambda m: m["t"] == "matches" and any(
-        item.get("id") == new_match for item in m["d"]["matches"]), timeout=5)
+    listed = await lobby.until(
+        lambda m: m["t"] == "matches" and any(item.get("id") == new_match for item in m["d"]["matches"]), timeout=5
+    )
     assert listed
     for p in (alice, bob, spectator, lobby):
         await p.close()
@@ -374,12 +396,14 @@ async def test_unknown_socket_path_closes_cleanly(daphne_factory: Callable[..., 
 
 def connection_rows(database: Path, match_id: str) -> list[tuple[Any, ...]]:
     with sqlite3.connect(database) as conn:
-        return conn.execute("SELECT seat, process, boot FROM game_matchconnection WHERE match_id = ? ORDER BY seat",
-                            (match_id,)).fetchall()
+        return conn.execute(
+            "SELECT seat, process, boot FROM game_matchconnection WHERE match_id = ? ORDER BY seat", (match_id,)
+        ).fetchall()
 
 
-async def rows_when(database: Path, match_id: str, check: Callable[[list[tuple[Any, ...]]], bool],
-                    timeout: float = 10.0) -> list[tuple[Any, ...]]:
+async def rows_when(
+    database: Path, match_id: str, check: Callable[[list[tuple[Any, ...]]], bool], timeout: float = 10.0
+) -> list[tuple[Any, ...]]:
     """The match's connection rows once `check` holds (rows are written just after the snapshot)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -420,8 +444,9 @@ async def test_shutdown_and_a_killed_predecessor_leave_no_rows(
     rows = await rows_when(database, match_id, lambda rows: [row[0] for row in rows] == [0])
     assert [row[0] for row in rows] == [0] and rows[0][2] != first_boot
     with sqlite3.connect(database) as conn:
-        grace_seat, grace_deadline = conn.execute("SELECT grace_seat, grace_deadline FROM game_match WHERE id = ?",
-                                                  (match_id,)).fetchone()
+        grace_seat, grace_deadline = conn.execute(
+            "SELECT grace_seat, grace_deadline FROM game_match WHERE id = ?", (match_id,)
+        ).fetchone()
     assert grace_seat == 1 and grace_deadline > time.time()
     await alice.close()
     del bob
@@ -446,10 +471,20 @@ def test_stale_rows_are_purged_and_start_the_grace() -> None:
     match, _ = match_create(user=alice, rated=False, time_limit=None, shot_clock=None)
     match_join(match_id=match.id, user=bob)
     now = time.time()
-    for name, user, seat, seen in (("a", alice, 0, now), ("b", bob, 1, now - CONNECTION_STALE_AFTER - 5),
-                                   ("w", None, None, now - CONNECTION_STALE_AFTER - 5)):
-        MatchConnection.objects.create(match=match, channel_name=f"stale-test-{suffix}-{name}", user=user,
-                                       seat=seat, seen_at=seen, process="elsewhere:1", boot="x")
+    for name, user, seat, seen in (
+        ("a", alice, 0, now),
+        ("b", bob, 1, now - CONNECTION_STALE_AFTER - 5),
+        ("w", None, None, now - CONNECTION_STALE_AFTER - 5),
+    ):
+        MatchConnection.objects.create(
+            match=match,
+            channel_name=f"stale-test-{suffix}-{name}",
+            user=user,
+            seat=seat,
+            seen_at=seen,
+            process="elsewhere:1",
+            boot="x",
+        )
     Match.objects.filter(pk=match.pk).update(grace_seat=None, grace_deadline=None)
 
     changed = match_connections_purge_stale()

@@ -96,14 +96,17 @@ async def test_a_process_with_no_sockets_fires_deadlines(
     match_id = create_clocked_match(alice_browser, shot_clock=30)
     join_match(bob_browser, match_id)
     with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
-        conn.execute("UPDATE game_match SET grace_deadline = ?, next_deadline = ? WHERE id = ?",
-                     (time.time() - 1, time.time() - 1, match_id))
+        conn.execute(
+            "UPDATE game_match SET grace_deadline = ?, next_deadline = ? WHERE id = ?",
+            (time.time() - 1, time.time() - 1, match_id),
+        )
     deadline = time.monotonic() + 10
     status = None
     while time.monotonic() < deadline:
         with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
-            status, code = conn.execute("SELECT status, result_code FROM game_match WHERE id = ?",
-                                        (match_id,)).fetchone()
+            status, code = conn.execute(
+                "SELECT status, result_code FROM game_match WHERE id = ?", (match_id,)
+            ).fetchone()
         if status != "active":
             break
         await asyncio.sleep(0.2)

@@ -25,7 +25,9 @@ WRITER = Path(__file__).resolve().parents[1] / "support" / "twisted_writer.py"
 def start(mode: str, patch: bool) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
         [sys.executable, str(WRITER), mode, "1" if patch else "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None
     line = process.stdout.readline()

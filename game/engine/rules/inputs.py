@@ -83,8 +83,6 @@ class SetConnected:
     connected: object
 
 
-
-
 @dataclass(frozen=True)
 class Abort:
     """Online: ``player`` ends the game before the first shot of the break (phases.online)."""

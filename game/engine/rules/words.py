@@ -241,9 +241,7 @@ EN_VERDICTS: dict[str, Template] = {
     "shot_clock_choice": lambda w, p: f"{_late(p)}: {p['other']} chooses",
     "shot_clock_lag": lambda w, p: f"{_late(p)}: the lag is lost",
     "shot_clock_relag": lambda w, p: f"{_late(p)}: the lag is lost; both lags lost: lag again",
-    "shot_clock_lag_won": lambda w, p: (
-        f"{_late(p)}: the lag is lost; {p['other']} wins the lag and chooses who starts"
-    ),
+    "shot_clock_lag_won": lambda w, p: f"{_late(p)}: the lag is lost; {p['other']} wins the lag and chooses who starts",
     "shot_clock_lost": lambda w, p: EN_FINISHES["shot_clock_lost"](w, p),
 }
 

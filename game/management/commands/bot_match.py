@@ -21,8 +21,9 @@ from game.engine.bot_levels import LEVELS
 from game.engine.rules import Match, Ruleset
 
 
-def play_match(levels: dict[str, int], seats: tuple[str, str], *, target: int, max_moves: int,
-               seed: int, stats: dict[str, Any]) -> tuple[str | None, dict[str, int], bool]:
+def play_match(
+    levels: dict[str, int], seats: tuple[str, str], *, target: int, max_moves: int, seed: int, stats: dict[str, Any]
+) -> tuple[str | None, dict[str, int], bool]:
     """One bot-against-bot match on the engine: (winner, scores, capped)."""
     match = Match.new(players=seats, ruleset=Ruleset(target_score=target))
     for move_number in range(max_moves):
@@ -75,9 +76,14 @@ class Command(BaseCommand):
             a, b = (f"A:{names[strong]}", f"B:{names.get(weak, names[strong])}")
             levels = {a: strong, b: weak}
             seats = (a, b) if index % 2 == 0 else (b, a)
-            winner, scores, was_capped = play_match(levels, seats, target=options["target"],
-                                                    max_moves=options["max_moves"], seed=options["seed"] + index,
-                                                    stats=stats)
+            winner, scores, was_capped = play_match(
+                levels,
+                seats,
+                target=options["target"],
+                max_moves=options["max_moves"],
+                seed=options["seed"] + index,
+                stats=stats,
+            )
             capped += was_capped
             if winner is None:
                 draws += 1
@@ -86,14 +92,19 @@ class Command(BaseCommand):
                 if strong == weak:
                     wins[strong] += winner == a
             margins.append(scores[a] - scores[b])
-            self.stdout.write(f"match {index + 1:2d}: {a} {scores[a]:3d} - {scores[b]:3d} {b}"
-                              f"{' (capped)' if was_capped else ''}")
+            self.stdout.write(
+                f"match {index + 1:2d}: {a} {scores[a]:3d} - {scores[b]:3d} {b}{' (capped)' if was_capped else ''}"
+            )
         elapsed = time.perf_counter() - started
         self.stdout.write("")
-        self.stdout.write(f"Level {strong} vs level {weak}: {options['matches']} matches to {options['target']}, "
-                          f"cap {options['max_moves']} moves, seed {options['seed']}, {elapsed:.0f} s")
-        self.stdout.write(f"{'level':>5} {'wins':>5} {'shots':>6} {'pot %':>6} {'fouls':>6} {'pts/shot':>9} "
-                          f"{'think p50':>10} {'think max':>10}")
+        self.stdout.write(
+            f"Level {strong} vs level {weak}: {options['matches']} matches to {options['target']}, "
+            f"cap {options['max_moves']} moves, seed {options['seed']}, {elapsed:.0f} s"
+        )
+        self.stdout.write(
+            f"{'level':>5} {'wins':>5} {'shots':>6} {'pot %':>6} {'fouls':>6} {'pts/shot':>9} "
+            f"{'think p50':>10} {'think max':>10}"
+        )
         for level in sorted({strong, weak}, reverse=True):
             times = stats["times"][level] or [0.0]
             shots = stats["shots"][level] or 1

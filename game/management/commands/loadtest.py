@@ -65,22 +65,37 @@ class Command(BaseCommand):
     help = "Drive M matches (2 bot players + S spectators each) against running servers and print latencies."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--url", action="append", default=None,
-                            help="server base URL (repeat for round-robin); default http://127.0.0.1:8000")
+        parser.add_argument(
+            "--url",
+            action="append",
+            default=None,
+            help="server base URL (repeat for round-robin); default http://127.0.0.1:8000",
+        )
         parser.add_argument("--matches", type=int, default=10)
         parser.add_argument("--spectators", type=int, default=5)
         parser.add_argument("--duration", type=float, default=30.0, help="seconds of play measured")
-        parser.add_argument("--think", type=think_range, default=(2.0, 2.0),
-                            help="seconds a player aims before a shot: a number, or a range like 3-8 "
-                                 "(drawn uniformly per shot)")
+        parser.add_argument(
+            "--think",
+            type=think_range,
+            default=(2.0, 2.0),
+            help="seconds a player aims before a shot: a number, or a range like 3-8 (drawn uniformly per shot)",
+        )
         parser.add_argument("--aim-rate", type=float, default=10.0, help="aim messages per second while aiming")
         parser.add_argument("--procs", type=int, default=1, help="client processes")
         parser.add_argument("--setup-concurrency", type=int, default=16)
-        parser.add_argument("--server-pid", type=int, action="append", default=[],
-                            help="a local server process whose peak RSS to report (repeatable)")
+        parser.add_argument(
+            "--server-pid",
+            type=int,
+            action="append",
+            default=[],
+            help="a local server process whose peak RSS to report (repeatable)",
+        )
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--timeline", action="store_true",
-                            help="also print each second's sample counts and p99 (bursts versus steady load)")
+        parser.add_argument(
+            "--timeline",
+            action="store_true",
+            help="also print each second's sample counts and p99 (bursts versus steady load)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         urls = [u.rstrip("/") for u in (options["url"] or ["http://127.0.0.1:8000"])]
@@ -89,17 +104,30 @@ class Command(BaseCommand):
         options["think"] = think_range(str(think)) if isinstance(think, (int, float, str)) else tuple(think)
         if matches < 1 or options["spectators"] < 0 or options["duration"] <= 0:
             raise CommandError("need at least one match, no negative spectators, a positive duration")
-        base = LoadConfig(urls=urls, matches=matches, spectators=options["spectators"],
-                          duration=options["duration"], seed=options["seed"], think=options["think"][0],
-                          think_max=options["think"][1],
-                          aim_rate=options["aim_rate"], setup_concurrency=options["setup_concurrency"])
+        base = LoadConfig(
+            urls=urls,
+            matches=matches,
+            spectators=options["spectators"],
+            duration=options["duration"],
+            seed=options["seed"],
+            think=options["think"][0],
+            think_max=options["think"][1],
+            aim_rate=options["aim_rate"],
+            setup_concurrency=options["setup_concurrency"],
+        )
         share, extra = divmod(matches, procs)
         configs, first = [], 0
         for index in range(procs):
             count = share + (1 if index < extra else 0)
             if count:
-                configs.append(replace(base, matches=count, first_match=first,
-                                       setup_concurrency=max(1, base.setup_concurrency // procs)))
+                configs.append(
+                    replace(
+                        base,
+                        matches=count,
+                        first_match=first,
+                        setup_concurrency=max(1, base.setup_concurrency // procs),
+                    )
+                )
             first += count
         if len(configs) == 1:
             parts = [run_load(configs[0])]
@@ -114,11 +142,13 @@ class Command(BaseCommand):
 
     def report(self, stats: LoadStats, options: dict[str, Any], urls: list[str]) -> bool:
         out = self.stdout.write
-        out(f"loadtest: {options['matches']} matches x (2 players + {options['spectators']} spectators) = "
+        out(
+            f"loadtest: {options['matches']} matches x (2 players + {options['spectators']} spectators) = "
             f"{stats.sockets} sockets on {', '.join(urls)}; {stats.window:.0f} s measured after "
             f"{stats.setup_seconds:.0f} s of setup; think {think_text(options['think'])} s, "
             f"aim {options['aim_rate']}/s, "
-            f"{options['procs']} client process(es), seed {options['seed']}")
+            f"{options['procs']} client process(es), seed {options['seed']}"
+        )
         out(f"{'latency (ms)':<34}{'n':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}")
         rows = [
             ("shot round trip: shooter", stats.shot_shooter),
@@ -129,12 +159,16 @@ class Command(BaseCommand):
             ("client loop lag", stats.loop_lag),
         ]
         for label, values in rows:
-            out(f"{label:<34}{len(values):>8}" + "".join(
-                f"{1000 * percentile(values, q):>9.1f}" for q in (50, 95, 99, 100)))
+            out(
+                f"{label:<34}{len(values):>8}"
+                + "".join(f"{1000 * percentile(values, q):>9.1f}" for q in (50, 95, 99, 100))
+            )
         window = stats.window or 1.0
-        out(f"messages/s: in {stats.messages_in / window:.0f}, out {stats.messages_out / window:.0f}; "
+        out(
+            f"messages/s: in {stats.messages_in / window:.0f}, out {stats.messages_out / window:.0f}; "
             f"shots {stats.shots} ({stats.shots / window:.1f}/s), aims sent {stats.aims}, "
-            f"matches finished {stats.finished}")
+            f"matches finished {stats.finished}"
+        )
         errors = sum(stats.errors.values())
         detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items()))
         out(f"errors: {errors}{' (' + detail + ')' if detail else ''}; versions missed: {stats.missed}")
@@ -161,5 +195,7 @@ class Command(BaseCommand):
         for second in range(last + 1):
             shots = [v for t, v in stats.shot_timeline if int(t) == second]
             aims = [v for t, v in stats.aim_timeline if int(t) == second]
-            out(f"{second:>6}{len(shots):>7}{1000 * percentile(shots, 99):>10.1f}"
-                f"{len(aims):>7}{1000 * percentile(aims, 99):>9.1f}")
+            out(
+                f"{second:>6}{len(shots):>7}{1000 * percentile(shots, 99):>10.1f}"
+                f"{len(aims):>7}{1000 * percentile(aims, 99):>9.1f}"
+            )

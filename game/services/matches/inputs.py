@@ -77,8 +77,9 @@ def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
     return [] if stored is None else [protocol.event(stored.type, stored.data, stored.version)]
 
 
-def finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how: str,
-                        state: dict[str, Any] | None = None) -> dict[str, Any]:
+def finish_from_engine(
+    match: Match, snapshot: dict[str, Any], now: float, how: str, state: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Close the row the engine just finished, record the result (ratings) in this transaction, and
     return the `finished` event's data (with the `result` players and spectators read)."""
     names = engine_names(match)
@@ -99,8 +100,7 @@ def finish_from_engine(match: Match, snapshot: dict[str, Any], now: float, how: 
     unrated = None
     if match.rated and not rating_changes:  # results_record stored why (rating_eligibility)
         unrated = MatchResult.objects.filter(match=match).values_list("unrated_reason", flat=True).first() or None
-    result = match_result(match=match, snapshot=snapshot, names=names, rating_changes=rating_changes,
-                          unrated=unrated)
+    result = match_result(match=match, snapshot=snapshot, names=names, rating_changes=rating_changes, unrated=unrated)
     return {
         "winner": winner_name,
         "reason": match.result_reason,
@@ -170,17 +170,37 @@ def commit_change(
         if t is None and match.shot_deadline is None:
             reset_shot_clock(match, now)  # a bare K-11 tick: the time-up shot clock starts on time
         for notice, text in phase_notices(before, snapshot):
-            events.append(store_event(match, "notice", {
-                "kind": notice, "text": text, "state": state, "clock": clock_info(match, snapshot, now),
-            }))
+            events.append(
+                store_event(
+                    match,
+                    "notice",
+                    {
+                        "kind": notice,
+                        "text": text,
+                        "state": state,
+                        "clock": clock_info(match, snapshot, now),
+                    },
+                )
+            )
         match.next_deadline = deadline_next(match, snapshot)
     match.save()
     return events, verdict, segments
 
 
-def record_input(match: Match, *, seq: int, version: int, user: AnyUser | None, name: str, kind: str,
-                 ack: int | None, payload: dict[str, Any], now: float, verdict: dict[str, Any] | None,
-                 segments: Any) -> None:
+def record_input(
+    match: Match,
+    *,
+    seq: int,
+    version: int,
+    user: AnyUser | None,
+    name: str,
+    kind: str,
+    ack: int | None,
+    payload: dict[str, Any],
+    now: float,
+    verdict: dict[str, Any] | None,
+    segments: Any,
+) -> None:
     """The Shot row of one input: enough to replay the match (selectors/replays.py)."""
     Shot.objects.create(
         match=match,
@@ -254,8 +274,19 @@ def apply_input(
         except RuleError as exc:
             raise MatchError(exc.code, exc.message) from exc
         events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=ack)
-        record_input(match, seq=seq, version=events[0]["v"], user=user, name=name, kind=kind, ack=ack,
-                     payload=payload, now=now, verdict=verdict, segments=segments)
+        record_input(
+            match,
+            seq=seq,
+            version=events[0]["v"],
+            user=user,
+            name=name,
+            kind=kind,
+            ack=ack,
+            payload=payload,
+            now=now,
+            verdict=verdict,
+            segments=segments,
+        )
         return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
 
 
@@ -263,15 +294,26 @@ def apply_input(
 
 
 def match_lag(
-    *, match_id: str, user: AnyUser, strike: dict[str, float], ack: int | None = None,
+    *,
+    match_id: str,
+    user: AnyUser,
+    strike: dict[str, float],
+    ack: int | None = None,
     expected_version: int | None = None,
 ) -> Applied:
     def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
         outcome = engine.lag(name, strike, now=now)
         return "shot", {"kind": "lag", "player": name, "call": None, "strike": strike}, outcome
 
-    return apply_input(match_id=match_id, user=user, kind="lag", ack=ack, expected_version=expected_version,
-                        payload={"strike": strike}, run=run)
+    return apply_input(
+        match_id=match_id,
+        user=user,
+        kind="lag",
+        ack=ack,
+        expected_version=expected_version,
+        payload={"strike": strike},
+        run=run,
+    )
 
 
 def match_choose_break(
@@ -281,12 +323,25 @@ def match_choose_break(
         outcome = engine.choose_break(name, take, now=now)
         return "choice", {"player": name, "take": take}, outcome
 
-    return apply_input(match_id=match_id, user=user, kind="choose_break", ack=ack,
-                        expected_version=expected_version, payload={"take": take}, run=run)
+    return apply_input(
+        match_id=match_id,
+        user=user,
+        kind="choose_break",
+        ack=ack,
+        expected_version=expected_version,
+        payload={"take": take},
+        run=run,
+    )
 
 
 def match_place(
-    *, match_id: str, user: AnyUser, ball: str, x: float, y: float, ack: int | None = None,
+    *,
+    match_id: str,
+    user: AnyUser,
+    ball: str,
+    x: float,
+    y: float,
+    ack: int | None = None,
     expected_version: int | None = None,
 ) -> Applied:
     def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
@@ -294,20 +349,39 @@ def match_place(
         placed = engine.snapshot()["balls"].get(ball) or [x, y]
         return "placed", {"player": name, "ball": ball, "x": placed[0], "y": placed[1]}, outcome
 
-    return apply_input(match_id=match_id, user=user, kind="place", ack=ack, expected_version=expected_version,
-                        payload={"ball": ball, "x": x, "y": y}, run=run)
+    return apply_input(
+        match_id=match_id,
+        user=user,
+        kind="place",
+        ack=ack,
+        expected_version=expected_version,
+        payload={"ball": ball, "x": x, "y": y},
+        run=run,
+    )
 
 
 def match_shoot(
-    *, match_id: str, user: AnyUser, call: dict[str, Any], strike: dict[str, float], ack: int | None = None,
+    *,
+    match_id: str,
+    user: AnyUser,
+    call: dict[str, Any],
+    strike: dict[str, float],
+    ack: int | None = None,
     expected_version: int | None = None,
 ) -> Applied:
     def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
         outcome = engine.shoot(name, call=call, strike=strike, now=now)
         return "shot", {"kind": "shot", "player": name, "call": call, "strike": strike}, outcome
 
-    return apply_input(match_id=match_id, user=user, kind="shoot", ack=ack, expected_version=expected_version,
-                        payload={"call": call, "strike": strike}, run=run)
+    return apply_input(
+        match_id=match_id,
+        user=user,
+        kind="shoot",
+        ack=ack,
+        expected_version=expected_version,
+        payload={"call": call, "strike": strike},
+        run=run,
+    )
 
 
 def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:

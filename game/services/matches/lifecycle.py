@@ -79,9 +79,10 @@ def match_create(
         raise MatchError("bot_unrated", "games against the computer are casual")
     time_limit = _check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
     shot_clock = _check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
-    if club is not None and not Membership.objects.filter(
-        club=club, user=user, status=Membership.Status.ACTIVE
-    ).exists():
+    if (
+        club is not None
+        and not Membership.objects.filter(club=club, user=user, status=Membership.Status.ACTIVE).exists()
+    ):
         raise MatchError("not_a_member", "only members can start a club match")
     events: list[dict[str, Any]] = []
     with transaction.atomic():
@@ -113,9 +114,12 @@ def match_join(*, match_id: str, user: User) -> Applied:
             raise MatchError("seat_taken", "this match has no open seat")
         if match.rated and profile.is_guest:
             raise MatchError("needs_account", "rated matches need a registered account")
-        if match.club_id is not None and not Membership.objects.filter(
-            club_id=match.club_id, user=user, status=Membership.Status.ACTIVE
-        ).exists():
+        if (
+            match.club_id is not None
+            and not Membership.objects.filter(
+                club_id=match.club_id, user=user, status=Membership.Status.ACTIVE
+            ).exists()
+        ):
             raise MatchError("not_a_member", "only club members can join this club match")
         match.player2 = user
         event = start(match, time.time())
@@ -132,9 +136,17 @@ def match_cancel(*, match_id: str, user: User) -> Applied:
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
         match.result_reason = "cancelled before the start"
-        event = store_event(match, "finished", {
-            "winner": None, "reason": match.result_reason, "rating_changes": [], "state": None, "clock": None,
-        })
+        event = store_event(
+            match,
+            "finished",
+            {
+                "winner": None,
+                "reason": match.result_reason,
+                "rating_changes": [],
+                "state": None,
+                "clock": None,
+            },
+        )
         match.save()
     return Applied(events=[event], lobby_changed=True)
 
@@ -143,8 +155,7 @@ def match_resign(*, match_id: str, user: AnyUser, ack: int | None = None) -> App
     def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
         return "finished", {}, engine.resign(name, now=now)
 
-    return apply_input(match_id=match_id, user=user, kind="resign", ack=ack, expected_version=None,
-                        payload={}, run=run)
+    return apply_input(match_id=match_id, user=user, kind="resign", ack=ack, expected_version=None, payload={}, run=run)
 
 
 def match_abort(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
@@ -153,5 +164,4 @@ def match_abort(*, match_id: str, user: AnyUser, ack: int | None = None) -> Appl
     def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
         return "finished", {}, engine.abort(name, now=now)
 
-    return apply_input(match_id=match_id, user=user, kind="abort", ack=ack, expected_version=None,
-                        payload={}, run=run)
+    return apply_input(match_id=match_id, user=user, kind="abort", ack=ack, expected_version=None, payload={}, run=run)

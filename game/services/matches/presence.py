@@ -37,8 +37,11 @@ def connected_seats(match: Match, now: float) -> set[int]:
     # Only when a seat has no socket: is its player a bot? One query by id, without loading the users
     # (this runs on every input; the common case above costs one query).
     ids = [match.player1_id, match.player2_id]
-    bots = set(Profile.objects.filter(user_id__in=[i for i in ids if i is not None], is_bot=True)
-               .values_list("user_id", flat=True))
+    bots = set(
+        Profile.objects.filter(user_id__in=[i for i in ids if i is not None], is_bot=True).values_list(
+            "user_id", flat=True
+        )
+    )
     seats.update(seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots)
     return seats
 
