@@ -58,6 +58,8 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
         "foul": verdict.get("foul"),
         "scores": _scores(data),
         "call": data.get("call"),
+        # The rule ids that decided it: the shot list links each to its anchor on /rules/.
+        "rules": [rule for rule in verdict.get("rules") or [] if isinstance(rule, str)],
     }
     if t == "shot":
         entry["kind"] = "lag" if data.get("kind") == "lag" else "shot"

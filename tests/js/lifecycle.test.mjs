@@ -18,7 +18,7 @@ import {
 } from "../../static/game/js/state.js";
 import { canOfferRematch, endCard, ratingWords } from "../../static/game/js/ui/endcard.js";
 import { choiceWords, extraVisitsLeft, matchClockText, phaseDetail, shotClockTooltip } from "../../static/game/js/ui/phase.js";
-import { entryWords } from "../../static/game/js/ui/words.js";
+import { entryWords, ruleUrl } from "../../static/game/js/ui/words.js";
 import { fineDrag, fineTurn, FINE_RAD_PER_PX } from "../../static/game/js/input/gestures.js";
 import { angleDegrees, mayAbort } from "../../static/game/js/ui/controls.js";
 
@@ -79,8 +79,13 @@ test("entryOf: the server's entry, else one made from an older server's verdict"
     why: "shot 8",
     tone: "good",
     kind: "shot",
+    rules: [],
   });
   assert.equal(entryWords({ v: 3, player: "bob", kind: "choice", text: "bob breaks" }).what, "choice");
+  // The rule ids that decided a verdict become links to /rules/ (issue 15); anything else is dropped.
+  const ruled = entryWords(entry(9, { rules: ["K-3.4", "K-11.2", "<b>", 7] }));
+  assert.deepEqual(ruled.rules, ["K-3.4", "K-11.2"]);
+  assert.equal(ruleUrl("K-3.4"), "/rules/#K-3.4");
 });
 
 test("result: the snapshot's result shows the end card after a reload, the same for everyone", () => {

@@ -61,7 +61,13 @@ def test_entries_say_who_did_what_in_words() -> None:
             "verdict": {"reason": "alice's lag: 92 mm from the head cushion"},
         },
     )
-    assert lag["kind"] == "lag"
+    assert lag["kind"] == "lag" and lag["rules"] == []
+    shot = history_entry(
+        "shot",
+        5,
+        {"kind": "shot", "player": "alice", "state": state, "verdict": {"reason": "not allowed", "rules": ["K-3.4"]}},
+    )
+    assert shot["rules"] == ["K-3.4"]  # the shot list links each rule id to /rules/#K-3.4
     assert history_entry("started", 1, {"state": state}) is None
     finished = history_entry(
         "finished",

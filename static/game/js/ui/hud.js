@@ -15,7 +15,7 @@ import {
   timeWarned,
   timeoutWords,
 } from "./phase.js";
-import { actionWords, ballName, describeVerdict, entryWords, formatClock, PHASE_NAMES } from "./words.js";
+import { actionWords, ballName, describeVerdict, entryWords, formatClock, PHASE_NAMES, ruleUrl } from "./words.js";
 
 const VERDICT_SHOW_MS = 6000;
 const NOTICE_SHOW_MS = 6000;
@@ -296,6 +296,15 @@ export function createHud(root) {
       const why = document.createElement("span");
       why.className = "kz-shot-why";
       why.textContent = row.why;
+      for (const id of row.rules) {
+        const link = document.createElement("a");
+        link.className = "kz-shot-rule";
+        link.href = ruleUrl(id);
+        link.target = "_blank";
+        link.rel = "noopener";
+        link.textContent = id;
+        why.append(" ", link);
+      }
       li.append(who, what, pts, why);
       frag.append(li);
     }

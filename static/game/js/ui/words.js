@@ -95,6 +95,14 @@ const ENTRY_KINDS = {
  * who, what (the call for a shot), points, and the server's text. Pure; the same entry gives the same
  * words whether it came live, after a reload or to a late spectator.
  */
+/** A rule id of docs/rules.md (K-6.2, K-11.4 …): only these become links to /rules/. */
+const RULE_ID = /^K-\d+(\.\d+)*$/;
+
+/** The page of the rules, at a rule's anchor. */
+export function ruleUrl(id) {
+  return `/rules/#${id}`;
+}
+
 export function entryWords(entry) {
   const e = entry || {};
   const kind = e.kind || "shot";
@@ -103,5 +111,6 @@ export function entryWords(entry) {
   if (e.penalty) points = formatPoints(-Math.abs(e.penalty));
   else if (e.points) points = formatPoints(e.points);
   const tone = e.foul || e.penalty ? "foul" : e.points ? "good" : kind === "notice" || kind === "timeout" ? "note" : "plain";
-  return { who: e.player || "", what, points, why: e.text || "", tone, kind };
+  const rules = Array.isArray(e.rules) ? e.rules.filter((id) => RULE_ID.test(id)) : [];
+  return { who: e.player || "", what, points, why: e.text || "", tone, kind, rules };
 }
