@@ -65,6 +65,21 @@ def match_replay_record(*, match: Match) -> dict[str, Any]:
     }
 
 
+#: The stored input kinds (Shot.kind) as the replay's list says them: players read words, not ids.
+INPUT_WORDS: dict[str, str] = {
+    "lag": "lag",
+    "choose_break": "break choice",
+    "place": "places the cue ball",
+    "shoot": "shot",
+    "resign": "resigns",
+    "forfeit": "forfeit",
+    "abort": "aborts",
+    "timeout": "shot clock ran out",
+    "abandon": "left the match",
+    "touch_foul": "touch foul",
+}
+
+
 def _start_time(match: Match) -> float | None:
     """The `now` the online layer gave Match.new: a clocked match keeps it as clock.started."""
     clock = (match.snapshot or {}).get("clock")
@@ -122,6 +137,7 @@ def match_replay_steps(*, match: Match) -> dict[str, Any]:
             {
                 "seq": shot.seq,
                 "kind": shot.kind,
+                "action": INPUT_WORDS.get(shot.kind, "move"),
                 "player": shot.player_name,
                 "input": shot.input,
                 "call": shot.call,
