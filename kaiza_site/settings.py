@@ -114,6 +114,10 @@ KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
 # Seconds a player may be away before he loses the match (K-9.3; both away or before the break:
 # aborted). The server clocks fire it (game/services/deadlines.py); tests of whole pages shorten it.
 KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
+# Seconds a visit may take once the K-11 time is up, in a match created without a shot clock, so the
+# extra visits and the shoot-out always end (game/selectors/match_state.py); page tests that steer
+# slowly through the shoot-out lengthen it.
+KAIZA_TIME_UP_SHOT_CLOCK = int(os.environ.get("KAIZA_TIME_UP_SHOT_CLOCK", "60"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Which Redis layer (docs/performance-load.md compares them): "kaiza" is channels_redis's

@@ -30,7 +30,7 @@ DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
 CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 30.0))
 #: Seconds a visit may take once the K-11 time is up, in a match created without a shot clock: the
 #: extra visits and the shoot-out then always come to an end, even with a player who stops playing.
-TIME_UP_SHOT_CLOCK = 60
+TIME_UP_SHOT_CLOCK = int(getattr(settings, "KAIZA_TIME_UP_SHOT_CLOCK", 60))
 
 AnyUser = User | AnonymousUser
 
