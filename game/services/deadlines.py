@@ -9,7 +9,7 @@ once a second (`game.deadline_runner`): :func:`deadlines_due` lists the due matc
 locked re-check sees. SQLite has no row locks (one writer at a time anyway) and Django leaves the
 clause out there: the same code runs.
 
-A deadline acts through the same path as a player's input (`matches.commit_change`): the engine
+A deadline acts through the same path as a player's input (`matches.inputs.commit_and_record`): the engine
 applies it (`expire_shot_clock`, `abandon`, `tick`), a Shot row records it for the replay, the
 versioned events are stored, and the caller publishes them.
 
@@ -35,7 +35,7 @@ from game.engine.rules.match import TIMEOUTS_TO_LOSE
 from game.models import Match
 from game.selectors.match_state import deadline_next, engine_names
 from game.services.matches.base import Applied
-from game.services.matches.inputs import commit_change, inputs_so_far, record_input
+from game.services.matches.inputs import commit_and_record, inputs_so_far
 from game.services.matches.presence import connected_seats, refresh_grace
 
 logger = logging.getLogger(__name__)
@@ -162,20 +162,18 @@ def _server_input(
         if all(bool(after_clock.get(f)) == bool(before_clock.get(f)) for f in flags):
             return []
     seq, _ = inputs_so_far(match, None, None)
-    events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=None)
-    if not events:
-        return []
-    record_input(
+    return commit_and_record(
         match,
+        engine,
+        before,
+        t,
+        data,
+        outcome,
+        now,
         seq=seq,
-        version=events[0]["v"],
         user=None,
         name=name,
         kind=kind,
         ack=None,
         payload=payload,
-        now=now,
-        verdict=None if kind == "tick" else verdict,
-        segments=segments,
     )
-    return events

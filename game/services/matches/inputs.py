@@ -187,6 +187,42 @@ def commit_change(
     return events, verdict, segments
 
 
+def commit_and_record(
+    match: Match,
+    engine: EngineMatch,
+    before: dict[str, Any],
+    t: str | None,
+    data: dict[str, Any],
+    outcome: Any,
+    now: float,
+    *,
+    seq: int,
+    user: AnyUser | None,
+    name: str,
+    kind: str,
+    ack: int | None,
+    payload: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """The end of every input, a player's or a server clock's: store the change (`commit_change`) and,
+    when it made events, the Shot row that replays it (`record_input`). Returns the events."""
+    events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=ack)
+    if events:
+        record_input(
+            match,
+            seq=seq,
+            version=events[0]["v"],
+            user=user,
+            name=name,
+            kind=kind,
+            ack=ack,
+            payload=payload,
+            now=now,
+            verdict=None if kind == "tick" else verdict,
+            segments=segments,
+        )
+    return events
+
+
 def record_input(
     match: Match,
     *,
@@ -273,19 +309,20 @@ def apply_input(
             t, data, outcome = run(engine, name, now, match)
         except RuleError as exc:
             raise MatchError(exc.code, exc.message) from exc
-        events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=ack)
-        record_input(
+        events = commit_and_record(
             match,
+            engine,
+            before,
+            t,
+            data,
+            outcome,
+            now,
             seq=seq,
-            version=events[0]["v"],
             user=user,
             name=name,
             kind=kind,
             ack=ack,
             payload=payload,
-            now=now,
-            verdict=verdict,
-            segments=segments,
         )
         return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
 
