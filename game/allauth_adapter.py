@@ -24,51 +24,8 @@ from django.db import transaction
 from django.forms import BaseForm
 from django.http import HttpRequest
 
-from game.models import Profile
-from game.services.accounts import GUEST_PREFIX, AccountError, account_register, display_name_available
-
-
-def signed_in_guest(request: HttpRequest) -> User | None:
-    """The request's user if it is a guest (who may sign up and keep the account), else None."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return None
-    return user if Profile.objects.filter(user=user, is_guest=True).exists() else None
-
-
-class SignupExtraForm(forms.Form):
-    """Fields allauth's sign-up form lacks (settings.ACCOUNT_SIGNUP_FORM_CLASS): the display name."""
-
-    display_name = forms.CharField(
-        max_length=32, required=False, label="Display name", help_text="shown at the table; default: your username"
-    )
-
-    def clean_display_name(self) -> str:
-        from allauth.core import context
-
-        name = (self.cleaned_data.get("display_name") or "").strip()
-        if not name:
-            return ""
-        try:
-            return display_name_available(name=name, user=signed_in_guest(context.request))
-        except AccountError as exc:
-            raise forms.ValidationError(exc.message) from exc
-
-    def clean(self) -> dict[str, Any]:
-        """Without a display name the username is used: it must make a valid, free one."""
-        from allauth.core import context
-
-        data = super().clean() or {}
-        username = data.get("username")
-        if not data.get("display_name") and username and "display_name" not in self.errors:
-            try:
-                display_name_available(name=username, user=signed_in_guest(context.request))
-            except AccountError as exc:
-                self.add_error("display_name", f"{exc.message} (your username would be used: choose a display name)")
-        return data
-
-    def signup(self, request: HttpRequest, user: User) -> None:
-        """allauth's hook for extra fields; the profile is already written by `AccountAdapter.save_user`."""
+from game.services.accounts import GUEST_PREFIX, AccountError, account_register
+from game.signup_form import signed_in_guest
 
 
 class LoginForm(AllauthLoginForm):

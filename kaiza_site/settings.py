@@ -157,7 +157,7 @@ AUTHENTICATION_BACKENDS = [
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_ADAPTER = "game.allauth_adapter.AccountAdapter"
-ACCOUNT_SIGNUP_FORM_CLASS = "game.allauth_adapter.SignupExtraForm"
+ACCOUNT_SIGNUP_FORM_CLASS = "game.signup_form.SignupExtraForm"
 ACCOUNT_FORMS = {"login": "game.allauth_adapter.LoginForm"}
 #: "none" (default), "optional" or "mandatory": with anything but "none" an e-mail address is required
 #: at sign-up, a confirmation link is mailed, and only verified accounts play rated results.

@@ -4,6 +4,7 @@ when it is on, and a guest who signs up keeps the account."""
 
 from __future__ import annotations
 
+import os
 import re
 from urllib.parse import urlsplit
 
@@ -222,3 +223,27 @@ def test_password_resets_are_rate_limited(settings) -> None:
     # Three mails to one address in ten minutes, whatever address asks; then the site's 429 page.
     assert statuses[:3] == [302] * 3 and statuses[3:] == [429, 429]
     assert len(mail.outbox) == 3
+
+
+@pytest.mark.parametrize("first", ["game.allauth_adapter", "game.signup_form", "allauth.account.forms"])
+def test_allauth_hooks_import_in_any_order(first: str) -> None:
+    """allauth imports our sign-up form while it builds its own: whichever module a fresh process
+    imports first, the adapter and the form both load (Django's checks run in no fixed order, and a
+    circular import once failed `migrate` in some processes only)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import django; django.setup()\n"
+        f"import {first}\n"
+        "from allauth.account.adapter import get_adapter\n"
+        "from allauth.account.forms import SignupForm\n"
+        "get_adapter()\n"
+        "print(sorted(SignupForm().fields))\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "kaiza_site.settings"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "display_name" in done.stdout
