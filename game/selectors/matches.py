@@ -12,7 +12,16 @@ from game import protocol
 from game.models import Match, MatchConnection, MatchEvent, Profile
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
-from game.selectors.match_state import CONNECTION_STALE_AFTER, clock_info, engine_names, pending_of, seat_of, state_of
+from game.selectors.match_state import (
+    CONNECTION_STALE_AFTER,
+    clock_info,
+    engine_names,
+    pending_of,
+    player_name,
+    seat_of,
+    state_of,
+)
+from game.selectors.teams import team_info, team_lineup, team_seats
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50
@@ -61,6 +70,7 @@ def match_info(*, match: Match) -> dict[str, Any]:
         "shot_clock": match.shot_clock,
         "winner": names[winner_seat] if winner_seat is not None else None,
         "reason": match.result_reason or None,
+        **({"teams": team_info(match=match)} if match.team_size else {}),
     }
 
 
@@ -72,7 +82,7 @@ def match_role(*, match: Match, user: AnyUser) -> tuple[str, int | None, str]:
     """("player" or "spectator", seat, the name the page shows for this visitor)."""
     seat = seat_of(match, user)
     if seat is not None:
-        return "player", seat, engine_names(match)[seat] or ""
+        return "player", seat, player_name(match, user) or ""
     profile = _profile(user) if user is not None and user.is_authenticated else None
     return "spectator", None, profile.display_name if profile else ""
 
@@ -141,6 +151,19 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
     fresh = MatchConnection.objects.filter(match_id=match_id, seen_at__gte=time.time() - CONNECTION_STALE_AFTER)
     seats = set(fresh.filter(seat__isnull=False).values_list("seat", flat=True))
     spectators = fresh.filter(seat__isnull=True).count()
+    if match.team_size:  # every member by name, with his team as the seat
+        here = set(fresh.filter(seat__isnull=False).values_list("user_id", flat=True))
+        lineup = team_lineup(match)
+        members = [
+            {
+                "name": lineup[s.team][i] if i < len(lineup[s.team]) else "",
+                "seat": s.team,
+                "connected": s.user_id in here,
+            }
+            for s in team_seats(match)
+            for i in [s.order]
+        ]
+        return {"players": members, "spectators": spectators}
     names = engine_names(match)
     players = []
     for seat, user in enumerate((match.player1, match.player2)):

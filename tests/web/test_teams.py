@@ -1,0 +1,140 @@
+"""Team matches (issue 18), the services: creating one with every member (a tournament's way), opening
+one in the lobby and joining a side, the bad inputs (each a clear error, nothing stored), the result
+counted for every member and, only when rated, each member's rating moved against the other team's
+mean (docs/teams.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from game import glicko2
+from game.engine.rules import Match as EngineMatch
+from game.models import Match, MatchResult, Profile, RatingChange, TeamSeat
+from game.selectors.matches import match_info, match_role
+from game.services.accounts import guest_create
+from game.services.matches import MatchError, match_join, match_resign
+from game.services.rematch import match_rematch
+from game.services.results import results_record
+from game.services.teams import team_match_create, team_match_join, team_match_open
+from tests.web.community_factories import make_club, make_player
+
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
+
+
+def players(*names: str, **fields: Any) -> list[Any]:
+    return [make_player(n, **fields) for n in names]
+
+
+def stored() -> tuple[int, int]:
+    return Match.objects.count(), TeamSeat.objects.count()
+
+
+def refused(code: str, call: Any) -> None:
+    before = stored()
+    with pytest.raises(MatchError) as err:
+        call()
+    assert err.value.code == code, err.value.message
+    assert err.value.message
+    assert stored() == before
+
+
+def test_team_match_create_starts_with_members_in_order() -> None:
+    ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
+    match = team_match_create(teams=[[ann, amy], [bob, ben]], time_limit=3900)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.team_size == 2 and not match.rated
+    assert (match.player1, match.player2) == (ann, bob)
+    snap = match.snapshot
+    assert snap["teams"] == [["ann", "amy"], ["bob", "ben"]] and snap["at_table"] == [0, 0]
+    assert [p["name"] for p in snap["players"]] == ["Team ann", "Team bob"]
+    assert EngineMatch.from_snapshot(snap).pending() == [("ann", "lag"), ("bob", "lag")]
+    info = match_info(match=match)["teams"]
+    assert [[m["name"] for m in t["members"]] for t in info["teams"]] == [["ann", "amy"], ["bob", "ben"]]
+    assert info["teams"][0]["members"][0]["at_table"] and not info["teams"][0]["members"][1]["at_table"]
+    assert match_role(match=match, user=amy) == ("player", 0, "amy")
+    assert match_role(match=match, user=ben) == ("player", 1, "ben")
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_team_match_open_join_sides_start_when_full(size: int) -> None:
+    people = players(*(f"p{i}" for i in range(2 * size)))
+    match = team_match_open(user=people[0], team_size=size)
+    for i, user in enumerate(people[1:], start=1):
+        applied = team_match_join(match_id=match.id, user=user, team=i % 2)
+        match.refresh_from_db()
+        full = i == 2 * size - 1
+        assert (match.status == Match.Status.ACTIVE) == full
+        assert [e["t"] for e in applied.events] == (["started"] if full else [])
+    teams = match.snapshot["teams"]
+    assert teams == [[f"p{i}" for i in range(0, 2 * size, 2)], [f"p{i}" for i in range(1, 2 * size, 2)]]
+    assert match.player2 == people[1]
+
+
+def test_team_match_bad_input_clear_errors_nothing_stored() -> None:
+    a, b, c, d, e, f, g, h, i, j = players(*"abcdefghij")
+    refused("bad_team_size", lambda: team_match_create(teams=[[a, b, c, d, e], [f, g, h, i, j]]))
+    refused("bad_team_size", lambda: team_match_create(teams=[[a], [b]]))
+    refused("bad_team_size", lambda: team_match_create(teams=[[a, b], [c, d, e]]))
+    refused("duplicate_member", lambda: team_match_create(teams=[[a, b], [a, c]]))
+    refused("bad_teams", lambda: team_match_create(teams=[[a, b]]))
+    refused("bad_value", lambda: team_match_create(teams=[[a, b], [c, d]], time_limit=5))
+    guest = guest_create()
+    refused("needs_account", lambda: team_match_create(teams=[[a, b], [c, guest]], rated=True))
+    club = make_club("Cue Club", a, members=(b, c))
+    refused("not_a_member", lambda: team_match_create(teams=[[a, b], [c, d]], club=club))
+    refused("bad_team_size", lambda: team_match_open(user=a, team_size=5))
+
+    match = team_match_open(user=a, team_size=2)
+    team_match_join(match_id=match.id, user=b, team=0)
+    refused("team_full", lambda: team_match_join(match_id=match.id, user=c, team=0))
+    refused("already_playing", lambda: team_match_join(match_id=match.id, user=b, team=1))
+    refused("bad_team", lambda: team_match_join(match_id=match.id, user=c, team=2))
+    refused("choose_team", lambda: match_join(match_id=match.id, user=c))
+    team_match_join(match_id=match.id, user=c, team=1)
+    team_match_join(match_id=match.id, user=d, team=1)
+    refused("seat_taken", lambda: team_match_join(match_id=match.id, user=e, team=1))
+    assert Match.objects.get(pk=match.id).status == Match.Status.ACTIVE
+
+
+def test_casual_team_result_counts_games_not_ratings() -> None:
+    ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
+    match = team_match_create(teams=[[ann, amy], [bob, ben]])
+    applied = match_resign(match_id=match.id, user=ben)  # any member may resign for his team
+    finished = applied.events[-1]["d"]
+    assert finished["winner"] == "Team ann" and finished["rating_changes"] == []
+    match.refresh_from_db()
+    assert match.winner == ann and MatchResult.objects.get(match=match).unrated_reason == "casual"
+    profiles = {p.display_name: p for p in Profile.objects.all()}
+    assert [profiles[n].games_won for n in ("ann", "amy", "bob", "ben")] == [1, 1, 0, 0]
+    assert [profiles[n].games_lost for n in ("ann", "amy", "bob", "ben")] == [0, 0, 1, 1]
+    assert all(p.rating == 1500.0 for p in profiles.values()) and not RatingChange.objects.exists()
+    rematch = match_rematch(match_id=match.id, user=amy).match
+    assert rematch.snapshot["teams"] == [["bob", "ben"], ["ann", "amy"]] and not rematch.rated
+
+
+def test_rated_team_result_moves_each_member_against_the_other_teams_mean() -> None:
+    ann = make_player("ann", rating=1700.0, rating_deviation=80.0)
+    amy = make_player("amy", rating=1500.0, rating_deviation=200.0)
+    bob = make_player("bob", rating=1600.0, rating_deviation=60.0)
+    ben = make_player("ben", rating=1400.0, rating_deviation=300.0)
+    match = team_match_create(teams=[[ann, amy], [bob, ben]], rated=True)
+    finished = match_resign(match_id=match.id, user=amy).events[-1]["d"]  # the Reds lose
+    changes = finished["rating_changes"]
+    assert [c["player"] for c in changes] == ["ann", "amy", "bob", "ben"]
+    reds = [glicko2.Rating(1700.0, 80.0), glicko2.Rating(1500.0, 200.0)]
+    blues = [glicko2.Rating(1600.0, 60.0), glicko2.Rating(1400.0, 300.0)]
+    want_reds, want_blues = glicko2.rate_team_match(reds, blues, first_score=0.0)
+    blue_mean = glicko2.team_mean(blues)
+    assert blue_mean.rating == 1500.0 and blue_mean.deviation == pytest.approx((60.0**2 / 2 + 300.0**2 / 2) ** 0.5)
+    # each member alone against the other team's mean, one period
+    assert want_reds[0] == glicko2.rate(reds[0], [glicko2.Result(blue_mean, 0.0)])
+    got = {p.display_name: p for p in Profile.objects.all()}
+    for profile, want in zip([got["ann"], got["amy"], got["bob"], got["ben"]], [*want_reds, *want_blues], strict=True):
+        assert profile.rating == pytest.approx(want.rating) and profile.rated_games == 1
+    assert got["ann"].rating < 1700.0 and got["ben"].rating > 1400.0
+    # the uncertain member moves more than the established one of the same team
+    assert 1500.0 - got["amy"].rating > 1700.0 - got["ann"].rating
+    assert RatingChange.objects.filter(match=match).count() == 4
+    assert results_record(match=Match.objects.get(pk=match.id)) == changes  # counted once
