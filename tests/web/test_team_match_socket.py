@@ -14,6 +14,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game.models import Match
+from game.selectors.match_state import snapshot_hash
+from game.selectors.replays import match_replay_record, match_replay_steps, replay_run
 from game.services.accounts import user_signup
 from game.services.teams import team_match_join, team_match_open
 from tests.web.play_support import (
@@ -45,6 +47,14 @@ def team_match() -> tuple[dict[str, Any], str]:
     for name, team in (("bob", 1), ("amy", 0), ("ben", 1)):
         team_match_join(match_id=match.id, user=users[name], team=team)
     return users, match.id
+
+
+@database_sync_to_async
+def replayed(match_id: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The replay record run through the engine again, the stored snapshot, the replay page's steps."""
+    match = Match.objects.get(pk=match_id)
+    record = match_replay_record(match=match)
+    return replay_run(record=record), match.snapshot, match_replay_steps(match=match)
 
 
 @database_sync_to_async
@@ -143,6 +153,11 @@ async def test_team_match_through_sockets() -> None:
         for p in everyone:
             finished = await p.until(lambda m: m["t"] == "finished")
         assert finished["d"]["winner"] == f"Team {names['ann']}" and finished["d"]["rating_changes"] == []
+        # The replay: the record reproduces the match; its steps name the member who played each one.
+        again, stored, steps = await replayed(match_id)
+        assert snapshot_hash(again) == snapshot_hash(stored) and stored["teams"][1] == [names["bob"], names["ben"]]
+        shooters = [s["player"] for s in steps["steps"] if s["kind"] == "shoot"]
+        assert shooters[-5:] == rotation and steps["teams"] == stored["teams"]
     finally:
         for p in everyone:
             await p.close()
