@@ -183,7 +183,7 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
 def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
     """Matches waiting for an opponent, newest first: the lobby's list."""
     rows = (
-        Match.objects.filter(status=Match.Status.OPEN, player2__isnull=True)
+        Match.objects.filter(Q(player2__isnull=True) | Q(team_size__isnull=False), status=Match.Status.OPEN)
         .select_related("player1__profile", "club")
         .order_by("-created_at")[:limit]
     )
@@ -198,6 +198,9 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
                 "rating": round(profile.rating) if profile else None,
                 "creator_is_guest": bool(profile and profile.is_guest),
                 "rated": match.rated,
+                # a team match: members per team and the places still open (issue 18)
+                "team_size": match.team_size,
+                "open_places": 2 * match.team_size - match.team_seats.count() if match.team_size else None,
                 "time_limit": match.time_limit,
                 "shot_clock": match.shot_clock,
                 "club": match.club.slug if match.club is not None else None,

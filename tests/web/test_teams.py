@@ -138,3 +138,34 @@ def test_rated_team_result_moves_each_member_against_the_other_teams_mean() -> N
     assert 1500.0 - got["amy"].rating > 1700.0 - got["ann"].rating
     assert RatingChange.objects.filter(match=match).count() == 4
     assert results_record(match=Match.objects.get(pk=match.id)) == changes  # counted once
+
+
+def test_lobby_creates_a_team_match_and_the_match_page_joins_a_side(client) -> None:
+    """The lobby form's "Players per side", the open list's "2 vs 2", the match page's team lists and
+    "Join team" buttons; a team match cannot be rated from the lobby nor joined without a team."""
+    ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
+    client.force_login(ann)
+    response = client.post("/lobby/create/", {"opponent": "human", "team_size": "2", "rated": "on"}, follow=True)
+    assert "Team matches are casual" in response.content.decode() and not Match.objects.exists()
+    response = client.post("/lobby/create/", {"opponent": "human", "team_size": "2"})
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.team_size == 2 and match.status == Match.Status.OPEN
+    lobby = client.get("/lobby/").content.decode()
+    assert "2 vs 2 · 3 open" in lobby and "Players per side" in lobby
+    for user, team in ((bob, "1"), (amy, "0")):
+        client.force_login(user)
+        page = client.get(f"/m/{match.id}/").content.decode()
+        assert "Join team 2" in page and "open place" in page
+        assert client.post(f"/m/{match.id}/team-join/", {"team": team}).status_code == 302
+    client.force_login(ben)
+    page = client.get(f"/m/{match.id}/").content.decode()
+    assert "Join team 1" not in page and "Join team 2" in page  # team 1 is full
+    response = client.post(f"/m/{match.id}/team-join/", {"team": "0"}, follow=True)
+    assert "this team is full" in response.content.decode()
+    response = client.post(f"/m/{match.id}/team-join/", {"team": "x"}, follow=True)
+    assert "choose team 1 or team 2" in response.content.decode()
+    assert TeamSeat.objects.filter(match=match).count() == 3
+    client.post(f"/m/{match.id}/team-join/", {"team": "1"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.snapshot["teams"] == [["ann", "amy"], ["bob", "ben"]]
+    assert "2 vs 2 ·" not in client.get("/lobby/").content.decode()  # started: off the open list
