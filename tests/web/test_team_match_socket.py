@@ -113,6 +113,18 @@ async def test_team_match_through_sockets() -> None:
             ]
         assert [p.versioned[0]["d"]["you"]["name"] for p in (ann, amy)] == [names["ann"], names["amy"]]
         assert spectator.versioned[0]["d"]["you"]["role"] == "spectator"
+        # Presence names every member (his team as the seat), all four here, one watching.
+        presence = await spectator.until(
+            lambda m: (
+                m["t"] == "presence" and all(p["connected"] for p in m["d"]["players"]) and m["d"]["spectators"] == 1
+            )
+        )
+        assert [(p["name"], p["seat"]) for p in presence["d"]["players"]] == [
+            (names["ann"], 0),
+            (names["amy"], 0),
+            (names["bob"], 1),
+            (names["ben"], 1),
+        ]
         # K-3.1: the first players lag; amy (ann's team-mate) may not, nor may she aim.
         assert ann.pending() == [[names["ann"], "lag"], [names["bob"], "lag"]]
         await refused(amy, everyone, match_id, "lag", {"strike": TOUCH}, "not_your_visit")

@@ -169,3 +169,43 @@ def test_lobby_creates_a_team_match_and_the_match_page_joins_a_side(client) -> N
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE and match.snapshot["teams"] == [["ann", "amy"], ["bob", "ben"]]
     assert "2 vs 2 ·" not in client.get("/lobby/").content.decode()  # started: off the open list
+
+
+def test_team_shot_clock_passes_the_visit_to_the_other_team_and_rotates() -> None:
+    """The server's shot clock runs for the member at the table; its expiry is the team's (one count per
+    team), passes the visit and hands the team's next visit to his team-mate."""
+    from game.services.deadlines import deadline_fire
+
+    ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
+    match = team_match_create(teams=[[ann, amy], [bob, ben]], shot_clock=30)
+    position = {
+        "phase": "play",
+        "players": [
+            {"name": "Team ann", "cue_ball": "white1", "score": 10},
+            {"name": "Team bob", "cue_ball": "white2", "score": 4},
+        ],
+        "turn": 0,
+        "balls": {
+            "white1": [0.5, 0.4],
+            "white2": [1.9, 0.3],
+            "red1": [1.2, 0.5],
+            "red2": [2.0, 1.0],
+            "kaisa": [1.42, 0.71],
+        },
+        "teams": [["ann", "amy"], ["bob", "ben"]],
+        "at_table": [1, 0],
+    }
+    match.snapshot = EngineMatch.from_snapshot(position).snapshot()
+    match.shot_deadline = match.next_deadline = 1000.0
+    match.save()
+    applied = deadline_fire(match_id=match.id, now=1001.0)
+    assert applied is not None
+    timeout = next(e for e in applied.events if e["t"] == "timeout")["d"]
+    state = timeout["state"]
+    assert timeout["player"] == "amy" and state["pending"] == [["bob", "shoot"]]
+    assert state["at_table"] == [0, 0] and state["timeouts"] == [1, 0]
+    match.refresh_from_db()
+    applied = deadline_fire(match_id=match.id, now=match.shot_deadline + 1)
+    assert applied is not None
+    state = next(e for e in applied.events if e["t"] == "timeout")["d"]["state"]
+    assert state["pending"] == [["ann", "shoot"]] and state["at_table"] == [0, 1]
