@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -33,7 +34,7 @@ BOT_CHOICES = [("human", "A person (invite link or the open list)")] + [
 
 
 #: 1 vs 1, or a team match (issue 18: 2 vs 2 to 4 vs 4, the sizes the engine allows).
-TEAM_SIZE_CHOICES = [(1, _("1 vs 1"))] + [(n, f"{n} vs {n}") for n in TEAM_SIZES]
+TEAM_SIZE_CHOICES = [(n, format_lazy(_("{n} vs {n}"), n=n)) for n in (1, *TEAM_SIZES)]
 
 
 class CreateMatchForm(forms.Form):

@@ -14,7 +14,7 @@ from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchResult, Profile, RatingChange, TeamSeat
 from game.selectors.matches import match_info, match_role
 from game.services.accounts import guest_create
-from game.services.matches import MatchError, match_join, match_resign
+from game.services.matches import MatchError, match_join, match_resign, match_set_connected
 from game.services.rematch import match_rematch
 from game.services.results import results_record
 from game.services.teams import team_match_create, team_match_join, team_match_open
@@ -171,6 +171,48 @@ def test_lobby_creates_a_team_match_and_the_match_page_joins_a_side(client) -> N
     assert "2 vs 2 ·" not in client.get("/lobby/").content.decode()  # started: off the open list
 
 
+PLAY_POSITION = {
+    "phase": "play",
+    "players": [
+        {"name": "Team ann", "cue_ball": "white1", "score": 10},
+        {"name": "Team bob", "cue_ball": "white2", "score": 4},
+    ],
+    "turn": 0,
+    "balls": {
+        "white1": [0.5, 0.4],
+        "white2": [1.9, 0.3],
+        "red1": [1.2, 0.5],
+        "red2": [2.0, 1.0],
+        "kaisa": [1.42, 0.71],
+    },
+    "teams": [["ann", "amy"], ["bob", "ben"]],
+}
+
+
+@pytest.mark.parametrize("blue_here", [False, True])
+def test_a_team_is_present_while_any_member_is(blue_here: bool) -> None:
+    """K-9.3 for teams: the disconnect grace runs for a team none of whose members has a socket; a
+    team-mate's socket (not the first member's) is enough to stay in the match."""
+    from game.models import MatchConnection
+    from game.services.deadlines import deadline_fire
+
+    ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
+    match = team_match_create(teams=[[ann, amy], [bob, ben]])
+    match.snapshot = EngineMatch.from_snapshot(PLAY_POSITION).snapshot()
+    match.grace_seat, match.grace_deadline, match.next_deadline = 1, 1000.0, 1000.0
+    match.save()
+    for i, user in enumerate([amy, ben] if blue_here else [amy]):  # the sockets' rows, seated by the service
+        match_set_connected(match_id=match.id, channel_name=f"c{i}", user=user, connected=True)
+    assert sorted(MatchConnection.objects.values_list("seat", flat=True)) == ([0, 1] if blue_here else [0])
+    deadline_fire(match_id=match.id, now=1001.0)
+    match.refresh_from_db()
+    if blue_here:
+        assert match.status == Match.Status.ACTIVE and match.grace_seat is None
+    else:
+        assert match.status == Match.Status.FINISHED and match.winner == ann
+        assert match.snapshot["winner"] == "Team ann"
+
+
 def test_team_shot_clock_passes_the_visit_to_the_other_team_and_rotates() -> None:
     """The server's shot clock runs for the member at the table; its expiry is the team's (one count per
     team), passes the visit and hands the team's next visit to his team-mate."""
@@ -178,23 +220,7 @@ def test_team_shot_clock_passes_the_visit_to_the_other_team_and_rotates() -> Non
 
     ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
     match = team_match_create(teams=[[ann, amy], [bob, ben]], shot_clock=30)
-    position = {
-        "phase": "play",
-        "players": [
-            {"name": "Team ann", "cue_ball": "white1", "score": 10},
-            {"name": "Team bob", "cue_ball": "white2", "score": 4},
-        ],
-        "turn": 0,
-        "balls": {
-            "white1": [0.5, 0.4],
-            "white2": [1.9, 0.3],
-            "red1": [1.2, 0.5],
-            "red2": [2.0, 1.0],
-            "kaisa": [1.42, 0.71],
-        },
-        "teams": [["ann", "amy"], ["bob", "ben"]],
-        "at_table": [1, 0],
-    }
+    position = {**PLAY_POSITION, "at_table": [1, 0]}
     match.snapshot = EngineMatch.from_snapshot(position).snapshot()
     match.shot_deadline = match.next_deadline = 1000.0
     match.save()
