@@ -45,6 +45,15 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
         page.click(f"button:has-text('{team}')")
         page.wait_for_url(match_url)
         joiners.append(page)
+        if len(joiners) == 1:  # ann's waiting page follows the join without a reload
+            bob_name = driver.root_data(page)["me"]
+            ann.wait_for_function(
+                "(name) => document.querySelector('.kz-team-side[data-team=\"1\"] .kz-team-list').innerText.includes(name)",
+                arg=bob_name,
+                timeout=10000,
+            )
+            assert flow.screenshot_nonblank(ann, artifacts_dir / "team-waiting.png") > 50
+            assert ann.locator(".kz-team-side .kz-team-open").count() == 2  # one open place a team
     bob, amy, ben = joiners
     watcher = _page(chromium, {"width": 1000, "height": 760})
     watcher.goto(match_url)

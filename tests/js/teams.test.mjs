@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { memberLabel, teamOfMember, teamsOf } from "../../static/game/js/ui/teams.js";
+import { memberLabel, teamOfMember, teamsOf, waitingTeams } from "../../static/game/js/ui/teams.js";
 
 function teamGame(overrides = {}) {
   return {
@@ -47,4 +47,18 @@ test("the end card of a team match names the teams and tells a winning member hi
   assert.equal(endCard({ ...state, me: "amy" }).title, "Team bob wins");
   const single = endCard({ ...state, shown: { phase: "finished", players: game.players, winner: "Team bob" }, me: "Team bob" });
   assert.equal(single.title, "You win!");
+});
+
+test("waitingTeams: an open team match's members per side from presence, and its open places", () => {
+  const match = { teams: { size: 3 } };
+  const presence = [
+    { name: "ann", seat: 0, connected: true },
+    { name: "bob", seat: 1, connected: false },
+    { name: "amy", seat: 0, connected: true },
+  ];
+  assert.deepEqual(waitingTeams(match, presence), [
+    { members: ["ann", "amy"], open: 1 },
+    { members: ["bob"], open: 2 },
+  ]);
+  assert.equal(waitingTeams({ players: [] }, presence), null);
 });

@@ -15,7 +15,7 @@ import {
   timeWarned,
   timeoutWords,
 } from "./phase.js";
-import { memberLabel, teamOfMember, teamsOf } from "./teams.js";
+import { memberLabel, teamOfMember, teamsOf, waitingTeams } from "./teams.js";
 import { actionWords, ballName, describeVerdict, entryWords, formatClock, PHASE_NAMES, ruleUrl } from "./words.js";
 
 const VERDICT_SHOW_MS = 6000;
@@ -88,6 +88,31 @@ export function createHud(root) {
   let lastEnd = null;
   let lastTeams = ["", ""];
 
+  /** An open team match: the banner's team lists follow the joins (presence), open places last. */
+  function updateWaitingTeams(teams) {
+    if (!teams) return;
+    teams.forEach((team, i) => {
+      const list = root.querySelector(`.kz-team-side[data-team="${i}"] .kz-team-list`);
+      if (!list || !team.members.length) return;
+      const key = JSON.stringify(team);
+      if (list.dataset.shown === key) return;
+      list.dataset.shown = key;
+      const items = team.members.map((name) => {
+        const li = document.createElement("li");
+        li.textContent = name;
+        return li;
+      });
+      const openWord = list.dataset.openWord || "open place";
+      for (let k = 0; k < team.open; k++) {
+        const li = document.createElement("li");
+        li.className = "kz-team-open";
+        li.textContent = openWord;
+        items.push(li);
+      }
+      list.replaceChildren(...items);
+    });
+  }
+
   /** Team matches: each side's members in playing order, who is at the table, who plays next. */
   function updateTeams(teams) {
     [0, 1].forEach((i) => {
@@ -144,8 +169,9 @@ export function createHud(root) {
     updateConnection(state, now);
     if (!game) {
       const waiting = state.match && state.match.status === "open";
+      const teamsWaiting = waiting ? waitingTeams(state.match, state.presence.players) : null;
       setText(phase, waiting ? "Open match" : state.connection === "open" ? "Loading…" : "Connecting…");
-      setText(turn, waiting ? "Waiting for an opponent…" : "");
+      setText(turn, teamsWaiting ? "Waiting for players…" : waiting ? "Waiting for an opponent…" : "");
       setAttr(root, "data-phase", waiting ? "waiting" : null);
       setAttr(root, "data-version", state.version);
       const players = (state.match && state.match.players) || [];
@@ -153,11 +179,14 @@ export function createHud(root) {
       [0, 1].forEach((i) => {
         const p = players[i];
         if (!seats[i]) return;
-        if (p) setText(seats[i].name, p.name);
+        const team = teamsWaiting && teamsWaiting[i];
+        if (team && team.members.length) setText(seats[i].name, team.members.join(" · "));
+        else if (p) setText(seats[i].name, p.name);
         else if (waiting) setText(seats[i].name, "Open seat");
         // An open seat has nobody to be online: no green dot.
         setAttr(seats[i].el, "data-connected", !p ? "empty" : online.get(p.name) === false ? "no" : "yes");
       });
+      updateWaitingTeams(teamsWaiting);
       updateEnd(state, now); // a match cancelled before it started still gets its card
       return;
     }

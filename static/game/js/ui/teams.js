@@ -46,3 +46,18 @@ export function memberLabel(member, team) {
   if (member.atTable && !team.toPlay) return `${member.name} (next)`;
   return member.name;
 }
+
+/**
+ * An open team match, before the start: each team's seated members (from `presence`, which lists
+ * every member with his team as `seat`) and its open places (the match frame's `teams.size`), so a
+ * waiting page follows the joins without a reload.
+ * @returns {null|Array<{members: string[], open: number}>}
+ */
+export function waitingTeams(match, presence = []) {
+  if (!match || !match.teams || !match.teams.size) return null;
+  const size = match.teams.size;
+  return [0, 1].map((side) => {
+    const members = (presence || []).filter((p) => p.seat === side).map((p) => p.name);
+    return { members, open: Math.max(0, size - members.length) };
+  });
+}
