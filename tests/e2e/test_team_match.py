@@ -15,6 +15,7 @@ from tests.e2e import driver, flow
 
 pytestmark = pytest.mark.browser
 
+TEAM_2_LIST_HAS = "(name) => document.querySelector('.kz-team-side[data-team=\"1\"] ol').innerText.includes(name)"
 MEMBERS = "() => [...document.querySelectorAll('.kz-player')].map(p => p.querySelector('.kz-members').innerText)"
 
 
@@ -48,7 +49,7 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
         if len(joiners) == 1:  # ann's waiting page follows the join without a reload
             bob_name = driver.root_data(page)["me"]
             ann.wait_for_function(
-                "(name) => document.querySelector('.kz-team-side[data-team=\"1\"] .kz-team-list').innerText.includes(name)",
+                TEAM_2_LIST_HAS,
                 arg=bob_name,
                 timeout=10000,
             )
