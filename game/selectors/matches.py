@@ -224,8 +224,12 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
     if user is None or not user.is_authenticated:
         return []
     rows = (
-        Match.objects.filter(Q(player1=user) | Q(player2=user), status__in=(Match.Status.ACTIVE, Match.Status.OPEN))
+        Match.objects.filter(
+            Q(player1=user) | Q(player2=user) | Q(team_seats__user=user),
+            status__in=(Match.Status.ACTIVE, Match.Status.OPEN),
+        )
         .select_related("player1__profile", "player2__profile")
+        .distinct()
         .order_by("-updated_at")[:IN_PROGRESS_SHOWN]
     )
     result = []
@@ -244,7 +248,9 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
                 "opponent": opponent,
                 "waiting": match.status == Match.Status.OPEN,
                 "score": f"{scores[seat]}–{scores[1 - seat]}" if scores is not None and seat is not None else None,
-                "your_turn": seat is not None and names[seat] in pending,
+                # in a team match, my own visit (the member's name), not my team's
+                "your_turn": seat is not None
+                and (player_name(match, user) if match.team_size else names[seat]) in pending,
                 "rated": match.rated,
             }
         )

@@ -12,7 +12,8 @@ import pytest
 from game import glicko2
 from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchResult, Profile, RatingChange, TeamSeat
-from game.selectors.matches import match_info, match_role
+from game.selectors.matches import match_info, match_role, matches_in_progress_for
+from game.selectors.players import player_recent_matches
 from game.services.accounts import guest_create
 from game.services.matches import MatchError, match_join, match_resign, match_set_connected
 from game.services.rematch import match_rematch
@@ -55,6 +56,11 @@ def test_team_match_create_starts_with_members_in_order() -> None:
     assert info["teams"][0]["members"][0]["at_table"] and not info["teams"][0]["members"][1]["at_table"]
     assert match_role(match=match, user=amy) == ("player", 0, "amy")
     assert match_role(match=match, user=ben) == ("player", 1, "ben")
+    # Every member finds the game among his own in progress; "your turn" is his own visit only.
+    assert [(m["id"], m["opponent"], m["your_turn"]) for m in matches_in_progress_for(user=amy)] == [
+        (match.id, "Team bob", False)
+    ]
+    assert matches_in_progress_for(user=ann)[0]["your_turn"] and matches_in_progress_for(user=bob)[0]["your_turn"]
 
 
 @pytest.mark.parametrize("size", [2, 3, 4])
@@ -110,6 +116,9 @@ def test_casual_team_result_counts_games_not_ratings() -> None:
     assert [profiles[n].games_won for n in ("ann", "amy", "bob", "ben")] == [1, 1, 0, 0]
     assert [profiles[n].games_lost for n in ("ann", "amy", "bob", "ben")] == [0, 0, 1, 1]
     assert all(p.rating == 1500.0 for p in profiles.values()) and not RatingChange.objects.exists()
+    recent = {u.username: player_recent_matches(user=u)[0] for u in (amy, ben)}
+    assert (recent["amy"]["outcome"], recent["amy"]["opponent"]) == ("won", "Team bob")
+    assert (recent["ben"]["outcome"], recent["ben"]["opponent"]) == ("lost", "Team ann")
     rematch = match_rematch(match_id=match.id, user=amy).match
     assert rematch.snapshot["teams"] == [["bob", "ben"], ["ann", "amy"]] and not rematch.rated
 
