@@ -18,7 +18,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from game.engine.rules.snapshot import TEAM_SIZES
 from game.models import Match, Profile, TeamSeat
 
-__all__ = ["TEAM_SIZES", "team_info", "team_lineup", "team_name", "team_place", "team_seats"]
+__all__ = ["TEAM_SIZES", "team_info", "team_lineup", "team_name", "team_place", "team_seats", "team_winner"]
 
 AnyUser = User | AnonymousUser
 
@@ -87,3 +87,12 @@ def team_info(*, match: Match) -> dict[str, Any] | None:
         name = players[team]["name"] if players else (team_name(str(members[0]["name"])) if members else None)
         out.append({"name": name, "members": members, "open": match.team_size - len(members)})
     return {"size": match.team_size, "teams": out}
+
+
+def team_winner(*, match: Match) -> int | None:
+    """The winning team (0 or 1) of a finished team match, None for none yet, a draw or an abort.
+    `Match.winner` is the winning team's first member (`player1`/`player2`), so this is the one read
+    a tournament needs to score a team result."""
+    if not match.team_size or match.winner_id is None:
+        return None
+    return 0 if match.winner_id == match.player1_id else 1

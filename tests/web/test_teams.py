@@ -14,6 +14,7 @@ from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchResult, Profile, RatingChange, TeamSeat
 from game.selectors.matches import match_info, match_role, matches_in_progress_for
 from game.selectors.players import player_recent_matches
+from game.selectors.teams import team_winner
 from game.services.accounts import guest_create
 from game.services.matches import MatchError, match_join, match_resign, match_set_connected
 from game.services.rematch import match_rematch
@@ -112,6 +113,7 @@ def test_casual_team_result_counts_games_not_ratings() -> None:
     assert finished["winner"] == "Team ann" and finished["rating_changes"] == []
     match.refresh_from_db()
     assert match.winner == ann and MatchResult.objects.get(match=match).unrated_reason == "casual"
+    assert team_winner(match=match) == 0
     profiles = {p.display_name: p for p in Profile.objects.all()}
     assert [profiles[n].games_won for n in ("ann", "amy", "bob", "ben")] == [1, 1, 0, 0]
     assert [profiles[n].games_lost for n in ("ann", "amy", "bob", "ben")] == [0, 0, 1, 1]
@@ -244,3 +246,15 @@ def test_team_shot_clock_passes_the_visit_to_the_other_team_and_rotates() -> Non
     assert applied is not None
     state = next(e for e in applied.events if e["t"] == "timeout")["d"]["state"]
     assert state["pending"] == [["ann", "shoot"]] and state["at_table"] == [0, 1]
+
+
+def test_the_admin_shows_a_team_matchs_members_in_order(client) -> None:
+    from django.contrib.auth import get_user_model
+
+    ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
+    match = team_match_create(teams=[[ann, amy], [bob, ben]])
+    client.force_login(get_user_model().objects.create_superuser("root", "root@example.com", "pw-root-12345"))
+    assert client.get("/admin/game/match/?team_size=2").status_code == 200
+    page = client.get(f"/admin/game/match/{match.pk}/change/").content.decode()
+    seats = page[page.index("Team seats") :]
+    assert seats.index(">ann<") < seats.index(">amy<") < seats.index(">bob<") < seats.index(">ben<")
