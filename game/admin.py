@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
 
-from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot
+from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.results import results_record
 
@@ -176,15 +176,41 @@ def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: 
     modeladmin.message_user(request, f"Aborted {count} match(es).")
 
 
+class TeamSeatInline(admin.TabularInline):
+    """A team match's members, team and order (issue 18): read here; changed only by the services,
+    since the started match's snapshot holds the same line-up."""
+
+    model = TeamSeat
+    extra = 0
+    can_delete = False
+    fields = ["team", "order", "user", "joined_at"]
+    readonly_fields = ["team", "order", "user", "joined_at"]
+    ordering = ["team", "order"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Match | None = None) -> bool:
+        return False
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "player1", "player2", "status", "rated", "club", "winner", "created_at", "finished_at"]
-    list_filter = ["status", "rated", "club"]
+    list_display = [
+        "id",
+        "player1",
+        "player2",
+        "team_size",
+        "status",
+        "rated",
+        "club",
+        "winner",
+        "created_at",
+        "finished_at",
+    ]
+    list_filter = ["status", "rated", "club", "team_size"]
     search_fields = ["id", "player1__profile__display_name", "player2__profile__display_name"]
     date_hierarchy = "created_at"
     autocomplete_fields = ["player1", "player2", "winner", "club", "created_by"]
     readonly_fields = ["id", "snapshot", "version", "created_at", "started_at", "updated_at"]
-    inlines = [ShotInline]
+    inlines = [TeamSeatInline, ShotInline]
     actions = [abort_matches]
 
 

@@ -139,6 +139,9 @@ class Match(models.Model):
     # limit), epoch seconds; null when nothing is due. Every server process polls it (indexed) and
     # fires what is due once (game/services/deadlines.py).
     next_deadline = models.FloatField(null=True, blank=True)
+    # A team match (issue 18): members per team, 2 to 4; null for a one-to-one match. The members and
+    # their order are the TeamSeat rows; player1/player2 are then each team's first member.
+    team_size = models.PositiveSmallIntegerField(null=True, blank=True, help_text="members per team; null: 1 vs 1")
     # The new match made by `rematch` (seats swapped), so a second request gives the same one.
     rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -209,6 +212,27 @@ class MatchEvent(models.Model):
     class Meta:
         ordering = ["match", "version"]
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
+
+
+class TeamSeat(models.Model):
+    """One member's place in a team match: his team (0 or 1, as the seats of a one-to-one match) and
+    his order in the team's fixed rotation of visits (0 = the first player, who lags, K-3.1)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="team_seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_seats")
+    team = models.PositiveSmallIntegerField(help_text="0 or 1")
+    order = models.PositiveSmallIntegerField(help_text="place in the team's rotation, from 0")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["team", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="team_seat_one_per_user"),
+            models.UniqueConstraint(fields=["match", "team", "order"], name="team_seat_one_per_place"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in team {self.team} #{self.order} of {self.match_id}"
 
 
 class MatchConnection(models.Model):

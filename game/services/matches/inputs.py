@@ -32,6 +32,7 @@ from game.selectors.match_state import (
     clock_info,
     deadline_next,
     engine_names,
+    player_name,
     seat_of,
     seat_users,
     shot_clock_seconds,
@@ -302,7 +303,7 @@ def apply_input(
             )
         engine = EngineMatch.from_snapshot(match.snapshot)
         before = match.snapshot
-        name = engine_names(match)[seat]
+        name = player_name(match, user)
         assert name is not None
         now = time.time()
         try:

@@ -14,9 +14,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.engine.rules import Match as EngineMatch
+from game.engine.rules import RuleError
 from game.models import Club, Match, Membership
 from game.selectors.match_state import AnyUser, clock_info, deadline_next, engine_names, seat_of, state_of
 from game.selectors.matches import match_info
+from game.selectors.teams import team_lineup
 from game.services.accounts import bot_user_for_level, profile_ensure
 from game.services.matches.base import Applied, MatchError, lock, store_event
 from game.services.matches.inputs import apply_input, reset_shot_clock
@@ -26,7 +28,7 @@ TIME_LIMIT_RANGE = (60, 4 * 3600)
 SHOT_CLOCK_RANGE = (5, 600)
 
 
-def _check_range(name: str, value: int | None, low: int, high: int) -> int | None:
+def check_range(name: str, value: int | None, low: int, high: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -39,12 +41,19 @@ def start(match: Match, now: float) -> dict[str, Any]:
     first, second = engine_names(match)
     if first is None or second is None:
         raise MatchError("seat_open", "a match starts once both seats are taken")
-    engine = EngineMatch.new(
-        players=(first, second),
-        ruleset=match.ruleset or None,
-        time_limit=float(match.time_limit) if match.time_limit else None,
-        now=now,
-    )
+    teams = team_lineup(match) if match.team_size else None
+    if teams is not None and any(len(members) != match.team_size for members in teams):
+        raise MatchError("seat_open", "a team match starts once every place is taken")
+    try:
+        engine = EngineMatch.new(
+            players=(first, second),
+            ruleset=match.ruleset or None,
+            time_limit=float(match.time_limit) if match.time_limit else None,
+            now=now,
+            teams=teams,
+        )
+    except RuleError as exc:
+        raise MatchError(exc.code, exc.message) from exc
     snapshot = engine.snapshot()
     match.snapshot = snapshot
     match.ruleset = snapshot["ruleset"]
@@ -77,8 +86,8 @@ def match_create(
         # Ratings measure players against players: games against the computer would let anyone farm
         # points from a weak level (lichess does not rate games against its engine either).
         raise MatchError("bot_unrated", "games against the computer are casual")
-    time_limit = _check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
-    shot_clock = _check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
+    time_limit = check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
+    shot_clock = check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
     if (
         club is not None
         and not Membership.objects.filter(club=club, user=user, status=Membership.Status.ACTIVE).exists()
@@ -110,6 +119,8 @@ def match_join(*, match_id: str, user: User) -> Applied:
         match = lock(match_id)
         if seat_of(match, user) is not None:
             raise MatchError("already_playing", "you already play in this match")
+        if match.team_size:
+            raise MatchError("choose_team", "this is a team match: choose the team you join")
         if match.status != Match.Status.OPEN or match.player2_id is not None:
             raise MatchError("seat_taken", "this match has no open seat")
         if match.rated and profile.is_guest:

@@ -10,6 +10,11 @@ function cell(text) {
   return td;
 }
 
+/** A team match's type (issue 18): "2 vs 2 · 3 open". */
+export function teamWords(m) {
+  return `${m.team_size} vs ${m.team_size} · ${m.open_places} open`;
+}
+
 export function renderMatches(matches) {
   const rows = matches.map((m) => {
     const tr = document.createElement("tr");
@@ -17,7 +22,7 @@ export function renderMatches(matches) {
     tr.append(
       cell(m.creator ?? "?"),
       cell(m.rating ?? ""),
-      cell(m.rated ? "rated" : "casual"),
+      cell(m.team_size ? teamWords(m) : m.rated ? "rated" : "casual"),
       cell(m.time_limit ? `${Math.round(m.time_limit / 60)} min` : "–"),
       cell(m.shot_clock ? `${m.shot_clock} s` : "–"),
     );

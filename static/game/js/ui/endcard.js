@@ -32,7 +32,9 @@ export function endCard(state) {
   let title;
   if (how === "aborted") title = "Match aborted";
   else if (!winner) title = "Match over";
-  else title = winner === state.me ? "You win!" : `${winner} wins`;
+  else if (winner === state.me || myTeamWon(game, winner, state.me)) title = "Your team wins!";
+  else title = `${winner} wins`;
+  if (title === "Your team wins!" && !(game && Array.isArray(game.teams))) title = "You win!";
   const scores = result && Array.isArray(result.scores) ? result.scores : players.map((p) => p.score);
   const names = players.length ? players.map((p) => p.name) : matchNames(state);
   const score =
@@ -46,7 +48,20 @@ export function endCard(state) {
   } else if (state.match && state.match.rated === false) {
     rated = "Casual match: no rating change";
   }
-  return { title, reason, score, ratings, rated, winner, how };
+  return { title, reason, score, ratings, rated, winner, how, teams: teamLines(game) };
+}
+
+/** Team matches: did `me` play for the winning team (the server's `teams` and `players`)? */
+function myTeamWon(game, winner, me) {
+  if (!game || !Array.isArray(game.teams) || !Array.isArray(game.players)) return false;
+  const side = game.players.findIndex((p) => p.name === winner);
+  return side >= 0 && (game.teams[side] || []).includes(me);
+}
+
+/** Team matches: "Team ann: ann, amy" for each side, in playing order (empty for one-to-one). */
+export function teamLines(game) {
+  if (!game || !Array.isArray(game.teams) || !Array.isArray(game.players)) return [];
+  return game.teams.map((members, side) => `${game.players[side].name}: ${members.join(", ")}`);
 }
 
 function matchNames(state) {
