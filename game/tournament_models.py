@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 #: K-11: the classic tournament limit, 60 + 5 minutes (the engine's ruleset default, seconds).
 DEFAULT_TIME_LIMIT = 3900
@@ -20,20 +21,20 @@ NO_SHOW_AFTER = 600.0
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SINGLE_ELIMINATION = "single_elimination", "Single elimination"
-        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-        SWISS = "swiss", "Swiss system"
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        SWISS = "swiss", _("Swiss system")
 
     class Kind(models.TextChoices):
-        SINGLES = "singles", "Singles"
-        TEAMS = "teams", "Teams"
+        SINGLES = "singles", _("Singles")
+        TEAMS = "teams", _("Teams")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Open for entries"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        REGISTRATION = "registration", _("Open for entries")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     club = models.ForeignKey("game.Club", on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(max_length=80)
@@ -104,9 +105,9 @@ class TournamentEntryMember(models.Model):
 
 class TournamentRound(models.Model):
     class Status(models.TextChoices):
-        PAIRED = "paired", "Paired, not started"
-        PLAYING = "playing", "Playing"
-        DONE = "done", "Done"
+        PAIRED = "paired", _("Paired, not started")
+        PLAYING = "playing", _("Playing")
+        DONE = "done", _("Done")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -125,15 +126,15 @@ class TournamentRound(models.Model):
 
 class TournamentPairing(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "To play"
-        DONE = "done", "Done"
+        PLAYING = "playing", _("To play")
+        DONE = "done", _("Done")
 
     class How(models.TextChoices):
-        PLAYED = "played", "Played"
-        BYE = "bye", "Bye"
-        FORFEIT = "forfeit", "Won by forfeit (no-show)"
-        DOUBLE_FORFEIT = "double_forfeit", "Neither came"
-        FIXED = "fixed", "Set by an admin"
+        PLAYED = "played", _("Played")
+        BYE = "bye", _("Bye")
+        FORFEIT = "forfeit", _("Won by forfeit (no-show)")
+        DOUBLE_FORFEIT = "double_forfeit", _("Neither came")
+        FIXED = "fixed", _("Set by an admin")
 
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pairings")
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")

@@ -57,13 +57,17 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
             columns += 1
     boxes = []
     for slot, (x, y) in centres.items():
-        try:
-            a, b = knockout.sides(slot, ids, plan, winners)
-            sides = [names.get(a, "") if a else "bye", names.get(b, "") if b else "bye"]
-            won = winners.get(slot) if slot in winners else None
-            marks = [won is not None and won == a, won is not None and won == b]
-        except knockout.Pending:
-            sides, marks = ["", ""], [False, False]
+        sides, marks = [], []
+        won = winners.get(slot)
+        for source in plan[slot]:  # each side on its own: one may be known while the other waits
+            try:
+                entry = knockout.resolve(source, ids, plan, winners)
+            except knockout.Pending:
+                sides.append("")
+                marks.append(False)
+                continue
+            sides.append(names.get(entry, "") if entry is not None else "bye")
+            marks.append(entry is not None and slot in winners and won == entry)
         pairing = pairings.get(selectors.slot_name(slot))
         score = None
         if pairing is not None and pairing.status == TournamentPairing.Status.DONE and pairing.how == "played":

@@ -129,7 +129,7 @@ def sides(
     """The two entries of `slot` (None: a bye); raises Pending while a source has no result.
     `winners` maps the played slots to their winner."""
     first, second = plan[slot]
-    return _resolve(first, seeds, plan, winners), _resolve(second, seeds, plan, winners)
+    return resolve(first, seeds, plan, winners), resolve(second, seeds, plan, winners)
 
 
 def winner_of(
@@ -155,7 +155,7 @@ def loser_of(
     return b if won == a else a
 
 
-def _resolve(
+def resolve(
     source: Source, seeds: list[int], plan: Mapping[Slot, tuple[Source, Source]], winners: Mapping[Slot, int | None]
 ) -> int | None:
     if source.kind == "seed":
