@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import threading
 import time
 from typing import Any
 
@@ -315,6 +316,36 @@ def test_no_show_forfeits() -> None:
     deadlines_fire_due(now=pairing.no_show_deadline + 1)
     pairing.refresh_from_db()
     assert (pairing.how, pairing.winner, pairing.first_points, pairing.second_points) == ("double_forfeit", None, 0, 0)
+
+
+def test_a_no_show_is_forfeited_once_by_concurrent_clocks() -> None:
+    """Two server processes polling at the same moment (two threads, two database connections): the
+    forfeit happens once (the match row is taken with SKIP LOCKED, then the deadline is gone)."""
+    from django.db import connection
+
+    _, _, players, pairing = _round_robin_of_two(("Aino", "Bertta"))
+    assert pairing.match is not None and pairing.no_show_deadline is not None
+    _on_page(pairing.match, players["Bertta"], None)
+    due = pairing.no_show_deadline + 1
+    barrier = threading.Barrier(2)
+    fired: list[int] = []
+
+    def poll() -> None:
+        try:
+            barrier.wait(timeout=10)
+            fired.append(len(deadlines_fire_due(now=due)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=poll) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(fired) == [0, 1]
+    pairing.refresh_from_db()
+    assert (pairing.how, pairing.winner.name) == ("forfeit", "Bertta")
+    assert Match.objects.get(pk=pairing.match_id).events.filter(type="finished").count() == 1
 
 
 # ------------------------------------------------------------------------------------- bad input

@@ -19,7 +19,7 @@ from django.utils import timezone
 from game.models import Match, MatchConnection
 from game.selectors import tournaments as selectors
 from game.selectors.match_state import CONNECTION_STALE_AFTER
-from game.services.matches.base import Applied, MatchError, lock, store_event
+from game.services.matches.base import Applied, MatchError, store_event
 from game.services.tournaments.base import TournamentError, lock_tournament, require_manager
 from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentResultFix, TournamentRound
 from game.tournaments import knockout
@@ -244,16 +244,32 @@ def _no_show_fire(pairing_id: int, now: float) -> list[tuple[str, Applied]]:
     from game.services.matches.lifecycle import match_join
 
     with transaction.atomic():
-        pairing = (
-            TournamentPairing.objects.select_for_update(skip_locked=True)
-            .filter(pk=pairing_id, status=TournamentPairing.Status.PLAYING, no_show_deadline__lte=now)
-            .select_related("round")
+        # The match row first, then the pairing, then the tournament: the order of the path that
+        # finishes a match (an input holds the match, the hook takes the pairing), so the two never
+        # wait on each other. A match another process holds is skipped: the next poll looks again.
+        match_id = (
+            TournamentPairing.objects.filter(
+                pk=pairing_id, status=TournamentPairing.Status.PLAYING, no_show_deadline__lte=now
+            )
+            .values_list("match_id", flat=True)
             .first()
         )
-        if pairing is None or pairing.match_id is None:
+        if match_id is None:
+            return []
+        match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
+        if match is None:
+            return []
+        pairing = (
+            TournamentPairing.objects.select_for_update(of=("self",))
+            .filter(
+                pk=pairing_id, match_id=match_id, status=TournamentPairing.Status.PLAYING, no_show_deadline__lte=now
+            )
+            .select_related("round", "first", "second")
+            .first()
+        )
+        if pairing is None:
             return []
         tournament = lock_tournament(pairing.tournament_id)
-        match = lock(pairing.match_id)
         pairing.no_show_deadline = None
         pairing.save(update_fields=["no_show_deadline"])
         if match.status != Match.Status.OPEN:
