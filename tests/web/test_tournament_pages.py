@@ -114,6 +114,20 @@ def test_tournament_page_bracket_home_list_and_badge(client: Any) -> None:
     assert f'data-match="{match.pk}"' in live and "waiting for the players" in live
 
 
+def test_the_admin_lists_tournaments_pairings_and_kept_fixes(client: Any) -> None:
+    tournament, _, _ = _started("round_robin", {"Aino": 1700, "Bertta": 1600})
+    admin_user = make_player("Root")
+    admin_user.is_staff = admin_user.is_superuser = True
+    admin_user.save()
+    client.force_login(admin_user)
+    changelist = client.get("/admin/game/tournament/").content.decode()
+    assert "Winter cup" in changelist
+    assert client.get(f"/admin/game/tournament/{tournament.pk}/change/").status_code == 200
+    assert "Aino v Bertta" in client.get("/admin/game/tournamentpairing/").content.decode()
+    assert client.get("/admin/game/tournamentresultfix/").status_code == 200
+    assert client.get("/admin/game/tournamentresultfix/add/").status_code == 403
+
+
 async def test_tournament_socket_hears_a_finished_match() -> None:
     tournament, _, players = await database_sync_to_async(_started)("round_robin", {"Aino": 1700, "Bertta": 1600})
     pairing = await database_sync_to_async(TournamentPairing.objects.select_related("match").get)(tournament=tournament)

@@ -441,3 +441,35 @@ def test_bad_tournament_requests_are_refused_and_change_nothing() -> None:
     )
     tournament.refresh_from_db()
     assert tournament.winner_id == pairing.second_id
+
+
+def test_team_entries_are_stored_and_team_rounds_refused_until_team_matches_exist() -> None:
+    """A team tournament takes team entries now (one row per entry, its players in playing order);
+    closing its entries is refused with `teams_unavailable` until team matches are on main, and
+    nothing changes."""
+    club, owner, players = _club({"Aino": 1800, "Bertta": 1600, "Celia": 1500, "Dora": 1700})
+    tournament = tournament_create(
+        user=owner,
+        club=club,
+        name="Pairs cup",
+        format="round_robin",
+        kind="teams",
+        team_size=2,
+        starts_at=timezone.now(),
+    )
+    team = tournament_enter(user=players["Aino"], tournament_id=tournament.pk, teammates=[players["Bertta"]])
+    assert (team.name, team.rating) == ("Aino & Bertta", 1700.0)
+    assert [m.user.profile.display_name for m in team.members.order_by("position")] == ["Aino", "Bertta"]
+    with pytest.raises(TournamentError) as refused:
+        tournament_enter(user=players["Celia"], tournament_id=tournament.pk)
+    assert refused.value.code == "team_size"
+    with pytest.raises(TournamentError) as refused:
+        tournament_enter(user=players["Celia"], tournament_id=tournament.pk, teammates=[players["Aino"]])
+    assert refused.value.code == "already_entered"
+    tournament_enter(user=players["Celia"], tournament_id=tournament.pk, teammates=[players["Dora"]])
+    with pytest.raises(TournamentError) as refused:
+        tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    assert refused.value.code == "teams_unavailable"
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.REGISTRATION
+    assert not TournamentPairing.objects.filter(tournament=tournament).exists()
