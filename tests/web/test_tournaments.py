@@ -473,3 +473,20 @@ def test_team_entries_are_stored_and_team_rounds_refused_until_team_matches_exis
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.REGISTRATION
     assert not TournamentPairing.objects.filter(tournament=tournament).exists()
+
+
+def test_a_player_who_left_the_club_forfeits_at_the_start() -> None:
+    """The match services refuse a match for someone no longer a member: their pairing goes to the
+    opponent when the round starts, and the server clock logs no error."""
+    club, owner, players = _club({"Aino": 1800, "Bertta": 1600})
+    later = timezone.now() + datetime.timedelta(minutes=30)
+    tournament = tournament_create(user=owner, club=club, name="Cup", format="round_robin", starts_at=later)
+    for user in players.values():
+        tournament_enter(user=user, tournament_id=tournament.pk)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    Membership.objects.filter(club=club, user=players["Aino"]).delete()
+    assert deadlines_fire_due(now=later.timestamp() + 1) == []
+    pairing = TournamentPairing.objects.get(tournament=tournament)
+    assert (pairing.how, pairing.winner.name, pairing.match) == ("forfeit", "Bertta", None)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.winner.name == "Bertta"

@@ -107,7 +107,21 @@ def round_begin(tournament: Tournament, round_: TournamentRound, now: float) -> 
         if pairing.second_id is None:
             _decide(pairing, winner=pairing.first_id, how=TournamentPairing.How.BYE, points=(WIN, LOSS))
             continue
-        pairing.match = create_match(tournament, players[pairing.first_id], players[pairing.second_id])
+        try:
+            pairing.match = create_match(tournament, players[pairing.first_id], players[pairing.second_id])
+        except TournamentError as exc:
+            if exc.code == "teams_unavailable":
+                raise
+            # The match services refuse the first entry's player (no longer a member, say): they
+            # cannot play, so the pairing goes to the other side, as a no-show would.
+            logger.info("tournament %s: pairing %s forfeited at its start (%s)", tournament.pk, pairing.pk, exc.code)
+            _decide(
+                pairing,
+                winner=pairing.second_id,
+                how=TournamentPairing.How.FORFEIT,
+                points=_points_for(tournament, pairing, pairing.second_id),
+            )
+            continue
         pairing.no_show_deadline = now + NO_SHOW_AFTER
         pairing.save(update_fields=["match", "no_show_deadline"])
     _after_result(tournament, round_, now)
@@ -397,10 +411,8 @@ def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | 
     TournamentResultFix.objects.create(
         pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
     )
-    if tournament.status == Tournament.Status.FINISHED and not elimination:
-        _finish(tournament)
-    elif tournament.status == Tournament.Status.FINISHED:
-        _finish(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        _finish(tournament)  # the winner may have changed
     return pairing
 
 

@@ -19,6 +19,7 @@ from game.selectors.tournaments import entries_in_seed_order
 from game.services.matches.lifecycle import TIME_LIMIT_RANGE
 from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
 from game.tournament_models import (
+    DEFAULT_TIME_LIMIT,
     Tournament,
     TournamentEntry,
     TournamentEntryMember,
@@ -80,7 +81,7 @@ def tournament_create(
     kind: str = Tournament.Kind.SINGLES,
     team_size: int = 1,
     rated: bool = True,
-    time_limit: int | None = Tournament._meta.get_field("time_limit").default,
+    time_limit: int | None = DEFAULT_TIME_LIMIT,
     max_entries: int = 16,
     starts_at: Any,
 ) -> Tournament:
