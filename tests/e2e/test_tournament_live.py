@@ -113,5 +113,61 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
     bracket = pages.visible_text(page, "[data-bracket]")
     assert bracket.count("bye") == 3 and "Eeva" in bracket and "Iida" in bracket
     assert pages.region_colours(page, "[data-bracket]", artifacts_dir / "tournament-bracket.png") > 20
+    _a_player_is_told_and_an_admin_creates(server, chromium, artifacts_dir)
     time.sleep(0.5)
     pages.assert_clean_log(server)
+
+
+HUMANS = """
+from django.utils import timezone
+from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+from tests.web.community_factories import DEMO_PASSWORD, make_club, make_player
+juho, kalle = make_player("Juho", rating=1650), make_player("Kalle", rating=1550)
+juho.set_password(DEMO_PASSWORD)
+juho.save()
+club = make_club("Third Club", juho, members=(kalle,))
+t = tournament_create(user=juho, club=club, name="Evening cup", format="round_robin", starts_at=timezone.now())
+tournament_enter(user=juho, tournament_id=t.pk)
+tournament_enter(user=kalle, tournament_id=t.pk)
+tournament_close_entries(user=juho, tournament_id=t.pk)
+result = club.slug
+"""
+
+
+def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, artifacts: Path) -> None:
+    """Juho, a club owner with a tournament match to play, sees the badge and the home page's list;
+    the club page lists the club's tournaments; the form refuses a bad entry count and announces one."""
+    from tests.web.community_factories import DEMO_PASSWORD
+
+    slug = pages.django_run(server.env, HUMANS)
+    page = pages.new_page(chromium)
+    page.goto(f"{server.url}/accounts/login/")
+    page.fill("#id_login", "juho")
+    page.fill("#id_password", DEMO_PASSWORD)
+    page.locator("main form button[type=submit], main form input[type=submit]").first.click()
+    page.wait_for_load_state()
+    page.goto(f"{server.url}/")
+    assert pages.visible_text(page, "[data-tournament-badge]") == "1"
+    listed = pages.visible_text(page, "[data-tournament-matches]")
+    assert "Evening cup" in listed and "against Kalle" in listed
+    page.screenshot(path=str(artifacts / "tournament-home.png"))
+    page.goto(f"{server.url}/clubs/{slug}/")
+    assert "Evening cup" in pages.visible_text(page, "[data-club-tournaments]")
+    page.screenshot(path=str(artifacts / "tournament-club.png"), full_page=True)
+    page.click("[data-club-tournaments] a.button")
+    page.fill("#id_name", "Spring cup")
+    page.select_option("#id_format", "double_elimination")
+    page.fill("#id_max_entries", "1")
+    page.click("[data-tournament-form] button[type=submit]")
+    page.wait_for_load_state()
+    assert "Spring cup" not in pages.visible_text(page, "h1")
+    page.fill("#id_max_entries", "8")
+    page.click("[data-tournament-form] button[type=submit]")
+    page.wait_for_url("**/tournaments/*/")
+    assert "Spring cup" in pages.visible_text(page, "h1")
+    assert "Double elimination" in pages.visible_text(page, ".page-head")
+    page.click("[data-enter]")
+    page.wait_for_load_state()
+    assert "Juho" in pages.visible_text(page, "ol.entries")
+    page.screenshot(path=str(artifacts / "tournament-new.png"), full_page=True)
+    assert page.errors == []
