@@ -265,6 +265,21 @@ def test_swiss_pairings_avoid_rematches() -> None:
     ][:1] + [(r.entry, r.points, r.buchholz) for r in table][1:]
     assert [r.entry for r in table][:2] == [1, 3]
 
+    # A Swiss of five through the services: 3 rounds, a bye each round to a different entry, no rematch.
+    club, owner, players = _club({"Aino": 1900, "Bertta": 1800, "Celia": 1700, "Dora": 1600, "Eeva": 1500})
+    tournament = _tournament(club, owner, players, Tournament.Format.SWISS)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    seeds = {name: i for i, name in enumerate(["Aino", "Bertta", "Celia", "Dora", "Eeva"])}
+    played = []
+    for _ in range(3):
+        played += _play_round(tournament, lambda a, b: a if seeds[a] > seeds[b] else b)
+    assert len(played) == 6 and len({frozenset(p) for p in played}) == 6
+    byes = TournamentPairing.objects.filter(tournament=tournament, second__isnull=True)
+    assert sorted(p.first.name for p in byes) == ["Celia", "Dora", "Eeva"]
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.winner.name == "Aino"
+    assert _table(tournament)[0] == ("Aino", "3")
+
 
 # ------------------------------------------------------------------------------------- no-shows
 def _round_robin_of_two(names: tuple[str, str]) -> tuple[Tournament, Any, dict[str, Any], TournamentPairing]:
