@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from game.selectors import tournaments as selectors
 from game.tournament_models import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments import knockout
@@ -85,8 +87,7 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
                     }
                     for i in (0, 1)
                 ],
-                "label": {"W": "W", "L": "L", "F": "Final"}[slot.bracket]
-                + (str(slot.round) if slot.bracket != knockout.FINAL else ""),
+                "label": gettext("Final") if slot.bracket == knockout.FINAL else f"{slot.bracket}{slot.round}",
                 "url": f"/m/{pairing.match_id}/" if pairing is not None and pairing.match_id else None,
             }
         )
