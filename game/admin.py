@@ -8,6 +8,8 @@ only the services may change it, so an admin cannot desynchronise a match from i
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.db import transaction
 from django.db.models import BooleanField, Case, QuerySet, Value, When
@@ -19,6 +21,7 @@ from django.utils import timezone
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.results import results_record
+from game.tournament_models import Tournament, TournamentEntry, TournamentPairing, TournamentResultFix, TournamentRound
 
 
 class MembershipInline(admin.TabularInline):
@@ -250,4 +253,57 @@ class MatchResultAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in MatchResult._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+# --- Tournaments (issue 18) ----------------------------------------------------------------------
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    fields = ["name", "seed", "rating"]
+    readonly_fields = ["rating"]
+
+
+class TournamentRoundInline(admin.TabularInline):
+    model = TournamentRound
+    extra = 0
+    fields = ["number", "status", "started_at", "finished_at"]
+    readonly_fields = ["number", "started_at", "finished_at"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Results are fixed on the site (with a kept reason, game.services.tournaments); here an organiser
+    renames, moves the start time, or cancels."""
+
+    list_display = ["name", "club", "format", "kind", "status", "starts_at", "winner"]
+    list_filter = ["format", "kind", "status"]
+    search_fields = ["name", "club__name"]
+    autocomplete_fields = ["club", "created_by"]
+    readonly_fields = ["rounds_planned", "winner", "started_at", "finished_at", "created_at"]
+    inlines = [TournamentEntryInline, TournamentRoundInline]
+
+
+@admin.register(TournamentPairing)
+class TournamentPairingAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "round", "slot", "status", "how", "winner", "match"]
+    list_filter = ["status", "how"]
+    search_fields = ["tournament__name", "first__name", "second__name"]
+    readonly_fields = [f.name for f in TournamentPairing._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(TournamentResultFix)
+class TournamentResultFixAdmin(admin.ModelAdmin):
+    """The kept reasons: read only, an audit."""
+
+    list_display = ["pairing", "fixed_by", "reason", "created_at"]
+    readonly_fields = ["pairing", "fixed_by", "reason", "before", "after", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

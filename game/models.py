@@ -303,3 +303,32 @@ class MatchResult(models.Model):
 
     def __str__(self) -> str:
         return f"Result of {self.match_id}"
+
+
+# Club tournaments live in their own module; imported here so Django registers them with the app.
+from game.tournament_models import (  # noqa: E402
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentResultFix,
+    TournamentRound,
+)
+
+__all__ = [
+    "Club",
+    "Match",
+    "MatchConnection",
+    "MatchEvent",
+    "MatchResult",
+    "Membership",
+    "Profile",
+    "RatingChange",
+    "Shot",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentEntryMember",
+    "TournamentPairing",
+    "TournamentResultFix",
+    "TournamentRound",
+]

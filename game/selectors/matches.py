@@ -183,7 +183,11 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
 def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
     """Matches waiting for an opponent, newest first: the lobby's list."""
     rows = (
-        Match.objects.filter(Q(player2__isnull=True) | Q(team_size__isnull=False), status=Match.Status.OPEN)
+        Match.objects.filter(
+            Q(player2__isnull=True) | Q(team_size__isnull=False),
+            status=Match.Status.OPEN,
+            tournament_pairing__isnull=True,
+        )
         .select_related("player1__profile", "club")
         .order_by("-created_at")[:limit]
     )

@@ -19,6 +19,7 @@ from game.models import Club, Match, Membership
 from game.selectors.match_state import AnyUser, clock_info, deadline_next, engine_names, seat_of, state_of
 from game.selectors.matches import match_info
 from game.selectors.teams import team_lineup
+from game.selectors.tournaments import reserved_player
 from game.services.accounts import bot_user_for_level, profile_ensure
 from game.services.matches.base import Applied, MatchError, lock, store_event
 from game.services.matches.inputs import apply_input, reset_shot_clock
@@ -123,6 +124,9 @@ def match_join(*, match_id: str, user: User) -> Applied:
             raise MatchError("choose_team", "this is a team match: choose the team you join")
         if match.status != Match.Status.OPEN or match.player2_id is not None:
             raise MatchError("seat_taken", "this match has no open seat")
+        reserved = reserved_player(match=match)
+        if reserved is not None and reserved != user.pk:
+            raise MatchError("reserved", "this tournament match is for its paired players only")
         if match.rated and profile.is_guest:
             raise MatchError("needs_account", "rated matches need a registered account")
         if (
@@ -144,6 +148,8 @@ def match_cancel(*, match_id: str, user: User) -> Applied:
         match = lock(match_id)
         if match.status != Match.Status.OPEN or match.player1_id != user.pk:
             raise MatchError("not_allowed", "only the creator can cancel a match still waiting for an opponent")
+        if reserved_player(match=match) is not None:
+            raise MatchError("tournament_match", "a tournament match is not cancelled: it is played or forfeited")
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
         match.result_reason = "cancelled before the start"
