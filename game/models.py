@@ -13,6 +13,7 @@ import string
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
 MATCH_ID_LENGTH = 8
@@ -44,8 +45,12 @@ class Profile(models.Model):
     best_break = models.IntegerField(default=0)
     last_played_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The site's language this player chose with the header's switcher ("" until then; game/language.py).
+    language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
         indexes = [models.Index(fields=["-rating"])]
 
     def __str__(self) -> str:
@@ -56,9 +61,9 @@ class Club(models.Model):
     """A club runs its own scene: members, matches marked for the club, its own leaderboard."""
 
     class JoinPolicy(models.TextChoices):
-        OPEN = "open", "Anyone may join"
-        REQUEST = "request", "Join by request"
-        INVITE = "invite", "By invitation only"
+        OPEN = "open", _("Anyone may join")
+        REQUEST = "request", _("Join by request")
+        INVITE = "invite", _("By invitation only")
 
     name = models.CharField(max_length=64, unique=True)
     slug = models.SlugField(max_length=64, unique=True)
@@ -69,20 +74,24 @@ class Club(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
     def __str__(self) -> str:
         return self.name
 
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        ADMIN = "admin", "Admin"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        ADMIN = "admin", _("Admin")
+        MEMBER = "member", _("Member")
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        REQUESTED = "requested", "Requested"
-        INVITED = "invited", "Invited"
+        ACTIVE = "active", _("Active")
+        REQUESTED = "requested", _("Requested")
+        INVITED = "invited", _("Invited")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -91,6 +100,8 @@ class Membership(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")]
 
     def __str__(self) -> str:
@@ -99,10 +110,10 @@ class Membership(models.Model):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for an opponent"
-        ACTIVE = "active", "Playing"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        OPEN = "open", _("Waiting for an opponent")
+        ACTIVE = "active", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     id = models.CharField(primary_key=True, max_length=16, default=new_match_id, editable=False)
     created_by = models.ForeignKey(
@@ -147,13 +158,14 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         indexes = [
             models.Index(fields=["status", "-updated_at"]),
             models.Index(
                 fields=["next_deadline"], name="match_next_deadline", condition=models.Q(next_deadline__isnull=False)
             ),
         ]
-        verbose_name_plural = "matches"
 
     def __str__(self) -> str:
         return f"Match {self.id} ({self.status})"
@@ -178,6 +190,8 @@ class Shot(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("shot")
+        verbose_name_plural = _("shots")
         ordering = ["match", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="one_input_per_seq"),
@@ -207,6 +221,8 @@ class MatchEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("match event")
+        verbose_name_plural = _("match events")
         ordering = ["match", "version"]
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
 
@@ -234,6 +250,8 @@ class MatchConnection(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("match connection")
+        verbose_name_plural = _("match connections")
         indexes = [models.Index(fields=["match", "seen_at"]), models.Index(fields=["process", "boot"])]
 
     def __str__(self) -> str:
@@ -252,6 +270,8 @@ class RatingChange(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["user", "created_at"]
         constraints = [models.UniqueConstraint(fields=["user", "match"], name="one_rating_change_per_match")]
 
@@ -276,6 +296,10 @@ class MatchResult(models.Model):
     player1_best_break = models.IntegerField(default=0)
     player2_best_break = models.IntegerField(default=0)
     recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("match result")
+        verbose_name_plural = _("match results")
 
     def __str__(self) -> str:
         return f"Result of {self.match_id}"
