@@ -4,51 +4,64 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0006_realtime_connection_process'),
+        ("game", "0006_realtime_connection_process"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='club',
-            options={'verbose_name': 'club', 'verbose_name_plural': 'clubs'},
+            name="club",
+            options={"verbose_name": "club", "verbose_name_plural": "clubs"},
         ),
         migrations.AlterModelOptions(
-            name='match',
-            options={'verbose_name': 'match', 'verbose_name_plural': 'matches'},
+            name="match",
+            options={"verbose_name": "match", "verbose_name_plural": "matches"},
         ),
         migrations.AlterModelOptions(
-            name='matchconnection',
-            options={'verbose_name': 'match connection', 'verbose_name_plural': 'match connections'},
+            name="matchconnection",
+            options={"verbose_name": "match connection", "verbose_name_plural": "match connections"},
         ),
         migrations.AlterModelOptions(
-            name='matchevent',
-            options={'ordering': ['match', 'version'], 'verbose_name': 'match event', 'verbose_name_plural': 'match events'},
+            name="matchevent",
+            options={
+                "ordering": ["match", "version"],
+                "verbose_name": "match event",
+                "verbose_name_plural": "match events",
+            },
         ),
         migrations.AlterModelOptions(
-            name='matchresult',
-            options={'verbose_name': 'match result', 'verbose_name_plural': 'match results'},
+            name="matchresult",
+            options={"verbose_name": "match result", "verbose_name_plural": "match results"},
         ),
         migrations.AlterModelOptions(
-            name='membership',
-            options={'verbose_name': 'membership', 'verbose_name_plural': 'memberships'},
+            name="membership",
+            options={"verbose_name": "membership", "verbose_name_plural": "memberships"},
         ),
         migrations.AlterModelOptions(
-            name='profile',
-            options={'verbose_name': 'profile', 'verbose_name_plural': 'profiles'},
+            name="profile",
+            options={"verbose_name": "profile", "verbose_name_plural": "profiles"},
         ),
         migrations.AlterModelOptions(
-            name='ratingchange',
-            options={'ordering': ['user', 'created_at'], 'verbose_name': 'rating change', 'verbose_name_plural': 'rating changes'},
+            name="ratingchange",
+            options={
+                "ordering": ["user", "created_at"],
+                "verbose_name": "rating change",
+                "verbose_name_plural": "rating changes",
+            },
         ),
         migrations.AlterModelOptions(
-            name='shot',
-            options={'ordering': ['match', 'seq'], 'verbose_name': 'shot', 'verbose_name_plural': 'shots'},
+            name="shot",
+            options={"ordering": ["match", "seq"], "verbose_name": "shot", "verbose_name_plural": "shots"},
         ),
         migrations.AddField(
-            model_name='profile',
-            name='language',
-            field=models.CharField(blank=True, choices=[('en', 'English'), ('fi', 'Suomi'), ('ru', 'Русский')], default='', max_length=8, verbose_name='language'),
+            model_name="profile",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                choices=[("en", "English"), ("fi", "Suomi"), ("ru", "Русский")],
+                default="",
+                max_length=8,
+                verbose_name="language",
+            ),
         ),
     ]

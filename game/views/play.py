@@ -12,6 +12,10 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from game import realtime
@@ -22,24 +26,47 @@ from game.services.accounts import profile_ensure
 from game.services.matches import MatchError, match_cancel, match_create, match_join
 from game.views.accounts import player_user
 
-BOT_CHOICES = [("human", "A person (invite link or the open list)")] + [
-    (str(level), f"Computer, level {level}") for level in range(1, 6)
+BOT_CHOICES: list[tuple[str, str | Promise]] = [("human", gettext_lazy("A person (invite link or the open list)"))] + [
+    (str(level), format_lazy(gettext_lazy("Computer, level {level}"), level=level)) for level in range(1, 6)
 ]
+
+#: What a refused create, join or cancel says on the page, per MatchError code, in the reader's language.
+#: The socket's errors carry the same codes; the client words them (issue 16, the JS catalogue).
+MATCH_ERROR_WORDS: dict[str, Promise] = {
+    "not_found": gettext_lazy("There is no such match."),
+    "bad_value": gettext_lazy("The time limit or the shot clock is out of range."),
+    "needs_account": gettext_lazy("Rated matches need a registered account."),
+    "bot_unrated": gettext_lazy("Games against the computer are casual."),
+    "not_a_member": gettext_lazy("Only club members can play this club match."),
+    "already_playing": gettext_lazy("You already play in this match."),
+    "seat_taken": gettext_lazy("This match has no open seat."),
+    "not_allowed": gettext_lazy("Only the creator can cancel a match still waiting for an opponent."),
+}
+
+
+def match_error_words(error: MatchError) -> str:
+    """A refused request in words for the page (the service's English text if the code is new)."""
+    words = MATCH_ERROR_WORDS.get(error.code)
+    return str(words) if words is not None else error.message
 
 
 class CreateMatchForm(forms.Form):
-    rated = forms.BooleanField(required=False, help_text="needs an account")
+    rated = forms.BooleanField(required=False, label=gettext_lazy("Rated"), help_text=gettext_lazy("needs an account"))
     time_limit = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=240,
-        label="Time limit (minutes, K-11)",
-        help_text="empty: none; the classic is 65 (60 + 5)",
+        label=gettext_lazy("Time limit (minutes, K-11)"),
+        help_text=gettext_lazy("empty: none; the classic is 65 (60 + 5)"),
     )
     shot_clock = forms.IntegerField(
-        required=False, min_value=5, max_value=600, label="Shot clock (seconds)", help_text="empty: none"
+        required=False,
+        min_value=5,
+        max_value=600,
+        label=gettext_lazy("Shot clock (seconds)"),
+        help_text=gettext_lazy("empty: none"),
     )
-    opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human")
+    opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human", label=gettext_lazy("Opponent"))
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -63,11 +90,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items()))
+        labels = {name: field.label or name for name, field in form.fields.items()}
+        messages.error(request, "; ".join(f"{labels.get(k, k)}: {' '.join(v)}" for k, v in form.errors.items()))
         return redirect("lobby")
     data = form.cleaned_data
     if data["rated"] and not request.user.is_authenticated:
-        messages.error(request, "Rated matches need an account: sign up or log in first.")
+        messages.error(request, _("Rated matches need an account: sign up or log in first."))
         return redirect("lobby")
     user = player_user(request)
     opponent = data["opponent"]
@@ -80,7 +108,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
             opponent_bot_level=None if opponent == "human" else int(opponent),
         )
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("lobby")
     realtime.publish_sync(match.id, events, lobby=opponent == "human")
     return redirect("match", match_id=match.id)
@@ -89,7 +117,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
 def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
-        raise Http404("no such match")
+        raise Http404(_("There is no such match."))
     role, _seat, me = match_role(match=match, user=request.user)
     can_join = role == "spectator" and match.status == match.Status.OPEN and match.player2_id is None
     return render(
@@ -114,15 +142,15 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
 def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
-        raise Http404("no such match")
+        raise Http404(_("There is no such match."))
     if match.rated and not request.user.is_authenticated:
-        messages.error(request, "This match is rated: sign up or log in to join it.")
+        messages.error(request, _("This match is rated: sign up or log in to join it."))
         return redirect("match", match_id=match_id)
     user = player_user(request)
     try:
         applied = match_join(match_id=match_id, user=user)
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
     realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("match", match_id=match_id)
@@ -135,7 +163,7 @@ def match_cancel_view(request: HttpRequest, match_id: str) -> HttpResponse:
     try:
         applied = match_cancel(match_id=match_id, user=request.user)
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
     realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("lobby")
