@@ -15,8 +15,8 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
@@ -62,7 +62,7 @@ class ResignFarmFilter(admin.SimpleListFilter):
     parameter_name = "resign_farm"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [("yes", _("Suspected"))]
+        return [("yes", gettext("Suspected"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Profile]) -> QuerySet[Profile]:
         if self.value() == "yes":

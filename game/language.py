@@ -47,7 +47,7 @@ def profile_language(user: Any) -> str | None:
 
 def _apply(request: HttpRequest, code: str) -> None:
     translation.activate(code)
-    request.LANGUAGE_CODE = code  # type: ignore[attr-defined]
+    request.LANGUAGE_CODE = code
     setattr(request, _COOKIE_WANTED, code)
 
 
@@ -96,6 +96,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     """Django's `set_language` (valid language, `next` kept on this site), then the profile remembers it."""
     response = django_set_language(request)
     code = supported_language(request.POST.get("language"))
-    if code is not None and getattr(request.user, "is_authenticated", False):
-        Profile.objects.filter(user_id=request.user.pk).update(language=code)
+    user = request.user
+    if code is not None and user.is_authenticated:
+        Profile.objects.filter(user_id=user.pk).update(language=code)
     return response

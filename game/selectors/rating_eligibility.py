@@ -45,7 +45,7 @@ REAL_FINISHES: tuple[str, ...] = ("target", "time_limit", "shootout")
 FARM_SHOTS = 3
 
 #: Lazy: each page reads them in its reader's language (game/locale); `reason_text` gives a plain str.
-REASON_TEXT: dict[str, Promise] = {
+REASON_TEXT: dict[str, str | Promise] = {
     "casual": _("a casual match: not rated"),
     "aborted": _("the match was aborted"),
     "guest": _("a guest played: rated results need two registered accounts"),

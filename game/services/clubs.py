@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from game.models import Club, Match, Membership
@@ -54,7 +55,7 @@ def _require_manager(*, club: Club, user: Any) -> str:
 
 
 def _clean_fields(*, name: str, slug: str, description: str, join_policy: str) -> dict[str, str]:
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[str | Promise]] = {}
     name = (name or "").strip()
     slug = (slug or "").strip().lower()
     description = (description or "").strip()
@@ -77,7 +78,7 @@ def club_create(*, user: Any, name: str, slug: str, description: str = "", join_
     if user is None or not user.is_authenticated:
         raise ClubPermissionError(_("Log in to create a club."))
     fields = _clean_fields(name=name, slug=slug, description=description, join_policy=join_policy)
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[str | Promise]] = {}
     if Club.objects.filter(name__iexact=fields["name"]).exists():
         errors["name"] = [_("A club with this name already exists.")]
     if Club.objects.filter(slug=fields["slug"]).exists():

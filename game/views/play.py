@@ -91,7 +91,8 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
         labels = {name: field.label or name for name, field in form.fields.items()}
-        messages.error(request, "; ".join(f"{labels.get(k, k)}: {' '.join(v)}" for k, v in form.errors.items()))
+        problems = (f"{labels.get(k, k)}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
+        messages.error(request, "; ".join(problems))
         return redirect("lobby")
     data = form.cleaned_data
     if data["rated"] and not request.user.is_authenticated:
