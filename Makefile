@@ -37,7 +37,7 @@ lint: install
 # the .mo files, which are committed so `make run` and `make test` need no gettext (docs/i18n.md).
 # Run from game/ so neither command walks .venv's own catalogues.
 messages: install
-	cd game && ../$(BIN)/python ../manage.py makemessages -l fi -l ru --no-location --no-wrap -d django
+	cd game && ../$(BIN)/python ../manage.py makemessages -l fi -l ru --no-location --no-wrap --no-obsolete -d django
 	cd game && ../$(BIN)/python ../manage.py compilemessages
 
 bench: migrate

@@ -30,24 +30,11 @@ BOT_CHOICES: list[tuple[str, str | Promise]] = [("human", gettext_lazy("A person
     (str(level), format_lazy(gettext_lazy("Computer, level {level}"), level=level)) for level in range(1, 6)
 ]
 
-#: What a refused create, join or cancel says on the page, per MatchError code, in the reader's language.
-#: The socket's errors carry the same codes; the client words them (issue 16, the JS catalogue).
-MATCH_ERROR_WORDS: dict[str, Promise] = {
-    "not_found": gettext_lazy("There is no such match."),
-    "bad_value": gettext_lazy("The time limit or the shot clock is out of range."),
-    "needs_account": gettext_lazy("Rated matches need a registered account."),
-    "bot_unrated": gettext_lazy("Games against the computer are casual."),
-    "not_a_member": gettext_lazy("Only club members can play this club match."),
-    "already_playing": gettext_lazy("You already play in this match."),
-    "seat_taken": gettext_lazy("This match has no open seat."),
-    "not_allowed": gettext_lazy("Only the creator can cancel a match still waiting for an opponent."),
-}
-
 
 def match_error_words(error: MatchError) -> str:
-    """A refused request in words for the page (the service's English text if the code is new)."""
-    words = MATCH_ERROR_WORDS.get(error.code)
-    return str(words) if words is not None else error.message
+    """A refused create, join or cancel in the reader's language: the service's own words, which it
+    marks for translation (gettext_noop); a message it does not mark stays as it is."""
+    return _(error.message)
 
 
 class CreateMatchForm(forms.Form):
