@@ -110,9 +110,14 @@ def english_pieces() -> set[str]:
     return pieces
 
 
+def without_numbers(node: str) -> str:
+    """A text node with its numbers and punctuation gone: "match 3: 1474" reads as "match"."""
+    return " ".join(re.sub(r"[\d%?±+−:.,;·–()-]+", " ", node).split())
+
+
 def shown(piece: str, nodes: list[str]) -> bool:
     return any(
-        node == piece or node.strip(" ·,.;:()–-") == piece or (len(piece) >= SUBSTRING_MIN and piece in node)
+        node == piece or without_numbers(node) == piece or (len(piece) >= SUBSTRING_MIN and piece in node)
         for node in nodes
     )
 
@@ -299,6 +304,8 @@ def test_placeholder_scanner_finds_both_styles() -> None:
         "Call every shot",
         "the ball",
     ]
+    assert shown("match", ["match 3: 1474"]) and shown("start", ["start: 1500"])
+    assert not shown("Play", ["Player"]) and not shown("match", ["ottelu 3"])
 
 
 def test_catalogues_complete() -> None:
