@@ -21,7 +21,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from game.models import Profile
+from game.models import Club, Profile
 from tests.web.community_factories import seed_demo
 
 LOCALE = Path(__file__).resolve().parents[2] / "game" / "locale"
@@ -44,8 +44,9 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}")
 
 
 class _VisibleText(HTMLParser):
-    """The text nodes a reader sees: no script or style, and not the rules document's body (the
-    rules page content is translated apart, on branch `learn`)."""
+    """The text nodes a reader sees: no script or style, and nothing marked `data-i18n-elsewhere`: the
+    rules document (translated apart, branch `learn`) and the replay's shot list (the verdicts' words,
+    made per reader from each verdict's code)."""
 
     SKIPPED = frozenset({"script", "style"})
 
@@ -58,8 +59,7 @@ class _VisibleText(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in {"br", "img", "input", "meta", "link", "hr", "source", "wbr"}:
             return
-        classes = (dict(attrs).get("class") or "").split()
-        skip = tag in self.SKIPPED or "rules-document" in classes
+        skip = tag in self.SKIPPED or "data-i18n-elsewhere" in dict(attrs)
         self._stack.append((tag, skip))
         self._skip_depth += skip
 
@@ -115,6 +115,29 @@ def without_numbers(node: str) -> str:
     return " ".join(re.sub(r"[\d%?±+−:.,;·–()-]+", " ", node).split())
 
 
+def user_content() -> set[str]:
+    """What players typed (names, clubs, descriptions): the same text in every language."""
+    words = {"Kaiza", "EN", "FI", "RU", *SAME_IN_EVERY_LANGUAGE}  # the brand, the switcher's codes
+    words.update(Profile.objects.values_list("display_name", flat=True))
+    for name, description in Club.objects.values_list("name", "description"):
+        words.update({name, description})
+    return words
+
+
+def untranslated_nodes(english: list[str], translated: list[str], allowed: set[str]) -> list[str]:
+    """Text nodes with words that read the same on the English and the translated page, once user
+    content is taken out: a string that never went through the catalogue (a forgotten {% translate %})."""
+    same = set(english) & set(translated)
+    left = []
+    for node in sorted(same):
+        rest = without_numbers(node)
+        for word in sorted((without_numbers(w) for w in allowed), key=len, reverse=True):
+            rest = rest.replace(word, " ") if word else rest
+        if re.search(r"[A-Za-z]{2,}", rest):
+            left.append(node)
+    return left
+
+
 def shown(piece: str, nodes: list[str]) -> bool:
     return any(
         node == piece or without_numbers(node) == piece or (len(piece) >= SUBSTRING_MIN and piece in node)
@@ -158,6 +181,7 @@ def test_every_page_in_three_languages(client: Client) -> None:
     ids = seed_demo()
     pieces = english_pieces()
     assert len(pieces) > 300, "the catalogue lost its strings"
+    allowed = user_content()
     aino = Profile.objects.get(display_name="Aino").user
     signed_in = Client()
     signed_in.force_login(aino)
@@ -175,6 +199,8 @@ def test_every_page_in_three_languages(client: Client) -> None:
                 assert html_lang(translated_html) == language, (name, reader, language)
                 left = sorted(piece for piece in on_page if shown(piece, translated_nodes))
                 assert left == [], f"{name} ({reader}) in {language} still shows English: {left}"
+                same = untranslated_nodes(english_nodes, translated_nodes, allowed)
+                assert same == [], f"{name} ({reader}) in {language}: not from the catalogue: {same}"
 
     # The switcher's cookie beats the browser's Accept-Language, on every page.
     for language in TRANSLATED:
@@ -305,6 +331,9 @@ def test_placeholder_scanner_finds_both_styles() -> None:
         "the ball",
     ]
     assert shown("match", ["match 3: 1474"]) and shown("start", ["start: 1500"])
+    assert untranslated_nodes(
+        ["Aino · Kaiza", "Slow down", "12 %"], ["Aino · Kaiza", "Slow down", "12 %"], {"Aino", "Kaiza"}
+    ) == ["Slow down"]
     assert not shown("Play", ["Player"]) and not shown("match", ["ottelu 3"])
 
 
