@@ -169,6 +169,14 @@ def public_pages(ids: dict[str, Any]) -> dict[str, tuple[str, int]]:
     }
 
 
+#: A signed-in player's own account pages (allauth's views, our templates).
+ACCOUNT_PAGES = {
+    "password change": ("/accounts/password/change/", 200),
+    "e-mail addresses": ("/accounts/email/", 200),
+    "log out": ("/accounts/logout/", 200),
+}
+
+
 def fetch(client: Client, url: str, status: int, **headers: str) -> tuple[str, list[str]]:
     response = client.get(url, **headers)
     assert response.status_code == status, url
@@ -186,10 +194,12 @@ def test_every_page_in_three_languages(client: Client) -> None:
     signed_in = Client()
     signed_in.force_login(aino)
 
-    for name, (url, status) in public_pages(ids).items():
+    for name, (url, status) in {**public_pages(ids), **ACCOUNT_PAGES}.items():
         for reader, who in (("visitor", client), ("signed in", signed_in)):
             if reader == "signed in" and name in {"signup", "password reset"}:
                 continue  # a signed-in player is sent on from these
+            if reader == "visitor" and name in ACCOUNT_PAGES:
+                continue
             english_html, english_nodes = fetch(who, url, status, HTTP_ACCEPT_LANGUAGE="en")
             assert html_lang(english_html) == "en", (name, reader)
             on_page = {piece for piece in pieces if shown(piece, english_nodes)}
