@@ -30,6 +30,8 @@ from game.models import Profile
 SUPPORTED = tuple(code for code, _name in settings.LANGUAGES)
 #: The request attribute through which a log-in or the middleware asks for the cookie to be written.
 _COOKIE_WANTED = "_kaiza_language_cookie"
+#: The session's note that this signed-in player has no profile language (Accept-Language decides).
+_NO_CHOICE = "kaiza_no_profile_language"
 
 
 def supported_language(code: str | None) -> str | None:
@@ -66,16 +68,20 @@ def _set_cookie(response: HttpResponse, code: str) -> None:
 
 class ProfileLanguageMiddleware:
     """A browser without a language cookie takes the signed-in player's profile language (one query,
-    only on that first request: the answer is stored in the cookie)."""
+    only on that first request: the answer is stored in the cookie, or "no choice" in the session)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
-            code = profile_language(getattr(request, "user", None))
+        session = getattr(request, "session", None)
+        if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and not (session and session.get(_NO_CHOICE)):
+            user = getattr(request, "user", None)
+            code = profile_language(user)
             if code is not None:
                 _apply(request, code)
+            elif session is not None and user is not None and user.is_authenticated:
+                session[_NO_CHOICE] = True  # asked once per session: no query on every page
         response = self.get_response(request)
         wanted = getattr(request, _COOKIE_WANTED, None)
         if wanted is not None:

@@ -281,6 +281,24 @@ def test_a_guest_keeps_the_language_in_the_cookie_only(client: Client) -> None:
 
 
 @pytest.mark.django_db
+def test_a_player_who_never_chose_reads_the_browsers_language(client: Client) -> None:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(username="kalle")
+    Profile.objects.create(user=user, display_name="Kalle")
+    client.force_login(user)
+
+    assert html_lang(client.get("/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()) == "ru"
+    assert html_lang(client.get("/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()) == "fi"
+    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies  # nothing chosen, nothing stored
+    # A choice made later on another browser reaches a new one.
+    Profile.objects.filter(user=user).update(language="ru")
+    fresh = Client()
+    fresh.force_login(user)
+    assert html_lang(fresh.get("/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()) == "ru"
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     "language, next_url",
     [
