@@ -17,6 +17,8 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
@@ -41,7 +43,7 @@ class ClubAdmin(admin.ModelAdmin):
     inlines = [MembershipInline]
     autocomplete_fields = ["created_by"]
 
-    @admin.display(description="members")
+    @admin.display(description=_("members"))
     def member_count(self, club: Club) -> int:
         return club.memberships.filter(status=Membership.Status.ACTIVE).count()
 
@@ -59,11 +61,11 @@ class ResignFarmFilter(admin.SimpleListFilter):
     """Accounts whose rated losses are all resignations before their third shot (rating farming:
     game/selectors/rating_eligibility.py). The results did not count; the accounts deserve a look."""
 
-    title = "resign farming"
+    title = _("resign farming")
     parameter_name = "resign_farm"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [("yes", "Suspected")]
+        return [("yes", gettext("Suspected"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Profile]) -> QuerySet[Profile]:
         if self.value() == "yes":
@@ -93,8 +95,8 @@ class ProfileAdmin(admin.ModelAdmin):
     readonly_fields = ["created_at"]
     fieldsets = [
         (None, {"fields": ["user", "display_name", "is_guest", "is_bot", "bot_level", "created_at"]}),
-        ("Rating (Glicko-2)", {"fields": ["rating", "rating_deviation", "rating_volatility", "rated_games"]}),
-        ("Record", {"fields": ["games_played", "games_won", "games_lost", "best_break", "last_played_at"]}),
+        (_("Rating (Glicko-2)"), {"fields": ["rating", "rating_deviation", "rating_volatility", "rated_games"]}),
+        (_("Record"), {"fields": ["games_played", "games_won", "games_lost", "best_break", "last_played_at"]}),
     ]
 
     def get_urls(self) -> list[URLPattern]:
@@ -108,7 +110,7 @@ class ProfileAdmin(admin.ModelAdmin):
         rows = [{"profile": profiles[uid], "winners": winners} for uid, winners in suspects.items() if uid in profiles]
         context = {
             **self.admin_site.each_context(request),
-            "title": "Resign farming",
+            "title": _("Resign farming"),
             "rows": rows,
             "opts": self.model._meta,
         }
@@ -126,15 +128,15 @@ class ProfileAdmin(admin.ModelAdmin):
             )
         )
 
-    @admin.display(description="resign farming", boolean=True, ordering="farm_suspect")
+    @admin.display(description=_("resign farming"), boolean=True, ordering="farm_suspect")
     def farm_flag(self, profile: Profile) -> bool:
         return bool(getattr(profile, "farm_suspect", False))
 
-    @admin.display(description="rating", ordering="rating")
+    @admin.display(description=_("rating"), ordering="rating")
     def rounded_rating(self, profile: Profile) -> int:
         return round(profile.rating)
 
-    @admin.display(description="RD", ordering="rating_deviation")
+    @admin.display(description=_("RD"), ordering="rating_deviation")
     def rounded_deviation(self, profile: Profile) -> int:
         return round(profile.rating_deviation)
 
@@ -148,7 +150,7 @@ class ShotInline(admin.TabularInline):
     ordering = ["seq"]
     show_change_link = True
 
-    @admin.display(description="verdict")
+    @admin.display(description=_("verdict"))
     def verdict_reason(self, shot: Shot) -> str:
         return (shot.verdict or {}).get("reason", "") if isinstance(shot.verdict, dict) else ""
 
@@ -156,7 +158,7 @@ class ShotInline(admin.TabularInline):
         return False
 
 
-@admin.action(description="Abort the selected matches that are not finished (no result, no rating change)")
+@admin.action(description=_("Abort the selected matches that are not finished (no result, no rating change)"))
 def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Match]) -> None:
     """For a stuck match (players gone, a bug): each is locked, aborted and recorded like any other end,
     so it leaves the Watch page and nobody's rating moves. Connected browsers learn it on reconnect."""
@@ -176,7 +178,9 @@ def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: 
             )
             results_record(match=match)
             count += 1
-    modeladmin.message_user(request, f"Aborted {count} match(es).")
+    modeladmin.message_user(
+        request, ngettext("Aborted %(count)d match.", "Aborted %(count)d matches.", count) % {"count": count}
+    )
 
 
 class TeamSeatInline(admin.TabularInline):
@@ -233,7 +237,7 @@ class RatingChangeAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "user__profile__display_name", "match__id"]
     readonly_fields = [f.name for f in RatingChange._meta.fields]
 
-    @admin.display(description="delta")
+    @admin.display(description=_("delta"))
     def delta_display(self, change: RatingChange) -> str:
         return f"{change.delta:+.1f}"
 
@@ -246,7 +250,7 @@ class MatchResultAdmin(admin.ModelAdmin):
     list_display = ["match", "rated", "unrated_why", "player1_best_break", "player2_best_break", "recorded_at"]
     list_filter = ["rated", "unrated_reason"]
 
-    @admin.display(description="why not rated")
+    @admin.display(description=_("why not rated"))
     def unrated_why(self, result: MatchResult) -> str:
         return reason_text(result.unrated_reason) if result.unrated_reason else ""
 

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from game import glicko2
 from game.models import Match, Profile, RatingChange, TeamSeat
@@ -102,10 +103,11 @@ def rating_chart(*, history: list[RatingChange], width: int = 900, height: int =
     upper = [f"{x(i)},{y(h)}" for i, h in enumerate(highs)]
     lower = [f"{x(i)},{y(lo)}" for i, lo in reversed(list(enumerate(lows)))]
     band = "M" + " L".join(upper + lower) + " Z"
-    points = [
-        {"x": x(i), "y": y(r), "rating": round(r), "label": "start" if i == 0 else f"match {i}"}
-        for i, r in enumerate(ratings)
-    ]
+
+    def point_label(i: int) -> str:
+        return gettext("start") if i == 0 else gettext("match %(number)s") % {"number": i}
+
+    points = [{"x": x(i), "y": y(r), "rating": round(r), "label": point_label(i)} for i, r in enumerate(ratings)]
     ticks = [{"y": y(v), "label": v} for v in range(int(low), int(high) + 1, step)]
     return RatingChart(width, height, line, band, points, ticks, False)
 

@@ -14,8 +14,10 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.functional import Promise
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from game import realtime
@@ -28,30 +30,45 @@ from game.services.matches import MatchError, match_cancel, match_create, match_
 from game.services.teams import team_match_join, team_match_open
 from game.views.accounts import player_user
 
-BOT_CHOICES = [("human", "A person (invite link or the open list)")] + [
-    (str(level), f"Computer, level {level}") for level in range(1, 6)
+BOT_CHOICES: list[tuple[str, str | Promise]] = [("human", gettext_lazy("A person (invite link or the open list)"))] + [
+    (str(level), format_lazy(gettext_lazy("Computer, level {level}"), level=level)) for level in range(1, 6)
 ]
 
 
 #: 1 vs 1, or a team match (issue 18: 2 vs 2 to 4 vs 4, the sizes the engine allows).
-TEAM_SIZE_CHOICES = [(n, format_lazy(_("{n} vs {n}"), n=n)) for n in (1, *TEAM_SIZES)]
+TEAM_SIZE_CHOICES = [(n, format_lazy(gettext_lazy("{n} vs {n}"), n=n)) for n in (1, *TEAM_SIZES)]
+
+
+def match_error_words(error: MatchError) -> str:
+    """A refused create, join or cancel in the reader's language: the service's own words, which it
+    marks for translation (gettext_noop); a message it does not mark stays as it is."""
+    return _(error.message)
 
 
 class CreateMatchForm(forms.Form):
-    rated = forms.BooleanField(required=False, help_text="needs an account")
+    rated = forms.BooleanField(required=False, label=gettext_lazy("Rated"), help_text=gettext_lazy("needs an account"))
     time_limit = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=240,
-        label="Time limit (minutes, K-11)",
-        help_text="empty: none; the classic is 65 (60 + 5)",
+        label=gettext_lazy("Time limit (minutes, K-11)"),
+        help_text=gettext_lazy("empty: none; the classic is 65 (60 + 5)"),
     )
     shot_clock = forms.IntegerField(
-        required=False, min_value=5, max_value=600, label="Shot clock (seconds)", help_text="empty: none"
+        required=False,
+        min_value=5,
+        max_value=600,
+        label=gettext_lazy("Shot clock (seconds)"),
+        help_text=gettext_lazy("empty: none"),
     )
-    opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human")
+    opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human", label=gettext_lazy("Opponent"))
     team_size = forms.TypedChoiceField(
-        choices=TEAM_SIZE_CHOICES, coerce=int, initial=1, required=False, empty_value=None, label=_("Players per side")
+        choices=TEAM_SIZE_CHOICES,
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=None,
+        label=gettext_lazy("Players per side"),
     )
 
 
@@ -76,11 +93,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items()))
+        labels = {name: field.label or name for name, field in form.fields.items()}
+        problems = (f"{labels.get(k, k)}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
+        messages.error(request, "; ".join(problems))
         return redirect("lobby")
     data = form.cleaned_data
     if data["rated"] and not request.user.is_authenticated:
-        messages.error(request, "Rated matches need an account: sign up or log in first.")
+        messages.error(request, _("Rated matches need an account: sign up or log in first."))
         return redirect("lobby")
     opponent = data["opponent"]
     if data["team_size"] and data["team_size"] > 1:
@@ -95,7 +114,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
             opponent_bot_level=None if opponent == "human" else int(opponent),
         )
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("lobby")
     realtime.publish_sync(match.id, events, lobby=opponent == "human")
     return redirect("match", match_id=match.id)
@@ -117,7 +136,7 @@ def _team_create(request: HttpRequest, data: dict[str, Any]) -> HttpResponse:
             shot_clock=data["shot_clock"],
         )
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("lobby")
     realtime.publish_sync(match.id, [], lobby=True)
     return redirect("match", match_id=match.id)
@@ -136,7 +155,7 @@ def team_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
             match_id=match_id, user=player_user(request), team=int(team) if team in ("0", "1") else -1
         )
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
     realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("match", match_id=match_id)
@@ -145,7 +164,7 @@ def team_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
 def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
-        raise Http404("no such match")
+        raise Http404(_("There is no such match."))
     role, _seat, me = match_role(match=match, user=request.user)
     can_join = role == "spectator" and match.status == match.Status.OPEN and match.player2_id is None
     teams = team_info(match=match) if match.team_size else None
@@ -176,15 +195,15 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
 def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
-        raise Http404("no such match")
+        raise Http404(_("There is no such match."))
     if match.rated and not request.user.is_authenticated:
-        messages.error(request, "This match is rated: sign up or log in to join it.")
+        messages.error(request, _("This match is rated: sign up or log in to join it."))
         return redirect("match", match_id=match_id)
     user = player_user(request)
     try:
         applied = match_join(match_id=match_id, user=user)
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
     realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("match", match_id=match_id)
@@ -197,7 +216,7 @@ def match_cancel_view(request: HttpRequest, match_id: str) -> HttpResponse:
     try:
         applied = match_cancel(match_id=match_id, user=request.user)
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
     realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("lobby")
