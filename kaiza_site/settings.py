@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -256,7 +257,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The players' languages (issue 16): English, Finnish, Russian; LocaleMiddleware picks one per request
+# (the `django_language` cookie, then Accept-Language), URLs stay the same in every language.
+LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "game" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
