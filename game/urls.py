@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from game.views import bot, community, play, site
+from game.views import bot, community, learn, play, site
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -12,4 +12,5 @@ urlpatterns = [
     *play.urlpatterns,
     *community.urlpatterns,
     *bot.urlpatterns,
+    *learn.urlpatterns,
 ]

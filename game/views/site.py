@@ -17,6 +17,7 @@ from game.selectors import rating_eligibility
 from game.selectors.live import featured_match
 from game.selectors.matches import matches_in_progress_for
 from game.selectors.rules_document import rules_document, rules_language
+from game.views.learn import tutorial_offered
 
 BOT_LEVELS = (1, 2, 3, 4, 5)
 
@@ -29,6 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "featured": featured_match(),
             "bot_levels": BOT_LEVELS,
             "in_progress": matches_in_progress_for(user=request.user),
+            "offer_tutorial": tutorial_offered(request),
         },
     )
 
