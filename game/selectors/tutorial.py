@@ -87,6 +87,9 @@ class Step:
     goal: Goal
     #: The rules the step teaches, for the page's links (`/rules/#K-4.2`).
     rules: tuple[str, ...] = field(default=())
+    #: A call the page makes for the learner (the first step teaches aiming before calling; every shot
+    #: still carries a call, K-4.1).
+    preset_call: Mapping[str, Any] | None = None
 
     @property
     def in_hand(self) -> bool:
@@ -119,6 +122,7 @@ STEPS: tuple[Step, ...] = (
         },
         goal=_hit_the_red,
         rules=("K-1.7",),
+        preset_call={"ball": "red1", "pocket": "foot_right", "object_cushions": 0, "cue_cushions": 0, "via": None},
     ),
     # 2. Call a ball and a pocket: a red 12 cm from the bottom right pocket, the white 37 cm from it at a
     #    slight cut (8°), so it does not follow the red in: the pot holds within about ±0.3° of the aim at
@@ -186,9 +190,16 @@ def tutorial_step(step_id: str) -> Step | None:
 
 
 def tutorial_steps() -> list[dict[str, Any]]:
-    """What the page needs per step: its id, its rule ids, and the client `state` of its position."""
+    """What the page needs per step: its id, its rule ids, the call made for the learner if any, and the
+    client `state` of its position."""
     return [
-        {"id": step.id, "rules": list(step.rules), "in_hand": step.in_hand, "state": state_of(step.snapshot())}
+        {
+            "id": step.id,
+            "rules": list(step.rules),
+            "in_hand": step.in_hand,
+            "call": dict(step.preset_call) if step.preset_call is not None else None,
+            "state": state_of(step.snapshot()),
+        }
         for step in STEPS
     ]
 

@@ -72,6 +72,8 @@ function boot(root) {
     let s = createState({ table, me: ME, role: "player" });
     s = setConnection(s, "open");
     set(receive(s, { t: "snapshot", v: 1, d: { state: step.state } }, performance.now()));
+    // A call the server makes for the learner in this step (the first teaches aiming only).
+    if (step.call) set(setCall(state, step.call, true));
     phase = "ready";
     placed = null;
     pending = null;
@@ -166,7 +168,7 @@ function boot(root) {
   }
 
   function autoCall() {
-    if (!state || state.callManual || !myActions(state).includes("shoot")) return;
+    if (!state || state.callManual || steps[index].call || !myActions(state).includes("shoot")) return;
     const balls = restingBalls(state);
     const id = myCueBall(state);
     const guide = balls[id] ? aimGuide(table, balls, id, state.aim.angle) : null;
@@ -287,6 +289,7 @@ function boot(root) {
         break;
       case "clear-call":
         set(setUi(clearCall(state), { pickVia: false }));
+        if (steps[index].call) set(setCall(state, steps[index].call, true));
         break;
       case "hover":
         canvas.style.cursor = intent.point ? "crosshair" : "";
