@@ -157,6 +157,8 @@ function boot(root) {
   function judged(answer) {
     phase = "judged";
     root.dataset.state = "judged";
+    // Judged: the learner reads the outcome; the cue and the controls step back until "Try again".
+    set({ ...state, role: "spectator" });
     const step = steps[index];
     if (answer.passed) {
       passed.add(step.id);
