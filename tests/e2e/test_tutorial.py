@@ -158,6 +158,12 @@ def test_tutorial_can_be_finished(
         assert fi.locator(".kz-learn-text:not([hidden]) h2").inner_text() == "Tähtää ja lyö"
         assert "Tavoite" in fi.locator(".kz-learn-lesson").inner_text()
         fi.screenshot(path=str(artifacts_dir / "learn-fi.png"))
+        # On a phone: the steps, the table and the lesson stacked, nothing off the side of the screen.
+        fi.set_viewport_size({"width": 390, "height": 844})
+        settle(fi)
+        assert fi.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert fi.locator(".kz-canvas").bounding_box()["height"] > 150  # type: ignore[index]
+        fi.screenshot(path=str(artifacts_dir / "learn-fi-phone.png"), full_page=True)
         assert errors == []
     finally:
         context.close()
