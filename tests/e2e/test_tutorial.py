@@ -32,6 +32,30 @@ PLAN: list[tuple[str, tuple[str, str] | None, tuple[float, float] | None, float,
 ]
 
 
+#: The colour the canvas shows at a world point (metres), as (r, g, b): the page's own drawing, read back.
+PIXEL = """([x, y]) => {
+  const c = document.querySelector('.kz-canvas');
+  const m = JSON.parse(c.dataset.transform);
+  const scale = c.width / c.getBoundingClientRect().width;
+  const px = Math.round((m.a * x + m.c * y + m.e) * scale), py = Math.round((m.b * x + m.d * y + m.f) * scale);
+  const d = c.getContext('2d').getImageData(px, py, 1, 1).data;
+  return [d[0], d[1], d[2]];
+}"""
+#: The ball that leaves the table in each step's passing shot: (ball, the test its colour passes on the cloth).
+GONE = {"call": "red1", "carom": "red1", "foul": "white1"}
+
+
+def colour_at(page: Any, at: tuple[float, float]) -> tuple[int, int, int]:
+    settle(page)
+    r, g, b = page.evaluate(PIXEL, list(at))
+    return int(r), int(g), int(b)
+
+
+def cloth(rgb: tuple[int, int, int]) -> bool:
+    r, g, b = rgb
+    return g > r + 30 and g > b
+
+
 def root(page: Any) -> dict[str, str]:
     return page.evaluate("() => ({...document.querySelector('#kaiza-learn').dataset})")
 
@@ -86,6 +110,10 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
     aim_on_cloth(page, cue, angle)
     refine_aim(page, angle)
     page.screenshot(path=str(artifacts / f"learn-{step_id}-aim.png"))
+    gone = GONE.get(step_id)
+    gone_at = step.balls[gone] if gone else None
+    if gone_at is not None:
+        assert not cloth(colour_at(page, gone_at)), (step_id, "the ball is drawn before the shot")
     page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
     driver.pull_and_release(page, cue, angle, speed)
     try:
@@ -97,6 +125,9 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
     words = page.locator(".kz-learn-result").inner_text()
     page.screenshot(path=str(artifacts / f"learn-{step_id}-done.png"))
     assert outcome == "passed", (step_id, words)
+    if gone_at is not None:
+        # The server's segments were drawn: the ball that dropped is gone from its spot, cloth shows.
+        assert cloth(colour_at(page, gone_at)), (step_id, colour_at(page, gone_at))
     assert page.locator(f'.kz-learn-step[data-step="{step_id}"]').get_attribute("data-status") == "done"
 
 
