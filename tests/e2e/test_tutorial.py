@@ -81,6 +81,9 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
     assert root(page)["step"] == step_id
     cue = step.balls["white1"]
     if place is not None:
+        settle(page)
+        page.screenshot(path=str(artifacts / f"learn-{step_id}-place.png"))
+        assert page.locator(".kz-controls").is_visible()
         driver.click_world(page, *place)
         page.wait_for_function(
             "() => { const d = document.querySelector('#kaiza-learn').dataset; return d.state === 'ready'"
