@@ -208,3 +208,29 @@ def test_the_home_page_offers_the_tutorial_until_it_is_finished_or_dismissed(cli
     assert client.session["kaiza_tutorial"] == how
     assert "data-learn" not in client.get("/").content.decode()
     assert client.get("/learn/").status_code == 200  # still there for whoever looks for it
+
+
+@pytest.mark.django_db
+def test_no_body_makes_a_try_raise() -> None:
+    """Like the socket's parser (tests/web/test_protocol_fuzz.py): mangled tries are answered, never raised.
+    A fixed seed: the same cases every run."""
+    import random
+
+    rng = random.Random(16)
+    values: list[Any] = [None, True, 0, -1, 1e308, -1e308, 2.5, "", "x" * 300, [], {}, [1], {"a": 1}, "red1"]
+    seeds = [json.loads(_body(*GOOD[step])) for step in STEP_IDS]
+    for _ in range(400):
+        body = json.loads(json.dumps(rng.choice(seeds)))
+        for _ in range(rng.randint(1, 3)):
+            part = rng.choice(list(body))
+            target = body[part]
+            if isinstance(target, dict) and "strike" in target and rng.random() < 0.5:
+                target = target[rng.choice(["strike", "call"])]
+            key = rng.choice([*target, "extra"]) if isinstance(target, dict) else None
+            if key is not None:
+                target[key] = json.loads(json.dumps(rng.choice(values)))
+        answer = tutorial_try(step_id=rng.choice([*STEP_IDS, "x"]), body=json.dumps(body))
+        assert (answer.error is None) != (answer.event is None), answer
+        if answer.error is not None:
+            assert answer.error["code"] and answer.error["message"]
+    assert MatchRow.objects.count() == 0
