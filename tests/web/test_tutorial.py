@@ -96,19 +96,13 @@ def test_a_bad_try_fails_with_the_reason(step_id: str) -> None:
 
 
 def test_the_carom_step_without_a_carom_says_so() -> None:
-    """K-5.1: the red made, the kaisa moved out of the white's way: a made call, no carom."""
-    from game.selectors import tutorial
-
-    step = tutorial.tutorial_step("carom")
-    assert step is not None
-    original = step.balls
-    try:
-        object.__setattr__(step, "balls", {**original, "kaisa": (2.13, 1.2)})
-        answer = tutorial_try(step_id="carom", body=_body(*GOOD["carom"]))
-    finally:
-        object.__setattr__(step, "balls", original)
+    """K-5.1: the red made with a soft draw shot, the white pulled back short of the kaisa: no carom."""
+    body = json.loads(_body(*GOOD["carom"]))
+    body["shoot"]["strike"] = {"angle": -0.704, "speed": 1.2, "height": -0.5}
+    answer = tutorial_try(step_id="carom", body=json.dumps(body))
     assert answer.outcome == "no_carom" and answer.event is not None
-    assert answer.event["d"]["verdict"]["scored"]
+    verdict = answer.event["d"]["verdict"]
+    assert verdict["scored"] and verdict["caroms"] == [] and verdict["points"] == 3, verdict
 
 
 @pytest.mark.django_db
