@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from game.views import bot, community, play, site, tournaments
+from game.views import bot, community, learn, play, site, tournaments
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -13,4 +13,5 @@ urlpatterns = [
     *community.urlpatterns,
     *bot.urlpatterns,
     *tournaments.urlpatterns,
+    *learn.urlpatterns,
 ]
