@@ -267,6 +267,16 @@ def reserved_player(*, match: Match) -> int | None:
     )
 
 
+def awaiting_teams(*, match: Match) -> bool:
+    """Whether this is a tournament team match whose teams are still awaited: its pairing's no-show
+    clock runs (game.services.tournaments.play). Till then that clock, not the match's disconnect
+    grace, decides who did not come (game.services.matches.presence holds the grace), so a team
+    match started at once is ended once, by one of the two."""
+    if not match.team_size:
+        return False
+    return TournamentPairing.objects.filter(match_id=match.pk, no_show_deadline__isnull=False).exists()
+
+
 def fixes_of(*, tournament: Tournament) -> list[TournamentResultFix]:
     return list(
         TournamentResultFix.objects.filter(pairing__tournament=tournament)
