@@ -307,3 +307,34 @@ def test_bad_team_entries_are_refused_and_change_nothing() -> None:
         assert stored() == before
     tournament_enter(user=p["Hel"], tournament_id=tournament.pk, teammates=[p["Hil"]])
     assert stored() == (2, 4)
+
+
+def test_a_team_enters_through_the_tournament_page(client: Any) -> None:
+    """The page's entry form of a team tournament: the member names his team-mates (club members not
+    yet entered) in playing order; a refusal comes back as the service's words, nothing changed."""
+    club, owner, p = _club({"Jaana": 1800, "Jenni": 1700, "Kaisu": 1600, "Kerttu": 1500, "Liisa": 1400})
+    outsider = make_player("Outsider")
+    tournament = _team_tournament(club, owner, [[p["Jaana"], p["Jenni"]]])
+    url = f"/tournaments/{tournament.pk}/"
+    client.force_login(p["Kaisu"])
+    page = client.get(url).content.decode()
+    form = page[page.index("data-team-entry") : page.index("Enter the team")]
+    assert "Your team, in playing order: you first, then" in form
+    assert form.count('<select name="teammate"') == 1  # pairs: one team-mate to name
+    assert ">Kerttu<" in form and ">Liisa<" in form
+    assert ">Kaisu<" not in form and ">Jenni<" not in form and ">Outsider<" not in form
+
+    def refused(teammates: list[str], words: str) -> None:
+        before = TournamentEntryMember.objects.filter(tournament=tournament).count()
+        shown = client.post(url + "enter/", {"teammate": teammates}, follow=True).content.decode()
+        assert words in shown, shown[-2000:]
+        assert TournamentEntryMember.objects.filter(tournament=tournament).count() == before
+
+    refused([str(outsider.pk)], "Outsider is not a member of this club")
+    refused([str(p["Jenni"].pk)], "Jenni already plays in another entry of this tournament")
+    refused(["somebody"], "name each team-mate by their account")
+    refused([], "a team here is 2 players, you named 1")
+    response = client.post(url + "enter/", {"teammate": [str(p["Kerttu"].pk)]})
+    assert response.status_code == 302
+    entry = TournamentEntry.objects.get(tournament=tournament, name="Kaisu & Kerttu")
+    assert _members(entry.pk) == ["Kaisu", "Kerttu"]
