@@ -3,7 +3,7 @@ match made by the match services, results taken when a match finishes (the one h
 :func:`tournament_match_finished`, called where every match finishes: matches.inputs), no-shows
 forfeited and rounds started by the server clocks (:func:`tournament_clocks_fire`, run by
 game/services/deadlines.py like every other deadline), the next round paired as soon as a round is
-complete, and an admin's fixed result kept with its reason.
+complete (an admin's fixed result: fixes.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from game.selectors.match_state import CONNECTION_STALE_AFTER, deadline_next
 from game.selectors.teams import team_winner
 from game.services.matches.base import Applied, MatchError, store_event
 from game.services.matches.presence import connected_seats, refresh_grace
-from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
-from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentResultFix, TournamentRound
+from game.services.tournaments.base import TournamentError, is_member, lock_tournament
+from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentRound
 from game.tournaments import knockout
 from game.tournaments.results import LOSS, WIN, Game, decided
 from game.tournaments.round_robin import round_robin_rounds
@@ -445,52 +445,3 @@ def tournament_clocks_fire(*, now: float | None = None) -> tuple[list[tuple[str,
             fired.extend(applied)
             changed.append(tournament_id)
     return fired, sorted(dict.fromkeys(changed))
-
-
-@transaction.atomic
-def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | None, reason: str) -> TournamentPairing:
-    """An admin sets a decided pairing's result (None: a draw, round robin and Swiss only); the reason
-    and the result before are kept (TournamentResultFix). A knockout result whose winner has already
-    been paired on is refused: the bracket would no longer follow."""
-    pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
-    if pairing is None:
-        raise TournamentError("not_found", "there is no such pairing")
-    tournament = lock_tournament(pairing.tournament_id)
-    require_manager(club_id=tournament.club_id, user=user)
-    reason = (reason or "").strip()
-    if not 3 <= len(reason) <= 300:
-        raise TournamentError("reason_required", "give a reason (3 to 300 characters)")
-    if pairing.status != TournamentPairing.Status.DONE or pairing.second_id is None:
-        raise TournamentError("not_finished", "only a played pairing's result can be fixed")
-    elimination = tournament.format in selectors.ELIMINATIONS
-    if winner_entry_id not in (pairing.first_id, pairing.second_id) and not (
-        winner_entry_id is None and not elimination
-    ):
-        raise TournamentError("bad_value", "the winner must be one of the pairing's two entries")
-    later = TournamentRound.objects.filter(tournament=tournament, number__gt=pairing.round.number).exists()
-    if elimination and later and winner_entry_id != pairing.winner_id:
-        raise TournamentError("next_round_started", "the winner has already been paired in the next round")
-    before = _result_record(pairing)
-    points = _points_for(tournament, pairing, winner_entry_id)
-    _decide(
-        pairing,
-        winner=winner_entry_id,
-        how=TournamentPairing.How.FIXED,
-        points=points,
-        scores=(pairing.first_score, pairing.second_score),
-    )
-    TournamentResultFix.objects.create(
-        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
-    )
-    if tournament.status == Tournament.Status.FINISHED:
-        _finish(tournament)  # the winner may have changed
-    return pairing
-
-
-def _result_record(pairing: TournamentPairing) -> dict[str, Any]:
-    return {
-        "winner": pairing.winner_id,
-        "how": pairing.how,
-        "points": [pairing.first_points, pairing.second_points],
-        "scores": [pairing.first_score, pairing.second_score],
-    }
