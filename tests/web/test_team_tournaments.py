@@ -7,6 +7,7 @@ grace held till the teams have come; bad team entries are refused with a code an
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -250,6 +251,39 @@ def test_team_no_show_forfeits_once_through_the_server_clocks() -> None:
     pairing.refresh_from_db()
     assert (pairing.how, pairing.winner, pairing.first_points, pairing.second_points) == ("double_forfeit", None, 0, 0)
     assert pairing.match is not None and pairing.match.status == Match.Status.ABORTED
+
+
+def test_a_team_no_show_is_decided_once_by_concurrent_clocks() -> None:
+    """Two server processes polling at the same moment, past both the no-show deadline and the time the
+    match's own disconnect grace would have run out: one outcome (one `finished` event, one pairing
+    result), fired once."""
+    from django.db import connection
+
+    _, users, pairing = _two_teams(("Jaana", "Jenni", "Kaisu", "Kerttu"))
+    assert pairing.match is not None and pairing.no_show_deadline is not None
+    _come(pairing.match, users[3])  # the second team's second member came; nobody of the first
+    due = pairing.no_show_deadline + DISCONNECT_GRACE + 1
+    barrier = threading.Barrier(2)
+    fired: list[int] = []
+
+    def poll() -> None:
+        try:
+            barrier.wait(timeout=10)
+            fired.append(len(deadlines_fire_due(now=due)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=poll) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(fired) == [0, 1]
+    pairing.refresh_from_db()
+    assert pairing.winner is not None and (pairing.how, pairing.winner.name) == ("forfeit", "Kaisu & Kerttu")
+    match = Match.objects.get(pk=pairing.match_id)
+    assert match.status == Match.Status.ABORTED and match.events.filter(type="finished").count() == 1
+    assert deadlines_fire_due(now=due + 1) == []
 
 
 def test_team_match_grace_takes_over_once_both_teams_came() -> None:
