@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from game.models import Match
+from game.models import Match, Membership, Profile
 from game.selectors.match_state import AnyUser
 from game.tournament_models import (
     Tournament,
@@ -44,6 +44,23 @@ def entry_of_user(*, tournament: Tournament, user: AnyUser) -> TournamentEntry |
         .first()
     )
     return member.entry if member else None
+
+
+def teammate_choices(*, tournament: Tournament, user: AnyUser) -> list[dict[str, Any]]:
+    """Whom `user` may name as a team-mate in a team tournament's entry form: the club's active
+    members but himself and those already in an entry, by name (the service checks again)."""
+    if tournament.kind != Tournament.Kind.TEAMS or user is None or not getattr(user, "is_authenticated", False):
+        return []
+    taken = TournamentEntryMember.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    rows = list(
+        Membership.objects.filter(club_id=tournament.club_id, status=Membership.Status.ACTIVE)
+        .exclude(user_id=int(user.pk or 0))
+        .exclude(user_id__in=taken)
+        .values_list("user_id", flat=True)
+    )
+    names = dict(Profile.objects.filter(user_id__in=rows).values_list("user_id", "display_name"))
+    choices = [{"id": user_id, "name": names.get(user_id) or "?"} for user_id in rows]
+    return sorted(choices, key=lambda c: (str(c["name"]).lower(), c["id"]))
 
 
 def entry_players(*, entry_ids: list[int]) -> dict[int, list[Any]]:
@@ -265,6 +282,16 @@ def reserved_player(*, match: Match) -> int | None:
         .values_list("user_id", flat=True)
         .first()
     )
+
+
+def awaiting_teams(*, match: Match) -> bool:
+    """Whether this is a tournament team match whose teams are still awaited: its pairing's no-show
+    clock runs (game.services.tournaments.play). Till then that clock, not the match's disconnect
+    grace, decides who did not come (game.services.matches.presence holds the grace), so a team
+    match started at once is ended once, by one of the two."""
+    if not match.team_size:
+        return False
+    return TournamentPairing.objects.filter(match_id=match.pk, no_show_deadline__isnull=False).exists()
 
 
 def fixes_of(*, tournament: Tournament) -> list[TournamentResultFix]:

@@ -20,7 +20,9 @@ versioned events are stored, and the caller publishes them.
 - K-11: the warning (the last 5 minutes) and the limit are noted on time, announced by `notice`.
 - Tournaments (issue 18): a tournament whose start time has come begins, and a player who has not come
   to a tournament match 10 minutes after it was made loses it by forfeit
-  (`game.services.tournaments.play.tournament_clocks_fire`, polled here with the rest).
+  (`game.services.tournaments.play.tournament_clocks_fire`, polled here with the rest). A team match
+  starts at once, so until both teams have come (a member of each on the page) its disconnect grace
+  is held and the no-show clock alone decides (:func:`match_abandon` ends the match then).
 """
 
 from __future__ import annotations
@@ -95,16 +97,7 @@ def deadlines_fire_match(match: Match, now: float) -> Applied:
         if match.grace_seat in connected:
             refresh_grace(match, now)
         else:
-            names = engine_names(match)
-            absent = [str(names[seat]) for seat in (0, 1) if seat not in connected]
-            events += _server_input(
-                match,
-                now,
-                kind="abandon",
-                name=absent[0],
-                payload={"absent": absent},
-                apply=lambda engine: ("finished", {}, engine.abandon(absent, now=now)),
-            )
+            events += match_abandon(match, now, seats=[seat for seat in (0, 1) if seat not in connected])
     if match.status == Match.Status.ACTIVE and match.shot_deadline is not None and now >= match.shot_deadline:
         pending = EngineMatch.from_snapshot(match.snapshot).pending()
         for name in dict.fromkeys(player for player, _ in pending):
@@ -121,6 +114,23 @@ def deadlines_fire_match(match: Match, now: float) -> Applied:
             match.next_deadline = following
             match.save(update_fields=["next_deadline", "grace_seat", "grace_deadline"])
     return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
+
+
+def match_abandon(match: Match, now: float, *, seats: list[int]) -> list[dict[str, Any]]:
+    """The players (teams) of ``seats`` are gone (K-9.3): the engine ends the locked, active match
+    (the other side wins; both gone, or nothing played yet: aborted), recorded as every server input
+    is. The disconnect grace ends a match this way, and so does a tournament team match's no-show
+    (game.services.tournaments.play)."""
+    names = engine_names(match)
+    absent = [str(names[seat]) for seat in seats]
+    return _server_input(
+        match,
+        now,
+        kind="abandon",
+        name=absent[0],
+        payload={"absent": absent},
+        apply=lambda engine: ("finished", {}, engine.abandon(absent, now=now)),
+    )
 
 
 Apply = Callable[[EngineMatch], tuple[str | None, dict[str, Any], Any]]

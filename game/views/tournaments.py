@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -118,6 +119,8 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "swiss": tournament.format == Tournament.Format.SWISS,
         "can_manage": manager,
         "my_entry": selectors.entry_of_user(tournament=tournament, user=request.user),
+        "teammate_choices": selectors.teammate_choices(tournament=tournament, user=request.user),
+        "teammate_places": list(range(2, tournament.team_size + 1)),
         "fixes": selectors.fixes_of(tournament=tournament) if manager else [],
         "editable_round": bool(rounds) and rounds[-1]["status"] == "paired",
     }
@@ -158,13 +161,26 @@ def _act(request: HttpRequest, tournament_id: int, action: Any, success: str) ->
     return redirect("tournament", tournament_id=tournament_id)
 
 
+def _teammates(values: list[str]) -> list[Any]:
+    """The team-mates the entry form names (users' ids, in playing order); anything that names no
+    user is passed on as it is, for the service to refuse with its message."""
+    User = get_user_model()
+    named: list[Any] = []
+    for value in values:
+        user = User.objects.filter(pk=int(value)).first() if value.isdigit() and len(value) < 16 else None
+        named.append(user if user is not None else value)
+    return named
+
+
 @login_required
 @require_POST
 def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _act(
         request,
         tournament_id,
-        lambda: services.tournament_enter(user=request.user, tournament_id=tournament_id),
+        lambda: services.tournament_enter(
+            user=request.user, tournament_id=tournament_id, teammates=_teammates(request.POST.getlist("teammate"))
+        ),
         str(_("You are in.")),
     )
 

@@ -458,10 +458,10 @@ def test_bad_tournament_requests_are_refused_and_change_nothing() -> None:
     assert tournament.winner_id == pairing.second_id
 
 
-def test_team_entries_are_stored_and_team_rounds_refused_until_team_matches_exist() -> None:
-    """A team tournament takes team entries now (one row per entry, its players in playing order);
-    closing its entries is refused with `teams_unavailable` until team matches are on main, and
-    nothing changes."""
+def test_team_entries_are_stored_in_playing_order() -> None:
+    """A team tournament takes team entries (one row per entry, its players in playing order, rated
+    by the mean); closing its entries pairs team matches (tests/web/test_team_tournaments.py plays
+    them)."""
     club, owner, players = _club({"Aino": 1800, "Bertta": 1600, "Celia": 1500, "Dora": 1700})
     tournament = tournament_create(
         user=owner,
@@ -482,12 +482,11 @@ def test_team_entries_are_stored_and_team_rounds_refused_until_team_matches_exis
         tournament_enter(user=players["Celia"], tournament_id=tournament.pk, teammates=[players["Aino"]])
     assert refused.value.code == "already_entered"
     tournament_enter(user=players["Celia"], tournament_id=tournament.pk, teammates=[players["Dora"]])
-    with pytest.raises(TournamentError) as refused:
-        tournament_close_entries(user=owner, tournament_id=tournament.pk)
-    assert refused.value.code == "teams_unavailable"
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
     tournament.refresh_from_db()
-    assert tournament.status == Tournament.Status.REGISTRATION
-    assert not TournamentPairing.objects.filter(tournament=tournament).exists()
+    assert tournament.status == Tournament.Status.RUNNING
+    pairing = TournamentPairing.objects.get(tournament=tournament)
+    assert pairing.match is not None and pairing.match.team_size == 2
 
 
 def test_a_player_who_left_the_club_forfeits_at_the_start() -> None:

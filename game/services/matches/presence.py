@@ -18,6 +18,7 @@ from game.selectors.match_state import (
     deadline_next,
     seat_of,
 )
+from game.selectors.tournaments import awaiting_teams
 from game.services.matches.base import lock
 
 
@@ -47,9 +48,11 @@ def connected_seats(match: Match, now: float) -> set[int]:
 
 
 def refresh_grace(match: Match, now: float) -> bool:
-    """Start the disconnect grace for an absent player, or stop it when they are back; True if changed."""
+    """Start the disconnect grace for an absent player, or stop it when they are back; True if changed.
+    None while a tournament team match waits for its teams: the tournament's no-show clock decides
+    then (:func:`game.selectors.tournaments.awaiting_teams`), the grace only once both have come."""
     before = (match.grace_seat, match.grace_deadline)
-    if match.status != Match.Status.ACTIVE:
+    if match.status != Match.Status.ACTIVE or awaiting_teams(match=match):
         match.grace_seat, match.grace_deadline = None, None
     else:
         connected = connected_seats(match, now)
@@ -93,6 +96,11 @@ def match_set_connected(
             MatchConnection.objects.filter(channel_name=channel_name).delete()
         if seat is None or match.status != Match.Status.ACTIVE:
             return None
+        if connected and match.team_size:
+            # Imported here: the tournament services make matches (lifecycle), which import this module.
+            from game.services.tournaments.play import tournament_teams_arrived
+
+            tournament_teams_arrived(match=match, now=now)
         if refresh_grace(match, now):
             match.next_deadline = deadline_next(match)
             match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])

@@ -3,7 +3,7 @@ match made by the match services, results taken when a match finishes (the one h
 :func:`tournament_match_finished`, called where every match finishes: matches.inputs), no-shows
 forfeited and rounds started by the server clocks (:func:`tournament_clocks_fire`, run by
 game/services/deadlines.py like every other deadline), the next round paired as soon as a round is
-complete, and an admin's fixed result kept with its reason.
+complete (an admin's fixed result: fixes.py).
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from django.utils import timezone
 
 from game.models import Match, MatchConnection
 from game.selectors import tournaments as selectors
-from game.selectors.match_state import CONNECTION_STALE_AFTER
+from game.selectors.match_state import CONNECTION_STALE_AFTER, deadline_next
+from game.selectors.teams import team_winner
 from game.services.matches.base import Applied, MatchError, store_event
-from game.services.tournaments.base import TournamentError, lock_tournament, require_manager
-from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentResultFix, TournamentRound
+from game.services.matches.presence import connected_seats, refresh_grace
+from game.services.tournaments.base import TournamentError, is_member, lock_tournament
+from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentRound
 from game.tournaments import knockout
 from game.tournaments.results import LOSS, WIN, Game, decided
 from game.tournaments.round_robin import round_robin_rounds
@@ -107,36 +109,58 @@ def round_begin(tournament: Tournament, round_: TournamentRound, now: float) -> 
         if pairing.second_id is None:
             _decide(pairing, winner=pairing.first_id, how=TournamentPairing.How.BYE, points=(WIN, LOSS))
             continue
+        first, second = players[pairing.first_id], players[pairing.second_id]
         try:
-            pairing.match = create_match(tournament, players[pairing.first_id], players[pairing.second_id])
+            _give_match(tournament, pairing, first, second, now)
         except TournamentError as exc:
-            if exc.code == "teams_unavailable":
-                raise
-            # The match services refuse the first entry's player (no longer a member, say): they
-            # cannot play, so the pairing goes to the other side, as a no-show would.
+            # The match services refuse a player (no longer a member, say): who cannot play loses
+            # the pairing, as a no-show would. A single match checks its first player only (the
+            # second is checked when joining); a team match checks every member of both teams.
             logger.info("tournament %s: pairing %s forfeited at its start (%s)", tournament.pk, pairing.pk, exc.code)
-            _decide(
-                pairing,
-                winner=pairing.second_id,
-                how=TournamentPairing.How.FORFEIT,
-                points=_points_for(tournament, pairing, pairing.second_id),
-            )
+            can_play = [False, True]
+            if tournament.kind == Tournament.Kind.TEAMS:
+                members = [all(is_member(club_id=tournament.club_id, user=u) for u in side) for side in (first, second)]
+                can_play = members if not all(members) else can_play
+            _forfeit(tournament, pairing, can_play)
             continue
-        pairing.no_show_deadline = now + NO_SHOW_AFTER
-        pairing.save(update_fields=["match", "no_show_deadline"])
     _after_result(tournament, round_, now)
+
+
+def _give_match(
+    tournament: Tournament, pairing: TournamentPairing, first: list[Any], second: list[Any], now: float
+) -> None:
+    """Make the pairing's match and start its no-show clock. A team match is started when made, its
+    disconnect grace with it: once the pairing points at it, the grace is held
+    (presence.refresh_grace) so that the no-show clock alone decides who did not come."""
+    match = create_match(tournament, first, second)
+    pairing.match = match
+    pairing.no_show_deadline = now + NO_SHOW_AFTER
+    pairing.save(update_fields=["match", "no_show_deadline"])
+    if match.team_size:
+        refresh_grace(match, now)
+        match.next_deadline = deadline_next(match)
+        match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])
 
 
 def create_match(tournament: Tournament, first: list[Any], second: list[Any]) -> Match:
     """The real match of a pairing, made by the match services: the first entry's player sits in seat
-    0 and the seat 1 waits for the second's (matches.lifecycle.match_join lets only them in)."""
+    0 and the seat 1 waits for the second's (matches.lifecycle.match_join lets only them in). A team
+    pairing's match has every member seated at once, the first entry as team 0, each team in its
+    playing order, rated as the tournament is (docs/teams.md: each member against the other team's
+    mean), and starts at once."""
     from game.services.matches.lifecycle import match_create
+    from game.services.teams import team_match_create
 
-    if tournament.kind == Tournament.Kind.TEAMS:
-        # TODO(lead, issue 18): call game.services.teams.team_match_create(...) with both teams'
-        # players in their playing order once it is on main.
-        raise TournamentError("teams_unavailable", "team matches are not available yet")
     try:
+        if tournament.kind == Tournament.Kind.TEAMS:
+            return team_match_create(
+                teams=[first, second],
+                rated=tournament.rated,
+                time_limit=tournament.time_limit,
+                shot_clock=None,
+                club=tournament.club,
+                created_by=first[0],
+            )
         match, _ = match_create(
             user=first[0],
             rated=tournament.rated,
@@ -218,16 +242,17 @@ def tournament_match_finished(*, match: Match) -> None:
             if match.status == Match.Status.ABORTED:
                 players = selectors.entry_players(entry_ids=[pairing.first_id, pairing.second_id or 0])
                 assert pairing.second_id is not None
-                pairing.match = create_match(tournament, players[pairing.first_id], players[pairing.second_id])
-                pairing.no_show_deadline = now + NO_SHOW_AFTER
-                pairing.save(update_fields=["match", "no_show_deadline"])
+                _give_match(tournament, pairing, players[pairing.first_id], players[pairing.second_id], now)
                 return
             winner = None
-            if match.winner_id is not None:
+            if match.team_size:
+                team = team_winner(match=match)  # team 0 is the first entry (create_match)
+                winner = None if team is None else (pairing.first_id, pairing.second_id)[team]
+            elif match.winner_id is not None:
                 winner = pairing.first_id if match.winner_id == match.player1_id else pairing.second_id
             if winner is None and tournament.format in selectors.ELIMINATIONS:
                 winner = pairing.first_id  # a level knockout match (K-11 after the shoot-out): the better seed
-            seated = (match.snapshot or {}).get("players") or []
+            seated = (match.snapshot or {}).get("players") or []  # a team match's sides: the team scores
             scores = (int(seated[0].get("score", 0)), int(seated[1].get("score", 0))) if len(seated) == 2 else (0, 0)
             _decide(
                 pairing,
@@ -286,35 +311,81 @@ def _no_show_fire(pairing_id: int, now: float) -> list[tuple[str, Applied]]:
         tournament = lock_tournament(pairing.tournament_id)
         pairing.no_show_deadline = None
         pairing.save(update_fields=["no_show_deadline"])
+        if match.team_size and match.status == Match.Status.ACTIVE:
+            return _team_no_show(tournament, pairing, match, now)
         if match.status != Match.Status.OPEN:
             return []
         second_user = selectors.reserved_player(match=match)
         here = _present(match, [match.player1_id, second_user])
         if all(here) and second_user is not None:
             return [(match.pk, match_join(match_id=match.pk, user=match_user(second_user)))]
-        absent = [name for name, present in zip((pairing.first, pairing.second), here, strict=True) if not present]
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
         match.result_code = "aborted"
-        match.result_reason = "no-show: " + " and ".join(str(e) for e in absent) + " did not come (forfeit)"
+        match.result_reason = _no_show_reason(pairing, here)
         event = store_event(
             match,
             "finished",
             {"winner": None, "reason": match.result_reason, "rating_changes": [], "state": None, "clock": None},
         )
         match.save()
-        if here[0] != here[1]:
-            winner = pairing.first_id if here[0] else pairing.second_id
-            _decide(
-                pairing,
-                winner=winner,
-                how=TournamentPairing.How.FORFEIT,
-                points=_points_for(tournament, pairing, winner),
-            )
-        else:
-            _decide(pairing, winner=None, how=TournamentPairing.How.DOUBLE_FORFEIT, points=(LOSS, LOSS))
+        _forfeit(tournament, pairing, here)
         _after_result(tournament, pairing.round, now)
     return [(match.pk, Applied(events=[event], lobby_changed=True))]
+
+
+def _team_no_show(
+    tournament: Tournament, pairing: TournamentPairing, match: Match, now: float
+) -> list[tuple[str, Applied]]:
+    """The no-show of a team match (locked; started when made, its grace held till now): a team none
+    of whose members is on the match page loses by forfeit, both such: both lose, and the engine ends
+    the match as the disconnect grace would (deadlines.match_abandon: nothing played yet, so
+    aborted: no rating moves, as for a single's no-show). Both teams there: the no-show clock is over
+    and the disconnect grace takes over. The pairing is decided first, so the result hook the
+    match's end calls finds it done."""
+    from game.services.deadlines import match_abandon
+
+    connected = connected_seats(match, now)
+    here = [0 in connected, 1 in connected]
+    if all(here):
+        refresh_grace(match, now)
+        match.next_deadline = deadline_next(match)
+        match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])
+        return []
+    _forfeit(tournament, pairing, here)
+    events = match_abandon(match, now, seats=[seat for seat in (0, 1) if not here[seat]])
+    match.result_reason = _no_show_reason(pairing, here)
+    match.save(update_fields=["result_reason"])
+    _after_result(tournament, pairing.round, now)
+    return [(match.pk, Applied(events=events, lobby_changed=True))]
+
+
+def tournament_teams_arrived(*, match: Match, now: float) -> None:
+    """A member of a team match came to its page (the caller holds the match row): once each team
+    has a member there, the teams have come (a single match's start, for a team match made started)
+    and the no-show clock stops; the disconnect grace takes over."""
+    if not selectors.awaiting_teams(match=match) or connected_seats(match, now) != {0, 1}:
+        return
+    TournamentPairing.objects.filter(
+        match=match, status=TournamentPairing.Status.PLAYING, no_show_deadline__isnull=False
+    ).update(no_show_deadline=None)
+
+
+def _no_show_reason(pairing: TournamentPairing, here: list[bool]) -> str:
+    absent = [str(entry) for entry, present in zip((pairing.first, pairing.second), here, strict=True) if not present]
+    return "no-show: " + " and ".join(absent) + " did not come (forfeit)"
+
+
+def _forfeit(tournament: Tournament, pairing: TournamentPairing, can_play: list[bool]) -> None:
+    """Decide a pairing one or both of whose sides could not play or did not come: that side loses by
+    forfeit, both such: both lose."""
+    if can_play[0] != can_play[1]:
+        winner = pairing.first_id if can_play[0] else pairing.second_id
+        _decide(
+            pairing, winner=winner, how=TournamentPairing.How.FORFEIT, points=_points_for(tournament, pairing, winner)
+        )
+    else:
+        _decide(pairing, winner=None, how=TournamentPairing.How.DOUBLE_FORFEIT, points=(LOSS, LOSS))
 
 
 def match_user(user_id: int) -> Any:
@@ -374,52 +445,3 @@ def tournament_clocks_fire(*, now: float | None = None) -> tuple[list[tuple[str,
             fired.extend(applied)
             changed.append(tournament_id)
     return fired, sorted(dict.fromkeys(changed))
-
-
-@transaction.atomic
-def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | None, reason: str) -> TournamentPairing:
-    """An admin sets a decided pairing's result (None: a draw, round robin and Swiss only); the reason
-    and the result before are kept (TournamentResultFix). A knockout result whose winner has already
-    been paired on is refused: the bracket would no longer follow."""
-    pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
-    if pairing is None:
-        raise TournamentError("not_found", "there is no such pairing")
-    tournament = lock_tournament(pairing.tournament_id)
-    require_manager(club_id=tournament.club_id, user=user)
-    reason = (reason or "").strip()
-    if not 3 <= len(reason) <= 300:
-        raise TournamentError("reason_required", "give a reason (3 to 300 characters)")
-    if pairing.status != TournamentPairing.Status.DONE or pairing.second_id is None:
-        raise TournamentError("not_finished", "only a played pairing's result can be fixed")
-    elimination = tournament.format in selectors.ELIMINATIONS
-    if winner_entry_id not in (pairing.first_id, pairing.second_id) and not (
-        winner_entry_id is None and not elimination
-    ):
-        raise TournamentError("bad_value", "the winner must be one of the pairing's two entries")
-    later = TournamentRound.objects.filter(tournament=tournament, number__gt=pairing.round.number).exists()
-    if elimination and later and winner_entry_id != pairing.winner_id:
-        raise TournamentError("next_round_started", "the winner has already been paired in the next round")
-    before = _result_record(pairing)
-    points = _points_for(tournament, pairing, winner_entry_id)
-    _decide(
-        pairing,
-        winner=winner_entry_id,
-        how=TournamentPairing.How.FIXED,
-        points=points,
-        scores=(pairing.first_score, pairing.second_score),
-    )
-    TournamentResultFix.objects.create(
-        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
-    )
-    if tournament.status == Tournament.Status.FINISHED:
-        _finish(tournament)  # the winner may have changed
-    return pairing
-
-
-def _result_record(pairing: TournamentPairing) -> dict[str, Any]:
-    return {
-        "winner": pairing.winner_id,
-        "how": pairing.how,
-        "points": [pairing.first_points, pairing.second_points],
-        "scores": [pairing.first_score, pairing.second_score],
-    }

@@ -11,8 +11,10 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from game.models import Club, Profile
 from game.selectors.tournaments import entries_in_seed_order
@@ -101,22 +103,47 @@ def tournament_create(
 
 @transaction.atomic
 def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | None = None) -> TournamentEntry:
-    """A member enters (with `teammates`, in playing order after them, for a team tournament)."""
+    """A member enters (with `teammates`, in playing order after them, for a team tournament: the
+    team plays its matches in this order, docs/teams.md). A team is as large as the tournament says,
+    every member of it a member of the club, nobody in two entries."""
     tournament = lock_tournament(tournament_id)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError("closed", "this tournament takes no more entries")
     players = [user, *(teammates or [])]
+    if any(not isinstance(p, User) for p in players):
+        raise TournamentError("bad_value", _("name each team-mate by their account"))
     if len(players) != tournament.team_size:
-        raise TournamentError("team_size", f"an entry here is {tournament.team_size} player(s)")
-    if len({getattr(p, "pk", None) for p in players}) != len(players):
-        raise TournamentError("team_size", "a player is named twice")
+        if tournament.kind == Tournament.Kind.TEAMS:
+            message = _("a team here is %(size)d players, you named %(count)d") % {
+                "size": tournament.team_size,
+                "count": len(players),
+            }
+        else:
+            message = _("this tournament is for single players: enter alone")
+        raise TournamentError("team_size", message)
+    if len({p.pk for p in players}) != len(players):
+        raise TournamentError("team_size", _("a player is named twice in this team"))
     for player in players:
         if not is_member(club_id=tournament.club_id, user=player):
-            raise TournamentError("not_a_member", "only the club's members can enter", forbidden=player is user)
+            if player is user:
+                raise TournamentError("not_a_member", "only the club's members can enter", forbidden=True)
+            raise TournamentError(
+                "not_a_member", _("%(name)s is not a member of this club") % {"name": _display_name(player)}
+            )
     profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
     if tournament.rated and any(profiles.get(p.pk) is None or profiles[p.pk].is_guest for p in players):
         raise TournamentError("needs_account", "rated tournaments need registered accounts")
-    if TournamentEntryMember.objects.filter(tournament=tournament, user__in=players).exists():
+    taken = TournamentEntryMember.objects.filter(tournament=tournament, user__in=players).order_by(
+        "entry_id", "position"
+    )
+    first_taken = taken.select_related("user").first()
+    if first_taken is not None:
+        if tournament.kind == Tournament.Kind.TEAMS:
+            raise TournamentError(
+                "already_entered",
+                _("%(name)s already plays in another entry of this tournament")
+                % {"name": _display_name(first_taken.user)},
+            )
         raise TournamentError("already_entered", "already entered in this tournament")
     if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
         raise TournamentError("full", "this tournament is full")
@@ -128,6 +155,11 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
     for position, player in enumerate(players):
         TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user=player, position=position)
     return entry
+
+
+def _display_name(user: User) -> str:
+    profile = Profile.objects.filter(user=user).first()
+    return profile.display_name if profile is not None else user.get_username()
 
 
 @transaction.atomic
@@ -158,10 +190,6 @@ def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None
         require_manager(club_id=tournament.club_id, user=user)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError("already_started", "the entries of this tournament are already closed")
-    # TODO(lead, issue 18): drop this refusal once game.services.teams.team_match_create is on main
-    # (play.create_match then calls it for a team pairing).
-    if tournament.kind == Tournament.Kind.TEAMS:
-        raise TournamentError("teams_unavailable", "team matches are not available yet")
     entries = sorted(
         TournamentEntry.objects.filter(tournament=tournament), key=lambda e: (-e.rating, e.created_at, e.pk)
     )
