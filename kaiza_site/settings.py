@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions (it reads the language chosen there), before common (Django's documented order).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -256,7 +258,12 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-LANGUAGE_CODE = "en-us"
+# --- Languages (docs/i18n.md): the same URLs in every language; Accept-Language decides a first visit,
+# the header's switcher (Django's set_language, /i18n/setlang/) a later one, stored in the cookie and on
+# a signed-in player's profile (game/language.py). Catalogues: game/locale/<lang>/LC_MESSAGES/.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "game" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
