@@ -15,7 +15,8 @@ import {
   timeWarned,
   timeoutWords,
 } from "./phase.js";
-import { actionWords, ballName, describeVerdict, entryWords, formatClock, PHASE_NAMES, ruleUrl } from "./words.js";
+import { gettext, interpolate, ngettext, said } from "../i18n.js";
+import { actionWords, ballName, describeVerdict, entryWords, formatClock, phaseName, ruleUrl } from "./words.js";
 
 const VERDICT_SHOW_MS = 6000;
 const NOTICE_SHOW_MS = 6000;
@@ -86,12 +87,20 @@ export function createHud(root) {
   let lastEnd = null;
 
   function updateConnection(state, now) {
-    const label = { open: "Online", connecting: "Connecting", reconnecting: "Reconnecting…", lost: "Connection lost", closed: "Offline" };
+    const label = {
+      open: gettext("Online"),
+      connecting: gettext("Connecting"),
+      reconnecting: gettext("Reconnecting…"),
+      lost: gettext("Connection lost"),
+      closed: gettext("Offline"),
+    };
     setText(connection, label[state.connection] || state.connection);
     setAttr(connection, "data-status", state.connection);
     setText(latency, state.connection === "open" && state.latency ? `${Math.round(state.latency)} ms` : "");
-    setText(spectators, `${state.presence.spectators || 0} watching`);
-    setAttr(spectators, "title", `${state.presence.spectators || 0} watching`);
+    const watching = state.presence.spectators || 0;
+    const watchingText = interpolate(ngettext("%(n)s watching", "%(n)s watching", watching), { n: watching });
+    setText(spectators, watchingText);
+    setAttr(spectators, "title", watchingText);
     const off = cutOff(state) && state.connection !== "closed";
     lost.hidden = !off;
     setAttr(root, "data-lost", off ? "yes" : null);
@@ -112,8 +121,8 @@ export function createHud(root) {
     updateConnection(state, now);
     if (!game) {
       const waiting = state.match && state.match.status === "open";
-      setText(phase, waiting ? "Open match" : state.connection === "open" ? "Loading…" : "Connecting…");
-      setText(turn, waiting ? "Waiting for an opponent…" : "");
+      setText(phase, waiting ? gettext("Open match") : state.connection === "open" ? gettext("Loading…") : gettext("Connecting…"));
+      setText(turn, waiting ? gettext("Waiting for an opponent…") : "");
       setAttr(root, "data-phase", waiting ? "waiting" : null);
       setAttr(root, "data-version", state.version);
       const players = (state.match && state.match.players) || [];
@@ -122,7 +131,7 @@ export function createHud(root) {
         const p = players[i];
         if (!seats[i]) return;
         if (p) setText(seats[i].name, p.name);
-        else if (waiting) setText(seats[i].name, "Open seat");
+        else if (waiting) setText(seats[i].name, gettext("Open seat"));
         // An open seat has nobody to be online: no green dot.
         setAttr(seats[i].el, "data-connected", !p ? "empty" : online.get(p.name) === false ? "no" : "yes");
       });
@@ -145,16 +154,16 @@ export function createHud(root) {
       }
       prevScores[i] = p.score;
       setAttr(seat.chip, "data-ball", p.cue_ball || (i === 0 ? "white1" : "white2"));
-      setAttr(seat.chip, "title", p.cue_ball ? ballName(p.cue_ball) : "cue ball not decided yet");
+      setAttr(seat.chip, "title", p.cue_ball ? ballName(p.cue_ball) : gettext("cue ball not decided yet"));
       const connected = presence.has(p.name) ? presence.get(p.name) : p.connected !== false;
       setAttr(seat.el, "data-connected", connected ? "yes" : "no");
       setAttr(seat.el, "data-active", game.phase !== "finished" && active === p.name ? "yes" : null);
       setAttr(seat.el, "data-me", i === me ? "yes" : null);
       setAttr(seat.el, "data-winner", game.winner === p.name ? "yes" : null);
       const timeouts = timeoutWords(state.clock, p.name);
-      setText(seat.note, [i === me ? "you" : connected ? "" : "away", timeouts].filter(Boolean).join(" · "));
+      setText(seat.note, [i === me ? gettext("you") : connected ? "" : gettext("away"), timeouts].filter(Boolean).join(" · "));
     });
-    setText(phase, PHASE_NAMES[game.phase] || game.phase);
+    setText(phase, phaseName(game.phase));
     setAttr(root, "data-phase", game.phase);
     setAttr(root, "data-version", state.version);
     setAttr(root, "data-actions", actions.join(" "));
@@ -170,13 +179,16 @@ export function createHud(root) {
     }
 
     let turnText = "";
-    if (game.phase === "finished") turnText = game.winner ? `${game.winner} wins` : "Match over";
-    else if (state.steps.length) turnText = "Balls rolling…";
-    else if (actions.length) turnText = `Your turn: ${actionWords(actions[0])}`;
+    if (game.phase === "finished") {
+      turnText = game.winner ? interpolate(gettext("%(player)s wins"), { player: game.winner }) : gettext("Match over");
+    } else if (state.steps.length) turnText = gettext("Balls rolling…");
+    else if (actions.length) turnText = interpolate(gettext("Your turn: %(action)s"), { action: actionWords(actions[0]) });
     else if (game.pending && game.pending.length) {
       const waiting = game.pending.filter(([n]) => n !== state.me);
-      turnText = waiting.length ? `${waiting[0][0]} to ${actionWords(waiting[0][1])}` : "";
-    } else if (active) turnText = `${active} to play`;
+      turnText = waiting.length
+        ? interpolate(gettext("%(player)s to %(action)s"), { player: waiting[0][0], action: actionWords(waiting[0][1]) })
+        : "";
+    } else if (active) turnText = interpolate(gettext("%(player)s to play"), { player: active });
     setText(turn, turnText);
     setAttr(turn, "data-mine", actions.length ? "yes" : null);
 
@@ -185,7 +197,7 @@ export function createHud(root) {
     const shotLeft = live ? secondsLeft(state, clock.shot_deadline, epoch) : null;
     setText(shotClock, shotLeft !== null ? `⏱ ${formatClock(shotLeft)}` : "");
     setAttr(shotClock, "data-urgent", shotLeft !== null && shotLeft <= SHOT_CLOCK_WARNING_S ? "yes" : null);
-    setAttr(shotClock, "title", shotLeft !== null ? shotClockTooltip(clock) : "shot clock");
+    setAttr(shotClock, "title", shotLeft !== null ? shotClockTooltip(clock) : gettext("shot clock"));
     const matchLeft = live ? secondsLeft(state, clock.match_deadline, epoch) : null;
     setText(matchClock, matchClockText(game, matchLeft));
     const detailText = phaseDetail(game, { matchLeft });
@@ -197,7 +209,7 @@ export function createHud(root) {
       lastAnnounce = state.announce;
       announceAt = now;
       const a = lastAnnounce;
-      const text = a ? a.text || phaseAnnouncement(a.key, game) : "";
+      const text = a ? said(a, "text") || phaseAnnouncement(a.key, game) : "";
       setText(notice, text);
       if (!text) lastAnnounce = null;
     }
@@ -208,9 +220,9 @@ export function createHud(root) {
       lastVerdict = state.lastVerdict;
       verdictAt = now;
       if (lastVerdict) {
-        const reason = lastVerdict.reason || "";
-        const who = lastVerdict.player && !reason.startsWith(lastVerdict.player) ? `${lastVerdict.player}: ` : "";
-        setText(verdict, who + (describeVerdict(lastVerdict) || (lastVerdict.kind === "lag" ? "lag shot" : "")));
+        const reason = said(lastVerdict, "reason");
+        const who = lastVerdict.player && !reason.includes(lastVerdict.player) ? `${lastVerdict.player}: ` : "";
+        setText(verdict, who + (describeVerdict(lastVerdict) || (lastVerdict.kind === "lag" ? gettext("lag shot") : "")));
         setAttr(verdict, "data-tone", lastVerdict.foul ? "foul" : lastVerdict.scored ? "good" : "plain");
       }
     }
@@ -257,16 +269,16 @@ export function createHud(root) {
       const mine = offer.from === state.me;
       const text = document.createElement("span");
       text.textContent = mine
-        ? "Rematch offered: opening the new match…"
+        ? gettext("Rematch offered: opening the new match…")
         : state.role === "player"
-          ? `${offer.from} offers a rematch. `
-          : `${offer.from} started a rematch. `;
+          ? interpolate(gettext("%(player)s offers a rematch."), { player: offer.from }) + " "
+          : interpolate(gettext("%(player)s started a rematch."), { player: offer.from }) + " ";
       const parts = [text];
       if (offer.url && !mine) {
         const link = document.createElement("a");
         link.className = "kz-btn kz-btn-primary kz-rematch-go";
         link.href = offer.url;
-        link.textContent = state.role === "player" ? "Play the rematch" : "Watch the rematch";
+        link.textContent = state.role === "player" ? gettext("Play the rematch") : gettext("Watch the rematch");
         parts.push(link);
       }
       endRematch.replaceChildren(...parts);
