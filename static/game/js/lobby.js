@@ -1,6 +1,8 @@
 // The live lobby: the open-matches table is replaced whenever the server pushes `matches`
 // over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
 
+import { gettext } from "./i18n.js";
+
 const tbody = document.getElementById("open-matches");
 const status = document.getElementById("lobby-status");
 
@@ -25,7 +27,7 @@ export function renderMatches(matches) {
     const link = document.createElement("a");
     link.className = "button small";
     link.href = m.url;
-    link.textContent = "Open";
+    link.textContent = gettext("Open");
     td.append(link);
     tr.append(td);
     return tr;
@@ -33,7 +35,7 @@ export function renderMatches(matches) {
   if (rows.length === 0) {
     const tr = document.createElement("tr");
     tr.className = "empty";
-    const td = cell("No open matches: create one.");
+    const td = cell(gettext("No open matches: create one."));
     td.colSpan = 6;
     tr.append(td);
     rows.push(tr);
@@ -46,14 +48,14 @@ function connect(attempt = 0) {
   const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
   socket.addEventListener("open", () => {
     attempt = 0;
-    status.textContent = "Live";
+    status.textContent = gettext("Live");
   });
   socket.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
     if (msg.t === "matches") renderMatches(msg.d.matches);
   });
   socket.addEventListener("close", () => {
-    status.textContent = "Reconnecting…";
+    status.textContent = gettext("Reconnecting…");
     setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
   });
 }
