@@ -17,6 +17,7 @@ from game.models import Match
 from game.reader_language import scope_language
 from game.selectors.history import entry_in, match_history
 from game.selectors.match_result import match_stored_result, result_in
+from game.selectors.replays import match_replay_steps
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join
 from tests.web.play_support import (
@@ -101,6 +102,13 @@ def stored_history(match_id: str) -> tuple[list[dict[str, Any]], dict[str, Any] 
     return match_history(match=match)["entries"], match_stored_result(match=match)
 
 
+@database_sync_to_async
+def replay_reasons(match_id: str, language: str) -> list[str]:
+    match = Match.objects.get(pk=match_id)
+    steps = match_replay_steps(match=match, language=language)["steps"]
+    return [step["verdict"]["reason"] for step in steps if step["verdict"]]
+
+
 async def test_each_reader_reads_the_verdict_the_list_the_result_and_errors_in_their_language() -> None:
     aino_user, boris_user, match_id = await two_players()
     aino = await connect("aino", match_id, aino_user, [(b"accept-language", b"fi-FI,fi;q=0.9")])
@@ -145,6 +153,10 @@ async def test_each_reader_reads_the_verdict_the_list_the_result_and_errors_in_t
     assert entries[-1]["kind"] == "finish" and entries[-1]["words"]["ru"] == result["words"]["ru"]
     assert entry_in(entries[-1], "fi")["text"] == result["words"]["fi"]
     assert result_in(stored, "ru")["text"] == result["words"]["ru"]  # type: ignore[index]
+    # The replay page: each step's verdict in the reader's language, made from code+params at read time.
+    assert verdict["words"]["ru"] in await replay_reasons(match_id, "ru")
+    assert verdict["words"]["fi"] in await replay_reasons(match_id, "fi")
+    assert verdict["reason"] in await replay_reasons(match_id, "en")
     # A reload (a fresh snapshot) gives the same entries with the same words.
     again = await connect("aino again", match_id, aino_user, [(b"accept-language", b"fi")])
     snapshot = next(m for m in again.versioned if m["t"] == "snapshot")
