@@ -24,13 +24,15 @@ function loadCatalogue(lang) {
     const lines = block.split("\n").filter((l) => !l.startsWith("#"));
     const id = lines.find((l) => l.startsWith("msgid "));
     if (!id) continue;
-    const msgid = unquote(id.slice(6));
+    const ctx = lines.find((l) => l.startsWith("msgctxt "));
+    const msgid = (ctx ? `${unquote(ctx.slice(8))}\x04` : "") + unquote(id.slice(6));
     if (!msgid) continue;
     const single = lines.find((l) => l.startsWith("msgstr "));
     catalog[msgid] = single ? unquote(single.slice(7)) : lines.filter((l) => l.startsWith("msgstr[")).map((l) => unquote(l.slice(l.indexOf(" ") + 1)));
   }
   return {
     gettext: (m) => (typeof catalog[m] === "string" && catalog[m] ? catalog[m] : m),
+    pgettext: (c, m) => catalog[`${c}\x04${m}`] || m,
     ngettext: (s, p, n) => (Array.isArray(catalog[s]) ? catalog[s][PLURAL[lang](n)] : n === 1 ? s : p),
   };
 }
@@ -71,6 +73,8 @@ test("i18n: the HUD's own words in Finnish and Russian, from the committed catal
   withLanguage("fi", () => {
     assert.equal(language(), "fi");
     assert.equal(phaseName("shootout"), "Ratkaisulyönnit");
+    assert.equal(phaseName("play"), "Peli", "the phase (a noun), not the replay's Play button (a verb)");
+    assert.equal(gettext("Play"), "Pelaa");
     assert.equal(describeCall({ ball: "red1", pocket: "foot_left", object_cushions: 2, via: "kaisa" }), "punainen → oikea yläkulma · 2 vallia · kautta: kaisa");
     assert.equal(timeoutWords({ timeouts: { aino: 1 }, timeout_limit: 3 }, "aino"), "1/3 aikaylitys");
   });

@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "static" / "game" / "js"
 LOCALE = ROOT / "game" / "locale"
 #: gettext("…") / ngettext("…", "…", n) / pgettext: the calls makemessages extracts.
-CALL = re.compile(r"\b(?:gettext|ngettext)\(\s*\"((?:[^\"\\]|\\.)*)\"(?:\s*,\s*\"((?:[^\"\\]|\\.)*)\")?")
+CALL = re.compile(
+    r"\b(?:gettext|ngettext|pgettext\(\s*\"\w+\"\s*,)\(?\s*\"((?:[^\"\\]|\\.)*)\"(?:\s*,\s*\"((?:[^\"\\]|\\.)*)\")?"
+)
 
 
 def _po(language: str) -> dict[str, list[str]]:

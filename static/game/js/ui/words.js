@@ -1,6 +1,6 @@
 /** Words for the HUD: ball, pocket and phase names, calls, clocks, in the page's language (i18n.js). Pure. */
 
-import { gettext, interpolate, ngettext, said } from "../i18n.js";
+import { gettext, interpolate, ngettext, pgettext, said } from "../i18n.js";
 
 /** The client's own names (the server's sentences name balls in their grammatical case themselves). */
 const BALL_NAMES = {
@@ -21,13 +21,13 @@ const POCKET_NAMES = {
 };
 
 const PHASE_NAMES = {
-  lag: () => gettext("Lag for the break"),
-  choose_break: () => gettext("Choice of break"),
-  opening_placement: () => gettext("Opening placement"),
-  play: () => gettext("Play"),
-  extra_visits: () => gettext("Extra visits"),
-  shootout: () => gettext("Shoot-out"),
-  finished: () => gettext("Finished"),
+  lag: () => pgettext("phase", "Lag for the break"),
+  choose_break: () => pgettext("phase", "Choice of break"),
+  opening_placement: () => pgettext("phase", "Opening placement"),
+  play: () => pgettext("phase", "Play"),
+  extra_visits: () => pgettext("phase", "Extra visits"),
+  shootout: () => pgettext("phase", "Shoot-out"),
+  finished: () => pgettext("phase", "Finished"),
 };
 
 const ACTION_WORDS = {
