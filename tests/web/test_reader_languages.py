@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from game.engine.rules import words
 from game.models import Match
 from game.reader_language import scope_language
-from game.selectors.history import entry_in, match_history
+from game.selectors.history import entry_in, history_entry, match_history
 from game.selectors.match_result import match_stored_result, result_in
 from game.selectors.replays import match_replay_steps
 from game.services.accounts import user_signup
@@ -164,3 +164,23 @@ async def test_each_reader_reads_the_verdict_the_list_the_result_and_errors_in_t
     assert [e["words"] for e in listed] == [e["words"] for e in entries]
     for p in (aino, boris, watcher, again):
         await p.close()
+
+
+def test_notices_and_choices_are_entries_in_every_language() -> None:
+    """K-11 notices carry their params; a choice names who chose in each language (history.py)."""
+    notice = history_entry("notice", 9, {"kind": "time_up", "text": "x", "params": {"extra_each": 2}})
+    assert notice is not None and notice["words"]["en"].startswith("Time is up")
+    assert (
+        notice["words"]["fi"]
+        == "Aika loppui: tämä kierros pelataan loppuun, sitten kumpikin saa vielä 2 vuoroa (K-11.1)"
+    )
+    assert notice["words"]["ru"].startswith("Время вышло") and "2 подхода" in notice["words"]["ru"]
+    params = {"breaker": "aino", "placer": "boris"}
+    choice = history_entry(
+        "choice", 3, {"player": "aino", "take": True, "verdict": {"code": "break_chosen", "params": params}}
+    )
+    assert choice is not None and choice["words"]["fi"].startswith("aino aloittaa itse: aino aloittaa;")
+    assert choice["words"]["ru"].startswith("aino разбивает сам(а): aino разбивает;")
+    # An event stored before verdicts had codes keeps its English words in every language.
+    old = history_entry("shot", 4, {"player": "aino", "verdict": {"reason": "old words", "points": 2}})
+    assert old is not None and old["words"] == {"en": "old words", "fi": "old words", "ru": "old words"}
