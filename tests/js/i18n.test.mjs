@@ -75,7 +75,7 @@ test("i18n: the HUD's own words in Finnish and Russian, from the committed catal
     assert.equal(phaseName("shootout"), "Ratkaisulyönnit");
     assert.equal(phaseName("play"), "Peli", "the phase (a noun), not the replay's Play button (a verb)");
     assert.equal(gettext("Play"), "Pelaa");
-    assert.equal(describeCall({ ball: "red1", pocket: "foot_left", object_cushions: 2, via: "kaisa" }), "punainen → oikea yläkulma · 2 vallia · kautta: kaisa");
+    assert.equal(describeCall({ ball: "red1", pocket: "foot_left", object_cushions: 2, via: "kaisa" }), "punainen → oikea yläkulma · 2 vallia · välipallo: kaisa");
     assert.equal(timeoutWords({ timeouts: { aino: 1 }, timeout_limit: 3 }, "aino"), "1/3 aikaylitys");
   });
   withLanguage("ru", () => {
@@ -100,6 +100,6 @@ test("i18n: the server's sentences are picked for the page's language, never re-
     const card = endCard({ result, shown: { phase: "finished", players: [{ name: "aino", score: 60 }, { name: "boris", score: 41 }] }, me: "boris" });
     assert.equal(card.title, "Побеждает aino");
     assert.equal(card.reason, "aino выигрывает 60–41: набрано 60");
-    assert.equal(card.rated, "Товарищеский матч: рейтинг не меняется");
+    assert.equal(card.rated, "Товарищеская партия: рейтинг не меняется");
   });
 });

@@ -1,5 +1,6 @@
 """Finnish: the words Finnish kaisa players use (lyöntipallo, kaisa, punainen, pussi, valli, kotialue,
-kotiviiva, karamboli, ilmoitus, virhe, vuoro; docs/i18n.md has the glossary).
+kotiviiva, karamboli, maalaus (the call), välipallo (a kiss), teikkaus (the lag), virhe, virhepisteet,
+vuoro; docs/i18n.md has the glossary).
 
 Names carry the cases the templates ask for ("nom", "gen", "part", "ill" into, "ela" out of, "ade"
 with); numbers take the partitive after any count but one (1 piste, 2 pistettä) through :func:`_n`.
@@ -23,6 +24,11 @@ def _points(n: int) -> str:
     return _n(n, "piste", "pistettä")
 
 
+def _penalty(n: int) -> str:
+    """ "3 virhepistettä" (the points a foul costs, K-8)."""
+    return _n(n, "virhepiste", "virhepistettä")
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -42,8 +48,10 @@ def _pot(w: Namer, p: Mapping[str, Any]) -> str:
     if call.get("object_cushions"):
         text += f", {call['object_cushions']} vallin kautta"
     if call.get("via") is not None:
-        via = w.ball(call["via"], "gen")
-        text += f", yhdistelmänä {via} kautta" if p.get("mode") == "combination" else f", kosketus {via} kautta"
+        if p.get("mode") == "combination":
+            text += f", yhdistelmänä {w.ball(call['via'], 'gen')} kautta"
+        else:
+            text += f", välipallo {w.ball(call['via'])}"
     if p.get("caroms"):
         text += f", karamboli {w.balls(p['caroms'], 'ill')}"
     text += f": {_points(p['points'])}"
@@ -59,8 +67,8 @@ def _pot(w: Namer, p: Mapping[str, Any]) -> str:
 
 def _missed(w: Namer, p: Mapping[str, Any]) -> str:
     failure = FI_FAILURES.get(str(p.get("failure")))
-    why = failure(w, p) if failure else "ilmoitus ei toteutunut"
-    return f"Ilmoitus ei toteutunut: {why}; vuoro päättyy"
+    why = failure(w, p) if failure else "maalaus ei toteutunut"
+    return f"Maalaus ei toteutunut: {why}; vuoro päättyy"
 
 
 def _cue_lost(how: str) -> Template:
@@ -71,7 +79,7 @@ def _cue_lost(how: str) -> Template:
             if p.get("first_hit") is None
             else f"osuttuaan ensin {w.ball(p['first_hit'], 'ill')}"
         )
-        return f"Virhe: {w.ball(p['cue'])} {how} {hit}: miinus {_points(p['penalty'])}"
+        return f"Virhe: {w.ball(p['cue'])} {how} {hit}: {_penalty(p['penalty'])}"
 
     return words
 
@@ -81,11 +89,11 @@ def _late(p: Mapping[str, Any]) -> str:
 
 
 def _lag(w: Namer, p: Mapping[str, Any]) -> str:
-    text = f"Aloituksen ratkaisulyönti, {p['player']}: {FI_LAGS[p['result']](p.get('distance'))}"
+    text = f"Teikkaus, {p['player']}: {FI_LAGS[p['result']](p.get('distance'))}"
     if p.get("relag"):
-        text += "; molemmat hävisivät tai tasapeli: lyödään uudelleen"
+        text += "; molemmat hävisivät tai tasapeli: teikataan uudelleen"
     elif p.get("winner"):
-        text += f"; {p['winner']} voittaa ja valitsee aloittajan"
+        text += f"; {p['winner']} voittaa teikkauksen ja valitsee aloittajan"
     return text
 
 
@@ -95,23 +103,23 @@ FI_FAILURES: dict[str, Template] = {
         f"lyöntipallo osui ensin {w.ball(p['first'], 'ill')}, ei {w.ball(p['called'], 'ill')}"
     ),
     "cue_cushions": lambda w, p: (
-        f"lyöntipallo osui {p['counted']} valliin ennen ensimmäistä palloa, ilmoitettuja valleja: {p['called']}"
+        f"lyöntipallo osui {p['counted']} valliin ennen ensimmäistä palloa, maalattuja valleja: {p['called']}"
     ),
     "not_dropped": lambda w, p: f"{w.ball(p['ball'])} ei pudonnut",
     "wrong_pocket": lambda w, p: (
         f"{w.ball(p['ball'])} putosi {w.pocket(p['pocket'], 'ill')}, ei {w.pocket(p['called'], 'ill')}"
     ),
     "object_cushions": lambda w, p: (
-        f"{w.ball(p['ball'])} osui {p['counted']} valliin ennen putoamista, ilmoitettuja valleja: {p['called']}"
+        f"{w.ball(p['ball'])} osui {p['counted']} valliin ennen putoamista, maalattuja valleja: {p['called']}"
     ),
     "unexpected_contact": lambda w, p: (
-        f"{w.ball(p['ball'])} osui {w.ball(p['other'], 'ill')} ennen putoamista (kosketusta ei ilmoitettu)"
+        f"{w.ball(p['ball'])} osui {w.ball(p['other'], 'ill')} ennen putoamista (välipalloa ei maalattu)"
     ),
     "kiss_missed": lambda w, p: (
-        f"{w.ball(p['ball'])} ei osunut {w.ball(p['via'], 'ill')}: ilmoitettua kosketusta ei tullut"
+        f"{w.ball(p['ball'])} ei osunut {w.ball(p['via'], 'ill')}: maalattu välipallo ei toteutunut"
     ),
     "kiss_extra_contact": lambda w, p: (
-        f"{w.ball(p['ball'])} osui {w.ball(p['other'], 'ill')} ilmoitetun kosketuksen lisäksi"
+        f"{w.ball(p['ball'])} osui {w.ball(p['other'], 'ill')} maalatun välipallon lisäksi"
     ),
     "combination_failed": lambda w, p: (
         f"{w.ball(p['via'])} ei ohjannut {w.ball(p['ball'], 'part')} pussiin: yhdistelmä epäonnistui"
@@ -163,7 +171,7 @@ FI_VERDICTS: dict[str, Template] = {
     "hand_placed": lambda w, p: f"{p['player']} asetti lyöntipallon kotialueelle",
     "touch_foul": lambda w, p: (
         f"{p['player']} kosketti palloa: vuoro päättyy"
-        + (f", miinus {_points(p['penalty'])}" if p.get("penalty") else "")
+        + (f", {_penalty(p['penalty'])}" if p.get("penalty") else "")
         + _won(p)
     ),
     "resigned": lambda w, p: f"{p['loser']} luovutti{_won(p) or '. ' + p['winner'] + ' voittaa'}",
@@ -172,10 +180,10 @@ FI_VERDICTS: dict[str, Template] = {
     "aborted": lambda w, p: FI_FINISHES[p["why"]](w, p),
     "shot_clock": lambda w, p: f"{_late(p)}: vuoro pelaajalle {p['other']}",
     "shot_clock_choice": lambda w, p: f"{_late(p)}: {p['other']} valitsee",
-    "shot_clock_lag": lambda w, p: f"{_late(p)}: ratkaisulyönti hävitty",
-    "shot_clock_relag": lambda w, p: f"{_late(p)}: ratkaisulyönti hävitty; molemmat hävisivät: lyödään uudelleen",
+    "shot_clock_lag": lambda w, p: f"{_late(p)}: teikkaus hävitty",
+    "shot_clock_relag": lambda w, p: f"{_late(p)}: teikkaus hävitty; molemmat hävisivät: teikataan uudelleen",
     "shot_clock_lag_won": lambda w, p: (
-        f"{_late(p)}: ratkaisulyönti hävitty; {p['other']} voittaa ja valitsee aloittajan"
+        f"{_late(p)}: teikkaus hävitty; {p['other']} voittaa teikkauksen ja valitsee aloittajan"
     ),
     "shot_clock_lost": lambda w, p: FI_FINISHES["shot_clock_lost"](w, p),
 }
@@ -201,23 +209,23 @@ FI_REFUSALS: dict[str, Template] = {
     "wrong_phase": lambda w, p: f"ei mahdollista nyt (vaihe: {w.phase(p['phase'])})",
     "no_shots_now": lambda w, p: f"nyt ei lyödä (vaihe: {w.phase(p['phase'])})",
     "not_your_turn": lambda w, p: f"nyt on pelaajan {p['player']} vuoro",
-    "only_lag_winner_chooses": lambda w, p: "vain ratkaisulyönnin voittaja valitsee",
-    "only_shooter_touch_foul": lambda w, p: "vain lyöjä voi ilmoittaa kosketusvirheen",
-    "already_lagged": lambda w, p: f"{p['player']} on jo lyönyt ratkaisulyönnin; odotetaan vastustajaa",
-    "shootout_lag_over": lambda w, p: "ratkaisulyöntien aloituksen ratkaisu on jo ohi",
+    "only_lag_winner_chooses": lambda w, p: "vain teikkauksen voittaja valitsee",
+    "only_shooter_touch_foul": lambda w, p: "vain lyöjä voi tunnustaa kosketusvirheen",
+    "already_lagged": lambda w, p: f"{p['player']} on jo teikannut; odotetaan vastustajaa",
+    "shootout_lag_over": lambda w, p: "ratkaisulyöntien teikkaus on jo ohi",
     "nothing_to_choose": lambda w, p: "nyt ei ole mitään valittavaa",
     "shootout_not_started": lambda w, p: "ratkaisulyönnit eivät ole alkaneet",
     "cue_ball_in_hand": lambda w, p: "aseta ensin lyöntipallosi kotialueelle",
     "not_in_hand": lambda w, p: "lyöntipallosi ei ole kädessä",
     "only_own_cue_ball": lambda w, p: "vain oman lyöntipallon voi asettaa",
-    "own_cue_ball": lambda w, p: "se on oma lyöntipallosi: ilmoita jokin toinen pallo",
-    "own_cue_ball_via": lambda w, p: "omaa lyöntipalloa ei voi ilmoittaa kosketuspalloksi",
+    "own_cue_ball": lambda w, p: "se on oma lyöntipallosi: maalaa jokin toinen pallo",
+    "own_cue_ball_via": lambda w, p: "omaa lyöntipalloa ei voi maalata välipalloksi",
     "ball_not_on_table": lambda w, p: f"{w.ball(p['ball'])} ei ole pöydällä",
-    "shootout_call": lambda w, p: "ratkaisulyönneissä ilmoitetaan vain kaisa kulmapussiin (K-11.2)",
+    "shootout_call": lambda w, p: "ratkaisulyönneissä maalataan vain kaisa kulmapussiin (K-11.2)",
     "opening_call": lambda w, p: (
-        "aloituslyönnissä ilmoitetaan kaisa tai takapisteen punainen kaukaiseen kulmapussiin (K-3.4)"
+        "aloituslyönnissä maalataan kaisa tai takapisteen punainen kaukaiseen kulmapussiin (K-3.4)"
     ),
-    "hand_middle_bank": lambda w, p: "kädestä keskipussiin saa ilmoittaa vain vallin kautta (K-7.2)",
+    "hand_middle_bank": lambda w, p: "kädestä keskipussiin saa maalata vain vallin kautta (K-7.2)",
     "hand_home_ball": lambda w, p: (
         f"kädestä kotialueella olevaan palloon ({w.ball(p['ball'])}) saa lyödä vain kotiviivan takana olevan "
         "vallin kautta (K-7.2)"
@@ -277,7 +285,7 @@ FI_TEXTS: dict[str, Template] = {
     ),
     "extra_visits": lambda w, p: f"Lisävuorot: {_visits(p['extra_each'])} kummallekin, viimeisenä {p['last']} (K-11.1)",
     "shootout": lambda w, p: (
-        "Ratkaisulyönnit: pöydälle jää vain kaisa; uusi ratkaisulyönti päättää aloittajan; enintään "
+        "Ratkaisulyönnit: pöydälle jää vain kaisa; uusi teikkaus päättää aloittajan; enintään "
         f"{_visits(p['visits'])} kummallekin (K-11.2)"
     ),
     "sudden_death": lambda w, p: (
@@ -383,7 +391,7 @@ FINNISH = Catalogue(
         ),
     },
     phases={
-        "lag": "aloituksen ratkaisulyönti",
+        "lag": "teikkaus",
         "choose_break": "aloittajan valinta",
         "opening_placement": "lyöntipallon asettaminen ennen aloitusta",
         "play": "peli",

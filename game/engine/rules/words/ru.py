@@ -1,4 +1,4 @@
-"""Russian: the seed's own terms (биток, прицельный шар, луза, дом, карамболь, заказ, кайза, штраф,
+"""Russian: the seed's own terms (биток, прицельный шар, луза, дом, карамболь, заказ, кайза, штраф, соударение,
 подход, розыгрыш начального удара, серия пенальти; docs/i18n.md has the glossary).
 
 Names carry their cases ("nom", "acc", "gen", "dat", "ins", "pre"); verbs agree with a ball's gender
@@ -62,7 +62,7 @@ def _pot(w: Namer, p: Mapping[str, Any]) -> str:
         if p.get("mode") == "combination":
             text += f", комбинацией через {w.ball(via, 'acc')}"
         else:
-            text += f", с отскоком от {w.ball(via, 'gen')}"
+            text += f", с соударением с {w.ball(via, 'ins')}"
     if p.get("caroms"):
         text += f", с карамболем по {w.balls(p['caroms'], 'dat')}"
     text += f": {_points(p['points'])}"
@@ -127,15 +127,15 @@ RU_FAILURES: dict[str, Template] = {
     ),
     "unexpected_contact": lambda w, p: (
         f"{w.ball(p['ball'])} до лузы {_v(w, p['ball'], 'коснулся', 'коснулась')} {w.ball(p['other'], 'gen')} "
-        "(отскок не заказывался)"
+        "(соударение не заказывалось)"
     ),
     "kiss_missed": lambda w, p: (
         f"{w.ball(p['ball'])} не {_v(w, p['ball'], 'коснулся', 'коснулась')} {w.ball(p['via'], 'gen')}: "
-        "заказанного отскока не было"
+        "заказанного соударения не было"
     ),
     "kiss_extra_contact": lambda w, p: (
         f"{w.ball(p['ball'])} {_v(w, p['ball'], 'коснулся', 'коснулась')} {w.ball(p['other'], 'gen')} "
-        "помимо заказанного отскока"
+        "помимо заказанного соударения"
     ),
     "combination_failed": lambda w, p: (
         f"{w.ball(p['via'])} не {_v(w, p['via'], 'направил', 'направила')} {w.ball(p['ball'], 'acc')} "
@@ -181,7 +181,7 @@ RU_VERDICTS: dict[str, Template] = {
         "такого шара очков не приносит; подход окончен"
     ),
     "kiss_off_frozen_ball": lambda w, p: (
-        f"Отскок от {w.ball(p['via'], 'gen')}, {_v(w, p['via'], 'стоящего', 'стоящей')} вплотную к борту, "
+        f"Соударение с {w.ball(p['via'], 'ins')}, {_v(w, p['via'], 'стоящим', 'стоящей')} вплотную к борту, "
         "очков не приносит; подход окончен"
     ),
     "lag": _lag,
@@ -239,7 +239,7 @@ RU_REFUSALS: dict[str, Template] = {
     "not_in_hand": lambda w, p: "ваш биток не в руке",
     "only_own_cue_ball": lambda w, p: "ставить можно только свой биток",
     "own_cue_ball": lambda w, p: "это ваш собственный биток: закажите другой шар",
-    "own_cue_ball_via": lambda w, p: "от своего битка отскок заказывать нельзя",
+    "own_cue_ball_via": lambda w, p: "свой биток нельзя заказывать для соударения",
     "ball_not_on_table": lambda w, p: f"{w.ball(p['ball'])}: этого шара нет на столе",
     "shootout_call": lambda w, p: "в серии пенальти заказывается только кайза в угловую лузу (K-11.2)",
     "opening_call": lambda w, p: (
@@ -290,7 +290,7 @@ def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
         "target": f"набрано {p['target']}",
         "resign": f"{loser} сдаётся",
         "shot_clock": f"у игрока {loser} 3 раза подряд истекло время на удар",
-        "abandoned": f"{loser} покинул(а) матч",
+        "abandoned": f"{loser} покинул(а) партию",
         "time_limit": "после окончания времени",
         "shootout": "в серии пенальти",
     }.get(how, str(how))
@@ -315,7 +315,7 @@ RU_TEXTS: dict[str, Template] = {
         f"До первого штрафа: поровну после {_visits(p['visits'])}; первый штраф проигрывает (K-11.4)"
     ),
     "result_won": _result_won,
-    "result_aborted": lambda w, p: "Матч прерван",
+    "result_aborted": lambda w, p: "Партия прервана",
 }
 
 RUSSIAN = Catalogue(
