@@ -6,7 +6,7 @@ STAMP := $(VENV)/.kaiza-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint migrate install bench clean
+.PHONY: run test lint migrate install bench clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m mypy game kaiza_site
+
+# Developers only (needs GNU gettext): re-extract the site's strings into game/locale/{fi,ru} and compile
+# the .mo files, which are committed so `make run` and `make test` need no gettext (docs/i18n.md).
+# Run from game/ so neither command walks .venv's own catalogues.
+messages: install
+	cd game && ../$(BIN)/python ../manage.py makemessages -l fi -l ru --no-location --no-wrap --no-obsolete -d django
+	cd game && ../$(BIN)/python ../manage.py compilemessages
 
 bench: migrate
 	$(BIN)/python manage.py bench_physics

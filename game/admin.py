@@ -8,6 +8,8 @@ only the services may change it, so an admin cannot desynchronise a match from i
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.db import transaction
 from django.db.models import BooleanField, Case, QuerySet, Value, When
@@ -15,10 +17,13 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
-from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot
+from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.results import results_record
+from game.tournament_models import Tournament, TournamentEntry, TournamentPairing, TournamentResultFix, TournamentRound
 
 
 class MembershipInline(admin.TabularInline):
@@ -38,7 +43,7 @@ class ClubAdmin(admin.ModelAdmin):
     inlines = [MembershipInline]
     autocomplete_fields = ["created_by"]
 
-    @admin.display(description="members")
+    @admin.display(description=_("members"))
     def member_count(self, club: Club) -> int:
         return club.memberships.filter(status=Membership.Status.ACTIVE).count()
 
@@ -56,11 +61,11 @@ class ResignFarmFilter(admin.SimpleListFilter):
     """Accounts whose rated losses are all resignations before their third shot (rating farming:
     game/selectors/rating_eligibility.py). The results did not count; the accounts deserve a look."""
 
-    title = "resign farming"
+    title = _("resign farming")
     parameter_name = "resign_farm"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [("yes", "Suspected")]
+        return [("yes", gettext("Suspected"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Profile]) -> QuerySet[Profile]:
         if self.value() == "yes":
@@ -90,8 +95,8 @@ class ProfileAdmin(admin.ModelAdmin):
     readonly_fields = ["created_at"]
     fieldsets = [
         (None, {"fields": ["user", "display_name", "is_guest", "is_bot", "bot_level", "created_at"]}),
-        ("Rating (Glicko-2)", {"fields": ["rating", "rating_deviation", "rating_volatility", "rated_games"]}),
-        ("Record", {"fields": ["games_played", "games_won", "games_lost", "best_break", "last_played_at"]}),
+        (_("Rating (Glicko-2)"), {"fields": ["rating", "rating_deviation", "rating_volatility", "rated_games"]}),
+        (_("Record"), {"fields": ["games_played", "games_won", "games_lost", "best_break", "last_played_at"]}),
     ]
 
     def get_urls(self) -> list[URLPattern]:
@@ -105,7 +110,7 @@ class ProfileAdmin(admin.ModelAdmin):
         rows = [{"profile": profiles[uid], "winners": winners} for uid, winners in suspects.items() if uid in profiles]
         context = {
             **self.admin_site.each_context(request),
-            "title": "Resign farming",
+            "title": _("Resign farming"),
             "rows": rows,
             "opts": self.model._meta,
         }
@@ -123,15 +128,15 @@ class ProfileAdmin(admin.ModelAdmin):
             )
         )
 
-    @admin.display(description="resign farming", boolean=True, ordering="farm_suspect")
+    @admin.display(description=_("resign farming"), boolean=True, ordering="farm_suspect")
     def farm_flag(self, profile: Profile) -> bool:
         return bool(getattr(profile, "farm_suspect", False))
 
-    @admin.display(description="rating", ordering="rating")
+    @admin.display(description=_("rating"), ordering="rating")
     def rounded_rating(self, profile: Profile) -> int:
         return round(profile.rating)
 
-    @admin.display(description="RD", ordering="rating_deviation")
+    @admin.display(description=_("RD"), ordering="rating_deviation")
     def rounded_deviation(self, profile: Profile) -> int:
         return round(profile.rating_deviation)
 
@@ -145,7 +150,7 @@ class ShotInline(admin.TabularInline):
     ordering = ["seq"]
     show_change_link = True
 
-    @admin.display(description="verdict")
+    @admin.display(description=_("verdict"))
     def verdict_reason(self, shot: Shot) -> str:
         return (shot.verdict or {}).get("reason", "") if isinstance(shot.verdict, dict) else ""
 
@@ -153,7 +158,7 @@ class ShotInline(admin.TabularInline):
         return False
 
 
-@admin.action(description="Abort the selected matches that are not finished (no result, no rating change)")
+@admin.action(description=_("Abort the selected matches that are not finished (no result, no rating change)"))
 def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Match]) -> None:
     """For a stuck match (players gone, a bug): each is locked, aborted and recorded like any other end,
     so it leaves the Watch page and nobody's rating moves. Connected browsers learn it on reconnect."""
@@ -173,18 +178,46 @@ def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: 
             )
             results_record(match=match)
             count += 1
-    modeladmin.message_user(request, f"Aborted {count} match(es).")
+    modeladmin.message_user(
+        request, ngettext("Aborted %(count)d match.", "Aborted %(count)d matches.", count) % {"count": count}
+    )
+
+
+class TeamSeatInline(admin.TabularInline):
+    """A team match's members, team and order (issue 18): read here; changed only by the services,
+    since the started match's snapshot holds the same line-up."""
+
+    model = TeamSeat
+    extra = 0
+    can_delete = False
+    fields = ["team", "order", "user", "joined_at"]
+    readonly_fields = ["team", "order", "user", "joined_at"]
+    ordering = ["team", "order"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Match | None = None) -> bool:
+        return False
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "player1", "player2", "status", "rated", "club", "winner", "created_at", "finished_at"]
-    list_filter = ["status", "rated", "club"]
+    list_display = [
+        "id",
+        "player1",
+        "player2",
+        "team_size",
+        "status",
+        "rated",
+        "club",
+        "winner",
+        "created_at",
+        "finished_at",
+    ]
+    list_filter = ["status", "rated", "club", "team_size"]
     search_fields = ["id", "player1__profile__display_name", "player2__profile__display_name"]
     date_hierarchy = "created_at"
     autocomplete_fields = ["player1", "player2", "winner", "club", "created_by"]
     readonly_fields = ["id", "snapshot", "version", "created_at", "started_at", "updated_at"]
-    inlines = [ShotInline]
+    inlines = [TeamSeatInline, ShotInline]
     actions = [abort_matches]
 
 
@@ -204,7 +237,7 @@ class RatingChangeAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "user__profile__display_name", "match__id"]
     readonly_fields = [f.name for f in RatingChange._meta.fields]
 
-    @admin.display(description="delta")
+    @admin.display(description=_("delta"))
     def delta_display(self, change: RatingChange) -> str:
         return f"{change.delta:+.1f}"
 
@@ -217,11 +250,64 @@ class MatchResultAdmin(admin.ModelAdmin):
     list_display = ["match", "rated", "unrated_why", "player1_best_break", "player2_best_break", "recorded_at"]
     list_filter = ["rated", "unrated_reason"]
 
-    @admin.display(description="why not rated")
+    @admin.display(description=_("why not rated"))
     def unrated_why(self, result: MatchResult) -> str:
         return reason_text(result.unrated_reason) if result.unrated_reason else ""
 
     readonly_fields = [f.name for f in MatchResult._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+# --- Tournaments (issue 18) ----------------------------------------------------------------------
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    fields = ["name", "seed", "rating"]
+    readonly_fields = ["rating"]
+
+
+class TournamentRoundInline(admin.TabularInline):
+    model = TournamentRound
+    extra = 0
+    fields = ["number", "status", "started_at", "finished_at"]
+    readonly_fields = ["number", "started_at", "finished_at"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Results are fixed on the site (with a kept reason, game.services.tournaments); here an organiser
+    renames, moves the start time, or cancels."""
+
+    list_display = ["name", "club", "format", "kind", "status", "starts_at", "winner"]
+    list_filter = ["format", "kind", "status"]
+    search_fields = ["name", "club__name"]
+    autocomplete_fields = ["club", "created_by"]
+    readonly_fields = ["rounds_planned", "winner", "started_at", "finished_at", "created_at"]
+    inlines = [TournamentEntryInline, TournamentRoundInline]
+
+
+@admin.register(TournamentPairing)
+class TournamentPairingAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "round", "slot", "status", "how", "winner", "match"]
+    list_filter = ["status", "how"]
+    search_fields = ["tournament__name", "first__name", "second__name"]
+    readonly_fields = [f.name for f in TournamentPairing._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(TournamentResultFix)
+class TournamentResultFixAdmin(admin.ModelAdmin):
+    """The kept reasons: read only, an audit."""
+
+    list_display = ["pairing", "fixed_by", "reason", "created_at"]
+    readonly_fields = ["pairing", "fixed_by", "reason", "before", "after", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -23,6 +23,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms import BaseForm
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from game.services.accounts import GUEST_PREFIX, AccountError, account_register
 from game.signup_form import signed_in_guest
@@ -33,7 +34,7 @@ class LoginForm(AllauthLoginForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["login"].label = "Username or e-mail"
+        self.fields["login"].label = _("Username or e-mail")
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -44,7 +45,7 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         if username.lower().startswith(GUEST_PREFIX.lower()):
-            raise forms.ValidationError("names starting with 'Guest-' are kept for guests")
+            raise forms.ValidationError(_("names starting with 'Guest-' are kept for guests"))
         return super().clean_username(username, shallow=shallow)
 
     @transaction.atomic

@@ -24,7 +24,7 @@ from typing import Any
 from game import realtime
 from game.db import PRESENCE, db_async
 from game.services.connections import match_connections_purge_stale
-from game.services.deadlines import deadline_fire, deadlines_due
+from game.services.deadlines import deadline_fire, deadlines_due, tournament_clocks_fire
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +52,14 @@ async def fire_due(now: float | None = None) -> int:
         await realtime.publish(match_id, applied.events)
         schedule_bot_turn(match_id)
         lobby = lobby or applied.lobby_changed
+    # The tournaments' clocks (start times, no-show forfeits): the same service deadlines_fire_due runs.
+    tournament_events, tournaments = await db_async(tournament_clocks_fire)(now=now)
+    for match_id, applied in tournament_events:
+        fired += 1
+        await realtime.publish(match_id, applied.events)
+        lobby = lobby or applied.lobby_changed
+    for tournament_id in tournaments:
+        await realtime.tournament_publish(tournament_id)
     if lobby:
         await realtime.lobby_publish()
     return fired

@@ -154,3 +154,26 @@ def rate_match(first: Rating, second: Rating, *, first_score: float) -> tuple[Ra
         rate(first, [Result(second, first_score)]),
         rate(second, [Result(first, 1.0 - first_score)]),
     )
+
+
+def team_mean(team: Sequence[Rating]) -> Rating:
+    """A team as one opponent: the mean rating and the root-mean-square deviation of its members (the
+    uncertainty of an average player of the team; the volatility is not read for an opponent)."""
+    n = len(team)
+    rating = sum(r.rating for r in team) / n
+    deviation = math.sqrt(sum(r.deviation * r.deviation for r in team) / n)
+    return Rating(rating, deviation)
+
+
+def rate_team_match(
+    first: Sequence[Rating], second: Sequence[Rating], *, first_score: float
+) -> tuple[list[Rating], list[Rating]]:
+    """Every member's rating after one team match (issue 18, docs/teams.md): each member plays one
+    Glicko-2 period with one game against the other team's :func:`team_mean`, scored by the team's
+    result. Ratings stay per player, a strong member of a weak team gains little from a win over a
+    weaker side's mean and loses more; all updates read the ratings from before the match."""
+    first_mean, second_mean = team_mean(first), team_mean(second)
+    return (
+        [rate(member, [Result(second_mean, first_score)]) for member in first],
+        [rate(member, [Result(first_mean, 1.0 - first_score)]) for member in second],
+    )

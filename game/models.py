@@ -13,6 +13,7 @@ import string
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
 MATCH_ID_LENGTH = 8
@@ -28,24 +29,30 @@ def new_match_id() -> str:
 class Profile(models.Model):
     """What the game knows of a person beyond Django's auth user: name shown, rating, records."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
-    display_name = models.CharField(max_length=32, unique=True)
-    is_guest = models.BooleanField(default=False)
-    is_bot = models.BooleanField(default=False)
-    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
+    )
+    display_name = models.CharField(_("display name"), max_length=32, unique=True)
+    is_guest = models.BooleanField(_("is guest"), default=False)
+    is_bot = models.BooleanField(_("is bot"), default=False)
+    bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True)
     # Glicko-2 on the public scale (rating, deviation) plus the volatility.
-    rating = models.FloatField(default=1500.0)
-    rating_deviation = models.FloatField(default=350.0)
-    rating_volatility = models.FloatField(default=0.06)
-    rated_games = models.PositiveIntegerField(default=0)
-    games_played = models.PositiveIntegerField(default=0)
-    games_won = models.PositiveIntegerField(default=0)
-    games_lost = models.PositiveIntegerField(default=0)
-    best_break = models.IntegerField(default=0)
-    last_played_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    rating = models.FloatField(_("rating"), default=1500.0)
+    rating_deviation = models.FloatField(_("rating deviation"), default=350.0)
+    rating_volatility = models.FloatField(_("rating volatility"), default=0.06)
+    rated_games = models.PositiveIntegerField(_("rated games"), default=0)
+    games_played = models.PositiveIntegerField(_("games played"), default=0)
+    games_won = models.PositiveIntegerField(_("games won"), default=0)
+    games_lost = models.PositiveIntegerField(_("games lost"), default=0)
+    best_break = models.IntegerField(_("best break"), default=0)
+    last_played_at = models.DateTimeField(_("last played at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    #: The site's language this player chose with the header's switcher ("" until then; game/language.py).
+    language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
         indexes = [models.Index(fields=["-rating"])]
 
     def __str__(self) -> str:
@@ -56,18 +63,28 @@ class Club(models.Model):
     """A club runs its own scene: members, matches marked for the club, its own leaderboard."""
 
     class JoinPolicy(models.TextChoices):
-        OPEN = "open", "Anyone may join"
-        REQUEST = "request", "Join by request"
-        INVITE = "invite", "By invitation only"
+        OPEN = "open", _("Anyone may join")
+        REQUEST = "request", _("Join by request")
+        INVITE = "invite", _("By invitation only")
 
-    name = models.CharField(max_length=64, unique=True)
-    slug = models.SlugField(max_length=64, unique=True)
-    description = models.TextField(blank=True, max_length=2000)
-    join_policy = models.CharField(max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.REQUEST)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="clubs_created"
+    name = models.CharField(_("name"), max_length=64, unique=True)
+    slug = models.SlugField(_("slug"), max_length=64, unique=True)
+    description = models.TextField(_("description"), blank=True, max_length=2000)
+    join_policy = models.CharField(
+        _("join policy"), max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.REQUEST
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="clubs_created",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
 
     def __str__(self) -> str:
         return self.name
@@ -75,22 +92,26 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        ADMIN = "admin", "Admin"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        ADMIN = "admin", _("Admin")
+        MEMBER = "member", _("Member")
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        REQUESTED = "requested", "Requested"
-        INVITED = "invited", "Invited"
+        ACTIVE = "active", _("Active")
+        REQUESTED = "requested", _("Requested")
+        INVITED = "invited", _("Invited")
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    created_at = models.DateTimeField(auto_now_add=True)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("user")
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")]
 
     def __str__(self) -> str:
@@ -99,61 +120,92 @@ class Membership(models.Model):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for an opponent"
-        ACTIVE = "active", "Playing"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        OPEN = "open", _("Waiting for an opponent")
+        ACTIVE = "active", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     id = models.CharField(primary_key=True, max_length=16, default=new_match_id, editable=False)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="matches_created"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="matches_created",
+        verbose_name=_("created by"),
     )
     # Seat 0 is the first-joined player (the lag side y < W/2, K-3.1); seat 1 the other.
     player1 = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("player 1"),
     )
     player2 = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("player 2"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
-    rated = models.BooleanField(default=False)
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
-    time_limit = models.PositiveIntegerField(null=True, blank=True, help_text="K-11 match limit, seconds")
-    shot_clock = models.PositiveIntegerField(null=True, blank=True, help_text="seconds per shot")
-    ruleset = models.JSONField(default=dict, blank=True)
-    snapshot = models.JSONField(default=dict, blank=True)
-    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches", verbose_name=_("club")
+    )
+    time_limit = models.PositiveIntegerField(
+        _("time limit"), null=True, blank=True, help_text=_("K-11 match limit, seconds")
+    )
+    shot_clock = models.PositiveIntegerField(_("shot clock"), null=True, blank=True, help_text=_("seconds per shot"))
+    ruleset = models.JSONField(_("ruleset"), default=dict, blank=True)
+    snapshot = models.JSONField(_("snapshot"), default=dict, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
     winner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("winner"),
     )
-    result_reason = models.CharField(max_length=200, blank=True)
+    result_reason = models.CharField(_("result reason"), max_length=200, blank=True)
     # How it ended, a code (the `how` of the result clients get): target, resign, shot_clock,
     # abandoned, time_limit, shootout, aborted; blank while live.
-    result_code = models.CharField(max_length=16, blank=True)
+    result_code = models.CharField(_("result code"), max_length=16, blank=True)
     # Deadlines the online layer enforces (epoch seconds): the shot clock and the disconnect grace.
-    shot_deadline = models.FloatField(null=True, blank=True)
-    grace_deadline = models.FloatField(null=True, blank=True)
+    shot_deadline = models.FloatField(_("shot deadline"), null=True, blank=True)
+    grace_deadline = models.FloatField(_("grace deadline"), null=True, blank=True)
     # Which seat (0 or 1) the running disconnect grace belongs to; null when nobody is away.
-    grace_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    grace_seat = models.PositiveSmallIntegerField(_("grace seat"), null=True, blank=True)
     # The earliest of the match's server-side deadlines (shot clock, disconnect grace, K-11 warning and
     # limit), epoch seconds; null when nothing is due. Every server process polls it (indexed) and
     # fires what is due once (game/services/deadlines.py).
-    next_deadline = models.FloatField(null=True, blank=True)
+    next_deadline = models.FloatField(_("next deadline"), null=True, blank=True)
+    # A team match (issue 18): members per team, 2 to 4; null for a one-to-one match. The members and
+    # their order are the TeamSeat rows; player1/player2 are then each team's first member.
+    team_size = models.PositiveSmallIntegerField(
+        _("team size"), null=True, blank=True, help_text=_("members per team; null: 1 vs 1")
+    )
     # The new match made by `rematch` (seats swapped), so a second request gives the same one.
-    rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    rematch = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("rematch")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         indexes = [
             models.Index(fields=["status", "-updated_at"]),
             models.Index(
                 fields=["next_deadline"], name="match_next_deadline", condition=models.Q(next_deadline__isnull=False)
             ),
         ]
-        verbose_name_plural = "matches"
 
     def __str__(self) -> str:
         return f"Match {self.id} ({self.status})"
@@ -178,6 +230,8 @@ class Shot(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("shot")
+        verbose_name_plural = _("shots")
         ordering = ["match", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="one_input_per_seq"),
@@ -207,8 +261,31 @@ class MatchEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("match event")
+        verbose_name_plural = _("match events")
         ordering = ["match", "version"]
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version")]
+
+
+class TeamSeat(models.Model):
+    """One member's place in a team match: his team (0 or 1, as the seats of a one-to-one match) and
+    his order in the team's fixed rotation of visits (0 = the first player, who lags, K-3.1)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="team_seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_seats")
+    team = models.PositiveSmallIntegerField(help_text="0 or 1")
+    order = models.PositiveSmallIntegerField(help_text="place in the team's rotation, from 0")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["team", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="team_seat_one_per_user"),
+            models.UniqueConstraint(fields=["match", "team", "order"], name="team_seat_one_per_place"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in team {self.team} #{self.order} of {self.match_id}"
 
 
 class MatchConnection(models.Model):
@@ -234,6 +311,8 @@ class MatchConnection(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("match connection")
+        verbose_name_plural = _("match connections")
         indexes = [models.Index(fields=["match", "seen_at"]), models.Index(fields=["process", "boot"])]
 
     def __str__(self) -> str:
@@ -241,17 +320,21 @@ class MatchConnection(models.Model):
 
 
 class RatingChange(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    rating_before = models.FloatField()
-    rating_after = models.FloatField()
-    deviation_before = models.FloatField()
-    deviation_after = models.FloatField()
-    volatility_before = models.FloatField()
-    volatility_after = models.FloatField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("user")
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("match"))
+    rating_before = models.FloatField(_("rating before"))
+    rating_after = models.FloatField(_("rating after"))
+    deviation_before = models.FloatField(_("deviation before"))
+    deviation_after = models.FloatField(_("deviation after"))
+    volatility_before = models.FloatField(_("volatility before"))
+    volatility_after = models.FloatField(_("volatility after"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["user", "created_at"]
         constraints = [models.UniqueConstraint(fields=["user", "match"], name="one_rating_change_per_match")]
 
@@ -268,14 +351,49 @@ class MatchResult(models.Model):
     player's best break of the match so a profile can say where its best break was made.
     """
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="result")
-    rated = models.BooleanField(default=False)
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="result", verbose_name=_("match")
+    )
+    rated = models.BooleanField(_("rated"), default=False)
     #: Why a result did not move ratings: a code of game.selectors.rating_eligibility.REASON_TEXT
     #: ("casual", "aborted", "guest", "unverified", "too_few_shots", "pair_daily_limit"); "" when rated.
-    unrated_reason = models.CharField(max_length=32, blank=True, default="")
-    player1_best_break = models.IntegerField(default=0)
-    player2_best_break = models.IntegerField(default=0)
-    recorded_at = models.DateTimeField(auto_now_add=True)
+    unrated_reason = models.CharField(_("unrated reason"), max_length=32, blank=True, default="")
+    player1_best_break = models.IntegerField(_("player 1 best break"), default=0)
+    player2_best_break = models.IntegerField(_("player 2 best break"), default=0)
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("match result")
+        verbose_name_plural = _("match results")
 
     def __str__(self) -> str:
         return f"Result of {self.match_id}"
+
+
+# Club tournaments live in their own module; imported here so Django registers them with the app.
+from game.tournament_models import (  # noqa: E402
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentResultFix,
+    TournamentRound,
+)
+
+__all__ = [
+    "Club",
+    "Match",
+    "MatchConnection",
+    "MatchEvent",
+    "MatchResult",
+    "Membership",
+    "Profile",
+    "RatingChange",
+    "Shot",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentEntryMember",
+    "TournamentPairing",
+    "TournamentResultFix",
+    "TournamentRound",
+]

@@ -59,6 +59,10 @@ async def publish(match_id: str, events: list[dict[str, Any]]) -> None:
         return
     for item in sorted(events, key=lambda e: e["v"]):
         await hub.publish(layer, event_message(match_id, item))
+    if any(item.get("t") in TOURNAMENT_EVENTS for item in events):
+        tournament_id = await _tournament_of(match_id)
+        if tournament_id is not None:
+            await tournament_publish(tournament_id, match_id=match_id, events=events)
 
 
 async def relay(match_id: str, message: dict[str, Any], exclude: str | None = None) -> None:
@@ -83,6 +87,57 @@ async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
         matches = await db_async(match_open_list)()
     text = protocol.dumps(protocol.message("matches", {"matches": matches}))
     await hub.publish(layer, {"type": "match.relay", "group": LOBBY_GROUP, "text": text, "exclude": None})
+
+
+#: Match events a tournament's live page hears of: a started or finished match changes the round, the
+#: standings or both; a scored shot changes the score shown.
+TOURNAMENT_EVENTS = ("started", "shot", "finished", "notice")
+#: match id -> tournament id (None: not a tournament match). A match's pairing is made with the match,
+#: before any event of it, so a cached answer stays true; bounded so it cannot grow without end.
+_TOURNAMENT_OF: dict[str, int | None] = {}
+_TOURNAMENT_CACHE_SIZE = 4096
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+async def _tournament_of(match_id: str) -> int | None:
+    if match_id not in _TOURNAMENT_OF:
+        from game.selectors.tournaments import tournament_of_match
+
+        if len(_TOURNAMENT_OF) >= _TOURNAMENT_CACHE_SIZE:
+            _TOURNAMENT_OF.clear()
+        _TOURNAMENT_OF[match_id] = await db_async(tournament_of_match)(match_id=match_id)
+    return _TOURNAMENT_OF[match_id]
+
+
+async def tournament_publish(
+    tournament_id: int, *, match_id: str | None = None, events: list[dict[str, Any]] | None = None
+) -> None:
+    """Tell a tournament's pages that it changed: `tournament {match, scores, status}`. The page shows
+    a live score from it and reloads its standings and rounds when a match starts or ends."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    last = sorted(events or [], key=lambda e: e["v"])[-1] if events else None
+    state = ((last or {}).get("d") or {}).get("state") or {}
+    scores = [p.get("score", 0) for p in state.get("players", [])] if isinstance(state, dict) else []
+    data = {
+        "match": match_id,
+        "scores": scores,
+        "event": last.get("t") if last else "round",
+        "reload": last is None or any(e.get("t") in ("started", "finished") for e in events or []),
+    }
+    text = protocol.dumps(protocol.message("tournament", data))
+    await hub.publish(
+        layer, {"type": "match.relay", "group": tournament_group(tournament_id), "text": text, "exclude": None}
+    )
+
+
+def tournament_publish_sync(tournament_id: int) -> None:
+    """For views: a tournament changed (entries, a fixed result, a closed registration)."""
+    async_to_sync(tournament_publish)(tournament_id)
 
 
 def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = False) -> None:

@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from game import consumers
 from game.models import MATCH_ID_PATTERN
+from game.tournament_consumer import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", consumers.PingConsumer.as_asgi()),
@@ -11,5 +12,6 @@ websocket_urlpatterns = [
     # The match id pattern (game.models) keeps channel-layer group names valid whatever a client puts
     # in the URL; an id that does not fit it is an unknown path.
     re_path(rf"^ws/match/(?P<match_id>{MATCH_ID_PATTERN})/$", consumers.MatchConsumer.as_asgi()),
+    re_path(r"^ws/tournament/(?P<tournament_id>[0-9]{1,9})/$", TournamentConsumer.as_asgi()),
     re_path(r"", consumers.NotFoundConsumer.as_asgi()),
 ]

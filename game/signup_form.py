@@ -14,6 +14,8 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from game.models import Profile
 from game.services.accounts import AccountError, display_name_available
@@ -31,7 +33,10 @@ class SignupExtraForm(forms.Form):
     """Fields allauth's sign-up form lacks (settings.ACCOUNT_SIGNUP_FORM_CLASS): the display name."""
 
     display_name = forms.CharField(
-        max_length=32, required=False, label="Display name", help_text="shown at the table; default: your username"
+        max_length=32,
+        required=False,
+        label=gettext_lazy("Display name"),
+        help_text=gettext_lazy("shown at the table; default: your username"),
     )
 
     def clean_display_name(self) -> str:
@@ -55,7 +60,10 @@ class SignupExtraForm(forms.Form):
             try:
                 display_name_available(name=username, user=signed_in_guest(context.request))
             except AccountError as exc:
-                self.add_error("display_name", f"{exc.message} (your username would be used: choose a display name)")
+                self.add_error(
+                    "display_name",
+                    _("%(problem)s (your username would be used: choose a display name)") % {"problem": exc.message},
+                )
         return data
 
     def signup(self, request: HttpRequest, user: User) -> None:

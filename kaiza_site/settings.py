@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in player's profile language wins over a browser that has no choice stored yet.
+    "game.language.ProfileLanguageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -198,6 +200,8 @@ KAIZA_RATE_LIMITS = {
     "match_join": {"user": (20, 60), "ip": (60, 60)},
     "club_create": {"user": (3, 3600), "ip": (10, 3600)},
     "guest_create": {"ip": (10, 600)},
+    # A tutorial try runs the engine (milliseconds of CPU) and stores nothing: generous, but bounded.
+    "tutorial_try": {"ip": (60, 60)},
 }
 # KAIZA_RATE_LIMITS='{"guest_create": {"ip": [1000, 60]}}' replaces an action's limits (a load test
 # whose clients all come from one address needs that; docs/performance-load.md).

@@ -7,10 +7,13 @@ too (it looks for it here), so every 429 is the same page.
 from django.contrib import admin
 from django.urls import include, path
 
+from game import language
 from game.views import accounts
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The header's language switcher: Django's set_language, then the profile keeps the choice.
+    path("i18n/setlang/", language.set_language, name="set_language"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", include("allauth.urls")),
     path("", include("game.urls")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine.rules import words
-from game.models import Match, MatchEvent, RatingChange
+from game.models import Match, MatchEvent, RatingChange, TeamSeat
 from game.selectors.match_state import engine_names
 from game.selectors.rating_eligibility import reason_text
 
@@ -26,7 +26,10 @@ def recorded_rating_changes(*, match: Match) -> list[dict]:
     """The rating changes stored for a match (seat order), in the shape of `finished.rating_changes`."""
     changes = RatingChange.objects.filter(match=match).select_related("user__profile")
     by_user = {change.user_id: change for change in changes}
-    ordered = [by_user[pid] for pid in (match.player1_id, match.player2_id) if pid in by_user]
+    seats: list[int | None] = [match.player1_id, match.player2_id]
+    if match.team_size:  # every member, team 0 first, each team in its rotation order
+        seats = list(TeamSeat.objects.filter(match=match).order_by("team", "order").values_list("user_id", flat=True))
+    ordered = [by_user[pid] for pid in seats if pid in by_user]
     return [
         rating_change_dict(player=c.user.profile.display_name, before=c.rating_before, after=c.rating_after)
         for c in ordered

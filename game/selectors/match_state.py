@@ -21,6 +21,7 @@ from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.rules.match import TIMEOUTS_TO_LOSE
 from game.models import Match, Profile
+from game.selectors.teams import team_lineup, team_name, team_place
 
 #: Seconds a player may be away before the opponent can claim the game (K-9.3).
 DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
@@ -55,7 +56,8 @@ def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     try:
         engine = EngineMatch.from_snapshot(snapshot)
         pending, abortable = engine.pending(), engine.abortable and engine.phase != "finished"
-        constraints: dict[str, Any] | None = {name: engine.constraints(name) for name in engine.players}
+        # Every one who plays: the two players, or each team member (the client reads its own).
+        constraints: dict[str, Any] | None = {name: engine.constraints(name) for name in engine.state.member_names}
     except RuleError:
         pending, abortable, constraints = [], False, None
     return {
@@ -77,13 +79,31 @@ def pending_of(snapshot: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def seat_of(match: Match, user: AnyUser) -> int | None:
+    """The user's seat (0 or 1), in a team match his team; None for anyone else."""
     if user is None or not user.is_authenticated:
         return None
+    if match.team_size:
+        place = team_place(match, user)
+        return None if place is None else place[0]
     if match.player1_id == user.pk:
         return 0
     if match.player2_id == user.pk:
         return 1
     return None
+
+
+def player_name(match: Match, user: AnyUser) -> str | None:
+    """The name the engine knows this user by: his seat's player, or in a team match himself as a
+    member (the engine then checks it is his visit: ``not_your_visit``); None for a spectator."""
+    if match.team_size:
+        place = team_place(match, user)
+        if place is None:
+            return None
+        lineup = team_lineup(match)
+        team, order = place
+        return lineup[team][order] if order < len(lineup[team]) else None
+    seat = seat_of(match, user)
+    return None if seat is None else engine_names(match)[seat]
 
 
 def seat_users(match: Match) -> list[Any]:
@@ -105,7 +125,8 @@ def engine_names(match: Match) -> list[str | None]:
             names.append(None)
             continue
         profile = Profile.objects.filter(user=user).first()
-        names.append(profile.display_name if profile is not None else user.get_username())
+        name = profile.display_name if profile is not None else user.get_username()
+        names.append(team_name(name) if match.team_size else name)
     return names
 
 

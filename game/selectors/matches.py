@@ -12,7 +12,16 @@ from game import protocol
 from game.models import Match, MatchConnection, MatchEvent, Profile
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
-from game.selectors.match_state import CONNECTION_STALE_AFTER, clock_info, engine_names, pending_of, seat_of, state_of
+from game.selectors.match_state import (
+    CONNECTION_STALE_AFTER,
+    clock_info,
+    engine_names,
+    pending_of,
+    player_name,
+    seat_of,
+    state_of,
+)
+from game.selectors.teams import team_info, team_lineup, team_seats
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50
@@ -61,6 +70,7 @@ def match_info(*, match: Match) -> dict[str, Any]:
         "shot_clock": match.shot_clock,
         "winner": names[winner_seat] if winner_seat is not None else None,
         "reason": match.result_reason or None,
+        **({"teams": team_info(match=match)} if match.team_size else {}),
     }
 
 
@@ -72,7 +82,7 @@ def match_role(*, match: Match, user: AnyUser) -> tuple[str, int | None, str]:
     """("player" or "spectator", seat, the name the page shows for this visitor)."""
     seat = seat_of(match, user)
     if seat is not None:
-        return "player", seat, engine_names(match)[seat] or ""
+        return "player", seat, player_name(match, user) or ""
     profile = _profile(user) if user is not None and user.is_authenticated else None
     return "spectator", None, profile.display_name if profile else ""
 
@@ -141,6 +151,19 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
     fresh = MatchConnection.objects.filter(match_id=match_id, seen_at__gte=time.time() - CONNECTION_STALE_AFTER)
     seats = set(fresh.filter(seat__isnull=False).values_list("seat", flat=True))
     spectators = fresh.filter(seat__isnull=True).count()
+    if match.team_size:  # every member by name, with his team as the seat
+        here = set(fresh.filter(seat__isnull=False).values_list("user_id", flat=True))
+        lineup = team_lineup(match)
+        members = [
+            {
+                "name": lineup[s.team][i] if i < len(lineup[s.team]) else "",
+                "seat": s.team,
+                "connected": s.user_id in here,
+            }
+            for s in team_seats(match)
+            for i in [s.order]
+        ]
+        return {"players": members, "spectators": spectators}
     names = engine_names(match)
     players = []
     for seat, user in enumerate((match.player1, match.player2)):
@@ -160,7 +183,11 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
 def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
     """Matches waiting for an opponent, newest first: the lobby's list."""
     rows = (
-        Match.objects.filter(status=Match.Status.OPEN, player2__isnull=True)
+        Match.objects.filter(
+            Q(player2__isnull=True) | Q(team_size__isnull=False),
+            status=Match.Status.OPEN,
+            tournament_pairing__isnull=True,
+        )
         .select_related("player1__profile", "club")
         .order_by("-created_at")[:limit]
     )
@@ -175,6 +202,9 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
                 "rating": round(profile.rating) if profile else None,
                 "creator_is_guest": bool(profile and profile.is_guest),
                 "rated": match.rated,
+                # a team match: members per team and the places still open (issue 18)
+                "team_size": match.team_size,
+                "open_places": 2 * match.team_size - match.team_seats.count() if match.team_size else None,
                 "time_limit": match.time_limit,
                 "shot_clock": match.shot_clock,
                 "club": match.club.slug if match.club is not None else None,
@@ -198,8 +228,12 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
     if user is None or not user.is_authenticated:
         return []
     rows = (
-        Match.objects.filter(Q(player1=user) | Q(player2=user), status__in=(Match.Status.ACTIVE, Match.Status.OPEN))
+        Match.objects.filter(
+            Q(player1=user) | Q(player2=user) | Q(team_seats__user=user),
+            status__in=(Match.Status.ACTIVE, Match.Status.OPEN),
+        )
         .select_related("player1__profile", "player2__profile")
+        .distinct()
         .order_by("-updated_at")[:IN_PROGRESS_SHOWN]
     )
     result = []
@@ -218,7 +252,9 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
                 "opponent": opponent,
                 "waiting": match.status == Match.Status.OPEN,
                 "score": f"{scores[seat]}–{scores[1 - seat]}" if scores is not None and seat is not None else None,
-                "your_turn": seat is not None and names[seat] in pending,
+                # in a team match, my own visit (the member's name), not my team's
+                "your_turn": seat is not None
+                and (player_name(match, user) if match.team_size else names[seat]) in pending,
                 "rated": match.rated,
             }
         )

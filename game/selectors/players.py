@@ -10,9 +10,10 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from game import glicko2
-from game.models import Match, Profile, RatingChange
+from game.models import Match, Profile, RatingChange, TeamSeat
 from game.selectors.rating_eligibility import reason_text
 
 LEADERBOARD_MIN_RATED_GAMES = 3
@@ -102,10 +103,11 @@ def rating_chart(*, history: list[RatingChange], width: int = 900, height: int =
     upper = [f"{x(i)},{y(h)}" for i, h in enumerate(highs)]
     lower = [f"{x(i)},{y(lo)}" for i, lo in reversed(list(enumerate(lows)))]
     band = "M" + " L".join(upper + lower) + " Z"
-    points = [
-        {"x": x(i), "y": y(r), "rating": round(r), "label": "start" if i == 0 else f"match {i}"}
-        for i, r in enumerate(ratings)
-    ]
+
+    def point_label(i: int) -> str:
+        return gettext("start") if i == 0 else gettext("match %(number)s") % {"number": i}
+
+    points = [{"x": x(i), "y": y(r), "rating": round(r), "label": point_label(i)} for i, r in enumerate(ratings)]
     ticks = [{"y": y(v), "label": v} for v in range(int(low), int(high) + 1, step)]
     return RatingChart(width, height, line, band, points, ticks, False)
 
@@ -113,15 +115,17 @@ def rating_chart(*, history: list[RatingChange], width: int = 900, height: int =
 def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dict[str, Any]]:
     """Finished and aborted matches of the player, newest first, described from the player's side."""
     matches = (
-        Match.objects.filter(Q(player1=user) | Q(player2=user))
+        Match.objects.filter(Q(player1=user) | Q(player2=user) | Q(team_seats__user=user))
         .filter(status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
         .select_related("player1__profile", "player2__profile", "club", "result")
+        .distinct()
         .order_by("-finished_at", "-created_at")[:limit]
     )
+    teams = dict(TeamSeat.objects.filter(user=user, match__in=[m.pk for m in matches]).values_list("match_id", "team"))
     changes = {c.match_id: c for c in RatingChange.objects.filter(user=user, match__in=[m.pk for m in matches])}
     rows = []
     for match in matches:
-        seat = 0 if match.player1_id == user.pk else 1
+        seat = teams.get(match.pk, 0 if match.player1_id == user.pk else 1)  # a team match: my team
         opponent = match.player2 if seat == 0 else match.player1
         scores = match_scores(match=match)
         if match.status == Match.Status.ABORTED:
@@ -129,12 +133,12 @@ def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dic
         elif match.winner_id is None:
             outcome = "draw"
         else:
-            outcome = "won" if match.winner_id == user.pk else "lost"
+            outcome = "won" if match.winner_id == (match.player1_id, match.player2_id)[seat] else "lost"
         change = changes.get(match.pk)
         rows.append(
             {
                 "match": match,
-                "opponent": profile_name(user=opponent),
+                "opponent": _side_name(match, 1 - seat) if match.team_size else profile_name(user=opponent),
                 "score": scores[seat],
                 "opponent_score": scores[1 - seat],
                 "outcome": outcome,
@@ -144,6 +148,12 @@ def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dic
             }
         )
     return rows
+
+
+def _side_name(match: Match, side: int) -> str:
+    """A team's name as the match knows it (the snapshot's side), for the other team of a member."""
+    players = (match.snapshot or {}).get("players") or []
+    return str(players[side]["name"]) if len(players) == 2 else "(team)"
 
 
 def _unrated_text(match: Match) -> str | None:

@@ -25,6 +25,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from game.models import Match, Profile, Shot
 
@@ -41,19 +44,24 @@ REAL_FINISHES: tuple[str, ...] = ("target", "time_limit", "shootout")
 #: A loss by resignation before this many shots of one's own is the farming pattern.
 FARM_SHOTS = 3
 
-REASON_TEXT: dict[str, str] = {
-    "casual": "a casual match: not rated",
-    "aborted": "the match was aborted",
-    "guest": "a guest played: rated results need two registered accounts",
-    "unverified": "a player's e-mail address is not verified yet",
-    "too_few_shots": f"the loser played fewer than {MIN_SHOTS} shots and the match did not end by play",
-    "pair_daily_limit": f"these two players already had {PAIR_DAILY_LIMIT} rated results in the last 24 hours",
+#: Lazy: each page reads them in its reader's language (game/locale); `reason_text` gives a plain str.
+REASON_TEXT: dict[str, str | Promise] = {
+    "casual": _("a casual match: not rated"),
+    "aborted": _("the match was aborted"),
+    "guest": _("a guest played: rated results need two registered accounts"),
+    "unverified": _("a player's e-mail address is not verified yet"),
+    "too_few_shots": format_lazy(
+        _("the loser played fewer than {min_shots} shots and the match did not end by play"), min_shots=MIN_SHOTS
+    ),
+    "pair_daily_limit": format_lazy(
+        _("these two players already had {limit} rated results in the last 24 hours"), limit=PAIR_DAILY_LIMIT
+    ),
 }
 
 
 def reason_text(code: str) -> str:
-    """Words for a reason code (players read words, never codes)."""
-    return REASON_TEXT.get(code, "not rated")
+    """Words for a reason code (players read words, never codes), in the active language."""
+    return str(REASON_TEXT.get(code, _("not rated")))
 
 
 def verification_required() -> bool:

@@ -49,7 +49,13 @@ def match_replay_record(*, match: Match) -> dict[str, Any]:
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },
         "engine_version": ENGINE_VERSION,
-        "new": {"players": players, "ruleset": ruleset, "time_limit": match.time_limit, "now": _start_time(match)},
+        "new": {
+            "players": players,
+            "ruleset": ruleset,
+            "time_limit": match.time_limit,
+            "now": _start_time(match),
+            **({"teams": (match.snapshot or {}).get("teams")} if match.team_size else {}),
+        },
         "inputs": [
             {
                 "seq": shot.seq,
@@ -118,6 +124,8 @@ def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
     reader's ``language``, made from its stored code and params at read time (game.engine.rules.words)."""
     players = match_player_names(match=match)
     seat = {name: i for i, name in enumerate(players)}
+    teams = (match.snapshot or {}).get("teams") or []
+    seat.update({member: i for i, members in enumerate(teams) for member in members})  # a team's member
     states = {
         event.version: event.data.get("state")
         for event in MatchEvent.objects.filter(match=match).only("version", "data")
@@ -157,6 +165,7 @@ def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
         steps[-1]["scores"] = final_scores
     return {
         "players": players,
+        **({"teams": teams} if teams else {}),
         "steps": steps,
         "final": {"balls": (match.snapshot or {}).get("balls"), "scores": final_scores},
         "winner": profile_name(user=match.winner) if match.winner_id else None,
@@ -216,6 +225,7 @@ def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:
         ruleset=setup.get("ruleset"),
         time_limit=setup.get("time_limit"),
         now=setup.get("now"),
+        teams=setup.get("teams"),
     )
     final = record.get("final_snapshot") or {}
     players = list(setup["players"])

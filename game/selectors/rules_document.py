@@ -1,11 +1,13 @@
-"""The rules page (`/rules/`): `docs/rules.md`, the one source of the rules (issue 15), rendered to HTML.
+"""The rules page (`/rules/`): `docs/rules.md`, the one source of the rules (issue 15), rendered to HTML,
+and its translations `docs/rules.fi.md` and `docs/rules.ru.md` (issue 16), which keep every anchor of the
+English text, so a verdict's link `/rules/#K-6.2` lands on the same rule in every language.
 
 The document is Markdown with an anchor ``<a id="K-x.y"></a>`` before each rule and section, so that every
 rule id the code cites has a place to link to. The rendering (Python-Markdown, at the first request and
 again only when the file changes) turns those anchors into the ids of the rule's own paragraph or heading,
 makes each rule's label a link to itself, links every other rule id mentioned in the text, and gives the
-tables whose first column is "Ball" a swatch of the ball's colour per row (the scoring table). Verdicts
-link their ``rules`` here through :func:`rule_url` (the ``rule_links`` template filter).
+tables whose first column is "Ball" (or "Pallo", "Шар") a swatch of the ball's colour per row (the scoring
+table). Verdicts link their ``rules`` here through :func:`rule_url` (the ``rule_links`` template filter).
 """
 
 from __future__ import annotations
@@ -25,14 +27,31 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 
 RULES_PATH: Path = Path(settings.BASE_DIR) / "docs" / "rules.md"
+#: The rules in each language the site speaks; English is the source and the fallback.
+RULES_PATHS: dict[str, Path] = {
+    "en": RULES_PATH,
+    "fi": Path(settings.BASE_DIR) / "docs" / "rules.fi.md",
+    "ru": Path(settings.BASE_DIR) / "docs" / "rules.ru.md",
+}
 #: A rule id as the rules document and the verdicts write it: a section (K-5) or a rule (K-5.3).
 RULE_ID = re.compile(r"\bK-\d+(?:\.\d+)?\b")
 _ANCHOR_OPEN = re.compile(r'^<a id="([^"<>]+)">$')
 _HEADINGS = ("h1", "h2", "h3", "h4")
 #: Where rule ids in running text are not made links: code, links, headings (a section's own id).
 _NO_LINKS = ("a", "code", "pre", *_HEADINGS)
-#: The swatch of a ball named in a "Ball" column: the first of these words in the cell decides.
-_SWATCHES = (("kaisa", "kaisa"), ("red", "red"), ("white", "white"))
+#: The first column's heading that makes a table a table of balls, in each language.
+_BALL_HEADINGS = ("ball", "pallo", "шар")
+#: The swatch of a ball named in a "Ball" column: the first of these word stems in the cell decides.
+_SWATCHES = (
+    ("kaisa", "kaisa"),
+    ("кайз", "kaisa"),
+    ("red", "red"),
+    ("punai", "red"),
+    ("красн", "red"),
+    ("white", "white"),
+    ("valkoi", "white"),
+    ("бел", "white"),
+)
 
 
 @dataclass(frozen=True)
@@ -46,9 +65,18 @@ class RulesDocument:
     anchors: tuple[str, ...]
 
 
-def rules_document() -> RulesDocument:
-    """The rules page's content, rendered once per version of `docs/rules.md` (its mtime)."""
-    return _render(str(RULES_PATH), RULES_PATH.stat().st_mtime_ns)
+def rules_language(language: str | None) -> str:
+    """The language of the rules a reader gets: the request's language if the rules are written in it
+    (``fi-FI`` reads ``fi``), else English."""
+    base = (language or "en").split("-")[0].lower()
+    return base if base in RULES_PATHS else "en"
+
+
+def rules_document(language: str | None = "en") -> RulesDocument:
+    """The rules page's content in ``language`` (English when there is no such translation), rendered
+    once per version of its file (the mtime)."""
+    path = RULES_PATHS[rules_language(language)]
+    return _render(str(path), path.stat().st_mtime_ns)
 
 
 def rule_url(rule_id: str) -> str | None:
@@ -58,7 +86,7 @@ def rule_url(rule_id: str) -> str | None:
     return f"{reverse('rules')}#{rule_id}"
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=6)
 def _render(path: str, mtime_ns: int) -> RulesDocument:
     """Cached by the file's path and modification time: an edited document is rendered anew."""
     return render(Path(path).read_text(encoding="utf-8"))
@@ -210,7 +238,7 @@ class _RulesTreeprocessor(Treeprocessor):
     def _swatches(self, table: etree.Element) -> None:
         """A table whose first column is "Ball" gets a swatch of each row's ball (CSS draws it)."""
         head = table.find("thead/tr/th")
-        if head is None or "".join(head.itertext()).strip().lower() != "ball":
+        if head is None or "".join(head.itertext()).strip().lower() not in _BALL_HEADINGS:
             return
         table.set("class", "ball-table")
         for cell in table.iterfind("tbody/tr/td[1]"):

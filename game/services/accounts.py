@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import Any
 
 from django.contrib.auth.models import User  # the project's user model (AUTH_USER_MODEL is Django's)
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
 
 from game.models import Profile
 
@@ -23,7 +25,8 @@ GUEST_PREFIX = "Guest-"
 class AccountError(ValueError):
     """A refused account change, with the field it is about (for forms)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: Any) -> None:
+        """`message` is lazy text (gettext_lazy): the form shows it in the reader's language."""
         super().__init__(message)
         self.field = field
         self.message = message
@@ -34,9 +37,9 @@ def display_name_check(*, name: str) -> str:
     they cannot impersonate (no look-alike letters) and never look like a guest's generated name."""
     name = name.strip()
     if not DISPLAY_NAME_RE.match(name):
-        raise AccountError("display_name", "2 to 32 letters, digits, '-' or '_', starting with a letter or digit")
+        raise AccountError("display_name", _("2 to 32 letters, digits, '-' or '_', starting with a letter or digit"))
     if name.lower().startswith(GUEST_PREFIX.lower()):
-        raise AccountError("display_name", "names starting with 'Guest-' are kept for guests")
+        raise AccountError("display_name", _("names starting with 'Guest-' are kept for guests"))
     return name
 
 
@@ -67,7 +70,7 @@ def display_name_available(*, name: str, user: User | None = None) -> str:
     if user is not None and user.pk is not None:
         taken = taken.exclude(user=user)
     if taken.exists():
-        raise AccountError("display_name", "that display name is taken")
+        raise AccountError("display_name", _("that display name is taken"))
     return name
 
 
@@ -84,7 +87,7 @@ def account_register(*, user: User, display_name: str | None = None) -> Profile:
     if profile is None:
         return Profile.objects.create(user=user, display_name=name)
     if not profile.is_guest:
-        raise AccountError("username", "this account is already registered")
+        raise AccountError("username", _("this account is already registered"))
     profile.display_name = name
     profile.is_guest = False
     profile.save(update_fields=["display_name", "is_guest"])
@@ -95,7 +98,7 @@ def account_register(*, user: User, display_name: str | None = None) -> Profile:
 def user_signup(*, username: str, password: str, display_name: str | None = None) -> User:
     """A new registered user with its profile (scripts and tests; the site signs up through allauth)."""
     if User.objects.filter(username__iexact=username).exists():
-        raise AccountError("username", "that username is taken")
+        raise AccountError("username", _("that username is taken"))
     display_name_available(name=display_name or username)
     user = User.objects.create_user(username=username, password=password)
     account_register(user=user, display_name=display_name)
@@ -104,8 +107,8 @@ def user_signup(*, username: str, password: str, display_name: str | None = None
 
 def guest_create() -> User:
     """A guest user named like "Guest-4821": enough to take a seat in a casual match."""
-    for _ in range(100):
-        number = secrets.randbelow(9000) + 1000 if _ < 50 else secrets.randbelow(900_000) + 100_000
+    for attempt in range(100):
+        number = secrets.randbelow(9000) + 1000 if attempt < 50 else secrets.randbelow(900_000) + 100_000
         name = f"{GUEST_PREFIX}{number}"
         try:
             with transaction.atomic():
@@ -124,7 +127,7 @@ def guest_create() -> User:
 def bot_user_for_level(*, level: int) -> User:
     """The computer opponent of a level (1-5): one shared user per level, created on first use."""
     if not 1 <= level <= 5:
-        raise AccountError("opponent_bot_level", "bot levels are 1 to 5")
+        raise AccountError("opponent_bot_level", _("bot levels are 1 to 5"))
     profile = Profile.objects.filter(is_bot=True, bot_level=level).select_related("user").order_by("id").first()
     if profile is not None:
         return profile.user

@@ -15,6 +15,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from game.models import Club, Match, Membership
 
@@ -48,23 +50,23 @@ def _active_role(*, club: Club, user: Any) -> str | None:
 def _require_manager(*, club: Club, user: Any) -> str:
     role = _active_role(club=club, user=user)
     if role not in MANAGER_ROLES:
-        raise ClubPermissionError("Only the club's owner or an admin can do that.")
+        raise ClubPermissionError(_("Only the club's owner or an admin can do that."))
     return role
 
 
 def _clean_fields(*, name: str, slug: str, description: str, join_policy: str) -> dict[str, str]:
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[str | Promise]] = {}
     name = (name or "").strip()
     slug = (slug or "").strip().lower()
     description = (description or "").strip()
     if not 3 <= len(name) <= 64:
-        errors["name"] = ["A club name is 3 to 64 characters."]
+        errors["name"] = [_("A club name is 3 to 64 characters.")]
     if not 3 <= len(slug) <= 64 or not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
-        errors["slug"] = ["The address is 3 to 64 lowercase letters, digits and single hyphens (not 'new')."]
+        errors["slug"] = [_("The address is 3 to 64 lowercase letters, digits and single hyphens (not 'new').")]
     if len(description) > 2000:
-        errors["description"] = ["The description is at most 2000 characters."]
+        errors["description"] = [_("The description is at most 2000 characters.")]
     if join_policy not in Club.JoinPolicy.values:
-        errors["join_policy"] = ["Choose how people join."]
+        errors["join_policy"] = [_("Choose how people join.")]
     if errors:
         raise ClubError(errors)
     return {"name": name, "slug": slug, "description": description, "join_policy": join_policy}
@@ -74,20 +76,20 @@ def _clean_fields(*, name: str, slug: str, description: str, join_policy: str) -
 def club_create(*, user: Any, name: str, slug: str, description: str = "", join_policy: str = "request") -> Club:
     """Creates the club with `user` as its owner."""
     if user is None or not user.is_authenticated:
-        raise ClubPermissionError("Log in to create a club.")
+        raise ClubPermissionError(_("Log in to create a club."))
     fields = _clean_fields(name=name, slug=slug, description=description, join_policy=join_policy)
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[str | Promise]] = {}
     if Club.objects.filter(name__iexact=fields["name"]).exists():
-        errors["name"] = ["A club with this name already exists."]
+        errors["name"] = [_("A club with this name already exists.")]
     if Club.objects.filter(slug=fields["slug"]).exists():
-        errors["slug"] = ["This address is taken."]
+        errors["slug"] = [_("This address is taken.")]
     if errors:
         raise ClubError(errors)
     try:
         with transaction.atomic():
             club = Club.objects.create(created_by=user, **fields)
     except IntegrityError as exc:  # a concurrent create won the race for the name or slug
-        raise ClubError({"name": ["A club with this name or address already exists."]}) from exc
+        raise ClubError({"name": [_("A club with this name or address already exists.")]}) from exc
     Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER, status=Membership.Status.ACTIVE)
     return club
 
@@ -98,7 +100,7 @@ def club_update(*, club: Club, user: Any, name: str, description: str, join_poli
     _require_manager(club=club, user=user)
     fields = _clean_fields(name=name, slug=club.slug, description=description, join_policy=join_policy)
     if Club.objects.filter(name__iexact=fields["name"]).exclude(pk=club.pk).exists():
-        raise ClubError({"name": ["A club with this name already exists."]})
+        raise ClubError({"name": [_("A club with this name already exists.")]})
     club.name, club.description, club.join_policy = fields["name"], fields["description"], fields["join_policy"]
     club.save(update_fields=["name", "description", "join_policy"])
     return club
@@ -108,7 +110,7 @@ def club_update(*, club: Club, user: Any, name: str, description: str, join_poli
 def club_join(*, club: Club, user: Any) -> Membership:
     """Joins an open club, accepts an invitation, or asks to join a request-only club."""
     if user is None or not user.is_authenticated:
-        raise ClubPermissionError("Log in to join a club.")
+        raise ClubPermissionError(_("Log in to join a club."))
     membership = _membership(club=club, user=user, lock=True)
     if membership is not None:
         if membership.status == Membership.Status.INVITED:
@@ -116,14 +118,14 @@ def club_join(*, club: Club, user: Any) -> Membership:
             membership.save(update_fields=["status"])
             return membership
         if membership.status == Membership.Status.ACTIVE:
-            raise ClubError("You are already a member of this club.")
-        raise ClubError("Your request to join is waiting for an admin.")
+            raise ClubError(_("You are already a member of this club."))
+        raise ClubError(_("Your request to join is waiting for an admin."))
     if club.join_policy == Club.JoinPolicy.OPEN:
         status = Membership.Status.ACTIVE
     elif club.join_policy == Club.JoinPolicy.REQUEST:
         status = Membership.Status.REQUESTED
     else:
-        raise ClubPermissionError("This club is by invitation only.")
+        raise ClubPermissionError(_("This club is by invitation only."))
     return Membership.objects.create(club=club, user=user, role=Membership.Role.MEMBER, status=status)
 
 
@@ -133,9 +135,9 @@ def club_leave(*, club: Club, user: Any) -> str:
     (active, requested or invited) so the caller can say which it was."""
     membership = _membership(club=club, user=user, lock=True)
     if membership is None:
-        raise ClubError("You are not in this club.")
+        raise ClubError(_("You are not in this club."))
     if membership.role == Membership.Role.OWNER and membership.status == Membership.Status.ACTIVE:
-        raise ClubError("The owner cannot leave: make another member the owner first.")
+        raise ClubError(_("The owner cannot leave: make another member the owner first."))
     status = membership.status
     membership.delete()
     return status
@@ -147,7 +149,7 @@ def club_request_decide(*, club: Club, user: Any, member: Any, approve: bool) ->
     _require_manager(club=club, user=user)
     membership = _membership(club=club, user=member, lock=True)
     if membership is None or membership.status != Membership.Status.REQUESTED:
-        raise ClubError("There is no request to join from this player.")
+        raise ClubError(_("There is no request to join from this player."))
     if approve:
         membership.status = Membership.Status.ACTIVE
         membership.save(update_fields=["status"])
@@ -160,7 +162,7 @@ def club_invite(*, club: Club, user: Any, invitee: Any) -> Membership:
     """An owner or admin invites a player; a pending request from that player is simply approved."""
     _require_manager(club=club, user=user)
     if invitee is None:
-        raise ClubError({"player": ["No player has that name."]})
+        raise ClubError({"player": [_("No player has that name.")]})
     membership = _membership(club=club, user=invitee, lock=True)
     if membership is None:
         return Membership.objects.create(
@@ -171,8 +173,8 @@ def club_invite(*, club: Club, user: Any, invitee: Any) -> Membership:
         membership.save(update_fields=["status"])
         return membership
     if membership.status == Membership.Status.INVITED:
-        raise ClubError({"player": ["This player is already invited."]})
-    raise ClubError({"player": ["This player is already a member."]})
+        raise ClubError({"player": [_("This player is already invited.")]})
+    raise ClubError({"player": [_("This player is already a member.")]})
 
 
 @transaction.atomic
@@ -180,14 +182,14 @@ def club_member_set_role(*, club: Club, user: Any, member: Any, role: str) -> No
     """The owner makes a member an admin or a member again, or hands over ownership (the old owner
     becomes an admin, so a club always has exactly one owner)."""
     if _active_role(club=club, user=user) != Membership.Role.OWNER:
-        raise ClubPermissionError("Only the club's owner can change roles.")
+        raise ClubPermissionError(_("Only the club's owner can change roles."))
     if role not in Membership.Role.values:
-        raise ClubError({"role": ["Choose owner, admin or member."]})
+        raise ClubError({"role": [_("Choose owner, admin or member.")]})
     membership = _membership(club=club, user=member, lock=True)
     if membership is None or membership.status != Membership.Status.ACTIVE:
-        raise ClubError("Only active members can be given a role.")
+        raise ClubError(_("Only active members can be given a role."))
     if membership.user_id == user.pk:
-        raise ClubError("Hand the club to another member to change your own role.")
+        raise ClubError(_("Hand the club to another member to change your own role."))
     if role == Membership.Role.OWNER:
         Membership.objects.filter(club=club, user=user).update(role=Membership.Role.ADMIN)
     membership.role = role
@@ -200,11 +202,11 @@ def club_member_remove(*, club: Club, user: Any, member: Any) -> None:
     role = _require_manager(club=club, user=user)
     membership = _membership(club=club, user=member, lock=True)
     if membership is None:
-        raise ClubError("This player is not in the club.")
+        raise ClubError(_("This player is not in the club."))
     if membership.role == Membership.Role.OWNER:
-        raise ClubPermissionError("The owner cannot be removed.")
+        raise ClubPermissionError(_("The owner cannot be removed."))
     if membership.role == Membership.Role.ADMIN and role != Membership.Role.OWNER:
-        raise ClubPermissionError("Only the owner can remove an admin.")
+        raise ClubPermissionError(_("Only the owner can remove an admin."))
     membership.delete()
 
 
@@ -219,7 +221,7 @@ def match_mark_for_club(*, match: Match, club: Club | None, user: Any) -> Match:
     """
     match = Match.objects.select_for_update().get(pk=match.pk)
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-        raise ClubError("A finished match cannot change its club.")
+        raise ClubError(_("A finished match cannot change its club."))
     target = club if club is not None else match.club
     if target is None:
         return match
@@ -227,7 +229,7 @@ def match_mark_for_club(*, match: Match, club: Club | None, user: Any) -> Match:
     players = [pid for pid in (match.player1_id, match.player2_id) if pid is not None]
     is_player = user_id is not None and user_id in players
     if not is_player and _active_role(club=target, user=user) not in MANAGER_ROLES:
-        raise ClubPermissionError("Only a player of the match or a club admin can mark it for the club.")
+        raise ClubPermissionError(_("Only a player of the match or a club admin can mark it for the club."))
     if club is not None:
         active = set(
             Membership.objects.filter(club=club, user_id__in=players, status=Membership.Status.ACTIVE).values_list(
@@ -235,9 +237,9 @@ def match_mark_for_club(*, match: Match, club: Club | None, user: Any) -> Match:
             )
         )
         if is_player and user_id not in active:
-            raise ClubPermissionError("You are not a member of this club.")
+            raise ClubPermissionError(_("You are not a member of this club."))
         if not players or set(players) - active:
-            raise ClubError("Both players must be members of the club.")
+            raise ClubError(_("Both players must be members of the club."))
     match.club = club
     match.save(update_fields=["club", "updated_at"])
     return match

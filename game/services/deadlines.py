@@ -18,6 +18,9 @@ versioned events are stored, and the caller publishes them.
 - Disconnect grace: the absent player loses; both absent, or before the break: aborted (K-9.3). A bot
   is always present, so a bot match ends when its human has gone past the grace.
 - K-11: the warning (the last 5 minutes) and the limit are noted on time, announced by `notice`.
+- Tournaments (issue 18): a tournament whose start time has come begins, and a player who has not come
+  to a tournament match 10 minutes after it was made loses it by forfeit
+  (`game.services.tournaments.play.tournament_clocks_fire`, polled here with the rest).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from game.selectors.match_state import deadline_next, engine_names
 from game.services.matches.base import Applied
 from game.services.matches.inputs import commit_and_record, inputs_so_far
 from game.services.matches.presence import connected_seats, refresh_grace
+from game.services.tournaments.play import tournament_clocks_fire
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +59,8 @@ def deadlines_fire_due(*, now: float | None = None, limit: int = BATCH) -> list[
         applied = deadline_fire(match_id=match_id, now=now)
         if applied is not None and applied.events:
             fired.append((match_id, applied))
+    tournament_events, _ = tournament_clocks_fire(now=now)
+    fired.extend(tournament_events)
     return fired
 
 

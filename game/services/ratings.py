@@ -7,6 +7,8 @@ a database constraint).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from game import glicko2
 from game.models import Match, Profile, RatingChange
 from game.selectors.match_result import rating_change_dict
@@ -23,8 +25,30 @@ def rating_update(*, match: Match, first: Profile, second: Profile, first_score:
     `first`/`second` must be locked (select_for_update) by the caller; this saves them.
     """
     after_first, after_second = glicko2.rate_match(_rating_of(first), _rating_of(second), first_score=first_score)
+    return _apply(match, [(first, after_first), (second, after_second)])
+
+
+def team_rating_update(
+    *, match: Match, teams: Sequence[Sequence[Profile]], first_score: float, rated_by_tournament: bool
+) -> list[dict]:
+    """Moves every member's rating for one rated team match (issue 18, docs/teams.md): each member
+    against the other team's mean rating, one Glicko-2 period (``glicko2.rate_team_match``). Team
+    matches are casual unless a club tournament rates them: ``rated_by_tournament`` is the flag it
+    passes (through ``team_match_create(rated=True)``), and without it nothing moves.
+
+    Profiles must be locked by the caller; returns one change per member, team 0 first."""
+    if not rated_by_tournament:
+        return []
+    first, second = ([_rating_of(p) for p in team] for team in teams)
+    after_first, after_second = glicko2.rate_team_match(first, second, first_score=first_score)
+    pairs = [*zip(teams[0], after_first, strict=True), *zip(teams[1], after_second, strict=True)]
+    return _apply(match, pairs)
+
+
+def _apply(match: Match, pairs: Sequence[tuple[Profile, glicko2.Rating]]) -> list[dict]:
+    """Write the RatingChange rows and the profiles' new ratings; the changes for the `finished` event."""
     changes: list[dict] = []
-    for profile, after in ((first, after_first), (second, after_second)):
+    for profile, after in pairs:
         before = _rating_of(profile)
         RatingChange.objects.create(
             user_id=profile.user_id,

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from game.models import Match, Profile
+from game.models import Match, Profile, TeamSeat
 from game.selectors.match_state import AnyUser, engine_names, seat_of
 from game.services.matches.base import MatchError, lock
 from game.services.matches.lifecycle import start
@@ -54,7 +54,14 @@ def match_rematch(*, match_id: str, user: AnyUser) -> Rematch:
                 shot_clock=old.shot_clock,
                 club=old.club,
                 ruleset=old.ruleset,
+                team_size=old.team_size,
             )
+            if old.team_size:  # the teams swap sides, each keeping its order; a rematch is casual
+                new.rated = False
+                TeamSeat.objects.bulk_create(
+                    TeamSeat(match=new, user_id=s.user_id, team=1 - s.team, order=s.order)
+                    for s in TeamSeat.objects.filter(match=old)
+                )
             events.append(start(new, time.time()))
             new.save()
             old.rematch = new

@@ -16,6 +16,7 @@ from game.models import Match, MatchResult, Profile, Shot
 from game.selectors.match_result import recorded_rating_changes
 from game.selectors.rating_eligibility import unrated_reason
 from game.services.ratings import rating_update
+from game.services.team_results import team_results_record
 
 
 def best_breaks(*, shots: Iterable[Shot]) -> dict[str, int]:
@@ -70,6 +71,9 @@ def results_record(*, match: Match) -> list[dict]:
     if existing is not None:
         return recorded_rating_changes(match=match)
 
+    if match.team_size:
+        breaks = best_breaks(shots=Shot.objects.filter(match=match).order_by("seq"))
+        return team_results_record(match=match, breaks=breaks)
     player_ids = [pid for pid in (match.player1_id, match.player2_id) if pid is not None]
     profiles = {p.user_id: p for p in Profile.objects.select_for_update().filter(user_id__in=player_ids)}
     breaks = best_breaks(shots=Shot.objects.filter(match=match).order_by("seq"))

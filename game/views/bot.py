@@ -17,6 +17,7 @@ from game import realtime
 from game.ratelimit import rate_limited
 from game.services.matches import MatchError, match_create
 from game.views.accounts import player_user
+from game.views.play import match_error_words
 
 DEFAULT_LEVEL = 3
 
@@ -43,7 +44,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
             opponent_bot_level=_level(request.POST.get("level")),
         )
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("home")
     realtime.publish_sync(match.id, events)
     return redirect("match", match_id=match.id)

@@ -18,6 +18,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -36,15 +38,17 @@ T = "game/community/"
 class ClubForm(forms.Form):
     """Shape checks only; the service decides what is allowed (unique names, reserved slugs)."""
 
-    name = forms.CharField(max_length=64, min_length=3)
+    name = forms.CharField(max_length=64, min_length=3, label=gettext_lazy("Name"))
     slug = forms.SlugField(
         max_length=64,
         min_length=3,
-        label="Address",
-        help_text="Lowercase letters, digits and hyphens: /clubs/<address>/",
+        label=gettext_lazy("Address"),
+        help_text=gettext_lazy("Lowercase letters, digits and hyphens: /clubs/<address>/"),
     )
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=2000)
-    join_policy = forms.ChoiceField(choices=Club.JoinPolicy.choices, label="Who can join")
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=2000, label=gettext_lazy("Description")
+    )
+    join_policy = forms.ChoiceField(choices=Club.JoinPolicy.choices, label=gettext_lazy("Who can join"))
 
 
 class ClubEditForm(ClubForm):
@@ -52,15 +56,15 @@ class ClubEditForm(ClubForm):
 
 
 class InviteForm(forms.Form):
-    player = forms.CharField(max_length=32, label="Player name")
+    player = forms.CharField(max_length=32, label=gettext_lazy("Player name"))
 
 
 class RoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(choices=Membership.Role.choices, label=gettext_lazy("Role"))
 
 
 class MarkForm(forms.Form):
-    match = forms.CharField(max_length=16, label="Match id")
+    match = forms.CharField(max_length=16, label=gettext_lazy("Match id"))
 
 
 def _error_text(error: ValidationError) -> str:
@@ -118,7 +122,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 def player(request: HttpRequest, display_name: str) -> HttpResponse:
     profile = player_selectors.player_get(display_name=display_name)
     if profile is None:
-        raise Http404("No such player")
+        raise Http404(_("No such player"))
     history = player_selectors.player_rating_history(user=profile.user)
     return render(
         request,
@@ -159,7 +163,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             _apply_errors(form, error)
         else:
-            messages.success(request, f"Welcome to {club.name}: you are its owner.")
+            messages.success(request, _("Welcome to %(club)s: you are its owner.") % {"club": club.name})
             return redirect("club", slug=club.slug)
     return render(request, T + "club_form.html", {"form": form, "creating": True}, status=400 if form.errors else 200)
 
@@ -167,7 +171,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
 def _club_or_404(slug: str) -> Club:
     club = club_selectors.club_get(slug=slug)
     if club is None:
-        raise Http404("No such club")
+        raise Http404(_("No such club"))
     return club
 
 
@@ -200,7 +204,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(slug)
     membership = club_selectors.club_membership(club=club, user=request.user)
     if not club_selectors.club_can_manage(membership=membership):
-        return _forbidden(request, "Only the club's owner or an admin can edit the club.", club_url(club))
+        return _forbidden(request, _("Only the club's owner or an admin can edit the club."), club_url(club))
     initial = {"name": club.name, "description": club.description, "join_policy": club.join_policy}
     form = ClubEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -211,7 +215,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             _apply_errors(form, error)
         else:
-            messages.success(request, "Club updated.")
+            messages.success(request, _("Club updated."))
             return redirect("club", slug=club.slug)
     return render(
         request,
@@ -255,9 +259,9 @@ def club_join(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _error_text(error))
         return redirect(club_url(club))
     if membership.status == Membership.Status.ACTIVE:
-        messages.success(request, f"You are now a member of {club.name}.")
+        messages.success(request, _("You are now a member of %(club)s.") % {"club": club.name})
     else:
-        messages.success(request, "Request sent: an admin of the club will answer it.")
+        messages.success(request, _("Request sent: an admin of the club will answer it."))
     return redirect(club_url(club))
 
 
@@ -271,11 +275,11 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _error_text(error))
         return redirect(club_url(club))
     done: dict[str, str] = {
-        Membership.Status.ACTIVE: f"You left {club.name}.",
-        Membership.Status.REQUESTED: "Request withdrawn.",
-        Membership.Status.INVITED: "Invitation declined.",
+        Membership.Status.ACTIVE: _("You left %(club)s.") % {"club": club.name},
+        Membership.Status.REQUESTED: _("Request withdrawn."),
+        Membership.Status.INVITED: _("Invitation declined."),
     }
-    messages.success(request, done.get(status, "Done."))
+    messages.success(request, done.get(status, _("Done.")))
     return redirect(club_url(club))
 
 
@@ -284,7 +288,7 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
 def club_request(request: HttpRequest, slug: str, display_name: str, decision: str) -> HttpResponse:
     club = _club_or_404(slug)
     if decision not in ("approve", "decline"):
-        raise Http404("Unknown decision")
+        raise Http404(_("Unknown decision"))
     member = _user_named(display_name)
     return _club_action(
         request,
@@ -292,7 +296,9 @@ def club_request(request: HttpRequest, slug: str, display_name: str, decision: s
         lambda: club_services.club_request_decide(
             club=club, user=request.user, member=member, approve=decision == "approve"
         ),
-        f"{display_name} is now a member." if decision == "approve" else f"Declined {display_name}'s request.",
+        _("%(name)s is now a member.") % {"name": display_name}
+        if decision == "approve"
+        else _("Declined %(name)s's request.") % {"name": display_name},
     )
 
 
@@ -302,14 +308,14 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(slug)
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the name of the player to invite.")
+        messages.error(request, _("Give the name of the player to invite."))
         return redirect(club_url(club))
     name = form.cleaned_data["player"].strip()
     return _club_action(
         request,
         club,
         lambda: club_services.club_invite(club=club, user=request.user, invitee=_user_named(name)),
-        f"Invited {name}.",
+        _("Invited %(name)s.") % {"name": name},
     )
 
 
@@ -319,7 +325,7 @@ def club_member_role(request: HttpRequest, slug: str, display_name: str) -> Http
     club = _club_or_404(slug)
     form = RoleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose owner, admin or member.")
+        messages.error(request, _("Choose owner, admin or member."))
         return redirect(club_url(club))
     role = form.cleaned_data["role"]
     return _club_action(
@@ -328,7 +334,7 @@ def club_member_role(request: HttpRequest, slug: str, display_name: str) -> Http
         lambda: club_services.club_member_set_role(
             club=club, user=request.user, member=_user_named(display_name), role=role
         ),
-        f"{display_name} is now {Membership.Role(role).label.lower()}.",
+        _("%(name)s is now: %(role)s.") % {"name": display_name, "role": Membership.Role(role).label},
     )
 
 
@@ -340,7 +346,7 @@ def club_member_remove(request: HttpRequest, slug: str, display_name: str) -> Ht
         request,
         club,
         lambda: club_services.club_member_remove(club=club, user=request.user, member=_user_named(display_name)),
-        f"Removed {display_name} from the club.",
+        _("Removed %(name)s from the club.") % {"name": display_name},
     )
 
 
@@ -351,13 +357,13 @@ def club_mark_match(request: HttpRequest, slug: str) -> HttpResponse:
     form = MarkForm(request.POST)
     match = Match.objects.filter(pk=form.cleaned_data["match"].strip()).first() if form.is_valid() else None
     if match is None:
-        messages.error(request, "No match has that id.")
+        messages.error(request, _("No match has that id."))
         return redirect(club_url(club))
     return _club_action(
         request,
         club,
         lambda: club_services.match_mark_for_club(match=match, club=club, user=request.user),
-        f"Match {match.pk} now counts for {club.name}.",
+        _("Match %(match)s now counts for %(club)s.") % {"match": match.pk, "club": club.name},
     )
 
 
@@ -369,7 +375,7 @@ def _replayable(match_id: str) -> Match:
         Match.objects.select_related("player1__profile", "player2__profile", "winner__profile", "club"), pk=match_id
     )
     if match.status not in replay_selectors.REPLAYABLE:
-        raise Http404("This match is not over yet: watch it live instead.")
+        raise Http404(_("This match is not over yet: watch it live instead."))
     return match
 
 

@@ -7,39 +7,69 @@ later converts that same user. Creating and joining are rate-limited (game/ratel
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from game import realtime
 from game.engine.table import kaisa_table
 from game.ratelimit import rate_limited
 from game.selectors.matches import match_get, match_open_list, match_role, matches_in_progress_for
+from game.selectors.teams import TEAM_SIZES, team_info
 from game.services.accounts import profile_ensure
 from game.services.matches import MatchError, match_cancel, match_create, match_join
+from game.services.teams import team_match_join, team_match_open
 from game.views.accounts import player_user
 
-BOT_CHOICES = [("human", "A person (invite link or the open list)")] + [
-    (str(level), f"Computer, level {level}") for level in range(1, 6)
+BOT_CHOICES: list[tuple[str, str | Promise]] = [("human", gettext_lazy("A person (invite link or the open list)"))] + [
+    (str(level), format_lazy(gettext_lazy("Computer, level {level}"), level=level)) for level in range(1, 6)
 ]
 
 
+#: 1 vs 1, or a team match (issue 18: 2 vs 2 to 4 vs 4, the sizes the engine allows).
+TEAM_SIZE_CHOICES = [(n, format_lazy(gettext_lazy("{n} vs {n}"), n=n)) for n in (1, *TEAM_SIZES)]
+
+
+def match_error_words(error: MatchError) -> str:
+    """A refused create, join or cancel in the reader's language: the service's own words, which it
+    marks for translation (gettext_noop); a message it does not mark stays as it is."""
+    return _(error.message)
+
+
 class CreateMatchForm(forms.Form):
-    rated = forms.BooleanField(required=False, help_text="needs an account")
+    rated = forms.BooleanField(required=False, label=gettext_lazy("Rated"), help_text=gettext_lazy("needs an account"))
     time_limit = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=240,
-        label="Time limit (minutes, K-11)",
-        help_text="empty: none; the classic is 65 (60 + 5)",
+        label=gettext_lazy("Time limit (minutes, K-11)"),
+        help_text=gettext_lazy("empty: none; the classic is 65 (60 + 5)"),
     )
     shot_clock = forms.IntegerField(
-        required=False, min_value=5, max_value=600, label="Shot clock (seconds)", help_text="empty: none"
+        required=False,
+        min_value=5,
+        max_value=600,
+        label=gettext_lazy("Shot clock (seconds)"),
+        help_text=gettext_lazy("empty: none"),
     )
-    opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human")
+    opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human", label=gettext_lazy("Opponent"))
+    team_size = forms.TypedChoiceField(
+        choices=TEAM_SIZE_CHOICES,
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=None,
+        label=gettext_lazy("Players per side"),
+    )
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -63,14 +93,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items()))
+        labels = {name: field.label or name for name, field in form.fields.items()}
+        problems = (f"{labels.get(k, k)}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
+        messages.error(request, "; ".join(problems))
         return redirect("lobby")
     data = form.cleaned_data
     if data["rated"] and not request.user.is_authenticated:
-        messages.error(request, "Rated matches need an account: sign up or log in first.")
+        messages.error(request, _("Rated matches need an account: sign up or log in first."))
         return redirect("lobby")
-    user = player_user(request)
     opponent = data["opponent"]
+    if data["team_size"] and data["team_size"] > 1:
+        return _team_create(request, data)
+    user = player_user(request)
     try:
         match, events = match_create(
             user=user,
@@ -80,18 +114,62 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
             opponent_bot_level=None if opponent == "human" else int(opponent),
         )
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("lobby")
     realtime.publish_sync(match.id, events, lobby=opponent == "human")
     return redirect("match", match_id=match.id)
 
 
-def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
+def _team_create(request: HttpRequest, data: dict[str, Any]) -> HttpResponse:
+    """A team match from the lobby: casual (only a club tournament rates team matches), people only."""
+    if data["rated"]:
+        messages.error(request, _("Team matches are casual: only a club tournament rates them."))
+        return redirect("lobby")
+    if data["opponent"] != "human":
+        messages.error(request, _("Team matches are played by people: choose a person as the opponent."))
+        return redirect("lobby")
+    try:
+        match = team_match_open(
+            user=player_user(request),
+            team_size=data["team_size"],
+            time_limit=data["time_limit"] * 60 if data["time_limit"] else None,
+            shot_clock=data["shot_clock"],
+        )
+    except MatchError as exc:
+        messages.error(request, match_error_words(exc))
+        return redirect("lobby")
+    realtime.publish_sync(match.id, [], lobby=True)
+    return redirect("match", match_id=match.id)
+
+
+@require_POST
+@rate_limited("match_join")
+def team_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
+    """Take a place in one team of an open team match (the last place starts it)."""
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404("no such match")
+    team = request.POST.get("team", "")
+    try:
+        applied = team_match_join(
+            match_id=match_id, user=player_user(request), team=int(team) if team in ("0", "1") else -1
+        )
+    except MatchError as exc:
+        messages.error(request, match_error_words(exc))
+        return redirect("match", match_id=match_id)
+    realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
+    return redirect("match", match_id=match_id)
+
+
+def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
+    match = match_get(match_id=match_id)
+    if match is None:
+        raise Http404(_("There is no such match."))
     role, _seat, me = match_role(match=match, user=request.user)
     can_join = role == "spectator" and match.status == match.Status.OPEN and match.player2_id is None
+    teams = team_info(match=match) if match.team_size else None
+    if teams is not None:
+        can_join = False  # a team match is joined by choosing a team (team_join_view)
     return render(
         request,
         "game/match.html",
@@ -104,6 +182,9 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
             "match": match,
             "can_join": can_join,
             "join_url": f"/m/{match.id}/join/",
+            "teams": teams,
+            "can_join_team": teams is not None and role == "spectator" and match.status == match.Status.OPEN,
+            "team_join_url": f"/m/{match.id}/team-join/",
             "invite_url": request.build_absolute_uri(f"/m/{match.id}/"),
         },
     )
@@ -114,15 +195,15 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
 def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
-        raise Http404("no such match")
+        raise Http404(_("There is no such match."))
     if match.rated and not request.user.is_authenticated:
-        messages.error(request, "This match is rated: sign up or log in to join it.")
+        messages.error(request, _("This match is rated: sign up or log in to join it."))
         return redirect("match", match_id=match_id)
     user = player_user(request)
     try:
         applied = match_join(match_id=match_id, user=user)
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
     realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("match", match_id=match_id)
@@ -135,7 +216,7 @@ def match_cancel_view(request: HttpRequest, match_id: str) -> HttpResponse:
     try:
         applied = match_cancel(match_id=match_id, user=request.user)
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
     realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("lobby")
@@ -146,5 +227,6 @@ urlpatterns: list[URLPattern] = [
     path("lobby/create/", lobby_create, name="lobby_create"),
     path("m/<matchid:match_id>/", match_page, name="match"),
     path("m/<matchid:match_id>/join/", match_join_view, name="match_join"),
+    path("m/<matchid:match_id>/team-join/", team_join_view, name="team_join"),
     path("m/<matchid:match_id>/cancel/", match_cancel_view, name="match_cancel"),
 ]

@@ -10,12 +10,14 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 
 from game.selectors import rating_eligibility
 from game.selectors.live import featured_match
 from game.selectors.matches import matches_in_progress_for
-from game.selectors.rules_document import rules_document
+from game.selectors.rules_document import rules_document, rules_language
+from game.views.learn import tutorial_offered
 
 BOT_LEVELS = (1, 2, 3, 4, 5)
 
@@ -28,6 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "featured": featured_match(),
             "bot_levels": BOT_LEVELS,
             "in_progress": matches_in_progress_for(user=request.user),
+            "offer_tutorial": tutorial_offered(request),
         },
     )
 
@@ -105,4 +108,5 @@ def ratings_help(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of Kaisa as Kaiza plays them: docs/rules.md, the one source, with an anchor per rule id
     (`/rules/#K-6.2`) that verdicts link to."""
-    return render(request, "game/rules.html", {"document": rules_document()})
+    language = rules_language(get_language())
+    return render(request, "game/rules.html", {"document": rules_document(language), "rules_language": language})

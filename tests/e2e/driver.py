@@ -112,10 +112,23 @@ def _clear(a: tuple[float, float], b: tuple[float, float], others: list[tuple[fl
     return True
 
 
+def side_of(state: dict[str, Any], me: str) -> int:
+    """My side in the state: my seat, or in a team match my team (docs/teams.md)."""
+    names = [p["name"] for p in state["players"]]
+    if me in names:
+        return names.index(me)
+    return next(i for i, members in enumerate(state.get("teams") or []) if me in members)
+
+
+def my_cue_ball(state: dict[str, Any], me: str) -> str | None:
+    cue: str | None = state["players"][side_of(state, me)]["cue_ball"]
+    return cue
+
+
 def choose_shot(state: dict[str, Any], me: str) -> tuple[str, str, float] | None:
     """A legal call (ball, pocket) with a clear straight ghost-ball line, and the aim angle."""
     engine = Match.from_snapshot({k: v for k, v in state.items() if k != "pending"})
-    cue_id = next(p["cue_ball"] for p in state["players"] if p["name"] == me)
+    cue_id = my_cue_ball(state, me)
     positions = {k: tuple(v) for k, v in state["balls"].items() if v}
     cue = positions[cue_id]
     best: tuple[float, str, str, float] | None = None
@@ -151,7 +164,7 @@ def choose_shot(state: dict[str, Any], me: str) -> tuple[str, str, float] | None
 def free_spot(state: dict[str, Any], me: str, opening: bool) -> tuple[float, float]:
     """A legal placement for my cue ball: in the home, or past the centre for the opening (K-3.3)."""
     engine = Match.from_snapshot({k: v for k, v in state.items() if k != "pending"})
-    cue_id = next(p["cue_ball"] for p in state["players"] if p["name"] == me) or "white2"
+    cue_id = my_cue_ball(state, me) or "white2"
     xs = [2.6, 2.45, 2.3] if opening else [0.45, 0.3, 0.6, 0.2]
     ys = [0.71, 0.45, 0.95, 0.3, 1.1] if opening else [0.3, 0.5, 1.0, 0.2, 1.2, 0.71]
     for x in xs:
@@ -178,7 +191,7 @@ def take_turn(page: Any, me: str, lag_speed: float = 2.3, shot_speed: float = 2.
     act = actions(page)[0]
     state = shown_state(page)
     if act == "lag":
-        seat = [p["name"] for p in state["players"]].index(me)
+        seat = side_of(state, me)
         start = (round(TABLE.home_line_x / 2, 6), round(W / 4 if seat == 0 else 3 * W / 4, 6))
         aim(page, start, 0.0)
         pull_and_release(page, start, 0.0, lag_speed + 0.35 * seat)  # unequal, or the lag is a tie
@@ -188,7 +201,7 @@ def take_turn(page: Any, me: str, lag_speed: float = 2.3, shot_speed: float = 2.
         spot = free_spot(state, me, opening=state["phase"] == "opening_placement")
         click_world(page, *spot)
     elif act == "shoot":
-        cue_id = next(p["cue_ball"] for p in state["players"] if p["name"] == me)
+        cue_id = my_cue_ball(state, me)
         cue = tuple(state["balls"][cue_id])
         pick = choose_shot(state, me)
         if pick is None:

@@ -4,7 +4,7 @@ browser) and an English spectator at one match read the same verdict of a shot, 
 line and as the shot list's entry, each in their language: the words the server made once from the
 verdict's code and params (the event's `words` map). A reload keeps the list in the reader's language;
 the page's own words (the phase name) come from the djangojs catalogue. Screenshots:
-test-artifacts/languages-{fi,ru,en}.png."""
+test-artifacts/verdict-languages-{fi,ru,en}.png."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_verdict_in_each_readers_language(
     assert any("Розыгрыш начального удара" in row for row in pages.shot_list(boris)), "the lag entries in Russian"
 
     for lang, page in readers.items():
-        colours = pages.region_colours(page, "#kaiza-match", artifacts_dir / f"languages-{lang}.png")
+        colours = pages.region_colours(page, "#kaiza-match", artifacts_dir / f"verdict-languages-{lang}.png")
         assert colours > 200, f"the {lang} page looks blank ({colours} colours)"
 
     # A reload: the list comes from the snapshot's stored entries, still in the reader's language.

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from game.loadtest.client import LoadConfig, LoadStats, run_load
 from tests.support.daphne import DaphneServer
@@ -36,8 +36,18 @@ def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: C
     assert stats.ping
 
     out = StringIO()
+    # Bars generous enough for a busy test machine: judged, and held (the real bars are benchmarks).
     call_command(
-        "loadtest", url=[server.url], matches=1, spectators=1, duration=4.0, think=0.3, timeline=True, stdout=out
+        "loadtest",
+        url=[server.url],
+        matches=1,
+        spectators=1,
+        duration=4.0,
+        think=0.3,
+        timeline=True,
+        max_shot_p99=5000,
+        max_aim_p99=5000,
+        stdout=out,
     )
     text = out.getvalue()
     for label in (
@@ -77,3 +87,32 @@ def test_loadtest_across_two_processes_with_redis_and_postgres(
     assert dict(stats.errors) == {}
     assert stats.missed == 0
     assert stats.shots >= 2 and stats.shot_spectator and stats.aim
+
+
+def test_loadtest_fails_with_the_reason_when_a_bar_is_missed(daphne_factory: Callable[..., DaphneServer]) -> None:
+    """A run with no error still fails when a latency bar is missed, saying which; a ws:// URL is
+    taken as the same server (it once gave unexplained URLErrors)."""
+    server = daphne_factory(KAIZA_BOT_PACE="0")
+    out = StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command(
+            "loadtest",
+            url=["ws" + server.url[len("http") :]],
+            matches=1,
+            spectators=1,
+            duration=3.0,
+            think=0.3,
+            max_shot_p99=0,
+            max_aim_p99=0.001,
+            stdout=out,
+        )
+    text = out.getvalue()
+    assert exit_info.value.code == 1, text
+    assert "errors: 0;" in text and "versions missed: 0" in text, text
+    assert re.search(r"^result: FAILED: aim relay p99 [0-9.]+ ms > 0.001 ms$", text, re.M), text
+    assert "shot round trip p99" not in text.split("result:")[1], "a bar of 0 is not judged"
+
+
+def test_loadtest_refuses_a_url_it_cannot_use() -> None:
+    with pytest.raises(CommandError, match="--url takes http://host:port"):
+        call_command("loadtest", url=["ftp://127.0.0.1:1"], matches=1, duration=1.0, stdout=StringIO())

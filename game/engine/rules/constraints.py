@@ -35,8 +35,9 @@ OPTIONS: tuple[str, ...] = ("object_cushions", "cue_cushions")
 
 
 def pending(state: MatchState) -> list[tuple[str, str]]:
-    """Who may act now and how: (player, action), action in lag/choose_break/place/shoot."""
-    names = state.names
+    """Who may act now and how: (player, action), action in lag/choose_break/place/shoot. In a team
+    match the player is the member whose visit it is (``MatchState.actor``)."""
+    names = (state.actor(0), state.actor(1))
     stage = state.stage
     if state.phase == Phase.FINISHED:
         return []
@@ -57,7 +58,7 @@ def actions(state: MatchState, player: str) -> list[str]:
     out = [action for name, action in pending(state) if name == player]
     if out == ["shoot"] and state.visit.from_hand and state.phase in SHOOTING_PHASES:
         out = ["place", "shoot"]
-    if state.phase != Phase.FINISHED and player in state.names:
+    if state.phase != Phase.FINISHED and (player in state.names or state.team_of(player) is not None):
         out.append("resign")
     return out
 

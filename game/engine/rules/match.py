@@ -35,7 +35,7 @@ from game.engine.rules.phases.flow import Outcome
 from game.engine.rules.phases.online import TIMEOUTS_TO_LOSE
 from game.engine.rules.ruleset import Ruleset
 from game.engine.rules.simulator import Simulator, physics_simulator
-from game.engine.rules.snapshot import from_snapshot, to_snapshot
+from game.engine.rules.snapshot import check_teams, from_snapshot, to_snapshot
 from game.engine.rules.state import (
     LagState,
     MatchState,
@@ -91,9 +91,15 @@ class Match:
         *,
         time_warning: float | None = None,
         now: float | None = None,
+        teams: Sequence[Sequence[str]] | None = None,
         simulate: Simulator = physics_simulator,
     ) -> Match:
         """A match in phase ``lag``. ``players[0]`` is the first-joined player (lag side y < W/2).
+
+        ``teams``: a team match (issue 18): ``players`` then name the two teams (each shares one cue
+        ball and one score) and ``teams[i]`` lists team i's members (2 to 4) in their fixed rotation;
+        the first members lag (K-3.1), and a team whose visit ends hands its next visit to its next
+        member. Fouls, ball in hand and the time limit apply to the team.
 
         ``time_limit`` in seconds (``True`` = the ruleset's 3900 s); the warning defaults to the same
         fraction of it as the ruleset's 3600 of 3900.
@@ -117,9 +123,11 @@ class Match:
                 warning = clock_mod.check_now(time_warning)
                 if warning is None or not 0 <= warning <= limit:
                     raise RuleError("bad_time", "time_warning must lie between 0 and the time limit")
+        sides = (PlayerState(names[0]), PlayerState(names[1]))
         state = MatchState(
             phase=Phase.LAG,
-            players=(PlayerState(names[0]), PlayerState(names[1])),
+            players=sides,
+            teams=None if teams is None else check_teams(teams, sides),
             turn=0,
             balls=_start_balls(table_for(rs.ball_diameter)),
             ruleset=rs,
@@ -164,7 +172,18 @@ class Match:
 
     @property
     def current_player(self) -> str:
+        """The side whose turn it is (in a team match, the team's name; see :attr:`at_table`)."""
         return self._state.shooter.name
+
+    @property
+    def at_table(self) -> str:
+        """Who plays the visit now: the player, or in a team match the member whose visit it is."""
+        return self._state.actor(self._state.turn)
+
+    @property
+    def teams(self) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """The members of each team in rotation order, or None for a one-to-one match."""
+        return self._state.teams
 
     @property
     def scores(self) -> dict[str, int]:

@@ -99,6 +99,13 @@ def to_snapshot(state: MatchState) -> dict[str, Any]:
         # Online shot-clock counts: written only while one runs, so snapshots stored before the server
         # clocks read back unchanged (no migration) and most snapshots stay as they were.
         **({"timeouts": [state.timeouts[0], state.timeouts[1]]} if any(state.timeouts) else {}),
+        # Team matches only (issue 18): the members in rotation order and, per team, the index of the
+        # member whose visit it is or comes next; a one-to-one snapshot stays exactly as before.
+        **(
+            {"teams": [list(state.teams[0]), list(state.teams[1])], "at_table": list(state.at_table)}
+            if state.teams is not None
+            else {}
+        ),
     }
 
 
@@ -310,6 +317,7 @@ def from_snapshot(data: object) -> MatchState:
     last_verdict = data.get("last_verdict")
     if last_verdict is not None and not isinstance(last_verdict, Mapping):
         raise _bad("last_verdict must be an object")
+    teams, at_table = read_teams(data.get("teams"), data.get("at_table"), players)
     return MatchState(
         phase=phase,
         players=players,
@@ -329,6 +337,8 @@ def from_snapshot(data: object) -> MatchState:
         last_verdict=copy.deepcopy(dict(last_verdict)) if last_verdict is not None else None,
         moves=_integer(data.get("moves", 0), "moves"),
         timeouts=_timeouts(data.get("timeouts")),
+        teams=teams,
+        at_table=at_table,
     )
 
 
@@ -340,3 +350,39 @@ def _timeouts(value: Any) -> tuple[int, int]:
         raise _bad("timeouts must be a pair of counts")
     a, b = (_integer(v, "timeouts") for v in value)
     return (a, b)
+
+
+#: Team sizes a team match allows (issue 18: 2 vs 2 up to 4 vs 4); a one-to-one match has no teams.
+TEAM_SIZES = range(2, 5)
+
+
+def check_teams(teams: object, players: tuple[PlayerState, PlayerState]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Two teams of 2 to 4 distinct, non-empty member names, none of them a team's name."""
+    if not isinstance(teams, list | tuple) or len(teams) != 2:
+        raise RuleError("bad_teams", "a team match has exactly two teams")
+    out: list[tuple[str, ...]] = []
+    for members in teams:
+        if not isinstance(members, list | tuple) or len(members) not in TEAM_SIZES:
+            raise RuleError("bad_teams", f"a team has {TEAM_SIZES[0]} to {TEAM_SIZES[-1]} players")
+        if any(not isinstance(m, str) or not m for m in members):
+            raise RuleError("bad_teams", "member names must be non-empty strings")
+        out.append(tuple(members))
+    everyone = [*out[0], *out[1], players[0].name, players[1].name]
+    if len(set(everyone)) != len(everyone):
+        raise RuleError("bad_teams", "every member and team needs a name of its own")
+    return out[0], out[1]
+
+
+def read_teams(
+    teams: object, at_table: object, players: tuple[PlayerState, PlayerState]
+) -> tuple[tuple[tuple[str, ...], tuple[str, ...]] | None, tuple[int, int]]:
+    if teams is None:
+        return None, (0, 0)
+    checked = check_teams(teams, players)
+    at_table = [0, 0] if at_table is None else at_table
+    if not isinstance(at_table, list | tuple) or len(at_table) != 2:
+        raise _bad("at_table must be a pair")
+    a, b = (_integer(v, "at_table") for v in at_table)
+    if not (0 <= a < len(checked[0]) and 0 <= b < len(checked[1])):
+        raise _bad("at_table must index a member of each team")
+    return checked, (a, b)

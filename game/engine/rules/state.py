@@ -112,6 +112,11 @@ class MatchState:
     last_verdict: Mapping[str, Any] | None = None
     moves: int = 0
     timeouts: tuple[int, int] = (0, 0)  # online: consecutive shot-clock expiries per player
+    # Team matches: the members of each side in their fixed rotation (``players`` are then the teams:
+    # one cue ball and one score each) and, per team, the index of the member who plays its visit in
+    # progress or its next one. None for a one-to-one match (a 1 vs 1 match is two teams of one).
+    teams: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    at_table: tuple[int, int] = (0, 0)
 
     # ------------------------------------------------------------------------------------ reading
     @property
@@ -123,13 +128,40 @@ class MatchState:
         return self.players[self.turn]
 
     def index_of(self, player: object) -> int:
-        """The seat of ``player``; RuleError for anyone else."""
+        """The side of ``player`` (a player's name, or in a team match a team's or a member's name);
+        RuleError for anyone else."""
         if not isinstance(player, str):
             raise RuleError("unknown_player", "the player must be a name")
         for i, p in enumerate(self.players):
             if p.name == player:
                 return i
+        team = self.team_of(player)
+        if team is not None:
+            return team
         raise RuleError("unknown_player", f"{player!r} does not play in this match")
+
+    def team_of(self, member: str) -> int | None:
+        """The team a member plays for (None if not a member, or in a one-to-one match)."""
+        if self.teams is None:
+            return None
+        for i, members in enumerate(self.teams):
+            if member in members:
+                return i
+        return None
+
+    def actor(self, side: int) -> str:
+        """Who acts for ``side`` now: the player, or in a team match the member whose visit it is or
+        comes next (the rotation of :func:`game.engine.rules.phases.flow.next_visit`)."""
+        if self.teams is None:
+            return self.players[side].name
+        return self.teams[side][self.at_table[side]]
+
+    @property
+    def member_names(self) -> tuple[str, ...]:
+        """Everyone who plays: the two players, or every team member (team 0's first)."""
+        if self.teams is None:
+            return self.names
+        return (*self.teams[0], *self.teams[1])
 
     def owners(self) -> dict[str, str]:
         """Cue ball id -> its owner's name (the words name a white by its owner)."""

@@ -3,8 +3,11 @@
 It starts no server: point it at one or more running daphne processes (``--url``, repeatable: the
 matches' sockets are spread round-robin over them). M matches (``--matches``), each with two
 bot-driven players and S spectators (``--spectators``), play for ``--duration`` seconds; then the
-table of latencies (p50/p95/p99/max), messages per second, errors and versions missed is printed, and
-the command exits non-zero on any error or missed version. ``--procs`` splits the clients over several
+table of latencies (p50/p95/p99/max), messages per second, errors and versions missed is printed.
+The run is judged against the bars (issue 19): any error or missed version, a shot round trip p99 over
+``--max-shot-p99`` (ms, every row: shooter, opponent, spectators), an aim relay p99 over
+``--max-aim-p99`` (ms) or a server's peak RSS over ``--max-rss`` (MB, of each ``--server-pid``) prints
+``result: FAILED`` with each reason and exits 1; a bar of 0 is not judged. ``--procs`` splits the clients over several
 processes (whole matches per process) so the client is never the bottleneck; ``--server-pid`` reads
 the peak RSS (VmHWM) of server processes on this machine.
 """
@@ -57,6 +60,51 @@ def rss_of(pid: int) -> tuple[int | None, int | None]:
     return values.get("VmRSS"), values.get("VmHWM")
 
 
+def http_base(url: str) -> str:
+    """The server's base URL for HTTP: a ``ws://`` or ``wss://`` URL is taken as the same server
+    (the sockets' URLs are made from it again), anything else but http(s) is refused."""
+    url = url.rstrip("/")
+    scheme, sep, rest = url.partition("://")
+    mapped = {"http": "http", "https": "https", "ws": "http", "wss": "https"}.get(scheme.lower())
+    if not sep or mapped is None or not rest:
+        raise CommandError(f"--url takes http://host:port (or ws://host:port), not {url!r}")
+    return f"{mapped}://{rest}"
+
+
+def missed_bars(stats: LoadStats, options: dict[str, Any], peaks: dict[int, int | None]) -> list[str]:
+    """Why the run misses the bars, one reason each (empty: it holds them). ``peaks``: peak RSS in kB
+    per server pid (None when it could not be read, which fails a judged RSS bar)."""
+    reasons = []
+    errors = sum(stats.errors.values())
+    if errors:
+        reasons.append(f"{errors} error(s)")
+    if stats.missed:
+        reasons.append(f"{stats.missed} version(s) missed")
+    if stats.shots == 0:
+        reasons.append("no shot was played")
+    shot_bar, aim_bar, rss_bar = options["max_shot_p99"], options["max_aim_p99"], options["max_rss"]
+    if shot_bar > 0:
+        for label, values in (
+            ("shooter", stats.shot_shooter),
+            ("opponent", stats.shot_opponent),
+            ("spectators", stats.shot_spectator),
+        ):
+            p99 = 1000 * percentile(values, 99)
+            if values and p99 > shot_bar:
+                reasons.append(f"shot round trip p99 ({label}) {p99:.1f} ms > {shot_bar:g} ms")
+    if aim_bar > 0 and stats.aim:
+        p99 = 1000 * percentile(stats.aim, 99)
+        if p99 > aim_bar:
+            reasons.append(f"aim relay p99 {p99:.1f} ms > {aim_bar:g} ms")
+    if rss_bar > 0:
+        for pid, peak in peaks.items():
+            if peak is None:
+                reasons.append(f"server pid {pid}: peak RSS not readable")
+            elif peak / 1024 > rss_bar:
+                reasons.append(f"server pid {pid}: peak RSS {peak / 1024:.0f} MB > {rss_bar:g} MB")
+    return reasons
+
+
 def think_text(think: tuple[float, float]) -> str:
     return f"{think[0]:g}" if think[0] == think[1] else f"{think[0]:g}-{think[1]:g}"
 
@@ -92,13 +140,20 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
+            "--max-shot-p99", type=float, default=150.0, help="bar: shot round trip p99 in ms (0: not judged)"
+        )
+        parser.add_argument("--max-aim-p99", type=float, default=50.0, help="bar: aim relay p99 in ms (0: not judged)")
+        parser.add_argument(
+            "--max-rss", type=float, default=400.0, help="bar: peak RSS of each --server-pid in MB (0: not judged)"
+        )
+        parser.add_argument(
             "--timeline",
             action="store_true",
             help="also print each second's sample counts and p99 (bursts versus steady load)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        urls = [u.rstrip("/") for u in (options["url"] or ["http://127.0.0.1:8000"])]
+        urls = [http_base(u) for u in (options["url"] or ["http://127.0.0.1:8000"])]
         matches, procs = options["matches"], max(1, options["procs"])
         think = options["think"]
         options["think"] = think_range(str(think)) if isinstance(think, (int, float, str)) else tuple(think)
@@ -174,15 +229,16 @@ class Command(BaseCommand):
         out(f"errors: {errors}{' (' + detail + ')' if detail else ''}; versions missed: {stats.missed}")
         if options.get("timeline"):
             self.timeline(stats)
+        peaks: dict[int, int | None] = {}
         for pid in options["server_pid"]:
-            rss, peak = rss_of(pid)
-            if rss is None or peak is None:
+            rss, peaks[pid] = rss_of(pid)
+            if rss is None or peaks[pid] is None:
                 out(f"server pid {pid}: not readable")
             else:
-                out(f"server pid {pid}: RSS {rss / 1024:.0f} MB, peak RSS {peak / 1024:.0f} MB")
-        passed = errors == 0 and stats.missed == 0 and stats.shots > 0
-        out("result: " + ("OK" if passed else "FAILED"))
-        return passed
+                out(f"server pid {pid}: RSS {rss / 1024:.0f} MB, peak RSS {(peaks[pid] or 0) / 1024:.0f} MB")
+        reasons = missed_bars(stats, options, peaks)
+        out("result: " + ("FAILED: " + "; ".join(reasons) if reasons else "OK"))
+        return not reasons
 
     def timeline(self, stats: LoadStats) -> None:
         """Per second of the window: shot and aim samples and their p99 (ms). A merged run's processes

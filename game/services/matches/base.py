@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from game import protocol
 from game.engine.rules import words
 from game.models import Match, MatchEvent
@@ -15,7 +17,10 @@ from game.selectors.history import history_entry, verdict_words
 
 
 class MatchError(Exception):
-    """A refused input, answered as `error {code, message}`; nothing was changed."""
+    """A refused input, answered as `error {code, message}`; nothing was changed.
+
+    `message` stays English (the socket's clients word the code themselves); a message an HTML page may
+    flash is marked with `gettext_noop`, so the page shows it translated (game/views/play.py)."""
 
     def __init__(self, code: str, message: str, key: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -42,7 +47,7 @@ def lock(match_id: str) -> Match:
     holds it, so two processes never apply inputs to the same version."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
-        raise MatchError("not_found", "there is no such match")
+        raise MatchError("not_found", gettext_noop("there is no such match"))
     return match
 
 

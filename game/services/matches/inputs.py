@@ -32,6 +32,7 @@ from game.selectors.match_state import (
     clock_info,
     deadline_next,
     engine_names,
+    player_name,
     seat_of,
     seat_users,
     shot_clock_seconds,
@@ -97,6 +98,11 @@ def finish_from_engine(
     match.next_deadline = None
     match.save()
     rating_changes = results_record(match=match)
+    # A tournament match hands its result to its pairing here, the one place every match ends. Imported
+    # here: the tournament services make matches (lifecycle), which import this module.
+    from game.services.tournaments.play import tournament_match_finished
+
+    tournament_match_finished(match=match)
     unrated = None
     if match.rated and not rating_changes:  # results_record stored why (rating_eligibility)
         unrated = MatchResult.objects.filter(match=match).values_list("unrated_reason", flat=True).first() or None
@@ -303,7 +309,7 @@ def apply_input(
             )
         engine = EngineMatch.from_snapshot(match.snapshot)
         before = match.snapshot
-        name = engine_names(match)[seat]
+        name = player_name(match, user)
         assert name is not None
         now = time.time()
         try:

@@ -12,11 +12,15 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from game.engine.rules import Match as EngineMatch
+from game.engine.rules import RuleError
 from game.models import Club, Match, Membership
 from game.selectors.match_state import AnyUser, clock_info, deadline_next, engine_names, seat_of, state_of
 from game.selectors.matches import match_info
+from game.selectors.teams import team_lineup
+from game.selectors.tournaments import reserved_player
 from game.services.accounts import bot_user_for_level, profile_ensure
 from game.services.matches.base import Applied, MatchError, lock, store_event
 from game.services.matches.inputs import apply_input, reset_shot_clock
@@ -26,7 +30,7 @@ TIME_LIMIT_RANGE = (60, 4 * 3600)
 SHOT_CLOCK_RANGE = (5, 600)
 
 
-def _check_range(name: str, value: int | None, low: int, high: int) -> int | None:
+def check_range(name: str, value: int | None, low: int, high: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -38,13 +42,20 @@ def start(match: Match, now: float) -> dict[str, Any]:
     """Both seats are taken: build the engine match (lag phase) and return the `started` event."""
     first, second = engine_names(match)
     if first is None or second is None:
-        raise MatchError("seat_open", "a match starts once both seats are taken")
-    engine = EngineMatch.new(
-        players=(first, second),
-        ruleset=match.ruleset or None,
-        time_limit=float(match.time_limit) if match.time_limit else None,
-        now=now,
-    )
+        raise MatchError("seat_open", gettext_noop("a match starts once both seats are taken"))
+    teams = team_lineup(match) if match.team_size else None
+    if teams is not None and any(len(members) != match.team_size for members in teams):
+        raise MatchError("seat_open", gettext_noop("a team match starts once every place is taken"))
+    try:
+        engine = EngineMatch.new(
+            players=(first, second),
+            ruleset=match.ruleset or None,
+            time_limit=float(match.time_limit) if match.time_limit else None,
+            now=now,
+            teams=teams,
+        )
+    except RuleError as exc:
+        raise MatchError(exc.code, exc.message) from exc
     snapshot = engine.snapshot()
     match.snapshot = snapshot
     match.ruleset = snapshot["ruleset"]
@@ -72,18 +83,18 @@ def match_create(
     Returns the match and the events to publish (the `started` event of a bot match)."""
     profile = profile_ensure(user=user)
     if rated and profile.is_guest:
-        raise MatchError("needs_account", "rated matches need a registered account")
+        raise MatchError("needs_account", gettext_noop("rated matches need a registered account"))
     if rated and opponent_bot_level is not None:
         # Ratings measure players against players: games against the computer would let anyone farm
         # points from a weak level (lichess does not rate games against its engine either).
-        raise MatchError("bot_unrated", "games against the computer are casual")
-    time_limit = _check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
-    shot_clock = _check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
+        raise MatchError("bot_unrated", gettext_noop("games against the computer are casual"))
+    time_limit = check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
+    shot_clock = check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
     if (
         club is not None
         and not Membership.objects.filter(club=club, user=user, status=Membership.Status.ACTIVE).exists()
     ):
-        raise MatchError("not_a_member", "only members can start a club match")
+        raise MatchError("not_a_member", gettext_noop("only members can start a club match"))
     events: list[dict[str, Any]] = []
     with transaction.atomic():
         match = Match.objects.create(
@@ -109,18 +120,23 @@ def match_join(*, match_id: str, user: User) -> Applied:
     with transaction.atomic():
         match = lock(match_id)
         if seat_of(match, user) is not None:
-            raise MatchError("already_playing", "you already play in this match")
+            raise MatchError("already_playing", gettext_noop("you already play in this match"))
+        if match.team_size:
+            raise MatchError("choose_team", gettext_noop("this is a team match: choose the team you join"))
         if match.status != Match.Status.OPEN or match.player2_id is not None:
-            raise MatchError("seat_taken", "this match has no open seat")
+            raise MatchError("seat_taken", gettext_noop("this match has no open seat"))
+        reserved = reserved_player(match=match)
+        if reserved is not None and reserved != user.pk:
+            raise MatchError("reserved", gettext_noop("this tournament match is for its paired players only"))
         if match.rated and profile.is_guest:
-            raise MatchError("needs_account", "rated matches need a registered account")
+            raise MatchError("needs_account", gettext_noop("rated matches need a registered account"))
         if (
             match.club_id is not None
             and not Membership.objects.filter(
                 club_id=match.club_id, user=user, status=Membership.Status.ACTIVE
             ).exists()
         ):
-            raise MatchError("not_a_member", "only club members can join this club match")
+            raise MatchError("not_a_member", gettext_noop("only club members can join this club match"))
         match.player2 = user
         event = start(match, time.time())
         match.save()
@@ -132,7 +148,11 @@ def match_cancel(*, match_id: str, user: User) -> Applied:
     with transaction.atomic():
         match = lock(match_id)
         if match.status != Match.Status.OPEN or match.player1_id != user.pk:
-            raise MatchError("not_allowed", "only the creator can cancel a match still waiting for an opponent")
+            refusal = gettext_noop("only the creator can cancel a match still waiting for an opponent")
+            raise MatchError("not_allowed", refusal)
+        if reserved_player(match=match) is not None:
+            refusal = gettext_noop("a tournament match is not cancelled: it is played or forfeited")
+            raise MatchError("tournament_match", refusal)
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
         match.result_reason = "cancelled before the start"

@@ -1,7 +1,7 @@
 // The live lobby: the open-matches table is replaced whenever the server pushes `matches`
 // over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
 
-import { gettext } from "./i18n.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const tbody = document.getElementById("open-matches");
 const status = document.getElementById("lobby-status");
@@ -12,6 +12,11 @@ function cell(text) {
   return td;
 }
 
+/** A team match's type (issue 18): "2 vs 2 · 3 open". */
+export function teamWords(m) {
+  return interpolate(gettext("%(size)s vs %(size)s · %(open)s open"), { size: m.team_size, open: m.open_places });
+}
+
 export function renderMatches(matches) {
   const rows = matches.map((m) => {
     const tr = document.createElement("tr");
@@ -19,9 +24,9 @@ export function renderMatches(matches) {
     tr.append(
       cell(m.creator ?? "?"),
       cell(m.rating ?? ""),
-      cell(m.rated ? "rated" : "casual"),
-      cell(m.time_limit ? `${Math.round(m.time_limit / 60)} min` : "–"),
-      cell(m.shot_clock ? `${m.shot_clock} s` : "–"),
+      cell(m.team_size ? teamWords(m) : m.rated ? gettext("rated") : gettext("casual")),
+      cell(m.time_limit ? interpolate(gettext("%(n)s min"), { n: Math.round(m.time_limit / 60) }) : "–"),
+      cell(m.shot_clock ? interpolate(gettext("%(n)s s"), { n: m.shot_clock }) : "–"),
     );
     const td = document.createElement("td");
     const link = document.createElement("a");

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from game.engine.rules.inputs import ChooseBreak, Lag, Place, Shoot
+from game.engine.rules.errors import refuse
+from game.engine.rules.inputs import ChooseBreak, ExpireShotClock, Lag, Place, Shoot, TouchFoul
 from game.engine.rules.phases import lag, online, opening, play, shootout
 from game.engine.rules.phases.flow import Outcome, Result, dispatch
 from game.engine.rules.simulator import Simulator
@@ -35,6 +36,7 @@ def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
     """Apply one input to ``state``: the new state and what happened (RuleError if refused). The online
     inputs (abort, shot clock, abandonment) are taken in every phase before the phase's own table; a
     player's own accepted game input starts their count of shot-clock expiries again."""
+    check_member_at_table(state, inp)
     handler = online.HANDLERS.get(type(inp))
     if handler is not None:
         return handler(state, inp, simulate)
@@ -42,6 +44,21 @@ def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
     if isinstance(inp, Lag | ChooseBreak | Place | Shoot):
         state = online.with_timeouts_reset(state, inp.player)
     return state, outcome
+
+
+#: The inputs that belong to a visit (or the lag and the choice): in a team match only the member whose
+#: visit it is may send them; the others may still resign, abort and be present for the team.
+VISIT_INPUTS = (Lag, ChooseBreak, Place, Shoot, TouchFoul, ExpireShotClock)
+
+
+def check_member_at_table(state: MatchState, inp: object) -> None:
+    """Team matches: a member of a team acts only on his own visit (the team's ``at_table`` member;
+    for the lag, the first players, K-3.1); everyone else is refused with ``not_your_visit``."""
+    if state.teams is None or not isinstance(inp, VISIT_INPUTS):
+        return
+    side = state.team_of(inp.player)
+    if side is not None and state.actor(side) != inp.player:
+        raise refuse("not_your_visit", player=state.actor(side))
 
 
 __all__ = ["PHASE_APPLY", "Outcome", "apply"]

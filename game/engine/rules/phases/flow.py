@@ -83,11 +83,23 @@ def finish(state: MatchState, winner: str | None, key: str, **params: Any) -> Ma
 
 
 def next_visit(state: MatchState) -> MatchState:
+    """The visit passes to the other side (K-6.1). In a team match the team whose visit ended moves on
+    to its next member: its next visit is his, while the other team's member waiting is up now."""
     me = state.shooter
     state = state.with_player(state.turn, best_break=max(me.best_break, me.points_this_visit))
+    state = rotate(state, state.turn)
     turn = 1 - state.turn
     state = state.with_player(turn, points_this_visit=0)
     return state.evolve(turn=turn, visit=Visit())
+
+
+def rotate(state: MatchState, side: int) -> MatchState:
+    """Team matches: ``side``'s next visit goes to its next member, in the fixed order (issue 18)."""
+    if state.teams is None:
+        return state
+    at = list(state.at_table)
+    at[side] = (at[side] + 1) % len(state.teams[side])
+    return state.evolve(at_table=(at[0], at[1]))
 
 
 def end_visit(state: MatchState) -> MatchState:

@@ -173,6 +173,7 @@ EN_REFUSALS: dict[str, Template] = {
     "wrong_phase": lambda w, p: f"not possible in {w.phase(p['phase'])}",
     "no_shots_now": lambda w, p: f"no shots in {w.phase(p['phase'])}",
     "not_your_turn": lambda w, p: f"it is {p['player']}'s turn",
+    "not_your_visit": lambda w, p: f"it is {p['player']}'s visit for your team",
     "only_lag_winner_chooses": lambda w, p: "only the lag winner chooses",
     "only_shooter_touch_foul": lambda w, p: "only the shooter can commit a touch foul",
     "already_lagged": lambda w, p: f"{p['player']} has already lagged; waiting for the opponent",

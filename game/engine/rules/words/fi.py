@@ -209,6 +209,7 @@ FI_REFUSALS: dict[str, Template] = {
     "wrong_phase": lambda w, p: f"ei mahdollista nyt (vaihe: {w.phase(p['phase'])})",
     "no_shots_now": lambda w, p: f"nyt ei lyödä (vaihe: {w.phase(p['phase'])})",
     "not_your_turn": lambda w, p: f"nyt on pelaajan {p['player']} vuoro",
+    "not_your_visit": lambda w, p: f"joukkueesi vuorossa on nyt pelaaja {p['player']}",
     "only_lag_winner_chooses": lambda w, p: "vain teikkauksen voittaja valitsee",
     "only_shooter_touch_foul": lambda w, p: "vain lyöjä voi tunnustaa kosketusvirheen",
     "already_lagged": lambda w, p: f"{p['player']} on jo teikannut; odotetaan vastustajaa",

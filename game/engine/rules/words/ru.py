@@ -229,6 +229,7 @@ RU_REFUSALS: dict[str, Template] = {
     "wrong_phase": lambda w, p: f"сейчас это невозможно (идёт {w.phase(p['phase'])})",
     "no_shots_now": lambda w, p: f"сейчас не бьют (идёт {w.phase(p['phase'])})",
     "not_your_turn": lambda w, p: f"сейчас ход игрока {p['player']}",
+    "not_your_visit": lambda w, p: f"сейчас за вашу команду играет {p['player']}",
     "only_lag_winner_chooses": lambda w, p: "выбирает только победитель розыгрыша",
     "only_shooter_touch_foul": lambda w, p: "касание шара может засчитать себе только бьющий",
     "already_lagged": lambda w, p: f"{p['player']} уже разыграл(а) удар; ждём соперника",

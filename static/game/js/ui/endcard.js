@@ -34,7 +34,9 @@ export function endCard(state) {
   let title;
   if (how === "aborted") title = gettext("Match aborted");
   else if (!winner) title = gettext("Match over");
-  else title = winner === state.me ? gettext("You win!") : interpolate(gettext("%(player)s wins"), { player: winner });
+  else if (winner === state.me || myTeamWon(game, winner, state.me)) {
+    title = game && Array.isArray(game.teams) ? gettext("Your team wins!") : gettext("You win!");
+  } else title = interpolate(gettext("%(player)s wins"), { player: winner });
   const scores = result && Array.isArray(result.scores) ? result.scores : players.map((p) => p.score);
   const names = players.length ? players.map((p) => p.name) : matchNames(state);
   const score =
@@ -48,7 +50,20 @@ export function endCard(state) {
   } else if (state.match && state.match.rated === false) {
     rated = gettext("Casual match: no rating change");
   }
-  return { title, reason, score, ratings, rated, winner, how };
+  return { title, reason, score, ratings, rated, winner, how, teams: teamLines(game) };
+}
+
+/** Team matches: did `me` play for the winning team (the server's `teams` and `players`)? */
+function myTeamWon(game, winner, me) {
+  if (!game || !Array.isArray(game.teams) || !Array.isArray(game.players)) return false;
+  const side = game.players.findIndex((p) => p.name === winner);
+  return side >= 0 && (game.teams[side] || []).includes(me);
+}
+
+/** Team matches: "Team ann: ann, amy" for each side, in playing order (empty for one-to-one). */
+export function teamLines(game) {
+  if (!game || !Array.isArray(game.teams) || !Array.isArray(game.players)) return [];
+  return game.teams.map((members, side) => `${game.players[side].name}: ${members.join(", ")}`);
 }
 
 function matchNames(state) {

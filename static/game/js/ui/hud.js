@@ -16,6 +16,7 @@ import {
   timeoutWords,
 } from "./phase.js";
 import { gettext, interpolate, ngettext, said } from "../i18n.js";
+import { memberLabel, teamOfMember, teamsOf, waitingTeams } from "./teams.js";
 import { actionWords, ballName, describeVerdict, entryWords, formatClock, phaseName, ruleUrl } from "./words.js";
 
 const VERDICT_SHOW_MS = 6000;
@@ -50,6 +51,7 @@ export function createHud(root) {
       score: el.querySelector(".kz-score"),
       chip: el.querySelector(".kz-chip"),
       note: el.querySelector(".kz-player-note"),
+      members: el.querySelector(".kz-members"),
     };
   });
   const phase = $(".kz-phase");
@@ -85,6 +87,61 @@ export function createHud(root) {
   let announceAt = 0;
   let sendingSince = null;
   let lastEnd = null;
+  let lastTeams = ["", ""];
+
+  /** An open team match: the banner's team lists follow the joins (presence), open places last. */
+  function updateWaitingTeams(teams) {
+    if (!teams) return;
+    teams.forEach((team, i) => {
+      const list = root.querySelector(`.kz-team-side[data-team="${i}"] .kz-team-list`);
+      if (!list || !team.members.length) return;
+      const key = JSON.stringify(team);
+      if (list.dataset.shown === key) return;
+      list.dataset.shown = key;
+      const items = team.members.map((name) => {
+        const li = document.createElement("li");
+        li.textContent = name;
+        return li;
+      });
+      const openWord = list.dataset.openWord || gettext("open place");
+      for (let k = 0; k < team.open; k++) {
+        const li = document.createElement("li");
+        li.className = "kz-team-open";
+        li.textContent = openWord;
+        items.push(li);
+      }
+      list.replaceChildren(...items);
+    });
+  }
+
+  /** Team matches: each side's members in playing order, who is at the table, who plays next. */
+  function updateTeams(teams) {
+    [0, 1].forEach((i) => {
+      const box = seats[i] && seats[i].members;
+      if (!box) return;
+      const team = teams && teams[i];
+      box.hidden = !team;
+      const key = team ? JSON.stringify(team) : "";
+      if (key === lastTeams[i]) return;
+      lastTeams[i] = key;
+      if (!team) {
+        box.replaceChildren();
+        return;
+      }
+      box.replaceChildren(
+        ...team.members.map((m) => {
+          const span = document.createElement("span");
+          span.className = "kz-member";
+          span.textContent = memberLabel(m, team);
+          setAttr(span, "data-playing", m.playing ? "yes" : null);
+          setAttr(span, "data-next", m.atTable && !team.toPlay ? "yes" : null);
+          setAttr(span, "data-me", m.me ? "yes" : null);
+          setAttr(span, "data-connected", m.connected ? "yes" : "no");
+          return span;
+        }),
+      );
+    });
+  }
 
   function updateConnection(state, now) {
     const label = {
@@ -121,8 +178,9 @@ export function createHud(root) {
     updateConnection(state, now);
     if (!game) {
       const waiting = state.match && state.match.status === "open";
+      const teamsWaiting = waiting ? waitingTeams(state.match, state.presence.players) : null;
       setText(phase, waiting ? gettext("Open match") : state.connection === "open" ? gettext("Loading…") : gettext("Connecting…"));
-      setText(turn, waiting ? gettext("Waiting for an opponent…") : "");
+      setText(turn, teamsWaiting ? gettext("Waiting for players…") : waiting ? gettext("Waiting for an opponent…") : "");
       setAttr(root, "data-phase", waiting ? "waiting" : null);
       setAttr(root, "data-version", state.version);
       const players = (state.match && state.match.players) || [];
@@ -130,11 +188,14 @@ export function createHud(root) {
       [0, 1].forEach((i) => {
         const p = players[i];
         if (!seats[i]) return;
-        if (p) setText(seats[i].name, p.name);
+        const team = teamsWaiting && teamsWaiting[i];
+        if (team && team.members.length) setText(seats[i].name, team.members.join(" · "));
+        else if (p) setText(seats[i].name, p.name);
         else if (waiting) setText(seats[i].name, gettext("Open seat"));
         // An open seat has nobody to be online: no green dot.
         setAttr(seats[i].el, "data-connected", !p ? "empty" : online.get(p.name) === false ? "no" : "yes");
       });
+      updateWaitingTeams(teamsWaiting);
       updateEnd(state, now); // a match cancelled before it started still gets its card
       return;
     }
@@ -142,6 +203,9 @@ export function createHud(root) {
     const actions = myActions(state);
     const me = mySeat(state);
     const presence = new Map((state.presence.players || []).map((p) => [p.name, p.connected]));
+    const teams = teamsOf(game, state.presence.players, state.me);
+    updateTeams(teams);
+    setAttr(root, "data-teams", teams ? "yes" : null);
     (game.players || []).forEach((p, i) => {
       const seat = seats[i];
       if (!seat) return;
@@ -155,13 +219,19 @@ export function createHud(root) {
       prevScores[i] = p.score;
       setAttr(seat.chip, "data-ball", p.cue_ball || (i === 0 ? "white1" : "white2"));
       setAttr(seat.chip, "title", p.cue_ball ? ballName(p.cue_ball) : gettext("cue ball not decided yet"));
-      const connected = presence.has(p.name) ? presence.get(p.name) : p.connected !== false;
+      const team = teams && teams[i];
+      const connected = team
+        ? team.members.some((m) => m.connected)
+        : presence.has(p.name)
+          ? presence.get(p.name)
+          : p.connected !== false;
       setAttr(seat.el, "data-connected", connected ? "yes" : "no");
       setAttr(seat.el, "data-active", game.phase !== "finished" && active === p.name ? "yes" : null);
       setAttr(seat.el, "data-me", i === me ? "yes" : null);
       setAttr(seat.el, "data-winner", game.winner === p.name ? "yes" : null);
       const timeouts = timeoutWords(state.clock, p.name);
-      setText(seat.note, [i === me ? gettext("you") : connected ? "" : gettext("away"), timeouts].filter(Boolean).join(" · "));
+      const mine = team ? gettext("your team") : gettext("you");
+      setText(seat.note, [i === me ? mine : connected ? "" : gettext("away"), timeouts].filter(Boolean).join(" · "));
     });
     setText(phase, phaseName(game.phase));
     setAttr(root, "data-phase", game.phase);
@@ -185,9 +255,9 @@ export function createHud(root) {
     else if (actions.length) turnText = interpolate(gettext("Your turn: %(action)s"), { action: actionWords(actions[0]) });
     else if (game.pending && game.pending.length) {
       const waiting = game.pending.filter(([n]) => n !== state.me);
-      turnText = waiting.length
-        ? interpolate(gettext("%(player)s to %(action)s"), { player: waiting[0][0], action: actionWords(waiting[0][1]) })
-        : "";
+      const side = waiting.length ? teamOfMember(teams, waiting[0][0]) : null;
+      const who = side ? `${waiting[0][0]} (${side.name})` : waiting.length ? waiting[0][0] : "";
+      turnText = waiting.length ? interpolate(gettext("%(player)s to %(action)s"), { player: who, action: actionWords(waiting[0][1]) }) : "";
     } else if (active) turnText = interpolate(gettext("%(player)s to play"), { player: active });
     setText(turn, turnText);
     setAttr(turn, "data-mine", actions.length ? "yes" : null);
@@ -251,7 +321,7 @@ export function createHud(root) {
       lastEnd = JSON.stringify(card);
       setText(endTitle, card.title);
       setText(endReason, card.reason);
-      setText(endScore, card.score);
+      setText(endScore, card.teams.length ? `${card.score} · ${card.teams.join(" – ")}` : card.score);
       setText(endRated, card.rated);
       endRatings.replaceChildren(
         ...card.ratings.map((line) => {

@@ -1,0 +1,425 @@
+"""A tournament in play: rounds paired from the pure logic (game/tournaments/), each pairing's real
+match made by the match services, results taken when a match finishes (the one hook,
+:func:`tournament_match_finished`, called where every match finishes: matches.inputs), no-shows
+forfeited and rounds started by the server clocks (:func:`tournament_clocks_fire`, run by
+game/services/deadlines.py like every other deadline), the next round paired as soon as a round is
+complete, and an admin's fixed result kept with its reason.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import time
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from game.models import Match, MatchConnection
+from game.selectors import tournaments as selectors
+from game.selectors.match_state import CONNECTION_STALE_AFTER
+from game.services.matches.base import Applied, MatchError, store_event
+from game.services.tournaments.base import TournamentError, lock_tournament, require_manager
+from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentResultFix, TournamentRound
+from game.tournaments import knockout
+from game.tournaments.results import LOSS, WIN, Game, decided
+from game.tournaments.round_robin import round_robin_rounds
+from game.tournaments.standings import round_robin_standings, swiss_standings
+from game.tournaments.swiss import swiss_pairings, swiss_round_count
+
+logger = logging.getLogger(__name__)
+
+
+def plan_rounds(tournament: Tournament, entries: int) -> int:
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        return len(round_robin_rounds(list(range(entries))))
+    if tournament.format == Tournament.Format.SWISS:
+        return swiss_round_count(entries)
+    return len(knockout.schedule(entries, double=selectors.is_double(tournament)))
+
+
+def _games(tournament: Tournament, number: int) -> list[tuple[str, Game]]:
+    """The games of round `number` (slot name for eliminations), from the results so far."""
+    ids = [e.pk for e in selectors.entries_in_seed_order(tournament=tournament)]
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        every = round_robin_rounds(ids)
+        return [("", g) for g in every[number - 1]] if number <= len(every) else []
+    if tournament.format == Tournament.Format.SWISS:
+        return [("", g) for g in swiss_pairings(ids, selectors.results_of(tournament=tournament))]
+    double = selectors.is_double(tournament)
+    plan = knockout.sources(len(ids), double=double)
+    winners = selectors.slot_winners(tournament=tournament)
+    slots = knockout.schedule(len(ids), double=double)
+    games: list[tuple[str, Game]] = []
+    for slot in slots[number - 1] if number <= len(slots) else []:
+        a, b = knockout.sides(slot, ids, plan, winners)
+        if a is None and b is None:
+            continue  # two byes: nobody plays, nobody advances
+        present = a if a is not None else b
+        assert present is not None
+        games.append((selectors.slot_name(slot), Game(present, b if a is not None else None)))
+    return games
+
+
+def round_pair(tournament: Tournament, number: int) -> TournamentRound | None:
+    """Store round `number`'s pairings (status paired, no matches yet); None when there is none."""
+    while number <= tournament.rounds_planned:
+        games = _games(tournament, number)
+        round_ = TournamentRound.objects.create(tournament=tournament, number=number)
+        for index, (slot, game) in enumerate(games):
+            TournamentPairing.objects.create(
+                round=round_,
+                tournament=tournament,
+                slot=slot,
+                index=index,
+                first_id=game.first,
+                second_id=game.second,
+            )
+        if games:
+            return round_
+        round_.status = TournamentRound.Status.DONE  # an elimination round of byes only
+        round_.save(update_fields=["status"])
+        number += 1
+    return None
+
+
+def round_begin_if_due(tournament: Tournament, round_: TournamentRound, now: float | None) -> None:
+    now = time.time() if now is None else now
+    if round_.status == TournamentRound.Status.PAIRED and tournament.starts_at.timestamp() <= now:
+        round_begin(tournament, round_, now)
+
+
+def round_begin(tournament: Tournament, round_: TournamentRound, now: float) -> None:
+    """Make every pairing's match (byes are decided at once) and start the no-show clocks."""
+    round_.status = TournamentRound.Status.PLAYING
+    round_.started_at = timezone.now()
+    round_.save(update_fields=["status", "started_at"])
+    players = selectors.entry_players(
+        entry_ids=[
+            e
+            for p in TournamentPairing.objects.filter(round=round_)
+            for e in (p.first_id, p.second_id)
+            if e is not None
+        ]
+    )
+    for pairing in TournamentPairing.objects.filter(round=round_).order_by("index"):
+        if pairing.second_id is None:
+            _decide(pairing, winner=pairing.first_id, how=TournamentPairing.How.BYE, points=(WIN, LOSS))
+            continue
+        try:
+            pairing.match = create_match(tournament, players[pairing.first_id], players[pairing.second_id])
+        except TournamentError as exc:
+            if exc.code == "teams_unavailable":
+                raise
+            # The match services refuse the first entry's player (no longer a member, say): they
+            # cannot play, so the pairing goes to the other side, as a no-show would.
+            logger.info("tournament %s: pairing %s forfeited at its start (%s)", tournament.pk, pairing.pk, exc.code)
+            _decide(
+                pairing,
+                winner=pairing.second_id,
+                how=TournamentPairing.How.FORFEIT,
+                points=_points_for(tournament, pairing, pairing.second_id),
+            )
+            continue
+        pairing.no_show_deadline = now + NO_SHOW_AFTER
+        pairing.save(update_fields=["match", "no_show_deadline"])
+    _after_result(tournament, round_, now)
+
+
+def create_match(tournament: Tournament, first: list[Any], second: list[Any]) -> Match:
+    """The real match of a pairing, made by the match services: the first entry's player sits in seat
+    0 and the seat 1 waits for the second's (matches.lifecycle.match_join lets only them in)."""
+    from game.services.matches.lifecycle import match_create
+
+    if tournament.kind == Tournament.Kind.TEAMS:
+        # TODO(lead, issue 18): call game.services.teams.team_match_create(...) with both teams'
+        # players in their playing order once it is on main.
+        raise TournamentError("teams_unavailable", "team matches are not available yet")
+    try:
+        match, _ = match_create(
+            user=first[0],
+            rated=tournament.rated,
+            time_limit=tournament.time_limit,
+            shot_clock=None,
+            club=tournament.club,
+        )
+    except MatchError as exc:
+        raise TournamentError(exc.code, exc.message) from exc
+    return match
+
+
+def _decide(
+    pairing: TournamentPairing,
+    *,
+    winner: int | None,
+    how: str,
+    points: tuple[float, float],
+    scores: tuple[int, int] = (0, 0),
+) -> None:
+    pairing.winner_id = winner
+    pairing.how = how
+    pairing.first_points, pairing.second_points = points
+    pairing.first_score, pairing.second_score = scores
+    pairing.status = TournamentPairing.Status.DONE
+    pairing.no_show_deadline = None
+    pairing.finished_at = timezone.now()
+    pairing.save()
+
+
+def _after_result(tournament: Tournament, round_: TournamentRound, now: float) -> None:
+    """When the last pairing of the round is decided: the next round, or the end of the tournament."""
+    if TournamentPairing.objects.filter(round=round_, status=TournamentPairing.Status.PLAYING).exists():
+        return
+    round_.status = TournamentRound.Status.DONE
+    round_.finished_at = timezone.now()
+    round_.save(update_fields=["status", "finished_at"])
+    following = round_pair(tournament, round_.number + 1)
+    if following is not None:
+        round_begin(tournament, following, now)
+        return
+    _finish(tournament)
+
+
+def _finish(tournament: Tournament) -> None:
+    ids = [e.pk for e in selectors.entries_in_seed_order(tournament=tournament)]
+    if tournament.format in selectors.ELIMINATIONS:
+        top: int | None = knockout.champion(
+            ids, selectors.slot_winners(tournament=tournament), double=selectors.is_double(tournament)
+        )
+    else:
+        results = selectors.results_of(tournament=tournament)
+        rows = swiss_standings if tournament.format == Tournament.Format.SWISS else round_robin_standings
+        table = rows(ids, results)
+        top = table[0].entry if table else None
+    tournament.winner_id = top
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["winner", "status", "finished_at"])
+
+
+def _points_for(tournament: Tournament, pairing: TournamentPairing, winner: int | None) -> tuple[float, float]:
+    result = decided(pairing.first_id, pairing.second_id, winner)
+    return result.first_points, result.second_points
+
+
+def tournament_match_finished(*, match: Match) -> None:
+    """The hook: a match finished or was aborted (inside the transaction that ended it). A tournament
+    match's result is copied to its pairing (the next round paired once the round is complete); an
+    aborted one is replaced by a fresh match with a fresh no-show clock. Anything the tournament
+    refuses is logged and left to an admin, never raised into the input that finished the match."""
+    pairing = TournamentPairing.objects.select_for_update().filter(match=match).first()
+    if pairing is None or pairing.status == TournamentPairing.Status.DONE:
+        return
+    tournament = lock_tournament(pairing.tournament_id)
+    now = time.time()
+    try:
+        with transaction.atomic():
+            if match.status == Match.Status.ABORTED:
+                players = selectors.entry_players(entry_ids=[pairing.first_id, pairing.second_id or 0])
+                assert pairing.second_id is not None
+                pairing.match = create_match(tournament, players[pairing.first_id], players[pairing.second_id])
+                pairing.no_show_deadline = now + NO_SHOW_AFTER
+                pairing.save(update_fields=["match", "no_show_deadline"])
+                return
+            winner = None
+            if match.winner_id is not None:
+                winner = pairing.first_id if match.winner_id == match.player1_id else pairing.second_id
+            if winner is None and tournament.format in selectors.ELIMINATIONS:
+                winner = pairing.first_id  # a level knockout match (K-11 after the shoot-out): the better seed
+            seated = (match.snapshot or {}).get("players") or []
+            scores = (int(seated[0].get("score", 0)), int(seated[1].get("score", 0))) if len(seated) == 2 else (0, 0)
+            _decide(
+                pairing,
+                winner=winner,
+                how=TournamentPairing.How.PLAYED,
+                points=_points_for(tournament, pairing, winner),
+                scores=scores,
+            )
+            _after_result(tournament, pairing.round, now)
+    except (TournamentError, MatchError) as exc:
+        logger.warning("tournament %s: pairing %s left for an admin (%s)", tournament.pk, pairing.pk, exc)
+
+
+def _present(match: Match, user_ids: list[int | None]) -> list[bool]:
+    fresh = set(
+        MatchConnection.objects.filter(
+            match=match,
+            user_id__in=[u for u in user_ids if u is not None],
+            seen_at__gte=time.time() - CONNECTION_STALE_AFTER,
+        ).values_list("user_id", flat=True)
+    )
+    return [u is not None and u in fresh for u in user_ids]
+
+
+def _no_show_fire(pairing_id: int, now: float) -> list[tuple[str, Applied]]:
+    """One pairing whose no-show clock ran out: if its match has not started, whoever is not on the
+    match page loses by forfeit (both away: both lose); both there: the match starts."""
+    from game.services.matches.lifecycle import match_join
+
+    with transaction.atomic():
+        # The match row first, then the pairing, then the tournament: the order of the path that
+        # finishes a match (an input holds the match, the hook takes the pairing), so the two never
+        # wait on each other. A match another process holds is skipped: the next poll looks again.
+        match_id = (
+            TournamentPairing.objects.filter(
+                pk=pairing_id, status=TournamentPairing.Status.PLAYING, no_show_deadline__lte=now
+            )
+            .values_list("match_id", flat=True)
+            .first()
+        )
+        if match_id is None:
+            return []
+        match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
+        if match is None:
+            return []
+        pairing = (
+            TournamentPairing.objects.select_for_update(of=("self",))
+            .filter(
+                pk=pairing_id, match_id=match_id, status=TournamentPairing.Status.PLAYING, no_show_deadline__lte=now
+            )
+            .select_related("round", "first", "second")
+            .first()
+        )
+        if pairing is None:
+            return []
+        tournament = lock_tournament(pairing.tournament_id)
+        pairing.no_show_deadline = None
+        pairing.save(update_fields=["no_show_deadline"])
+        if match.status != Match.Status.OPEN:
+            return []
+        second_user = selectors.reserved_player(match=match)
+        here = _present(match, [match.player1_id, second_user])
+        if all(here) and second_user is not None:
+            return [(match.pk, match_join(match_id=match.pk, user=match_user(second_user)))]
+        absent = [name for name, present in zip((pairing.first, pairing.second), here, strict=True) if not present]
+        match.status = Match.Status.ABORTED
+        match.finished_at = timezone.now()
+        match.result_code = "aborted"
+        match.result_reason = "no-show: " + " and ".join(str(e) for e in absent) + " did not come (forfeit)"
+        event = store_event(
+            match,
+            "finished",
+            {"winner": None, "reason": match.result_reason, "rating_changes": [], "state": None, "clock": None},
+        )
+        match.save()
+        if here[0] != here[1]:
+            winner = pairing.first_id if here[0] else pairing.second_id
+            _decide(
+                pairing,
+                winner=winner,
+                how=TournamentPairing.How.FORFEIT,
+                points=_points_for(tournament, pairing, winner),
+            )
+        else:
+            _decide(pairing, winner=None, how=TournamentPairing.How.DOUBLE_FORFEIT, points=(LOSS, LOSS))
+        _after_result(tournament, pairing.round, now)
+    return [(match.pk, Applied(events=[event], lobby_changed=True))]
+
+
+def match_user(user_id: int) -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(pk=user_id)
+
+
+def _start_fire(tournament_id: int, now: float) -> None:
+    """A tournament whose start time has come: close its entries (if an admin did not) and begin."""
+    from game.services.tournaments.setup import tournament_close_entries
+
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        if tournament is None or tournament.starts_at.timestamp() > now:
+            return
+        if tournament.status == Tournament.Status.REGISTRATION:
+            try:
+                with transaction.atomic():
+                    tournament_close_entries(user=None, tournament_id=tournament.pk, now=now)
+            except TournamentError as exc:
+                tournament.status = Tournament.Status.CANCELLED
+                tournament.save(update_fields=["status"])
+                logger.info("tournament %s cancelled at its start (%s)", tournament.pk, exc.code)
+            return
+        for round_ in TournamentRound.objects.filter(tournament=tournament, status=TournamentRound.Status.PAIRED):
+            round_begin(tournament, round_, now)
+
+
+def tournament_clocks_fire(*, now: float | None = None) -> tuple[list[tuple[str, Applied]], list[int]]:
+    """The tournaments' server clocks, polled with the matches' (game/services/deadlines.py): start
+    the tournaments whose time has come, forfeit the no-shows. Each in its own transaction with SKIP
+    LOCKED, so any number of processes fire each once. Returns (match events to publish, the ids of
+    the tournaments that changed)."""
+    now = time.time() if now is None else now
+    changed: list[int] = []
+    due_start = datetime.datetime.fromtimestamp(now, tz=datetime.UTC)
+    starting = list(
+        Tournament.objects.filter(starts_at__lte=due_start, status=Tournament.Status.REGISTRATION).values_list(
+            "pk", flat=True
+        )
+    ) + list(
+        TournamentRound.objects.filter(
+            status=TournamentRound.Status.PAIRED,
+            tournament__starts_at__lte=due_start,
+            tournament__status=Tournament.Status.RUNNING,
+        ).values_list("tournament_id", flat=True)
+    )
+    for tournament_id in sorted(dict.fromkeys(starting)):
+        _start_fire(tournament_id, now)
+        changed.append(tournament_id)
+    fired: list[tuple[str, Applied]] = []
+    due = TournamentPairing.objects.filter(status=TournamentPairing.Status.PLAYING, no_show_deadline__lte=now)
+    for pairing_id, tournament_id in due.order_by("no_show_deadline", "pk").values_list("pk", "tournament_id"):
+        applied = _no_show_fire(pairing_id, now)
+        if applied:
+            fired.extend(applied)
+            changed.append(tournament_id)
+    return fired, sorted(dict.fromkeys(changed))
+
+
+@transaction.atomic
+def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | None, reason: str) -> TournamentPairing:
+    """An admin sets a decided pairing's result (None: a draw, round robin and Swiss only); the reason
+    and the result before are kept (TournamentResultFix). A knockout result whose winner has already
+    been paired on is refused: the bracket would no longer follow."""
+    pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
+    if pairing is None:
+        raise TournamentError("not_found", "there is no such pairing")
+    tournament = lock_tournament(pairing.tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    reason = (reason or "").strip()
+    if not 3 <= len(reason) <= 300:
+        raise TournamentError("reason_required", "give a reason (3 to 300 characters)")
+    if pairing.status != TournamentPairing.Status.DONE or pairing.second_id is None:
+        raise TournamentError("not_finished", "only a played pairing's result can be fixed")
+    elimination = tournament.format in selectors.ELIMINATIONS
+    if winner_entry_id not in (pairing.first_id, pairing.second_id) and not (
+        winner_entry_id is None and not elimination
+    ):
+        raise TournamentError("bad_value", "the winner must be one of the pairing's two entries")
+    later = TournamentRound.objects.filter(tournament=tournament, number__gt=pairing.round.number).exists()
+    if elimination and later and winner_entry_id != pairing.winner_id:
+        raise TournamentError("next_round_started", "the winner has already been paired in the next round")
+    before = _result_record(pairing)
+    points = _points_for(tournament, pairing, winner_entry_id)
+    _decide(
+        pairing,
+        winner=winner_entry_id,
+        how=TournamentPairing.How.FIXED,
+        points=points,
+        scores=(pairing.first_score, pairing.second_score),
+    )
+    TournamentResultFix.objects.create(
+        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
+    )
+    if tournament.status == Tournament.Status.FINISHED:
+        _finish(tournament)  # the winner may have changed
+    return pairing
+
+
+def _result_record(pairing: TournamentPairing) -> dict[str, Any]:
+    return {
+        "winner": pairing.winner_id,
+        "how": pairing.how,
+        "points": [pairing.first_points, pairing.second_points],
+        "scores": [pairing.first_score, pairing.second_score],
+    }

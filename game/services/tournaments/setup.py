@@ -1,0 +1,206 @@
+"""Setting a tournament up: a club admin creates it, members enter (alone or as a team), the admin
+closes the entries (seeding by rating, round 1 paired) and may still swap entries between round-1
+pairings until the round starts; the server clock starts it at its start time (play.py).
+
+Every refusal is a TournamentError with a code, raised before anything is written (or inside the
+transaction, which it rolls back), so a refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from game.models import Club, Profile
+from game.selectors.tournaments import entries_in_seed_order
+from game.services.matches.lifecycle import TIME_LIMIT_RANGE
+from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
+from game.tournament_models import (
+    DEFAULT_TIME_LIMIT,
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentRound,
+)
+
+NAME_LENGTH = (3, 80)
+ENTRIES_RANGE = (2, 64)
+TEAM_SIZES = (2, 3, 4)
+#: How far in the past a start time may be given (a form filled in slowly), seconds.
+START_SLACK = 300
+
+
+def _clean(
+    *, name: str, format: str, kind: str, team_size: int, max_entries: int, time_limit: int | None, starts_at: Any
+) -> dict[str, Any]:
+    errors: list[str] = []
+    name = (name or "").strip()
+    if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1]:
+        errors.append(f"the name is {NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters")
+    if format not in Tournament.Format.values:
+        errors.append("choose a format")
+    if kind not in Tournament.Kind.values:
+        errors.append("choose singles or teams")
+    elif kind == Tournament.Kind.SINGLES:
+        team_size = 1
+    elif team_size not in TEAM_SIZES:
+        errors.append("a team has 2 to 4 players")
+    if isinstance(max_entries, bool) or not isinstance(max_entries, int):
+        errors.append("the number of entries is a whole number")
+    elif not ENTRIES_RANGE[0] <= max_entries <= ENTRIES_RANGE[1]:
+        errors.append(f"a tournament takes {ENTRIES_RANGE[0]} to {ENTRIES_RANGE[1]} entries")
+    if time_limit is not None and not TIME_LIMIT_RANGE[0] <= time_limit <= TIME_LIMIT_RANGE[1]:
+        errors.append(f"the time limit is {TIME_LIMIT_RANGE[0] // 60} to {TIME_LIMIT_RANGE[1] // 60} minutes")
+    if not isinstance(starts_at, datetime.datetime):
+        errors.append("give a start time")
+    elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
+        errors.append("the start time is in the past")
+    if errors:
+        raise TournamentError("bad_value", "; ".join(errors))
+    return {
+        "name": name,
+        "format": format,
+        "kind": kind,
+        "team_size": team_size,
+        "max_entries": max_entries,
+        "time_limit": time_limit,
+        "starts_at": starts_at,
+    }
+
+
+def tournament_create(
+    *,
+    user: Any,
+    club: Club,
+    name: str,
+    format: str,
+    kind: str = Tournament.Kind.SINGLES,
+    team_size: int = 1,
+    rated: bool = True,
+    time_limit: int | None = DEFAULT_TIME_LIMIT,
+    max_entries: int = 16,
+    starts_at: Any,
+) -> Tournament:
+    """A club's owner or admin announces a tournament; members enter until it starts."""
+    require_manager(club_id=club.pk, user=user)
+    fields = _clean(
+        name=name,
+        format=format,
+        kind=kind,
+        team_size=team_size,
+        max_entries=max_entries,
+        time_limit=time_limit,
+        starts_at=starts_at,
+    )
+    return Tournament.objects.create(club=club, rated=bool(rated), created_by=user, **fields)
+
+
+@transaction.atomic
+def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | None = None) -> TournamentEntry:
+    """A member enters (with `teammates`, in playing order after them, for a team tournament)."""
+    tournament = lock_tournament(tournament_id)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("closed", "this tournament takes no more entries")
+    players = [user, *(teammates or [])]
+    if len(players) != tournament.team_size:
+        raise TournamentError("team_size", f"an entry here is {tournament.team_size} player(s)")
+    if len({getattr(p, "pk", None) for p in players}) != len(players):
+        raise TournamentError("team_size", "a player is named twice")
+    for player in players:
+        if not is_member(club_id=tournament.club_id, user=player):
+            raise TournamentError("not_a_member", "only the club's members can enter", forbidden=player is user)
+    profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
+    if tournament.rated and any(profiles.get(p.pk) is None or profiles[p.pk].is_guest for p in players):
+        raise TournamentError("needs_account", "rated tournaments need registered accounts")
+    if TournamentEntryMember.objects.filter(tournament=tournament, user__in=players).exists():
+        raise TournamentError("already_entered", "already entered in this tournament")
+    if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
+        raise TournamentError("full", "this tournament is full")
+    ratings = [profiles[p.pk].rating if p.pk in profiles else 1500.0 for p in players]
+    names = [profiles[p.pk].display_name if p.pk in profiles else p.username for p in players]
+    entry = TournamentEntry.objects.create(
+        tournament=tournament, name=" & ".join(names), rating=sum(ratings) / len(ratings)
+    )
+    for position, player in enumerate(players):
+        TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user=player, position=position)
+    return entry
+
+
+@transaction.atomic
+def tournament_withdraw(*, user: Any, tournament_id: int) -> None:
+    """A player takes their entry (their team's) back before the entries close."""
+    tournament = lock_tournament(tournament_id)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("closed", "entries are closed: ask an admin")
+    member = TournamentEntryMember.objects.filter(tournament=tournament, user=user).first()
+    if member is None:
+        raise TournamentError("not_entered", "you have not entered this tournament")
+    member.entry.delete()
+
+
+def min_entries(tournament: Tournament) -> int:
+    return 3 if tournament.format == Tournament.Format.DOUBLE_ELIMINATION else 2
+
+
+@transaction.atomic
+def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None = None) -> Tournament:
+    """Close the entries: seed by rating (a team by its mean), plan the rounds, pair round 1. Play
+    begins at the start time (at once if it has come). `user` None is the server clock at the start
+    time."""
+    from game.services.tournaments.play import plan_rounds, round_begin_if_due, round_pair
+
+    tournament = lock_tournament(tournament_id)
+    if user is not None:
+        require_manager(club_id=tournament.club_id, user=user)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("already_started", "the entries of this tournament are already closed")
+    # TODO(lead, issue 18): drop this refusal once game.services.teams.team_match_create is on main
+    # (play.create_match then calls it for a team pairing).
+    if tournament.kind == Tournament.Kind.TEAMS:
+        raise TournamentError("teams_unavailable", "team matches are not available yet")
+    entries = sorted(
+        TournamentEntry.objects.filter(tournament=tournament), key=lambda e: (-e.rating, e.created_at, e.pk)
+    )
+    if len(entries) < min_entries(tournament):
+        raise TournamentError("too_few_entries", f"at least {min_entries(tournament)} entries are needed")
+    for seed, entry in enumerate(entries, start=1):
+        entry.seed = seed
+        entry.save(update_fields=["seed"])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.rounds_planned = plan_rounds(tournament, len(entries))
+    tournament.save(update_fields=["status", "rounds_planned"])
+    first = round_pair(tournament, 1)
+    if first is not None:
+        round_begin_if_due(tournament, first, now)
+    return tournament
+
+
+@transaction.atomic
+def tournament_pairing_swap(*, user: Any, tournament_id: int, entry_a: int, entry_b: int) -> None:
+    """Swap two entries between (or within) the pairings of the round not yet started."""
+    tournament = lock_tournament(tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    known = {e.pk for e in entries_in_seed_order(tournament=tournament)}
+    if entry_a not in known or entry_b not in known or entry_a == entry_b:
+        raise TournamentError("bad_value", "choose two different entries of this tournament")
+    round_ = TournamentRound.objects.filter(tournament=tournament).order_by("-number").first()
+    if round_ is None or round_.status != TournamentRound.Status.PAIRED:
+        raise TournamentError("round_started", "pairings can only be changed before their round starts")
+    # The schedule is a function of the seed order (every format), so the seeds swap too: the later
+    # rounds then follow the edited pairing.
+    seeds = dict(TournamentEntry.objects.filter(pk__in=(entry_a, entry_b)).values_list("pk", "seed"))
+    TournamentEntry.objects.filter(pk=entry_a).update(seed=seeds[entry_b])
+    TournamentEntry.objects.filter(pk=entry_b).update(seed=seeds[entry_a])
+    pairings = list(TournamentPairing.objects.select_for_update().filter(round=round_).order_by("index"))
+    for pairing in pairings:
+        for side in ("first_id", "second_id"):
+            value = getattr(pairing, side)
+            if value == entry_a:
+                setattr(pairing, side, entry_b)
+            elif value == entry_b:
+                setattr(pairing, side, entry_a)
+        pairing.save(update_fields=["first", "second"])

@@ -1,0 +1,39 @@
+"""Template tags that bring tournaments into pages other views render (the header, the home page, the
+club page) without each of those views having to know about tournaments: each reads one selector."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from game.selectors import tournaments as selectors
+from game.services.tournaments.base import is_manager
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def tournament_matches_to_play(context: template.Context) -> list[dict[str, Any]]:
+    """The visitor's tournament matches still to play (the header badge and the home page list),
+    read once per request however many times the page asks."""
+    request = context.get("request")
+    if request is None:
+        return []
+    cached = getattr(request, "_tournament_to_play", None)
+    if cached is None:
+        user = getattr(request, "user", None)
+        cached = selectors.to_play_for(user=user) if user is not None else []
+        request._tournament_to_play = cached
+    return cached
+
+
+@register.simple_tag
+def club_tournaments(club: Any) -> list[dict[str, Any]]:
+    return selectors.club_tournaments(club_id=club.pk)
+
+
+@register.simple_tag(takes_context=True)
+def can_run_tournaments(context: template.Context, club: Any) -> bool:
+    request = context.get("request")
+    return is_manager(club_id=club.pk, user=getattr(request, "user", None))

@@ -1,0 +1,71 @@
+"""`ws/tournament/<id>/`: a tournament's pages hear when it changes, without a reload.
+
+The same pattern as the lobby socket (game.consumers.LobbyConsumer): the socket is a member of the
+process's hub in the group `tournament.<id>`, and `realtime.tournament_publish` sends one short
+`tournament {match, scores, event, reload}` message whenever one of its matches starts, scores or
+finishes, or the tournament itself changes (a round begins, a result is fixed). The page shows the
+live score from it and fetches its standings and rounds again when `reload` is true.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from game import hub, protocol, realtime
+from game.db import CONNECT, db_async
+from game.ratelimit import TokenBucket
+from game.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin
+from game.tournament_models import Tournament
+
+
+def _exists(tournament_id: int) -> bool:
+    return Tournament.objects.filter(pk=tournament_id).exists()
+
+
+class TournamentConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
+    limit: tuple[float, float] = (5.0, 1.0)
+
+    async def connect(self) -> None:
+        self.bucket = TokenBucket(*self.limit)
+        self.group: str | None = None
+        self.hub: hub.MatchHub | None = None
+        tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        if not await db_async(_exists, priority=CONNECT)(tournament_id):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        self.group = realtime.tournament_group(tournament_id)
+        self.hub = await hub.join(self.channel_layer, self.group, self)
+        await self.send(text_data=protocol.dumps(protocol.message("tournament", {"event": "hello", "reload": False})))
+
+    async def release(self) -> None:
+        process_hub, group = getattr(self, "hub", None), getattr(self, "group", None)
+        if process_hub is not None and group is not None:
+            self.hub = None
+            await process_hub.leave(group, self)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
+        if not self.bucket.take():
+            await self.send(text_data=protocol.dumps(protocol.error("rate_limited", "slow down")))
+            return
+        message = protocol.parse(text_data, bytes_data)
+        if isinstance(message, protocol.Ping):
+            reply = protocol.pong()
+        elif isinstance(message, protocol.Invalid):
+            reply = message.reply()
+        else:
+            reply = protocol.error("unknown_type", "a tournament socket only answers ping")
+        await self.send(text_data=protocol.dumps(reply))
+
+    async def hub_relay(self, text: str) -> None:
+        await self.send(text_data=text)
+
+    async def hub_event(self, message: dict[str, Any]) -> None:
+        return
+
+    async def hub_beat(self, version: int, text: str) -> None:
+        return

@@ -1,0 +1,192 @@
+"""Club tournaments: the tournament, its entries, rounds, pairings and the kept reasons of fixed results.
+
+Kept apart from game/models.py (which imports this module at its end, so Django registers these
+with the app) because the tournament is a concept of its own. An entry is one player or a team of
+players (`TournamentEntryMember`), so a team tournament stores the same rows; a pairing points at the
+real Match its players play (created by the match services), and its result is copied from that
+match when it finishes (game/services/tournaments/results.py) or decided by a no-show forfeit.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+#: K-11: the classic tournament limit, 60 + 5 minutes (the engine's ruleset default, seconds).
+DEFAULT_TIME_LIMIT = 3900
+#: A player who has not come to their match this long after it was made loses it by forfeit.
+NO_SHOW_AFTER = 600.0
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        SWISS = "swiss", _("Swiss system")
+
+    class Kind(models.TextChoices):
+        SINGLES = "singles", _("Singles")
+        TEAMS = "teams", _("Teams")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Open for entries")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    club = models.ForeignKey("game.Club", on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SINGLES)
+    team_size = models.PositiveSmallIntegerField(default=1, help_text="players per entry: 1, or 2 to 4 for teams")
+    rated = models.BooleanField(default=True)
+    time_limit = models.PositiveIntegerField(
+        null=True, blank=True, default=DEFAULT_TIME_LIMIT, help_text="K-11 match limit, seconds; empty: none"
+    )
+    max_entries = models.PositiveSmallIntegerField(default=16)
+    starts_at = models.DateTimeField()
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION, db_index=True)
+    rounds_planned = models.PositiveSmallIntegerField(default=0)
+    winner = models.ForeignKey(
+        "game.TournamentEntry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="tournaments_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = (
+            "-starts_at",
+            "-id",
+        )
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})"
+
+
+class TournamentEntry(models.Model):
+    """One side of the tournament: a player, or a team (its members below). `seed` is 1 for the top."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    name = models.CharField(max_length=80)
+    rating = models.FloatField(default=1500.0, help_text="the rating seeding used (a team's mean)")
+    seed = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = (
+            "tournament",
+            "seed",
+            "id",
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentEntryMember(models.Model):
+    entry = models.ForeignKey(TournamentEntry, on_delete=models.CASCADE, related_name="members")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries")
+    position = models.PositiveSmallIntegerField(default=0, help_text="the team's playing order, from 0")
+
+    class Meta:
+        ordering = (
+            "entry",
+            "position",
+        )
+        constraints = (models.UniqueConstraint(fields=("tournament", "user"), name="one_entry_per_player"),)
+
+
+class TournamentRound(models.Model):
+    class Status(models.TextChoices):
+        PAIRED = "paired", _("Paired, not started")
+        PLAYING = "playing", _("Playing")
+        DONE = "done", _("Done")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = (
+            "tournament",
+            "number",
+        )
+        constraints = (models.UniqueConstraint(fields=("tournament", "number"), name="one_round_number"),)
+
+
+class TournamentPairing(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("To play")
+        DONE = "done", _("Done")
+
+    class How(models.TextChoices):
+        PLAYED = "played", _("Played")
+        BYE = "bye", _("Bye")
+        FORFEIT = "forfeit", _("Won by forfeit (no-show)")
+        DOUBLE_FORFEIT = "double_forfeit", _("Neither came")
+        FIXED = "fixed", _("Set by an admin")
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pairings")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    #: The bracket slot of an elimination ("W1-0": winners' round 1, first slot); blank otherwise.
+    slot = models.CharField(max_length=12, blank=True)
+    index = models.PositiveSmallIntegerField(default=0)
+    first = models.ForeignKey(TournamentEntry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(TournamentEntry, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField(
+        "game.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_pairing"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    how = models.CharField(max_length=16, choices=How.choices, blank=True)
+    winner = models.ForeignKey(TournamentEntry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    first_points = models.FloatField(default=0.0)
+    second_points = models.FloatField(default=0.0)
+    first_score = models.IntegerField(default=0)
+    second_score = models.IntegerField(default=0)
+    #: Epoch seconds: if the match has not started by then, whoever did not come loses by forfeit
+    #: (fired by the server clocks, game/services/deadlines.py); null once started or decided.
+    no_show_deadline = models.FloatField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = (
+            "round",
+            "index",
+        )
+        indexes = (
+            models.Index(
+                fields=("no_show_deadline",),
+                name="pairing_no_show_deadline",
+                condition=models.Q(no_show_deadline__isnull=False),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.first} v {self.second or 'bye'}"
+
+
+class TournamentResultFix(models.Model):
+    """An admin's correction of a pairing's result, with the reason and what it was before (kept)."""
+
+    pairing = models.ForeignKey(TournamentPairing, on_delete=models.CASCADE, related_name="fixes")
+    fixed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.CharField(max_length=300)
+    before = models.JSONField()
+    after = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = (
+            "pairing",
+            "created_at",
+        )

@@ -1,0 +1,91 @@
+"""The site in Finnish and Russian in a real Chromium against a real daphne (issue 16): a browser whose
+language is Finnish or Russian gets the home page and a match page in that language, drawn (not blank,
+Cyrillic in real glyphs: look at test-artifacts/languages-*.png), and the header's switcher changes the
+language of the page it is on. The JS client's own words are another branch's (i18n-client); this test
+reads what the server renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_security_pages import VIOLATIONS, non_blank
+from tests.e2e.test_watch_and_replay import django_call
+from tests.support.daphne import DaphneServer
+
+#: Per language: words the home page and the match page show (from game/locale), and the header's.
+WORDS = {
+    "fi": {
+        "home": ["Kaisaa verkossa.", "Pelaa tietokonetta vastaan", "Näin kaisaa pelataan"],
+        "match": ["Lyönnit"],
+        "header": ["Pelaa", "Katso", "Seurat", "Rankinglista", "Säännöt"],
+    },
+    "ru": {
+        "home": ["Кайза онлайн.", "Играть с компьютером", "Как играют в кайзу"],
+        "match": ["Удары"],
+        "header": ["Играть", "Смотреть", "Клубы", "Таблица лидеров", "Правила"],
+    },
+}
+
+
+@pytest.mark.browser
+def test_home_and_match_pages_in_finnish_and_russian(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    server = daphne_factory(DEBUG="false")
+    ids = django_call(server.env, "result = seed_demo()")
+    errors: list[str] = []
+    for language, words in WORDS.items():
+        # The browser's own language (Accept-Language) decides a first visit.
+        context = chromium.new_context(viewport={"width": 1280, "height": 860}, locale=language)
+        context.add_init_script(VIOLATIONS)
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+            page.goto(f"{server.url}/")
+            assert page.locator("html").get_attribute("lang") == language
+            text = page.locator("body").inner_text()
+            for word in words["home"] + words["header"]:
+                assert word.casefold() in text.casefold(), (language, word)
+            assert "Play the computer" not in text and "How Kaisa is played" not in text
+            current = page.locator("[data-language-switcher] button.current")
+            assert current.inner_text() == language.upper()
+            page.screenshot(path=str(artifacts_dir / f"languages-home-{language}.png"))
+            assert non_blank(page, ".home-hero") and non_blank(page, ".site-header")
+
+            page.goto(f"{server.url}/m/{ids['live']}/")
+            page.wait_for_selector("canvas.kz-canvas")
+            page.wait_for_timeout(800)  # the client draws the position it receives
+            assert page.locator("html").get_attribute("lang") == language
+            text = page.locator("body").inner_text()
+            for word in words["match"] + words["header"]:
+                assert word.casefold() in text.casefold(), (language, word)
+            page.screenshot(path=str(artifacts_dir / f"languages-match-{language}.png"))
+            assert non_blank(page, "canvas.kz-canvas") and non_blank(page, ".kz-panel")
+            assert page.evaluate("window.__csp") == []
+        finally:
+            context.close()
+
+    # The switcher: a Finnish browser chooses Russian on the leaderboard and stays there, in Russian;
+    # the choice outlives the page (cookie).
+    context = chromium.new_context(viewport={"width": 1280, "height": 860}, locale="fi")
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/leaderboard/")
+        assert page.locator("main h1").inner_text() == "Rankinglista"
+        page.locator("[data-language-switcher] button[value=ru]").click()
+        page.wait_for_load_state("load")
+        assert page.url == f"{server.url}/leaderboard/"
+        assert page.locator("html").get_attribute("lang") == "ru"
+        assert page.locator("main h1").inner_text() == "Таблица лидеров"
+        page.screenshot(path=str(artifacts_dir / "languages-switched-ru.png"))
+        page.goto(f"{server.url}/clubs/")
+        assert page.locator("main h1").inner_text() == "Клубы"
+    finally:
+        context.close()
+    assert errors == []

@@ -1,0 +1,173 @@
+"""A club round robin of four computer players, played through a real daphne, watched in Chromium
+(issue 18): the live page and the tournament page follow every round without a reload.
+
+Set-up goes through the services in a Django process on the server's database (as an admin and the
+players' seats would): four bot members enter, the entries close, and each round's matches (made by the
+tournament services) get a lowered target (K-9.1, 2 points: the first scoring shot wins) before their
+second bot takes its seat. The bots play in the server (game/bot_runner.py), woken by a spectator's page
+on each match; the tournament socket tells the pages. Screenshots: test-artifacts/tournament-*.png.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import pages
+from tests.support.daphne import DaphneServer
+
+SETUP = """
+from django.utils import timezone
+from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+from tests.web.community_factories import make_club, make_player
+owner = make_player("{owner}")
+bots = [make_player(name, is_bot=True, bot_level=1, rating=rating) for name, rating in {players}]
+club = make_club("{club}", owner, members=tuple(bots))
+t = tournament_create(user=owner, club=club, name="Bot cup", format="{fmt}", rated=False,
+                      starts_at=timezone.now())
+for bot in bots:
+    tournament_enter(user=bot, tournament_id=t.pk)
+tournament_close_entries(user=owner, tournament_id=t.pk)
+result = t.pk
+"""
+
+SEAT_ROUND = """
+from game.models import Match
+from game.services.matches import match_join
+from game.tournament_models import TournamentPairing
+result = []
+for p in TournamentPairing.objects.filter(tournament_id={tid}, status="playing").select_related("match"):
+    if p.match is not None and p.match.status == Match.Status.OPEN:
+        m = p.match
+        m.ruleset = {{"target_score": 2}}
+        m.save(update_fields=["ruleset"])
+        match_join(match_id=m.pk, user=p.second.members.get().user)
+        result.append(m.pk)
+"""
+
+
+def _points(page: Any) -> float:
+    cells = page.locator("[data-standings] td[data-points]").all_inner_texts()
+    return sum(float(text) for text in cells)
+
+
+@pytest.mark.browser
+def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path) -> None:
+    server = daphne_factory(KAIZA_BOT_PACE="0")
+    four = [("Aino", 1800), ("Bertta", 1700), ("Celia", 1600), ("Dora", 1500)]
+    tid = pages.django_run(
+        server.env, SETUP.format(owner="Organiser", club="Kaisa Club", fmt="round_robin", players=four)
+    )
+    live = pages.new_page(chromium)
+    live.goto(f"{server.url}/tournaments/{tid}/live/")
+    live.wait_for_function("() => document.querySelector('[data-socket-status]').textContent === 'Live'")
+    tour = pages.new_page(chromium)
+    tour.goto(f"{server.url}/tournaments/{tid}/")
+    for page in (live, tour):
+        page.evaluate("() => { window.__kaizaNotReloaded = true; }")
+    assert "waiting for the players" in pages.visible_text(live, "[data-current-round]")
+    assert _points(live) == 0
+    for number in (1, 2, 3):
+        seated = pages.django_run(server.env, SEAT_ROUND.format(tid=tid))
+        assert len(seated) == 2, seated
+        watchers = []
+        for match_id in seated:  # a spectator's page wakes the bots (MatchConsumer.connect)
+            watcher = pages.new_page(chromium)
+            pages.watch(watcher, f"{server.url}/m/{match_id}/")
+            watchers.append(watcher)
+        # Each finished match is one point more in the standings, shown without a reload.
+        live.wait_for_function(
+            f"() => [...document.querySelectorAll('[data-standings] td[data-points]')]"
+            f".reduce((s, td) => s + parseFloat(td.textContent), 0) >= {2 * number}",
+            timeout=240000,
+        )
+        if number == 1:
+            live.screenshot(path=str(artifacts_dir / "tournament-live-round1.png"), full_page=True)
+        for watcher in watchers:
+            watcher.context.close()
+    pages.wait_text(live, "[data-status]", "Winner", timeout=60)
+    pages.wait_text(tour, "[data-status]", "Winner", timeout=60)
+    for page in (live, tour):
+        assert page.evaluate("() => window.__kaizaNotReloaded === true"), "the page was reloaded"
+        assert _points(page) == 6
+        assert page.errors == []
+    rows = live.locator("[data-standings] tbody tr").all_inner_texts()
+    assert len(rows) == 4 and all(any(n in r for r in rows) for n in ("Aino", "Bertta", "Celia", "Dora"))
+    rounds = live.locator("[data-round]").count()
+    assert rounds == 3
+    shot = artifacts_dir / "tournament-live-final.png"
+    live.screenshot(path=str(shot), full_page=True)
+    assert pages.region_colours(live, "[data-standings]") > 20  # drawn text on the table, not a blank box
+    tour.screenshot(path=str(artifacts_dir / "tournament-page-final.png"), full_page=True)
+    # An elimination's bracket, drawn as SVG: five entries, byes to the top three seeds (1 v bye, 4 v 5).
+    five = [("Eeva", 1900), ("Fanny", 1800), ("Greta", 1700), ("Hilla", 1600), ("Iida", 1500)]
+    elimination = pages.django_run(
+        server.env, SETUP.format(owner="Organiser2", club="Second Club", fmt="single_elimination", players=five)
+    )
+    page = pages.new_page(chromium)
+    page.goto(f"{server.url}/tournaments/{elimination}/")
+    bracket = pages.visible_text(page, "[data-bracket]")
+    assert bracket.count("bye") == 3 and "Eeva" in bracket and "Iida" in bracket
+    assert pages.region_colours(page, "[data-bracket]", artifacts_dir / "tournament-bracket.png") > 20
+    _a_player_is_told_and_an_admin_creates(server, chromium, artifacts_dir)
+    time.sleep(0.5)
+    pages.assert_clean_log(server)
+
+
+HUMANS = """
+from django.utils import timezone
+from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+from tests.web.community_factories import DEMO_PASSWORD, make_club, make_player
+juho, kalle = make_player("Juho", rating=1650), make_player("Kalle", rating=1550)
+juho.set_password(DEMO_PASSWORD)
+juho.save()
+club = make_club("Third Club", juho, members=(kalle,))
+t = tournament_create(user=juho, club=club, name="Evening cup", format="round_robin", starts_at=timezone.now())
+tournament_enter(user=juho, tournament_id=t.pk)
+tournament_enter(user=kalle, tournament_id=t.pk)
+tournament_close_entries(user=juho, tournament_id=t.pk)
+result = club.slug
+"""
+
+
+def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, artifacts: Path) -> None:
+    """Juho, a club owner with a tournament match to play, sees the badge and the home page's list;
+    the club page lists the club's tournaments; the form refuses a bad entry count and announces one."""
+    from tests.web.community_factories import DEMO_PASSWORD
+
+    slug = pages.django_run(server.env, HUMANS)
+    page = pages.new_page(chromium)
+    page.goto(f"{server.url}/accounts/login/")
+    page.fill("#id_login", "juho")
+    page.fill("#id_password", DEMO_PASSWORD)
+    page.locator("main form button[type=submit], main form input[type=submit]").first.click()
+    page.wait_for_load_state()
+    page.goto(f"{server.url}/")
+    assert pages.visible_text(page, "[data-tournament-badge]") == "1"
+    listed = pages.visible_text(page, "[data-tournament-matches]")
+    assert "Evening cup" in listed and "against Kalle" in listed
+    page.screenshot(path=str(artifacts / "tournament-home.png"))
+    page.goto(f"{server.url}/clubs/{slug}/")
+    assert "Evening cup" in pages.visible_text(page, "[data-club-tournaments]")
+    page.screenshot(path=str(artifacts / "tournament-club.png"), full_page=True)
+    page.click("[data-club-tournaments] a.button")
+    page.fill("#id_name", "Spring cup")
+    page.select_option("#id_format", "double_elimination")
+    page.fill("#id_max_entries", "1")
+    page.click("[data-tournament-form] button[type=submit]")
+    page.wait_for_load_state()
+    assert "Spring cup" not in pages.visible_text(page, "h1")
+    page.fill("#id_max_entries", "8")
+    page.click("[data-tournament-form] button[type=submit]")
+    page.wait_for_url("**/tournaments/*/")
+    assert "Spring cup" in pages.visible_text(page, "h1")
+    assert "Double elimination" in pages.visible_text(page, ".page-head")
+    page.click("[data-enter]")
+    page.wait_for_load_state()
+    assert "Juho" in pages.visible_text(page, "ol.entries")
+    page.screenshot(path=str(artifacts / "tournament-new.png"), full_page=True)
+    assert page.errors == []
