@@ -24,6 +24,7 @@ from game import bot_runner, hub, presence, protocol, realtime
 from game.db import CONNECT, db_async
 from game.outbox import VersionedOutbox
 from game.ratelimit import TokenBucket, socket_allows
+from game.reader_language import error_message, scope_language
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
@@ -151,6 +152,8 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.match_id: str = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope.get("user")
+        #: The reader's language (cookie, then Accept-Language): its `error` messages are said in it.
+        self.language = scope_language(self.scope)
         self.group = realtime.match_group(self.match_id)
         self.registered = False
         self.role = "spectator"
@@ -274,7 +277,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         try:
             applied = await db_async(call)()
         except match_services.MatchError as exc:
-            await self.send_message(protocol.error(exc.code, exc.message, message.ack))
+            await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
             return
         if applied.events:
             await realtime.publish(self.match_id, applied.events)
@@ -296,7 +299,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         try:
             made = await db_async(rematch_services.match_rematch)(match_id=self.match_id, user=self.user)
         except match_services.MatchError as exc:
-            await self.send_message(protocol.error(exc.code, exc.message, message.ack))
+            await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
             return
         if made.events:
             await realtime.publish(made.match.pk, made.events)
@@ -333,7 +336,17 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     # --- outbound -----------------------------------------------------------------------------------
 
     async def send_message(self, message: dict[str, Any]) -> None:
+        data = message.get("d")
+        if message.get("t") == "error" and isinstance(data, dict) and self.language != "en":
+            # The socket's own answers in its reader's language (the services' messages via gettext; a
+            # rules refusal arrives said already, see `said`, and gettext leaves it as it is).
+            text = error_message(str(data.get("code")), str(data.get("message")), None, None, self.language)
+            message = {**message, "d": {**data, "message": text}}
         await self.send(text_data=protocol.dumps(message))
+
+    def said(self, exc: match_services.MatchError) -> str:
+        """A refused input's message in the reader's language (a rules refusal from its key)."""
+        return error_message(exc.code, exc.message, exc.key, exc.params, self.language)
 
     async def send_text(self, text: str) -> None:
         await self.send(text_data=text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.engine.rules import words
 from game.models import Match, MatchEvent
 
 #: Event types that make an entry (`started` does not: nothing was played).
@@ -31,15 +32,52 @@ def _scores(data: dict[str, Any]) -> list[int]:
     return [0, 0]
 
 
-def _choice_text(data: dict[str, Any], reason: str) -> str:
+def _choice_text(data: dict[str, Any], reason: str, language: str = "en") -> str:
     """Say who chose what (the computer's choice is otherwise invisible), then what follows."""
-    player = data.get("player")
     state = raw_state if isinstance(raw_state := data.get("state"), dict) else {}
-    if state.get("phase") == "shootout":
-        verb = "chooses to start the shoot-out" if data.get("take") else "lets the opponent start the shoot-out"
-    else:
-        verb = "takes the break" if data.get("take") else "passes the break"
-    return f"{player} {verb}: {reason}" if reason else f"{player} {verb}"
+    params = {"player": data.get("player"), "take": data.get("take"), "shootout": state.get("phase") == "shootout"}
+    who = words.text("choice", params, language)
+    return f"{who}: {reason}" if reason else who
+
+
+def verdict_words(verdict: dict[str, Any], language: str) -> str | None:
+    """A verdict's sentence in ``language``, made from its `code` and `params` (None: no code, as in
+    events stored before verdicts had one)."""
+    code, params = verdict.get("code"), verdict.get("params")
+    if not isinstance(code, str) or not isinstance(params, dict) or code not in words.CATALOGUES["en"].verdicts:
+        return None
+    return words.say(code, params, language)
+
+
+def _entry_text(t: str, data: dict[str, Any], verdict: dict[str, Any], language: str) -> str | None:
+    """The entry's sentence in one language (None: the event does not say it in words we can make)."""
+    said = verdict_words(verdict, language)
+    if t == "choice":
+        return _choice_text(data, said or "", language) if said or not verdict else None
+    if t == "notice":
+        kind, params = data.get("kind"), data.get("params")
+        if isinstance(kind, str) and isinstance(params, dict) and kind in words.CATALOGUES["en"].texts:
+            return words.text(kind, params, language)
+        return None
+    if t == "finished":
+        result = data.get("result")
+        said_by = result.get("words") if isinstance(result, dict) else None
+        return str(said_by[language]) if isinstance(said_by, dict) and said_by.get(language) else None
+    return said
+
+
+def entry_words(t: str, data: dict[str, Any], verdict: dict[str, Any], english: str) -> dict[str, str]:
+    """The entry's `words`: its sentence in every language (`text` stays the English one), made once
+    when the event is stored; each reader's client and page picks its own language."""
+    return words.in_every_language(lambda language: _entry_text(t, data, verdict, language) or english)
+
+
+def entry_in(entry: dict[str, Any], language: str) -> dict[str, Any]:
+    """An entry with its `text` in ``language`` (for pages rendered on the server)."""
+    said = entry.get("words")
+    if isinstance(said, dict) and said.get(language):
+        return {**entry, "text": said[language]}
+    return entry
 
 
 def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -77,6 +115,7 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
         entry["player"] = result.get("winner", data.get("winner"))
         entry["text"] = str(result.get("text") or data.get("reason") or "")
         entry["points"], entry["penalty"], entry["foul"], entry["call"] = 0, 0, None, None
+    entry["words"] = entry_words(t, data, verdict, entry["text"])
     return entry
 
 
@@ -104,60 +143,36 @@ def match_history(*, match: Match, limit: int = HISTORY_LIMIT) -> dict[str, Any]
     return {"entries": entries, "total": total}
 
 
-def phase_notices(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, str]]:
-    """The K-11 moments a change brought about, as (kind, words): the `notice` events that follow it.
+def notice_params(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The K-11 moments a change brought about, as (kind, params): the `notice` events that follow it,
+    their words made from kind and params by the rules' catalogues (words.text), in every language.
 
     Compared on the snapshots before and after, so a clock tick of the server and a shot that crossed
     the same line announce it the same way, once."""
     if not before or not after or after.get("phase") == "finished":
         return []
-    notices: list[tuple[str, str]] = []
+    notices: list[tuple[str, dict[str, Any]]] = []
     rules = after.get("ruleset") or {}
     extra_each = int(rules.get("extra_visits_each", 2))
     shootout_visits = int(rules.get("shootout_visits", 10))
     was, now = before.get("clock") or {}, after.get("clock") or {}
     limit, warning = now.get("limit"), now.get("warning")
     if now.get("warned") and not was.get("warned") and limit is not None and warning is not None:
-        notices.append(("time_warning", f"Time limit: the last {_duration(float(limit) - float(warning))}"))
+        notices.append(("time_warning", {"seconds": float(limit) - float(warning)}))
     if now.get("expired") and not was.get("expired"):
-        notices.append(
-            (
-                "time_up",
-                f"Time is up: this round is finished, then each player gets {extra_each} more "
-                f"visit{'s' if extra_each != 1 else ''} (K-11.1)",
-            )
-        )
+        notices.append(("time_up", {"extra_each": extra_each}))
     phase_was, phase = before.get("phase"), after.get("phase")
     if phase == "extra_visits" and phase_was != "extra_visits":
         last = next((p.get("name") for p in after.get("players") or [] if p.get("cue_ball") == "white2"), None)
-        notices.append(("extra_visits", f"Extra visits: {_visits(extra_each)} each, {last} takes the last (K-11.1)"))
+        notices.append(("extra_visits", {"extra_each": extra_each, "last": last}))
     if phase == "shootout" and phase_was != "shootout":
-        notices.append(
-            (
-                "shootout",
-                f"Shoot-out: only the kaisa stays; a new lag decides who starts; up to {_visits(shootout_visits)} "
-                "each (K-11.2)",
-            )
-        )
+        notices.append(("shootout", {"visits": shootout_visits}))
     was_sudden = bool((before.get("shootout") or {}).get("sudden_death"))
     if phase == "shootout" and (after.get("shootout") or {}).get("sudden_death") and not was_sudden:
-        notices.append(
-            (
-                "sudden_death",
-                f"Sudden death: level after {_visits(shootout_visits)} each; the first penalty loses (K-11.4)",
-            )
-        )
+        notices.append(("sudden_death", {"visits": shootout_visits}))
     return notices
 
 
-def _duration(seconds: float) -> str:
-    """ "5 minutes", "1 minute", "5 seconds" (tests use limits of a minute)."""
-    if seconds >= 60:
-        minutes = round(seconds / 60)
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    whole = max(1, round(seconds))
-    return f"{whole} second{'s' if whole != 1 else ''}"
-
-
-def _visits(count: int) -> str:
-    return f"{count} visit{'s' if count != 1 else ''}"
+def phase_notices(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, str]]:
+    """The K-11 notices of a change as (kind, English words)."""
+    return [(kind, words.text(kind, params)) for kind, params in notice_params(before, after)]

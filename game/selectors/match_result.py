@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.engine.rules import words
 from game.models import Match, MatchEvent, RatingChange, TeamSeat
 from game.selectors.match_state import engine_names
 from game.selectors.rating_eligibility import reason_text
@@ -35,35 +36,35 @@ def recorded_rating_changes(*, match: Match) -> list[dict]:
     ]
 
 
-def _how_words(how: str, winner: str, loser: str, target: int) -> str:
-    return {
-        "target": f"reached {target}",
-        "resign": f"{loser} resigned",
-        "shot_clock": f"{loser} ran out of the shot clock 3 times in a row",
-        "abandoned": f"{loser} left the match",
-        "time_limit": "after the time limit",
-        "shootout": "in the shoot-out",
-    }.get(how, how.replace("_", " "))
-
-
-def result_text(*, how: str, winner: str | None, loser: str | None, scores: list[int], reason: str, target: int) -> str:
-    """The card's sentence: "alice won 60–41: reached 60", "Aborted by bob before the break".
+def result_text(
+    *,
+    how: str,
+    winner: str | None,
+    loser: str | None,
+    scores: list[int],
+    reason: str,
+    target: int,
+    language: str = "en",
+) -> str:
+    """The card's sentence: "alice won 60–41: reached 60", "Aborted by bob before the break"; the
+    templates are the rules' catalogues (words.text "result_won" / "result_aborted"), per language.
 
     `scores` are the winner's first (a resignation can be won from behind: "alice won 12–30")."""
     if how == "aborted" or winner is None or loser is None:
-        words = reason or "the match was aborted"
-        if words.startswith("aborted"):
-            return "Aborted" + words[len("aborted") :]
-        return f"Aborted: {words}"
-    words = _how_words(how, winner, loser, target)
-    joiner = " " if how in ("time_limit", "shootout") else ": "
-    dash = " to " if min(scores) < 0 else "–"  # "0 to −6" reads better than "0–−6" (K-11.3 penalties)
-    return f"{winner} won {_score(scores[0])}{dash}{_score(scores[1])}{joiner}{words}"
+        return words.text("result_aborted", {"reason": reason}, language)
+    params = {"how": how, "winner": winner, "loser": loser, "scores": scores, "target": target}
+    return words.text("result_won", params, language)
 
 
-def _score(points: int) -> str:
-    """A score as printed: a negative one with a real minus sign (U+2212)."""
-    return f"−{-points}" if points < 0 else str(points)
+def result_words(
+    *, how: str, winner: str | None, loser: str | None, scores: list[int], reason: str, target: int
+) -> dict[str, str]:
+    """The card's sentence in every language (the result's `words`: each reader picks theirs)."""
+    return words.in_every_language(
+        lambda language: result_text(
+            how=how, winner=winner, loser=loser, scores=scores, reason=reason, target=target, language=language
+        )
+    )
 
 
 def match_result(
@@ -83,7 +84,7 @@ def match_result(
     if winner is not None and winner in names:
         loser = names[1 - names.index(winner)]
     target = int((snapshot.get("ruleset") or {}).get("target_score", 60))
-    text = result_text(
+    said = result_words(
         how=how,
         winner=winner,
         loser=loser,
@@ -100,7 +101,8 @@ def match_result(
         "loser": loser,
         "scores": scores,
         "how": how,
-        "text": text,
+        "text": said["en"],
+        "words": said,
         "rated": bool(rating_changes),
         "unrated_reason": reason_words,
         "rating_changes": rating_changes,
@@ -125,7 +127,7 @@ def match_stored_result(*, match: Match) -> dict[str, Any] | None:
         .first()
     )
     if isinstance(stored, dict):
-        return stored
+        return with_words(stored)
     if match.status == Match.Status.FINISHED and match.snapshot:
         # Finished before results were stored with the `finished` event: made from the row.
         if not match.result_code:
@@ -145,21 +147,53 @@ def match_stored_result(*, match: Match) -> dict[str, Any] | None:
         "text": result_text(
             how="aborted", winner=None, loser=None, scores=[0, 0], reason=match.result_reason, target=60
         ),
+        "words": result_words(
+            how="aborted", winner=None, loser=None, scores=[0, 0], reason=match.result_reason, target=60
+        ),
         "rated": False,
         "unrated_reason": None,
         "rating_changes": [],
     }
 
 
+def with_words(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored result as every reader reads it: one stored before results had `words` gets them,
+    made from its codes (`how`, the names and scores) at read time."""
+    if isinstance(result.get("words"), dict):
+        return result
+    scores = [int(s) for s in result.get("scores") or [0, 0]]
+    winner, loser = result.get("winner"), result.get("loser")
+    if winner is not None and len(scores) == 2 and scores[0] < scores[1]:
+        scores = [scores[1], scores[0]]  # stored seat order; the sentence reads the winner's first
+    said = result_words(
+        how=str(result.get("how") or "aborted"),
+        winner=winner,
+        loser=loser,
+        scores=scores,
+        reason="",
+        target=60,
+    )
+    said["en"] = str(result.get("text") or said["en"])  # the stored English is what was shown
+    return {**result, "words": said}
+
+
+def result_in(result: dict[str, Any] | None, language: str) -> dict[str, Any] | None:
+    """The result with its `text` in the reader's language (pages rendered on the server)."""
+    if result is None:
+        return None
+    said = with_words(result)
+    return {**said, "text": said["words"].get(language) or said.get("text")}
+
+
 def _legacy_how(reason: str) -> str:
     """The `how` of a match finished before `result_code` existed, read from its reason's words."""
-    for words, how in (
+    for phrase, how in (
         ("resigned", "resign"),
         ("left", "abandoned"),
         ("shot clock", "shot_clock"),
         ("K-11", "shootout"),
         ("shoot-out", "shootout"),
     ):
-        if words in reason:
+        if phrase in reason:
             return how
     return "target"

@@ -14,6 +14,7 @@ from typing import Any
 
 from game.engine import ENGINE_VERSION
 from game.models import Match, MatchEvent, Shot
+from game.selectors.history import verdict_words
 from game.selectors.players import match_scores, profile_name
 
 REPLAY_FORMAT = "kaiza-replay/1"
@@ -115,11 +116,12 @@ def _state_scores(state: Any) -> list[int] | None:
     return [int(s) for s in numbers] if len(numbers) == len(scores) else None
 
 
-def match_replay_steps(*, match: Match) -> dict[str, Any]:
+def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
     """What the replay page animates: one step per stored input with its segments and verdict and the
     score after it. Scores come from the broadcast event's state when it was kept; otherwise they are
     summed from the verdicts (points to the shooter, penalties off the shooter, K-8.1), and the last
-    step is pinned to the final snapshot, which is the authority."""
+    step is pinned to the final snapshot, which is the authority. Each verdict's `reason` is said in the
+    reader's ``language``, made from its stored code and params at read time (game.engine.rules.words)."""
     players = match_player_names(match=match)
     seat = {name: i for i, name in enumerate(players)}
     teams = (match.snapshot or {}).get("teams") or []
@@ -134,6 +136,9 @@ def match_replay_steps(*, match: Match) -> dict[str, Any]:
     # A K-11 clock tick is a stored input (the record replays it) but nothing to show.
     for shot in Shot.objects.filter(match=match).exclude(kind="tick").order_by("seq"):
         verdict = shot.verdict if isinstance(shot.verdict, dict) else None
+        if verdict is not None and language != "en":
+            said = verdict_words(verdict, language)
+            verdict = {**verdict, "reason": said} if said else verdict
         state = states.get(shot.version)
         from_state = _state_scores(state)
         if from_state is not None:

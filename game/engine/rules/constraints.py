@@ -22,6 +22,7 @@ import itertools
 from typing import Any
 
 from game.engine.balls import BALL_IDS
+from game.engine.rules import words
 from game.engine.rules.calls import Call
 from game.engine.rules.errors import RuleError
 from game.engine.rules.legality import validate_call
@@ -66,20 +67,26 @@ def _plain(ball: str, pocket: str) -> dict[str, Any]:
     return {"ball": ball, "pocket": pocket, "object_cushions": 0, "cue_cushions": 0, "via": None}
 
 
-def _refusal(state: MatchState, call: dict[str, Any]) -> str | None:
+def _refusal(state: MatchState, call: dict[str, Any], said: dict[str, RuleError] | None = None) -> str | None:
+    """Why ``call`` is refused (None: allowed); the error is kept in ``said`` by its words, so the words
+    a player reads can be made again in other languages (:func:`why_words`)."""
     try:
         validate_call(state, Call(**call))
     except RuleError as exc:
+        if said is not None:
+            said.setdefault(exc.message, exc)
         return exc.message
     return None
 
 
-def _ways(state: MatchState, ball: str, pocket: str, vias: list[str]) -> tuple[list[list[str]], str | None]:
+def _ways(
+    state: MatchState, ball: str, pocket: str, vias: list[str], said: dict[str, RuleError] | None = None
+) -> tuple[list[list[str]], str | None]:
     """The minimal option sets that make a call of ``ball`` into ``pocket`` legal, and why the plain call
     is refused (None if it is not). Legality is monotone (adding an option to an allowed call never makes
     it illegal), so the minimal sets describe every allowed call, and two quick cases need no search:
     the plain call allowed (``[[]]``), or not even every option at once (``[]``)."""
-    why = _refusal(state, _plain(ball, pocket))
+    why = _refusal(state, _plain(ball, pocket), said)
     if why is None:
         return [[]], None
     every = {**_plain(ball, pocket), "object_cushions": 1, "cue_cushions": 1}
@@ -116,7 +123,9 @@ def _shooting_state(state: MatchState, player: str) -> MatchState | None:
     return None
 
 
-def calls(state: MatchState, player: str) -> tuple[dict[str, Any], dict[str, str]]:
+def calls(
+    state: MatchState, player: str, said: dict[str, RuleError] | None = None
+) -> tuple[dict[str, Any], dict[str, str]]:
     shooting = _shooting_state(state, player)
     if shooting is None:
         return {}, {}
@@ -129,12 +138,12 @@ def calls(state: MatchState, player: str) -> tuple[dict[str, Any], dict[str, str
         vias = [b for b in BALL_IDS if b not in (ball, cue) and shooting.balls.get(b) is not None]
         pockets = {}
         for pocket in POCKET_IDS:
-            ways, why = _ways(shooting, ball, pocket, vias)
+            ways, why = _ways(shooting, ball, pocket, vias, said)
             pockets[pocket] = {"ways": ways, "why": why}
         if any(p["ways"] for p in pockets.values()):
             out[ball] = {"via": vias, "pockets": pockets}
         else:
-            refused[ball] = str(_refusal(shooting, _plain(ball, POCKET_IDS[0])))
+            refused[ball] = str(_refusal(shooting, _plain(ball, POCKET_IDS[0]), said))
     return out, refused
 
 
@@ -176,14 +185,34 @@ def placement(state: MatchState, player: str) -> dict[str, Any] | None:
     }
 
 
+def why_words(allowed: dict[str, Any], refused: dict[str, str], said: dict[str, RuleError]) -> dict[str, Any]:
+    """Each refusal the constraints show (a `why`), in the other languages: ``{english: {lang: words}}``.
+    Only the distinct sentences that appear, so a state grows by a few sentences, not by a copy of every
+    pocket's entry; the client looks its `why` up here (static/game/js/legality.js)."""
+    shown = set(refused.values())
+    shown.update(p["why"] for entry in allowed.values() for p in entry["pockets"].values() if p["why"])
+    out: dict[str, Any] = {}
+    for why in sorted(shown):
+        exc = said.get(why)
+        if exc is None or exc.key is None:
+            continue
+        out[why] = {
+            lang: words.refusal(exc.key, exc.params, lang) for lang in words.LANGUAGES if lang != words.DEFAULT_LANGUAGE
+        }
+    return out
+
+
 def constraints(state: MatchState, player: str) -> dict[str, Any]:
-    """``{"actions", "calls", "not_callable", "placement", "strike_limits"}`` for ``player``, JSON-ready."""
+    """``{"actions", "calls", "not_callable", "why_words", "placement", "strike_limits"}`` for ``player``,
+    JSON-ready."""
     state.index_of(player)
-    allowed, refused = calls(state, player)
+    said: dict[str, RuleError] = {}
+    allowed, refused = calls(state, player, said)
     return {
         "actions": actions(state, player),
         "calls": allowed,
         "not_callable": refused,
+        "why_words": why_words(allowed, refused, said),
         "placement": placement(state, player),
         "strike_limits": strike_limits(),
     }

@@ -11,8 +11,9 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from game import protocol
+from game.engine.rules import words
 from game.models import Match, MatchEvent
-from game.selectors.history import history_entry
+from game.selectors.history import history_entry, verdict_words
 
 
 class MatchError(Exception):
@@ -21,10 +22,14 @@ class MatchError(Exception):
     `message` stays English (the socket's clients word the code themselves); a message an HTML page may
     flash is marked with `gettext_noop`, so the page shows it translated (game/views/play.py)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, key: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        #: A rules refusal's key and params (game.engine.rules.words.refusal), so the socket answers in
+        #: its reader's language (game.reader_language.error_message); None for the services' own.
+        self.key = key
+        self.params = params
 
 
 @dataclass
@@ -49,6 +54,14 @@ def lock(match_id: str) -> Match:
 def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     """Raise the version and keep the broadcast for catch-up; returns the `{t, v, d}` event."""
     match.version += 1
+    verdict = d.get("verdict")
+    if isinstance(verdict, dict) and verdict_words(verdict, "en") is not None:
+        # The verdict in every language, made once here (docs/i18n.md, "Verdicts in the reader's
+        # language"): the socket forwards pre-encoded bytes, each client reads `words[its language]`.
+        d = {
+            **d,
+            "verdict": {**verdict, "words": words.in_every_language(lambda lang: verdict_words(verdict, lang) or "")},
+        }
     entry = history_entry(t, match.version, d)
     if entry is not None:
         d = {**d, "entry": entry}

@@ -23,9 +23,9 @@ from django.utils import timezone
 
 from game import protocol
 from game.engine.rules import Match as EngineMatch
-from game.engine.rules import RuleError
+from game.engine.rules import RuleError, words
 from game.models import Match, MatchEvent, MatchResult, Shot
-from game.selectors.history import phase_notices
+from game.selectors.history import notice_params
 from game.selectors.match_result import match_result
 from game.selectors.match_state import (
     AnyUser,
@@ -175,14 +175,15 @@ def commit_change(
     else:
         if t is None and match.shot_deadline is None:
             reset_shot_clock(match, now)  # a bare K-11 tick: the time-up shot clock starts on time
-        for notice, text in phase_notices(before, snapshot):
+        for notice, params in notice_params(before, snapshot):
             events.append(
                 store_event(
                     match,
                     "notice",
                     {
                         "kind": notice,
-                        "text": text,
+                        "text": words.text(notice, params),
+                        "params": params,
                         "state": state,
                         "clock": clock_info(match, snapshot, now),
                     },
@@ -314,7 +315,7 @@ def apply_input(
         try:
             t, data, outcome = run(engine, name, now, match)
         except RuleError as exc:
-            raise MatchError(exc.code, exc.message) from exc
+            raise MatchError(exc.code, exc.message, exc.key, exc.params) from exc
         events = commit_and_record(
             match,
             engine,

@@ -8,11 +8,20 @@
  */
 
 import { pointSegmentDistance } from "./geometry.js";
+import { gettext, interpolate, language } from "./i18n.js";
+import { ballName } from "./ui/words.js";
 
 const OPTION_WORDS = {
-  object_cushions: "an object-ball cushion",
-  cue_cushions: "a cue-ball cushion",
+  object_cushions: () => gettext("an object-ball cushion"),
+  cue_cushions: () => gettext("a cue-ball cushion"),
 };
+
+/** The server's `why` in the page's language (its `why_words`), the English sentence otherwise. */
+export function whyWords(constraints, why, lang = language()) {
+  if (!why) return why;
+  const said = constraints && constraints.why_words && constraints.why_words[why];
+  return (said && said[lang]) || why;
+}
 
 /** The constraints of `name` in a state (`null` when the server sent none, e.g. a spectator's own). */
 export function constraintsOf(game, name) {
@@ -34,13 +43,15 @@ function optionMet(option, call) {
 }
 
 function wayWords(way) {
-  return way.map((o) => OPTION_WORDS[o] || `a kiss off ${o.slice(4)}`).join(" and ");
+  return way
+    .map((o) => (OPTION_WORDS[o] ? OPTION_WORDS[o]() : interpolate(gettext("a kiss off %(ball)s"), { ball: ballName(o.slice(4)) })))
+    .join(gettext(" and "));
 }
 
 /** Why `ball` may not be called at all now, or null (the cue ball and unknown balls: null). */
 export function ballRefusal(constraints, ball) {
   if (!constraints || !ball) return null;
-  return (constraints.not_callable && constraints.not_callable[ball]) || null;
+  return whyWords(constraints, (constraints.not_callable && constraints.not_callable[ball]) || null);
 }
 
 /**
@@ -52,7 +63,7 @@ export function pocketLegality(constraints, ball, pocket) {
   const p = entry && entry.pockets && entry.pockets[pocket];
   if (!p) return { possible: false, plain: false, why: ballRefusal(constraints, ball) };
   const plain = p.ways.some((way) => way.length === 0);
-  return { possible: p.ways.length > 0, plain, why: p.why || null };
+  return { possible: p.ways.length > 0, plain, why: whyWords(constraints, p.why || null) };
 }
 
 /**
@@ -63,21 +74,22 @@ export function pocketLegality(constraints, ball, pocket) {
  * @returns {{ok: boolean, why: string | null}}
  */
 export function callVerdict(constraints, call) {
-  if (!constraints) return { ok: false, why: "The server has not said what you may call yet." };
-  if (!call || !call.ball || !call.pocket) return { ok: false, why: "Call your shot first: click a ball, then a pocket." };
+  if (!constraints) return { ok: false, why: gettext("The server has not said what you may call yet.") };
+  if (!call || !call.ball || !call.pocket) return { ok: false, why: gettext("Call your shot first: click a ball, then a pocket.") };
   const refused = ballRefusal(constraints, call.ball);
   if (refused) return { ok: false, why: refused };
   const entry = constraints.calls && constraints.calls[call.ball];
-  if (!entry) return { ok: false, why: "That ball cannot be called now." };
+  if (!entry) return { ok: false, why: gettext("That ball cannot be called now.") };
   if (call.via && !(entry.via || []).includes(call.via)) {
-    return { ok: false, why: "That ball cannot be named for a kiss or combination now." };
+    return { ok: false, why: gettext("That ball cannot be named for a kiss or combination now.") };
   }
   const p = entry.pockets && entry.pockets[call.pocket];
-  if (!p) return { ok: false, why: "That pocket cannot be called now." };
+  if (!p) return { ok: false, why: gettext("That pocket cannot be called now.") };
   if (p.ways.some((way) => way.every((o) => optionMet(o, call)))) return { ok: true, why: null };
-  const why = p.why || "This call is not allowed now.";
+  const why = whyWords(constraints, p.why) || gettext("This call is not allowed now.");
   if (!p.ways.length) return { ok: false, why };
-  return { ok: false, why: `${why}; allowed with ${p.ways.map(wayWords).join(", or ")} called` };
+  const ways = p.ways.map(wayWords).join(gettext(", or "));
+  return { ok: false, why: interpolate(gettext("%(why)s; allowed with %(ways)s called"), { why, ways }) };
 }
 
 /** The pockets `ball` may be called into with the options of `call` (plain when omitted), in server order. */

@@ -1,6 +1,8 @@
 // The live lobby: the open-matches table is replaced whenever the server pushes `matches`
 // over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
 
+import { gettext, interpolate } from "./i18n.js";
+
 const tbody = document.getElementById("open-matches");
 const status = document.getElementById("lobby-status");
 
@@ -12,7 +14,7 @@ function cell(text) {
 
 /** A team match's type (issue 18): "2 vs 2 · 3 open". */
 export function teamWords(m) {
-  return `${m.team_size} vs ${m.team_size} · ${m.open_places} open`;
+  return interpolate(gettext("%(size)s vs %(size)s · %(open)s open"), { size: m.team_size, open: m.open_places });
 }
 
 export function renderMatches(matches) {
@@ -22,15 +24,15 @@ export function renderMatches(matches) {
     tr.append(
       cell(m.creator ?? "?"),
       cell(m.rating ?? ""),
-      cell(m.team_size ? teamWords(m) : m.rated ? "rated" : "casual"),
-      cell(m.time_limit ? `${Math.round(m.time_limit / 60)} min` : "–"),
-      cell(m.shot_clock ? `${m.shot_clock} s` : "–"),
+      cell(m.team_size ? teamWords(m) : m.rated ? gettext("rated") : gettext("casual")),
+      cell(m.time_limit ? interpolate(gettext("%(n)s min"), { n: Math.round(m.time_limit / 60) }) : "–"),
+      cell(m.shot_clock ? interpolate(gettext("%(n)s s"), { n: m.shot_clock }) : "–"),
     );
     const td = document.createElement("td");
     const link = document.createElement("a");
     link.className = "button small";
     link.href = m.url;
-    link.textContent = "Open";
+    link.textContent = gettext("Open");
     td.append(link);
     tr.append(td);
     return tr;
@@ -38,7 +40,7 @@ export function renderMatches(matches) {
   if (rows.length === 0) {
     const tr = document.createElement("tr");
     tr.className = "empty";
-    const td = cell("No open matches: create one.");
+    const td = cell(gettext("No open matches: create one."));
     td.colSpan = 6;
     tr.append(td);
     rows.push(tr);
@@ -51,14 +53,14 @@ function connect(attempt = 0) {
   const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
   socket.addEventListener("open", () => {
     attempt = 0;
-    status.textContent = "Live";
+    status.textContent = gettext("Live");
   });
   socket.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
     if (msg.t === "matches") renderMatches(msg.d.matches);
   });
   socket.addEventListener("close", () => {
-    status.textContent = "Reconnecting…";
+    status.textContent = gettext("Reconnecting…");
     setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
   });
 }

@@ -35,14 +35,15 @@ import { createLoop } from "./loop.js";
 import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
 import { ballRefusal, callVerdict, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
 import { suggestedPocket } from "./render/renderer.js";
+import { gettext } from "./i18n.js";
 
 const PLACEMENT_WORDS = {
-  off_cloth: "The ball must lie fully on the cloth.",
-  outside_home: "Place the ball in the home: on or behind the home line.",
-  touching: "The ball may not touch another ball.",
-  not_now: "You may not place a ball now.",
-  corridor: "Not in the corridor between the centre spot and a foot pocket (K-3.3).",
-  not_past_centre: "Place white •• beyond the centre of the table (K-3.3).",
+  off_cloth: () => gettext("The ball must lie fully on the cloth."),
+  outside_home: () => gettext("Place the ball in the home: on or behind the home line."),
+  touching: () => gettext("The ball may not touch another ball."),
+  not_now: () => gettext("You may not place a ball now."),
+  corridor: () => gettext("Not in the corridor between the centre spot and a foot pocket (K-3.3)."),
+  not_past_centre: () => gettext("Place white •• beyond the centre of the table (K-3.3)."),
 };
 const MIN_SHOT_POWER = 0.04;
 
@@ -152,7 +153,7 @@ function boot(root) {
         if (state.ui.fine) set(setUi(state, { fine: false }));
         break;
       case "abort":
-        if (window.confirm("Abort this match? Nobody wins and no rating changes.")) play("abort", {});
+        if (window.confirm(gettext("Abort this match? Nobody wins and no rating changes."))) play("abort", {});
         break;
       case "rematch":
         play("rematch", {});
@@ -220,7 +221,7 @@ function boot(root) {
         const pos = clampPlacement(where, intent.point);
         const check = placementCheck(where, pos);
         if (!check.ok) {
-          set({ ...state, error: { code: check.reason, message: PLACEMENT_WORDS[check.reason], at: clockNow() } });
+          set({ ...state, error: { code: check.reason, message: PLACEMENT_WORDS[check.reason] ? PLACEMENT_WORDS[check.reason]() : check.reason, at: clockNow() } });
           set(setPlacing(state, { ball, pos, ok: false, reason: check.reason }));
           break;
         }
@@ -232,7 +233,7 @@ function boot(root) {
         play("choose_break", { take: intent.take });
         break;
       case "resign":
-        if (window.confirm("Resign this match?")) play("resign", {});
+        if (window.confirm(gettext("Resign this match?"))) play("resign", {});
         break;
       case "call-step":
         set(setCall(state, { [intent.field]: (state.call[intent.field] || 0) + intent.delta }));

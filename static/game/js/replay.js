@@ -12,6 +12,7 @@ import { animationDuration, parseSegments, positionsAt } from "./trajectory.js";
 import { fitTable } from "./transform.js";
 import { renderTable } from "./render/table.js";
 import { createBallSprites, drawBalls, rollOrientations } from "./render/balls.js";
+import { gettext, interpolate, said } from "./i18n.js";
 
 /** Pause between two inputs while playing, seconds (at 1x). */
 const STEP_GAP = 0.7;
@@ -81,14 +82,28 @@ export function buildTimeline(replay) {
   return { steps, after };
 }
 
+/** An input's kind in words ("break choice", never choose_break). */
+function kindWords(kind) {
+  const words = {
+    shot: () => gettext("shot"),
+    lag: () => gettext("lag"),
+    place: () => gettext("placed"),
+    choose_break: () => gettext("break choice"),
+    resign: () => gettext("resigned"),
+    claim_timeout: () => gettext("claimed the shot clock"),
+  };
+  return words[kind] ? words[kind]() : String(kind || "").replace(/_/g, " ");
+}
+
 function verdictText(step) {
-  if (!step) return "The opening position.";
+  if (!step) return gettext("The opening position.");
   const v = step.verdict || {};
-  const parts = [`${step.player}: ${step.kind.replace("_", " ")}`];
-  if (v.reason) parts.push(v.reason);
+  const parts = [`${step.player}: ${kindWords(step.kind)}`];
+  const reason = said(v, "reason");
+  if (reason) parts.push(reason);
   if (v.penalty) parts.push(`−${v.penalty}`);
   else if (v.points) parts.push(`+${v.points}`);
-  if (v.foul) parts.push(`foul: ${v.foul}`);
+  if (v.foul && !reason) parts.push(interpolate(gettext("foul: %(foul)s"), { foul: v.foul }));
   return parts.join(" · ");
 }
 
@@ -157,7 +172,7 @@ function start(root) {
     root.querySelector('[data-score="0"]').textContent = scores[0];
     root.querySelector('[data-score="1"]').textContent = scores[1];
     root.querySelector("[data-step-label]").textContent =
-      view.index === 0 ? "Start" : `Shot ${view.index} of ${steps.length}`;
+      view.index === 0 ? gettext("Start") : interpolate(gettext("Shot %(n)s of %(total)s"), { n: view.index, total: steps.length });
     root.querySelector("[data-verdict]").textContent = verdictText(step);
     for (const seat of [0, 1]) {
       const el = root.querySelector(`.replay-player[data-seat="${seat}"]`);
@@ -166,7 +181,7 @@ function start(root) {
     scrub.value = String(view.index);
     root.dataset.index = String(view.index);
     root.dataset.state = view.playing ? "playing" : "paused";
-    playButton.textContent = view.playing ? "Pause" : "Play";
+    playButton.textContent = view.playing ? gettext("Pause") : gettext("Play");
     if (list) {
       for (const li of list.querySelectorAll("li[data-index]")) {
         const on = Number(li.dataset.index) === view.index;

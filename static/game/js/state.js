@@ -267,6 +267,7 @@ export function entryOf(t, v, d) {
       player: d.player || null,
       kind: d.kind === "lag" ? "lag" : "shot",
       text: verdict.reason || "",
+      words: verdict.words,
       points: verdict.points || 0,
       penalty: verdict.penalty || 0,
       foul: verdict.foul || null,
@@ -275,7 +276,7 @@ export function entryOf(t, v, d) {
     };
   }
   if (t === "choice" && verdict.reason) {
-    return { v, player: d.player || null, kind: "choice", text: verdict.reason, points: 0, penalty: 0, foul: null, call: null };
+    return { v, player: d.player || null, kind: "choice", text: verdict.reason, words: verdict.words, points: 0, penalty: 0, foul: null, call: null };
   }
   return null;
 }
@@ -403,9 +404,9 @@ function commitStep(state, step) {
     s = { ...s, finished: { ...step.data }, result: step.data.result || s.result };
   } else if ((step.kind === "notice" || step.kind === "timeout" || step.kind === "choice") && step.entry && step.entry.text) {
     // Words for what just happened that no ball shows: a notice, a shot clock expiry, a choice.
-    s = { ...s, announce: { kind: step.kind, text: step.entry.text, v: step.v } };
+    s = { ...s, announce: { kind: step.kind, text: step.entry.text, words: step.entry.words, v: step.v } };
   } else if ((step.kind === "notice" || step.kind === "timeout") && step.data && step.data.verdict && step.data.verdict.reason) {
-    s = { ...s, announce: { kind: step.kind, text: step.data.verdict.reason, v: step.v } };
+    s = { ...s, announce: { kind: step.kind, text: step.data.verdict.reason, words: step.data.verdict.words, v: step.v } };
   }
   return s;
 }

@@ -6,6 +6,9 @@
  * The rows are rebuilt with the same markup as the server's `_live_table.html`.
  */
 
+import { gettext } from "./i18n.js";
+import { phaseName } from "./ui/words.js";
+
 export const POLL_MS = 4000;
 
 function escapeHtml(text) {
@@ -19,19 +22,21 @@ export function rowHtml(m) {
       const cls = p.to_play ? "live-player to-play" : "live-player";
       const rating = `<span class="rating${p.provisional ? " provisional" : ""}">${escapeHtml(p.rating_label)}</span>`;
       const link = `<a href="/players/${encodeURIComponent(p.name)}/">${escapeHtml(p.name)}</a>`;
-      return `<span class="${cls}">${link} ${rating}</span>${i === 0 ? '<span class="vs">vs</span>' : ""}`;
+      return `<span class="${cls}">${link} ${rating}</span>${i === 0 ? `<span class="vs">${escapeHtml(gettext("vs"))}</span>` : ""}`;
     })
     .join("");
-  const rated = m.rated ? '<span class="tag rated">Rated</span>' : '<span class="tag">Casual</span>';
+  const rated = m.rated
+    ? `<span class="tag rated">${escapeHtml(gettext("Rated"))}</span>`
+    : `<span class="tag">${escapeHtml(gettext("Casual"))}</span>`;
   const club = m.club ? ` <a class="tag club" href="/clubs/${encodeURIComponent(m.club.slug)}/">${escapeHtml(m.club.name)}</a>` : "";
   const watching = m.spectators === null || m.spectators === undefined ? "–" : String(m.spectators);
   return (
     `<tr data-match="${escapeHtml(m.id)}">` +
     `<td class="live-players">${players}<span class="tags">${rated}${club}</span></td>` +
     `<td class="num score">${m.players[0].score}<span class="dash">–</span>${m.players[1].score}</td>` +
-    `<td class="phase hide-sm">${escapeHtml(m.phase || "play")}</td>` +
+    `<td class="phase hide-sm">${escapeHtml(phaseName(m.phase || "play"))}</td>` +
     `<td class="num">${watching}</td>` +
-    `<td class="actions"><a class="button small" href="${escapeHtml(m.url)}">Watch</a></td>` +
+    `<td class="actions"><a class="button small" href="${escapeHtml(m.url)}">${escapeHtml(gettext("Watch"))}</a></td>` +
     `</tr>`
   );
 }
@@ -100,7 +105,7 @@ function startPolling() {
   const count = document.querySelector("[data-live-count]");
   const source = (section && section.dataset.source) || "/watch.json";
   const emptyRow = body && body.querySelector("tr.empty td");
-  const emptyText = emptyRow ? emptyRow.textContent : "Nobody is playing right now.";
+  const emptyText = emptyRow ? emptyRow.textContent : gettext("Nobody is playing right now.");
   let timer = null;
 
   async function poll() {

@@ -6,7 +6,8 @@
 import { myActions, powerFromSpeed, strikeLimits } from "../state.js";
 import { ballRefusal, callVerdict, constraintsOf } from "../legality.js";
 import { choiceWords } from "./phase.js";
-import { describeCall } from "./words.js";
+import { gettext, interpolate } from "../i18n.js";
+import { ballName, describeCall } from "./words.js";
 
 /** The aim direction in degrees, 0 … 360, to 0.01° (the wire keeps full precision). */
 export function angleDegrees(angle) {
@@ -65,7 +66,7 @@ export function createControls(root, dispatch) {
       on(copy, "click", () => {
         const url = $(".kz-invite-url");
         url.select();
-        const done = () => (copy.textContent = "Copied");
+        const done = () => (copy.textContent = gettext("Copied"));
         if (navigator.clipboard) navigator.clipboard.writeText(url.value).then(done, () => document.execCommand("copy"));
         else if (document.execCommand("copy")) done();
       }),
@@ -144,7 +145,13 @@ export function createControls(root, dispatch) {
     const mine = constraintsOf(game, state.me);
     const verdict = callComplete ? callVerdict(mine, state.call) : { ok: true, why: ballRefusal(mine, state.call.ball) };
     const legal = verdict.ok && !verdict.why;
-    const callTextNow = callLine ? (legal ? callLine : `${callLine}: not allowed`) : shooting ? "Click a ball, then a pocket" : "—";
+    const callTextNow = callLine
+      ? legal
+        ? callLine
+        : interpolate(gettext("%(call)s: not allowed"), { call: callLine })
+      : shooting
+        ? gettext("Click a ball, then a pocket")
+        : "—";
     if (callText.textContent !== callTextNow) callText.textContent = callTextNow;
     callText.dataset.auto = state.callManual ? "no" : "yes";
     callText.dataset.legal = legal ? "yes" : "no";
@@ -153,7 +160,11 @@ export function createControls(root, dispatch) {
     why.hidden = !whyText;
     for (const out of outputs) out.textContent = String(state.call[out.dataset.field] || 0);
     via.setAttribute("aria-pressed", state.ui.pickVia ? "true" : "false");
-    via.textContent = state.call.via ? `Via ${state.call.via.replace(/\d$/, "")}` : state.ui.pickVia ? "Pick a ball…" : "Via ball…";
+    via.textContent = state.call.via
+      ? interpolate(gettext("Via %(ball)s"), { ball: ballName(state.call.via) })
+      : state.ui.pickVia
+        ? gettext("Pick a ball…")
+        : gettext("Via ball…");
 
     shoot.hidden = !shooting && (lagging || choosing);
     // A call the server forbids is not sent: Shoot stays off, and the reason is written under the call.
@@ -171,15 +182,15 @@ export function createControls(root, dispatch) {
 
     let h = "";
     if (state.steps.length) h = "";
-    else if (lagging) h = "Lag: drag to aim, pull the cue back (or press Space). Nearest the home cushion wins.";
+    else if (lagging) h = gettext("Lag: drag to aim, pull the cue back (or press Space). Nearest the home cushion wins.");
     else if (choosing) h = words.hint;
     else if (placing) h = game && game.phase === "opening_placement"
-      ? "Place white •• beyond the centre, outside the red corridors."
-      : "Ball in hand: place your cue ball in the home (left of the line).";
-    else if (shooting && !legal) h = "This call is not allowed now: pick another ball or pocket.";
+      ? gettext("Place white •• beyond the centre, outside the red corridors.")
+      : gettext("Ball in hand: place your cue ball in the home (left of the line).");
+    else if (shooting && !legal) h = gettext("This call is not allowed now: pick another ball or pocket.");
     else if (shooting) h = callComplete
-      ? "Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°"
-      : "Call your shot: click the object ball, then a pocket.";
+      ? gettext("Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°")
+      : gettext("Call your shot: click the object ball, then a pocket.");
     if (hint.textContent !== h) hint.textContent = h;
   }
 
@@ -192,10 +203,10 @@ export function createControls(root, dispatch) {
 }
 
 function spinWords(side, height) {
-  if (Math.hypot(side, height) < 0.05) return "Centre";
-  const v = height > 0.05 ? "top" : height < -0.05 ? "draw" : "";
-  const s = side > 0.05 ? "right" : side < -0.05 ? "left" : "";
-  return [v, s].filter(Boolean).join(" + ") + " spin";
+  if (Math.hypot(side, height) < 0.05) return gettext("Centre");
+  const v = height > 0.05 ? gettext("top") : height < -0.05 ? gettext("draw") : "";
+  const s = side > 0.05 ? gettext("right") : side < -0.05 ? gettext("left") : "";
+  return interpolate(gettext("%(spin)s spin"), { spin: [v, s].filter(Boolean).join(" + ") });
 }
 
 /**

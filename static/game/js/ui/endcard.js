@@ -5,15 +5,17 @@
  * winner's own page.
  */
 
+import { gettext, interpolate, said } from "../i18n.js";
+
 const HOW_WORDS = {
-  target: "reached the target score",
-  resign: "resignation",
-  timeout: "timeout",
-  shot_clock: "shot clock",
-  abandoned: "left the match",
-  time_limit: "time limit",
-  shootout: "shoot-out",
-  aborted: "aborted before the break",
+  target: () => gettext("reached the target score"),
+  resign: () => gettext("resignation"),
+  timeout: () => gettext("timeout"),
+  shot_clock: () => gettext("shot clock"),
+  abandoned: () => gettext("left the match"),
+  time_limit: () => gettext("time limit"),
+  shootout: () => gettext("shoot-out"),
+  aborted: () => gettext("aborted before the break"),
 };
 
 /**
@@ -30,11 +32,11 @@ export function endCard(state) {
   const winner = result ? result.winner : (fin && fin.winner) || (game && game.winner) || null;
   const how = result ? result.how || null : null;
   let title;
-  if (how === "aborted") title = "Match aborted";
-  else if (!winner) title = "Match over";
-  else if (winner === state.me || myTeamWon(game, winner, state.me)) title = "Your team wins!";
-  else title = `${winner} wins`;
-  if (title === "Your team wins!" && !(game && Array.isArray(game.teams))) title = "You win!";
+  if (how === "aborted") title = gettext("Match aborted");
+  else if (!winner) title = gettext("Match over");
+  else if (winner === state.me || myTeamWon(game, winner, state.me)) {
+    title = game && Array.isArray(game.teams) ? gettext("Your team wins!") : gettext("You win!");
+  } else title = interpolate(gettext("%(player)s wins"), { player: winner });
   const scores = result && Array.isArray(result.scores) ? result.scores : players.map((p) => p.score);
   const names = players.length ? players.map((p) => p.name) : matchNames(state);
   const score =
@@ -43,10 +45,10 @@ export function endCard(state) {
   const ratings = ratingWords(result ? result.rating_changes : fin && fin.rating_changes);
   let rated = "";
   if (result) {
-    if (result.unrated_reason) rated = `Unrated: ${result.unrated_reason}`;
-    else if (!result.rated) rated = "Casual match: no rating change";
+    if (result.unrated_reason) rated = interpolate(gettext("Unrated: %(reason)s"), { reason: result.unrated_reason });
+    else if (!result.rated) rated = gettext("Casual match: no rating change");
   } else if (state.match && state.match.rated === false) {
-    rated = "Casual match: no rating change";
+    rated = gettext("Casual match: no rating change");
   }
   return { title, reason, score, ratings, rated, winner, how, teams: teamLines(game) };
 }
@@ -70,10 +72,10 @@ function matchNames(state) {
 }
 
 function reasonWords(result, fin, game, winner, how) {
-  if (result && result.text) return result.text;
+  if (result && (result.text || result.words)) return said(result, "text");
   const raw = (fin && fin.reason) || (game && game.finish_reason) || "";
-  if (raw) return winner ? `${winner} won: ${raw}` : raw;
-  if (how && HOW_WORDS[how]) return HOW_WORDS[how];
+  if (raw) return winner ? interpolate(gettext("%(player)s won: %(how)s"), { player: winner, how: raw }) : raw;
+  if (how && HOW_WORDS[how]) return HOW_WORDS[how]();
   return "";
 }
 

@@ -15,8 +15,9 @@ import {
   timeWarned,
   timeoutWords,
 } from "./phase.js";
+import { gettext, interpolate, ngettext, said } from "../i18n.js";
 import { memberLabel, teamOfMember, teamsOf, waitingTeams } from "./teams.js";
-import { actionWords, ballName, describeVerdict, entryWords, formatClock, PHASE_NAMES, ruleUrl } from "./words.js";
+import { actionWords, ballName, describeVerdict, entryWords, formatClock, phaseName, ruleUrl } from "./words.js";
 
 const VERDICT_SHOW_MS = 6000;
 const NOTICE_SHOW_MS = 6000;
@@ -102,7 +103,7 @@ export function createHud(root) {
         li.textContent = name;
         return li;
       });
-      const openWord = list.dataset.openWord || "open place";
+      const openWord = list.dataset.openWord || gettext("open place");
       for (let k = 0; k < team.open; k++) {
         const li = document.createElement("li");
         li.className = "kz-team-open";
@@ -143,12 +144,20 @@ export function createHud(root) {
   }
 
   function updateConnection(state, now) {
-    const label = { open: "Online", connecting: "Connecting", reconnecting: "Reconnecting…", lost: "Connection lost", closed: "Offline" };
+    const label = {
+      open: gettext("Online"),
+      connecting: gettext("Connecting"),
+      reconnecting: gettext("Reconnecting…"),
+      lost: gettext("Connection lost"),
+      closed: gettext("Offline"),
+    };
     setText(connection, label[state.connection] || state.connection);
     setAttr(connection, "data-status", state.connection);
     setText(latency, state.connection === "open" && state.latency ? `${Math.round(state.latency)} ms` : "");
-    setText(spectators, `${state.presence.spectators || 0} watching`);
-    setAttr(spectators, "title", `${state.presence.spectators || 0} watching`);
+    const watching = state.presence.spectators || 0;
+    const watchingText = interpolate(ngettext("%(n)s watching", "%(n)s watching", watching), { n: watching });
+    setText(spectators, watchingText);
+    setAttr(spectators, "title", watchingText);
     const off = cutOff(state) && state.connection !== "closed";
     lost.hidden = !off;
     setAttr(root, "data-lost", off ? "yes" : null);
@@ -170,8 +179,8 @@ export function createHud(root) {
     if (!game) {
       const waiting = state.match && state.match.status === "open";
       const teamsWaiting = waiting ? waitingTeams(state.match, state.presence.players) : null;
-      setText(phase, waiting ? "Open match" : state.connection === "open" ? "Loading…" : "Connecting…");
-      setText(turn, teamsWaiting ? "Waiting for players…" : waiting ? "Waiting for an opponent…" : "");
+      setText(phase, waiting ? gettext("Open match") : state.connection === "open" ? gettext("Loading…") : gettext("Connecting…"));
+      setText(turn, teamsWaiting ? gettext("Waiting for players…") : waiting ? gettext("Waiting for an opponent…") : "");
       setAttr(root, "data-phase", waiting ? "waiting" : null);
       setAttr(root, "data-version", state.version);
       const players = (state.match && state.match.players) || [];
@@ -182,7 +191,7 @@ export function createHud(root) {
         const team = teamsWaiting && teamsWaiting[i];
         if (team && team.members.length) setText(seats[i].name, team.members.join(" · "));
         else if (p) setText(seats[i].name, p.name);
-        else if (waiting) setText(seats[i].name, "Open seat");
+        else if (waiting) setText(seats[i].name, gettext("Open seat"));
         // An open seat has nobody to be online: no green dot.
         setAttr(seats[i].el, "data-connected", !p ? "empty" : online.get(p.name) === false ? "no" : "yes");
       });
@@ -209,7 +218,7 @@ export function createHud(root) {
       }
       prevScores[i] = p.score;
       setAttr(seat.chip, "data-ball", p.cue_ball || (i === 0 ? "white1" : "white2"));
-      setAttr(seat.chip, "title", p.cue_ball ? ballName(p.cue_ball) : "cue ball not decided yet");
+      setAttr(seat.chip, "title", p.cue_ball ? ballName(p.cue_ball) : gettext("cue ball not decided yet"));
       const team = teams && teams[i];
       const connected = team
         ? team.members.some((m) => m.connected)
@@ -221,10 +230,10 @@ export function createHud(root) {
       setAttr(seat.el, "data-me", i === me ? "yes" : null);
       setAttr(seat.el, "data-winner", game.winner === p.name ? "yes" : null);
       const timeouts = timeoutWords(state.clock, p.name);
-      const mine = team ? "your team" : "you";
-      setText(seat.note, [i === me ? mine : connected ? "" : "away", timeouts].filter(Boolean).join(" · "));
+      const mine = team ? gettext("your team") : gettext("you");
+      setText(seat.note, [i === me ? mine : connected ? "" : gettext("away"), timeouts].filter(Boolean).join(" · "));
     });
-    setText(phase, PHASE_NAMES[game.phase] || game.phase);
+    setText(phase, phaseName(game.phase));
     setAttr(root, "data-phase", game.phase);
     setAttr(root, "data-version", state.version);
     setAttr(root, "data-actions", actions.join(" "));
@@ -240,15 +249,16 @@ export function createHud(root) {
     }
 
     let turnText = "";
-    if (game.phase === "finished") turnText = game.winner ? `${game.winner} wins` : "Match over";
-    else if (state.steps.length) turnText = "Balls rolling…";
-    else if (actions.length) turnText = `Your turn: ${actionWords(actions[0])}`;
+    if (game.phase === "finished") {
+      turnText = game.winner ? interpolate(gettext("%(player)s wins"), { player: game.winner }) : gettext("Match over");
+    } else if (state.steps.length) turnText = gettext("Balls rolling…");
+    else if (actions.length) turnText = interpolate(gettext("Your turn: %(action)s"), { action: actionWords(actions[0]) });
     else if (game.pending && game.pending.length) {
       const waiting = game.pending.filter(([n]) => n !== state.me);
       const side = waiting.length ? teamOfMember(teams, waiting[0][0]) : null;
       const who = side ? `${waiting[0][0]} (${side.name})` : waiting.length ? waiting[0][0] : "";
-      turnText = waiting.length ? `${who} to ${actionWords(waiting[0][1])}` : "";
-    } else if (active) turnText = `${active} to play`;
+      turnText = waiting.length ? interpolate(gettext("%(player)s to %(action)s"), { player: who, action: actionWords(waiting[0][1]) }) : "";
+    } else if (active) turnText = interpolate(gettext("%(player)s to play"), { player: active });
     setText(turn, turnText);
     setAttr(turn, "data-mine", actions.length ? "yes" : null);
 
@@ -257,7 +267,7 @@ export function createHud(root) {
     const shotLeft = live ? secondsLeft(state, clock.shot_deadline, epoch) : null;
     setText(shotClock, shotLeft !== null ? `⏱ ${formatClock(shotLeft)}` : "");
     setAttr(shotClock, "data-urgent", shotLeft !== null && shotLeft <= SHOT_CLOCK_WARNING_S ? "yes" : null);
-    setAttr(shotClock, "title", shotLeft !== null ? shotClockTooltip(clock) : "shot clock");
+    setAttr(shotClock, "title", shotLeft !== null ? shotClockTooltip(clock) : gettext("shot clock"));
     const matchLeft = live ? secondsLeft(state, clock.match_deadline, epoch) : null;
     setText(matchClock, matchClockText(game, matchLeft));
     const detailText = phaseDetail(game, { matchLeft });
@@ -269,7 +279,7 @@ export function createHud(root) {
       lastAnnounce = state.announce;
       announceAt = now;
       const a = lastAnnounce;
-      const text = a ? a.text || phaseAnnouncement(a.key, game) : "";
+      const text = a ? said(a, "text") || phaseAnnouncement(a.key, game) : "";
       setText(notice, text);
       if (!text) lastAnnounce = null;
     }
@@ -280,9 +290,9 @@ export function createHud(root) {
       lastVerdict = state.lastVerdict;
       verdictAt = now;
       if (lastVerdict) {
-        const reason = lastVerdict.reason || "";
-        const who = lastVerdict.player && !reason.startsWith(lastVerdict.player) ? `${lastVerdict.player}: ` : "";
-        setText(verdict, who + (describeVerdict(lastVerdict) || (lastVerdict.kind === "lag" ? "lag shot" : "")));
+        const reason = said(lastVerdict, "reason");
+        const who = lastVerdict.player && !reason.includes(lastVerdict.player) ? `${lastVerdict.player}: ` : "";
+        setText(verdict, who + (describeVerdict(lastVerdict) || (lastVerdict.kind === "lag" ? gettext("lag shot") : "")));
         setAttr(verdict, "data-tone", lastVerdict.foul ? "foul" : lastVerdict.scored ? "good" : "plain");
       }
     }
@@ -329,16 +339,16 @@ export function createHud(root) {
       const mine = offer.from === state.me;
       const text = document.createElement("span");
       text.textContent = mine
-        ? "Rematch offered: opening the new match…"
+        ? gettext("Rematch offered: opening the new match…")
         : state.role === "player"
-          ? `${offer.from} offers a rematch. `
-          : `${offer.from} started a rematch. `;
+          ? interpolate(gettext("%(player)s offers a rematch."), { player: offer.from }) + " "
+          : interpolate(gettext("%(player)s started a rematch."), { player: offer.from }) + " ";
       const parts = [text];
       if (offer.url && !mine) {
         const link = document.createElement("a");
         link.className = "kz-btn kz-btn-primary kz-rematch-go";
         link.href = offer.url;
-        link.textContent = state.role === "player" ? "Play the rematch" : "Watch the rematch";
+        link.textContent = state.role === "player" ? gettext("Play the rematch") : gettext("Watch the rematch");
         parts.push(link);
       }
       endRematch.replaceChildren(...parts);

@@ -4,6 +4,7 @@
  * server sent (no rule is decided here) and return text, so the HUD only places it and tests need no DOM.
  */
 
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { formatClock } from "./words.js";
 
 /** The last seconds of a shot clock shown as a warning. */
@@ -22,28 +23,31 @@ export function phaseDetail(game, { matchLeft = null } = {}) {
   if (game.phase === "extra_visits") {
     const left = extraVisitsLeft(game);
     const parts = who.map((n, i) => `${n} ${left[i]}`);
-    return `Time up · extra visits left: ${parts.join(" · ")}`;
+    return interpolate(gettext("Time up · extra visits left: %(visits)s"), { visits: parts.join(" · ") });
   }
   if (game.phase === "shootout") {
     const so = game.shootout || {};
-    if (so.stage === "lag") return "Shoot-out: lag again to decide who starts";
+    if (so.stage === "lag") return gettext("Shoot-out: lag again to decide who starts");
     if (so.stage === "choose") {
       const chooser = who[game.turn] || "";
-      return `Shoot-out: ${chooser} chooses who starts`;
+      return interpolate(gettext("Shoot-out: %(player)s chooses who starts"), { player: chooser });
     }
     const limit = (game.ruleset && game.ruleset.shootout_visits) || 10;
     const visits = so.visits || [0, 0];
     if (so.sudden_death) {
       const answer = typeof so.answer_by === "number" ? who[so.answer_by] : null;
-      return answer ? `Sudden death · ${answer} must answer` : "Sudden death · the first penalty loses";
+      return answer
+        ? interpolate(gettext("Sudden death · %(player)s must answer"), { player: answer })
+        : gettext("Sudden death · the first penalty loses");
     }
-    return `Shoot-out · visits ${who.map((n, i) => `${n} ${Math.min(visits[i] + (i === game.turn ? 1 : 0), limit)}/${limit}`).join(" · ")}`;
+    const counts = who.map((n, i) => `${n} ${Math.min(visits[i] + (i === game.turn ? 1 : 0), limit)}/${limit}`).join(" · ");
+    return interpolate(gettext("Shoot-out · visits %(visits)s"), { visits: counts });
   }
   const running = ["lag", "choose_break", "opening_placement", "play"].includes(game.phase);
   if (running && matchLeft !== null && timeWarned(game, matchLeft)) {
     return matchLeft > 0
-      ? `Time-limit warning: ${formatClock(matchLeft)} left, then extra visits`
-      : "Time up: extra visits after this round";
+      ? interpolate(gettext("Time-limit warning: %(time)s left, then extra visits"), { time: formatClock(matchLeft) })
+      : gettext("Time up: extra visits after this round");
   }
   return "";
 }
@@ -67,9 +71,9 @@ export function extraVisitsLeft(game) {
 /** The match clock's text: the time left, or what replaced it once the limit is over. */
 export function matchClockText(game, matchLeft) {
   if (!game || matchLeft === null) return "";
-  if (game.phase === "extra_visits") return "Time up";
+  if (game.phase === "extra_visits") return gettext("Time up");
   if (game.phase === "shootout" || game.phase === "finished") return ""; // the phase line says it
-  return `Match ${formatClock(matchLeft)}`;
+  return interpolate(gettext("Match %(time)s"), { time: formatClock(matchLeft) });
 }
 
 /** The short message shown over the table when a new phase begins (the server's notice wins). */
@@ -77,21 +81,23 @@ export function phaseAnnouncement(key, game) {
   const who = game ? names(game) : [];
   switch (key) {
     case "choose_break":
-      return `${who[game.turn] || "The lag winner"} won the lag and chooses who breaks`;
+      return who[game.turn]
+        ? interpolate(gettext("%(player)s won the lag and chooses who breaks"), { player: who[game.turn] })
+        : gettext("The lag winner chooses who breaks");
     case "opening_placement":
-      return "Opening: white •• is placed beyond the centre";
+      return gettext("Opening: white •• is placed beyond the centre");
     case "play":
-      return "The break";
+      return gettext("The break");
     case "extra_visits":
-      return "Time up: each player gets extra visits";
+      return gettext("Time up: each player gets extra visits");
     case "shootout:lag:":
-      return "Shoot-out: only the kaisa and the whites stay. Lag to decide who starts";
+      return gettext("Shoot-out: only the kaisa and the whites stay. Lag to decide who starts");
     case "shootout:choose:":
-      return `Shoot-out: ${who[game.turn] || "the lag winner"} chooses who starts`;
+      return interpolate(gettext("Shoot-out: %(player)s chooses who starts"), { player: who[game.turn] || gettext("the lag winner") });
     case "shootout:shoot:":
-      return "Shoot-out: pot the kaisa from the home into a corner pocket";
+      return gettext("Shoot-out: pot the kaisa from the home into a corner pocket");
     case "shootout:shoot:sd":
-      return "Sudden death: the first penalty loses";
+      return gettext("Sudden death: the first penalty loses");
     case "finished":
       return "";
     default:
@@ -102,9 +108,17 @@ export function phaseAnnouncement(key, game) {
 /** The choice buttons' words: the break, or who starts the shoot-out. */
 export function choiceWords(game) {
   if (game && game.phase === "shootout") {
-    return { take: "Start the shoot-out", pass: "Let the opponent start", hint: "You won the lag: start the shoot-out with white •, or let your opponent start." };
+    return {
+      take: gettext("Start the shoot-out"),
+      pass: gettext("Let the opponent start"),
+      hint: gettext("You won the lag: start the shoot-out with white •, or let your opponent start."),
+    };
   }
-  return { take: "Break", pass: "Pass the break", hint: "You won the lag: break with white •, or pass the break." };
+  return {
+    take: gettext("Break"),
+    pass: gettext("Pass the break"),
+    hint: gettext("You won the lag: break with white •, or pass the break."),
+  };
 }
 
 /**
@@ -114,17 +128,34 @@ export function choiceWords(game) {
 export function shotClockTooltip(clock) {
   const c = clock || {};
   const lose = typeof c.timeout_limit === "number" ? c.timeout_limit : 3;
-  const grace = typeof c.grace === "number" ? ` (${Math.round(c.grace)} s)` : "";
-  return (
-    "Shot clock: when it runs out the visit passes to the opponent, the balls stay where they are. " +
-    `${lose} expiries in a row, or a disconnect past the grace${grace}, lose the match.`
-  );
+  const first = gettext("Shot clock: when it runs out the visit passes to the opponent, the balls stay where they are.");
+  const then =
+    typeof c.grace === "number"
+      ? interpolate(
+          ngettext(
+            "%(n)s expiry in a row, or a disconnect past the grace (%(grace)s s), loses the match.",
+            "%(n)s expiries in a row, or a disconnect past the grace (%(grace)s s), lose the match.",
+            lose,
+          ),
+          { n: lose, grace: Math.round(c.grace) },
+        )
+      : interpolate(
+          ngettext(
+            "%(n)s expiry in a row, or a disconnect past the grace, loses the match.",
+            "%(n)s expiries in a row, or a disconnect past the grace, lose the match.",
+            lose,
+          ),
+          { n: lose },
+        );
+  return `${first} ${then}`;
 }
 
 /** Timeouts a player has in a row, as words for the seat ("1 timeout"), or "". */
 export function timeoutWords(clock, name) {
   const n = clock && clock.timeouts ? clock.timeouts[name] || 0 : 0;
   if (!n) return "";
-  const lose = typeof clock.timeout_limit === "number" ? ` of ${clock.timeout_limit}` : "";
-  return `${n}${lose} timeout${n > 1 ? "s" : ""}`;
+  if (typeof clock.timeout_limit === "number") {
+    return interpolate(ngettext("%(n)s of %(limit)s timeout", "%(n)s of %(limit)s timeouts", n), { n, limit: clock.timeout_limit });
+  }
+  return interpolate(ngettext("%(n)s timeout", "%(n)s timeouts", n), { n });
 }

@@ -5,6 +5,8 @@
  * its next visit. Pure: state in, a plain description out.
  */
 
+import { gettext, interpolate } from "../i18n.js";
+
 /**
  * @param {object|null} game the shown state (the server's snapshot with `pending`)
  * @param {Array<{name: string, connected: boolean}>} presence the `presence` players
@@ -43,7 +45,7 @@ export function teamOfMember(teams, name) {
 /** A member's label in the team line: who plays now (▶), who plays the team's next visit (next). */
 export function memberLabel(member, team) {
   if (member.playing) return `▶ ${member.name}`;
-  if (member.atTable && !team.toPlay) return `${member.name} (next)`;
+  if (member.atTable && !team.toPlay) return interpolate(gettext("%(name)s (next)"), { name: member.name });
   return member.name;
 }
 

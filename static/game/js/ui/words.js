@@ -1,58 +1,72 @@
-/** Words for the HUD: ball, pocket and phase names, calls, clocks. Pure. */
+/** Words for the HUD: ball, pocket and phase names, calls, clocks, in the page's language (i18n.js). Pure. */
 
-export const BALL_NAMES = {
-  kaisa: "kaisa",
-  red1: "red",
-  red2: "red",
-  white1: "white •",
-  white2: "white ••",
+import { gettext, interpolate, ngettext, pgettext, said } from "../i18n.js";
+
+/** The client's own names (the server's sentences name balls in their grammatical case themselves). */
+const BALL_NAMES = {
+  kaisa: () => gettext("kaisa"),
+  red1: () => gettext("red"),
+  red2: () => gettext("red"),
+  white1: () => gettext("white •"),
+  white2: () => gettext("white ••"),
 };
 
-export const POCKET_NAMES = {
-  home_right: "home right",
-  home_left: "home left",
-  middle_right: "middle right",
-  middle_left: "middle left",
-  foot_right: "foot right",
-  foot_left: "foot left",
+const POCKET_NAMES = {
+  home_right: () => gettext("bottom left"),
+  home_left: () => gettext("top left"),
+  middle_right: () => gettext("bottom middle"),
+  middle_left: () => gettext("top middle"),
+  foot_right: () => gettext("bottom right"),
+  foot_left: () => gettext("top right"),
 };
 
-export const PHASE_NAMES = {
-  lag: "Lag for the break",
-  choose_break: "Choice of break",
-  opening_placement: "Opening placement",
-  play: "Play",
-  extra_visits: "Extra visits",
-  shootout: "Shoot-out",
-  finished: "Finished",
+const PHASE_NAMES = {
+  lag: () => pgettext("phase", "Lag for the break"),
+  choose_break: () => pgettext("phase", "Choice of break"),
+  opening_placement: () => pgettext("phase", "Opening placement"),
+  play: () => pgettext("phase", "Play"),
+  extra_visits: () => pgettext("phase", "Extra visits"),
+  shootout: () => pgettext("phase", "Shoot-out"),
+  finished: () => pgettext("phase", "Finished"),
 };
 
 const ACTION_WORDS = {
-  lag: "lag",
-  choose_break: "choose the break",
-  place: "place the cue ball",
-  shoot: "shoot",
+  lag: () => gettext("lag"),
+  choose_break: () => gettext("choose the break"),
+  place: () => gettext("place the cue ball"),
+  shoot: () => gettext("shoot"),
 };
 
 export function ballName(id) {
-  return BALL_NAMES[id] || id || "";
+  return BALL_NAMES[id] ? BALL_NAMES[id]() : id || "";
 }
 
 export function pocketName(id) {
-  return POCKET_NAMES[id] || id || "";
+  return POCKET_NAMES[id] ? POCKET_NAMES[id]() : id || "";
+}
+
+/** A phase's name for the HUD ("Shoot-out"); an unknown phase as sent. */
+export function phaseName(phase) {
+  return PHASE_NAMES[phase] ? PHASE_NAMES[phase]() : phase || "";
 }
 
 export function actionWords(action) {
-  return ACTION_WORDS[action] || action;
+  return ACTION_WORDS[action] ? ACTION_WORDS[action]() : action;
 }
 
-/** "red → foot left · 1 cushion · via kaisa". */
+/** "red → top right · 1 cushion · via kaisa". */
 export function describeCall(call) {
   if (!call || !call.ball) return "";
   const parts = [call.pocket ? `${ballName(call.ball)} → ${pocketName(call.pocket)}` : `${ballName(call.ball)} → …`];
-  if (call.object_cushions) parts.push(`${call.object_cushions} cushion${call.object_cushions > 1 ? "s" : ""}`);
-  if (call.cue_cushions) parts.push(`cue ${call.cue_cushions} cushion${call.cue_cushions > 1 ? "s" : ""} first`);
-  if (call.via) parts.push(`via ${ballName(call.via)}`);
+  if (call.object_cushions) {
+    const n = call.object_cushions;
+    parts.push(interpolate(ngettext("%(n)s cushion", "%(n)s cushions", n), { n }));
+  }
+  if (call.cue_cushions) {
+    const n = call.cue_cushions;
+    parts.push(interpolate(ngettext("cue %(n)s cushion first", "cue %(n)s cushions first", n), { n }));
+  }
+  if (call.via) parts.push(interpolate(gettext("via %(ball)s"), { ball: ballName(call.via) }));
   return parts.join(" · ");
 }
 
@@ -70,24 +84,25 @@ export function formatPoints(n) {
   return n > 0 ? `+${n}` : `−${Math.abs(n)}`;
 }
 
-/** The verdict in words for the HUD: the server's reason, plus points or penalty. */
-export function describeVerdict(verdict) {
+/** The verdict in words for the HUD: the server's sentence in the page's language, plus points or penalty. */
+export function describeVerdict(verdict, lang) {
   if (!verdict) return "";
   const bits = [];
-  if (verdict.reason) bits.push(verdict.reason);
+  const reason = said(verdict, "reason", lang);
+  if (reason) bits.push(reason);
   if (verdict.points) bits.push(formatPoints(verdict.points));
-  if (verdict.penalty) bits.push(`penalty ${formatPoints(-Math.abs(verdict.penalty))}`);
+  if (verdict.penalty) bits.push(interpolate(gettext("penalty %(points)s"), { points: formatPoints(-Math.abs(verdict.penalty)) }));
   return bits.join(" · ");
 }
 
 const ENTRY_KINDS = {
-  lag: "lag",
-  place: "placed",
-  choice: "choice",
-  timeout: "shot clock",
-  notice: "",
-  finish: "end",
-  abort: "aborted",
+  lag: () => gettext("lag"),
+  place: () => gettext("placed"),
+  choice: () => gettext("choice"),
+  timeout: () => gettext("shot clock"),
+  notice: () => "",
+  finish: () => gettext("end"),
+  abort: () => gettext("aborted"),
 };
 
 /**
@@ -103,14 +118,14 @@ export function ruleUrl(id) {
   return `/rules/#${id}`;
 }
 
-export function entryWords(entry) {
+export function entryWords(entry, lang) {
   const e = entry || {};
   const kind = e.kind || "shot";
-  const what = kind === "shot" ? describeCall(e.call) || "shot" : ENTRY_KINDS[kind] ?? kind;
+  const what = kind === "shot" ? describeCall(e.call) || gettext("shot") : ENTRY_KINDS[kind] ? ENTRY_KINDS[kind]() : kind;
   let points = kind === "notice" ? "" : "·";
   if (e.penalty) points = formatPoints(-Math.abs(e.penalty));
   else if (e.points) points = formatPoints(e.points);
   const tone = e.foul || e.penalty ? "foul" : e.points ? "good" : kind === "notice" || kind === "timeout" ? "note" : "plain";
   const rules = Array.isArray(e.rules) ? e.rules.filter((id) => RULE_ID.test(id)) : [];
-  return { who: e.player || "", what, points, why: e.text || "", tone, kind, rules };
+  return { who: e.player || "", what, points, why: said(e, "text", lang), tone, kind, rules };
 }

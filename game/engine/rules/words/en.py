@@ -1,103 +1,11 @@
-"""Words at the edge: every sentence a player reads about the rules is made here, from a verdict's
-``code`` and ``params`` (and a refusal's or a lag's code), by a catalogue of templates per language.
-
-The rules decide in structure (codes, ball ids, pocket ids, numbers); this module is the only place
-that turns ids into names a player would use: "alice's cue ball" (never "white2"), "the red" and "the
-other red" (never "red" twice), "the kaisa", pockets named as the table is drawn (ARCHITECTURE 4: in
-landscape the home end is on the left and +y points up, so ``middle_right`` at y = 0 is the bottom
-middle pocket), scores as "won 60–41", phases in words (never "choose_break"). English is the one
-catalogue today; a second language is a second :class:`Catalogue`, not a rewrite of the rules.
-
-Malformed input (wrong types, unknown fields: what a correct client never sends) is answered in plain
-English for developers next to its check (calls.py, strike.py, snapshot.py); everything a player can
-meet in play is here.
-"""
+"""English: the default language (the engine's own ``reason`` and refusal messages are these)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
-RED_IDS = ("red1", "red2")
-CUE_IDS = ("white1", "white2")
-
-
-class Namer:
-    """Names balls within one sentence: the first red mentioned is "a red" (or "the red" when it is
-    the called ball), a different red after it "the other red"; whites by their owners."""
-
-    def __init__(self, cat: Catalogue, owners: Mapping[str, str], cue: str | None, called: str | None) -> None:
-        self.cat = cat
-        self.owners = owners
-        self.cue = cue
-        self.first_red: str | None = called if called in RED_IDS else None
-
-    def fresh(self) -> Namer:
-        """For sentences that do not name the called ball: the first red is "a red" again."""
-        self.first_red = None
-        return self
-
-    def ball(self, ball: object) -> str:
-        b = str(ball)
-        if b in RED_IDS:
-            if self.first_red is None:
-                self.first_red = b
-                return self.cat.a_red
-            return self.cat.the_red if b == self.first_red else self.cat.other_red
-        if b == "kaisa":
-            return self.cat.kaisa
-        if b in CUE_IDS:
-            owner = self.owners.get(b)
-            if owner:
-                return self.cat.owned_cue.format(owner=owner)
-            return self.cat.the_cue if b == self.cue else self.cat.opponent_cue
-        return self.cat.unknown_ball
-
-    def balls(self, balls: Sequence[str]) -> str:
-        if len(balls) == 2 and set(balls) == set(RED_IDS) and self.first_red is None:
-            self.first_red = balls[0]
-            return self.cat.both_reds
-        return self.cat.join([self.ball(b) for b in balls])
-
-    def phase(self, phase: object) -> str:
-        return self.cat.phases.get(str(phase), self.cat.unknown_phase)
-
-    def pocket(self, pocket: object) -> str:
-        return self.cat.pockets.get(str(pocket), self.cat.unknown_pocket)
-
-
-Template = Callable[[Namer, Mapping[str, Any]], str]
-
-
-@dataclass(frozen=True)
-class Catalogue:
-    """One language: the names and one template per code."""
-
-    kaisa: str
-    a_red: str
-    the_red: str
-    other_red: str
-    both_reds: str
-    owned_cue: str
-    the_cue: str
-    opponent_cue: str
-    unknown_ball: str
-    unknown_pocket: str
-    unknown_phase: str
-    pockets: Mapping[str, str]
-    phases: Mapping[str, str]
-    verdicts: Mapping[str, Template]
-    failures: Mapping[str, Template]
-    lags: Mapping[str, Callable[[float | None], str]]
-    refusals: Mapping[str, Template]
-    finishes: Mapping[str, Template]
-    and_word: str = "and"
-
-    def join(self, names: Sequence[str]) -> str:
-        if len(names) <= 1:
-            return "".join(names)
-        return ", ".join(names[:-1]) + f" {self.and_word} " + names[-1]
+from game.engine.rules.words.catalogue import Catalogue, Namer, Template
 
 
 # ----------------------------------------------------------------------------------------- English
@@ -302,6 +210,72 @@ EN_REFUSALS: dict[str, Template] = {
     "place_touching": lambda w, p: f"the ball would touch {w.ball(p['ball'])}",
 }
 
+
+def _duration(seconds: float) -> str:
+    """ "5 minutes", "1 minute", "5 seconds" (tests use limits of a minute)."""
+    if seconds >= 60:
+        return _n(round(seconds / 60), "minute", "minutes")
+    return _n(max(1, round(seconds)), "second", "seconds")
+
+
+def _visits(count: int) -> str:
+    return _n(count, "visit", "visits")
+
+
+def score(points: int) -> str:
+    """A score as printed: a negative one with a real minus sign (U+2212)."""
+    return f"−{-points}" if points < 0 else str(points)
+
+
+def _choice(w: Namer, p: Mapping[str, Any]) -> str:
+    if p.get("shootout"):
+        verb = "chooses to start the shoot-out" if p.get("take") else "lets the opponent start the shoot-out"
+    else:
+        verb = "takes the break" if p.get("take") else "passes the break"
+    return f"{p['player']} {verb}"
+
+
+def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
+    how, loser, scores = p["how"], p["loser"], p["scores"]
+    words = {
+        "target": f"reached {p['target']}",
+        "resign": f"{loser} resigned",
+        "shot_clock": f"{loser} ran out of the shot clock 3 times in a row",
+        "abandoned": f"{loser} left the match",
+        "time_limit": "after the time limit",
+        "shootout": "in the shoot-out",
+    }.get(how, str(how).replace("_", " "))
+    joiner = " " if how in ("time_limit", "shootout") else ": "
+    dash = " to " if min(scores) < 0 else "–"  # "0 to −6" reads better than "0–−6" (K-11.3 penalties)
+    return f"{p['winner']} won {score(scores[0])}{dash}{score(scores[1])}{joiner}{words}"
+
+
+def _result_aborted(w: Namer, p: Mapping[str, Any]) -> str:
+    words = p.get("reason") or "the match was aborted"
+    if words.startswith("aborted"):
+        return "Aborted" + words[len("aborted") :]
+    return f"Aborted: {words}"
+
+
+#: The online layer's sentences (history.py, match_result.py).
+EN_TEXTS: dict[str, Template] = {
+    "choice": _choice,
+    "time_warning": lambda w, p: f"Time limit: the last {_duration(p['seconds'])}",
+    "time_up": lambda w, p: (
+        f"Time is up: this round is finished, then each player gets "
+        f"{p['extra_each']} more visit{'s' if p['extra_each'] != 1 else ''} (K-11.1)"
+    ),
+    "extra_visits": lambda w, p: f"Extra visits: {_visits(p['extra_each'])} each, {p['last']} takes the last (K-11.1)",
+    "shootout": lambda w, p: (
+        f"Shoot-out: only the kaisa stays; a new lag decides who starts; up to {_visits(p['visits'])} each (K-11.2)"
+    ),
+    "sudden_death": lambda w, p: (
+        f"Sudden death: level after {_visits(p['visits'])} each; the first penalty loses (K-11.4)"
+    ),
+    "result_won": _result_won,
+    "result_aborted": _result_aborted,
+}
+
 ENGLISH = Catalogue(
     kaisa="the kaisa",
     a_red="a red",
@@ -336,60 +310,5 @@ ENGLISH = Catalogue(
     lags=EN_LAGS,
     refusals=EN_REFUSALS,
     finishes=EN_FINISHES,
+    texts=EN_TEXTS,
 )
-
-CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH}
-
-
-def _namer(params: Mapping[str, Any], cat: Catalogue) -> Namer:
-    call = params.get("call")
-    called = call.get("ball") if isinstance(call, Mapping) else params.get("ball", params.get("called"))
-    return Namer(cat, params.get("owners") or {}, params.get("cue"), called)
-
-
-def say(code: str, params: Mapping[str, Any], language: str = "en") -> str:
-    """The words of a verdict from its ``code`` and ``params``."""
-    cat = CATALOGUES[language]
-    template = cat.verdicts.get(code)
-    if template is None:
-        raise KeyError(f"no words for verdict code {code!r}")
-    return template(_namer(params, cat), params)
-
-
-def failure_words(code: str, params: Mapping[str, Any], language: str = "en") -> str:
-    """Why a call was not made (K-4.2), from the failure code of :func:`~game.engine.rules.calls.judge_call`."""
-    cat = CATALOGUES[language]
-    return cat.failures[code](_namer(params, cat), params)
-
-
-def refusal(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
-    """Why an input is refused (the message of a RuleError), from its key and params."""
-    cat = CATALOGUES[language]
-    values = params or {}
-    return cat.refusals[key](Namer(cat, values.get("owners") or {}, None, None), values)
-
-
-def finish_words(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
-    """How the game ended, in words (the snapshot's ``finish_reason``)."""
-    cat = CATALOGUES[language]
-    values = params or {}
-    return cat.finishes[key](Namer(cat, {}, None, None), values)
-
-
-def lag_words(code: str, distance: float | None, language: str = "en") -> str:
-    """One lag's result (K-3.1) in words."""
-    return CATALOGUES[language].lags[code](distance)
-
-
-def phase_name(phase: str, language: str = "en") -> str:
-    cat = CATALOGUES[language]
-    return cat.phases.get(str(phase), cat.unknown_phase)
-
-
-def ball_name(ball: str, owners: Mapping[str, str] | None = None, language: str = "en") -> str:
-    """A ball's name on its own ("the kaisa", "a red", "bob's cue ball")."""
-    return Namer(CATALOGUES[language], owners or {}, None, None).ball(ball)
-
-
-def pocket_name(pocket: str, language: str = "en") -> str:
-    return CATALOGUES[language].pockets.get(pocket, CATALOGUES[language].unknown_pocket)
