@@ -5,6 +5,7 @@ inputs, presence) all stand on these; this module imports none of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,12 +20,17 @@ class MatchError(Exception):
     """A refused input, answered as `error {code, message}`; nothing was changed.
 
     `message` stays English (the socket's clients word the code themselves); a message an HTML page may
-    flash is marked with `gettext_noop`, so the page shows it translated (game/views/play.py)."""
+    flash is marked with `gettext_noop`, so the page shows it translated (game/views/play.py). A message
+    with a name or a number in it is marked with its placeholders (`template`) and `params` fill them:
+    `message` is the English filled in, a page translates `template` and fills that."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    def __init__(self, code: str, message: str, params: Mapping[str, object] | None = None) -> None:
+        self.template = message
+        self.params = dict(params or {})
+        filled = message % self.params if self.params else message
+        super().__init__(f"{code}: {filled}")
         self.code = code
-        self.message = message
+        self.message = filled
 
 
 @dataclass
