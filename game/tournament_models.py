@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 #: K-11: the classic tournament limit, 60 + 5 minutes (the engine's ruleset default, seconds).
 DEFAULT_TIME_LIMIT = 3900
@@ -33,8 +34,8 @@ class Tournament(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Open for entries")
         RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
-        CANCELLED = "cancelled", _("Cancelled")
+        FINISHED = "finished", pgettext_lazy("tournament", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled")
 
     club = models.ForeignKey("game.Club", on_delete=models.CASCADE, related_name="tournaments", verbose_name=_("club"))
     name = models.CharField(max_length=80, verbose_name=_("name"))
