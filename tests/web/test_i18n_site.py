@@ -490,3 +490,20 @@ def test_tournament_and_team_refusals_in_the_readers_language() -> None:
     eero.force_login(user["Eero"])
     page = eero.post(team_url, {"team": "0"}, follow=True, HTTP_ACCEPT_LANGUAGE="ru")
     assert "эта команда заполнена: вступите в другую" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_brackets_numbers_stay_svg_numbers_in_every_language() -> None:
+    """Finnish and Russian write decimals with a comma ("24,0"): the bracket's coordinates must not be
+    localised, or the SVG draws nothing where the boxes should be (its labels are translated)."""
+    ids = seed_tournaments_and_teams(seed_demo())
+    english = Client().get(f"/tournaments/{ids['bracket']}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    svg = re.compile(r'<figure class="bracket" data-bracket>(.*?)</figure>', re.S)
+    numbers = re.compile(r' (?:x|y|width|height|viewBox)="([^"]*)"')
+    english_numbers = numbers.findall(svg.search(english).group(1))
+    assert len(english_numbers) > 20 and all("," not in n for n in english_numbers)
+    for language, label in (("fi", "Voittajien kierros 1"), ("ru", "Верхняя сетка, тур 1")):
+        html = Client().get(f"/tournaments/{ids['bracket']}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        figure = svg.search(html).group(1)
+        assert numbers.findall(figure) == english_numbers, language
+        assert f">{label}</text>" in figure
