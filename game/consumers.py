@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.utils.translation import gettext_noop
 
 from game import bot_runner, hub, presence, protocol, realtime
 from game.db import CONNECT, db_async
@@ -179,7 +180,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             self.hub = await hub.join(self.channel_layer, self.group, self)
             snapshot = await self.read_snapshot(CONNECT)
             if snapshot is None:
-                await self.send_message(protocol.error("not_found", "there is no such match"))
+                await self.send_message(protocol.error("not_found", gettext_noop("there is no such match")))
                 await self.close_and_release(CLOSE_NOT_FOUND)
                 return
             you = snapshot["d"]["you"]
@@ -236,18 +237,20 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await self.handle_frame(text_data, bytes_data)
         except Exception:
             logger.exception("match %s: frame handling failed", self.match_id)
-            await self.send_message(protocol.error("internal_error", "the server could not handle that message"))
+            await self.send_message(
+                protocol.error("internal_error", gettext_noop("the server could not handle that message"))
+            )
 
     async def handle_frame(self, text_data: str | None, bytes_data: bytes | None) -> None:
         message = protocol.parse(text_data, bytes_data)
         bucket = self.aim_bucket if isinstance(message, protocol.Aim) else self.bucket
         if not (bucket.take() and socket_allows(self.scope, aim=isinstance(message, protocol.Aim))):
             if not self.flood.take():
-                await self.send_message(protocol.error("flood", "too many messages: closing"))
+                await self.send_message(protocol.error("flood", gettext_noop("too many messages: closing")))
                 await self.close_and_release(CLOSE_FLOOD)
                 return
             ack = getattr(message, "ack", None)
-            await self.send_message(protocol.error("rate_limited", "slow down", ack))
+            await self.send_message(protocol.error("rate_limited", gettext_noop("slow down"), ack))
             return
         if isinstance(message, protocol.Invalid):
             await self.send_message(message.reply())
@@ -260,7 +263,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await self.handle_aim(message)
         elif isinstance(message, protocol.Chat):
             if self.role != "player":
-                await self.send_message(protocol.error("spectator", "only the players can chat in a match"))
+                await self.send_message(
+                    protocol.error("spectator", gettext_noop("only the players can chat in a match"))
+                )
             else:
                 await realtime.relay(self.match_id, protocol.chat(self.name, message.text))
         else:
@@ -268,7 +273,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def handle_play(self, message: protocol.PlayMessage) -> None:
         if self.role != "player":
-            await self.send_message(protocol.error("spectator", "spectators cannot play", message.ack))
+            await self.send_message(protocol.error("spectator", gettext_noop("spectators cannot play"), message.ack))
             return
         if isinstance(message, protocol.RematchRequest):
             await self.handle_rematch(message)
@@ -308,10 +313,10 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def handle_aim(self, message: protocol.Aim) -> None:
         if self.role != "player":
-            await self.send_message(protocol.error("spectator", "spectators cannot aim"))
+            await self.send_message(protocol.error("spectator", gettext_noop("spectators cannot aim")))
             return
         if self.name not in self.pending_names:
-            await self.send_message(protocol.error("not_your_turn", "only the player to act can aim"))
+            await self.send_message(protocol.error("not_your_turn", gettext_noop("only the player to act can aim")))
             return
         self.pending_aim = protocol.aim(self.name, message.strike)
         if any(task.get_name() == "aim-flush" for task in self.tasks):
@@ -346,7 +351,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     def said(self, exc: match_services.MatchError) -> str:
         """A refused input's message in the reader's language (a rules refusal from its key)."""
-        return error_message(exc.code, exc.message, exc.key, exc.params, self.language)
+        return error_message(exc.code, exc.template, exc.key, exc.params, self.language)
 
     async def send_text(self, text: str) -> None:
         await self.send(text_data=text)
@@ -400,7 +405,7 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if self.closing:
             return
         if not self.bucket.take():
-            await self.send_message(protocol.error("rate_limited", "slow down"))
+            await self.send_message(protocol.error("rate_limited", gettext_noop("slow down")))
             return
         message = protocol.parse(text_data, bytes_data)
         if isinstance(message, protocol.Ping):
@@ -408,7 +413,7 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         elif isinstance(message, protocol.Invalid):
             await self.send_message(message.reply())
         else:
-            await self.send_message(protocol.error("unknown_type", "the lobby only answers ping"))
+            await self.send_message(protocol.error("unknown_type", gettext_noop("the lobby only answers ping")))
 
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(message))

@@ -58,8 +58,9 @@ def scope_language(scope: Mapping[str, Any]) -> str:
 def error_message(code: str, message: str, key: str | None, params: dict[str, Any] | None, language: str) -> str:
     """An `error`'s message in ``language``: a rules refusal from its key and params (the rules'
     catalogues); the services' own messages through Django's catalogue (gettext; English when a
-    message has no translation yet)."""
+    message has no translation yet), its ``params`` filling the translated placeholders."""
     if key is not None and key in words.CATALOGUES["en"].refusals:
         return words.refusal(key, params or {}, language)
     with translation.override(language):
-        return translation.gettext(message)
+        said = translation.gettext(message)
+    return said % params if params and key is None else said

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 #: K-11: the classic tournament limit, 60 + 5 minutes (the engine's ruleset default, seconds).
 DEFAULT_TIME_LIMIT = 3900
@@ -33,33 +34,56 @@ class Tournament(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Open for entries")
         RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
-        CANCELLED = "cancelled", _("Cancelled")
+        FINISHED = "finished", pgettext_lazy("tournament", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled")
 
-    club = models.ForeignKey("game.Club", on_delete=models.CASCADE, related_name="tournaments")
-    name = models.CharField(max_length=80)
-    format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SINGLES)
-    team_size = models.PositiveSmallIntegerField(default=1, help_text="players per entry: 1, or 2 to 4 for teams")
-    rated = models.BooleanField(default=True)
-    time_limit = models.PositiveIntegerField(
-        null=True, blank=True, default=DEFAULT_TIME_LIMIT, help_text="K-11 match limit, seconds; empty: none"
+    club = models.ForeignKey("game.Club", on_delete=models.CASCADE, related_name="tournaments", verbose_name=_("club"))
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    format = models.CharField(
+        max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN, verbose_name=_("format")
     )
-    max_entries = models.PositiveSmallIntegerField(default=16)
-    starts_at = models.DateTimeField()
-    status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION, db_index=True)
-    rounds_planned = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(
+        max_length=10, choices=Kind.choices, default=Kind.SINGLES, verbose_name=_("singles or teams")
+    )
+    team_size = models.PositiveSmallIntegerField(
+        default=1, verbose_name=_("team size"), help_text=_("players per entry: 1, or 2 to 4 for teams")
+    )
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
+    time_limit = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        default=DEFAULT_TIME_LIMIT,
+        verbose_name=_("time limit"),
+        help_text=_("K-11 match limit, seconds; empty: none"),
+    )
+    max_entries = models.PositiveSmallIntegerField(default=16, verbose_name=_("most entries"))
+    starts_at = models.DateTimeField(verbose_name=_("start time"))
+    status = models.CharField(
+        max_length=14, choices=Status.choices, default=Status.REGISTRATION, db_index=True, verbose_name=_("status")
+    )
+    rounds_planned = models.PositiveSmallIntegerField(default=0, verbose_name=_("rounds planned"))
     winner = models.ForeignKey(
-        "game.TournamentEntry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "game.TournamentEntry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("winner"),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="tournaments_created"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments_created",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = (
             "-starts_at",
             "-id",
@@ -72,13 +96,19 @@ class Tournament(models.Model):
 class TournamentEntry(models.Model):
     """One side of the tournament: a player, or a team (its members below). `seed` is 1 for the top."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    name = models.CharField(max_length=80)
-    rating = models.FloatField(default=1500.0, help_text="the rating seeding used (a team's mean)")
-    seed = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    rating = models.FloatField(
+        default=1500.0, verbose_name=_("rating"), help_text=_("the rating seeding used (a team's mean)")
+    )
+    seed = models.PositiveSmallIntegerField(default=0, verbose_name=_("seed"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         ordering = (
             "tournament",
             "seed",
@@ -90,12 +120,20 @@ class TournamentEntry(models.Model):
 
 
 class TournamentEntryMember(models.Model):
-    entry = models.ForeignKey(TournamentEntry, on_delete=models.CASCADE, related_name="members")
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries")
-    position = models.PositiveSmallIntegerField(default=0, help_text="the team's playing order, from 0")
+    entry = models.ForeignKey(
+        TournamentEntry, on_delete=models.CASCADE, related_name="members", verbose_name=_("entry")
+    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+", verbose_name=_("tournament"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries", verbose_name=_("user")
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("position"), help_text=_("the team's playing order, from 0")
+    )
 
     class Meta:
+        verbose_name = _("entry member")
+        verbose_name_plural = _("entry members")
         ordering = (
             "entry",
             "position",
@@ -109,14 +147,18 @@ class TournamentRound(models.Model):
         PLAYING = "playing", _("Playing")
         DONE = "done", _("Done")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED, verbose_name=_("status"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = (
             "tournament",
             "number",
@@ -136,29 +178,56 @@ class TournamentPairing(models.Model):
         DOUBLE_FORFEIT = "double_forfeit", _("Neither came")
         FIXED = "fixed", _("Set by an admin")
 
-    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pairings")
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
-    #: The bracket slot of an elimination ("W1-0": winners' round 1, first slot); blank otherwise.
-    slot = models.CharField(max_length=12, blank=True)
-    index = models.PositiveSmallIntegerField(default=0)
-    first = models.ForeignKey(TournamentEntry, on_delete=models.CASCADE, related_name="+")
-    second = models.ForeignKey(TournamentEntry, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    match = models.OneToOneField(
-        "game.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_pairing"
+    round = models.ForeignKey(
+        TournamentRound, on_delete=models.CASCADE, related_name="pairings", verbose_name=_("round")
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
-    how = models.CharField(max_length=16, choices=How.choices, blank=True)
-    winner = models.ForeignKey(TournamentEntry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    first_points = models.FloatField(default=0.0)
-    second_points = models.FloatField(default=0.0)
-    first_score = models.IntegerField(default=0)
-    second_score = models.IntegerField(default=0)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="pairings", verbose_name=_("tournament")
+    )
+    #: The bracket slot of an elimination ("W1-0": winners' round 1, first slot); blank otherwise.
+    slot = models.CharField(max_length=12, blank=True, verbose_name=_("bracket slot"))
+    index = models.PositiveSmallIntegerField(default=0, verbose_name=_("index"))
+    first = models.ForeignKey(
+        TournamentEntry, on_delete=models.CASCADE, related_name="+", verbose_name=_("first entry")
+    )
+    second = models.ForeignKey(
+        TournamentEntry,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("second entry"),
+    )
+    match = models.OneToOneField(
+        "game.Match",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournament_pairing",
+        verbose_name=_("match"),
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING, verbose_name=_("status"))
+    how = models.CharField(max_length=16, choices=How.choices, blank=True, verbose_name=_("how decided"))
+    winner = models.ForeignKey(
+        TournamentEntry,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("winner"),
+    )
+    first_points = models.FloatField(default=0.0, verbose_name=_("first entry's points"))
+    second_points = models.FloatField(default=0.0, verbose_name=_("second entry's points"))
+    first_score = models.IntegerField(default=0, verbose_name=_("first entry's score"))
+    second_score = models.IntegerField(default=0, verbose_name=_("second entry's score"))
     #: Epoch seconds: if the match has not started by then, whoever did not come loses by forfeit
     #: (fired by the server clocks, game/services/deadlines.py); null once started or decided.
-    no_show_deadline = models.FloatField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    no_show_deadline = models.FloatField(null=True, blank=True, verbose_name=_("no-show deadline"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
         ordering = (
             "round",
             "index",
@@ -178,14 +247,20 @@ class TournamentPairing(models.Model):
 class TournamentResultFix(models.Model):
     """An admin's correction of a pairing's result, with the reason and what it was before (kept)."""
 
-    pairing = models.ForeignKey(TournamentPairing, on_delete=models.CASCADE, related_name="fixes")
-    fixed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    reason = models.CharField(max_length=300)
-    before = models.JSONField()
-    after = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    pairing = models.ForeignKey(
+        TournamentPairing, on_delete=models.CASCADE, related_name="fixes", verbose_name=_("pairing")
+    )
+    fixed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("fixed by")
+    )
+    reason = models.CharField(max_length=300, verbose_name=_("reason"))
+    before = models.JSONField(verbose_name=_("before"))
+    after = models.JSONField(verbose_name=_("after"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("result fix")
+        verbose_name_plural = _("result fixes")
         ordering = (
             "pairing",
             "created_at",

@@ -21,6 +21,18 @@ MARGIN = 24
 LOSERS_GAP = 48
 
 
+def _box_label(slot: knockout.Slot, *, double: bool) -> str:
+    """The words over a box, in the reader's language: the round, and in a double elimination which
+    bracket (winners' or losers') it is in."""
+    if slot.bracket == knockout.FINAL:
+        return gettext("Final")
+    if not double:
+        return gettext("Round %(number)s") % {"number": slot.round}
+    if slot.bracket == knockout.LOSERS:
+        return gettext("Losers' round %(number)s") % {"number": slot.round}
+    return gettext("Winners' round %(number)s") % {"number": slot.round}
+
+
 def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
     if tournament.format not in selectors.ELIMINATIONS:
         return None
@@ -59,7 +71,8 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
             columns += 1
     boxes = []
     for slot, (x, y) in centres.items():
-        sides, marks = [], []
+        sides: list[str | None] = []  # None: a bye
+        marks = []
         won = winners.get(slot)
         for source in plan[slot]:  # each side on its own: one may be known while the other waits
             try:
@@ -68,7 +81,7 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
                 sides.append("")
                 marks.append(False)
                 continue
-            sides.append(names.get(entry, "") if entry is not None else "bye")
+            sides.append(names.get(entry, "") if entry is not None else None)
             marks.append(entry is not None and slot in winners and won == entry)
         pairing = pairings.get(selectors.slot_name(slot))
         score = None
@@ -80,14 +93,15 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
                 "y": y - BOX_HEIGHT / 2,
                 "sides": [
                     {
-                        "name": sides[i],
+                        "name": sides[i] or "",
+                        "bye": sides[i] is None,
                         "won": marks[i],
                         "score": score[i] if score else "",
                         "y": y - BOX_HEIGHT / 2 + 17 + i * 20,
                     }
                     for i in (0, 1)
                 ],
-                "label": gettext("Final") if slot.bracket == knockout.FINAL else f"{slot.bracket}{slot.round}",
+                "label": _box_label(slot, double=tournament.format == Tournament.Format.DOUBLE_ELIMINATION),
                 "url": f"/m/{pairing.match_id}/" if pairing is not None and pairing.match_id else None,
             }
         )

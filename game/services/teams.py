@@ -8,7 +8,8 @@ team as one side (one cue ball, one score) and each member's visits in the team'
 club tournament) passes `rated=True`, and then game.services.team_results moves each member's rating
 (docs/teams.md).
 
-Every refusal is a MatchError with a code, raised before anything is stored.
+Every refusal is a MatchError with a code, raised before anything is stored; its words are marked
+with `gettext_noop` for the page that flashes them (docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop
 
 from game.models import Club, Match, Membership, TeamSeat
 from game.selectors.teams import TEAM_SIZES
@@ -31,20 +33,23 @@ TEAMS = (0, 1)
 
 def _check_size(team_size: object) -> int:
     if isinstance(team_size, bool) or not isinstance(team_size, int) or team_size not in TEAM_SIZES:
-        raise MatchError("bad_team_size", f"a team has {TEAM_SIZES[0]} to {TEAM_SIZES[-1]} players")
+        refusal = gettext_noop("a team has %(least)s to %(most)s players")
+        raise MatchError("bad_team_size", refusal, {"least": TEAM_SIZES[0], "most": TEAM_SIZES[-1]})
     return team_size
 
 
 def _check_member(user: User, *, rated: bool, club: Club | int | None) -> None:
     profile = profile_ensure(user=user)
     if rated and profile.is_guest:
-        raise MatchError("needs_account", f"{profile.display_name}: rated matches need a registered account")
+        refusal = gettext_noop("%(name)s: rated matches need a registered account")
+        raise MatchError("needs_account", refusal, {"name": profile.display_name})
     club_id = club.pk if isinstance(club, Club) else club
     if (
         club_id is not None
         and not Membership.objects.filter(club_id=club_id, user=user, status=Membership.Status.ACTIVE).exists()
     ):
-        raise MatchError("not_a_member", f"{profile.display_name} is not a member of this club")
+        refusal = gettext_noop("%(name)s is not a member of this club")
+        raise MatchError("not_a_member", refusal, {"name": profile.display_name})
 
 
 def team_match_create(
@@ -62,17 +67,17 @@ def team_match_create(
     tournament): each member's rating then moves against the other team's mean (docs/teams.md).
     ``time_limit`` (K-11, seconds) and ``shot_clock`` as for a one-to-one match."""
     if not isinstance(teams, list | tuple) or len(teams) != 2:
-        raise MatchError("bad_teams", "a team match has exactly two teams")
+        raise MatchError("bad_teams", gettext_noop("a team match has exactly two teams"))
     if any(not isinstance(members, list | tuple) for members in teams):
-        raise MatchError("bad_teams", "each team is a list of players")
+        raise MatchError("bad_teams", gettext_noop("each team is a list of players"))
     size = _check_size(len(teams[0]))
     if len(teams[1]) != size:
-        raise MatchError("bad_team_size", "both teams need the same number of players")
+        raise MatchError("bad_team_size", gettext_noop("both teams need the same number of players"))
     everyone = [*teams[0], *teams[1]]
     if any(not isinstance(u, User) for u in everyone):
-        raise MatchError("bad_teams", "every member must be a user")
+        raise MatchError("bad_teams", gettext_noop("every member must be a user"))
     if len({u.pk for u in everyone}) != len(everyone):
-        raise MatchError("duplicate_member", "a player can only take one place in a match")
+        raise MatchError("duplicate_member", gettext_noop("a player can only take one place in a match"))
     time_limit = check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
     shot_clock = check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
     for user in everyone:
@@ -131,25 +136,25 @@ def team_match_join(*, match_id: str, user: User, team: int) -> Applied:
     """Take the next place of ``team`` (0 or 1) in an open team match; the last place starts it (the
     `started` event everyone on the page hears)."""
     if isinstance(team, bool) or team not in TEAMS:
-        raise MatchError("bad_team", "choose team 1 or team 2")
+        raise MatchError("bad_team", gettext_noop("choose team 1 or team 2"))
     with transaction.atomic():
         match = lock(match_id)
         if not match.team_size:
-            raise MatchError("not_a_team_match", "this match is one against one")
+            raise MatchError("not_a_team_match", gettext_noop("this match is one against one"))
         if match.status != Match.Status.OPEN:
-            raise MatchError("seat_taken", "this match has no open place")
+            raise MatchError("seat_taken", gettext_noop("this match has no open place"))
         seats = list(TeamSeat.objects.filter(match=match).values_list("user_id", "team"))
         if any(user_id == user.pk for user_id, _ in seats):
-            raise MatchError("already_playing", "you already play in this match")
+            raise MatchError("already_playing", gettext_noop("you already play in this match"))
         taken = sum(1 for _, t in seats if t == team)
         if taken >= match.team_size:
-            raise MatchError("team_full", "this team is full: join the other one")
+            raise MatchError("team_full", gettext_noop("this team is full: join the other one"))
         _check_member(user, rated=match.rated, club=match.club_id)
         try:
             with transaction.atomic():
                 TeamSeat.objects.create(match=match, user=user, team=team, order=taken)
         except IntegrityError as exc:  # the row lock forbids it; a clash still must not half-join
-            raise MatchError("seat_taken", "that place was just taken") from exc
+            raise MatchError("seat_taken", gettext_noop("that place was just taken")) from exc
         if taken == 0:
             if team == 0:
                 match.player1 = user

@@ -41,8 +41,10 @@ TEAM_SIZE_CHOICES = [(n, format_lazy(gettext_lazy("{n} vs {n}"), n=n)) for n in 
 
 def match_error_words(error: MatchError) -> str:
     """A refused create, join or cancel in the reader's language: the service's own words, which it
-    marks for translation (gettext_noop); a message it does not mark stays as it is."""
-    return _(error.message)
+    marks for translation (gettext_noop); a message it does not mark stays as it is. Names and numbers
+    fill the translated words' placeholders."""
+    words = _(error.template)
+    return words % error.params if error.params else words
 
 
 class CreateMatchForm(forms.Form):

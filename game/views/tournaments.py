@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -55,6 +56,12 @@ class TournamentForm(forms.Form):
     starts_at = forms.DateTimeField(
         label=_("Start time"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
     )
+
+
+def refusal_words(error: services.TournamentError) -> str:
+    """A refusal in the reader's language: the service marks its words (gettext_noop) and this page
+    translates them, as game/views/play.py does for the match services (docs/i18n.md)."""
+    return error.words(gettext)
 
 
 def _club_or_404(slug: str) -> Club:
@@ -97,7 +104,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 starts_at=data["starts_at"],
             )
         except services.TournamentError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, refusal_words(error))
         else:
             messages.success(request, _("The tournament is announced: members can enter now."))
             return redirect("tournament", tournament_id=tournament.pk)
@@ -151,10 +158,10 @@ def _act(request: HttpRequest, tournament_id: int, action: Any, success: str) ->
             return render(
                 request,
                 "game/community/forbidden.html",
-                {"message": error.message, "back": f"/tournaments/{tournament_id}/"},
+                {"message": refusal_words(error), "back": f"/tournaments/{tournament_id}/"},
                 status=403,
             )
-        messages.error(request, error.message)
+        messages.error(request, refusal_words(error))
     else:
         messages.success(request, success)
         realtime.tournament_publish_sync(tournament_id)

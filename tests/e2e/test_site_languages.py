@@ -89,3 +89,62 @@ def test_home_and_match_pages_in_finnish_and_russian(
     finally:
         context.close()
     assert errors == []
+
+
+#: Per language: what the tournament page (a double elimination: its SVG bracket) and a team match
+#: waiting for players show (issue 18's words, game/locale).
+TOURNAMENT_WORDS = {
+    "fi": {
+        "tournament": ["Kaksoiscup", "Sarjataulukko", "Kaavio", "Kierros 1"],
+        "bracket": ["Voittajien kierros 1", "Häviäjien kierros 1", "Finaali"],
+        "team": ["Odotetaan joukkueita", "Joukkue 1", "vapaa paikka"],
+    },
+    "ru": {
+        "tournament": ["С двойным выбыванием", "Турнирная таблица", "Сетка", "Тур 1"],
+        "bracket": ["Верхняя сетка, тур 1", "Нижняя сетка, тур 1", "Финал"],
+        "team": ["Ожидание команд", "Команда 1", "свободное место"],
+    },
+}
+
+
+@pytest.mark.browser
+def test_tournament_bracket_and_team_match_in_finnish_and_russian(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    server = daphne_factory(DEBUG="false")
+    ids = django_call(
+        server.env,
+        "from tests.web.test_i18n_site import seed_tournaments_and_teams\n"
+        "result = seed_tournaments_and_teams(seed_demo())",
+    )
+    errors: list[str] = []
+    for language, words in TOURNAMENT_WORDS.items():
+        context = chromium.new_context(viewport={"width": 1280, "height": 1000}, locale=language)
+        context.add_init_script(VIOLATIONS)
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{server.url}/tournaments/{ids['bracket']}/")
+            assert page.locator("html").get_attribute("lang") == language
+            text = page.locator("body").inner_text()
+            for word in words["tournament"]:
+                assert word in text, (language, word)
+            assert "Double elimination" not in text and "Standings" not in text
+            labels = page.locator("[data-bracket] svg text").all_text_contents()
+            for word in words["bracket"]:
+                assert word in labels, (language, word, labels)
+            page.locator("[data-bracket]").scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts_dir / f"languages-tournament-{language}.png"), full_page=True)
+            assert non_blank(page, "[data-bracket]")
+
+            page.goto(f"{server.url}/m/{ids['team match']}/")
+            page.wait_for_selector(".kz-team-lobby")
+            text = page.locator(".kz-waiting").inner_text()
+            for word in words["team"]:
+                assert word.casefold() in text.casefold(), (language, word)  # card titles are upper case
+            page.screenshot(path=str(artifacts_dir / f"languages-team-match-{language}.png"))
+            assert non_blank(page, ".kz-team-lobby")
+            assert page.evaluate("window.__csp") == []
+        finally:
+            context.close()
+    assert errors == []

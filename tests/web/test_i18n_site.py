@@ -22,6 +22,7 @@ from django.conf import settings
 from django.test import Client
 
 from game.models import Club, Profile
+from game.tournament_models import Tournament, TournamentEntry
 from tests.web.community_factories import seed_demo
 
 LOCALE = Path(__file__).resolve().parents[2] / "game" / "locale"
@@ -116,11 +117,13 @@ def without_numbers(node: str) -> str:
 
 
 def user_content() -> set[str]:
-    """What players typed (names, clubs, descriptions): the same text in every language."""
+    """What players typed (names, clubs, descriptions, tournaments): the same text in every language."""
     words = {"Kaiza", "EN", "FI", "RU", *SAME_IN_EVERY_LANGUAGE}  # the brand, the switcher's codes
     words.update(Profile.objects.values_list("display_name", flat=True))
     for name, description in Club.objects.values_list("name", "description"):
         words.update({name, description})
+    words.update(Tournament.objects.values_list("name", flat=True))
+    words.update(TournamentEntry.objects.values_list("name", flat=True))
     return words
 
 
@@ -166,15 +169,45 @@ def public_pages(ids: dict[str, Any]) -> dict[str, tuple[str, int]]:
         "not found": ("/no-such-page/", 404),
         "rules": ("/rules/", 200),
         "ratings help": ("/ratings/", 200),
+        "tournament": (f"/tournaments/{ids['swiss']}/", 200),
+        "tournament live": (f"/tournaments/{ids['swiss']}/live/", 200),
+        "tournament bracket": (f"/tournaments/{ids['bracket']}/", 200),
+        "team match waiting": (f"/m/{ids['team match']}/", 200),
     }
 
 
-#: A signed-in player's own account pages (allauth's views, our templates).
+#: A signed-in player's own pages (allauth's views, our templates) and the club owner's (Aino's) form.
 ACCOUNT_PAGES = {
     "password change": ("/accounts/password/change/", 200),
     "e-mail addresses": ("/accounts/email/", 200),
     "log out": ("/accounts/logout/", 200),
+    "new tournament": ("/clubs/helsinki/tournaments/new/", 200),
 }
+
+
+def seed_tournaments_and_teams(ids: dict[str, Any]) -> dict[str, Any]:
+    """The demo club's tournaments (issue 18) and a team match waiting in the lobby, so their pages are
+    read in three languages too: a Swiss tournament under way (standings with Buchholz, round 1 with a
+    bye, the live page), a double elimination (the SVG bracket's labels) and a 2 vs 2 with open places."""
+    from django.utils import timezone
+
+    from game.services.teams import team_match_join, team_match_open
+    from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+
+    club = Club.objects.get(slug=ids["club"])
+    owner = Profile.objects.get(display_name="Aino").user
+    players = [Profile.objects.get(display_name=n).user for n in ("Aino", "Eero", "Kalle", "Liisa", "Mikko")]
+    made = {}
+    for fmt, name, entrants in (("swiss", "Winter Swiss", players), ("double_elimination", "Spring Cup", players[:4])):
+        tournament = tournament_create(user=owner, club=club, name=name, format=fmt, starts_at=timezone.now())
+        for player in entrants:
+            tournament_enter(user=player, tournament_id=tournament.pk)
+        tournament_close_entries(user=owner, tournament_id=tournament.pk)
+        made[fmt] = tournament.pk
+    sanna, tuomas = (Profile.objects.get(display_name=n).user for n in ("Sanna", "Tuomas"))
+    team_match = team_match_open(user=sanna, team_size=2)
+    team_match_join(match_id=str(team_match.pk), user=tuomas, team=1)
+    return {**ids, "swiss": made["swiss"], "bracket": made["double_elimination"], "team match": team_match.pk}
 
 
 def fetch(client: Client, url: str, status: int, **headers: str) -> tuple[str, list[str]]:
@@ -186,7 +219,7 @@ def fetch(client: Client, url: str, status: int, **headers: str) -> tuple[str, l
 
 @pytest.mark.django_db
 def test_every_page_in_three_languages(client: Client) -> None:
-    ids = seed_demo()
+    ids = seed_tournaments_and_teams(seed_demo())
     pieces = english_pieces()
     assert len(pieces) > 300, "the catalogue lost its strings"
     allowed = user_content()
@@ -393,3 +426,84 @@ def test_catalogues_complete() -> None:
         if messages_of(compiled) != messages_of(catalogue):
             problems.append(f"{where}: the .mo is not the compilation of the .po (run `make messages`)")
     assert problems == []
+
+
+@pytest.mark.django_db
+def test_tournament_and_team_refusals_in_the_readers_language() -> None:
+    """The services mark their refusals (gettext_noop, a count with ngettext_lazy) and keep names and
+    numbers in params; the page that shows one words it in its reader's language, plural forms and all."""
+    from django.utils import timezone, translation
+
+    from game.services.matches import MatchError
+    from game.services.teams import team_match_create
+    from game.services.tournaments import TournamentError, tournament_close_entries, tournament_create
+    from game.views.play import match_error_words
+    from game.views.tournaments import refusal_words
+
+    ids = seed_tournaments_and_teams(seed_demo())
+    club = Club.objects.get(slug=ids["club"])
+    user = {n: Profile.objects.get(display_name=n).user for n in ("Aino", "Eero", "Sanna", "Tuomas", "Venla")}
+
+    # A flashed refusal: the Swiss tournament is under way, so it takes no more entries.
+    venla = Client()
+    venla.force_login(user["Venla"])
+    page = venla.post(f"/tournaments/{ids['swiss']}/enter/", follow=True, HTTP_ACCEPT_LANGUAGE="fi")
+    assert "tähän turnaukseen ei voi enää ilmoittautua" in page.content.decode()
+    page = venla.post(f"/tournaments/{ids['swiss']}/enter/", follow=True, HTTP_ACCEPT_LANGUAGE="ru")
+    assert "запись на этот турнир закрыта" in page.content.decode()
+
+    # A form's refusal of several parts, each translated, the bounds filled in.
+    aino = Client()
+    aino.force_login(user["Aino"])
+    form = {"name": "Cup", "format": "swiss", "kind": "singles", "time_limit": "65", "max_entries": "8"}
+    form["starts_at"] = "2001-01-01T10:00"
+    page = aino.post("/clubs/helsinki/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="ru")
+    assert page.status_code == 400 and "время начала уже прошло" in page.content.decode()
+    with translation.override("fi"), pytest.raises(TournamentError) as refused_form:
+        tournament_create(user=user["Aino"], club=club, name="A", format="x", starts_at=timezone.now())
+    assert refused_form.value.message == "the name is 3 to 80 characters; choose a format"
+    with translation.override("fi"):
+        assert refusal_words(refused_form.value) == "nimessä on 3–80 merkkiä; valitse turnausmuoto"
+
+    # A counted refusal takes the reader's plural form: a double elimination needs 3 entries.
+    lonely = tournament_create(
+        user=user["Aino"], club=club, name="Lonely", format="double_elimination", starts_at=timezone.now()
+    )
+    for language, words in (("en", "at least 3 entries are needed"), ("ru", "нужны хотя бы 3 участника")):
+        with translation.override(language), pytest.raises(TournamentError) as refused:
+            tournament_close_entries(user=user["Aino"], tournament_id=lonely.pk)
+        assert refused.value.message == "at least 3 entries are needed"
+        with translation.override(language):
+            assert refusal_words(refused.value) == words
+
+    # A team refusal with a name in it: the name fills the translated words.
+    with pytest.raises(MatchError) as refused_team:
+        team_match_create(teams=[[user["Aino"], user["Sanna"]], [user["Eero"], user["Tuomas"]]], club=club)
+    assert refused_team.value.message == "Sanna is not a member of this club"
+    with translation.override("ru"):
+        assert match_error_words(refused_team.value) == "Sanna не состоит в этом клубе"
+
+    # Flashed on the match page: the team is full.
+    team_url = f"/m/{ids['team match']}/team-join/"
+    assert aino.post(team_url, {"team": "0"}).status_code == 302
+    eero = Client()
+    eero.force_login(user["Eero"])
+    page = eero.post(team_url, {"team": "0"}, follow=True, HTTP_ACCEPT_LANGUAGE="ru")
+    assert "эта команда заполнена: вступите в другую" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_brackets_numbers_stay_svg_numbers_in_every_language() -> None:
+    """Finnish and Russian write decimals with a comma ("24,0"): the bracket's coordinates must not be
+    localised, or the SVG draws nothing where the boxes should be (its labels are translated)."""
+    ids = seed_tournaments_and_teams(seed_demo())
+    english = Client().get(f"/tournaments/{ids['bracket']}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    svg = re.compile(r'<figure class="bracket" data-bracket>(.*?)</figure>', re.S)
+    numbers = re.compile(r' (?:x|y|width|height|viewBox)="([^"]*)"')
+    english_numbers = numbers.findall(svg.search(english).group(1))
+    assert len(english_numbers) > 20 and all("," not in n for n in english_numbers)
+    for language, label in (("fi", "Voittajien kierros 1"), ("ru", "Верхняя сетка, тур 1")):
+        html = Client().get(f"/tournaments/{ids['bracket']}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        figure = svg.search(html).group(1)
+        assert numbers.findall(figure) == english_numbers, language
+        assert f">{label}</text>" in figure

@@ -328,8 +328,8 @@ def test_bad_team_entries_are_refused_and_change_nothing() -> None:
     cases: list[tuple[Any, list[Any] | None, str, str]] = [
         (p["Hel"], [outsider], "not_a_member", "Outi is not a member of this club"),
         (p["Hel"], [p["Gun"]], "already_entered", "Gun already plays in another entry"),
-        (p["Hel"], None, "team_size", "a team here is 2 players, you named 1"),
-        (p["Hel"], [p["Hil"], p["Ida"]], "team_size", "a team here is 2 players, you named 3"),
+        (p["Hel"], None, "team_size", "an entry here is a team of 2 players"),
+        (p["Hel"], [p["Hil"], p["Ida"]], "team_size", "an entry here is a team of 2 players"),
         (p["Hel"], [p["Hel"]], "team_size", "named twice"),
         (p["Hel"], ["Hil"], "bad_value", "team-mate"),
     ]
@@ -367,7 +367,7 @@ def test_a_team_enters_through_the_tournament_page(client: Any) -> None:
     refused([str(outsider.pk)], "Outsider is not a member of this club")
     refused([str(p["Jenni"].pk)], "Jenni already plays in another entry of this tournament")
     refused(["somebody"], "name each team-mate by their account")
-    refused([], "a team here is 2 players, you named 1")
+    refused([], "an entry here is a team of 2 players")
     response = client.post(url + "enter/", {"teammate": [str(p["Kerttu"].pk)]})
     assert response.status_code == 302
     entry = TournamentEntry.objects.get(tournament=tournament, name="Kaisu & Kerttu")

@@ -162,7 +162,7 @@ def test_lobby_creates_a_team_match_and_the_match_page_joins_a_side(client) -> N
     match = Match.objects.get()
     assert response.status_code == 302 and match.team_size == 2 and match.status == Match.Status.OPEN
     lobby = client.get("/lobby/").content.decode()
-    assert "2 vs 2 · 3 open" in lobby and "Players per side" in lobby
+    assert "2 vs 2 · 3 places open" in lobby and "Players per side" in lobby
     for user, team in ((bob, "1"), (amy, "0")):
         client.force_login(user)
         page = client.get(f"/m/{match.id}/").content.decode()

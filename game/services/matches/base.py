@@ -5,6 +5,7 @@ inputs, presence) all stand on these; this module imports none of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,16 +21,23 @@ class MatchError(Exception):
     """A refused input, answered as `error {code, message}`; nothing was changed.
 
     `message` stays English (the socket's clients word the code themselves); a message an HTML page may
-    flash is marked with `gettext_noop`, so the page shows it translated (game/views/play.py)."""
+    flash is marked with `gettext_noop`, so the page shows it translated (game/views/play.py). A message
+    with a name or a number in it is marked with its placeholders (`template`) and `params` fill them:
+    `message` is the English filled in, a page translates `template` and fills that."""
 
-    def __init__(self, code: str, message: str, key: str | None = None, params: dict[str, Any] | None = None) -> None:
-        super().__init__(f"{code}: {message}")
+    def __init__(
+        self, code: str, message: str, params: Mapping[str, object] | None = None, *, key: str | None = None
+    ) -> None:
         self.code = code
-        self.message = message
-        #: A rules refusal's key and params (game.engine.rules.words.refusal), so the socket answers in
-        #: its reader's language (game.reader_language.error_message); None for the services' own.
+        #: The English words as marked (gettext_noop), placeholders and all; `params` fill them.
+        self.template = message
+        self.params: dict[str, Any] = dict(params or {})
+        #: A rules refusal's key (game.engine.rules.words.refusal): then `params` are the rules
+        #: catalogue's and `message` is already the English sentence, so the socket answers in its
+        #: reader's language (game.reader_language.error_message); None for the services' own.
         self.key = key
-        self.params = params
+        self.message = message % self.params if self.params and key is None else message
+        super().__init__(f"{code}: {self.message}")
 
 
 @dataclass

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from game import protocol
 from game.engine.rules import Match as EngineMatch
@@ -273,7 +274,7 @@ def _duplicate_refused() -> Iterator[None]:
     try:
         yield
     except IntegrityError as exc:
-        raise MatchError("duplicate", "this input was already received") from exc
+        raise MatchError("duplicate", gettext_noop("this input was already received")) from exc
 
 
 def apply_input(
@@ -295,14 +296,14 @@ def apply_input(
         match = lock(match_id)
         seat = seat_of(match, user)
         if seat is None:
-            raise MatchError("spectator", "only the players of this match can do that")
+            raise MatchError("spectator", gettext_noop("only the players of this match can do that"))
         seq, stored_version = inputs_so_far(match, user, ack)
         if stored_version is not None:
             return Applied(reply=_stored_reply(match, stored_version))
         if match.status == Match.Status.OPEN:
-            raise MatchError("not_started", "the match waits for an opponent")
+            raise MatchError("not_started", gettext_noop("the match waits for an opponent"))
         if match.status != Match.Status.ACTIVE:
-            raise MatchError("game_over", "the match is over")
+            raise MatchError("game_over", gettext_noop("the match is over"))
         if expected_version is not None and expected_version != match.version:
             raise MatchError(
                 "stale", f"the match is at version {match.version}, not {expected_version}: send hello to catch up"
@@ -315,7 +316,7 @@ def apply_input(
         try:
             t, data, outcome = run(engine, name, now, match)
         except RuleError as exc:
-            raise MatchError(exc.code, exc.message, exc.key, exc.params) from exc
+            raise MatchError(exc.code, exc.message, exc.params, key=exc.key) from exc
         events = commit_and_record(
             match,
             engine,
@@ -438,10 +439,12 @@ def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None)
     with transaction.atomic():
         match = lock(match_id)
         if seat_of(match, user) is None:
-            raise MatchError("spectator", "only the players of this match can do that")
+            raise MatchError("spectator", gettext_noop("only the players of this match can do that"))
         if match.status != Match.Status.ACTIVE:
-            raise MatchError("game_over", "the match is over")
+            raise MatchError("game_over", gettext_noop("the match is over"))
         applied = deadlines_fire_match(match, time.time())
         if not applied.events:
-            raise MatchError("not_owed", "neither the opponent's shot clock nor their disconnect grace has run out")
+            raise MatchError(
+                "not_owed", gettext_noop("neither the opponent's shot clock nor their disconnect grace has run out")
+            )
     return applied

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from game.selectors import tournaments as selectors
 from game.services.tournaments.base import TournamentError, lock_tournament, require_manager
@@ -21,22 +22,24 @@ def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | 
     been paired on is refused: the bracket would no longer follow."""
     pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
     if pairing is None:
-        raise TournamentError("not_found", "there is no such pairing")
+        raise TournamentError("not_found", gettext_noop("there is no such pairing"))
     tournament = lock_tournament(pairing.tournament_id)
     require_manager(club_id=tournament.club_id, user=user)
     reason = (reason or "").strip()
     if not 3 <= len(reason) <= 300:
-        raise TournamentError("reason_required", "give a reason (3 to 300 characters)")
+        raise TournamentError("reason_required", gettext_noop("give a reason (3 to 300 characters)"))
     if pairing.status != TournamentPairing.Status.DONE or pairing.second_id is None:
-        raise TournamentError("not_finished", "only a played pairing's result can be fixed")
+        raise TournamentError("not_finished", gettext_noop("only a played pairing's result can be fixed"))
     elimination = tournament.format in selectors.ELIMINATIONS
     if winner_entry_id not in (pairing.first_id, pairing.second_id) and not (
         winner_entry_id is None and not elimination
     ):
-        raise TournamentError("bad_value", "the winner must be one of the pairing's two entries")
+        raise TournamentError("bad_value", gettext_noop("the winner must be one of the pairing's two entries"))
     later = TournamentRound.objects.filter(tournament=tournament, number__gt=pairing.round.number).exists()
     if elimination and later and winner_entry_id != pairing.winner_id:
-        raise TournamentError("next_round_started", "the winner has already been paired in the next round")
+        raise TournamentError(
+            "next_round_started", gettext_noop("the winner has already been paired in the next round")
+        )
     before = _result_record(pairing)
     points = _points_for(tournament, pairing, winner_entry_id)
     _decide(

@@ -169,7 +169,7 @@ def create_match(tournament: Tournament, first: list[Any], second: list[Any]) ->
             club=tournament.club,
         )
     except MatchError as exc:
-        raise TournamentError(exc.code, exc.message) from exc
+        raise TournamentError(exc.code, exc.template, exc.params) from exc
     return match
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.functional import Promise
+from django.utils.translation import gettext_noop, ngettext_lazy
 
 from game.models import Club, Profile
 from game.selectors.tournaments import entries_in_seed_order
@@ -36,33 +37,39 @@ TEAM_SIZES = (2, 3, 4)
 START_SLACK = 300
 
 
+def _range(bounds: tuple[int, ...]) -> dict[str, object]:
+    """The placeholders of a "from … to …" refusal."""
+    return {"least": bounds[0], "most": bounds[-1]}
+
+
 def _clean(
     *, name: str, format: str, kind: str, team_size: int, max_entries: int, time_limit: int | None, starts_at: Any
 ) -> dict[str, Any]:
-    errors: list[str] = []
+    errors: list[tuple[str | Promise, dict[str, object]]] = []
     name = (name or "").strip()
     if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1]:
-        errors.append(f"the name is {NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters")
+        errors.append((gettext_noop("the name is %(least)s to %(most)s characters"), _range(NAME_LENGTH)))
     if format not in Tournament.Format.values:
-        errors.append("choose a format")
+        errors.append((gettext_noop("choose a format"), {}))
     if kind not in Tournament.Kind.values:
-        errors.append("choose singles or teams")
+        errors.append((gettext_noop("choose singles or teams"), {}))
     elif kind == Tournament.Kind.SINGLES:
         team_size = 1
     elif team_size not in TEAM_SIZES:
-        errors.append("a team has 2 to 4 players")
+        errors.append((gettext_noop("a team has %(least)s to %(most)s players"), _range(TEAM_SIZES)))
     if isinstance(max_entries, bool) or not isinstance(max_entries, int):
-        errors.append("the number of entries is a whole number")
+        errors.append((gettext_noop("the number of entries is a whole number"), {}))
     elif not ENTRIES_RANGE[0] <= max_entries <= ENTRIES_RANGE[1]:
-        errors.append(f"a tournament takes {ENTRIES_RANGE[0]} to {ENTRIES_RANGE[1]} entries")
+        errors.append((gettext_noop("a tournament takes %(least)s to %(most)s entries"), _range(ENTRIES_RANGE)))
     if time_limit is not None and not TIME_LIMIT_RANGE[0] <= time_limit <= TIME_LIMIT_RANGE[1]:
-        errors.append(f"the time limit is {TIME_LIMIT_RANGE[0] // 60} to {TIME_LIMIT_RANGE[1] // 60} minutes")
+        minutes = (TIME_LIMIT_RANGE[0] // 60, TIME_LIMIT_RANGE[1] // 60)
+        errors.append((gettext_noop("the time limit is %(least)s to %(most)s minutes"), _range(minutes)))
     if not isinstance(starts_at, datetime.datetime):
-        errors.append("give a start time")
+        errors.append((gettext_noop("give a start time"), {}))
     elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
-        errors.append("the start time is in the past")
+        errors.append((gettext_noop("the start time is in the past"), {}))
     if errors:
-        raise TournamentError("bad_value", "; ".join(errors))
+        raise TournamentError("bad_value", *errors[0], more=errors[1:])
     return {
         "name": name,
         "format": format,
@@ -108,31 +115,29 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
     every member of it a member of the club, nobody in two entries."""
     tournament = lock_tournament(tournament_id)
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("closed", "this tournament takes no more entries")
+        raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
     players = [user, *(teammates or [])]
     if any(not isinstance(p, User) for p in players):
-        raise TournamentError("bad_value", _("name each team-mate by their account"))
+        raise TournamentError("bad_value", gettext_noop("name each team-mate by their account"))
     if len(players) != tournament.team_size:
-        if tournament.kind == Tournament.Kind.TEAMS:
-            message = _("a team here is %(size)d players, you named %(count)d") % {
-                "size": tournament.team_size,
-                "count": len(players),
-            }
-        else:
-            message = _("this tournament is for single players: enter alone")
-        raise TournamentError("team_size", message)
+        if tournament.team_size == 1:
+            raise TournamentError("team_size", gettext_noop("in this tournament each player enters alone"))
+        team = ngettext_lazy("an entry here is a team of %(n)s player", "an entry here is a team of %(n)s players", "n")
+        raise TournamentError("team_size", team, {"n": tournament.team_size})
     if len({p.pk for p in players}) != len(players):
-        raise TournamentError("team_size", _("a player is named twice in this team"))
+        raise TournamentError("team_size", gettext_noop("a player is named twice"))
     for player in players:
         if not is_member(club_id=tournament.club_id, user=player):
             if player is user:
-                raise TournamentError("not_a_member", "only the club's members can enter", forbidden=True)
+                raise TournamentError("not_a_member", gettext_noop("only the club's members can enter"), forbidden=True)
             raise TournamentError(
-                "not_a_member", _("%(name)s is not a member of this club") % {"name": _display_name(player)}
+                "not_a_member",
+                gettext_noop("%(name)s is not a member of this club"),
+                {"name": _display_name(player)},
             )
     profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
     if tournament.rated and any(profiles.get(p.pk) is None or profiles[p.pk].is_guest for p in players):
-        raise TournamentError("needs_account", "rated tournaments need registered accounts")
+        raise TournamentError("needs_account", gettext_noop("rated tournaments need registered accounts"))
     taken = TournamentEntryMember.objects.filter(tournament=tournament, user__in=players).order_by(
         "entry_id", "position"
     )
@@ -141,12 +146,12 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
         if tournament.kind == Tournament.Kind.TEAMS:
             raise TournamentError(
                 "already_entered",
-                _("%(name)s already plays in another entry of this tournament")
-                % {"name": _display_name(first_taken.user)},
+                gettext_noop("%(name)s already plays in another entry of this tournament"),
+                {"name": _display_name(first_taken.user)},
             )
-        raise TournamentError("already_entered", "already entered in this tournament")
+        raise TournamentError("already_entered", gettext_noop("already entered in this tournament"))
     if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
-        raise TournamentError("full", "this tournament is full")
+        raise TournamentError("full", gettext_noop("this tournament is full"))
     ratings = [profiles[p.pk].rating if p.pk in profiles else 1500.0 for p in players]
     names = [profiles[p.pk].display_name if p.pk in profiles else p.username for p in players]
     entry = TournamentEntry.objects.create(
@@ -167,10 +172,10 @@ def tournament_withdraw(*, user: Any, tournament_id: int) -> None:
     """A player takes their entry (their team's) back before the entries close."""
     tournament = lock_tournament(tournament_id)
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("closed", "entries are closed: ask an admin")
+        raise TournamentError("closed", gettext_noop("entries are closed: ask an admin"))
     member = TournamentEntryMember.objects.filter(tournament=tournament, user=user).first()
     if member is None:
-        raise TournamentError("not_entered", "you have not entered this tournament")
+        raise TournamentError("not_entered", gettext_noop("you have not entered this tournament"))
     member.entry.delete()
 
 
@@ -189,12 +194,13 @@ def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None
     if user is not None:
         require_manager(club_id=tournament.club_id, user=user)
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("already_started", "the entries of this tournament are already closed")
+        raise TournamentError("already_started", gettext_noop("the entries of this tournament are already closed"))
     entries = sorted(
         TournamentEntry.objects.filter(tournament=tournament), key=lambda e: (-e.rating, e.created_at, e.pk)
     )
     if len(entries) < min_entries(tournament):
-        raise TournamentError("too_few_entries", f"at least {min_entries(tournament)} entries are needed")
+        needed = ngettext_lazy("at least %(n)s entry is needed", "at least %(n)s entries are needed", "n")
+        raise TournamentError("too_few_entries", needed, {"n": min_entries(tournament)})
     for seed, entry in enumerate(entries, start=1):
         entry.seed = seed
         entry.save(update_fields=["seed"])
@@ -214,10 +220,10 @@ def tournament_pairing_swap(*, user: Any, tournament_id: int, entry_a: int, entr
     require_manager(club_id=tournament.club_id, user=user)
     known = {e.pk for e in entries_in_seed_order(tournament=tournament)}
     if entry_a not in known or entry_b not in known or entry_a == entry_b:
-        raise TournamentError("bad_value", "choose two different entries of this tournament")
+        raise TournamentError("bad_value", gettext_noop("choose two different entries of this tournament"))
     round_ = TournamentRound.objects.filter(tournament=tournament).order_by("-number").first()
     if round_ is None or round_.status != TournamentRound.Status.PAIRED:
-        raise TournamentError("round_started", "pairings can only be changed before their round starts")
+        raise TournamentError("round_started", gettext_noop("pairings can only be changed before their round starts"))
     # The schedule is a function of the seed order (every format), so the seeds swap too: the later
     # rounds then follow the edited pairing.
     seeds = dict(TournamentEntry.objects.filter(pk__in=(entry_a, entry_b)).values_list("pk", "seed"))
