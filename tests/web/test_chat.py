@@ -223,3 +223,39 @@ async def test_the_replay_shows_the_chat_beside_the_shots(client: Any) -> None:
     assert last_seq > 1 and [m["after"] for m in chat] == [last_seq] * 3  # written after the last input
     assert "&lt;i&gt;gl&lt;/i&gt;" in html and "<i>gl</i>" not in html  # escaped, never markup
     assert "Хорошая игра" in html and "wow" in html
+
+
+@database_sync_to_async
+def team_match_with_a_spectator() -> tuple[dict[str, Any], str]:
+    from game.services.teams import team_match_join, team_match_open
+
+    suffix = str(time.monotonic_ns())[-6:]
+    users = {
+        n: user_signup(username=f"{n}{suffix}", password=f"pw-{n}-12345", display_name=f"{n}{suffix}")
+        for n in ("ann", "amy", "bob", "ben", "sam")
+    }
+    match = team_match_open(user=users["ann"], team_size=2)
+    for name, team in (("bob", 1), ("amy", 0), ("ben", 1)):
+        team_match_join(match_id=match.id, user=users[name], team=team)
+    return users, match.id
+
+
+async def test_in_a_team_match_every_member_of_both_teams_is_in_the_players_chat() -> None:
+    users, match_id = await team_match_with_a_spectator()
+    socks = {n: await connect_communicator(n, match_id, users[n]) for n in ("ann", "amy", "bob", "ben", "sam")}
+    await socks["ben"].send("chat", {"phrase": "good_shot"})
+    for sock in socks.values():
+        said = await chat_of(sock)
+        assert (said["d"]["channel"], said["d"]["from"], said["d"]["phrase"]) == (
+            "players",
+            users["ben"].profile.display_name,
+            "good_shot",
+        )
+    await socks["amy"].send("chat", {"text": "x", "channel": "spectators"})
+    assert (await socks["amy"].error())["d"]["code"] == "wrong_channel"
+    await socks["sam"].send("chat", {"text": "go team 2"})
+    assert (await chat_of(socks["sam"]))["d"]["channel"] == "spectators"
+    for name in ("ann", "amy", "bob", "ben"):
+        await nothing_chat(socks[name])
+    for sock in socks.values():
+        await sock.close()
