@@ -116,6 +116,14 @@ def test_players_and_spectators_chat(
     )
     assert reports == [["Good luck <b>Bob</b>", alice_name, "carol"]]
 
+    # On the phone every chat control is a thumb's target (44 CSS px).
+    heights = carol.evaluate(
+        "() => [...document.querySelectorAll('.kz-chat button, .kz-chat input')]"
+        ".filter((b) => b.offsetParent).map((b) => Math.min(b.getBoundingClientRect().height,"
+        " b.getBoundingClientRect().width))"
+    )
+    assert len(heights) >= 8 and min(heights) >= 44, heights
+
     # For the eye: each screen's chat card (LOOK at them).
     for name, page in (("alice", alice), ("bob", bob), ("carol", carol)):
         card = page.locator(".kz-chat")
