@@ -158,6 +158,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.group = realtime.match_group(self.match_id)
         self.registered = False
         self.role = "spectator"
+        #: The role the hub's audience-limited relays (the spectators' chat) go by: None until the
+        #: snapshot told who this socket is, so a player's socket never gets them while connecting.
+        self.audience_role: str | None = None
         self.name = ""
         self.pending_names: set[str] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -185,6 +188,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                 return
             you = snapshot["d"]["you"]
             self.role, self.name = you["role"], you["name"]
+            self.audience_role = self.role
             if self.role == "player":
                 self.bucket = TokenBucket(*self.player_limit)
             await self.outbox.send_versioned(snapshot)
