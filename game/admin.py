@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from game.chat_models import ChatMessage, ChatReport
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.results import results_record
@@ -310,4 +311,42 @@ class TournamentResultFixAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin):
+    """Reported chat messages: the message, who wrote it, who reported it. An admin reads and marks
+    them resolved; the message itself is read-only (it is what was said)."""
+
+    list_display = ["created_at", "message_author", "message_text", "reporter", "match_link", "resolved"]
+    list_filter = ["resolved"]
+    list_editable = ["resolved"]
+    readonly_fields = ["message", "reporter", "created_at", "message_author", "message_text", "match_link"]
+    list_select_related = ["message", "reporter"]
+
+    @admin.display(description=_("author"))
+    def message_author(self, obj: ChatReport) -> str:
+        return obj.message.author_name
+
+    @admin.display(description=_("text"))
+    def message_text(self, obj: ChatReport) -> str:
+        return obj.message.text or f"[{obj.message.phrase}]"
+
+    @admin.display(description=_("match"))
+    def match_link(self, obj: ChatReport) -> str:
+        return obj.message.match_id
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "match", "channel", "author_name", "text", "phrase"]
+    list_filter = ["channel"]
+    search_fields = ["author_name", "text", "match__id"]
+    readonly_fields = ["match", "channel", "author", "author_name", "text", "phrase", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -27,6 +27,7 @@ from game.outbox import VersionedOutbox
 from game.ratelimit import TokenBucket, socket_allows
 from game.reader_language import error_message, scope_language
 from game.selectors import matches as match_selectors
+from game.services import chat as chat_services
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
 from game.socket_lifecycle import (
@@ -158,6 +159,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.group = realtime.match_group(self.match_id)
         self.registered = False
         self.role = "spectator"
+        #: The role the hub's audience-limited relays (the spectators' chat) go by: None until the
+        #: snapshot told who this socket is, so a player's socket never gets them while connecting.
+        self.audience_role: str | None = None
         self.name = ""
         self.pending_names: set[str] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -185,6 +189,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                 return
             you = snapshot["d"]["you"]
             self.role, self.name = you["role"], you["name"]
+            self.audience_role = self.role
             if self.role == "player":
                 self.bucket = TokenBucket(*self.player_limit)
             await self.outbox.send_versioned(snapshot)
@@ -261,13 +266,8 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await self.send_message(protocol.pong())
         elif isinstance(message, protocol.Aim):
             await self.handle_aim(message)
-        elif isinstance(message, protocol.Chat):
-            if self.role != "player":
-                await self.send_message(
-                    protocol.error("spectator", gettext_noop("only the players can chat in a match"))
-                )
-            else:
-                await realtime.relay(self.match_id, protocol.chat(self.name, message.text))
+        elif isinstance(message, protocol.Chat | protocol.ChatReport):
+            await self.handle_chat(message)
         else:
             await self.handle_play(message)
 
@@ -310,6 +310,28 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await realtime.publish(made.match.pk, made.events)
         offer = made.offer
         await realtime.relay(self.match_id, protocol.rematch(offer["from"], offer["match_id"], offer["url"]))
+
+    async def handle_chat(self, message: protocol.Chat | protocol.ChatReport) -> None:
+        """A chat message stored then relayed to its channel's readers, or a report of one (answered
+        to the reporter alone). The rules are the service's (game.services.chat, docs/chat.md)."""
+        try:
+            if isinstance(message, protocol.ChatReport):
+                await db_async(chat_services.chat_report)(
+                    match_id=self.match_id, user=self.user, message_id=message.message_id
+                )
+                await self.send_message(protocol.chat_reported(message.message_id))
+                return
+            posted = await db_async(chat_services.chat_post)(
+                match_id=self.match_id,
+                user=self.user,
+                text=message.text,
+                phrase=message.phrase,
+                channel=message.channel,
+            )
+        except match_services.MatchError as exc:
+            await self.send_message(protocol.error(exc.code, self.said(exc)))
+            return
+        await realtime.relay(self.match_id, protocol.chat(posted.entry), audience=posted.audience)
 
     async def handle_aim(self, message: protocol.Aim) -> None:
         if self.role != "player":

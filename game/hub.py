@@ -208,11 +208,18 @@ class MatchHub:
             return
         kind = message.get("type")
         exclude = message.get("exclude")
+        # A relay for one role only (the spectators' chat): members whose `audience_role` differs skip
+        # it (a socket still connecting has none yet, so it gets it from its snapshot instead).
+        audience = message.get("audience")
         for member in list(local):
             try:
                 if kind == "match.event":
                     await member.hub_event(message)
-                elif kind == "match.relay" and member.channel_name != exclude:
+                elif (
+                    kind == "match.relay"
+                    and member.channel_name != exclude
+                    and (audience is None or getattr(member, "audience_role", None) == audience)
+                ):
                     await member.hub_relay(message["text"])
             except Exception:
                 logger.exception("match hub: delivering to %s failed", member.channel_name)

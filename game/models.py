@@ -370,6 +370,9 @@ class MatchResult(models.Model):
         return f"Result of {self.match_id}"
 
 
+# The match chat lives in its own module, imported here so Django registers it with the app.
+from game.chat_models import ChatMessage, ChatReport  # noqa: E402
+
 # Club tournaments live in their own module; imported here so Django registers them with the app.
 from game.tournament_models import (  # noqa: E402
     Tournament,
@@ -381,6 +384,8 @@ from game.tournament_models import (  # noqa: E402
 )
 
 __all__ = [
+    "ChatMessage",
+    "ChatReport",
     "Club",
     "Match",
     "MatchConnection",

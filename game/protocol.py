@@ -27,6 +27,10 @@ MAX_ACK = 2**53 - 1
 #: Versions fit the database's positive integer column.
 MAX_VERSION = 2**31 - 1
 MAX_CHAT_CHARS = 200
+#: The chat's quick phrases, sent and stored as these codes (their words: game/chat_phrases.py).
+CHAT_PHRASES = ("good_shot", "thanks", "rematch", "good_game")
+#: The two chat channels of a match (docs/chat.md: who writes and who reads each).
+CHAT_CHANNELS = ("players", "spectators")
 #: Cue tip speed at impact, m/s (engine contract: 0 < speed <= 9).
 MAX_SPEED = STRIKE_LIMITS.max_speed
 #: Tip offset from the ball centre as a fraction of the radius (engine contract: |(side, height)| <= 0.6).
@@ -41,7 +45,7 @@ TABLE_WIDTH = _TABLE.width
 
 #: Client message types that change a match: only a player of the match may send them.
 PLAY_TYPES = frozenset({"lag", "choose_break", "place", "shoot", "resign", "claim_timeout", "abort", "rematch"})
-CLIENT_TYPES = frozenset({"hello", "ping", "aim", "chat", *PLAY_TYPES})
+CLIENT_TYPES = frozenset({"hello", "ping", "aim", "chat", "chat_report", *PLAY_TYPES})
 
 
 # --- typed client messages ------------------------------------------------------------------------
@@ -75,7 +79,17 @@ class Aim:
 
 @dataclass(frozen=True, slots=True)
 class Chat:
+    """Free `text` or a quick `phrase` code (exactly one is non-empty); `channel` None means the
+    sender's own (players write in the players' chat, spectators in the spectators')."""
+
     text: str
+    phrase: str
+    channel: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReport:
+    message_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +144,7 @@ class RematchRequest:
 
 
 PlayMessage = Lag | ChooseBreak | Place | Shoot | Resign | ClaimTimeout | Abort | RematchRequest
-ClientMessage = Hello | Ping | Aim | Chat | PlayMessage
+ClientMessage = Hello | Ping | Aim | Chat | ChatReport | PlayMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,8 +246,16 @@ def _message(raw: dict[str, Any], ack: int | None) -> ClientMessage:
     if kind == "aim":
         return Aim(strike=_strike(d, "aim", min_speed=0.0))
     if kind == "chat":
-        _only(d, {"text"}, "chat")
-        return Chat(text=_chat_text(d.get("text")))
+        _only(d, {"text", "phrase", "channel"}, "chat")
+        channel = _choice(d, "channel", CHAT_CHANNELS) if "channel" in d else None
+        if "phrase" in d:
+            if "text" in d:
+                raise _Bad("bad_shape", "chat carries text or a phrase, not both")
+            return Chat(text="", phrase=_choice(d, "phrase", CHAT_PHRASES), channel=channel)
+        return Chat(text=_chat_text(d.get("text")), phrase="", channel=channel)
+    if kind == "chat_report":
+        _only(d, {"id"}, "chat_report")
+        return ChatReport(message_id=_int(d, "id", 1, MAX_VERSION))
     if kind == "resign":
         _only(d, set(), "resign")
         return Resign(ack=ack)
@@ -389,8 +411,13 @@ def aim(player: str, strike: StrikeInput) -> dict[str, Any]:
     return message("aim", {"player": player, **strike.as_dict()})
 
 
-def chat(sender: str, text: str) -> dict[str, Any]:
-    return message("chat", {"from": sender, "text": text})
+def chat(entry: dict[str, Any]) -> dict[str, Any]:
+    """One chat message: `{id, channel, from, text, phrase, at}` (game.selectors.chat.chat_entry)."""
+    return message("chat", entry)
+
+
+def chat_reported(message_id: int) -> dict[str, Any]:
+    return message("chat_reported", {"id": message_id})
 
 
 def presence(players: list[dict[str, Any]], spectators: int) -> dict[str, Any]:

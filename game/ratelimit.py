@@ -29,6 +29,7 @@ __all__ = [
     "RateLimitMiddleware",
     "RateLimited",
     "TokenBucket",
+    "chat_allows",
     "client_address",
     "rate_limit_consume",
     "rate_limited",
@@ -177,4 +178,23 @@ def socket_allows(scope: dict[str, Any], *, aim: bool) -> bool:
             for stale in [k for k, b in _socket_buckets.items() if b.idle(now)]:
                 del _socket_buckets[stale]
         bucket = _socket_buckets[key] = TokenBucket(*SOCKET_LIMITS[(per, kind)])
+    return bucket.take()
+
+
+#: Chat messages of one user, across their sockets in this process: (burst, refill per second). A
+#: burst of quick phrases is fine; a stream is not (one message every 2 s once the burst is spent).
+CHAT_LIMIT: tuple[float, float] = (5.0, 0.5)
+_chat_buckets: dict[str, TokenBucket] = {}
+
+
+def chat_allows(user_id: Any) -> bool:
+    """One chat message from this user: False when their chat budget is spent."""
+    key = str(user_id)
+    bucket = _chat_buckets.get(key)
+    if bucket is None:
+        if len(_chat_buckets) >= _PRUNE_AT:
+            now = time.monotonic()
+            for stale in [k for k, b in _chat_buckets.items() if b.idle(now)]:
+                del _chat_buckets[stale]
+        bucket = _chat_buckets[key] = TokenBucket(*CHAT_LIMIT)
     return bucket.take()

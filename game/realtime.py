@@ -65,15 +65,20 @@ async def publish(match_id: str, events: list[dict[str, Any]]) -> None:
             await tournament_publish(tournament_id, match_id=match_id, events=events)
 
 
-async def relay(match_id: str, message: dict[str, Any], exclude: str | None = None) -> None:
+async def relay(
+    match_id: str, message: dict[str, Any], exclude: str | None = None, audience: str | None = None
+) -> None:
     """Broadcast an ephemeral, unversioned message (aim, presence, clock, chat); `exclude` is the
-    channel name of a socket that must not get it back (the aimer)."""
+    channel name of a socket that must not get it back (the aimer); `audience` a role ("spectator")
+    whose sockets alone get it (the spectators' chat), None for everyone."""
     layer = get_channel_layer()
     if layer is None:
         return
     group = match_group(match_id)
     text = protocol.dumps(message)
-    await hub.publish(layer, {"type": "match.relay", "group": group, "text": text, "exclude": exclude})
+    await hub.publish(
+        layer, {"type": "match.relay", "group": group, "text": text, "exclude": exclude, "audience": audience}
+    )
 
 
 async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:

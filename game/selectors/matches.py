@@ -10,6 +10,7 @@ from django.db.models import Count, Q
 
 from game import protocol
 from game.models import Match, MatchConnection, MatchEvent, Profile
+from game.selectors.chat import chat_recent
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
 from game.selectors.match_state import (
@@ -100,6 +101,8 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
         "clock": clock_info(match),
         "history": match_history(match=match),
         "result": match_stored_result(match=match),
+        # The recent chat this reader may read (unversioned, so a reload or reconnect loses none).
+        "chat": chat_recent(match_id=match.pk, role=role),
     }
     last = match_last_shot(match=match)
     if last is not None:

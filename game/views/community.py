@@ -30,6 +30,7 @@ from game.selectors import clubs as club_selectors
 from game.selectors import live as live_selectors
 from game.selectors import players as player_selectors
 from game.selectors import replays as replay_selectors
+from game.selectors.chat import chat_for_replay
 from game.services import clubs as club_services
 
 T = "game/community/"
@@ -385,7 +386,13 @@ def replay(request: HttpRequest, match_id: str) -> HttpResponse:
     return render(
         request,
         T + "replay.html",
-        {"match": match, "replay": steps, "table": kaisa_table().as_dict(), "shots": len(steps["steps"])},
+        {
+            "match": match,
+            "replay": steps,
+            "table": kaisa_table().as_dict(),
+            "shots": len(steps["steps"]),
+            "chat": chat_for_replay(match=match),
+        },
     )
 
 

@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from game import realtime
+from game import protocol, realtime
+from game.chat_phrases import phrase_words
 from game.engine.table import kaisa_table
 from game.ratelimit import rate_limited
 from game.selectors.matches import match_get, match_open_list, match_role, matches_in_progress_for
@@ -188,6 +189,8 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
             "can_join_team": teams is not None and role == "spectator" and match.status == match.Status.OPEN,
             "team_join_url": f"/m/{match.id}/team-join/",
             "invite_url": request.build_absolute_uri(f"/m/{match.id}/"),
+            "chat_phrases": phrase_words(),
+            "chat_max": protocol.MAX_CHAT_CHARS,
         },
     )
 

@@ -197,6 +197,7 @@ def test_server_examples_in_protocol_md_are_json_with_the_envelope() -> None:
         "presence",
         "clock",
         "chat",
+        "chat_reported",
         "error",
         "pong",
         "beat",

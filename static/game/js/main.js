@@ -36,6 +36,7 @@ import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
 import { ballRefusal, callVerdict, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
 import { suggestedPocket } from "./render/renderer.js";
 import { gettext } from "./i18n.js";
+import { createChat } from "./ui/chat.js";
 
 const PLACEMENT_WORDS = {
   off_cloth: () => gettext("The ball must lie fully on the cloth."),
@@ -63,10 +64,12 @@ function boot(root) {
     state = next;
   }
 
+  let chat = null;
   const net = createNet({
     url: socketUrl(page.wsPath, window.location),
     onMessage: (msg) => {
       set(receive(state, msg, clockNow(), epochNow()));
+      if (chat) chat.receive(msg);
       if (msg.t === "snapshot" || msg.t === "shot") autoCall();
       // My own rematch offer: the new match is mine to open.
       if (msg.t === "rematch" && msg.d && msg.d.from === state.me && msg.d.url) window.location.assign(msg.d.url);
@@ -75,6 +78,9 @@ function boot(root) {
     onLatency: (ms) => set(setLatency(state, ms)),
     getVersion: () => state.version,
   });
+
+  const chatRoot = root.querySelector(".kz-chat");
+  if (chatRoot) chat = createChat(chatRoot, { send: (t, d) => net.send(t, d), me: page.me });
 
   function sendAim() {
     const actions = myActions(state);

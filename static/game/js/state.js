@@ -19,7 +19,6 @@ export const VERSIONED = new Set(["snapshot", "shot", "placed", "choice", "finis
 export const DEFAULT_AIM = Object.freeze({ angle: 0, speed: 2.5, side: 0, height: 0 });
 /** The softest stroke the power control offers (a choice of the page; the server's limits are wider). */
 export const MIN_SPEED = 0.2;
-const CHAT_KEEP = 60;
 const HISTORY_KEEP = 200;
 
 /**
@@ -45,7 +44,6 @@ export function createState({ table, matchId = "", me = "", role = "spectator" }
     steps: [],
     presence: { players: [], spectators: 0 },
     clock: null,
-    chat: [],
     history: [],
     historyTotal: 0,
     lastVerdict: null,
@@ -110,8 +108,12 @@ export function classifyVersion(last, v) {
   return "gap";
 }
 
-/** Errors about the live aim relay, not about anything the player asked for: not worth a toast. */
-const QUIET_ERRORS = new Set(["not_your_turn", "rate_limited"]);
+/** Errors about the live aim relay, not about anything the player asked for: not worth a toast. Chat
+ * refusals are shown by the chat card itself (ui/chat.js), not as the page's toast. */
+const QUIET_ERRORS = new Set([
+  "not_your_turn", "rate_limited",
+  "wrong_channel", "login_required", "chat_closed", "no_such_message", "own_message", "already_reported",
+]);
 
 /**
  * Apply one server message. Every message with a numeric `v` is a versioned event, known type or
@@ -146,8 +148,6 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
       return { ...state, clock: clockOf(d, epoch) };
     case "rematch":
       return { ...state, rematch: { from: d.from, matchId: d.match_id, url: d.url, at: now } };
-    case "chat":
-      return { ...state, chat: [...state.chat, { from: d.from, text: d.text }].slice(-CHAT_KEEP) };
     case "error":
       if (QUIET_ERRORS.has(d.code) && (d.ack === null || d.ack === undefined)) return state;
       return withoutSent({ ...state, error: { code: d.code, message: d.message, ack: d.ack, at: now } }, d.ack);

@@ -1,0 +1,57 @@
+"""Reads of a match's chat: one message as the protocol carries it, the recent messages a reader may
+see (sent to a socket after its snapshot), and the whole chat for the replay page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.chat_models import ChatMessage
+from game.chat_phrases import phrase_text
+from game.models import Match, Shot
+
+#: How many recent messages a (re)connecting socket gets.
+HISTORY_SIZE = 50
+
+
+def chat_entry(row: ChatMessage) -> dict[str, Any]:
+    """`{id, channel, from, text, phrase, at}`: `phrase` is a code the reader words in their language."""
+    return {
+        "id": row.pk,
+        "channel": row.channel,
+        "from": row.author_name,
+        "text": row.text,
+        "phrase": row.phrase,
+        "at": round(row.created_at.timestamp(), 3),
+    }
+
+
+def readable_channels(role: str) -> tuple[str, ...]:
+    """Who reads what (docs/chat.md): everyone reads the players' chat; only spectators read theirs."""
+    if role == "player":
+        return (ChatMessage.Channel.PLAYERS,)
+    return (ChatMessage.Channel.PLAYERS, ChatMessage.Channel.SPECTATORS)
+
+
+def chat_recent(*, match_id: str, role: str) -> list[dict[str, Any]]:
+    """The newest `HISTORY_SIZE` messages of the channels `role` reads, oldest first."""
+    rows = list(
+        ChatMessage.objects.filter(match_id=match_id, channel__in=readable_channels(role)).order_by("-id")[
+            :HISTORY_SIZE
+        ]
+    )
+    return [chat_entry(row) for row in reversed(rows)]
+
+
+def chat_for_replay(*, match: Match) -> list[dict[str, Any]]:
+    """Every message of a finished match in time order, its phrase worded in the active language, and
+    `after`: the number of the last shot played before it (0 before the first), so the replay page
+    sets the chat beside the shots."""
+    shot_times = list(Shot.objects.filter(match=match).order_by("seq").values_list("seq", "created_at"))
+    entries = []
+    for row in ChatMessage.objects.filter(match=match).order_by("id"):
+        after = 0
+        for seq, at in shot_times:
+            if at <= row.created_at:
+                after = seq
+        entries.append({**chat_entry(row), "words": row.text or phrase_text(row.phrase), "after": after})
+    return entries
