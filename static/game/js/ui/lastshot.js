@@ -47,6 +47,7 @@ export function createLastShot(root, { sound = null, clock = () => performance.n
     const nodes = sound ? sound.play(last.tracks, 0, rate) : [];
     replay = { rate, at: clock(), nodes, shot: last };
     root.dataset.replay = String(rate);
+    for (const b of buttons) b.setAttribute("aria-pressed", String(Number(b.dataset.rate) === rate));
   }
 
   function end() {
@@ -54,6 +55,7 @@ export function createLastShot(root, { sound = null, clock = () => performance.n
     if (sound) sound.stop(replay.nodes);
     replay = null;
     root.dataset.replay = "";
+    for (const b of buttons) b.setAttribute("aria-pressed", "false");
     delete root.dataset.replayT;
   }
 
