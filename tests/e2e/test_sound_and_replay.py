@@ -225,7 +225,7 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     assert carol.locator(".kz-replay-last").first.is_disabled()  # nothing to replay yet
     _lags(players, carol)
 
-    assert pages.visible_text(carol, ".kz-feel").lower().startswith("last shot")
+    assert pages.visible_text(carol, ".kz-feel").lower().startswith("replay the last shot")
     _replay(carol, "1", artifacts_dir, "spectator-1x")
     _replay(carol, "0.5", artifacts_dir, "spectator-half")
     chooser_name, chooser = next((n, p) for n, p in players.items() if "choose_break" in driver.actions(p))
