@@ -38,6 +38,7 @@ lint: install
 # Run from game/ so neither command walks .venv's own catalogues.
 messages: install
 	cd game && ../$(BIN)/python ../manage.py makemessages -l fi -l ru --no-location --no-wrap --no-obsolete -d django
+	$(BIN)/python manage.py makemessages -d djangojs -l fi -l ru --no-location --no-wrap --no-obsolete -e js -i .venv -i node_modules -i tests
 	cd game && ../$(BIN)/python ../manage.py compilemessages
 
 bench: migrate

@@ -37,6 +37,8 @@ import { ballRefusal, callVerdict, pocketLegality, clampPlacement, clampSpin, cl
 import { suggestedPocket } from "./render/renderer.js";
 import { gettext } from "./i18n.js";
 import { createChat } from "./ui/chat.js";
+import { createSound } from "./ui/sound.js";
+import { createLastShot } from "./ui/lastshot.js";
 
 const PLACEMENT_WORDS = {
   off_cloth: () => gettext("The ball must lie fully on the cloth."),
@@ -59,6 +61,8 @@ function boot(root) {
   const stage = root.querySelector(".kz-stage");
   const renderer = createRenderer(canvas, table);
   const hud = createHud(root);
+  const sound = createSound(root, table);
+  const lastShot = createLastShot(root, { sound, clock: clockNow });
 
   function set(next) {
     state = next;
@@ -68,6 +72,8 @@ function boot(root) {
   const net = createNet({
     url: socketUrl(page.wsPath, window.location),
     onMessage: (msg) => {
+      sound.heard(msg, state.version !== null);
+      lastShot.heard(msg);
       set(receive(state, msg, clockNow(), epochNow()));
       if (chat) chat.receive(msg);
       if (msg.t === "snapshot" || msg.t === "shot") autoCall();
@@ -323,6 +329,7 @@ function boot(root) {
         set(next);
         autoCall();
       }
+      sound.follow(state, now);
       if (state.gap && (!state.gap.asked || now - (state.gap.askedAt || 0) > 3000)) {
         if (net.requestCatchUp(state.gap.from)) set(markGapAsked(state, now));
       }
@@ -332,8 +339,11 @@ function boot(root) {
       wasMyTurn = myTurn;
     },
     render: (now) => {
-      const moving = animating(state, now);
-      if (state !== lastDrawn || moving || now - lastDrawAt > 120) {
+      const replayed = lastShot.view(state, now);
+      if (replayed) {
+        renderer.draw(replayed.state, replayed.now);
+        lastDrawn = null;
+      } else if (state !== lastDrawn || animating(state, now) || now - lastDrawAt > 120) {
         renderer.draw(state, now);
         lastDrawn = state;
         lastDrawAt = now;
@@ -341,6 +351,7 @@ function boot(root) {
       if (state !== lastHudState || now - lastHudAt > 250) {
         hud.update(state, now, epochNow());
         controls.update(state);
+        lastShot.update(state);
         lastHudState = state;
         lastHudAt = now;
       }
@@ -354,6 +365,8 @@ function boot(root) {
     unbindPointer();
     unbindKeys();
     controls.unbind();
+    lastShot.unbind();
+    sound.close();
     net.close();
   };
 }

@@ -1,0 +1,250 @@
+"""The table's sound and the last-shot replay, in real Chromium against a real daphne.
+
+Sound: the page's AudioContext is replaced (init script) by a recorder that counts the source nodes
+started, since headless Chromium has no speakers; the page publishes how many voices of each kind it
+started (`data-sound-voices`). Both players and a spectator hear the same real shots; the mute button
+silences them and is remembered after a reload. Replay: a spectator and a player replay the last shot
+at 1× and ½×; the drawn table changes while it runs, runs at the chosen speed, and returns to the live
+state, at once when a live event arrives. Screenshots go to test-artifacts/feel-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import driver, flow, pages
+from tests.support.daphne import DaphneServer
+
+pytestmark = pytest.mark.browser
+
+#: A recording AudioContext: every started source node is counted; time runs on the page's clock.
+AUDIO_STUB = """(() => {
+  const rec = { started: 0, contexts: 0, resumed: 0, kinds: { strike: 0, ball: 0, cushion: 0, pocket: 0 } };
+  window.__kzAudio = rec;
+  class Param { constructor(v) { this.value = v || 0; this.first = null; }
+    setValueAtTime(v) { if (this.first === null) this.first = v; return this; }
+    linearRampToValueAtTime() { return this; } exponentialRampToValueAtTime() { return this; } }
+  class Node { connect(n) { return n; } disconnect() {} }
+  // What a started node sounds like, told by the recorder from the node itself: a noise burst is the
+  // strike; an oscillator's pitch tells a click (kHz), a thud (about 100 Hz) and a drop (in between).
+  const kindOf = (n) => {
+    if (n instanceof Buf) return 'strike';
+    const f = n.frequency.first === null ? n.frequency.value : n.frequency.first;
+    return f >= 1000 ? 'ball' : f <= 150 ? 'cushion' : 'pocket';
+  };
+  class Source extends Node { start() { rec.started += 1; rec.kinds[kindOf(this)] += 1; } stop() {} }
+  class Osc extends Source { constructor() { super(); this.type = 'sine'; this.frequency = new Param(440); } }
+  class Buf extends Source { constructor() { super(); this.buffer = null; } }
+  class Gain extends Node { constructor() { super(); this.gain = new Param(1); } }
+  class Biquad extends Node {
+    constructor() { super(); this.type = 'lowpass'; this.frequency = new Param(350); this.Q = new Param(1); } }
+  class Ctx {
+    constructor() {
+      rec.contexts += 1; this.state = 'suspended'; this.sampleRate = 48000;
+      this.destination = new Node(); this.t0 = performance.now();
+    }
+    get currentTime() { return (performance.now() - this.t0) / 1000; }
+    resume() { rec.resumed += 1; this.state = 'running'; return Promise.resolve(); }
+    close() { this.state = 'closed'; return Promise.resolve(); }
+    createGain() { return new Gain(); } createOscillator() { return new Osc(); }
+    createBufferSource() { return new Buf(); } createBiquadFilter() { return new Biquad(); }
+    createBuffer(ch, len, rate) {
+      const d = new Float32Array(len);
+      return { getChannelData: () => d, length: len, sampleRate: rate };
+    }
+  }
+  window.AudioContext = Ctx;
+  window.webkitAudioContext = Ctx;
+})();"""
+
+#: A fingerprint of the drawn table: a coarse sample of the canvas pixels.
+CANVAS_PRINT = """() => {
+  const c = document.querySelector('.kz-canvas');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  const out = [];
+  for (let i = 0; i < d.length; i += 4 * 97) out.push(d[i], d[i + 1], d[i + 2]);
+  return out;
+}"""
+
+
+def _page(chromium: Any, viewport: dict[str, int], scale: float = 1) -> Any:
+    context = chromium.new_context(viewport=viewport, device_scale_factor=scale)
+    context.add_init_script(AUDIO_STUB)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def _match(chromium: Any, server: DaphneServer) -> tuple[dict[str, Any], Any]:
+    """Two guests and a spectator on one started match, each with the recording AudioContext."""
+    alice = _page(chromium, pages.DESKTOP)
+    url = pages.create_match(alice, server.url)
+    bob = _page(chromium, {"width": 844, "height": 390}, scale=2)
+    pages.join(bob, url)
+    carol = _page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    pages.watch(carol, url)
+    for page in (alice, bob, carol):
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
+    players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
+    assert len(players) == 2, players
+    return players, carol
+
+
+def _gesture(page: Any) -> None:
+    """A real click on a card title: the user gesture a browser wants before it plays audio."""
+    page.locator(".kz-feel .kz-card-title").click()
+    page.wait_for_function("() => window.__kzAudio.resumed > 0", timeout=5000)
+
+
+def _voices(page: Any) -> dict[str, int]:
+    return dict(json.loads(driver.root_data(page).get("soundVoices") or '{"strike":0,"ball":0,"cushion":0,"pocket":0}'))
+
+
+def _started(page: Any) -> int:
+    return int(page.evaluate("() => window.__kzAudio.started"))
+
+
+def _started_kinds(page: Any) -> dict[str, int]:
+    return dict(page.evaluate("() => window.__kzAudio.kinds"))
+
+
+def _lags(players: dict[str, Any], watcher: Any) -> None:
+    """Both players lag (two real shots to the foot cushion and back)."""
+    everyone = [*players.values(), watcher]
+    for _ in range(10):
+        for p in everyone:
+            driver.wait_ready(p)
+        movers = [(n, p) for n, p in players.items() if "lag" in driver.actions(p)]
+        if not movers:
+            return
+        name, page = movers[0]
+        before = driver.version(page)
+        driver.take_turn(page, name)
+        page.wait_for_function(
+            "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v", arg=before, timeout=60000
+        )
+        target = driver.version(page)
+        for p in everyone:
+            driver.wait_version(p, target)
+    raise AssertionError("the lag never ended")
+
+
+def test_sound_follows_the_shot(
+    chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
+) -> None:
+    server = daphne_factory()
+    players, carol = _match(chromium, server)
+    everyone = [*players.values(), carol]
+    for page in everyone:
+        assert pages.visible_text(page, ".kz-mute") == "Sound on"
+        _gesture(page)
+        assert _started(page) == 0
+
+    flow.play(players, carol, shots_wanted=1)  # the lags, the opening placements, the break
+    time.sleep(0.3)
+    heard = [_voices(p) for p in everyone]
+    # Every page heard the same shots: the same voices of each kind, and the recorder started exactly them.
+    assert heard[0] == heard[1] == heard[2], heard
+    for page, counts in zip(everyone, heard, strict=True):
+        assert _started_kinds(page) == counts, (counts, _started_kinds(page))
+    counts = heard[0]
+    assert counts["strike"] == 3, counts  # two lags and the break
+    assert counts["cushion"] >= 2, counts  # each lag at least meets the foot cushion
+    assert counts["ball"] >= 1, counts  # the break hits the rack
+    carol.screenshot(path=str(artifacts_dir / "feel-sound-spectator.png"))
+
+    # Mute on a player: the word changes, and a reload keeps it.
+    alice = next(iter(players.values()))
+    alice.locator(".kz-mute").click()
+    assert pages.visible_text(alice, ".kz-mute") == "Sound off"
+    assert alice.locator(".kz-mute").get_attribute("aria-pressed") == "true"
+    alice.reload()
+    alice.wait_for_selector("#kaiza-match[data-version]")
+    assert pages.visible_text(alice, ".kz-mute") == "Sound off"
+    _gesture(alice)
+    # The spectator reloads too: the snapshot's last shot (catch-up) makes no sound.
+    carol.reload()
+    carol.wait_for_selector("#kaiza-match[data-version]")
+    _gesture(carol)
+    driver.wait_ready(carol)
+    assert _started(carol) == 0
+
+    # The next real shot: the muted player hears nothing, the spectator and the other player do.
+    before_bob = _started(everyone[1])
+    flow.play(players, carol, shots_wanted=1)
+    time.sleep(0.3)
+    assert _started(alice) == 0
+    assert _started(carol) > 0
+    assert _started(everyone[1]) - before_bob == _started(carol), (_started(everyone[1]), before_bob, _started(carol))
+    alice.screenshot(path=str(artifacts_dir / "feel-sound-muted.png"))
+    for page in everyone:
+        assert page.errors == [], page.errors
+    pages.assert_clean_log(server)
+
+
+def _replay(page: Any, rate: str, artifacts: Path, name: str) -> None:
+    """Replay the last shot at `rate`; the drawn table changes at that speed and returns to the live state."""
+    driver.wait_ready(page)
+    live = page.evaluate(CANVAS_PRINT)
+    button = page.locator(f".kz-replay-last[data-rate='{rate}']")
+    assert button.is_enabled()
+    button.click()
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replayT !== undefined", timeout=5000)
+    assert button.get_attribute("aria-pressed") == "true"
+    samples = []
+    wall0 = time.monotonic()
+    for i in range(4):
+        data = driver.root_data(page)
+        samples.append((time.monotonic() - wall0, float(data.get("replayT") or 0), page.evaluate(CANVAS_PRINT)))
+        if i == 1:
+            page.screenshot(path=str(artifacts / f"feel-replay-{name}.png"))
+        time.sleep(0.25)
+    assert driver.root_data(page)["replay"] == rate
+    # The balls move: the drawn table differs between samples, and from the live (resting) table.
+    assert samples[0][2] != samples[-1][2]
+    assert any(s[2] != live for s in samples)
+    # Shot time runs at the chosen speed (generous bounds: a busy machine drops frames).
+    speed = (samples[-1][1] - samples[0][1]) / (samples[-1][0] - samples[0][0])
+    assert 0.45 * float(rate) < speed < 1.35 * float(rate), speed
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
+    time.sleep(0.3)
+    assert page.evaluate(CANVAS_PRINT) == live
+    assert button.get_attribute("aria-pressed") == "false"
+
+
+def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path) -> None:
+    server = daphne_factory()
+    players, carol = _match(chromium, server)
+    assert carol.locator(".kz-replay-last").first.is_disabled()  # nothing to replay yet
+    _lags(players, carol)
+
+    assert pages.visible_text(carol, ".kz-feel").lower().startswith("replay the last shot")
+    _replay(carol, "1", artifacts_dir, "spectator-1x")
+    _replay(carol, "0.5", artifacts_dir, "spectator-half")
+    chooser_name, chooser = next((n, p) for n, p in players.items() if "choose_break" in driver.actions(p))
+    other = next(p for n, p in players.items() if n != chooser_name)
+    _replay(other, "1", artifacts_dir, "player-1x")
+
+    # A live event during a replay ends it at once: the lag winner takes the break while the spectator replays.
+    driver.wait_ready(carol)
+    live = carol.evaluate(CANVAS_PRINT)
+    carol.locator(".kz-replay-last[data-rate='0.5']").click()
+    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === '0.5'")
+    time.sleep(0.4)
+    assert carol.evaluate(CANVAS_PRINT) != live
+    chooser.click(".kz-take-break")
+    started = time.monotonic()
+    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=5000)
+    assert time.monotonic() - started < 3.0
+    assert driver.root_data(carol)["phase"] != "lag"
+    carol.screenshot(path=str(artifacts_dir / "feel-replay-ended.png"))
+    for page in [*players.values(), carol]:
+        assert page.errors == [], page.errors
+    pages.assert_clean_log(server)
