@@ -124,7 +124,7 @@ function boot(root) {
     return toWorld(board.renderer.transform(), event.clientX - rect.left, event.clientY - rect.top);
   };
   function onDown(event) {
-    if (root.dataset.mode !== "arrange" || board.phase !== "ready") return;
+    if (root.dataset.tool !== "arrange" || board.phase !== "ready") return;
     const point = worldOf(event);
     const ball = ballAtPoint(table, restingBalls(board.state), point);
     if (!ball) return;
@@ -150,7 +150,7 @@ function boot(root) {
   }
 
   function setMode(mode) {
-    root.dataset.mode = mode;
+    root.dataset.tool = mode;
     const arranging = mode === "arrange";
     $(".kz-practice-arrange").setAttribute("aria-pressed", String(arranging));
     board.pointer(!arranging);
@@ -159,7 +159,7 @@ function boot(root) {
 
   const onClick = (event) => {
     const target = event.target;
-    if (target.closest(".kz-practice-arrange")) setMode(root.dataset.mode === "arrange" ? "shoot" : "arrange");
+    if (target.closest(".kz-practice-arrange")) setMode(root.dataset.tool === "arrange" ? "shoot" : "arrange");
     else if (target.closest(".kz-practice-undo")) {
       if (!undo.length || board.phase !== "ready") return;
       current = undo.pop();
