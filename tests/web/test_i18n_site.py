@@ -166,6 +166,7 @@ def public_pages(ids: dict[str, Any]) -> dict[str, tuple[str, int]]:
         "not found": ("/no-such-page/", 404),
         "rules": ("/rules/", 200),
         "ratings help": ("/ratings/", 200),
+        "practice": ("/practice/", 200),
     }
 
 
