@@ -28,6 +28,7 @@ from game import protocol
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Match, RuleError
 from game.engine.rules.placement import layout_error
+from game.engine.rules.simulator import physics_simulator
 from game.engine.rules.spotting import spot_position
 from game.engine.table import kaisa_table
 from game.selectors.free_table import (
@@ -225,12 +226,63 @@ def _act(position: Position, raw: dict[str, Any], language: str | None) -> Table
         engine.place(PLAYER, place.ball, (place.x, place.y))
         if "shoot" not in raw:
             return _answer(_after(engine, position.cue), placed_event(engine, place.ball))
+    if isinstance(raw["shoot"], dict) and "call" in raw["shoot"] and raw["shoot"]["call"] is None:
+        return _uncalled(engine, position, raw["shoot"])
     shoot = frame("shoot", raw["shoot"])
     if isinstance(shoot, protocol.Invalid):
         return refused(shoot.code, shoot.message)
     assert isinstance(shoot, protocol.Shoot)
     event, verdict = shot_event(engine, shoot)
     return _answer(_after(engine, position.cue), event, verdict_words(verdict, language))
+
+
+#: Any call, to read an uncalled shot's strike with the socket's own parser (the call is then dropped).
+_ANY_CALL = {"ball": "kaisa", "pocket": "foot_left"}
+
+
+def _uncalled(engine: Match, position: Position, data: dict[str, Any]) -> TableAnswer:
+    """A shot played with no call (``"call": null``): in a match every shot is called (K-4.1) and this one
+    would be refused, so nothing is judged; the rules' own door to the physics (``physics_simulator``,
+    the real ``simulate``) plays it and the balls end where they stop (a dropped ball is off the table).
+    The answer's verdict says so in structure (``code`` ``uncalled``, rule K-4.1); the page has the words."""
+    shoot = frame("shoot", {**data, "call": _ANY_CALL})
+    if isinstance(shoot, protocol.Invalid):
+        return refused(shoot.code, shoot.message)
+    assert isinstance(shoot, protocol.Shoot)
+    balls = engine.snapshot()["balls"]
+    cue = position.cue
+    if balls.get(cue) is None:
+        raise RuleError("cue_ball_in_hand", "place your cue ball in the home first", "cue_ball_in_hand", {})
+    resting = {ball: (at[0], at[1]) for ball, at in balls.items() if at is not None}
+    strike = shoot.strike.as_dict()
+    shot = physics_simulator(kaisa_table(), resting, strike, cue)
+    after: Layout = dict.fromkeys(BALL_IDS)
+    for ball, state in shot.final.items():
+        if ball not in shot.pocketed:
+            after[ball] = (round(state.position[0], 6), round(state.position[1], 6))
+    layout = Position(balls=after, cue=cue)
+    verdict = {
+        "scored": False,
+        "points": 0,
+        "penalty": 0,
+        "foul": None,
+        "caroms": [],
+        "turn_passes": False,
+        "rules": ["K-4.1"],
+        "code": "uncalled",
+        "params": {},
+        "pocketed": [[ball, pocket] for ball, pocket in shot.pocketed.items()],
+    }
+    data_out = {
+        "kind": "shot",
+        "player": PLAYER,
+        "call": None,
+        "strike": strike,
+        "verdict": verdict,
+        "segments": shot.segments,
+        "state": state_of(layout.snapshot()),
+    }
+    return _answer(layout, {"t": "shot", "d": data_out})
 
 
 def _arranged(position: Position, balls: Layout, cue: str) -> TableAnswer:

@@ -154,6 +154,28 @@ def test_practice_table_round_trip(
         settle(page)
         assert data(page)["position"] == code(POT) and page.locator(".kz-practice-undo").is_disabled()
 
+        # No call: the same stroke is played by the physics and not judged (K-4.1); the red drops and
+        # waits off the table until it is put back on its spot.
+        page.locator(".kz-practice-uncalled-input").check()
+        refine_aim(page, angle)
+        driver.pull_and_release(page, cue, angle, speed)
+        page.wait_for_function(
+            "(old) => { const d = document.querySelector('#kaiza-practice').dataset;"
+            " return d.position !== old && d.state === 'ready'"
+            " && document.querySelector('.kz-practice-result').dataset.kind === 'verdict'; }",
+            arg=code(POT),
+            timeout=30000,
+        )
+        assert "No call" in page.locator(".kz-practice-outcome").inner_text()
+        assert position(page).balls["red1"] is None
+        restore = page.locator('.kz-practice-restore[data-ball="red1"]')
+        assert restore.is_visible() and restore.inner_text() == "Put back: a red"
+        page.screenshot(path=str(artifacts_dir / "practice-uncalled.png"))
+        uncalled = data(page)["position"]
+        restore.click()
+        wait_position_change(page, uncalled)
+        assert position(page).balls["red1"] is not None and restore.is_hidden()
+
         # A malformed link opens the start position and says why.
         other.goto(f"{server.url}/practice/?p=nonsense")
         wait_ready(other)

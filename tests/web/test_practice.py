@@ -304,3 +304,33 @@ def test_each_replayed_shot_links_to_its_position_on_the_practice_table(client: 
     # The link opens that position.
     first = shots[0]["practice"]
     assert client.get(f"/practice/?p={first}").context["start"]["position"] == first
+
+
+def test_a_shot_without_a_call_is_played_by_the_physics_and_not_judged() -> None:
+    """K-4.1: in a match every shot is called; on the practice table a shot with ``"call": null`` is
+    played by the real simulate and left unjudged (code ``uncalled``); a dropped ball is off the table."""
+    answer = play({"position": code(POT), "shoot": {"call": None, "strike": SHOT_POT["strike"]}})
+    assert answer["ok"] is True, answer
+    verdict = answer["event"]["d"]["verdict"]
+    assert verdict["code"] == "uncalled" and verdict["rules"] == ["K-4.1"] and not verdict["scored"]
+    assert verdict["pocketed"] == [["red1", "foot_right"]]
+    after = read_position(answer["position"])
+    assert isinstance(after, Position) and after.balls["red1"] is None and after.balls["white1"] is not None
+    assert answer["state"]["pending"] == [["player", "shoot"]]
+    # The same strike with the call: judged, and the red respotted by the rules.
+    called = play({"position": code(POT), "shoot": SHOT_POT})
+    assert read_position(called["position"]).balls["red1"] is not None  # type: ignore[union-attr]
+    bad = play({"position": code(POT), "shoot": {"call": None, "strike": {"angle": 0.0, "speed": 99}}})
+    assert bad["error"]["code"] == "bad_value"
+    in_hand = code({**POT, "white1": None})
+    assert play({"position": in_hand, "shoot": {"call": None, "strike": SHOT_MISS["strike"]}})["error"]["code"] == (
+        "cue_ball_in_hand"
+    )
+    placed = play(
+        {
+            "position": in_hand,
+            "place": {"ball": "white1", "x": 0.4, "y": 0.71},
+            "shoot": {"call": None, "strike": SHOT_MISS["strike"]},
+        }
+    )
+    assert placed["ok"] and placed["event"]["d"]["segments"]["white1"][0][1:3] == [0.4, 0.71]

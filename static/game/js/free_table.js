@@ -55,6 +55,7 @@ function round6(x) {
  *   judged: (answer: object) => void,
  *   illegalPlacement?: () => void,
  *   callFirst: (why: string) => void,
+ *   uncalled?: () => boolean,
  * }} host
  */
 export function createFreeTable(root, host) {
@@ -165,12 +166,14 @@ export function createFreeTable(root, host) {
 
   function shoot() {
     if (phase !== "ready" || !myActions(state).includes("shoot")) return;
+    // The practice table may shoot with no call (`"call": null`: played, not judged, K-4.1).
+    const bare = Boolean(host.uncalled && host.uncalled());
     const verdict = callVerdict(constraintsOf(state.shown, state.me), state.call);
-    if (!verdict.ok) {
+    if (!bare && !verdict.ok) {
       host.callFirst(verdict.why || "");
       return;
     }
-    const body = host.shotBody({ call: { ...state.call }, strike: strike() }, placed);
+    const body = host.shotBody({ call: bare ? null : { ...state.call }, strike: strike() }, placed);
     set(setUi(state, { pull: 0 }));
     send(body);
   }

@@ -107,9 +107,11 @@ function boot(root) {
       moveTo(answer);
       show("moved", words("moved"));
     },
+    uncalled: () => $(".kz-practice-uncalled-input").checked,
     judged: (answer) => {
       moveTo(answer);
-      show("verdict", answer.words);
+      const uncalled = answer.event.d.verdict && answer.event.d.verdict.code === "uncalled";
+      show("verdict", uncalled ? words("uncalled") : answer.words);
       board.load(answer.state, { keepAim: true });
     },
     illegalPlacement: () => show("refused", words("illegal_placement")),
