@@ -261,7 +261,7 @@ def _uncalled(engine: Match, position: Position, data: dict[str, Any]) -> TableA
         if ball not in shot.pocketed:
             after[ball] = (round(state.position[0], 6), round(state.position[1], 6))
     layout = Position(balls=after, cue=cue)
-    verdict = {
+    verdict: dict[str, Any] = {
         "scored": False,
         "points": 0,
         "penalty": 0,
