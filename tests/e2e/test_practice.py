@@ -181,6 +181,18 @@ def test_practice_table_round_trip(
         wait_ready(other)
         assert "That link does not hold a position" in other.locator(".kz-practice-result").inner_text()
 
+        # In Finnish on a phone: the words translated, nothing off the side of the screen.
+        fi = context.new_page()
+        fi.set_extra_http_headers({"Accept-Language": "fi"})
+        fi.set_viewport_size({"width": 390, "height": 844})
+        fi.goto(f"{server.url}/practice/?p={arranged}")
+        wait_ready(fi)
+        assert fi.locator("h1").inner_text() == "Harjoituspöytä"
+        assert fi.locator(".kz-practice-arrange").inner_text() == "Siirrä palloja"
+        settle(fi)
+        assert fi.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        fi.screenshot(path=str(artifacts_dir / "practice-fi-phone.png"), full_page=True)
+
         # From a replay: each shot's "Practise this shot" opens the position before it.
         page.goto(f"{server.url}/m/{match_id}/replay/")
         link = page.locator("a[data-practice]").first
