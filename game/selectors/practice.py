@@ -7,7 +7,7 @@ on it and answers the next position's code with the match-socket event to draw. 
 
 The code is compact and checkable: URL-safe base64 of one version byte, one byte of flags (bit 0: the
 shooter plays ``white2``; bits 1 to 5: which of ``BALL_IDS`` are on the table) and, per ball on the table,
-x and y in micrometres (the engine's own resolution, ``r6``) as 3-byte unsigned integers: 42 characters
+x and y in micrometres (the engine's own resolution, ``r6``) as 3-byte unsigned integers: 43 characters
 for five balls. A malformed code is refused with ``bad_position``; a well-formed one whose balls could not
 rest there (off the cloth, overlapping) with the engine's own refusal (:func:`layout_error`).
 
