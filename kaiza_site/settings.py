@@ -202,6 +202,8 @@ KAIZA_RATE_LIMITS = {
     "guest_create": {"ip": (10, 600)},
     # A tutorial try runs the engine (milliseconds of CPU) and stores nothing: generous, but bounded.
     "tutorial_try": {"ip": (60, 60)},
+    # The practice table: every shot and every dropped ball is one request to the engine (nothing stored).
+    "practice_try": {"ip": (120, 60)},
 }
 # KAIZA_RATE_LIMITS='{"guest_create": {"ip": [1000, 60]}}' replaces an action's limits (a load test
 # whose clients all come from one address needs that; docs/performance-load.md).

@@ -16,6 +16,7 @@ from game.engine import ENGINE_VERSION
 from game.models import Match, MatchEvent, Shot
 from game.selectors.history import verdict_words
 from game.selectors.players import match_scores, profile_name
+from game.selectors.practice import position_from_segments
 
 REPLAY_FORMAT = "kaiza-replay/1"
 REPLAYABLE = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -158,6 +159,7 @@ def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
                 "segments": shot.segments,
                 "balls": state.get("balls") if isinstance(state, dict) else None,
                 "scores": list(scores),
+                "practice": _practice_code(shot),
             }
         )
     final_scores = list(match_scores(match=match))
@@ -170,6 +172,17 @@ def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
         "final": {"balls": (match.snapshot or {}).get("balls"), "scores": final_scores},
         "winner": profile_name(user=match.winner) if match.winner_id else None,
     }
+
+
+def _practice_code(shot: Shot) -> str | None:
+    """The practice table's code of the position before a stored shot ("Practise this shot"), with the
+    shooter's white (the verdict names it); None for other inputs or a record that does not say it."""
+    if shot.kind != "shoot":
+        return None
+    params = (shot.verdict or {}).get("params") if isinstance(shot.verdict, dict) else None
+    cue = params.get("cue") if isinstance(params, dict) else None
+    position = position_from_segments(shot.segments, cue)
+    return position.code if position is not None else None
 
 
 def replay_apply(engine_match: Any, *, kind: str, player: str, data: dict[str, Any]) -> Any:

@@ -21,26 +21,33 @@ verdict's own sentence comes from ``words.say`` in the reader's language when th
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from game import protocol
 from game.engine.rules import Match, RuleError
-from game.engine.rules import words as engine_words
+from game.selectors.free_table import (
+    MAX_BODY_BYTES,
+    PARTNER,
+    PLAYER,
+    Balls,
+    TableAnswer,
+    frame,
+    placed_event,
+    position_snapshot,
+    read_body,
+    refused,
+    shot_event,
+    verdict_words,
+)
 from game.selectors.match_state import state_of
 
-#: The engine's names for the two seats. Players never read them: the verdict words name the whites
-#: "the cue ball" and "the opponent's cue ball" (no owners are given to the words).
-PLAYER = "player"
-PARTNER = "partner"
+__all__ = ["MAX_BODY_BYTES", "PARTNER", "PLAYER", "STEPS", "STEP_IDS", "TryAnswer", "tutorial_step", "tutorial_try"]
+
 #: The learner always plays the one-dot white, as the breaker does (K-3.2).
 CUE_BALL = "white1"
-#: A try's body is one place and one shoot frame's data at most: the socket's frame limit is plenty.
-MAX_BODY_BYTES = protocol.MAX_FRAME_BYTES
 
-Balls = Mapping[str, tuple[float, float] | None]
 #: A goal reads the verdict and says None (met) or why not, as a code the page has words for.
 Goal = Callable[[Mapping[str, Any]], str | None]
 
@@ -96,17 +103,8 @@ class Step:
         return self.balls.get(CUE_BALL) is None
 
     def snapshot(self) -> dict[str, Any]:
-        """A hand-written position (ARCHITECTURE section 3: phase, players, turn and balls suffice)."""
-        balls = {ball: (list(at) if at is not None else None) for ball, at in self.balls.items()}
-        return {
-            "phase": "play",
-            "players": [
-                {"name": PLAYER, "cue_ball": CUE_BALL, "score": 0},
-                {"name": PARTNER, "cue_ball": "white2", "score": 0},
-            ],
-            "turn": 0,
-            "balls": balls,
-        }
+        """The step's hand-written position (game.selectors.free_table.position_snapshot)."""
+        return position_snapshot(self.balls, CUE_BALL)
 
 
 STEPS: tuple[Step, ...] = (
@@ -205,44 +203,22 @@ def tutorial_steps() -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class TryAnswer:
-    """The answer to one try. ``error`` (a code and a message) when the input was refused: then nothing
-    was played. Otherwise ``event`` is a match-socket event (``t`` and ``d``) to draw, and for a shot
-    ``passed`` and ``outcome`` (``passed`` or the goal's miss code) with the verdict's words."""
+class TryAnswer(TableAnswer):
+    """The answer to one try: for a shot also ``passed`` and ``outcome`` (``passed`` or the goal's miss
+    code)."""
 
-    error: dict[str, str] | None = None
-    event: dict[str, Any] | None = None
     passed: bool = False
     outcome: str | None = None
-    words: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        if self.error is not None:
-            return {"ok": False, "error": self.error}
-        return {"ok": True, "event": self.event, "passed": self.passed, "outcome": self.outcome, "words": self.words}
+        data = super().as_dict()
+        if self.error is None:
+            data.update(passed=self.passed, outcome=self.outcome)
+        return data
 
 
 def _refused(code: str, message: str) -> TryAnswer:
-    return TryAnswer(error={"code": code, "message": message})
-
-
-def _frame(kind: str, data: object) -> protocol.ClientMessage | protocol.Invalid:
-    """The socket's parser on a ``kind`` frame carrying ``data``: the same edge as a match input."""
-    return protocol.parse(json.dumps({"t": kind, "v": 1, "d": data}))
-
-
-def verdict_words(verdict: Mapping[str, Any], language: str | None) -> str:
-    """The verdict's sentence in ``language`` when the engine speaks it, else in English; the whites are
-    named "the cue ball" and "the opponent's cue ball" (the tutorial's seats have no owners)."""
-    code = verdict.get("code")
-    params = dict(verdict.get("params") or {})
-    params["owners"] = {}
-    base = (language or "en").split("-")[0]
-    catalogue = base if base in engine_words.CATALOGUES else "en"
-    try:
-        return engine_words.say(str(code), params, catalogue)
-    except (KeyError, TypeError, ValueError):
-        return str(verdict.get("reason") or "")
+    return TryAnswer(error=refused(code, message).error)
 
 
 def tutorial_try(*, step_id: str, body: str | bytes, language: str | None = "en") -> TryAnswer:
@@ -254,21 +230,16 @@ def tutorial_try(*, step_id: str, body: str | bytes, language: str | None = "en"
     step = _BY_ID.get(step_id)
     if step is None:
         return _refused("unknown_step", "there is no such tutorial step")
-    if len(body) > MAX_BODY_BYTES:
-        return _refused("too_large", f"a try is limited to {MAX_BODY_BYTES} bytes")
-    try:
-        raw = json.loads(body, parse_constant=lambda name: None)
-    except (ValueError, RecursionError, UnicodeDecodeError):
-        return _refused("bad_json", "the body is not valid JSON")
-    if not isinstance(raw, dict) or not raw or set(raw) - {"place", "shoot"}:
-        return _refused("bad_shape", "a try is a JSON object with place and/or shoot")
+    raw = read_body(body, frozenset({"place", "shoot"}))
+    if isinstance(raw, TableAnswer):
+        return TryAnswer(error=raw.error)
     place = shoot = None
     if "place" in raw:
-        place = _frame("place", raw["place"])
+        place = frame("place", raw["place"])
         if isinstance(place, protocol.Invalid):
             return _refused(place.code, place.message)
     if "shoot" in raw:
-        shoot = _frame("shoot", raw["shoot"])
+        shoot = frame("shoot", raw["shoot"])
         if isinstance(shoot, protocol.Invalid):
             return _refused(shoot.code, shoot.message)
     if place is not None and not step.in_hand:
@@ -289,26 +260,12 @@ def _play(step: Step, place: Any, shoot: Any, language: str | None) -> TryAnswer
             return _refused("not_your_ball", "place your own white, the one-dot white")
         engine.place(PLAYER, place.ball, (place.x, place.y))
         if shoot is None:
-            snapshot = engine.snapshot()
-            x, y = snapshot["balls"][place.ball]
-            data = {"player": PLAYER, "ball": place.ball, "x": x, "y": y, "state": state_of(snapshot)}
-            return TryAnswer(event={"t": "placed", "d": data})
+            return TryAnswer(event=placed_event(engine, place.ball))
     assert isinstance(shoot, protocol.Shoot)
-    call, strike = shoot.call.as_dict(), shoot.strike.as_dict()
-    outcome = engine.shoot(PLAYER, call=call, strike=strike)
-    verdict = dict(outcome.verdict)
+    event, verdict = shot_event(engine, shoot)
     missed = step.goal(verdict)
-    data = {
-        "kind": "shot",
-        "player": PLAYER,
-        "call": call,
-        "strike": strike,
-        "verdict": verdict,
-        "segments": outcome.shot.segments,
-        "state": state_of(engine.snapshot()),
-    }
     return TryAnswer(
-        event={"t": "shot", "d": data},
+        event=event,
         passed=missed is None,
         outcome=missed or "passed",
         words=verdict_words(verdict, language),

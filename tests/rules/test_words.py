@@ -136,10 +136,11 @@ def test_every_code_has_words_in_every_catalogue() -> None:
 def test_refusals_read_as_words() -> None:
     """Every refusal the rules give a player is made in words.py and names things as players do."""
     params: dict[str, Any] = {"phase": "choose_break", "player": "bob", "ball": "red2", "pocket": "middle_right"}
-    params.update(max_speed=9.0, max_tip_offset=0.6)
+    params.update(max_speed=9.0, max_tip_offset=0.6, other="kaisa")
     params["owners"] = {"white1": "alice", "white2": "bob"}
     for key in CATALOGUES["en"].refusals:
         words_ok(refusal(key, params))
     assert refusal("wrong_phase", params) == "not possible in the choice of the break"
     assert refusal("place_corridor", params).endswith("to the bottom middle pocket")
     assert refusal("ball_not_on_table", {**params, "ball": "white2"}) == "bob's cue ball is not on the table"
+    assert refusal("place_overlapping", {**params, "ball": "red1"}) == "the balls would overlap: a red and the kaisa"

@@ -173,6 +173,7 @@ def public_pages(ids: dict[str, Any]) -> dict[str, tuple[str, int]]:
         "tournament live": (f"/tournaments/{ids['swiss']}/live/", 200),
         "tournament bracket": (f"/tournaments/{ids['bracket']}/", 200),
         "team match waiting": (f"/m/{ids['team match']}/", 200),
+        "practice": ("/practice/", 200),
     }
 
 

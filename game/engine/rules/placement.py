@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from game.engine.rules.errors import RuleError, refuse
 from game.engine.rules.words import refusal
 from game.engine.table import TableSpec, point_segment_distance
 
@@ -88,3 +89,25 @@ def frozen_cushion(point: Vec2, table: TableSpec) -> str | None:
     """K-6.2: the cushion a ball at ``point`` is frozen to, or None (the one definition is
     :meth:`TableSpec.frozen_cushion`, which the physics uses too)."""
     return table.frozen_cushion(point)
+
+
+#: Two balls of a hand-set layout overlap when their centres are closer than D minus this (m): resting
+#: balls that touch (frozen, K-6.7) are legal, and positions snapped to micrometres may close a touching
+#: pair by up to 1.5 µm.
+OVERLAP_TOLERANCE = 1e-5
+
+
+def layout_error(balls: Mapping[str, Vec2 | None], table: TableSpec, cue: str | None = None) -> RuleError | None:
+    """Why ``balls`` (a whole layout, e.g. the practice table's) is not a position balls could rest in, or
+    None: every ball on the cloth or hanging in a pocket's jaws (:meth:`TableSpec.ball_position_valid`, as
+    a shot's final position may leave it), no two overlapping (touching is fine). ``cue``, the shooter's
+    white, is named "the cue ball" in the words."""
+    placed = [(ball, at) for ball, at in balls.items() if at is not None]
+    for ball, at in placed:
+        if not (math.isfinite(at[0]) and math.isfinite(at[1])) or not table.ball_position_valid(at):
+            return refuse("off_table", "place_on_cloth", ball=ball, cue=cue)
+    for i, (ball, at) in enumerate(placed):
+        for other, there in placed[i + 1 :]:
+            if math.hypot(at[0] - there[0], at[1] - there[1]) < 2 * table.ball_radius - OVERLAP_TOLERANCE:
+                return refuse("overlapping", "place_overlapping", ball=ball, other=other, cue=cue)
+    return None

@@ -65,7 +65,7 @@ def refusal(key: str, params: Mapping[str, Any] | None = None, language: str = "
     """Why an input is refused (the message of a RuleError), from its key and params."""
     cat = catalogue(language)
     values = params or {}
-    return cat.refusals[key](Namer(cat, values.get("owners") or {}, None, None), values)
+    return cat.refusals[key](Namer(cat, values.get("owners") or {}, values.get("cue"), None), values)
 
 
 def finish_words(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:

@@ -207,6 +207,7 @@ EN_REFUSALS: dict[str, Template] = {
     ),
     "place_in_home": lambda w, p: "a ball in hand must be placed in the home (up to the home line)",
     "place_on_cloth": lambda w, p: "the ball must lie wholly on the cloth",
+    "place_overlapping": lambda w, p: f"the balls would overlap: {w.ball(p['ball'])} and {w.ball(p['other'])}",
     "place_touching": lambda w, p: f"the ball would touch {w.ball(p['ball'])}",
 }
 

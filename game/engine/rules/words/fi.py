@@ -238,6 +238,7 @@ FI_REFUSALS: dict[str, Template] = {
     "place_corridor": lambda w, p: f"pallo tukkisi kaisan reitin keskipisteestä {w.pocket(p['pocket'], 'ill')}",
     "place_in_home": lambda w, p: "kädessä oleva pallo asetetaan kotialueelle (kotiviivaan asti)",
     "place_on_cloth": lambda w, p: "pallon pitää olla kokonaan veralla",
+    "place_overlapping": lambda w, p: f"pallot menisivät päällekkäin: {w.ball(p['ball'])} ja {w.ball(p['other'])}",
     "place_touching": lambda w, p: f"pallo koskettaisi {w.ball(p['ball'], 'part')}",
 }
 

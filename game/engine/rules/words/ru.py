@@ -259,6 +259,7 @@ RU_REFUSALS: dict[str, Template] = {
     ),
     "place_in_home": lambda w, p: "шар с руки ставится в дом (до линии дома)",
     "place_on_cloth": lambda w, p: "шар должен целиком лежать на сукне",
+    "place_overlapping": lambda w, p: f"шары наложились бы друг на друга: {w.ball(p['ball'])} и {w.ball(p['other'])}",
     "place_touching": lambda w, p: f"шар касался бы {w.ball(p['ball'], 'gen')}",
 }
 

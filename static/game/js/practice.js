@@ -1,0 +1,212 @@
+/**
+ * Boot of the practice table (`/practice/`, issue 17): any position, any call, the server's engine,
+ * undo and a link, on the shared free table (free_table.js). The position is the server's code
+ * (game/selectors/practice.py): every request carries it, every answer gives the next one with its
+ * `state`, so undo is a stack of (code, state) pairs the server made, and the link is the code in the
+ * URL. Nothing is stored anywhere but this page.
+ *
+ * "Move balls" hands the canvas's pointer to a drag of any ball; the server checks where it was dropped
+ * (on the cloth, overlapping no ball) and says why not. It holds no words: they are in the page.
+ */
+
+import { createFreeTable } from "./free_table.js";
+import { restingBalls, setPlacing } from "./state.js";
+import { ballAtPoint } from "./geometry.js";
+import { toWorld } from "./transform.js";
+
+const UNDO_KEEP = 100;
+
+function round6(x) {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+function boot(root) {
+  const table = JSON.parse(document.getElementById("kaiza-table").textContent);
+  const start = JSON.parse(document.getElementById("practice-start").textContent);
+  const $ = (sel) => root.querySelector(sel);
+  const words = (key) => {
+    const el = root.querySelector(`.kz-learn-words [data-words="${key}"]`);
+    return el ? el.textContent : "";
+  };
+
+  /** The position shown: its code and the state the server made for it. */
+  let current = { position: start.position, state: start.state };
+  /** Earlier positions, the last one first to come back. */
+  const undo = [];
+  /** The position a request started from (pushed on the undo stack when the answer changes it). */
+  let before = null;
+
+  function link() {
+    return new URL(`${root.dataset.pageUrl}?p=${encodeURIComponent(current.position)}`, window.location.href).href;
+  }
+
+  function show(kind, text) {
+    const box = $(".kz-practice-result");
+    box.hidden = !text;
+    box.dataset.kind = kind;
+    $(".kz-practice-outcome").textContent = text || "";
+  }
+
+  function refresh() {
+    root.dataset.position = current.position;
+    $(".kz-practice-link-input").value = link();
+    window.history.replaceState(null, "", link());
+    $(".kz-practice-undo").disabled = undo.length === 0;
+    const balls = (current.state && current.state.balls) || {};
+    const cue = cueBall();
+    let off = 0;
+    for (const button of root.querySelectorAll(".kz-practice-restore")) {
+      const away = balls[button.dataset.ball] === null && button.dataset.ball !== cue;
+      button.hidden = !away;
+      if (away) off += 1;
+    }
+    $(".kz-practice-tray").hidden = off === 0;
+    for (const el of root.querySelectorAll(".kz-practice-cue-name")) el.hidden = el.dataset.cue !== cue;
+  }
+
+  function cueBall() {
+    const players = (current.state && current.state.players) || [];
+    const me = players.find((p) => p.name === "player");
+    return me ? me.cue_ball : "white1";
+  }
+
+  /** A new position from the server: the one before goes on the undo stack. */
+  function moveTo(answer) {
+    if (before) {
+      undo.push(before);
+      if (undo.length > UNDO_KEEP) undo.shift();
+    }
+    before = null;
+    current = { position: answer.position, state: answer.state };
+    refresh();
+  }
+
+  function request(body) {
+    before = { ...current };
+    board.send({ position: current.position, ...body });
+  }
+
+  const board = createFreeTable(root, {
+    table,
+    url: () => root.dataset.playUrl,
+    shotBody: (shoot, placed) => {
+      before = { ...current };
+      return placed ? { position: current.position, place: placed, shoot } : { position: current.position, shoot };
+    },
+    placeBody: (place) => ({ position: current.position, place }),
+    refused: (code, message) => {
+      before = null;
+      show("refused", message && code !== "rate_limited" ? message : words(code) || words("refused"));
+    },
+    answered: (answer) => {
+      // A placed white (ball in hand): the shot still starts from the position with the white in hand.
+      if (answer.event.t === "placed") {
+        before = null;
+        return;
+      }
+      moveTo(answer);
+      show("moved", words("moved"));
+    },
+    uncalled: () => $(".kz-practice-uncalled-input").checked,
+    judged: (answer) => {
+      moveTo(answer);
+      const uncalled = answer.event.d.verdict && answer.event.d.verdict.code === "uncalled";
+      show("verdict", uncalled ? words("uncalled") : answer.words);
+      board.load(answer.state, { keepAim: true });
+    },
+    illegalPlacement: () => show("refused", words("illegal_placement")),
+    callFirst: (why) => show("refused", why || words("call_first")),
+  });
+
+  // ---- moving balls: the canvas's pointer drags any ball, the server says whether it may lie there --
+  let drag = null;
+  const canvas = board.canvas;
+  const worldOf = (event) => {
+    const rect = canvas.getBoundingClientRect();
+    return toWorld(board.renderer.transform(), event.clientX - rect.left, event.clientY - rect.top);
+  };
+  function onDown(event) {
+    if (root.dataset.tool !== "arrange" || board.phase !== "ready") return;
+    const point = worldOf(event);
+    const ball = ballAtPoint(table, restingBalls(board.state), point);
+    if (!ball) return;
+    event.preventDefault();
+    canvas.setPointerCapture?.(event.pointerId);
+    drag = { id: event.pointerId, ball };
+    board.setState(setPlacing(board.state, { ball, pos: point, ok: true, reason: null }));
+  }
+  function onMove(event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    board.setState(setPlacing(board.state, { ball: drag.ball, pos: worldOf(event), ok: true, reason: null }));
+  }
+  function onUp(event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    const { ball } = drag;
+    drag = null;
+    const [x, y] = worldOf(event);
+    request({ move: { ball, x: round6(x), y: round6(y) } });
+  }
+  function onCancel() {
+    drag = null;
+    board.setState(setPlacing(board.state, null));
+  }
+
+  function setMode(mode) {
+    root.dataset.tool = mode;
+    const arranging = mode === "arrange";
+    $(".kz-practice-arrange").setAttribute("aria-pressed", String(arranging));
+    board.pointer(!arranging);
+    canvas.style.cursor = arranging ? "grab" : "";
+  }
+
+  const onClick = (event) => {
+    const target = event.target;
+    if (target.closest(".kz-practice-arrange")) setMode(root.dataset.tool === "arrange" ? "shoot" : "arrange");
+    else if (target.closest(".kz-practice-undo")) {
+      if (!undo.length || board.phase !== "ready") return;
+      current = undo.pop();
+      board.load(current.state, { keepAim: true });
+      show("", "");
+      refresh();
+    } else if (target.closest(".kz-practice-cue")) {
+      if (board.phase === "ready") request({ cue: cueBall() === "white1" ? "white2" : "white1" });
+    } else if (target.closest(".kz-practice-restore")) {
+      if (board.phase === "ready") request({ restore: target.closest(".kz-practice-restore").dataset.ball });
+    } else if (target.closest(".kz-practice-copy")) {
+      const text = link();
+      const copied = () => show("copied", words("copied"));
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(copied, () => {
+          $(".kz-practice-link-input").select();
+        });
+      } else {
+        $(".kz-practice-link-input").select();
+      }
+    }
+  };
+
+  root.addEventListener("click", onClick);
+  canvas.addEventListener("pointerdown", onDown);
+  canvas.addEventListener("pointermove", onMove);
+  canvas.addEventListener("pointerup", onUp);
+  canvas.addEventListener("pointercancel", onCancel);
+  board.load(current.state);
+  refresh();
+  board.start();
+  board.canvas.focus({ preventScroll: true });
+
+  return () => {
+    board.destroy();
+    root.removeEventListener("click", onClick);
+    canvas.removeEventListener("pointerdown", onDown);
+    canvas.removeEventListener("pointermove", onMove);
+    canvas.removeEventListener("pointerup", onUp);
+    canvas.removeEventListener("pointercancel", onCancel);
+  };
+}
+
+const root = document.getElementById("kaiza-practice");
+if (root) {
+  const stop = boot(root);
+  window.addEventListener("pagehide", stop, { once: true });
+}
