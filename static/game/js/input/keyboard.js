@@ -47,12 +47,15 @@ export function bindKeyboard(target, dispatch) {
     const el = event.target;
     const tag = el && el.tagName;
     if (tag === "INPUT" && el.type !== "range") return;
+    // A focused slider keeps its own arrow keys (issue 17): they change the power, never turn the cue.
+    if (tag === "INPUT" && el.type === "range" && event.key.startsWith("Arrow")) return;
     if (tag === "TEXTAREA" || tag === "SELECT" || (el && el.isContentEditable)) return;
     if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
     const intent = keyIntent(event.key, event.shiftKey, event.ctrlKey || event.altKey);
     if (!intent) return;
     event.preventDefault();
-    dispatch(intent);
+    // The key rides along: while a ball is being placed, main.js moves the ball with the arrows instead.
+    dispatch({ ...intent, key: event.key, shift: event.shiftKey });
   }
   target.addEventListener("keydown", onKey);
   return () => target.removeEventListener("keydown", onKey);
