@@ -50,9 +50,7 @@ def _strike(angle: float, speed: float) -> dict[str, Any]:
 
 def _table_box(page: Any) -> tuple[float, float, float, float]:
     """The drawn table (cloth and rails) in page pixels: left, top, right, bottom."""
-    corners = [
-        driver.to_page(page, x, y) for x in (-RAIL, driver.L + RAIL) for y in (-RAIL, driver.W + RAIL)
-    ]
+    corners = [driver.to_page(page, x, y) for x in (-RAIL, driver.L + RAIL) for y in (-RAIL, driver.W + RAIL)]
     xs, ys = [c[0] for c in corners], [c[1] for c in corners]
     return min(xs), min(ys), max(xs), max(ys)
 
@@ -249,7 +247,9 @@ def test_keyboard_only_match(chromium: Any) -> None:
         "() => Number(document.querySelector('#kaiza-match').dataset.version) > 0 &&"
         " document.querySelector('#kaiza-match').dataset.animating === 'no'"
     )
-    shot = next((e for e in match.events if e["t"] == "shot" and e["d"]["player"] == "alice" and e["d"]["kind"] == "shot"), None)
+    shot = next(
+        (e for e in match.events if e["t"] == "shot" and e["d"]["player"] == "alice" and e["d"]["kind"] == "shot"), None
+    )
     assert shot is not None, [e["t"] for e in match.events]
     assert shot["d"]["call"]["ball"] == ball and shot["d"]["call"]["pocket"] == pocket
     assert abs(shot["d"]["strike"]["angle"] - angle) < 3e-4
