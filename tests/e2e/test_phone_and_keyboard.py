@@ -105,6 +105,19 @@ def test_phone_portrait_controls_in_view(chromium: Any) -> None:
     hint = page.inner_text(".kz-hint")
     assert "below the line" in hint and "left of" not in hint, hint
     assert page.locator(".kz-shoot").is_hidden(), "a disabled Shoot shows during placement"
+    # The lag's result bubble is up, and covers no pocket (the foot pockets are at the top in portrait).
+    bubble = page.locator(".kz-verdict")
+    assert bubble.is_visible() and "wins the lag" in bubble.inner_text()
+    vb = bubble.bounding_box()
+    for pocket in sorted(driver.TABLE.pockets):
+        px, py = driver.to_page(page, *driver.mouth_centre(pocket))
+        clear = (
+            px + 12 < vb["x"]
+            or px - 12 > vb["x"] + vb["width"]
+            or py + 12 < vb["y"]
+            or py - 12 > vb["y"] + vb["height"]
+        )
+        assert clear, (pocket, (px, py), vb)
 
     # While the finger drags the ball, the loupe shows the spot magnified; letting go places it.
     home = driver.to_page(page, 0.35, 0.4)
@@ -180,6 +193,19 @@ def test_keyboard_only_match(chromium: Any) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
     driver.wait_ready(page)
     page.evaluate(COUNT_POINTERS)
+    # Real names and readable labels: the cushion steppers say what they count; labels at least 14 px.
+    names = page.eval_on_selector_all(".kz-step", "els => els.map((e) => e.getAttribute('aria-label'))")
+    assert names == [
+        "fewer object-ball cushions",
+        "more object-ball cushions",
+        "fewer cue-ball cushions",
+        "more cue-ball cushions",
+    ]
+    sizes = page.eval_on_selector_all(
+        ".kz-card-title, .kz-stepper span, .kz-hint, .kz-spin-label, .kz-keep",
+        "els => els.map((e) => parseFloat(getComputedStyle(e).fontSize))",
+    )
+    assert sizes and min(sizes) >= 14, sizes
     # On her turn the table has the focus, drawn visibly.
     assert page.evaluate("() => document.activeElement.matches('.kz-canvas')")
     assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") != "none"
