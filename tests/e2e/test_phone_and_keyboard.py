@@ -260,6 +260,15 @@ def test_keyboard_only_match(chromium: Any) -> None:
     page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
     call_text = page.inner_text(".kz-call-text")
     assert steered.POCKET_WORDS[pocket] in call_text, (call_text, pocket)
+    # P steps to the other pocket the server allows for this ball (a call of one's own), P again back.
+    page.keyboard.press("p")
+    steered.settle(page)
+    other = page.inner_text(".kz-call-text")
+    assert other != call_text and "not allowed" not in other, other
+    assert page.get_attribute(".kz-call-text", "data-auto") == "no"
+    page.keyboard.press("p")
+    steered.settle(page)
+    assert page.inner_text(".kz-call-text") == call_text
     # The power slider keeps its keys: Left/Right change the power and do not turn the cue.
     before_angle = page.inner_text(".kz-angle")
     _tab_to(page, ".kz-power-input")

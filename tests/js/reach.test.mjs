@@ -69,3 +69,16 @@ test("the loupe sits above the finger, below it near the top, inside the stage",
   assert.deepEqual(loupeSpot(5, 400, 390)[0], 0);
   assert.deepEqual(loupeSpot(388, 400, 390)[0], 390 - LOUPE_PX);
 });
+
+test("B and P step through the calls the server allows, Shift backwards, wrapping", async () => {
+  const { cycleChoice, keyIntent } = await import("../../static/game/js/input/keyboard.js");
+  assert.deepEqual(keyIntent("b", false), { type: "call-cycle", field: "ball", dir: 1 });
+  assert.deepEqual(keyIntent("P", true), { type: "call-cycle", field: "pocket", dir: -1 });
+  const pockets = ["foot_left", "foot_right"];
+  assert.equal(cycleChoice(pockets, null, 1), "foot_left");
+  assert.equal(cycleChoice(pockets, null, -1), "foot_right");
+  assert.equal(cycleChoice(pockets, "foot_left", 1), "foot_right");
+  assert.equal(cycleChoice(pockets, "foot_right", 1), "foot_left");
+  assert.equal(cycleChoice(pockets, "foot_left", -1), "foot_right");
+  assert.equal(cycleChoice([], "x", 1), null);
+});

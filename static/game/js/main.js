@@ -31,10 +31,10 @@ import { createRenderer } from "./render/renderer.js";
 import { createHud } from "./ui/hud.js";
 import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
-import { bindKeyboard } from "./input/keyboard.js";
+import { bindKeyboard, cycleChoice } from "./input/keyboard.js";
 import { createLoop } from "./loop.js";
 import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
-import { ballRefusal, callVerdict, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
+import { ballRefusal, callVerdict, legalPockets, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
 import { suggestedPocket } from "./render/renderer.js";
 import { gettext } from "./i18n.js";
 import { nearestBall, pickRadius, placementStart, placementStep, stepPoint } from "./input/reach.js";
@@ -267,6 +267,21 @@ function boot(root) {
       case "call-step":
         set(setCall(state, { [intent.field]: (state.call[intent.field] || 0) + intent.delta }));
         break;
+      case "call-cycle": {
+        if (!myActions(state).includes("shoot")) break;
+        // Only what the server allows: its callable balls, and the pockets it allows for the ball.
+        const mine = constraintsOf(state.shown, state.me);
+        if (intent.field === "ball") {
+          const options = Object.keys((mine && mine.calls) || {}).sort().filter((b) => !ballRefusal(mine, b));
+          const ball = cycleChoice(options, state.call.ball, intent.dir);
+          const pockets = ball ? legalPockets(mine, ball) : [];
+          if (ball) set(setCall(state, { ball, pocket: pockets.includes(state.call.pocket) ? state.call.pocket : pockets[0] || null }));
+        } else if (state.call.ball) {
+          const pocket = cycleChoice(legalPockets(mine, state.call.ball), state.call.pocket, intent.dir);
+          if (pocket) set(setCall(state, { pocket }));
+        }
+        break;
+      }
       case "clear-call":
         set(setUi(clearCall(state), { pickVia: false }));
         break;

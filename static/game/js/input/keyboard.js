@@ -16,6 +16,14 @@ function turnStep(shift, coarse) {
   return coarse ? COARSE_STEP : STEP;
 }
 
+/** The next of `options` after `current` in direction `dir` (±1), wrapping; the first (or last) when none. */
+export function cycleChoice(options, current, dir) {
+  if (!options.length) return null;
+  const at = options.indexOf(current);
+  if (at < 0) return dir < 0 ? options[options.length - 1] : options[0];
+  return options[(at + dir + options.length) % options.length];
+}
+
 /** The intent for a key press, or null. Pure, for tests. `coarse`: Ctrl or Alt held. */
 export function keyIntent(key, shift, coarse = false) {
   switch (key) {
@@ -32,6 +40,14 @@ export function keyIntent(key, shift, coarse = false) {
       return { type: "shoot" };
     case "Escape":
       return { type: "clear-call" };
+    // The call without a pointer (issue 17): B steps through the balls the server lets you call, P
+    // through the pockets it allows for that ball; Shift steps backwards.
+    case "b":
+    case "B":
+      return { type: "call-cycle", field: "ball", dir: shift ? -1 : 1 };
+    case "p":
+    case "P":
+      return { type: "call-cycle", field: "pocket", dir: shift ? -1 : 1 };
     default:
       return null;
   }

@@ -193,7 +193,7 @@ export function createControls(root, dispatch) {
     else if (shooting && !legal) h = gettext("This call is not allowed now: pick another ball or pocket.");
     else if (shooting) h = callComplete
       ? gettext("Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°")
-      : gettext("Call your shot: click the object ball, then a pocket.");
+      : gettext("Call your shot: click the object ball, then a pocket (keys: B for the ball, P for the pocket).");
     if (hint.textContent !== h) hint.textContent = h;
   }
 
