@@ -210,6 +210,14 @@ def test_keyboard_only_match(chromium: Any) -> None:
     assert page.evaluate("() => document.activeElement.matches('.kz-canvas')")
     assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") != "none"
 
+    # The "keep spin and power" setting is reached by Tab, ticked by Space, remembered in this browser.
+    _tab_to(page, ".kz-keep-strike")
+    page.keyboard.press("Space")
+    assert page.evaluate("() => localStorage.getItem('kaiza.keepStrike')") == "yes"
+    page.keyboard.press("Space")
+    assert page.evaluate("() => localStorage.getItem('kaiza.keepStrike')") == "no"
+    page.locator(".kz-canvas").focus()
+
     # The lag: Space strikes at the shown power (Bob's is harder, so Alice's lies nearer the home cushion).
     page.keyboard.press("Space")
     match.play("bob", "lag", _strike(0.0, 2.8), None)
