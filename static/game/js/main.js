@@ -25,20 +25,24 @@ import {
   strikeLimits,
   tick,
   animating,
+  DEFAULT_AIM,
 } from "./state.js";
 import { createRenderer } from "./render/renderer.js";
 import { createHud } from "./ui/hud.js";
 import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
-import { bindKeyboard } from "./input/keyboard.js";
+import { bindKeyboard, cycleChoice } from "./input/keyboard.js";
 import { createLoop } from "./loop.js";
 import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
-import { ballRefusal, callVerdict, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
+import { ballRefusal, callVerdict, legalPockets, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
 import { suggestedPocket } from "./render/renderer.js";
 import { gettext } from "./i18n.js";
 import { createChat } from "./ui/chat.js";
 import { createSound } from "./ui/sound.js";
 import { createLastShot } from "./ui/lastshot.js";
+import { nearestBall, pickRadius, placementStart, placementStep, stepPoint } from "./input/reach.js";
+import { bindKeepStrike } from "./ui/access.js";
+import { createLoupe } from "./render/loupe.js";
 
 const PLACEMENT_WORDS = {
   off_cloth: () => gettext("The ball must lie fully on the cloth."),
@@ -141,6 +145,8 @@ function boot(root) {
       play("shoot", { call: { ...call }, strike: strike() });
     }
     set(setUi(state, { pull: 0 }));
+    // Each shot starts from centre ball and medium power unless the player keeps them (issue 17).
+    if (!keepStrike()) set(setAim(state, { speed: DEFAULT_AIM.speed, side: 0, height: 0 }));
   }
 
   function placement() {
@@ -148,7 +154,23 @@ function boot(root) {
     return mine ? mine.placement : null;
   }
 
+  /** An arrow key or Enter while placing: the ball moves (1 mm, Shift 10 mm) or is placed (issue 17). */
+  function placementKey(intent) {
+    const where = placement();
+    const ball = where ? where.ball : myCueBall(state);
+    const from = placementStart(where, (state.placing && state.placing.pos) || restingBalls(state)[ball] || null);
+    if (!from) return null;
+    if (intent.type === "shoot") return { type: "place", point: from };
+    const step = placementStep(intent.key, intent.shift, renderer.transform());
+    return step ? { type: "place-move", point: stepPoint(from, step) } : null;
+  }
+
   function dispatch(intent) {
+    if (intent.key && myActions(state).includes("place")) {
+      const keyed = placementKey(intent);
+      if (keyed) dispatch(keyed);
+      return;
+    }
     switch (intent.type) {
       case "aim":
         set(setAim(state, { angle: intent.angle }));
@@ -204,8 +226,12 @@ function boot(root) {
         break;
       case "pick": {
         const balls = restingBalls(state);
-        const ball = ballAtPoint(table, balls, intent.point);
-        const pocket = ball ? null : pocketAtPoint(table, intent.point);
+        // A ball hit squarely, else a pocket, else the nearest ball within a finger's reach (issue 17).
+        const tf = renderer.transform();
+        const reach = tf ? pickRadius(tf.scale, table.ball_radius) : table.ball_radius;
+        const hit = ballAtPoint(table, balls, intent.point);
+        const pocket = hit ? null : pocketAtPoint(table, intent.point);
+        const ball = hit || (pocket ? null : nearestBall(balls, intent.point, reach));
         const mine = myCueBall(state);
         if (state.ui.pickVia && ball && ball !== mine) {
           set(setUi(setCall(state, { via: ball === state.call.via ? null : ball }), { pickVia: false }));
@@ -225,6 +251,9 @@ function boot(root) {
         const pos = clampPlacement(where, intent.point);
         const check = placementCheck(where, pos);
         set(setPlacing(state, { ball, pos, ok: check.ok, reason: check.reason }));
+        // The reason in words too, under the call, for whoever cannot see the red ring (issue 17).
+        const words = check.ok ? null : PLACEMENT_WORDS[check.reason] ? PLACEMENT_WORDS[check.reason]() : null;
+        if (words !== (state.ui.why || null)) set(setUi(state, { why: words }));
         break;
       }
       case "place": {
@@ -250,6 +279,21 @@ function boot(root) {
       case "call-step":
         set(setCall(state, { [intent.field]: (state.call[intent.field] || 0) + intent.delta }));
         break;
+      case "call-cycle": {
+        if (!myActions(state).includes("shoot")) break;
+        // Only what the server allows: its callable balls, and the pockets it allows for the ball.
+        const mine = constraintsOf(state.shown, state.me);
+        if (intent.field === "ball") {
+          const options = Object.keys((mine && mine.calls) || {}).sort().filter((b) => !ballRefusal(mine, b));
+          const ball = cycleChoice(options, state.call.ball, intent.dir);
+          const pockets = ball ? legalPockets(mine, ball) : [];
+          if (ball) set(setCall(state, { ball, pocket: pockets.includes(state.call.pocket) ? state.call.pocket : pockets[0] || null }));
+        } else if (state.call.ball) {
+          const pocket = cycleChoice(legalPockets(mine, state.call.ball), state.call.pocket, intent.dir);
+          if (pocket) set(setCall(state, { pocket }));
+        }
+        break;
+      }
       case "clear-call":
         set(setUi(clearCall(state), { pickVia: false }));
         break;
@@ -297,6 +341,8 @@ function boot(root) {
   }
 
   const controls = createControls(root, dispatch);
+  const keepStrike = bindKeepStrike(root);
+  const loupe = createLoupe(stage, canvas);
   const unbindPointer = bindPointer(canvas, {
     getState: () => state,
     getTransform: () => renderer.transform(),
@@ -317,6 +363,9 @@ function boot(root) {
     const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
     // World -> CSS pixel matrix, published for browser tests and tools (no globals).
     canvas.dataset.transform = JSON.stringify({ a: tf.a, b: tf.b, c: tf.c, d: tf.d, e: tf.e, f: tf.f });
+    // The tap reach in CSS px and the drawn orientation, for the hint words and for tests.
+    canvas.dataset.pickRadiusPx = (pickRadius(tf.scale, table.ball_radius) * tf.scale).toFixed(1);
+    root.dataset.orientation = tf.portrait ? "portrait" : "landscape";
     lastDrawn = null;
   }
   const observer = new ResizeObserver(resize);
@@ -345,6 +394,10 @@ function boot(root) {
         lastDrawn = null;
       } else if (state !== lastDrawn || animating(state, now) || now - lastDrawAt > 120) {
         renderer.draw(state, now);
+        loupe.draw(myActions(state).includes("place") ? state.placing : null, renderer.transform());
+        // What the placement looks like (legal or not, and where), for tests and assistive tools.
+        canvas.dataset.placement = state.placing ? (state.placing.ok ? "legal" : "illegal") : "";
+        canvas.dataset.placingPos = state.placing && state.placing.pos ? JSON.stringify(state.placing.pos) : "";
         lastDrawn = state;
         lastDrawAt = now;
       }

@@ -16,6 +16,14 @@ function turnStep(shift, coarse) {
   return coarse ? COARSE_STEP : STEP;
 }
 
+/** The next of `options` after `current` in direction `dir` (±1), wrapping; the first (or last) when none. */
+export function cycleChoice(options, current, dir) {
+  if (!options.length) return null;
+  const at = options.indexOf(current);
+  if (at < 0) return dir < 0 ? options[options.length - 1] : options[0];
+  return options[(at + dir + options.length) % options.length];
+}
+
 /** The intent for a key press, or null. Pure, for tests. `coarse`: Ctrl or Alt held. */
 export function keyIntent(key, shift, coarse = false) {
   switch (key) {
@@ -32,6 +40,14 @@ export function keyIntent(key, shift, coarse = false) {
       return { type: "shoot" };
     case "Escape":
       return { type: "clear-call" };
+    // The call without a pointer (issue 17): B steps through the balls the server lets you call, P
+    // through the pockets it allows for that ball; Shift steps backwards.
+    case "b":
+    case "B":
+      return { type: "call-cycle", field: "ball", dir: shift ? -1 : 1 };
+    case "p":
+    case "P":
+      return { type: "call-cycle", field: "pocket", dir: shift ? -1 : 1 };
     default:
       return null;
   }
@@ -47,12 +63,15 @@ export function bindKeyboard(target, dispatch) {
     const el = event.target;
     const tag = el && el.tagName;
     if (tag === "INPUT" && el.type !== "range") return;
+    // A focused slider keeps its own arrow keys (issue 17): they change the power, never turn the cue.
+    if (tag === "INPUT" && el.type === "range" && event.key.startsWith("Arrow")) return;
     if (tag === "TEXTAREA" || tag === "SELECT" || (el && el.isContentEditable)) return;
     if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
     const intent = keyIntent(event.key, event.shiftKey, event.ctrlKey || event.altKey);
     if (!intent) return;
     event.preventDefault();
-    dispatch(intent);
+    // The key rides along: while a ball is being placed, main.js moves the ball with the arrows instead.
+    dispatch({ ...intent, key: event.key, shift: event.shiftKey });
   }
   target.addEventListener("keydown", onKey);
   return () => target.removeEventListener("keydown", onKey);

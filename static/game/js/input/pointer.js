@@ -11,6 +11,7 @@
 
 import { toWorld } from "../transform.js";
 import { aimAngle, fineDrag, fineTurn, grabsCue, pullPower } from "./gestures.js";
+import { grabSlop } from "./reach.js";
 import { myActions, myCueBall, restingBalls } from "../state.js";
 
 const CLICK_SLOP_PX = 6;
@@ -46,7 +47,7 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
     if (actions.includes("shoot") || actions.includes("lag")) {
       const id = myCueBall(state);
       const cue = restingBalls(state)[id];
-      if (cue && grabsCue(cue, state.aim.angle, point, state.table.ball_radius)) {
+      if (cue && grabsCue(cue, state.aim.angle, point, state.table.ball_radius, grabSlop(tf.scale, state.table.ball_radius))) {
         gesture = { ...base, kind: "pull", angle: state.aim.angle };
         dispatch({ type: "pull", power: 0 });
         return;

@@ -166,7 +166,8 @@ export function createControls(root, dispatch) {
         ? gettext("Pick a ball…")
         : gettext("Via ball…");
 
-    shoot.hidden = !shooting && (lagging || choosing);
+    // No disabled Shoot while a ball is being placed (issue 17): Shoot comes with the shot.
+    shoot.hidden = placing || (!shooting && (lagging || choosing));
     // A call the server forbids is not sent: Shoot stays off, and the reason is written under the call.
     shoot.disabled = !shooting || !callComplete || !legal;
     shoot.title = legal ? "" : verdict.why || "";
@@ -186,11 +187,13 @@ export function createControls(root, dispatch) {
     else if (choosing) h = words.hint;
     else if (placing) h = game && game.phase === "opening_placement"
       ? gettext("Place white •• beyond the centre, outside the red corridors.")
-      : gettext("Ball in hand: place your cue ball in the home (left of the line).");
+      : root.dataset.orientation === "portrait"
+        ? gettext("Ball in hand: place your cue ball in the home (below the line).")
+        : gettext("Ball in hand: place your cue ball in the home (left of the line).");
     else if (shooting && !legal) h = gettext("This call is not allowed now: pick another ball or pocket.");
     else if (shooting) h = callComplete
       ? gettext("Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°")
-      : gettext("Call your shot: click the object ball, then a pocket.");
+      : gettext("Call your shot: click the object ball, then a pocket (keys: B for the ball, P for the pocket).");
     if (hint.textContent !== h) hint.textContent = h;
   }
 
