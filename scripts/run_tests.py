@@ -3,6 +3,9 @@
 1. pytest over everything with the embedded defaults (SQLite, in-memory channel layer);
 2. the web tests (marked `services`) again against real PostgreSQL and the Redis channel layer;
 3. the JavaScript unit tests with `node --test`.
+Steps 1 and 2 run on `KAIZA_TEST_WORKERS` pytest-xdist workers (default 2, one per core of the
+reference machine; 0 runs in this process): much of the browser tests' time is waiting on clocks the
+server runs (shot clocks, grace periods, the K-11 limit), which a second worker fills.
 On a bare machine step 2 skips with the reason; with `CI` set a missing service fails the run.
 """
 
@@ -30,6 +33,8 @@ def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
 
 def main(argv: list[str]) -> int:
     failures = 0
+    workers = os.environ.get("KAIZA_TEST_WORKERS", "2")
+    argv = ["-n", workers, "--dist", "worksteal", *argv]
     base_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     failures += run([sys.executable, "-m", "pytest", *argv], env=base_env) != 0
 

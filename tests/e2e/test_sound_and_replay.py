@@ -190,23 +190,37 @@ def test_sound_follows_the_shot(
 
 
 def _replay(page: Any, rate: str, artifacts: Path, name: str) -> None:
-    """Replay the last shot at `rate`; the drawn table changes at that speed and returns to the live state."""
+    """Replay the last shot at `rate`; the drawn table changes at that speed and returns to the live state.
+
+    Any versioned message ends a replay at once (that is the design), and on a loaded machine one can
+    come mid-sample (a reconnect's snapshot after a stalled socket): such an attempt is started again,
+    at most three times; the samples of one uninterrupted replay are judged."""
     driver.wait_ready(page)
     live = page.evaluate(CANVAS_PRINT)
     button = page.locator(f".kz-replay-last[data-rate='{rate}']")
-    assert button.is_enabled()
-    button.click()
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replayT !== undefined", timeout=5000)
-    assert button.get_attribute("aria-pressed") == "true"
-    samples = []
-    wall0 = time.monotonic()
-    for i in range(4):
-        data = driver.root_data(page)
-        samples.append((time.monotonic() - wall0, float(data.get("replayT") or 0), page.evaluate(CANVAS_PRINT)))
-        if i == 1:
-            page.screenshot(path=str(artifacts / f"feel-replay-{name}.png"))
-        time.sleep(0.25)
-    assert driver.root_data(page)["replay"] == rate
+    samples: list[tuple[float, float, Any]] = []
+    for _attempt in range(3):
+        assert button.is_enabled()
+        button.click()
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.replayT !== undefined", timeout=5000
+        )
+        assert button.get_attribute("aria-pressed") == "true"
+        samples = []
+        wall0 = time.monotonic()
+        for _ in range(4):
+            data = driver.root_data(page)
+            if data.get("replay") != rate:
+                break
+            samples.append((time.monotonic() - wall0, float(data.get("replayT") or 0), page.evaluate(CANVAS_PRINT)))
+            time.sleep(0.25)
+        if len(samples) == 4:
+            break
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
+        driver.wait_ready(page)
+        live = page.evaluate(CANVAS_PRINT)
+    assert len(samples) == 4, f"no replay at {rate}x ran through four samples in three attempts"
+    page.screenshot(path=str(artifacts / f"feel-replay-{name}.png"))
     # The balls move: the drawn table differs between samples, and from the live (resting) table.
     assert samples[0][2] != samples[-1][2]
     assert any(s[2] != live for s in samples)
