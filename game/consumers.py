@@ -20,14 +20,16 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from game import bot_runner, hub, presence, protocol, realtime
+from game import bot_runner, hub, presence, protocol, realtime, seek_clock
 from game.db import CONNECT, db_async
+from game.lobby_protocol import SeekCancel, SeekRequest, parse_lobby
 from game.outbox import VersionedOutbox
 from game.ratelimit import TokenBucket, socket_allows
 from game.reader_language import error_message, scope_language
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
+from game.services import seeks as seek_services
 from game.socket_lifecycle import (
     CLOSE_FLOOD,
     CLOSE_NOT_FOUND,
@@ -385,6 +387,10 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.bucket = TokenBucket(*self.limit)
+        self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
+        #: Whether this socket may have a Seek row (quick pairing): the row is removed when it closes.
+        self.seeking = False
         await self.accept()
         self.hub: hub.MatchHub | None = await hub.join(self.channel_layer, realtime.LOBBY_GROUP, self)
         matches = await db_async(match_selectors.match_open_list, priority=CONNECT)()
@@ -395,6 +401,9 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if process_hub is not None:
             self.hub = None
             await process_hub.leave(realtime.LOBBY_GROUP, self)
+        if self.seeking:  # a seek ends with its socket
+            self.seeking = False
+            await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closing:
@@ -402,13 +411,47 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if not self.bucket.take():
             await self.send_message(protocol.error("rate_limited", "slow down"))
             return
-        message = protocol.parse(text_data, bytes_data)
+        message = parse_lobby(text_data, bytes_data)
         if isinstance(message, protocol.Ping):
             await self.send_message(protocol.pong())
         elif isinstance(message, protocol.Invalid):
             await self.send_message(message.reply())
+        elif isinstance(message, SeekRequest):
+            await self.handle_seek(message)
+        elif isinstance(message, SeekCancel):
+            self.seeking = False
+            cancelled = await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
+            await self.send_message(protocol.message("seek_ended", {"reason": "cancelled" if cancelled else "none"}))
         else:
-            await self.send_message(protocol.error("unknown_type", "the lobby only answers ping"))
+            await self.send_message(protocol.error("unknown_type", "the lobby answers ping, seek and seek_cancel"))
+
+    async def handle_seek(self, message: SeekRequest) -> None:
+        """Queue the seek (or answer why not, storing nothing), say so, then pair at once if a partner
+        waits; otherwise the server clocks' tick pairs and widens (game.seek_clock)."""
+        now = time.time()
+        try:
+            seek = await db_async(seek_services.seek_start)(
+                user=self.user,
+                channel_name=self.channel_name,
+                rated=message.rated,
+                time_limit=message.time_limit,
+                now=now,
+            )
+        except match_services.MatchError as exc:
+            said = error_message(exc.code, exc.message, None, None, self.language)
+            await self.send_message(protocol.error(exc.code, said))
+            return
+        self.seeking = True
+        await self.send_message(protocol.message("seeking", seek_services.seek_info(seek, now)))
+        await seek_clock.pair_and_widen(now)
+
+    async def seek_notice(self, event: dict[str, Any]) -> None:
+        """`paired` or `seeking` from whichever process paired or widened this socket's seek."""
+        if self.closing:
+            return
+        if event.get("ends"):
+            self.seeking = False
+        await self.send(text_data=event["text"])
 
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(message))

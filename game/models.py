@@ -370,6 +370,33 @@ class MatchResult(models.Model):
         return f"Result of {self.match_id}"
 
 
+class Seek(models.Model):
+    """One player waiting for quick pairing (issue 17, game/services/seeks.py): a row per waiting lobby
+    socket, so every server process sees the same queue and the matching runs under row locks. The row
+    goes when the seek is paired, cancelled, or its socket closes."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seek", verbose_name=_("user")
+    )
+    channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    time_limit = models.PositiveIntegerField(
+        _("time limit"), null=True, blank=True, help_text=_("seconds; empty: none")
+    )
+    rating = models.FloatField(_("rating"), help_text=_("the player's rating when the seek began"))
+    since = models.FloatField(_("since"), help_text=_("epoch seconds when the seek began"))
+    #: The rating window last announced to the seeker (the clock tick announces a wider one).
+    window = models.PositiveIntegerField(_("window"), default=0)
+
+    class Meta:
+        verbose_name = _("seek")
+        verbose_name_plural = _("seeks")
+        indexes = [models.Index(fields=["since"])]
+
+    def __str__(self) -> str:
+        return f"Seek by {self.user_id}"
+
+
 # Club tournaments live in their own module; imported here so Django registers them with the app.
 from game.tournament_models import (  # noqa: E402
     Tournament,
@@ -389,6 +416,7 @@ __all__ = [
     "Membership",
     "Profile",
     "RatingChange",
+    "Seek",
     "Shot",
     "Tournament",
     "TournamentEntry",
