@@ -27,6 +27,7 @@ from game.selectors.matches import match_get, match_open_list, match_role, match
 from game.selectors.teams import TEAM_SIZES, team_info
 from game.services.accounts import profile_ensure
 from game.services.matches import MatchError, match_cancel, match_create, match_join
+from game.services.seeks import SEEK_TIME_LIMITS
 from game.services.teams import team_match_join, team_match_open
 from game.views.accounts import player_user
 
@@ -84,8 +85,17 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "open_matches": match_open_list(),
             "is_guest": is_guest,
             "in_progress": matches_in_progress_for(user=request.user),
+            "seek_time_limits": seek_time_limit_choices(),
         },
     )
+
+
+def seek_time_limit_choices() -> list[tuple[int | None, str]]:
+    """Quick pairing's time limits (game/services/seeks.py decides which) in the reader's words."""
+    return [
+        (limit, _("No time limit") if limit is None else _("K-11: %(minutes)s minutes") % {"minutes": limit // 60})
+        for limit in SEEK_TIME_LIMITS
+    ]
 
 
 @require_POST
