@@ -299,7 +299,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     async def handle_rematch(self, message: protocol.RematchRequest) -> None:
         """A new match with the same settings, seats swapped; everyone on this match hears the offer."""
         try:
-            made = await db_async(rematch_services.match_rematch)(match_id=self.match_id, user=self.user)
+            made = await db_async(rematch_services.match_rematch)(
+                match_id=self.match_id, user=self.user, opponent_must_be_here=True
+            )
         except match_services.MatchError as exc:
             await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
             return

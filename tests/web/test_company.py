@@ -1,0 +1,52 @@
+"""Company around matches (issue 17) over real sockets and pages: a rematch asked for after the
+opponent left, challenges from a profile, club matches from the lobby."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game.models import Match, MatchConnection
+from tests.web.play_support import (
+    connect_communicator,
+    fast_password_hasher,
+    fresh_channel_layer_and_connections,
+    next_ack,
+)
+from tests.web.test_match_lifecycle import row, two_players
+
+__all__ = ["fast_password_hasher", "fresh_channel_layer_and_connections"]  # autouse fixtures
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+async def test_a_rematch_after_the_opponent_left_is_a_clear_error() -> None:
+    alice_user, bob_user, match_id = await two_players()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    await bob.send("resign", ack=next_ack())
+    await alice.until(lambda m: m["t"] == "finished")
+    await bob.close()  # bob leaves the page: his connection row goes with the socket
+    matches = await database_sync_to_async(Match.objects.count)()
+
+    await alice.send("rematch", ack=next_ack())
+    refused = await alice.error()
+    assert refused["d"]["code"] == "opponent_left"
+    assert "left" in refused["d"]["message"]
+    assert await database_sync_to_async(Match.objects.count)() == matches  # nothing made
+    assert (await row(match_id)).rematch_id is None
+
+    # Once he is back on the page, the same request makes the rematch.
+    bob = await connect_communicator("bob", match_id, bob_user)
+    for _ in range(100):  # his connection row is written in the background (game.presence)
+        if await database_sync_to_async(MatchConnection.objects.filter(match_id=match_id, user=bob_user).exists)():
+            break
+        await asyncio.sleep(0.05)
+    await alice.send("rematch", ack=next_ack())
+    offer = (await bob.until(lambda m: m["t"] == "rematch"))["d"]
+    new = await row(offer["match_id"])
+    assert (new.player1_id, new.player2_id) == (bob_user.pk, alice_user.pk)
+    await alice.close()
+    await bob.close()
