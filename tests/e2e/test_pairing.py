@@ -4,6 +4,7 @@ from the end card (colours swapped, the opponent accepts from his own end card).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,14 @@ from typing import Any
 import pytest
 
 from tests.e2e import driver, flow
-from tests.e2e.pages import assert_clean_log, new_page, region_colours, visible_text
+from tests.e2e.pages import (
+    assert_clean_log,
+    new_page,
+    region_colours,
+    two_players_and_a_spectator,
+    visible_text,
+    wait_text,
+)
 from tests.support.daphne import DaphneServer
 
 pytestmark = pytest.mark.browser
@@ -73,4 +81,40 @@ def test_quick_pairing_matches_two_seekers(
     assert flow.screenshot_nonblank(bob, artifacts_dir / "pairing-matched-phone.png") > 50
     for page in (ann, bob):
         assert page.errors == []
+    assert_clean_log(server)
+
+
+def test_rematch_from_the_end_card(
+    chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
+) -> None:
+    """One player resigns; the other asks for a rematch from the end card and is taken to the new
+    match; the resigner reads the offer on his own card and accepts. The new match keeps the settings
+    (time limit, shot clock) and swaps the seats: the old seat 1 takes seat 0."""
+    server = daphne_factory()
+    players, carol, url = two_players_and_a_spectator(chromium, server, time_limit_min=30, shot_clock=45)
+    first_seat = [p["name"] for p in driver.shown_state(carol)["players"]]
+    (_, l_page), (winner, w_page) = list(players.items())
+    l_page.on("dialog", lambda dialog: dialog.accept())
+    l_page.click(".kz-resign")
+    for page in (l_page, w_page, carol):
+        page.wait_for_selector(".kz-end", state="visible", timeout=30000)
+    assert carol.locator(".kz-rematch").is_hidden(), "a spectator offers no rematch"
+    assert w_page.locator(".kz-rematch").is_visible()
+
+    w_page.click(".kz-rematch")
+    w_page.wait_for_url(lambda u: "/m/" in u and u.rstrip("/") != url.rstrip("/"), timeout=20000)
+    new_url = w_page.url
+    offer = wait_text(l_page, ".kz-end-rematch", f"{winner} offers a rematch", timeout=20000)
+    assert region_colours(l_page, ".kz-end-card", artifacts_dir / "pairing-rematch-offer.png") > 30, offer
+    l_page.click(".kz-rematch-go")
+    l_page.wait_for_url(new_url, timeout=20000)
+    for page in (w_page, l_page):
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000)
+        assert driver.root_data(page)["role"] == "player"
+    state = driver.shown_state(l_page)
+    assert [p["name"] for p in state["players"]] == first_seat[::-1]  # seats swapped: the other lags first
+    hud = visible_text(l_page, "#kaiza-match")
+    assert re.search(r"Match (30:00|29:[0-5]\d)", hud), hud  # the same K-11 time limit, running
+    assert flow.screenshot_nonblank(l_page, artifacts_dir / "pairing-rematch-started.png") > 50
+    assert not any(p.errors for p in (l_page, w_page, carol))
     assert_clean_log(server)
