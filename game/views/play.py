@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from game import realtime
 from game.engine.table import kaisa_table
 from game.ratelimit import rate_limited
+from game.selectors.clubs import club_get, clubs_for_user
 from game.selectors.matches import match_get, match_open_list, match_role, matches_in_progress_for
 from game.selectors.teams import TEAM_SIZES, team_info
 from game.services.accounts import profile_ensure
@@ -71,6 +72,9 @@ class CreateMatchForm(forms.Form):
         empty_value=None,
         label=gettext_lazy("Players per side"),
     )
+    #: A club's slug: the match counts for that club (its members only; issue 17). Free text here, the
+    #: service checks the membership, so a forged value gets the same clear refusal.
+    club = forms.CharField(required=False, max_length=64, label=gettext_lazy("Club"))
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -86,6 +90,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "is_guest": is_guest,
             "in_progress": matches_in_progress_for(user=request.user),
             "seek_time_limits": seek_time_limit_choices(),
+            "clubs": clubs_for_user(user=request.user),
         },
     )
 
@@ -112,6 +117,15 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Rated matches need an account: sign up or log in first."))
         return redirect("lobby")
     opponent = data["opponent"]
+    club = None
+    if data["club"]:
+        club = club_get(slug=data["club"])
+        if club is None:
+            messages.error(request, _("There is no such club."))
+            return redirect("lobby")
+        if opponent != "human" or (data["team_size"] and data["team_size"] > 1):
+            messages.error(request, _("A club match is one person against another."))
+            return redirect("lobby")
     if data["team_size"] and data["team_size"] > 1:
         return _team_create(request, data)
     user = player_user(request)
@@ -121,6 +135,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
             rated=bool(data["rated"]),
             time_limit=data["time_limit"] * 60 if data["time_limit"] else None,
             shot_clock=data["shot_clock"],
+            club=club,
             opponent_bot_level=None if opponent == "human" else int(opponent),
         )
     except MatchError as exc:

@@ -7,8 +7,10 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import Client
 
 from game.models import Match, MatchConnection
+from tests.web.community_factories import make_club, make_player
 from tests.web.play_support import (
     connect_communicator,
     fast_password_hasher,
@@ -50,3 +52,32 @@ async def test_a_rematch_after_the_opponent_left_is_a_clear_error() -> None:
     assert (new.player1_id, new.player2_id) == (bob_user.pk, alice_user.pk)
     await alice.close()
     await bob.close()
+
+
+# --- a club match from the lobby --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_club_member_creates_a_club_match_from_the_lobby(client: Client) -> None:
+    owner, outsider = make_player("Omistaja"), make_player("Ulkopuolinen")
+    club = make_club("Kaisa Kerho", owner)
+    client.force_login(owner)
+    page = client.get("/lobby/").content.decode()
+    assert 'name="club"' in page and "Kaisa Kerho" in page  # the select lists the member's clubs
+
+    response = client.post("/lobby/create/", {"opponent": "human", "club": club.slug})
+    assert response.status_code == 302
+    match = Match.objects.get(pk=response["Location"].strip("/").split("/")[-1])
+    assert match.club == club and match.player1 == owner
+
+    other = Client()
+    other.force_login(outsider)
+    assert 'name="club"' not in other.get("/lobby/").content.decode()  # no clubs, no select
+    before = Match.objects.count()
+    refused = other.post("/lobby/create/", {"opponent": "human", "club": club.slug}, follow=True)
+    assert "only members can start a club match" in refused.content.decode()
+    unknown = other.post("/lobby/create/", {"opponent": "human", "club": "no-such-club"}, follow=True)
+    assert "There is no such club." in unknown.content.decode()
+    bot = client.post("/lobby/create/", {"opponent": "1", "club": club.slug}, follow=True)
+    assert "A club match is one person against another." in bot.content.decode()
+    assert Match.objects.count() == before
