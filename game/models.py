@@ -189,6 +189,16 @@ class Match(models.Model):
         _("team size"), null=True, blank=True, help_text=_("members per team; null: 1 vs 1")
     )
     # The new match made by `rematch` (seats swapped), so a second request gives the same one.
+    #: A challenge from a profile (issue 17): the only user who may take the open seat (accept), or
+    #: decline. Empty for every other match.
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        verbose_name=_("challenged player"),
+    )
     rematch = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("rematch")
     )

@@ -187,6 +187,7 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
             Q(player2__isnull=True) | Q(team_size__isnull=False),
             status=Match.Status.OPEN,
             tournament_pairing__isnull=True,
+            challenged__isnull=True,  # a challenge waits for its one player (game/services/challenges.py)
         )
         .select_related("player1__profile", "club")
         .order_by("-created_at")[:limit]

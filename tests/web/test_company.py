@@ -4,12 +4,15 @@ opponent left, challenges from a profile, club matches from the lobby."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
 from game.models import Match, MatchConnection
+from game.selectors.matches import match_open_list
+from game.tournament_models import DEFAULT_TIME_LIMIT
 from tests.web.community_factories import make_club, make_player
 from tests.web.play_support import (
     connect_communicator,
@@ -80,4 +83,84 @@ def test_a_club_member_creates_a_club_match_from_the_lobby(client: Client) -> No
     assert "There is no such club." in unknown.content.decode()
     bot = client.post("/lobby/create/", {"opponent": "1", "club": club.slug}, follow=True)
     assert "A club match is one person against another." in bot.content.decode()
+    assert Match.objects.count() == before
+
+
+# --- challenges from a profile ----------------------------------------------------------------------
+
+
+def challenge(client: Client, name: str, **fields: str) -> Any:
+    return client.post(f"/players/{name}/challenge/", fields, follow=True)
+
+
+@pytest.mark.django_db
+def test_a_challenge_from_a_profile_is_accepted_by_the_challenged_player_only() -> None:
+    ansa, bertta, cecilia = make_player("Ansa"), make_player("Bertta"), make_player("Cecilia")
+    sender, receiver, third = Client(), Client(), Client()
+    sender.force_login(ansa)
+    receiver.force_login(bertta)
+    third.force_login(cecilia)
+    profile = sender.get("/players/Bertta/").content.decode()
+    assert 'id="challenge-form"' in profile and "K-11: 65 minutes" in profile
+    assert 'id="challenge-form"' not in sender.get("/players/Ansa/").content.decode()  # not oneself
+
+    challenge(sender, "Bertta", time_limit=str(DEFAULT_TIME_LIMIT), rated="on")
+    match = Match.objects.get(challenged=bertta)
+    assert (match.player1, match.status, match.rated, match.time_limit) == (
+        ansa,
+        Match.Status.OPEN,
+        True,
+        DEFAULT_TIME_LIMIT,
+    )
+    assert match.pk not in [m["id"] for m in match_open_list()]  # not in the lobby's open list
+
+    home = receiver.get("/").content.decode()
+    assert "data-challenge-badge" in home and "Ansa challenges you" in home  # header badge and list
+    assert "data-challenge-badge" not in third.get("/").content.decode()
+
+    refused = third.post(f"/challenges/{match.pk}/accept/", follow=True).content.decode()
+    assert "this match is a challenge to another player" in refused
+    assert (
+        "only the challenged player can decline"
+        in third.post(f"/challenges/{match.pk}/decline/", follow=True).content.decode()
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.OPEN and match.player2 is None
+
+    response = receiver.post(f"/challenges/{match.pk}/accept/")
+    assert response.status_code == 302 and response["Location"] == f"/m/{match.pk}/"
+    match.refresh_from_db()
+    assert match.player2 == bertta and match.status == Match.Status.ACTIVE
+    assert "data-challenge-badge" not in receiver.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_declined_challenge_ends_and_bad_challenges_make_nothing() -> None:
+    ansa, bertta = make_player("Ansa"), make_player("Bertta")
+    make_player("Vieras", is_guest=True)
+    sender, receiver = Client(), Client()
+    sender.force_login(ansa)
+    receiver.force_login(bertta)
+    challenge(sender, "Bertta", time_limit="")
+    match = Match.objects.get(challenged=bertta)
+    assert match.time_limit is None and not match.rated
+    receiver.post(f"/challenges/{match.pk}/decline/")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.player2 is None
+    late = receiver.post(f"/challenges/{match.pk}/accept/", follow=True).content.decode()
+    assert "this match has no open seat" in late
+    again = receiver.post(f"/challenges/{match.pk}/decline/", follow=True).content.decode()
+    assert "this challenge is no longer open" in again
+
+    before = Match.objects.count()
+    for name, fields, words in (
+        ("Ansa", {"time_limit": ""}, "you cannot challenge yourself"),
+        ("Bertta", {"time_limit": "60"}, "choose no time limit or the K-11 limit of 65 minutes"),
+        ("Bertta", {"time_limit": "abc"}, "choose no time limit or the K-11 limit of 65 minutes"),
+        ("Vieras", {"time_limit": "", "rated": "on"}, "rated matches need a registered account"),
+    ):
+        assert words in challenge(sender, name, **fields).content.decode(), (name, fields)
+    assert Match.objects.count() == before
+    anonymous = Client().post("/players/Bertta/challenge/", {"time_limit": ""})
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
     assert Match.objects.count() == before
