@@ -25,6 +25,7 @@ from game.services.matches.lifecycle import start
 def _opponent_here(match: Match, seat: int) -> bool:
     """Has anyone of the other side (the other player, or a member of the other team) a socket open on
     the match page?"""
+    others: list[int | None]
     if match.team_size:
         others = list(TeamSeat.objects.filter(match=match, team=1 - seat).values_list("user_id", flat=True))
     else:
