@@ -117,6 +117,7 @@ def test_a_challenge_from_a_profile_is_accepted_by_the_challenged_player_only() 
     home = receiver.get("/").content.decode()
     assert "data-challenge-badge" in home and "Ansa challenges you" in home  # header badge and list
     assert "data-challenge-badge" not in third.get("/").content.decode()
+    assert "Waiting for Bertta to accept" in sender.get("/").content.decode()  # the challenger's games
 
     refused = third.post(f"/challenges/{match.pk}/accept/", follow=True).content.decode()
     assert "this match is a challenge to another player" in refused
@@ -164,3 +165,14 @@ def test_a_declined_challenge_ends_and_bad_challenges_make_nothing() -> None:
     anonymous = Client().post("/players/Bertta/challenge/", {"time_limit": ""})
     assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
     assert Match.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_your_games_say_team_and_tournament_matches(client: Client) -> None:
+    """Issue 17: the home page's and the lobby's "your games" name a team match as one."""
+    client.force_login(make_player("Ansa"))
+    response = client.post("/lobby/create/", {"opponent": "human", "team_size": "2"})
+    assert response.status_code == 302
+    for page in ("/", "/lobby/"):
+        games = client.get(page).content.decode()
+        assert 'id="in-progress"' in games and "team match · casual" in games, page
