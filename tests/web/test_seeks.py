@@ -168,3 +168,38 @@ async def test_bad_seeks_get_clear_errors_and_store_nothing() -> None:
     await lobby.send("ping")
     assert (await lobby.recv())["t"] == "pong"
     await lobby.close()
+
+
+def test_concurrent_ticks_pair_each_seek_once() -> None:
+    """Two server processes ticking at the same moment over four waiting seeks: rows are taken
+    FOR UPDATE SKIP LOCKED, so every seek ends in exactly one match (never two matches for one seek)."""
+    import threading
+
+    from django.db import connection
+
+    from game.services.seeks import seeks_pair
+
+    now = time.time()
+    for index, (name, rating) in enumerate((("A", 1500), ("B", 1520), ("C", 1800), ("D", 1810))):
+        user = player(name, rating)
+        Seek.objects.create(user=user, channel_name=f"test!{name}", rating=rating, since=now + index, window=100)
+    barrier = threading.Barrier(2)
+    made: list[list[str]] = []
+
+    def tick() -> None:
+        try:
+            barrier.wait(timeout=10)
+            made.append([pair.match_id for pair in seeks_pair(now=now + 10)])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tick) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sum(len(m) for m in made) == 2 and Seek.objects.count() == 0
+    pairs = sorted(
+        sorted([m.player1.profile.display_name, m.player2.profile.display_name]) for m in Match.objects.all()
+    )
+    assert pairs == [["A", "B"], ["C", "D"]]  # by rating: nobody in two matches
