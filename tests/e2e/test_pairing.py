@@ -118,3 +118,34 @@ def test_rematch_from_the_end_card(
     assert flow.screenshot_nonblank(l_page, artifacts_dir / "pairing-rematch-started.png") > 50
     assert not any(p.errors for p in (l_page, w_page, carol))
     assert_clean_log(server)
+
+
+def test_challenge_from_a_profile(
+    chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
+) -> None:
+    """Ann challenges Bob from his profile; Bob sees the header badge and the challenge on the home page,
+    accepts, and both are at the table of the new match."""
+    server = daphne_factory()
+    ann, bob = new_page(chromium), new_page(chromium)
+    sign_up(ann, server.url, "Ann")
+    sign_up(bob, server.url, "Bob")
+    ann.goto(f"{server.url}/players/Bob/")
+    assert "Challenge" in visible_text(ann, "#challenge-form")
+    assert region_colours(ann, ".challenge-send", artifacts_dir / "pairing-challenge-form.png") > 10
+    ann.select_option("#challenge-time-limit", "3900")
+    ann.click("#challenge-form button[type=submit]")
+    ann.wait_for_url("**/m/*/")
+    match_url = ann.url
+
+    bob.goto(f"{server.url}/")
+    assert visible_text(bob, "[data-challenge-badge]") == "1"
+    offer = visible_text(bob, "#challenges")
+    assert "Ann challenges you" in offer and "65 min" in offer, offer
+    assert region_colours(bob, "#challenges", artifacts_dir / "pairing-challenge-home.png") > 10
+    bob.click("#challenges button:has-text('Accept')")
+    bob.wait_for_url(match_url)
+    for page in (ann, bob):
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=30000)
+    assert driver.actions(ann) == ["lag"] and driver.actions(bob) == ["lag"]
+    assert not (ann.errors or bob.errors)
+    assert_clean_log(server)
