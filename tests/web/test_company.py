@@ -176,3 +176,33 @@ def test_your_games_say_team_and_tournament_matches(client: Client) -> None:
     for page in ("/", "/lobby/"):
         games = client.get(page).content.decode()
         assert 'id="in-progress"' in games and "team match · casual" in games, page
+
+
+@pytest.mark.django_db
+def test_the_new_words_read_in_finnish() -> None:
+    """Issue 16's rule for issue 17's words: the quick pairing card, the club select, the challenge
+    form and list, and "your games" are said in Finnish to a Finnish reader."""
+    ansa, bertta = make_player("Ansa"), make_player("Bertta")
+    make_club("Kerho", ansa)
+    sender, receiver = Client(HTTP_ACCEPT_LANGUAGE="fi"), Client(HTTP_ACCEPT_LANGUAGE="fi")
+    sender.force_login(ansa)
+    receiver.force_login(bertta)
+    sender.post("/players/Bertta/challenge/", {"time_limit": str(DEFAULT_TIME_LIMIT)})
+    pages = "".join(
+        client.get(path).content.decode()
+        for client, path in ((sender, "/lobby/"), (sender, "/players/Bertta/"), (sender, "/"), (receiver, "/"))
+    )
+    for english in (
+        "Quick pairing",
+        "Find an opponent",
+        "No time limit",
+        "K-11: 65 minutes",
+        "No club",
+        "Challenges to you",
+        "challenges you",
+        "Waiting for Bertta",
+        "the match counts for the club",
+        "Plays the first player",
+    ):
+        assert english not in pages, english
+    assert "Pikapari" in pages and "Haasteet sinulle" in pages and "Odotetaan, että Bertta hyväksyy" in pages
