@@ -21,8 +21,9 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
-from game import bot_runner, hub, presence, protocol, realtime
+from game import bot_runner, hub, presence, protocol, realtime, seek_clock
 from game.db import CONNECT, db_async
+from game.lobby_protocol import SeekCancel, SeekRequest, parse_lobby
 from game.outbox import VersionedOutbox
 from game.ratelimit import TokenBucket, socket_allows
 from game.reader_language import error_message, scope_language
@@ -30,6 +31,7 @@ from game.selectors import matches as match_selectors
 from game.services import chat as chat_services
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
+from game.services import seeks as seek_services
 from game.socket_lifecycle import (
     CLOSE_FLOOD,
     CLOSE_NOT_FOUND,
@@ -302,7 +304,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     async def handle_rematch(self, message: protocol.RematchRequest) -> None:
         """A new match with the same settings, seats swapped; everyone on this match hears the offer."""
         try:
-            made = await db_async(rematch_services.match_rematch)(match_id=self.match_id, user=self.user)
+            made = await db_async(rematch_services.match_rematch)(
+                match_id=self.match_id, user=self.user, opponent_must_be_here=True
+            )
         except match_services.MatchError as exc:
             await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
             return
@@ -412,6 +416,10 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.bucket = TokenBucket(*self.limit)
+        self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
+        #: Whether this socket may have a Seek row (quick pairing): the row is removed when it closes.
+        self.seeking = False
         await self.accept()
         self.hub: hub.MatchHub | None = await hub.join(self.channel_layer, realtime.LOBBY_GROUP, self)
         matches = await db_async(match_selectors.match_open_list, priority=CONNECT)()
@@ -422,6 +430,9 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if process_hub is not None:
             self.hub = None
             await process_hub.leave(realtime.LOBBY_GROUP, self)
+        if self.seeking:  # a seek ends with its socket
+            self.seeking = False
+            await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closing:
@@ -429,13 +440,49 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if not self.bucket.take():
             await self.send_message(protocol.error("rate_limited", gettext_noop("slow down")))
             return
-        message = protocol.parse(text_data, bytes_data)
+        message = parse_lobby(text_data, bytes_data)
         if isinstance(message, protocol.Ping):
             await self.send_message(protocol.pong())
         elif isinstance(message, protocol.Invalid):
             await self.send_message(message.reply())
+        elif isinstance(message, SeekRequest):
+            await self.handle_seek(message)
+        elif isinstance(message, SeekCancel):
+            self.seeking = False
+            cancelled = await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
+            await self.send_message(protocol.message("seek_ended", {"reason": "cancelled" if cancelled else "none"}))
         else:
-            await self.send_message(protocol.error("unknown_type", gettext_noop("the lobby only answers ping")))
+            await self.send_message(
+                protocol.error("unknown_type", gettext_noop("the lobby answers ping, seek and seek_cancel"))
+            )
+
+    async def handle_seek(self, message: SeekRequest) -> None:
+        """Queue the seek (or answer why not, storing nothing), say so, then pair at once if a partner
+        waits; otherwise the server clocks' tick pairs and widens (game.seek_clock)."""
+        now = time.time()
+        try:
+            seek = await db_async(seek_services.seek_start)(
+                user=self.user,
+                channel_name=self.channel_name,
+                rated=message.rated,
+                time_limit=message.time_limit,
+                now=now,
+            )
+        except match_services.MatchError as exc:
+            said = error_message(exc.code, exc.template, exc.key, exc.params, self.language)
+            await self.send_message(protocol.error(exc.code, said))
+            return
+        self.seeking = True
+        await self.send_message(protocol.message("seeking", seek_services.seek_info(seek, now)))
+        await seek_clock.pair_and_widen(now)
+
+    async def seek_notice(self, event: dict[str, Any]) -> None:
+        """`paired` or `seeking` from whichever process paired or widened this socket's seek."""
+        if self.closing:
+            return
+        if event.get("ends"):
+            self.seeking = False
+        await self.send(text_data=event["text"])
 
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(message))

@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from game import realtime
+from game import realtime, seek_clock
 from game.db import PRESENCE, db_async
 from game.services.connections import match_connections_purge_stale
 from game.services.deadlines import deadline_fire, deadlines_due, tournament_clocks_fire
@@ -88,6 +88,7 @@ async def poll_forever(interval: float = POLL_INTERVAL) -> None:
                 purged = time.monotonic()
                 await purge_stale()
             await fire_due()
+            await seek_clock.pair_and_widen()  # quick pairing's queue (issue 17)
         except Exception:
             logger.exception("server clocks: a poll failed; trying again")
         await asyncio.sleep(interval)

@@ -189,6 +189,16 @@ class Match(models.Model):
         _("team size"), null=True, blank=True, help_text=_("members per team; null: 1 vs 1")
     )
     # The new match made by `rematch` (seats swapped), so a second request gives the same one.
+    #: A challenge from a profile (issue 17): the only user who may take the open seat (accept), or
+    #: decline. Empty for every other match.
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        verbose_name=_("challenged player"),
+    )
     rematch = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("rematch")
     )
@@ -370,6 +380,33 @@ class MatchResult(models.Model):
         return f"Result of {self.match_id}"
 
 
+class Seek(models.Model):
+    """One player waiting for quick pairing (issue 17, game/services/seeks.py): a row per waiting lobby
+    socket, so every server process sees the same queue and the matching runs under row locks. The row
+    goes when the seek is paired, cancelled, or its socket closes."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seek", verbose_name=_("user")
+    )
+    channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    time_limit = models.PositiveIntegerField(
+        _("time limit"), null=True, blank=True, help_text=_("seconds; empty: none")
+    )
+    rating = models.FloatField(_("rating"), help_text=_("the player's rating when the seek began"))
+    since = models.FloatField(_("since"), help_text=_("epoch seconds when the seek began"))
+    #: The rating window last announced to the seeker (the clock tick announces a wider one).
+    window = models.PositiveIntegerField(_("window"), default=0)
+
+    class Meta:
+        verbose_name = _("seek")
+        verbose_name_plural = _("seeks")
+        indexes = [models.Index(fields=["since"])]
+
+    def __str__(self) -> str:
+        return f"Seek by {self.user_id}"
+
+
 # The match chat lives in its own module, imported here so Django registers it with the app.
 from game.chat_models import ChatMessage, ChatReport  # noqa: E402
 
@@ -394,6 +431,7 @@ __all__ = [
     "Membership",
     "Profile",
     "RatingChange",
+    "Seek",
     "Shot",
     "Tournament",
     "TournamentEntry",

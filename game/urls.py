@@ -5,7 +5,7 @@ from django.utils import timezone
 from django.views.decorators.http import last_modified
 from django.views.i18n import JavaScriptCatalog
 
-from game.views import bot, community, learn, play, practice, site, tournaments
+from game.views import bot, challenges, community, learn, play, practice, site, tournaments
 
 #: The JS catalogue changes only with a deploy: browsers revalidate it with If-Modified-Since (a 304).
 CATALOGUE_SINCE = timezone.now()
@@ -22,6 +22,7 @@ urlpatterns = [
     path("ratings/", site.ratings_help, name="ratings_help"),
     path("rules/", site.rules, name="rules"),
     *play.urlpatterns,
+    *challenges.urlpatterns,
     *community.urlpatterns,
     *bot.urlpatterns,
     *tournaments.urlpatterns,

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 
 from game import protocol
 from game.models import Match, MatchConnection, MatchEvent, Profile
@@ -22,7 +22,9 @@ from game.selectors.match_state import (
     seat_of,
     state_of,
 )
+from game.selectors.players import profile_name
 from game.selectors.teams import team_info, team_lineup, team_seats
+from game.tournament_models import TournamentPairing
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50
@@ -190,6 +192,7 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
             Q(player2__isnull=True) | Q(team_size__isnull=False),
             status=Match.Status.OPEN,
             tournament_pairing__isnull=True,
+            challenged__isnull=True,  # a challenge waits for its one player (game/services/challenges.py)
         )
         .select_related("player1__profile", "club")
         .order_by("-created_at")[:limit]
@@ -235,7 +238,8 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
             Q(player1=user) | Q(player2=user) | Q(team_seats__user=user),
             status__in=(Match.Status.ACTIVE, Match.Status.OPEN),
         )
-        .select_related("player1__profile", "player2__profile")
+        .select_related("player1__profile", "player2__profile", "challenged__profile")
+        .annotate(in_tournament=Exists(TournamentPairing.objects.filter(match=OuterRef("pk"))))
         .distinct()
         .order_by("-updated_at")[:IN_PROGRESS_SHOWN]
     )
@@ -259,6 +263,10 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
                 "your_turn": seat is not None
                 and (player_name(match, user) if match.team_size else names[seat]) in pending,
                 "rated": match.rated,
+                # what kind of match, so a team or tournament match reads as one (issue 17)
+                "team_size": match.team_size,
+                "tournament": bool(getattr(match, "in_tournament", False)),
+                "challenged": profile_name(user=match.challenged) if match.challenged_id else None,
             }
         )
     return result

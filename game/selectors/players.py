@@ -52,10 +52,42 @@ def leaderboard_global_queryset(*, now: Any = None) -> QuerySet[Profile]:
 def leaderboard_global(*, page: int | str | None = 1, per_page: int = LEADERBOARD_PAGE_SIZE) -> Page:
     """One page of the global leaderboard; every row carries its rank (1-based, across pages)."""
     paginated = Paginator(leaderboard_global_queryset(), per_page).get_page(page)
+    records = rated_records(user_ids=[p.user_id for p in paginated.object_list])
     for offset, profile in enumerate(paginated.object_list, start=paginated.start_index()):
         profile.rank = offset
         profile.rating_label = rating_label(rating=profile.rating, deviation=profile.rating_deviation)
+        profile.rated_won, profile.rated_lost = records.get(profile.user_id, (0, 0))
     return paginated
+
+
+def rated_records(*, user_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Rated wins and losses per user, counted from the RatingChange rows (one per rated match that
+    moved the user's rating, the same rows `rated_games` counts), so the leaderboard's Won and Lost
+    columns count the same games as its "Rated games" column (issue 17). Profile.games_won/lost count
+    casual games too; they stay on the profile page. A team match is won by the winner's team."""
+    records: dict[int, list[int]] = {uid: [0, 0] for uid in user_ids}
+    changes = list(
+        RatingChange.objects.filter(user_id__in=user_ids)
+        .select_related("match")
+        .only("user_id", "match__winner_id", "match__player1_id", "match__team_size")
+        .order_by("pk")
+    )
+    team_matches = sorted({c.match_id for c in changes if c.match.team_size})
+    teams = {
+        (s.match_id, s.user_id): s.team
+        for s in TeamSeat.objects.filter(match_id__in=team_matches, user_id__in=user_ids).order_by("pk")
+    }
+    for change in changes:
+        match = change.match
+        if match.winner_id is None:  # a draw: neither won nor lost
+            continue
+        if match.team_size:
+            winner_team = 0 if match.winner_id == match.player1_id else 1
+            won = teams.get((match.pk, change.user_id)) == winner_team
+        else:
+            won = match.winner_id == change.user_id
+        records[change.user_id][0 if won else 1] += 1
+    return {uid: (won, lost) for uid, (won, lost) in records.items()}
 
 
 def player_rating_history(*, user: Any) -> list[RatingChange]:

@@ -14,11 +14,23 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
-from game.models import Match, Profile, TeamSeat
+from game.models import Match, MatchConnection, Profile, TeamSeat
 from game.selectors.match_state import AnyUser, engine_names, seat_of
 from game.services.matches.base import MatchError, lock
 from game.services.matches.lifecycle import start
+
+
+def _opponent_here(match: Match, seat: int) -> bool:
+    """Has anyone of the other side (the other player, or a member of the other team) a socket open on
+    the match page?"""
+    others: list[int | None]
+    if match.team_size:
+        others = list(TeamSeat.objects.filter(match=match, team=1 - seat).values_list("user_id", flat=True))
+    else:
+        others = [match.player2_id if seat == 0 else match.player1_id]
+    return MatchConnection.objects.filter(match=match, user_id__in=others).exists()
 
 
 @dataclass
@@ -30,8 +42,12 @@ class Rematch:
     offer: dict[str, Any]
 
 
-def match_rematch(*, match_id: str, user: AnyUser) -> Rematch:
-    """A player of a finished match asks for a rematch; a second request gives the same new match."""
+def match_rematch(*, match_id: str, user: AnyUser, opponent_must_be_here: bool = False) -> Rematch:
+    """A player of a finished match asks for a rematch; a second request gives the same new match.
+
+    With ``opponent_must_be_here`` (the match socket's request) a first request is refused while no
+    opponent has the match page open (no MatchConnection row of theirs): the new match would start
+    at once and then only run out his disconnect grace, so the asker is told plainly instead."""
     with transaction.atomic():
         old = lock(match_id)
         seat = seat_of(old, user)
@@ -44,6 +60,10 @@ def match_rematch(*, match_id: str, user: AnyUser) -> Rematch:
         name = engine_names(old)[seat]
         events: list[dict[str, Any]] = []
         new = Match.objects.select_for_update().filter(pk=old.rematch_id).first() if old.rematch_id else None
+        if new is None and opponent_must_be_here and not _opponent_here(old, seat):
+            raise MatchError(
+                "opponent_left", gettext_noop("your opponent has left: challenge them again from the lobby")
+            )
         if new is None:
             new = Match.objects.create(
                 created_by=user,

@@ -32,6 +32,7 @@ from game.selectors import players as player_selectors
 from game.selectors import replays as replay_selectors
 from game.selectors.chat import chat_for_replay
 from game.services import clubs as club_services
+from game.views.play import seek_time_limit_choices
 
 T = "game/community/"
 
@@ -133,6 +134,7 @@ def player(request: HttpRequest, display_name: str) -> HttpResponse:
             "stats": player_selectors.player_stats(profile=profile),
             "chart": player_selectors.rating_chart(history=history),
             "recent": player_selectors.player_recent_matches(user=profile.user),
+            "challenge_time_limits": seek_time_limit_choices(),
             "clubs": club_selectors.clubs_for_user(user=profile.user),
             "live": [
                 m

@@ -24,10 +24,12 @@ from game import protocol, realtime
 from game.chat_phrases import phrase_words
 from game.engine.table import kaisa_table
 from game.ratelimit import rate_limited
+from game.selectors.clubs import club_get, clubs_for_user
 from game.selectors.matches import match_get, match_open_list, match_role, matches_in_progress_for
 from game.selectors.teams import TEAM_SIZES, team_info
 from game.services.accounts import profile_ensure
 from game.services.matches import MatchError, match_cancel, match_create, match_join
+from game.services.seeks import SEEK_TIME_LIMITS
 from game.services.teams import team_match_join, team_match_open
 from game.views.accounts import player_user
 
@@ -73,6 +75,9 @@ class CreateMatchForm(forms.Form):
         empty_value=None,
         label=gettext_lazy("Players per side"),
     )
+    #: A club's slug: the match counts for that club (its members only; issue 17). Free text here, the
+    #: service checks the membership, so a forged value gets the same clear refusal.
+    club = forms.CharField(required=False, max_length=64, label=gettext_lazy("Club"))
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -87,8 +92,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "open_matches": match_open_list(),
             "is_guest": is_guest,
             "in_progress": matches_in_progress_for(user=request.user),
+            "seek_time_limits": seek_time_limit_choices(),
+            "clubs": clubs_for_user(user=request.user),
         },
     )
+
+
+def seek_time_limit_choices() -> list[tuple[int | None, str]]:
+    """Quick pairing's time limits (game/services/seeks.py decides which) in the reader's words."""
+    return [
+        (limit, _("No time limit") if limit is None else _("K-11: %(minutes)s minutes") % {"minutes": limit // 60})
+        for limit in SEEK_TIME_LIMITS
+    ]
 
 
 @require_POST
@@ -105,6 +120,15 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Rated matches need an account: sign up or log in first."))
         return redirect("lobby")
     opponent = data["opponent"]
+    club = None
+    if data["club"]:
+        club = club_get(slug=data["club"])
+        if club is None:
+            messages.error(request, _("There is no such club."))
+            return redirect("lobby")
+        if opponent != "human" or (data["team_size"] and data["team_size"] > 1):
+            messages.error(request, _("A club match is one person against another."))
+            return redirect("lobby")
     if data["team_size"] and data["team_size"] > 1:
         return _team_create(request, data)
     user = player_user(request)
@@ -114,6 +138,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
             rated=bool(data["rated"]),
             time_limit=data["time_limit"] * 60 if data["time_limit"] else None,
             shot_clock=data["shot_clock"],
+            club=club,
             opponent_bot_level=None if opponent == "human" else int(opponent),
         )
     except MatchError as exc:

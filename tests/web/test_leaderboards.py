@@ -144,3 +144,30 @@ def test_featured_partial_renders() -> None:
     html = render_to_string("game/community/_featured.html", {"featured": live_selectors.featured_match()})
     assert "Featured match" in html and "Eve" in html and "41" in html and "Watch live" in html
     assert render_to_string("game/community/_featured.html", {"featured": None}).strip() == ""
+
+
+@pytest.mark.django_db
+@pytest.mark.services
+def test_leaderboard_won_and_lost_count_rated_games_only(client) -> None:
+    """Issue 17: Won/Lost used to count casual games while "Rated games" did not; now all three count
+    the same rated results (RatingChange rows), and the header says so."""
+    from game.services.results import results_record
+
+    top = ranked("Top", 1700, games=0)
+    mid = ranked("Mid", 1600, games=0)
+    # Three rated results (the pair's daily limit, rating_eligibility, would refuse more).
+    results_record(match=make_match(top, mid, rated=True, winner=top))
+    results_record(match=make_match(top, mid, rated=True, winner=mid))
+    results_record(match=make_match(top, mid, rated=True, winner=top))
+    for _ in range(2):  # casual games: counted on the profile, not on the leaderboard
+        results_record(match=make_match(top, mid, rated=False, winner=mid))
+
+    response = client.get("/leaderboard/")
+
+    rows = {p.display_name: p for p in response.context["page"].object_list}
+    assert set(rows) == {"Top", "Mid"}
+    assert (rows["Top"].rated_games, rows["Top"].rated_won, rows["Top"].rated_lost) == (3, 2, 1)
+    assert (rows["Mid"].rated_games, rows["Mid"].rated_won, rows["Mid"].rated_lost) == (3, 1, 2)
+    assert rows["Mid"].games_won == 3  # the profile's all-games record still includes the casual wins
+    html = response.content.decode()
+    assert "Rated won" in html and "Rated lost" in html

@@ -128,6 +128,8 @@ def match_join(*, match_id: str, user: User) -> Applied:
         reserved = reserved_player(match=match)
         if reserved is not None and reserved != user.pk:
             raise MatchError("reserved", gettext_noop("this tournament match is for its paired players only"))
+        if match.challenged_id is not None and match.challenged_id != user.pk:
+            raise MatchError("reserved", gettext_noop("this match is a challenge to another player"))
         if match.rated and profile.is_guest:
             raise MatchError("needs_account", gettext_noop("rated matches need a registered account"))
         if (

@@ -2,6 +2,7 @@
 // over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
 
 import { gettext, interpolate } from "./i18n.js";
+import { quickPairing } from "./quickpair.js";
 
 const tbody = document.getElementById("open-matches");
 const status = document.getElementById("lobby-status");
@@ -48,9 +49,14 @@ export function renderMatches(matches) {
   tbody.replaceChildren(...rows);
 }
 
+let socket = null;
+const seeks = quickPairing((message) => {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+});
+
 function connect(attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
+  socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
   socket.addEventListener("open", () => {
     attempt = 0;
     status.textContent = gettext("Live");
@@ -58,8 +64,10 @@ function connect(attempt = 0) {
   socket.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
     if (msg.t === "matches") renderMatches(msg.d.matches);
+    else seeks.onMessage(msg);
   });
   socket.addEventListener("close", () => {
+    seeks.onClose();
     status.textContent = gettext("Reconnecting…");
     setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
   });
