@@ -58,6 +58,17 @@ def _services_missing_fail_in_ci() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _english_between_tests() -> Iterator[None]:
+    """Each test starts and ends in the default language: a test that activates Finnish or Russian
+    and fails before it deactivates must not leave the next test (or worker) reading Russian."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache(settings: Any, request: pytest.FixtureRequest) -> None:
     """Each test counts rate limits (game/ratelimit.py, allauth's) in a cache of its own, so limits
     spent by one test never refuse another (and no test touches a shared Redis cache)."""

@@ -126,7 +126,7 @@ def engine_names(match: Match) -> list[str | None]:
             continue
         profile = Profile.objects.filter(user=user).first()
         name = profile.display_name if profile is not None else user.get_username()
-        names.append(team_name(name) if match.team_size else name)
+        names.append(team_name(name, match.team_size) if match.team_size else name)
     return names
 
 

@@ -23,9 +23,11 @@ __all__ = ["TEAM_SIZES", "team_info", "team_lineup", "team_name", "team_place", 
 AnyUser = User | AnonymousUser
 
 
-def team_name(first_member: str) -> str:
-    """A team's name, the engine's side name: after its first member (players read names, not ids)."""
-    return f"Team {first_member}"
+def team_name(first_member: str, size: int) -> str:
+    """A team's name, the engine's side name: its first member and how many more ("ann +1"). The
+    name goes into the engine's words, which are made in every reader's language, so it holds no word
+    of any one language (it was "Team ann", English in a Finnish or Russian verdict)."""
+    return f"{first_member} +{size - 1}"
 
 
 def team_seats(match: Match) -> list[TeamSeat]:
@@ -84,7 +86,11 @@ def team_info(*, match: Match) -> dict[str, Any] | None:
                 }
             )
         players = snapshot.get("players")
-        name = players[team]["name"] if players else (team_name(str(members[0]["name"])) if members else None)
+        name = (
+            players[team]["name"]
+            if players
+            else (team_name(str(members[0]["name"]), match.team_size) if members else None)
+        )
         out.append({"name": name, "members": members, "open": match.team_size - len(members)})
     return {"size": match.team_size, "teams": out}
 

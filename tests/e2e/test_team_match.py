@@ -73,7 +73,7 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
     assert members[0].split() == ["▶", names["ann"], names["amy"]], members
     assert members[1].split() == ["▶", names["bob"], names["ben"]], members
     names_shown = [t.strip() for t in watcher.locator(".kz-player .kz-name").all_inner_texts()]
-    assert names_shown == [f"Team {names['ann']}", f"Team {names['bob']}"]
+    assert names_shown == [f"{names['ann']} +1", f"{names['bob']} +1"]
 
     players = {names[key]: page for key, page in (("ann", ann), ("amy", amy), ("bob", bob), ("ben", ben))}
     result = flow.play(players, watcher, shots_wanted=3)
@@ -89,7 +89,7 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
         for name, page in players.items():
             assert bool(driver.actions(page)) == (name == acting), (name, acting)
         assert f"▶ {acting}" in watcher.evaluate(MEMBERS)[team]
-        assert f"{acting} (Team " in watcher.text_content(".kz-turn")
+        assert f"{acting} ({state['players'][team]['name']})" in watcher.text_content(".kz-turn")
     scores, balls = driver.same_view(pages)
     assert scores and balls
     for name, page in (("member", amy), ("spectator", watcher)):

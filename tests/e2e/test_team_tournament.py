@@ -93,7 +93,7 @@ def test_a_team_enters_and_plays_its_tournament_match(
     time.sleep(0.5)
     assert pages.region_colours(page, "canvas", artifacts_dir / "team-tournament-table.png") > 10
     hud = pages.visible_text(page, "body")
-    assert "Team Aila" in hud and "Team Mika" in hud
+    assert "Aila +1" in hud and "Mika +1" in hud
     page.screenshot(path=str(artifacts_dir / "team-tournament-match.png"), full_page=True)
     assert page.errors == []
     time.sleep(0.5)

@@ -164,7 +164,7 @@ async def test_team_match_through_sockets() -> None:
         await ben.send("resign", {}, ack=next_ack(), v=v)
         for p in everyone:
             finished = await p.until(lambda m: m["t"] == "finished")
-        assert finished["d"]["winner"] == f"Team {names['ann']}" and finished["d"]["rating_changes"] == []
+        assert finished["d"]["winner"] == f"{names['ann']} +1" and finished["d"]["rating_changes"] == []
         # The replay: the record reproduces the match; its steps name the member who played each one.
         again, stored, steps = await replayed(match_id)
         assert snapshot_hash(again) == snapshot_hash(stored) and stored["teams"][1] == [names["bob"], names["ben"]]

@@ -50,7 +50,7 @@ def test_team_match_create_starts_with_members_in_order() -> None:
     assert (match.player1, match.player2) == (ann, bob)
     snap = match.snapshot
     assert snap["teams"] == [["ann", "amy"], ["bob", "ben"]] and snap["at_table"] == [0, 0]
-    assert [p["name"] for p in snap["players"]] == ["Team ann", "Team bob"]
+    assert [p["name"] for p in snap["players"]] == ["ann +1", "bob +1"]
     assert EngineMatch.from_snapshot(snap).pending() == [("ann", "lag"), ("bob", "lag")]
     info = match_info(match=match)["teams"]
     assert [[m["name"] for m in t["members"]] for t in info["teams"]] == [["ann", "amy"], ["bob", "ben"]]
@@ -59,7 +59,7 @@ def test_team_match_create_starts_with_members_in_order() -> None:
     assert match_role(match=match, user=ben) == ("player", 1, "ben")
     # Every member finds the game among his own in progress; "your turn" is his own visit only.
     assert [(m["id"], m["opponent"], m["your_turn"]) for m in matches_in_progress_for(user=amy)] == [
-        (match.id, "Team bob", False)
+        (match.id, "bob +1", False)
     ]
     assert matches_in_progress_for(user=ann)[0]["your_turn"] and matches_in_progress_for(user=bob)[0]["your_turn"]
 
@@ -110,7 +110,7 @@ def test_casual_team_result_counts_games_not_ratings() -> None:
     match = team_match_create(teams=[[ann, amy], [bob, ben]])
     applied = match_resign(match_id=match.id, user=ben)  # any member may resign for his team
     finished = applied.events[-1]["d"]
-    assert finished["winner"] == "Team ann" and finished["rating_changes"] == []
+    assert finished["winner"] == "ann +1" and finished["rating_changes"] == []
     match.refresh_from_db()
     assert match.winner == ann and MatchResult.objects.get(match=match).unrated_reason == "casual"
     assert team_winner(match=match) == 0
@@ -119,8 +119,8 @@ def test_casual_team_result_counts_games_not_ratings() -> None:
     assert [profiles[n].games_lost for n in ("ann", "amy", "bob", "ben")] == [0, 0, 1, 1]
     assert all(p.rating == 1500.0 for p in profiles.values()) and not RatingChange.objects.exists()
     recent = {u.username: player_recent_matches(user=u)[0] for u in (amy, ben)}
-    assert (recent["amy"]["outcome"], recent["amy"]["opponent"]) == ("won", "Team bob")
-    assert (recent["ben"]["outcome"], recent["ben"]["opponent"]) == ("lost", "Team ann")
+    assert (recent["amy"]["outcome"], recent["amy"]["opponent"]) == ("won", "bob +1")
+    assert (recent["ben"]["outcome"], recent["ben"]["opponent"]) == ("lost", "ann +1")
     rematch = match_rematch(match_id=match.id, user=amy).match
     assert rematch.snapshot["teams"] == [["bob", "ben"], ["ann", "amy"]] and not rematch.rated
 
@@ -185,8 +185,8 @@ def test_lobby_creates_a_team_match_and_the_match_page_joins_a_side(client) -> N
 PLAY_POSITION = {
     "phase": "play",
     "players": [
-        {"name": "Team ann", "cue_ball": "white1", "score": 10},
-        {"name": "Team bob", "cue_ball": "white2", "score": 4},
+        {"name": "ann +1", "cue_ball": "white1", "score": 10},
+        {"name": "bob +1", "cue_ball": "white2", "score": 4},
     ],
     "turn": 0,
     "balls": {
@@ -221,7 +221,7 @@ def test_a_team_is_present_while_any_member_is(blue_here: bool) -> None:
         assert match.status == Match.Status.ACTIVE and match.grace_seat is None
     else:
         assert match.status == Match.Status.FINISHED and match.winner == ann
-        assert match.snapshot["winner"] == "Team ann"
+        assert match.snapshot["winner"] == "ann +1"
 
 
 def test_team_shot_clock_passes_the_visit_to_the_other_team_and_rotates() -> None:
