@@ -128,9 +128,15 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # RedisChannelLayer with one reader task per process and batched group sends (game.channel_layer);
 # "pubsub" is channels_redis's RedisPubSubChannelLayer (at-most-once Redis pub/sub).
 KAIZA_CHANNEL_LAYER = os.environ.get("KAIZA_CHANNEL_LAYER", "kaiza")
+# The channel layer's key prefix in Redis (channels_redis's default "asgi"): sites, or test runs, that
+# share one Redis keep their groups apart with prefixes of their own.
+CHANNEL_PREFIX = os.environ.get("KAIZA_CHANNEL_PREFIX", "asgi")
 if REDIS_URL and KAIZA_CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
+        }
     }
 elif REDIS_URL:
     # channels_redis's RedisChannelLayer, except that one reader task per process reads from Redis:
@@ -138,7 +144,7 @@ elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "game.channel_layer.KaizaRedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "prefix": CHANNEL_PREFIX},
         }
     }
 else:

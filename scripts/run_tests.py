@@ -3,9 +3,11 @@
 1. pytest over everything with the embedded defaults (SQLite, in-memory channel layer);
 2. the web tests (marked `services`) again against real PostgreSQL and the Redis channel layer;
 3. the JavaScript unit tests with `node --test`.
-Steps 1 and 2 run on `KAIZA_TEST_WORKERS` pytest-xdist workers (default 2, one per core of the
+Step 1 runs on `KAIZA_TEST_WORKERS` pytest-xdist workers (default 2, one per core of the
 reference machine; 0 runs in this process): much of the browser tests' time is waiting on clocks the
-server runs (shot clocks, grace periods, the K-11 limit), which a second worker fills.
+server runs (shot clocks, grace periods, the K-11 limit), which a second worker fills. Step 2 (about a
+minute) runs in one process: its tests share one Redis channel layer, where one worker's lobby
+broadcasts would reach another's sockets.
 On a bare machine step 2 skips with the reason; with `CI` set a missing service fails the run.
 """
 
@@ -53,7 +55,11 @@ def main(argv: list[str]) -> int:
         matrix_env["DATABASE_URL"] = urlparse(services.postgres_admin_url())._replace(path=f"/{run_db}").geturl()
         matrix_env["REDIS_URL"] = services.redis_url()
     failures += (
-        run([sys.executable, "-m", "pytest", "-m", "services", "-p", "no:cacheprovider", *argv], env=matrix_env) != 0
+        run(
+            [sys.executable, "-m", "pytest", "-m", "services", "-p", "no:cacheprovider", *argv, "-n", "0"],
+            env=matrix_env,
+        )
+        != 0
     )
 
     js_tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "js").glob("*.test.mjs"))

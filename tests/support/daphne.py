@@ -33,6 +33,9 @@ def server_env(**overrides: str) -> dict[str, str]:
     env["PYTHONUNBUFFERED"] = "1"
     # Rate-limit counts of this server's own (a server given REDIS_URL keeps them in the shared Redis).
     env.setdefault("CACHE_KEY_PREFIX", f"kaiza-test-{uuid.uuid4().hex[:12]}")
+    # Channel groups of this test process's own (the servers of one test share them): servers of two
+    # pytest-xdist workers on one Redis never hear each other's lobby or match broadcasts.
+    env.setdefault("KAIZA_CHANNEL_PREFIX", f"asgi-test-{os.getpid()}")
     env.update(overrides)
     return env
 
