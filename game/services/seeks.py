@@ -3,8 +3,8 @@
 The queue is the `Seek` table, so every server process sees it: a seek is written by the lobby socket
 that asked (game.consumers.LobbyConsumer), paired at once if a partner waits, and otherwise by the
 server clocks' tick (game/deadline_runner.py), which also widens the windows and tells the seekers.
-Pairing takes the rows `FOR UPDATE SKIP LOCKED`, so two processes ticking together never pair one seek
-twice: a row another process holds is simply left for the next tick.
+Pairing locks the whole queue `FOR UPDATE` in one order, so two processes ticking together never pair
+one seek twice, nor split the queue and miss a pair (the second waits for the first).
 
 The numbers live here and only here (the lobby shows the window the server announces):
 
@@ -128,11 +128,14 @@ def _fits(a: Seek, b: Seek, now: float) -> bool:
 
 def seeks_pair(*, now: float | None = None) -> list[Paired]:
     """Pair every seek that has a fitting partner now; each pair becomes a started match (both seated,
-    the older seek in seat 0) and both seeks are gone. Rows another process holds are skipped."""
+    the older seek in seat 0) and both seeks are gone. The whole queue is locked in one order (no
+    SKIP LOCKED): two processes ticking at once would otherwise split the queue between them and each
+    miss the pairs that straddle the split; the second tick waits the first's few milliseconds and
+    finds the paired rows gone."""
     now = time.time() if now is None else now
     made: list[Paired] = []
     with transaction.atomic():
-        queue = list(Seek.objects.select_for_update(skip_locked=True).order_by("since", "pk"))
+        queue = list(Seek.objects.select_for_update().order_by("since", "pk"))
         taken: list[int] = []
         for i, first in enumerate(queue):
             if first.pk in taken:

@@ -171,8 +171,9 @@ async def test_bad_seeks_get_clear_errors_and_store_nothing() -> None:
 
 
 def test_concurrent_ticks_pair_each_seek_once() -> None:
-    """Two server processes ticking at the same moment over four waiting seeks: rows are taken
-    FOR UPDATE SKIP LOCKED, so every seek ends in exactly one match (never two matches for one seek)."""
+    """Two server processes ticking at the same moment over four waiting seeks: the queue is locked as
+    one, so every seek ends in exactly one match (never two matches for one seek) and both pairs are
+    made (with SKIP LOCKED the two ticks once split the queue and made one pair between them)."""
     import threading
 
     from django.db import connection
