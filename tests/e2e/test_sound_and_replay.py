@@ -214,8 +214,8 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str) -> None:
                 break
             samples.append((time.monotonic() - wall0, float(data.get("replayT") or 0), page.evaluate(CANVAS_PRINT)))
             time.sleep(0.25)
-        if len(samples) == 4:
-            break
+        if len(samples) == 4 and samples[0][2] != samples[-1][2]:
+            break  # a whole uninterrupted replay whose drawn table moved (a starved frame loop draws none)
         page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
         driver.wait_ready(page)
         live = page.evaluate(CANVAS_PRINT)
