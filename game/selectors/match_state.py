@@ -42,7 +42,7 @@ def snapshot_hash(snapshot: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+def state_of(snapshot: dict[str, Any], engine: EngineMatch | None = None) -> dict[str, Any] | None:
     """The `state` clients get: the engine snapshot plus who may act now (`pending`), whether either
     player may still `abort`, and what each seated player may do now (`constraints`, the engine's
     ``Match.constraints``: actions, legal calls with the reasons for the refused ones, the placement
@@ -50,11 +50,13 @@ def state_of(snapshot: dict[str, Any]) -> dict[str, Any] | None:
 
     The constraints cost about a millisecond per state (``scripts/bench_constraints.py``): callers that
     send one state to several places compute it once per change, and readers that need only who is to
-    act use :func:`pending_of`."""
+    act use :func:`pending_of`. `engine`: the engine at `snapshot`, when the caller has it (the input
+    path: it just applied the input), instead of one rebuilt from the snapshot."""
     if not snapshot:
         return None
     try:
-        engine = EngineMatch.from_snapshot(snapshot)
+        if engine is None:
+            engine = EngineMatch.from_snapshot(snapshot)
         pending, abortable = engine.pending(), engine.abortable and engine.phase != "finished"
         # Every one who plays: the two players, or each team member (the client reads its own).
         constraints: dict[str, Any] | None = {name: engine.constraints(name) for name in engine.state.member_names}

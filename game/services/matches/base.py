@@ -9,12 +9,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from game import protocol
 from game.engine.rules import words
 from game.models import Match, MatchEvent
 from game.selectors.history import history_entry, verdict_words
+from game.services.matches.rows import insert_row
 
 
 class MatchError(Exception):
@@ -73,5 +75,15 @@ def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     entry = history_entry(t, match.version, d)
     if entry is not None:
         d = {**d, "entry": entry}
-    MatchEvent.objects.create(match=match, version=match.version, type=t, data=d, entry=entry)
+    insert_row(
+        MatchEvent,
+        {
+            "match": match.pk,
+            "version": match.version,
+            "type": t,
+            "data": d,
+            "entry": entry,
+            "created_at": timezone.now(),
+        },
+    )
     return protocol.event(t, d, match.version)

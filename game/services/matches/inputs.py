@@ -42,19 +42,23 @@ from game.selectors.match_state import (
 )
 from game.services.matches.base import Applied, MatchError, lock, store_event
 from game.services.matches.presence import refresh_grace
+from game.services.matches.rows import insert_row, lock_for_input, update_row
 from game.services.results import results_record
 
 
-def reset_shot_clock(match: Match, now: float) -> None:
+def reset_shot_clock(match: Match, now: float, engine: EngineMatch | None = None) -> None:
     """Start the shot clock for whoever must act now. It runs only once the break has been played:
     before it nothing is at stake, a page may still be loading, and either player may `abort` a
-    match that does not get going (as lichess does with a game whose first move never comes)."""
+    match that does not get going (as lichess does with a game whose first move never comes).
+    `engine`: the engine at `match.snapshot` when the caller has it (saves rebuilding it)."""
     seconds = shot_clock_seconds(match)
-    active = match.status == Match.Status.ACTIVE and seconds and not _before_the_break(match.snapshot)
+    active = match.status == Match.Status.ACTIVE and seconds and not _before_the_break(match.snapshot, engine)
     match.shot_deadline = now + float(seconds) if active and seconds else None
 
 
-def _before_the_break(snapshot: dict[str, Any]) -> bool:
+def _before_the_break(snapshot: dict[str, Any], engine: EngineMatch | None = None) -> bool:
+    if engine is not None:
+        return engine.abortable
     try:
         return EngineMatch.from_snapshot(snapshot).abortable
     except RuleError:
@@ -147,21 +151,23 @@ def commit_change(
     *,
     kind: str,
     ack: int | None,
+    connected: set[int] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None, Any]:
     """Store what an applied input (a player's or a server clock's) did, on the locked row: the
     event `t` (none for a bare clock tick), any K-11 notices it caused, `finished` when it ended the
-    match, the new snapshot, deadlines and version. Returns (events, verdict, segments)."""
+    match, the new snapshot, deadlines and version. Returns (events, verdict, segments).
+    `connected`: the seats that are there, when the caller read them with the row (`rows`)."""
     snapshot = engine.snapshot()
     verdict = getattr(outcome, "verdict", None)
     shot = getattr(outcome, "shot", None)
     segments = shot.segments if shot is not None else None
     finished = snapshot.get("phase") == "finished"
     match.snapshot = snapshot
-    state = state_of(snapshot)  # once per change: every event of this change carries the same state
+    state = state_of(snapshot, engine)  # once per change: every event of this change carries the same state
     events: list[dict[str, Any]] = []
     if t is not None and t != "finished":
-        reset_shot_clock(match, now)
-        refresh_grace(match, now)
+        reset_shot_clock(match, now, engine)
+        refresh_grace(match, now, connected)
         data = {**data, "ack": ack, "verdict": verdict, "state": state}
         if segments is not None:
             data["segments"] = segments
@@ -175,7 +181,7 @@ def commit_change(
         events.append(store_event(match, "finished", finished_data))
     else:
         if t is None and match.shot_deadline is None:
-            reset_shot_clock(match, now)  # a bare K-11 tick: the time-up shot clock starts on time
+            reset_shot_clock(match, now, engine)  # a bare K-11 tick: the time-up shot clock starts on time
         for notice, params in notice_params(before, snapshot):
             events.append(
                 store_event(
@@ -191,8 +197,19 @@ def commit_change(
                 )
             )
         match.next_deadline = deadline_next(match, snapshot)
-    match.save()
+    if finished:
+        match.save()
+    else:
+        # What an input changes on a running match, and nothing else (one statement by hand: `rows`).
+        match.updated_at = timezone.now()
+        update_row(Match, match.pk, {name: getattr(match, name) for name in INPUT_FIELDS})
     return events, verdict, segments
+
+
+#: The Match columns an input changes while the match runs (commit_change saves only these; the end of
+#: a match saves the whole row): the snapshot, the version (store_event), the shot clock
+#: (reset_shot_clock), the disconnect grace (refresh_grace) and the next server deadline.
+INPUT_FIELDS = ("snapshot", "version", "shot_deadline", "grace_seat", "grace_deadline", "next_deadline", "updated_at")
 
 
 def commit_and_record(
@@ -210,10 +227,13 @@ def commit_and_record(
     kind: str,
     ack: int | None,
     payload: dict[str, Any],
+    connected: set[int] | None = None,
 ) -> list[dict[str, Any]]:
     """The end of every input, a player's or a server clock's: store the change (`commit_change`) and,
     when it made events, the Shot row that replays it (`record_input`). Returns the events."""
-    events, verdict, segments = commit_change(match, engine, before, t, data, outcome, now, kind=kind, ack=ack)
+    events, verdict, segments = commit_change(
+        match, engine, before, t, data, outcome, now, kind=kind, ack=ack, connected=connected
+    )
     if events:
         record_input(
             match,
@@ -246,20 +266,24 @@ def record_input(
     segments: Any,
 ) -> None:
     """The Shot row of one input: enough to replay the match (selectors/replays.py)."""
-    Shot.objects.create(
-        match=match,
-        seq=seq,
-        version=version,
-        player=user if user is not None and user.is_authenticated else None,
-        player_name=name,
-        kind=kind,
-        ack=ack,
-        input={**payload, "now": now},
-        call=payload.get("call"),
-        verdict=verdict,
-        segments=segments,
-        points=int((verdict or {}).get("points", 0) or 0) - int((verdict or {}).get("penalty", 0) or 0),
-        snapshot_hash=snapshot_hash(match.snapshot),
+    insert_row(
+        Shot,
+        {
+            "match": match.pk,
+            "seq": seq,
+            "version": version,
+            "player": user.pk if user is not None and user.is_authenticated else None,
+            "player_name": name,
+            "kind": kind,
+            "ack": ack,
+            "input": {**payload, "now": now},
+            "call": payload.get("call"),
+            "verdict": verdict,
+            "segments": segments,
+            "points": int((verdict or {}).get("points", 0) or 0) - int((verdict or {}).get("penalty", 0) or 0),
+            "snapshot_hash": snapshot_hash(match.snapshot),
+            "created_at": timezone.now(),
+        },
     )
 
 
@@ -293,11 +317,13 @@ def apply_input(
     event data (without state/clock, added here) and the engine Outcome.
     """
     with _duplicate_refused(), transaction.atomic():
-        match = lock(match_id)
+        locked = lock_for_input(match_id, user, ack)
+        if locked is None:
+            raise MatchError("not_found", gettext_noop("there is no such match"))
+        match, seq, stored_version = locked.match, locked.next_seq, locked.stored_version
         seat = seat_of(match, user)
         if seat is None:
             raise MatchError("spectator", gettext_noop("only the players of this match can do that"))
-        seq, stored_version = inputs_so_far(match, user, ack)
         if stored_version is not None:
             return Applied(reply=_stored_reply(match, stored_version))
         if match.status == Match.Status.OPEN:
@@ -331,6 +357,7 @@ def apply_input(
             kind=kind,
             ack=ack,
             payload=payload,
+            connected=locked.connected,
         )
         return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
 

@@ -47,15 +47,18 @@ def connected_seats(match: Match, now: float) -> set[int]:
     return seats
 
 
-def refresh_grace(match: Match, now: float) -> bool:
+def refresh_grace(match: Match, now: float, connected: set[int] | None = None) -> bool:
     """Start the disconnect grace for an absent player, or stop it when they are back; True if changed.
     None while a tournament team match waits for its teams: the tournament's no-show clock decides
-    then (:func:`game.selectors.tournaments.awaiting_teams`), the grace only once both have come."""
+    then (:func:`game.selectors.tournaments.awaiting_teams`), the grace only once both have come.
+    `connected`: the seats that are there, when the caller read them already (the input path does,
+    in the statement that locks the row: game.services.matches.rows)."""
     before = (match.grace_seat, match.grace_deadline)
     if match.status != Match.Status.ACTIVE or awaiting_teams(match=match):
         match.grace_seat, match.grace_deadline = None, None
     else:
-        connected = connected_seats(match, now)
+        if connected is None:
+            connected = connected_seats(match, now)
         if match.grace_seat is not None and match.grace_seat in connected:
             match.grace_seat, match.grace_deadline = None, None
         if match.grace_seat is None:

@@ -1,0 +1,103 @@
+"""`python manage.py bench_inputs`: what one player input costs the database thread, by kind.
+
+A benchmark, not a test: it prints figures. It plays ``--matches`` matches between guests through the
+services the consumer calls (`PLAY_ROUTES`: lag, break choice, placement, shot), the moves from
+`quick_move` as the load client plays them, up to ``--inputs`` inputs each, on the configured database
+(PostgreSQL for figures that mean anything), and prints per kind of input: the count, the statements
+per input, and the wall and CPU time (this thread's, so the figure is the GIL time the input takes from
+a daphne process's event loop) at p50 / p95. The capacity issue (docs/performance-load.md) reads its
+"per input" figures from here: the load benchmark only shows their sum, queued behind each other.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import defaultdict
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection
+
+from game.engine.bot import NoMoveError, quick_move
+from game.selectors.match_state import engine_names
+from game.services import matches as match_services
+from game.services.accounts import guest_create
+from game.services.matches.lifecycle import match_create, match_join
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+def service_call(move: dict[str, Any], match_id: str, user: Any, ack: int, version: int) -> Any:
+    """The service the consumer would call for `move` (game.consumers.PLAY_ROUTES)."""
+    common = {"match_id": match_id, "user": user, "ack": ack, "expected_version": version}
+    action = move["action"]
+    if action == "lag":
+        return match_services.match_lag(strike=move["strike"], **common)
+    if action == "choose_break":
+        return match_services.match_choose_break(take=move["take"], **common)
+    if action == "place":
+        return match_services.match_place(ball=move["ball"], x=move["x"], y=move["y"], **common)
+    return match_services.match_shoot(call=move["call"], strike=move["strike"], **common)
+
+
+class Command(BaseCommand):
+    help = "Play inputs through the match services and print their cost per kind (statements, wall, CPU)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--matches", type=int, default=10)
+        parser.add_argument("--inputs", type=int, default=40, help="inputs per match at most")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        wall: dict[str, list[float]] = defaultdict(list)
+        cpu: dict[str, list[float]] = defaultdict(list)
+        statements: dict[str, list[int]] = defaultdict(list)
+        counter = {"n": 0}
+
+        def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            counter["n"] += 1
+            return execute(sql, params, many, context)
+
+        for index in range(options["matches"]):
+            first, second = guest_create(), guest_create()
+            match, _ = match_create(user=first, rated=False, time_limit=None, shot_clock=None)
+            match_join(match_id=match.pk, user=second)
+            match.refresh_from_db()
+            users = dict(zip(engine_names(match), (first, second), strict=True))
+            ack = 0
+            for number in range(options["inputs"]):
+                match.refresh_from_db(fields=["snapshot", "version", "status"])
+                if match.status != match.Status.ACTIVE:
+                    break
+                try:
+                    move = quick_move(match.snapshot, seed=options["seed"] * 1_000_003 + index * 1000 + number)
+                except NoMoveError:
+                    break
+                ack += 1
+                user = users[move["player"]]
+                counter["n"] = 0
+                started, started_cpu = time.perf_counter(), time.thread_time()
+                with connection.execute_wrapper(count):
+                    service_call(move, match.pk, user, ack, match.version)
+                wall[move["action"]].append(time.perf_counter() - started)
+                cpu[move["action"]].append(time.thread_time() - started_cpu)
+                statements[move["action"]].append(counter["n"])
+        out = self.stdout.write
+        out(
+            f"bench_inputs: {options['matches']} matches, up to {options['inputs']} inputs each, on {connection.vendor}"
+        )
+        heads = ("wall p50", "wall p95", "cpu p50", "cpu p95")
+        out(f"{'input':<14}{'n':>6}{'statements':>12}" + "".join(f"{head:>10}" for head in heads) + "  (ms)")
+        for kind in ("lag", "choose_break", "place", "shoot"):
+            if not wall[kind]:
+                continue
+            out(
+                f"{kind:<14}{len(wall[kind]):>6}{statistics.mean(statements[kind]):>12.1f}"
+                + "".join(
+                    f"{1000 * percentile(values, q):>10.2f}" for values in (wall[kind], cpu[kind]) for q in (50, 95)
+                )
+            )

@@ -1,0 +1,131 @@
+"""The input path's statements, written once by hand: the hottest writes of the site.
+
+Every player input and server clock takes the same few statements (game.services.matches.inputs): read
+the locked Match row with what the input needs to know beside it, store the event, store the Shot row,
+save the changed columns. Through the ORM each of them cost about a millisecond of query building on
+the database thread of a daphne process, and that thread shares the GIL with the event loop that relays
+every aim (docs/performance-load.md, round 6: 7 statements, 15 ms of CPU per input, most of it Django
+compiling queries). Here the SQL is built once per model and column list from the models' own
+metadata (table, column and field names stay in game.models, their one home), values go through each
+field's own `get_db_prep_save` (JSON, dates and booleans stay Django's business), and the read is one
+statement instead of three.
+
+Works on PostgreSQL and SQLite alike (plain SQL; `FOR UPDATE` only where the database has it).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+from game.models import Match, MatchConnection, Profile, Shot
+from game.selectors.match_state import CONNECTION_STALE_AFTER, AnyUser
+
+__all__ = ["LockedInput", "insert_row", "lock_for_input", "update_row"]
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@functools.lru_cache(maxsize=64)
+def _insert_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
+    columns = ", ".join(_quote(model._meta.get_field(name).column) for name in names)
+    marks = ", ".join(["%s"] * len(names))
+    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+
+
+@functools.lru_cache(maxsize=64)
+def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
+    sets = ", ".join(f"{_quote(model._meta.get_field(name).column)} = %s" for name in names)
+    pk = _quote(model._meta.pk.column)  # type: ignore[union-attr]
+    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {pk} = %s"
+
+
+def _prepared(model: type[Model], values: Mapping[str, Any]) -> list[Any]:
+    return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]  # type: ignore[union-attr]
+
+
+def insert_row(model: type[Model], values: Mapping[str, Any]) -> None:
+    """INSERT one row of `model`: `values` by field name (a foreign key by its field name, with the
+    related row's primary key as the value)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(model, tuple(values), connection.vendor), _prepared(model, values))
+
+
+def update_row(model: type[Model], pk: Any, values: Mapping[str, Any]) -> None:
+    """UPDATE the named fields of one row of `model`."""
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(model, tuple(values), connection.vendor), [*_prepared(model, values), pk])
+
+
+@functools.lru_cache(maxsize=4)
+def _lock_sql(vendor: str, for_update: bool) -> str:
+    def table(model: type[Model]) -> str:
+        return _quote(model._meta.db_table)
+
+    def col(model: type[Model], name: str) -> str:
+        return _quote(model._meta.get_field(name).column)
+
+    shot, conn, profile = table(Shot), table(MatchConnection), table(Profile)
+    match_pk = f"m.{col(Match, 'id')}"
+
+    def live(seat: int) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM {conn} c WHERE c.{col(MatchConnection, 'match')} = {match_pk}"
+            f" AND c.{col(MatchConnection, 'seat')} = {seat} AND c.{col(MatchConnection, 'seen_at')} >= %s)"
+        )
+
+    def bot(player: str) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM {profile} p WHERE p.{col(Profile, 'user')} = m.{col(Match, player)}"
+            f" AND p.{col(Profile, 'is_bot')})"
+        )
+
+    return (
+        f"SELECT m.*,"
+        f" (SELECT MAX(s.{col(Shot, 'seq')}) FROM {shot} s WHERE s.{col(Shot, 'match')} = {match_pk}) AS input_top,"
+        f" (SELECT MAX(s.{col(Shot, 'version')}) FROM {shot} s WHERE s.{col(Shot, 'match')} = {match_pk}"
+        f" AND s.{col(Shot, 'player')} = %s AND s.{col(Shot, 'ack')} = %s) AS input_stored,"
+        f" {live(0)} AS live_0, {live(1)} AS live_1, {bot('player1')} AS bot_0, {bot('player2')} AS bot_1"
+        f" FROM {table(Match)} m WHERE {match_pk} = %s" + (" FOR UPDATE" if for_update else "")
+    )
+
+
+class LockedInput:
+    """The locked Match row and what an input needs beside it, read in one statement: the next input's
+    seq, the version of an input this player already sent with the same ack, and the seats that are
+    there (a live socket in any process, or a bot)."""
+
+    __slots__ = ("connected", "match", "next_seq", "stored_version")
+
+    def __init__(self, match: Match, next_seq: int, stored_version: int | None, connected: set[int]) -> None:
+        self.match = match
+        self.next_seq = next_seq
+        self.stored_version = stored_version
+        self.connected = connected
+
+
+def lock_for_input(match_id: str, user: AnyUser | None, ack: int | None) -> LockedInput | None:
+    """The Match row locked until the transaction ends (as `base.lock`), with the input's context;
+    None when there is no such match."""
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    # Staleness is about real sockets: measured on the real clock (as connected_seats does).
+    fresh = time.time() - CONNECTION_STALE_AFTER
+    sql = _lock_sql(connection.vendor, bool(connection.features.has_select_for_update))
+    rows = list(Match.objects.raw(sql, [user_id, ack, fresh, fresh, match_id]))
+    if not rows:
+        return None
+    match = rows[0]
+    # The extra columns arrive as attributes of the instance (RawQuerySet): taken off it again.
+    extra = {
+        name: match.__dict__.pop(name) for name in ("input_top", "input_stored", "live_0", "live_1", "bot_0", "bot_1")
+    }
+    connected = {seat for seat in (0, 1) if extra[f"live_{seat}"] or extra[f"bot_{seat}"]}
+    stored = None if ack is None else extra["input_stored"]
+    return LockedInput(match, (extra["input_top"] or 0) + 1, stored, connected)
