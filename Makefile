@@ -20,7 +20,7 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
-	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) kaiza_site.asgi:application
+	$(BIN)/python -m kaiza_site.serve -b $(HOST) -p $(PORT) kaiza_site.asgi:application
 
 # `make test` lints first: a ruff or mypy failure stops it before the five-minute suite.
 test: install lint

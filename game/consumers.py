@@ -373,14 +373,14 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             # rules refusal arrives said already, see `said`, and gettext leaves it as it is).
             text = error_message(str(data.get("code")), str(data.get("message")), None, None, self.language)
             message = {**message, "d": {**data, "message": text}}
-        await self.send(text_data=protocol.dumps(message))
+        await self.send_frame(protocol.dumps(message))
 
     def said(self, exc: match_services.MatchError) -> str:
         """A refused input's message in the reader's language (a rules refusal from its key)."""
         return error_message(exc.code, exc.template, exc.key, exc.params, self.language)
 
     async def send_text(self, text: str) -> None:
-        await self.send(text_data=text)
+        await self.send_frame(text)
 
     async def read_events_since(self, version: int, until: int | None, priority: int) -> list[dict[str, Any]] | None:
         return await db_async(match_selectors.match_events_since, priority=priority)(
@@ -482,14 +482,14 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             return
         if event.get("ends"):
             self.seeking = False
-        await self.send(text_data=event["text"])
+        await self.send_frame(event["text"])
 
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(message))
 
     async def hub_relay(self, text: str) -> None:
         """The list, encoded once by `realtime.lobby_publish`."""
-        await self.send(text_data=text)
+        await self.send_frame(text)
 
     async def hub_event(self, message: dict[str, Any]) -> None:
         return

@@ -42,8 +42,10 @@ logger = logging.getLogger(__name__)
 BOOT = uuid.uuid4().hex[:16]
 #: Beats between two touches of the process's rows (and purges of stale rows): 10 s at 2 s a beat.
 TOUCH_EVERY = 5
-#: Seconds a match's presence relay waits for more changes to come with it.
-PRESENCE_DELAY = 0.1
+#: Seconds a match's presence relay waits for more changes to come with it. Who is watching need not
+#: show within a tenth of a second, and a burst of sockets (a tournament round starting, a load test's
+#: 700) then costs one read per match instead of one per batch of rows written.
+PRESENCE_DELAY = 0.5
 
 _name: str | None = None
 _claimed = False

@@ -60,8 +60,12 @@ class CleanCloseMixin(NoConnectionHopMixin):
 
     closing = False
     released = False
+    #: The server's direct frame path for this socket (`kaiza.frames`: kaiza_site.serve), or None.
+    frames: Any = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.frames = (scope.get("extensions") or {}).get("kaiza.frames")
+
         async def guarded_send(message: dict[str, Any]) -> None:
             if self.closing:
                 return
@@ -86,6 +90,18 @@ class CleanCloseMixin(NoConnectionHopMixin):
             logger.exception("%s: handling %s failed", type(self).__name__, message.get("type"))
             await self.close(code=CLOSE_SERVER_ERROR)  # type: ignore[attr-defined]
             raise StopConsumer() from None
+
+    async def send_frame(self, text: str) -> None:
+        """One encoded text frame to this socket. Under `python -m kaiza_site.serve` it goes straight to
+        the socket, framed once for all the sockets it goes to (the hub's fan-out: kaiza_site.serve
+        says why); anywhere else, and whenever the socket is not plainly open, through ASGI like every
+        other send (dropped quietly once closing)."""
+        if self.closing:
+            return
+        frames = self.frames
+        if frames is not None and frames.send_text(text):
+            return
+        await self.send(text_data=text)  # type: ignore[attr-defined]
 
     async def close_and_release(self, code: int) -> None:
         """Close the socket ourselves and clean up now (not when the client's close arrives)."""

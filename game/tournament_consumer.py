@@ -62,7 +62,7 @@ class TournamentConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         await self.send(text_data=protocol.dumps(reply))
 
     async def hub_relay(self, text: str) -> None:
-        await self.send(text_data=text)
+        await self.send_frame(text)
 
     async def hub_event(self, message: dict[str, Any]) -> None:
         return

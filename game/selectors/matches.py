@@ -149,15 +149,23 @@ def match_events_since(*, match_id: str, version: int, until: int | None = None)
 
 
 def match_presence(*, match_id: str) -> dict[str, Any]:
-    """Who is connected (any process) and how many watch: the `presence` message's data."""
-    match = match_get(match_id=match_id)
+    """Who is connected (any process) and how many watch: the `presence` message's data.
+
+    Read on every change of a match's sockets (coalesced: game.presence), so in as few statements as
+    it can: the row without its users, the fresh connections in one read, and the players' profiles
+    only for a seat nobody holds (a bot is always there)."""
+    match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return {"players": [], "spectators": 0}
-    fresh = MatchConnection.objects.filter(match_id=match_id, seen_at__gte=time.time() - CONNECTION_STALE_AFTER)
-    seats = set(fresh.filter(seat__isnull=False).values_list("seat", flat=True))
-    spectators = fresh.filter(seat__isnull=True).count()
+    fresh = list(
+        MatchConnection.objects.filter(
+            match_id=match_id, seen_at__gte=time.time() - CONNECTION_STALE_AFTER
+        ).values_list("seat", "user_id")
+    )
+    seats = {seat for seat, _user in fresh if seat is not None}
+    spectators = sum(1 for seat, _user in fresh if seat is None)
     if match.team_size:  # every member by name, with his team as the seat
-        here = set(fresh.filter(seat__isnull=False).values_list("user_id", flat=True))
+        here = {user for seat, user in fresh if seat is not None}
         lineup = team_lineup(match)
         members = [
             {
@@ -169,20 +177,22 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
             for i in [s.order]
         ]
         return {"players": members, "spectators": spectators}
+    ids = [match.player1_id, match.player2_id]
+    absent = [user_id for seat, user_id in enumerate(ids) if user_id is not None and seat not in seats]
+    bots = (
+        set(Profile.objects.filter(user_id__in=absent, is_bot=True).values_list("user_id", flat=True))
+        if absent
+        else set()
+    )
     names = engine_names(match)
-    players = []
-    for seat, user in enumerate((match.player1, match.player2)):
-        if user is None:
-            continue
-        profile = _profile(user)
-        players.append(
-            {
-                "name": names[seat],
-                "seat": seat,
-                "connected": seat in seats or bool(profile and profile.is_bot),
-            }
-        )
-    return {"players": players, "spectators": spectators}
+    return {
+        "players": [
+            {"name": names[seat], "seat": seat, "connected": seat in seats or user_id in bots}
+            for seat, user_id in enumerate(ids)
+            if user_id is not None
+        ],
+        "spectators": spectators,
+    }
 
 
 def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
