@@ -9,7 +9,7 @@ in every snapshot so a stored match is judged by the rules it started with.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from game.engine.rules.errors import RuleError
@@ -44,7 +44,9 @@ class Ruleset:
     shootout_penalty: int = 6  # K-11.3
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every field is a number or a flag: a flat dict in field order is what `asdict` gives, without
+        # its deep copy (this runs for every snapshot the server writes).
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, data: object) -> Ruleset:
@@ -79,3 +81,7 @@ class Ruleset:
         if ruleset.time_warning > ruleset.time_limit or ruleset.time_limit <= 0:
             raise RuleError("bad_ruleset", "time_warning must not come after a positive time_limit")
         return ruleset
+
+
+#: The ruleset's field names in order (`Ruleset.as_dict`).
+_FIELD_NAMES = tuple(f.name for f in fields(Ruleset))

@@ -65,6 +65,20 @@ def update_row(model: type[Model], pk: Any, values: Mapping[str, Any]) -> None:
 
 
 @functools.lru_cache(maxsize=4)
+def _match_plan(vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, tuple[Any, ...]], ...]]:
+    """The Match columns in order (attribute names) and, per column, the converters Django applies to
+    what the database returns (JSON text to objects, SQLite's integers to booleans and dates): the
+    same lists the ORM's compiler would build for the row, built once instead of for every read."""
+    attnames, plan = [], []
+    for field in Match._meta.concrete_fields:
+        column = field.get_col("m")
+        converters = tuple(connection.ops.get_db_converters(column) + column.get_db_converters(connection))
+        attnames.append(field.attname)
+        plan.append((column, converters))
+    return tuple(attnames), tuple(plan)
+
+
+@functools.lru_cache(maxsize=4)
 def _lock_sql(vendor: str, for_update: bool) -> str:
     def table(model: type[Model]) -> str:
         return _quote(model._meta.db_table)
@@ -74,6 +88,7 @@ def _lock_sql(vendor: str, for_update: bool) -> str:
 
     shot, conn, profile = table(Shot), table(MatchConnection), table(Profile)
     match_pk = f"m.{col(Match, 'id')}"
+    columns = ", ".join(f"m.{_quote(field.column)}" for field in Match._meta.concrete_fields)
 
     def live(seat: int) -> str:
         return (
@@ -88,11 +103,11 @@ def _lock_sql(vendor: str, for_update: bool) -> str:
         )
 
     return (
-        f"SELECT m.*,"
-        f" (SELECT MAX(s.{col(Shot, 'seq')}) FROM {shot} s WHERE s.{col(Shot, 'match')} = {match_pk}) AS input_top,"
+        f"SELECT {columns},"
+        f" (SELECT MAX(s.{col(Shot, 'seq')}) FROM {shot} s WHERE s.{col(Shot, 'match')} = {match_pk}),"
         f" (SELECT MAX(s.{col(Shot, 'version')}) FROM {shot} s WHERE s.{col(Shot, 'match')} = {match_pk}"
-        f" AND s.{col(Shot, 'player')} = %s AND s.{col(Shot, 'ack')} = %s) AS input_stored,"
-        f" {live(0)} AS live_0, {live(1)} AS live_1, {bot('player1')} AS bot_0, {bot('player2')} AS bot_1"
+        f" AND s.{col(Shot, 'player')} = %s AND s.{col(Shot, 'ack')} = %s),"
+        f" {live(0)}, {live(1)}, {bot('player1')}, {bot('player2')}"
         f" FROM {table(Match)} m WHERE {match_pk} = %s" + (" FOR UPDATE" if for_update else "")
     )
 
@@ -117,15 +132,20 @@ def lock_for_input(match_id: str, user: AnyUser | None, ack: int | None) -> Lock
     user_id = user.pk if user is not None and user.is_authenticated else None
     # Staleness is about real sockets: measured on the real clock (as connected_seats does).
     fresh = time.time() - CONNECTION_STALE_AFTER
-    sql = _lock_sql(connection.vendor, bool(connection.features.has_select_for_update))
-    rows = list(Match.objects.raw(sql, [user_id, ack, fresh, fresh, match_id]))
-    if not rows:
+    vendor = connection.vendor
+    sql = _lock_sql(vendor, bool(connection.features.has_select_for_update))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, ack, fresh, fresh, match_id])
+        row = cursor.fetchone()
+    if row is None:
         return None
-    match = rows[0]
-    # The extra columns arrive as attributes of the instance (RawQuerySet): taken off it again.
-    extra = {
-        name: match.__dict__.pop(name) for name in ("input_top", "input_stored", "live_0", "live_1", "bot_0", "bot_1")
-    }
-    connected = {seat for seat in (0, 1) if extra[f"live_{seat}"] or extra[f"bot_{seat}"]}
-    stored = None if ack is None else extra["input_stored"]
-    return LockedInput(match, (extra["input_top"] or 0) + 1, stored, connected)
+    attnames, plan = _match_plan(vendor)
+    values = []
+    for value, (column, converters) in zip(row, plan, strict=False):
+        for converter in converters:
+            value = converter(value, column, connection)
+        values.append(value)
+    match = Match.from_db(connection.alias, attnames, values)
+    top, stored, live_0, live_1, bot_0, bot_1 = row[len(plan) :]
+    connected = {seat for seat, there in enumerate((live_0 or bot_0, live_1 or bot_1)) if there}
+    return LockedInput(match, (top or 0) + 1, None if ack is None else stored, connected)
