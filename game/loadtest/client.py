@@ -388,6 +388,7 @@ class LoadRunner:
         self.playing = False
         self.runs: list[MatchRun] = []
         self.window_start = 0.0
+        self.listeners: list[asyncio.Task[None]] = []
 
     async def setup_match(self, index: int, gate: asyncio.Semaphore) -> MatchRun | None:
         urls = self.config.urls
@@ -407,6 +408,10 @@ class LoadRunner:
                     sockets.append(Socket(self, run, urls[(index + j) % len(urls)], None, "spectator", probe))
                 for socket in sockets:
                     await socket.connect()
+                    # Read from the start: a socket left unread during the set-up (beats, presence)
+                    # made the server queue its frames and the client read them all at the window's
+                    # start, a burst of its own making in the first seconds measured.
+                    self.listeners.append(asyncio.create_task(socket.listen()))
                 run.sockets = sockets
                 return run
             except Exception as exc:
@@ -430,7 +435,7 @@ class LoadRunner:
         sockets = [s for run in self.runs for s in run.sockets]
         self.stats.sockets = len(sockets)
         self.stats.setup_seconds = time.perf_counter() - started
-        listeners = [asyncio.create_task(s.listen()) for s in sockets]
+        listeners = self.listeners
         self.playing = True
         self.measuring = True
         background = [asyncio.create_task(self.loop_lag())]
