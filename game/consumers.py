@@ -25,19 +25,14 @@ from game import bot_runner, hub, presence, protocol, realtime, seek_clock
 from game.db import CONNECT, db_async
 from game.lobby_protocol import SeekCancel, SeekRequest, parse_lobby
 from game.outbox import VersionedOutbox
-from game.ratelimit import TokenBucket, socket_allows
+from game.ratelimit import TokenBucket, socket_allows, socket_owner
 from game.reader_language import error_message, scope_language
 from game.selectors import matches as match_selectors
 from game.services import chat as chat_services
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
 from game.services import seeks as seek_services
-from game.socket_lifecycle import (
-    CLOSE_FLOOD,
-    CLOSE_NOT_FOUND,
-    CleanCloseMixin,
-    NotFoundConsumer,
-)
+from game.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
 
 __all__ = ["LobbyConsumer", "MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
 
@@ -177,6 +172,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.hub: hub.MatchHub | None = None
         self.bucket = TokenBucket(*self.spectator_limit)
         self.aim_bucket = TokenBucket(*self.aim_limit)
+        self.owner = socket_owner(self.scope)
         # Accept first: the handshake never waits for the database (under churn it waited seconds,
         # and daphne gave up on handshakes). Frames that come before the snapshot wait their turn.
         await self.accept()
@@ -251,7 +247,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     async def handle_frame(self, text_data: str | None, bytes_data: bytes | None) -> None:
         message = protocol.parse(text_data, bytes_data)
         bucket = self.aim_bucket if isinstance(message, protocol.Aim) else self.bucket
-        if not (bucket.take() and socket_allows(self.scope, aim=isinstance(message, protocol.Aim))):
+        if not (bucket.take() and socket_allows(self.scope, aim=isinstance(message, protocol.Aim), who=self.owner)):
             if not self.flood.take():
                 await self.send_message(protocol.error("flood", gettext_noop("too many messages: closing")))
                 await self.close_and_release(CLOSE_FLOOD)
@@ -403,6 +399,10 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def hub_relay(self, text: str) -> None:
         await self.outbox.hub_relay(text)
+
+    def relay_now(self, text: str) -> bool:
+        # Only when nothing waits in the outbox: a relay keeps its place behind queued events.
+        return not self.outbox.busy and super().relay_now(text)
 
     async def hub_beat(self, version: int, text: str) -> None:
         await self.outbox.hub_beat(version, text)

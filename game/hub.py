@@ -48,6 +48,10 @@ class HubMember(Protocol):
 
     async def hub_relay(self, text: str) -> None: ...
 
+    def relay_now(self, text: str) -> bool:
+        """Send an unversioned message at once if nothing queued must go first; False: use hub_relay."""
+        ...
+
     async def hub_beat(self, version: int, text: str) -> None: ...
 
 
@@ -58,7 +62,9 @@ class MatchHub:
         self.layer = layer
         self.loop = loop
         self.channel = ""
-        self.members: dict[str, set[HubMember]] = {}
+        #: group -> its local sockets, in the order they joined (a dict used as an ordered set: a
+        #: message reaches a match's sockets in the same order every time).
+        self.members: dict[str, dict[HubMember, None]] = {}
         self.subscribed: set[str] = set()
         #: group_add/group_discard of the process run one at a time, so a leave's discard can never
         #: land after a join's add for the same group.
@@ -74,7 +80,7 @@ class MatchHub:
         so a snapshot read afterwards cannot miss an event (it may overlap: versions sort that out).
         Should the layer fail, the member still gets the process's own messages, and the next beat
         retries the subscription."""
-        self.members.setdefault(group, set()).add(member)
+        self.members.setdefault(group, {})[member] = None
         try:
             await self._subscribe(group)
         except BaseException:
@@ -85,7 +91,7 @@ class MatchHub:
     def forget(self, group: str, member: HubMember) -> None:
         local = self.members.get(group)
         if local is not None:
-            local.discard(member)
+            local.pop(member, None)
             if not local:
                 del self.members[group]
 
@@ -145,7 +151,7 @@ class MatchHub:
     async def leave(self, group: str, member: HubMember) -> None:
         local = self.members.get(group)
         if local is not None:
-            local.discard(member)
+            local.pop(member, None)
         async with self.lock:
             if self.members.get(group):
                 return
@@ -211,6 +217,7 @@ class MatchHub:
         # A relay for one role only (the spectators' chat): members whose `audience_role` differs skip
         # it (a socket still connecting has none yet, so it gets it from its snapshot instead).
         audience = message.get("audience")
+        text = message.get("text", "")
         for member in list(local):
             try:
                 if kind == "match.event":
@@ -219,8 +226,11 @@ class MatchHub:
                     kind == "match.relay"
                     and member.channel_name != exclude
                     and (audience is None or getattr(member, "audience_role", None) == audience)
+                    # The common case, an aim to a socket with nothing queued, without an await per
+                    # socket (six per aim with five spectators): relay_now sends it or says it cannot.
+                    and not member.relay_now(text)
                 ):
-                    await member.hub_relay(message["text"])
+                    await member.hub_relay(text)
             except Exception:
                 logger.exception("match hub: delivering to %s failed", member.channel_name)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
@@ -59,7 +59,8 @@ class StrikeInput:
     height: float
 
     def as_dict(self) -> dict[str, float]:
-        return asdict(self)
+        # By hand: `asdict` deep-copies, and every relayed aim builds one.
+        return {"angle": self.angle, "speed": self.speed, "side": self.side, "height": self.height}
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ __all__ = [
     "rate_limit_consume",
     "rate_limited",
     "socket_allows",
+    "socket_owner",
 ]
 
 
@@ -157,20 +158,23 @@ _PRUNE_AT = 5000
 _socket_buckets: dict[tuple[str, str], TokenBucket] = {}
 
 
-def _socket_key(scope: dict[str, Any]) -> tuple[str, str]:
+def socket_owner(scope: dict[str, Any]) -> tuple[str, str]:
+    """Whose budget a socket's messages spend: ("user", "user:<pk>") or ("ip", "ip:<address>")."""
     user = scope.get("user")
     if user is not None and getattr(user, "is_authenticated", False):
-        return "user", str(user.pk)
+        return "user", f"user:{user.pk}"
     client = scope.get("client") or ("?", 0)
-    return "ip", str(client[0])
+    return "ip", f"ip:{client[0]}"
 
 
-def socket_allows(scope: dict[str, Any], *, aim: bool) -> bool:
+def socket_allows(scope: dict[str, Any], *, aim: bool, who: tuple[str, str] | None = None) -> bool:
     """One message from this socket's user (or, anonymous, its address): False when the shared budget
-    is spent, whichever of their sockets sends."""
+    is spent, whichever of their sockets sends. `who`: the socket's `socket_owner`, when the caller
+    keeps it (it cannot change while the socket lives; reading the scope's lazy user costs on every
+    aim)."""
     kind = "aim" if aim else "other"
-    per, who = _socket_key(scope)
-    key = (f"{per}:{who}", kind)
+    per, name = who if who is not None else socket_owner(scope)
+    key = (name, kind)
     bucket = _socket_buckets.get(key)
     if bucket is None:
         if len(_socket_buckets) >= _PRUNE_AT:

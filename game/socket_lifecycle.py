@@ -103,6 +103,15 @@ class CleanCloseMixin(NoConnectionHopMixin):
             return
         await self.send(text_data=text)  # type: ignore[attr-defined]
 
+    def relay_now(self, text: str) -> bool:
+        """The hub's synchronous fast path (game.hub.MatchHub.dispatch): True when `text` was sent
+        straight to the socket (or dropped: the socket is closing), False when it must go the awaited
+        way (no direct frame path here, or the socket not plainly open)."""
+        if self.closing:
+            return True
+        frames = self.frames
+        return frames is not None and frames.send_text(text)
+
     async def close_and_release(self, code: int) -> None:
         """Close the socket ourselves and clean up now (not when the client's close arrives)."""
         await self.close(code=code)  # type: ignore[attr-defined]

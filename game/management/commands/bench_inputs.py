@@ -19,7 +19,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
-from game.engine.bot import NoMoveError, quick_move
+from game.engine.bot import quick_move
+from game.engine.bot_levels import NoMoveError
 from game.selectors.match_state import engine_names
 from game.services import matches as match_services
 from game.services.accounts import guest_create

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 
 from game.models import Match, MatchConnection, Profile, Shot
 from game.selectors.match_state import CONNECTION_STALE_AFTER, AnyUser
@@ -33,17 +33,23 @@ def _quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+def _column(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field), f"{model.__name__}.{name} is not a concrete field"
+    return _quote(field.column)
+
+
 @functools.lru_cache(maxsize=64)
 def _insert_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
-    columns = ", ".join(_quote(model._meta.get_field(name).column) for name in names)
+    columns = ", ".join(_column(model, name) for name in names)
     marks = ", ".join(["%s"] * len(names))
     return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
 
 
 @functools.lru_cache(maxsize=64)
 def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
-    sets = ", ".join(f"{_quote(model._meta.get_field(name).column)} = %s" for name in names)
-    pk = _quote(model._meta.pk.column)  # type: ignore[union-attr]
+    sets = ", ".join(f"{_column(model, name)} = %s" for name in names)
+    pk = _quote(model._meta.pk.column)
     return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {pk} = %s"
 
 
@@ -83,8 +89,7 @@ def _lock_sql(vendor: str, for_update: bool) -> str:
     def table(model: type[Model]) -> str:
         return _quote(model._meta.db_table)
 
-    def col(model: type[Model], name: str) -> str:
-        return _quote(model._meta.get_field(name).column)
+    col = _column
 
     shot, conn, profile = table(Shot), table(MatchConnection), table(Profile)
     match_pk = f"m.{col(Match, 'id')}"
