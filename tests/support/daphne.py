@@ -92,7 +92,16 @@ class DaphneServer:
     def start(self, timeout: float = 30.0) -> DaphneServer:
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "kaiza_site.serve", "-b", "127.0.0.1", "-p", str(self.port), "kaiza_site.asgi:application"],
+            [
+                sys.executable,
+                "-m",
+                "kaiza_site.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "kaiza_site.asgi:application",
+            ],
             cwd=PROJECT_DIR,
             env=self.env,
             stdout=log,
