@@ -402,7 +402,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     def relay_now(self, text: str) -> bool:
         # Only when nothing waits in the outbox: a relay keeps its place behind queued events.
-        return not self.outbox.busy and super().relay_now(text)
+        return not self.outbox.busy and self.send_direct(text)
 
     async def hub_beat(self, version: int, text: str) -> None:
         await self.outbox.hub_beat(version, text)

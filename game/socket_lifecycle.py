@@ -96,21 +96,21 @@ class CleanCloseMixin(NoConnectionHopMixin):
         the socket, framed once for all the sockets it goes to (the hub's fan-out: kaiza_site.serve
         says why); anywhere else, and whenever the socket is not plainly open, through ASGI like every
         other send (dropped quietly once closing)."""
-        if self.closing:
-            return
-        frames = self.frames
-        if frames is not None and frames.send_text(text):
-            return
-        await self.send(text_data=text)  # type: ignore[attr-defined]
+        if not self.send_direct(text):
+            await self.send(text_data=text)  # type: ignore[attr-defined]
 
-    def relay_now(self, text: str) -> bool:
-        """The hub's synchronous fast path (game.hub.MatchHub.dispatch): True when `text` was sent
-        straight to the socket (or dropped: the socket is closing), False when it must go the awaited
-        way (no direct frame path here, or the socket not plainly open)."""
+    def send_direct(self, text: str) -> bool:
+        """True when `text` was sent straight to the socket (or dropped: the socket is closing), False
+        when it must go through ASGI (no direct frame path here, or the socket not plainly open)."""
         if self.closing:
             return True
         frames = self.frames
         return frames is not None and frames.send_text(text)
+
+    def relay_now(self, text: str) -> bool:
+        """The hub's synchronous fast path (game.hub.MatchHub.dispatch); subclasses with a queue of
+        their own say False while it holds anything."""
+        return self.send_direct(text)
 
     async def close_and_release(self, code: int) -> None:
         """Close the socket ourselves and clean up now (not when the client's close arrives)."""

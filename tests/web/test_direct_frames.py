@@ -82,7 +82,7 @@ def test_one_text_to_many_sockets_is_framed_once() -> None:
     second.factory.prepareMessage = counting  # type: ignore[method-assign]
     assert DirectFrames(first).send_text(text) and DirectFrames(second).send_text(text)
     assert prepared == [text.encode()]
-    assert first_out.value() == second_out.value() == read_frames_bytes(text)
+    assert first_out.value() == second_out.value() == short_text_frame(text)
     # A new text (even equal in content) is a new message: framed again, never a stale one.
     other = "".join(['{"t":"aim","d":{"angle":', "0.6}}"])
     DirectFrames(first).send_text(other)
@@ -90,7 +90,7 @@ def test_one_text_to_many_sockets_is_framed_once() -> None:
     assert read_frames(first_out.value())[-1] == (1, other.encode())
 
 
-def read_frames_bytes(text: str) -> bytes:
+def short_text_frame(text: str) -> bytes:
     payload = text.encode()
     assert len(payload) < 126
     return bytes([0x81, len(payload)]) + payload
