@@ -19,13 +19,28 @@ from tests.support.daphne import DaphneServer, log_tracebacks, migrate, server_e
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
+#: Seconds a `slow` test may take (the others: pyproject's `timeout`, 300 s). They play whole matches
+#: on real clocks (a K-11 time limit, shoot-outs, reloads) and took 50-290 s beside the other worker's
+#: browser on this 2-core machine; the limit is there to catch a hang, not to time them.
+SLOW_TIMEOUT = 900
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests go last: Playwright's sync API runs an event loop in the main thread while a
     browser is open, which would break the asyncio tests that follow it.
 
+    The `slow` browser tests (about a minute or more each) lead each worker's browser tests, dealt out
+    by the seconds each took (`@pytest.mark.slow(seconds)`), longest first to the lightest share:
+    pytest-xdist's worksteal hands each worker one contiguous share of this list at the start and
+    can steal only tests not yet begun, so four of them in one file, one share, ran end to end on one
+    worker while the other had run out of work.
+
     The services run of `make test` (scripts/run_tests.py) sets KAIZA_SERVICES_MISSING when
     PostgreSQL or Redis is not there: its tests then skip with that reason, or fail in CI."""
-    items.sort(key=lambda item: "chromium" in getattr(item, "fixturenames", ()))
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+    items[:] = _dealt(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     missing = os.environ.get("KAIZA_SERVICES_MISSING")
     if not missing:
         return
@@ -33,6 +48,41 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if marker is not None:
             item.add_marker(marker)
+
+
+def _seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("slow")
+    return float(marker.args[0]) if marker is not None and marker.args else 60.0
+
+
+def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """`items` in `workers` shares of the sizes worksteal sends first (len // workers left), each share
+    its other tests, then its turn of the slow browser tests, then its other browser tests."""
+    browser = [item for item in items if "chromium" in getattr(item, "fixturenames", ())]
+    plain = [item for item in items if "chromium" not in getattr(item, "fixturenames", ())]
+    slow = [item for item in browser if item.get_closest_marker("slow") is not None]
+    quick = [item for item in browser if item.get_closest_marker("slow") is None]
+    sizes, left = [], len(items)
+    for share in range(workers):
+        sizes.append(left // (workers - share))
+        left -= sizes[-1]
+    # Longest first, each to the share with the least so far (the seconds each took: `slow`'s argument).
+    turns: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for item in sorted(slow, key=_seconds, reverse=True):
+        share = load.index(min(load))
+        turns[share].append(item)
+        load[share] += _seconds(item)
+    dealt: list[pytest.Item] = []
+    for share, size in enumerate(sizes):
+        own = plain[: len(plain) // (workers - share)]
+        del plain[: len(own)]
+        turn = turns[share]
+        fill = max(0, size - len(own) - len(turn)) if share < workers - 1 else len(quick)
+        dealt += [*own, *turn, *quick[:fill]]
+        del quick[:fill]
+    assert len(dealt) == len(items), "every test dealt once"
+    return dealt
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ seat null for a spectator, heartbeat in `seen_at`).
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.db.models import Count
@@ -14,7 +13,7 @@ from django.db.models import Count
 from game import glicko2
 from game.engine.table import kaisa_table
 from game.models import Match, MatchConnection
-from game.selectors.match_state import CONNECTION_STALE_AFTER
+from game.selectors.match_state import fresh_since
 from game.selectors.players import match_scores, profile_name, rating_label
 
 LIVE_LIMIT = 100
@@ -25,9 +24,9 @@ def _spectator_counts(*, match_ids: list[str]) -> dict[str, int]:
     heartbeat is fresh (a crashed process leaves rows that stop counting once stale)."""
     if not match_ids:
         return {}
-    fresh_since = time.time() - CONNECTION_STALE_AFTER  # the match page's window: both agree on who is there
+    fresh = fresh_since()  # the match page's window: both agree on who is there
     rows = (
-        MatchConnection.objects.filter(match_id__in=match_ids, seat__isnull=True, seen_at__gte=fresh_since)
+        MatchConnection.objects.filter(match_id__in=match_ids, seat__isnull=True, seen_at__gte=fresh)
         .values("match_id")
         .annotate(n=Count("pk"))
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -29,11 +30,26 @@ DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
 #: Each process's heartbeat touches its sockets' rows every 10 s (game.presence), so 30 s is three
 #: missed heartbeats.
 CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 30.0))
+
 #: Seconds a visit may take once the K-11 time is up, in a match created without a shot clock: the
 #: extra visits and the shoot-out then always come to an end, even with a player who stops playing.
 TIME_UP_SHOT_CLOCK = int(getattr(settings, "KAIZA_TIME_UP_SHOT_CLOCK", 60))
 
 AnyUser = User | AnonymousUser
+
+
+def fresh_since() -> float:
+    """The oldest `seen_at` of a connection row that still counts. Staleness is about real sockets, so
+    it is measured on the real clock (a deadline service may be given another `now`)."""
+    return time.time() - CONNECTION_STALE_AFTER
+
+
+def seats_present(live_seats: Iterable[int], bot_seats: Iterable[int]) -> set[int]:
+    """The seats that are there: the one rule, whoever reads its parts (the ORM in
+    game.services.matches.presence and game.selectors.matches, one SQL statement in
+    game.services.matches.rows): a seat is there while a fresh connection row holds it
+    (`fresh_since`) or while its player is a bot (a bot never leaves)."""
+    return {*live_seats, *bot_seats}
 
 
 def snapshot_hash(snapshot: dict[str, Any]) -> str:

@@ -14,12 +14,13 @@ from game.selectors.chat import chat_recent
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
 from game.selectors.match_state import (
-    CONNECTION_STALE_AFTER,
     clock_info,
     engine_names,
+    fresh_since,
     pending_of,
     player_name,
     seat_of,
+    seats_present,
     state_of,
 )
 from game.selectors.players import profile_name
@@ -158,11 +159,9 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
     if match is None:
         return {"players": [], "spectators": 0}
     fresh = list(
-        MatchConnection.objects.filter(
-            match_id=match_id, seen_at__gte=time.time() - CONNECTION_STALE_AFTER
-        ).values_list("seat", "user_id")
+        MatchConnection.objects.filter(match_id=match_id, seen_at__gte=fresh_since()).values_list("seat", "user_id")
     )
-    seats = {seat for seat, _user in fresh if seat is not None}
+    live = {seat for seat, _user in fresh if seat is not None}
     spectators = sum(1 for seat, _user in fresh if seat is None)
     if match.team_size:  # every member by name, with his team as the seat
         here = {user for seat, user in fresh if seat is not None}
@@ -178,16 +177,17 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
         ]
         return {"players": members, "spectators": spectators}
     ids = [match.player1_id, match.player2_id]
-    absent = [user_id for seat, user_id in enumerate(ids) if user_id is not None and seat not in seats]
+    absent = [user_id for seat, user_id in enumerate(ids) if user_id is not None and seat not in live]
     bots = (
         set(Profile.objects.filter(user_id__in=absent, is_bot=True).values_list("user_id", flat=True))
         if absent
         else set()
     )
+    there = seats_present(live, (seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots))
     names = engine_names(match)
     return {
         "players": [
-            {"name": names[seat], "seat": seat, "connected": seat in seats or user_id in bots}
+            {"name": names[seat], "seat": seat, "connected": seat in there}
             for seat, user_id in enumerate(ids)
             if user_id is not None
         ],

@@ -186,15 +186,21 @@ def version(page: Any) -> int:
     return int(root_data(page).get("version") or 0)
 
 
+def lag_strike(state: dict[str, Any], me: str, lag_speed: float = 2.3) -> tuple[tuple[float, float], float]:
+    """Where `me` lags from and how hard: the two players' speeds differ, or the lag is a tie."""
+    seat = side_of(state, me)
+    start = (round(TABLE.home_line_x / 2, 6), round(W / 4 if seat == 0 else 3 * W / 4, 6))
+    return start, lag_speed + 0.35 * seat
+
+
 def take_turn(page: Any, me: str, lag_speed: float = 2.3, shot_speed: float = 2.4) -> str:
     """Do whatever the page says is my move; returns the action played."""
     act = actions(page)[0]
     state = shown_state(page)
     if act == "lag":
-        seat = side_of(state, me)
-        start = (round(TABLE.home_line_x / 2, 6), round(W / 4 if seat == 0 else 3 * W / 4, 6))
+        start, speed = lag_strike(state, me, lag_speed)
         aim(page, start, 0.0)
-        pull_and_release(page, start, 0.0, lag_speed + 0.35 * seat)  # unequal, or the lag is a tie
+        pull_and_release(page, start, 0.0, speed)
     elif act == "choose_break":
         page.click(".kz-take-break")
     elif act == "place":

@@ -38,6 +38,7 @@ def _move(page: Any, name: str, others: list[Any]) -> str:
     return act
 
 
+@pytest.mark.slow(85)
 def test_client_shows_connection_lost(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -74,9 +75,13 @@ def test_client_shows_connection_lost(
 
         # 3. Frozen again just as alice lags: "sending…", the overlay, then after the thaw her lag is
         #    applied exactly once (the old socket's frame and the resend carry the same ack).
+        #    The cue is aimed first and only the pull happens frozen: on a loaded machine the aiming
+        #    moves took so long that the page had noticed the loss before the lag was sent.
+        start_at, speed = driver.lag_strike(driver.shown_state(alice), alice_name)
+        driver.aim(alice, start_at, 0.0)
         since = pages.watch_for_lost(alice)
         proxy.freeze()
-        driver.take_turn(alice, alice_name)
+        driver.pull_and_release(alice, start_at, 0.0, speed)
         alice.wait_for_selector(".kz-sending", state="visible", timeout=4000)
         assert pages.visible_text(alice, ".kz-sending") == "sending…"
         alice.wait_for_selector(".kz-lost", state="visible", timeout=8000)
@@ -109,6 +114,7 @@ def test_client_shows_connection_lost(
     pages.assert_clean_log(server)
 
 
+@pytest.mark.slow(220)
 def test_reload_keeps_the_shot_list(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -162,6 +168,7 @@ def _accept_dialogs(page: Any) -> None:
     page.on("dialog", lambda dialog: dialog.accept())
 
 
+@pytest.mark.slow(150)
 def test_end_card_shows_the_result(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -245,11 +252,12 @@ def _phase(page: Any) -> str:
 
 def _steer_once(players: dict[str, Any], skip: str | None = None) -> str | None:
     """The player who may move (not `skip`) makes a move that scores nothing and costs nothing."""
-    movers = [(n, p) for n, p in players.items() if n != skip and driver.actions(p)]
+    # Each page's actions read once: a server clock may take the turn away between two reads.
+    offered = [(n, p, driver.actions(p)) for n, p in players.items() if n != skip]
+    movers = [(n, p, acts[0]) for n, p, acts in offered if acts]
     if not movers:
         return None
-    name, page = movers[0]
-    act = driver.actions(page)[0]
+    name, page, act = movers[0]
     before = driver.version(page)
     try:
         if act == "place":
@@ -304,6 +312,7 @@ def _lag_ball_drawn(page: Any, seat: int) -> bool:
     return float(mean) > 150  # a white ball; the cloth is dark green
 
 
+@pytest.mark.slow(290)
 def test_time_limit_and_shootout_through_the_page(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

@@ -84,6 +84,7 @@ def test_quick_pairing_matches_two_seekers(
     assert_clean_log(server)
 
 
+@pytest.mark.slow(65)
 def test_rematch_from_the_end_card(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:

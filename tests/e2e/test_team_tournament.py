@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import pages
+from tests.e2e import driver, pages
 from tests.support.daphne import DaphneServer
 
 pytestmark = pytest.mark.browser
@@ -90,10 +90,12 @@ def test_a_team_enters_and_plays_its_tournament_match(
     assert len(members) == 2
     assert "Aila" in members[0] and "Alma" in members[0] and members[0].index("Aila") < members[0].index("Alma")
     assert "Mika" in members[1] and "Niko" in members[1] and members[1].index("Mika") < members[1].index("Niko")
-    time.sleep(0.5)
-    assert pages.region_colours(page, "canvas", artifacts_dir / "team-tournament-table.png") > 10
+    # The table drawn and the sides named (waited for, not slept on: CI's loaded machine draws later).
+    driver.wait_ready(page)
+    pages.wait_text(page, "body", "Aila +1")
     hud = pages.visible_text(page, "body")
     assert "Aila +1" in hud and "Mika +1" in hud
+    assert pages.region_colours(page, "canvas", artifacts_dir / "team-tournament-table.png") > 10
     page.screenshot(path=str(artifacts_dir / "team-tournament-match.png"), full_page=True)
     assert page.errors == []
     time.sleep(0.5)

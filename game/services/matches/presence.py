@@ -11,30 +11,25 @@ from django.db import transaction
 
 from game.models import Match, MatchConnection, Profile
 from game.selectors.match_state import (
-    CONNECTION_STALE_AFTER,
     DISCONNECT_GRACE,
     AnyUser,
     clock_info,
     deadline_next,
+    fresh_since,
     seat_of,
+    seats_present,
 )
 from game.selectors.tournaments import awaiting_teams
 from game.services.matches.base import lock
 
 
 def connected_seats(match: Match, now: float) -> set[int]:
-    """Seats with a live socket (in any process), bots always being there."""
-    # Staleness is about real sockets, so it is measured on the real clock (the deadline service may
-    # be given another `now`).
-    seats = {
-        seat
-        for seat in MatchConnection.objects.filter(
-            match=match, seat__isnull=False, seen_at__gte=time.time() - CONNECTION_STALE_AFTER
-        ).values_list("seat", flat=True)
-        if seat is not None  # the filter excludes nulls; this tells the type checker
-    }
-    if len(seats) == 2:
-        return seats
+    """Seats that are there (`seats_present`: a live socket in any process, or a bot)."""
+    rows = MatchConnection.objects.filter(match=match, seat__isnull=False, seen_at__gte=fresh_since())
+    # The filter excludes null seats; the `is not None` tells the type checker.
+    live = {seat for seat in rows.values_list("seat", flat=True) if seat is not None}
+    if len(live) == 2:
+        return live
     # Only when a seat has no socket: is its player a bot? One query by id, without loading the users
     # (this runs on every input; the common case above costs one query).
     ids = [match.player1_id, match.player2_id]
@@ -43,8 +38,7 @@ def connected_seats(match: Match, now: float) -> set[int]:
             "user_id", flat=True
         )
     )
-    seats.update(seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots)
-    return seats
+    return seats_present(live, (seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots))
 
 
 def refresh_grace(match: Match, now: float, connected: set[int] | None = None) -> bool:

@@ -16,7 +16,6 @@ Works on PostgreSQL and SQLite alike (plain SQL; `FOR UPDATE` only where the dat
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +23,7 @@ from django.db import connection
 from django.db.models import Field, Model
 
 from game.models import Match, MatchConnection, Profile, Shot
-from game.selectors.match_state import CONNECTION_STALE_AFTER, AnyUser
+from game.selectors.match_state import AnyUser, fresh_since, seats_present
 
 __all__ = ["LockedInput", "insert_row", "lock_for_input", "update_row"]
 
@@ -135,8 +134,7 @@ def lock_for_input(match_id: str, user: AnyUser | None, ack: int | None) -> Lock
     """The Match row locked until the transaction ends (as `base.lock`), with the input's context;
     None when there is no such match."""
     user_id = user.pk if user is not None and user.is_authenticated else None
-    # Staleness is about real sockets: measured on the real clock (as connected_seats does).
-    fresh = time.time() - CONNECTION_STALE_AFTER
+    fresh = fresh_since()
     vendor = connection.vendor
     sql = _lock_sql(vendor, bool(connection.features.has_select_for_update))
     with connection.cursor() as cursor:
@@ -152,5 +150,8 @@ def lock_for_input(match_id: str, user: AnyUser | None, ack: int | None) -> Lock
         values.append(value)
     match = Match.from_db(connection.alias, attnames, values)
     top, stored, live_0, live_1, bot_0, bot_1 = row[len(plan) :]
-    connected = {seat for seat, there in enumerate((live_0 or bot_0, live_1 or bot_1)) if there}
+    connected = seats_present(
+        (seat for seat, live in enumerate((live_0, live_1)) if live),
+        (seat for seat, bot in enumerate((bot_0, bot_1)) if bot),
+    )
     return LockedInput(match, (top or 0) + 1, None if ack is None else stored, connected)

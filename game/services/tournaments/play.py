@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from game.models import Match, MatchConnection
 from game.selectors import tournaments as selectors
-from game.selectors.match_state import CONNECTION_STALE_AFTER, deadline_next
+from game.selectors.match_state import deadline_next, fresh_since
 from game.selectors.teams import team_winner
 from game.services.matches.base import Applied, MatchError, store_event
 from game.services.matches.presence import connected_seats, refresh_grace
@@ -271,7 +271,7 @@ def _present(match: Match, user_ids: list[int | None]) -> list[bool]:
         MatchConnection.objects.filter(
             match=match,
             user_id__in=[u for u in user_ids if u is not None],
-            seen_at__gte=time.time() - CONNECTION_STALE_AFTER,
+            seen_at__gte=fresh_since(),
         ).values_list("user_id", flat=True)
     )
     return [u is not None and u in fresh for u in user_ids]
