@@ -21,7 +21,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
-from game import bot_runner, hub, input_process, presence, protocol, realtime, seek_clock
+from game import bot_runner, hub, presence, protocol, realtime, seek_clock
 from game.db import CONNECT, db_async
 from game.lobby_protocol import SeekCancel, SeekRequest, parse_lobby
 from game.outbox import VersionedOutbox
@@ -278,7 +278,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             return
         call = self.service_call(message)
         try:
-            applied = await (input_process.run_input(call) if input_process.enabled() else db_async(call)())
+            applied = await db_async(call)()
         except match_services.MatchError as exc:
             await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
             return

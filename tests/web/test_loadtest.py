@@ -6,18 +6,14 @@ it drives: guest sessions over HTTP, seats, players playing legal moves, spectat
 
 from __future__ import annotations
 
-import asyncio
-import json
 import re
 from collections.abc import Callable
 from io import StringIO
 
 import pytest
-import websockets
 from django.core.management import CommandError, call_command
-from websockets.typing import Origin
 
-from game.loadtest.client import LoadConfig, LoadStats, create_match, join_match, run_load, ws_base
+from game.loadtest.client import LoadConfig, LoadStats, run_load
 from tests.support.daphne import DaphneServer
 
 
@@ -120,42 +116,3 @@ def test_loadtest_fails_with_the_reason_when_a_bar_is_missed(daphne_factory: Cal
 def test_loadtest_refuses_a_url_it_cannot_use() -> None:
     with pytest.raises(CommandError, match="--url takes http://host:port"):
         call_command("loadtest", url=["ftp://127.0.0.1:1"], matches=1, duration=1.0, stdout=StringIO())
-
-
-@pytest.mark.services
-def test_inputs_in_the_worker_process_play_and_refuse_as_in_the_thread(
-    daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str
-) -> None:
-    """`KAIZA_INPUT_PROCESS=1` (game.input_process): the players' inputs run in a worker process. A
-    match plays through it (lags, choices, placements, shots, everyone's versions in order), and a
-    refused input comes back as the same `error` with its code (MatchError pickled across), the
-    match untouched."""
-    server = daphne_factory(
-        DATABASE_URL=postgres_database_url, REDIS_URL=redis_url, KAIZA_INPUT_PROCESS="1", KAIZA_BOT_PACE="0"
-    )
-    stats = smoke([server.url], matches=2)
-    assert dict(stats.errors) == {}
-    assert stats.missed == 0
-    assert stats.shots >= 2 and stats.shot_spectator
-
-    async def refused() -> tuple[dict[str, object], dict[str, object]]:
-        match_id, first = await asyncio.to_thread(create_match, server.url)
-        await asyncio.to_thread(join_match, server.url, match_id)
-        async with websockets.connect(
-            f"{ws_base(server.url)}/ws/match/{match_id}/",
-            additional_headers={"Cookie": first.header()},
-            origin=Origin(server.url),
-        ) as socket:
-            snapshot = json.loads(await asyncio.wait_for(socket.recv(), 10))
-            assert snapshot["t"] == "snapshot"
-            stale = {"t": "lag", "ack": 1, "v": snapshot["v"] + 5, "d": {"strike": {"angle": 1.5, "speed": 1.0}}}
-            await socket.send(json.dumps(stale))
-            while True:
-                reply = json.loads(await asyncio.wait_for(socket.recv(), 10))
-                if reply["t"] == "error":
-                    return snapshot, reply
-                assert "v" not in reply or reply["v"] <= snapshot["v"], f"the refused input changed the match: {reply}"
-
-    snapshot, reply = asyncio.run(refused())
-    assert reply["d"]["code"] == "stale" and reply["d"]["ack"] == 1, reply
-    assert str(snapshot["v"]) in reply["d"]["message"]

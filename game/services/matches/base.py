@@ -41,14 +41,6 @@ class MatchError(Exception):
         self.message = message % self.params if self.params and key is None else message
         super().__init__(f"{code}: {self.message}")
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled whole: an input run in the worker process (game.input_process) raises it there.
-        return (_match_error, (self.code, self.template, self.params, self.key))
-
-
-def _match_error(code: str, template: str, params: dict[str, Any], key: str | None) -> MatchError:
-    return MatchError(code, template, params, key=key)
-
 
 @dataclass
 class Applied:
