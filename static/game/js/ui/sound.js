@@ -14,6 +14,12 @@ import { shotVoices } from "../shotsounds.js";
 
 export const MUTE_KEY = "kaiza.sound.muted";
 const MASTER = 0.6;
+/**
+ * Seconds late a voice may still start. A frame the browser drew late (a busy machine: up to a tenth
+ * of a second) still hears its shot's strike, a little late; a tab that was in the background for
+ * seconds starts no burst of old voices. (At 0.03 s a loaded test machine's page lost a strike.)
+ */
+const LATE_VOICE_S = 0.15;
 
 function localStore() {
   try {
@@ -156,7 +162,7 @@ export function createSound(root, table, { storage = localStore(), AudioCtor = w
     const nodes = [];
     for (const v of shotVoices(tracks, table)) {
       const when = base + v.t / rate;
-      if (when < ctx.currentTime - 0.03) continue; // already past: never a burst of late voices
+      if (when < ctx.currentTime - LATE_VOICE_S) continue; // long past: never a burst of late voices
       nodes.push(voice(v, Math.max(when, ctx.currentTime)));
     }
     root.dataset.soundVoices = JSON.stringify(counts);
