@@ -44,12 +44,25 @@ def fresh_since() -> float:
     return time.time() - CONNECTION_STALE_AFTER
 
 
-def seats_present(live_seats: Iterable[int], bot_seats: Iterable[int]) -> set[int]:
+def bot_seats(match: Match, seats: Iterable[int]) -> set[int]:
+    """Which of `seats` a bot holds: one query by user id, without loading the users, and none when
+    `seats` is empty (the presence reads ask only about seats no live socket holds)."""
+    ids = {seat: user_id for seat, user_id in enumerate((match.player1_id, match.player2_id)) if user_id is not None}
+    wanted = [seat for seat in seats if seat in ids]
+    if not wanted:
+        return set()
+    bots = set(
+        Profile.objects.filter(user_id__in=[ids[s] for s in wanted], is_bot=True).values_list("user_id", flat=True)
+    )
+    return {seat for seat in wanted if ids[seat] in bots}
+
+
+def seats_present(live_seats: Iterable[int], bots: Iterable[int]) -> set[int]:
     """The seats that are there: the one rule, whoever reads its parts (the ORM in
     game.services.matches.presence and game.selectors.matches, one SQL statement in
     game.services.matches.rows): a seat is there while a fresh connection row holds it
-    (`fresh_since`) or while its player is a bot (a bot never leaves)."""
-    return {*live_seats, *bot_seats}
+    (`fresh_since`) or while its player is a bot (`bot_seats`; a bot never leaves)."""
+    return {*live_seats, *bots}
 
 
 def snapshot_hash(snapshot: dict[str, Any]) -> str:

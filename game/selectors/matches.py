@@ -14,6 +14,7 @@ from game.selectors.chat import chat_recent
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
 from game.selectors.match_state import (
+    bot_seats,
     clock_info,
     engine_names,
     fresh_since,
@@ -177,13 +178,7 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
         ]
         return {"players": members, "spectators": spectators}
     ids = [match.player1_id, match.player2_id]
-    absent = [user_id for seat, user_id in enumerate(ids) if user_id is not None and seat not in live]
-    bots = (
-        set(Profile.objects.filter(user_id__in=absent, is_bot=True).values_list("user_id", flat=True))
-        if absent
-        else set()
-    )
-    there = seats_present(live, (seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots))
+    there = seats_present(live, bot_seats(match, (seat for seat in (0, 1) if seat not in live)))
     names = engine_names(match)
     return {
         "players": [

@@ -9,10 +9,11 @@ from typing import Any
 
 from django.db import transaction
 
-from game.models import Match, MatchConnection, Profile
+from game.models import Match, MatchConnection
 from game.selectors.match_state import (
     DISCONNECT_GRACE,
     AnyUser,
+    bot_seats,
     clock_info,
     deadline_next,
     fresh_since,
@@ -28,17 +29,8 @@ def connected_seats(match: Match, now: float) -> set[int]:
     rows = MatchConnection.objects.filter(match=match, seat__isnull=False, seen_at__gte=fresh_since())
     # The filter excludes null seats; the `is not None` tells the type checker.
     live = {seat for seat in rows.values_list("seat", flat=True) if seat is not None}
-    if len(live) == 2:
-        return live
-    # Only when a seat has no socket: is its player a bot? One query by id, without loading the users
-    # (this runs on every input; the common case above costs one query).
-    ids = [match.player1_id, match.player2_id]
-    bots = set(
-        Profile.objects.filter(user_id__in=[i for i in ids if i is not None], is_bot=True).values_list(
-            "user_id", flat=True
-        )
-    )
-    return seats_present(live, (seat for seat, user_id in enumerate(ids) if user_id is not None and user_id in bots))
+    # The common case, both seats held, costs this one query; a bot is looked for only in an empty seat.
+    return seats_present(live, bot_seats(match, (seat for seat in (0, 1) if seat not in live)))
 
 
 def refresh_grace(match: Match, now: float, connected: set[int] | None = None) -> bool:

@@ -1,0 +1,75 @@
+"""How tests/conftest.py deals the suite to pytest-xdist's workers (`_dealt`): each worker's first share
+holds its plain tests, then its turn of the slow browser tests, then other browser tests (a browser
+test never precedes an asyncio one in a share), the shares have the sizes worksteal sends, and the
+slow tests' seconds are balanced between the shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from tests.conftest import _dealt
+
+
+@dataclass(eq=False)
+class Marker:
+    args: tuple[Any, ...]
+
+
+@dataclass(eq=False)
+class Item:
+    """What `_dealt` reads of a pytest item: its fixture names and its `slow` marker."""
+
+    name: str
+    browser: bool = False
+    seconds: float | None = None
+    fixturenames: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.browser:
+            self.fixturenames = ["chromium"]
+
+    def get_closest_marker(self, name: str) -> Marker | None:
+        return Marker((self.seconds,)) if name == "slow" and self.seconds is not None else None
+
+
+def _suite() -> list[Item]:
+    plain = [Item(f"unit{i}") for i in range(40)]
+    slow = [Item(f"slow{s}", browser=True, seconds=s) for s in (290, 50, 220, 150, 85, 105)]
+    quick = [Item(f"page{i}", browser=True) for i in range(12)]
+    return [*plain[:20], *slow[:3], *quick[:6], *plain[20:], *slow[3:], *quick[6:]]
+
+
+def _shares(dealt: list[Any], workers: int) -> list[list[Any]]:
+    """Split as worksteal's first schedule does: len // workers left, one worker after another."""
+    shares, rest = [], list(dealt)
+    for share in range(workers):
+        size = len(rest) // (workers - share)
+        shares.append(rest[:size])
+        rest = rest[size:]
+    return shares
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_every_test_dealt_once_and_browser_tests_last_in_each_share(workers: int) -> None:
+    items = _suite()
+    dealt = _dealt(items, workers)
+    assert sorted(i.name for i in dealt) == sorted(i.name for i in items)
+    for share in _shares(dealt, workers):
+        kinds = [bool(i.fixturenames) for i in share]
+        assert kinds == sorted(kinds), [i.name for i in share]  # plain first, then browser
+
+
+def test_slow_tests_lead_each_share_balanced_by_their_seconds() -> None:
+    dealt = _dealt(_suite(), 2)
+    loads = []
+    for share in _shares(dealt, 2):
+        browser = [i for i in share if i.fixturenames]
+        slow = [i for i in browser if i.seconds is not None]
+        assert browser[: len(slow)] == slow, [i.name for i in browser]  # the slow ones come first
+        assert [i.seconds for i in slow] == sorted((i.seconds for i in slow), reverse=True)
+        loads.append(sum(i.seconds for i in slow))
+    # 290 + 105 + 50 against 220 + 150 + 85: the two longest never in one share (510 s alone).
+    assert sorted(loads) == [445, 455], loads
