@@ -265,7 +265,7 @@ export function createHud(root) {
     const clock = state.clock || {};
     const live = game.phase !== "finished";
     const shotLeft = live ? secondsLeft(state, clock.shot_deadline, epoch) : null;
-    setText(shotClock, shotLeft !== null ? `⏱ ${formatClock(shotLeft)}` : "");
+    setText(shotClock, shotLeft !== null ? formatClock(shotLeft) : ""); // its stopwatch: kaiza.css
     setAttr(shotClock, "data-urgent", shotLeft !== null && shotLeft <= SHOT_CLOCK_WARNING_S ? "yes" : null);
     setAttr(shotClock, "title", shotLeft !== null ? shotClockTooltip(clock) : gettext("shot clock"));
     const matchLeft = live ? secondsLeft(state, clock.match_deadline, epoch) : null;
