@@ -162,7 +162,9 @@ export function createSound(root, table, { storage = localStore(), AudioCtor = w
     const nodes = [];
     for (const v of shotVoices(tracks, table)) {
       const when = base + v.t / rate;
-      if (when < ctx.currentTime - LATE_VOICE_S) continue; // long past: never a burst of late voices
+      // Long past: skipped, never a burst of late voices; but the strike that starts the shot always
+      // sounds (one voice, at once if late): a page whose animation began late still hears the shot.
+      if (when < ctx.currentTime - LATE_VOICE_S && v.kind !== "strike") continue;
       nodes.push(voice(v, Math.max(when, ctx.currentTime)));
     }
     root.dataset.soundVoices = JSON.stringify(counts);
