@@ -57,3 +57,26 @@ def test_illegal_placement_is_shown_and_not_sent(chromium: Any) -> None:
     driver.click_world(page, 2.6, 0.71)
     driver.wait_version(page, before + 1)
     assert driver.balls(page)["white2"] == [2.6, 0.71]
+
+
+def test_a_stage_collapsed_to_nothing_keeps_the_table_and_raises_nothing(chromium: Any, artifacts_dir: Path) -> None:
+    """A stage of height 0 (a page not laid out yet, a layout that hides it for a moment) once made the
+    renderer build a table canvas 0 pixels high, where the cloth pattern throws (CI, team tournament
+    page). The renderer now declines an empty box; the table comes back with the box."""
+    match = EngineMatch()
+    page = open_page(chromium, match, "alice", "player")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    driver.wait_ready(page)
+    before = page.get_attribute("canvas", "data-transform")
+    for height in ("0px", "0.4px"):
+        page.evaluate(f"() => {{ document.querySelector('.kz-stage').style.height = '{height}'; }}")
+        page.wait_for_function("() => document.querySelector('.kz-stage').getBoundingClientRect().height < 1")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert errors == []
+        assert page.get_attribute("canvas", "data-transform") == before  # the last fit kept
+    page.evaluate("() => { document.querySelector('.kz-stage').style.height = ''; }")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert errors == []
+    colours = flow.screenshot_nonblank(page, artifacts_dir / "harness-stage-restored.png")
+    assert colours > 200, f"the table did not come back ({colours} colours)"

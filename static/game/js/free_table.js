@@ -283,9 +283,10 @@ export function createFreeTable(root, host) {
 
   function resize() {
     const rect = stage.getBoundingClientRect();
+    const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
+    if (!tf) return; // an empty stage: the last drawing stays
     canvas.style.width = `${rect.width}px`;
     canvas.style.height = `${rect.height}px`;
-    const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
     canvas.dataset.transform = JSON.stringify({ a: tf.a, b: tf.b, c: tf.c, d: tf.d, e: tf.e, f: tf.f });
   }
   const observer = new ResizeObserver(resize);

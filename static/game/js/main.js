@@ -358,9 +358,10 @@ function boot(root) {
 
   function resize() {
     const rect = stage.getBoundingClientRect();
+    const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
+    if (!tf) return; // an empty stage: the last drawing stays
     canvas.style.width = `${rect.width}px`;
     canvas.style.height = `${rect.height}px`;
-    const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
     // World -> CSS pixel matrix, published for browser tests and tools (no globals).
     canvas.dataset.transform = JSON.stringify({ a: tf.a, b: tf.b, c: tf.c, d: tf.d, e: tf.e, f: tf.f });
     // The tap reach in CSS px and the drawn orientation, for the hint words and for tests.

@@ -39,7 +39,13 @@ export function createRenderer(canvas, table) {
   let sprites = null;
   const orientations = {};
 
+  /**
+   * Fit the table to a new box. An empty box (a stage not laid out yet, or hidden) keeps the last
+   * fit and answers null: a canvas of height 0 cannot take the cloth pattern, and there is nothing
+   * to draw into it anyway; the next resize with a real box draws again.
+   */
   function resize(cssWidth, cssHeight, dpr) {
+    if (!(cssWidth >= 1 && cssHeight >= 1)) return null;
     tf = fitTable(table, cssWidth, cssHeight, dpr, "auto", 6);
     canvas.width = tf.pixelWidth;
     canvas.height = tf.pixelHeight;
