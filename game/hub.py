@@ -74,6 +74,10 @@ class MatchHub:
         self.closed = False
         #: Set when a read, a subscription or a publish failed (logged once the next beat resubscribed).
         self.layer_failed = False
+        #: group -> the thinning of its aims to this process's spectators (`SPECTATOR_AIM_INTERVAL`).
+        self.spectator_aims: dict[str, SpectatorAims] = {}
+        #: Deliveries a trailing spectator aim had to await (a socket with events queued), kept referenced.
+        self.deliveries: set[asyncio.Task[None]] = set()
 
     async def join(self, group: str, member: HubMember) -> None:
         """Deliver `group`'s messages to `member` from now on; returns once the process is subscribed,
@@ -94,6 +98,7 @@ class MatchHub:
             local.pop(member, None)
             if not local:
                 del self.members[group]
+                self._drop_spectator_aims(group)
 
     async def _open_channel(self) -> str:
         """The hub's channel: a plain name on a layer that reads plain channels in batches (ours), the
@@ -156,6 +161,7 @@ class MatchHub:
             if self.members.get(group):
                 return
             self.members.pop(group, None)
+            self._drop_spectator_aims(group)
             if group in self.subscribed:
                 self.subscribed.discard(group)
                 try:
@@ -218,6 +224,12 @@ class MatchHub:
         # it (a socket still connecting has none yet, so it gets it from its snapshot instead).
         audience = message.get("audience")
         text = message.get("text", "")
+        # An aim reaches the spectators at most every SPECTATOR_AIM_INTERVAL (the players every time).
+        held_from_spectators = (
+            kind == "match.relay" and message.get("aim") is True and not self._aim_due(str(group), text)
+        )
+        if kind == "match.event" and group in self.spectator_aims:
+            self.spectator_aims[group].pending = None  # the match moved on: a held aim is stale
         for member in list(local):
             try:
                 if kind == "match.event":
@@ -226,6 +238,7 @@ class MatchHub:
                     kind == "match.relay"
                     and member.channel_name != exclude
                     and (audience is None or getattr(member, "audience_role", None) == audience)
+                    and not (held_from_spectators and getattr(member, "audience_role", None) == "spectator")
                     # The common case, an aim to a socket with nothing queued, without an await per
                     # socket (six per aim with five spectators): relay_now sends it or says it cannot.
                     and not member.relay_now(text)
@@ -234,6 +247,73 @@ class MatchHub:
             except Exception:
                 logger.exception("match hub: delivering to %s failed", member.channel_name)
 
+    # --- aims to spectators, thinned ------------------------------------------------------------------
+
+    def _aim_due(self, group: str, text: str) -> bool:
+        """Whether this aim goes to the group's spectators now: when the last went out at least
+        `SPECTATOR_AIM_INTERVAL` ago. One that comes sooner is held, not queued: the next one due goes
+        out at once in its place (so thinning adds no delay to what is sent), and only when no newer
+        aim comes for an interval (the player stopped moving) is the held one sent, so a sweep's last
+        aim is never lost. A match event drops it (`dispatch`)."""
+        now = self.loop.time()
+        state = self.spectator_aims.setdefault(group, SpectatorAims())
+        if now - state.last >= SPECTATOR_AIM_INTERVAL:
+            state.last, state.pending = now, None
+            return True
+        state.pending, state.held_at = text, now
+        if state.timer is None:
+            state.timer = self.loop.call_at(now + SPECTATOR_AIM_INTERVAL, self._send_held_aim, group)
+        return False
+
+    def _send_held_aim(self, group: str) -> None:
+        state = self.spectator_aims.get(group)
+        if state is None:
+            return
+        state.timer = None
+        if state.pending is None:
+            return
+        now = self.loop.time()
+        quiet_until = state.held_at + SPECTATOR_AIM_INTERVAL
+        if now < quiet_until:  # a newer aim was held since this timer was set: wait for the quiet
+            state.timer = self.loop.call_at(quiet_until, self._send_held_aim, group)
+            return
+        text, state.pending, state.last = state.pending, None, now
+        for member in list(self.members.get(group) or ()):
+            if getattr(member, "audience_role", None) != "spectator":
+                continue
+            try:
+                if not member.relay_now(text):
+                    task = self.loop.create_task(member.hub_relay(text), name="kaiza-held-aim")
+                    self.deliveries.add(task)
+                    task.add_done_callback(self.deliveries.discard)
+            except Exception:
+                logger.exception("match hub: delivering to %s failed", member.channel_name)
+
+    def _drop_spectator_aims(self, group: str) -> None:
+        state = self.spectator_aims.pop(group, None)
+        if state is not None and state.timer is not None:
+            state.timer.cancel()
+
+
+class SpectatorAims:
+    """One group's aims to spectators: when the last went out (loop time), the aim held and when it
+    came, the timer that sends it after a quiet interval."""
+
+    __slots__ = ("held_at", "last", "pending", "timer")
+
+    def __init__(self) -> None:
+        self.last = float("-inf")
+        self.pending: str | None = None
+        self.held_at = 0.0
+        self.timer: asyncio.TimerHandle | None = None
+
+
+#: Seconds between two aims relayed to a match's spectators by one process: 10 a second, where the
+#: players get up to 20 (game.consumers.MatchConsumer.aim_interval). A page in a drag sends 18 a second
+#: and each relay goes to every spectator (five of them: most of the frames a match sends), while a
+#: spectator's page glides the cue from one aim to the next (static/game/js/state.js,
+#: `remoteAimAngle`), so a sweep looks the same at half the frames.
+SPECTATOR_AIM_INTERVAL = 0.1
 
 #: Seconds between two heartbeats of a process (the `beat` every match socket gets; a client that hears
 #: nothing for three of them shows the connection as lost), and the coroutine function that does the

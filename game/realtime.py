@@ -70,15 +70,23 @@ async def relay(
 ) -> None:
     """Broadcast an ephemeral, unversioned message (aim, presence, clock, chat); `exclude` is the
     channel name of a socket that must not get it back (the aimer); `audience` a role ("spectator")
-    whose sockets alone get it (the spectators' chat), None for everyone."""
+    whose sockets alone get it (the spectators' chat), None for everyone. An aim is marked so each
+    process's hub thins it for spectators (`hub.SPECTATOR_AIM_INTERVAL`)."""
     layer = get_channel_layer()
     if layer is None:
         return
     group = match_group(match_id)
     text = protocol.dumps(message)
-    await hub.publish(
-        layer, {"type": "match.relay", "group": group, "text": text, "exclude": exclude, "audience": audience}
-    )
+    relayed: dict[str, Any] = {
+        "type": "match.relay",
+        "group": group,
+        "text": text,
+        "exclude": exclude,
+        "audience": audience,
+    }
+    if message.get("t") == "aim":
+        relayed["aim"] = True
+    await hub.publish(layer, relayed)
 
 
 async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   activePlayer,
+  aimGliding,
   animating,
   ballsAt,
   classifyVersion,
@@ -10,6 +11,7 @@ import {
   myActions,
   myCueBall,
   receive,
+  remoteAimAngle,
   setAim,
   setCall,
   speedFromPower,
@@ -223,4 +225,31 @@ test("aim and call reducers clamp their inputs to the server's strike limits", (
   assert.equal(s.callManual, true);
   for (const p of [0, 0.3, 1]) assert.ok(Math.abs(powerFromSpeed(speedFromPower(p, limits), limits) - p) < 1e-12);
   assert.equal(speedFromPower(1, limits), 7);
+});
+
+test("the other player's aim glides from the angle shown to the new one over the gap it came after", () => {
+  let s = receive(fresh(), snapshot(3), 0);
+  s = receive(s, { t: "aim", d: { player: "bob", angle: 1, speed: 2, side: 0, height: 0 } }, 1000);
+  assert.equal(remoteAimAngle(s.remoteAim, 1000), 1, "the first aim of a sweep is drawn where it is");
+  assert.equal(aimGliding(s, 1000), false);
+  // A spectator's next aim 100 ms later: drawn from 1 towards 1.2 over the next 100 ms.
+  s = receive(s, { t: "aim", d: { player: "bob", angle: 1.2, speed: 2, side: 0, height: 0 } }, 1100);
+  assert.ok(Math.abs(remoteAimAngle(s.remoteAim, 1100) - 1) < 1e-9);
+  assert.ok(Math.abs(remoteAimAngle(s.remoteAim, 1150) - 1.1) < 1e-9);
+  assert.ok(Math.abs(remoteAimAngle(s.remoteAim, 1300) - 1.2) < 1e-9);
+  assert.equal(aimGliding(s, 1150), true);
+  assert.equal(aimGliding(s, 1200), false);
+  // One arriving mid-glide starts from where the cue is drawn then, not from the last angle received.
+  s = receive(s, { t: "aim", d: { player: "bob", angle: 1.4, speed: 2, side: 0, height: 0 } }, 1150);
+  assert.ok(Math.abs(remoteAimAngle(s.remoteAim, 1150) - 1.1) < 1e-9);
+  assert.ok(Math.abs(remoteAimAngle(s.remoteAim, 1200) - 1.4) < 1e-9);
+  // Across the ±π seam it turns the short way round.
+  s = receive(s, { t: "aim", d: { player: "bob", angle: 3.1, speed: 2, side: 0, height: 0 } }, 2000);
+  s = receive(s, { t: "aim", d: { player: "bob", angle: -3.1, speed: 2, side: 0, height: 0 } }, 2100);
+  const mid = remoteAimAngle(s.remoteAim, 2150);
+  assert.ok(Math.abs(Math.abs(mid) - Math.PI) < 0.05, mid);
+  // After a pause (a new sweep) it jumps; any event of the match ends the aim shown.
+  s = receive(s, { t: "aim", d: { player: "bob", angle: 0.5, speed: 2, side: 0, height: 0 } }, 5000);
+  assert.equal(remoteAimAngle(s.remoteAim, 5000), 0.5);
+  assert.equal(remoteAimAngle(null, 5000), null);
 });

@@ -276,6 +276,47 @@ async def test_aim_is_relayed_to_the_others_at_most_20_per_second() -> None:
         await p.close()
 
 
+async def test_spectators_get_the_aim_at_most_10_per_second_and_the_last_one_always() -> None:
+    """The players' relay is 20 a second; each process thins it to 10 for its spectators (game.hub),
+    holding an aim that comes too soon until the interval ends, so the sweep's last aim still arrives."""
+    alice_user, bob_user, match_id, _v, _shot = await in_play_position()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    spectator = await connect_communicator("spectator", match_id, None)
+    sent = 80  # 8 ms apart: within the aim bucket (MatchConsumer.aim_limit), so none is refused
+    for i in range(sent):
+        await alice.send("aim", {"angle": i / 100, "speed": 1.0, "side": 0.0, "height": 0.0})
+        await asyncio.sleep(0.008)
+    assert not [m for m in await alice.drain(0.05) if m["t"] == "error"]
+    bob_aims = [m for m in await bob.drain() if m["t"] == "aim"]
+    seen_aims = [m for m in await spectator.drain() if m["t"] == "aim"]
+    # The timing itself is asserted on the hub alone (test_hub_spectator_aims.py); here, end to end:
+    # fewer for the spectator, each one the player had too, the last one for both.
+    assert 2 <= len(seen_aims) < len(bob_aims), (len(seen_aims), len(bob_aims))
+    assert {m["d"]["angle"] for m in seen_aims} <= {m["d"]["angle"] for m in bob_aims}
+    for aims in (bob_aims, seen_aims):
+        assert aims[-1]["d"]["angle"] == pytest.approx((sent - 1) / 100)
+    for p in (alice, bob, spectator):
+        await p.close()
+
+
+async def test_an_aim_held_for_spectators_never_arrives_after_the_shot() -> None:
+    """A shot ends the aiming: an aim the hub still holds for the spectators is dropped, not drawn
+    after the shot has begun."""
+    alice_user, _bob_user, match_id, v, shot = await in_play_position()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    spectator = await connect_communicator("spectator", match_id, None)
+    await alice.send("aim", {"angle": 0.1, "speed": 1.0, "side": 0.0, "height": 0.0})
+    await asyncio.sleep(0.06)  # past the players' 50 ms, within the spectators' 100 ms: held
+    await alice.send("aim", {"angle": 0.2, "speed": 1.0, "side": 0.0, "height": 0.0})
+    await alice.send("shoot", shot, ack=next_ack(), v=v)
+    await spectator.until(lambda m: m["t"] == "shot")
+    later = await spectator.drain(0.3)
+    assert not [m for m in later if m["t"] == "aim"], later
+    for p in (alice, spectator):
+        await p.close()
+
+
 async def test_presence_counts_players_and_spectators() -> None:
     alice_user, bob_user, match_id = await two_players()
     alice = await connect_communicator("alice", match_id, alice_user)

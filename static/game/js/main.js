@@ -24,6 +24,7 @@ import {
   speedFromPower,
   strikeLimits,
   tick,
+  aimGliding,
   animating,
   DEFAULT_AIM,
 } from "./state.js";
@@ -393,7 +394,7 @@ function boot(root) {
       if (replayed) {
         renderer.draw(replayed.state, replayed.now);
         lastDrawn = null;
-      } else if (state !== lastDrawn || animating(state, now) || now - lastDrawAt > 120) {
+      } else if (state !== lastDrawn || animating(state, now) || aimGliding(state, now) || now - lastDrawAt > 120) {
         renderer.draw(state, now);
         loupe.draw(myActions(state).includes("place") ? state.placing : null, renderer.transform());
         // What the placement looks like (legal or not, and where), for tests and assistive tools.

@@ -139,9 +139,14 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
     return drain(applyEvent(state, msg, now, epoch), now);
   }
   switch (msg.t) {
-    case "aim":
+    case "aim": {
       if (d.player === state.me) return state;
-      return { ...state, remoteAim: { ...d, at: now } };
+      const prev = state.remoteAim;
+      if (!prev || prev.player !== d.player) return { ...state, remoteAim: { ...d, at: now } };
+      const gap = now - prev.at;
+      const glide = gap <= MAX_AIM_GLIDE_MS ? gap : 0;
+      return { ...state, remoteAim: { ...d, at: now, from: remoteAimAngle(prev, now), glide } };
+    }
     case "presence":
       return { ...state, presence: { players: d.players || [], spectators: d.spectators || 0 } };
     case "clock":
@@ -162,6 +167,31 @@ function clockOf(d, epoch) {
 }
 
 /** Seconds left until an epoch deadline by the server's clock, or null. */
+/** An aim that comes more than this long after the one before starts where it is (a new sweep), not
+ * gliding from the old one. */
+const MAX_AIM_GLIDE_MS = 150;
+
+/**
+ * The angle of the other player's cue to draw at `now`. Aims arrive 20 a second for a player and 10
+ * a second for a spectator (the server thins them: game/hub.py, SPECTATOR_AIM_INTERVAL), so each new
+ * one glides from the angle shown when it came to its own, over the time the one before it took to
+ * come: the cue sweeps as smoothly as it was dragged, one interval behind.
+ */
+export function remoteAimAngle(aim, now) {
+  if (!aim) return null;
+  if (typeof aim.from !== "number" || !(aim.glide > 0)) return aim.angle;
+  const k = Math.min(1, Math.max(0, (now - aim.at) / aim.glide));
+  const turn = 2 * Math.PI;
+  const delta = ((((aim.angle - aim.from + Math.PI) % turn) + turn) % turn) - Math.PI; // the short way round
+  return aim.from + delta * k;
+}
+
+/** Whether the other player's cue is still gliding to its latest aim (the page draws every frame then). */
+export function aimGliding(state, now) {
+  const aim = state.remoteAim;
+  return Boolean(aim && aim.glide > 0 && now - aim.at < aim.glide);
+}
+
 export function secondsLeft(state, deadline, epoch) {
   if (typeof deadline !== "number") return null;
   const skew = (state.clock && state.clock.skew) || 0;

@@ -9,7 +9,7 @@ import { createBallSprites, drawBalls, rollOrientations } from "./balls.js";
 import { drawCue, drawGuide, drawRing } from "./cue.js";
 import { aimGuide, pocketAlong } from "../geometry.js";
 import { callVerdict, constraintsOf, pocketLegality } from "../legality.js";
-import { animating, ballsAt, myActions, myCueBall, restingBalls } from "../state.js";
+import { animating, ballsAt, myActions, myCueBall, remoteAimAngle, restingBalls } from "../state.js";
 
 /**
  * The pocket the aim line sends the object ball into, if the server allows calling it there with the
@@ -103,8 +103,9 @@ export function createRenderer(canvas, table) {
       const seat = (state.shown.players || []).indexOf(player);
       const id = player ? player.cue_ball || (seat === 0 ? "white1" : "white2") : null;
       if (id && resting[id]) {
-        drawGuide(ctx, aimGuide(table, resting, id, state.remoteAim.angle), R, px, 0.55);
-        cue = { ball: resting[id], angle: state.remoteAim.angle, pull: 0, alpha: 0.8 };
+        const angle = remoteAimAngle(state.remoteAim, now);
+        drawGuide(ctx, aimGuide(table, resting, id, angle), R, px, 0.55);
+        cue = { ball: resting[id], angle, pull: 0, alpha: 0.8 };
       }
     }
 

@@ -1,0 +1,123 @@
+"""`game.hub`: a process's aims to a match's spectators, thinned to one per `SPECTATOR_AIM_INTERVAL`.
+
+The hub runs for real on Channels' in-memory layer; the sockets are test doubles at its edge (each
+notes the loop time of what it is handed), so the timing asserted is the hub's own, not a reader's.
+End to end through the consumer: test_match_socket.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from typing import Any
+
+from channels.layers import InMemoryChannelLayer
+
+from game import hub
+
+GROUP = "match.thinning"
+
+
+class Socket:
+    """A hub member: what it was handed, with the loop time it was handed at."""
+
+    def __init__(self, name: str, role: str | None, busy: bool = False) -> None:
+        self.channel_name = f"test.{name}"
+        self.audience_role = role
+        self.busy = busy  # events queued: relays go through `hub_relay`
+        self.got: list[tuple[float, str]] = []
+
+    def note(self, text: str) -> None:
+        self.got.append((asyncio.get_running_loop().time(), text))
+
+    async def hub_event(self, message: dict[str, Any]) -> None:
+        self.note(message["text"])
+
+    async def hub_relay(self, text: str) -> None:
+        self.note(text)
+
+    def relay_now(self, text: str) -> bool:
+        if self.busy:
+            return False
+        self.note(text)
+        return True
+
+    async def hub_beat(self, version: int, text: str) -> None:
+        return None
+
+    def aims(self) -> list[float]:
+        return [json.loads(text)["d"]["angle"] for _, text in self.got if json.loads(text)["t"] == "aim"]
+
+
+def aim(angle: float, exclude: str | None = None) -> dict[str, Any]:
+    text = json.dumps({"t": "aim", "d": {"player": "alice", "angle": angle, "speed": 1.0}})
+    return {"type": "match.relay", "group": GROUP, "text": text, "exclude": exclude, "audience": None, "aim": True}
+
+
+async def joined(*members: Socket) -> tuple[InMemoryChannelLayer, hub.MatchHub]:
+    layer = InMemoryChannelLayer()
+    the_hub = None
+    for member in members:
+        the_hub = await hub.join(layer, GROUP, member)
+    assert the_hub is not None
+    return layer, the_hub
+
+
+async def leave(the_hub: hub.MatchHub, *members: Socket) -> None:
+    for member in members:
+        await the_hub.leave(GROUP, member)
+
+
+async def test_spectators_get_an_aim_at_most_every_interval_and_the_last_one() -> None:
+    aimer, player, watcher, busy_watcher = (
+        Socket("aimer", "player"),
+        Socket("player", "player"),
+        Socket("watcher", "spectator"),
+        Socket("busy", "spectator", busy=True),
+    )
+    layer, the_hub = await joined(aimer, player, watcher, busy_watcher)
+    angles = [i / 100 for i in range(21)]
+    started = asyncio.get_running_loop().time()
+    for angle in angles:  # one every 30 ms for 0.6 s: more than the spectators' 10 a second
+        await hub.publish(layer, aim(angle, exclude=aimer.channel_name))
+        await asyncio.sleep(0.03)
+    sending = asyncio.get_running_loop().time() - started
+    await asyncio.sleep(hub.SPECTATOR_AIM_INTERVAL * 2)
+
+    assert aimer.got == []  # the aimer's own socket is excluded
+    assert player.aims() == angles  # players get every relay (the consumer thins theirs to 20/s)
+    for spectator in (watcher, busy_watcher):
+        times = [t for t, _ in spectator.got]
+        gaps = [b - a for a, b in itertools.pairwise(times)]
+        assert 3 <= len(times) <= sending / hub.SPECTATOR_AIM_INTERVAL + 2 < len(angles), (times, sending)
+        assert min(gaps) >= hub.SPECTATOR_AIM_INTERVAL - 0.002, gaps
+        assert max(gaps) <= hub.SPECTATOR_AIM_INTERVAL + 0.08, gaps  # none waits much past its turn
+        assert spectator.aims()[-1] == angles[-1], "the sweep's last aim reaches the spectators"
+        assert spectator.aims() == sorted(spectator.aims())
+    await leave(the_hub, aimer, player, watcher, busy_watcher)
+
+
+async def test_a_match_event_drops_the_aim_held_for_spectators() -> None:
+    watcher, player = Socket("watcher", "spectator"), Socket("player", "player")
+    layer, the_hub = await joined(watcher, player)
+    await hub.publish(layer, aim(0.1))
+    await asyncio.sleep(0.02)
+    await hub.publish(layer, aim(0.2))  # too soon for the spectators: held
+    event = json.dumps({"t": "shot", "v": 5, "d": {}})
+    await hub.publish(layer, {"type": "match.event", "group": GROUP, "text": event, "v": 5})
+    await asyncio.sleep(hub.SPECTATOR_AIM_INTERVAL * 2)
+    assert [text for _, text in watcher.got] == [aim(0.1)["text"], event]
+    assert player.aims() == [0.1, 0.2]
+    await leave(the_hub, watcher, player)
+
+
+async def test_the_last_socket_leaving_cancels_a_held_aim() -> None:
+    watcher = Socket("watcher", "spectator")
+    layer, the_hub = await joined(watcher)
+    await hub.publish(layer, aim(0.1))
+    await hub.publish(layer, aim(0.2))  # held, its timer set
+    await leave(the_hub, watcher)
+    assert GROUP not in the_hub.spectator_aims
+    await asyncio.sleep(hub.SPECTATOR_AIM_INTERVAL * 2)
+    assert watcher.aims() == [0.1]
