@@ -90,6 +90,7 @@ export function createRenderer(canvas, table) {
 
     // The aim guide lies on the cloth, under the balls.
     let cue = null;
+    let drawnRemoteAim = "";
     if (!moving && (actions.includes("shoot") || actions.includes("lag"))) {
       const id = myCueBall(state);
       if (resting[id]) {
@@ -106,8 +107,11 @@ export function createRenderer(canvas, table) {
         const angle = remoteAimAngle(state.remoteAim, now);
         drawGuide(ctx, aimGuide(table, resting, id, angle), R, px, 0.55);
         cue = { ball: resting[id], angle, pull: 0, alpha: 0.8 };
+        drawnRemoteAim = angle.toFixed(3);
       }
     }
+    // The other player's cue angle as drawn, for browser tests and assistive tools.
+    if (canvas.dataset.remoteAim !== drawnRemoteAim) canvas.dataset.remoteAim = drawnRemoteAim;
 
     if (state.placing && state.placing.pos) {
       const [x, y] = state.placing.pos;
