@@ -31,7 +31,7 @@ import uuid
 from typing import Any
 
 from game import hub, protocol, realtime
-from game.db import CONNECT, PRESENCE, db_async
+from game.db import CONNECT, PLAY, PRESENCE, db_async
 from game.selectors import matches as match_selectors
 from game.services import connections as connection_services
 from game.services import matches as match_services
@@ -224,7 +224,11 @@ async def heartbeat(process_hub: hub.MatchHub) -> None:
     sockets = _match_sockets(process_hub)
     periodic = _beats % TOUCH_EVERY == 0
     touch = [member.channel_name for members in sockets.values() for member in members] if periodic else []
-    versions, changed = await db_async(connection_services.match_heartbeat, priority=PRESENCE)(
+    # At the inputs' priority, not PRESENCE: under a sustained load the inputs' lane need never empty,
+    # and a touch waiting behind it for CONNECTION_STALE_AFTER would make live players' rows stale:
+    # the input path would read their seats as gone and start the disconnect grace. In the inputs'
+    # lane it waits at most as long as the inputs queued before it. One call per process and beat.
+    versions, changed = await db_async(connection_services.match_heartbeat, priority=PLAY)(
         match_ids=list(sockets),
         touch=touch,
         purge=False,  # the server clocks' poll purges (deadline_runner)

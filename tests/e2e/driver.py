@@ -91,6 +91,25 @@ def aim(page: Any, cue: tuple[float, float], angle: float) -> None:
     page.mouse.up()
 
 
+def sweep(page: Any, cue: tuple[float, float], start: float, end: float, steps: int = 24) -> None:
+    """Press on the cloth away from the cue ball and turn the cue from `start` to `end` radians, a
+    step every 25 ms (the page sends its aims as it would for a person's drag)."""
+
+    def at(angle: float) -> tuple[float, float]:
+        return to_page(page, cue[0] + math.cos(angle) * 0.7, cue[1] + math.sin(angle) * 0.7)
+
+    page.mouse.move(*at(start))
+    page.mouse.down()
+    for i in range(1, steps + 1):
+        page.mouse.move(*at(start + (end - start) * i / steps))
+        page.wait_for_timeout(25)
+    page.mouse.up()
+
+
+#: The other player's cue angle as the page draws it ("" when it draws none).
+DRAWN_REMOTE_AIM = "() => document.querySelector('canvas').dataset.remoteAim || ''"
+
+
 def click_world(page: Any, x: float, y: float) -> None:
     page.mouse.click(*to_page(page, x, y))
 

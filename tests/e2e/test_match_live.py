@@ -49,6 +49,16 @@ def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url:
     players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
     assert len(players) == 2
 
+    # The spectator sees a player's cue sweep to where it stops: the server thins the aims for
+    # spectators (game.hub) and the page glides the cue between them (state.remoteAimAngle). In the lag
+    # the opponent aims too, so only the spectator's page draws the other player's cue.
+    aimer = next(iter(players))
+    assert carol.evaluate(driver.DRAWN_REMOTE_AIM) == ""
+    cue, _speed = driver.lag_strike(driver.shown_state(players[aimer]), aimer)
+    driver.sweep(players[aimer], cue, -0.35, 0.35)
+    carol.wait_for_function(f"() => Math.abs(Number(({driver.DRAWN_REMOTE_AIM})()) - 0.35) < 0.01", timeout=10000)
+    carol.screenshot(path=str(artifacts_dir / "live-spectator-sees-the-aim.png"))
+
     result = flow.play(players, carol, shots_wanted=3)
 
     assert result["shots"] >= 3, result
