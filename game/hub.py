@@ -12,6 +12,12 @@ local sockets in memory. Ordering stays each socket's business: `MatchConsumer.h
 versions it has sent and fills gaps from the database, so two processes publishing close together
 cannot reorder what a socket sees.
 
+Aims, the most frequent messages, go through the layer only while another process serves the match:
+each hub announces its groups to the others when it subscribes and every beat (`hub.here`, answered
+at once by a hub that had not heard of that process), and `publish` keeps an aim in its process when no
+other process's hub was heard from in the group for `REMOTE_FRESH`. A load of one process (or of
+several, each with its matches' sockets to itself) then sends no aim through Redis at all.
+
 The hub's channel is read by the hub alone (in batches where the layer offers `receive_batch`), so no
 socket's closing can cancel a read and drop a message meant for others.
 
@@ -76,8 +82,12 @@ class MatchHub:
         self.layer_failed = False
         #: group -> the thinning of its aims to this process's spectators (`SPECTATOR_AIM_INTERVAL`).
         self.spectator_aims: dict[str, SpectatorAims] = {}
-        #: Deliveries a trailing spectator aim had to await (a socket with events queued), kept referenced.
-        self.deliveries: set[asyncio.Task[None]] = set()
+        #: Tasks the hub started and nobody awaits (a held aim's delivery to a socket with events queued,
+        #: an announcement's answer), kept referenced.
+        self.deliveries: set[asyncio.Task[Any]] = set()
+        #: group -> loop time of the last message another process's hub sent it (its announcements
+        #: included): while none is recent, no other process serves the group and aims stay local.
+        self.remote_seen: dict[str, float] = {}
 
     async def join(self, group: str, member: HubMember) -> None:
         """Deliver `group`'s messages to `member` from now on; returns once the process is subscribed,
@@ -125,9 +135,26 @@ class MatchHub:
                 self.subscribed.add(group)
                 try:
                     await self.layer.group_add(group, self.channel)
+                    await self._announce(group)
                 except Exception as exc:
                     logger.warning("match hub: subscribing to %s failed (%s); retrying on the next beat", group, exc)
                     self.layer_failed = True
+
+    async def _announce(self, group: str) -> None:
+        """Tell the other processes' hubs in `group` that this process serves it too (`remote_seen`):
+        at subscribing, then every beat."""
+        await _layer_send(self.layer, group, {"type": "hub.here", "group": group, "origin": self.channel}, self.channel)
+
+    async def _answer(self, group: str) -> None:
+        try:
+            await self._announce(group)
+        except Exception as exc:
+            logger.warning("match hub: announcing %s failed (%s); the next beat announces it", group, exc)
+            self.layer_failed = True
+
+    def remote_recent(self, group: str) -> bool:
+        """Whether another process served `group` within `REMOTE_FRESH`: only then do aims go out."""
+        return self.loop.time() - self.remote_seen.get(group, float("-inf")) <= REMOTE_FRESH
 
     async def resubscribe(self) -> None:
         """Add the hub to every group it serves again. Runs every beat: a restarted Redis has forgotten
@@ -149,6 +176,11 @@ class MatchHub:
                     logger.warning("match hub: resubscribing failed (%s); retrying on the next beat", exc)
                     failed = True
                     break
+        if not failed:
+            # In one batch of the layer, not a round trip per group.
+            groups = sorted(group for group in self.members if self.members.get(group))
+            results = await asyncio.gather(*(self._announce(group) for group in groups), return_exceptions=True)
+            failed = any(isinstance(result, Exception) for result in results)
         if self.layer_failed and not failed:
             logger.info("match hub: resubscribed to %d groups after a layer failure", len(self.members))
         self.layer_failed = failed
@@ -195,6 +227,19 @@ class MatchHub:
             for message in batch:
                 if message.get("origin") == self.channel:
                     continue  # this process's own message: its sockets had it at once (publish)
+                group = message.get("group")
+                if not isinstance(group, str):
+                    continue
+                known = self.remote_recent(group)
+                self.remote_seen[group] = self.loop.time()
+                if message.get("type") == "hub.here":
+                    if not known and self.members.get(group):
+                        # A process new to the group: answer at once, so its aims come here too
+                        # without waiting for this process's next beat.
+                        task = self.loop.create_task(self._answer(group), name="kaiza-hub-announce")
+                        self.deliveries.add(task)
+                        task.add_done_callback(self.deliveries.discard)
+                    continue
                 try:
                     await self.dispatch(message)
                 except Exception:
@@ -319,6 +364,9 @@ SPECTATOR_AIM_INTERVAL = 0.1
 #: nothing for three of them shows the connection as lost), and the coroutine function that does the
 #: process's periodic work (set by game.presence: the hub knows nothing of the database).
 BEAT_INTERVAL = 2.0
+#: Seconds an announcement of another process's hub keeps a group's aims going out through the layer
+#: (three beats: a process that stopped serving the group stops announcing).
+REMOTE_FRESH = 3 * BEAT_INTERVAL
 heartbeat: Callable[[MatchHub], Awaitable[None]] | None = None
 
 _HUBS: dict[tuple[int, int], MatchHub] = {}
@@ -341,17 +389,25 @@ async def publish(layer: BaseChannelLayer, message: dict[str, Any]) -> None:
     local = hub is not None and group in hub.members
     if hub is not None and local:
         await hub.dispatch(message)
+        if message.get("aim") is True and not hub.remote_recent(group):
+            return  # no other process serves the match: an aim (ephemeral, the most frequent) stays here
         message = {**message, "origin": hub.channel}
     try:
-        send_except = getattr(layer, "group_send_except", None)
-        if hub is not None and local and send_except is not None and len(getattr(layer, "hosts", ())) == 1:
-            await send_except(group, message, hub.channel)
-        else:
-            await layer.group_send(group, message)
+        await _layer_send(layer, group, message, hub.channel if hub is not None and local else None)
     except Exception as exc:
         logger.warning("publish to %s failed (%s); the next beat catches the other processes up", group, exc)
         if hub is not None:
             hub.layer_failed = True
+
+
+async def _layer_send(layer: BaseChannelLayer, group: str, message: dict[str, Any], skip: str | None) -> None:
+    """A group send through the layer, skipping the hub channel `skip` where the layer can (ours, on
+    one Redis host: the sender's own hub has delivered it already)."""
+    send_except = getattr(layer, "group_send_except", None)
+    if skip is not None and send_except is not None and len(getattr(layer, "hosts", ())) == 1:
+        await send_except(group, message, skip)
+    else:
+        await layer.group_send(group, message)
 
 
 def _key(layer: BaseChannelLayer, loop: asyncio.AbstractEventLoop) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""Real daphne processes: two of them sharing Redis and PostgreSQL, and one restarted mid-match.
+"""Real daphne processes: three of them sharing Redis and PostgreSQL, and one restarted mid-match.
 
 Players come in through HTTP like browsers do (guest sessions from the lobby and the join button),
 then play over real websockets (`websockets` client) with the session cookie.
@@ -90,13 +90,15 @@ async def test_scale_out_two_processes(
     daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str
 ) -> None:
     env = {"DATABASE_URL": postgres_database_url, "REDIS_URL": redis_url}
-    first, second = daphne_factory(**env), daphne_factory(**env)
+    first, second, third = daphne_factory(**env), daphne_factory(**env), daphne_factory(**env)
     alice_browser, bob_browser = Browser(first.url), Browser(second.url)
     match_id = create_match(alice_browser)
     join_match(bob_browser, match_id)
     alice = await socket_for("alice", first, match_id, alice_browser)
     bob = await socket_for("bob", second, match_id, bob_browser)
-    spectator = await socket_for("spectator", second, match_id, None)
+    # The spectator on a third process, which only watches: it never publishes, so only its hub's
+    # announcements tell the others to send the aims through Redis.
+    spectator = await socket_for("spectator", third, match_id, None)
     everyone = (alice, bob, spectator)
     assert alice.versioned[0]["d"]["you"]["role"] == "player" and bob.versioned[0]["d"]["you"]["seat"] == 1
     assert spectator.versioned[0]["d"]["you"]["role"] == "spectator"
@@ -111,6 +113,16 @@ async def test_scale_out_two_processes(
     seen = [m for m in alice.inbox if m["t"] == "presence"]
     presence = seen[-1] if seen and settled(seen[-1]) else await alice.until(settled)
     assert [p["connected"] for p in presence["d"]["players"]] == [True, True]
+
+    # Aims cross the processes: each process's hub has announced the match to the other's (game.hub;
+    # an aim stays in its process only while no other process serves the match).
+    names = [p["name"] for p in alice.state["players"]]
+    acting = alice.pending()[0][0]
+    aimer, watchers = (alice, (bob, spectator)) if acting == names[0] else (bob, (alice, spectator))
+    await aimer.send("aim", {"angle": 0.25, "speed": 1.0, "side": 0.0, "height": 0.0})
+    for p in watchers:
+        relayed = await p.until(lambda m: m["t"] == "aim")
+        assert relayed["d"]["angle"] == 0.25 and relayed["d"]["player"] == acting
 
     import psycopg
 

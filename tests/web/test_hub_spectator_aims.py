@@ -121,3 +121,39 @@ async def test_the_last_socket_leaving_cancels_a_held_aim() -> None:
     assert GROUP not in the_hub.spectator_aims
     await asyncio.sleep(hub.SPECTATOR_AIM_INTERVAL * 2)
     assert watcher.aims() == [0.1]
+
+
+class CountingLayer(InMemoryChannelLayer):
+    """Channels' in-memory layer, counting the aims sent through it (what would cross to Redis)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.aims_sent = 0
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.aims_sent += message.get("aim") is True
+        await super().group_send(group, message)
+
+
+async def test_aims_stay_in_the_process_until_another_process_serves_the_match() -> None:
+    layer = CountingLayer()
+    watcher = Socket("watcher", "spectator")
+    the_hub = await hub.join(layer, GROUP, watcher)
+    await hub.publish(layer, aim(0.1))
+    assert watcher.aims() == [0.1] and layer.aims_sent == 0  # served here, nothing through the layer
+    # Another process's hub subscribes and announces itself: from then on aims go through the layer.
+    other = hub.MatchHub(layer, asyncio.get_running_loop())
+    other.members[GROUP] = {Socket("elsewhere", "spectator"): None}
+    other.channel = await layer.new_channel("kaizahub.")
+    await layer.group_add(GROUP, other.channel)
+    await other._announce(GROUP)
+    await asyncio.sleep(0.1)  # the hub's reader takes the announcement
+    assert the_hub.remote_recent(GROUP)
+    await asyncio.sleep(hub.SPECTATOR_AIM_INTERVAL)
+    await hub.publish(layer, aim(0.2))
+    assert layer.aims_sent == 1
+    received = await layer.receive(other.channel)
+    while received.get("type") == "hub.here":  # the first hub's answer to the announcement
+        received = await layer.receive(other.channel)
+    assert json.loads(received["text"])["d"]["angle"] == 0.2
+    await the_hub.leave(GROUP, watcher)
