@@ -65,15 +65,20 @@ def power_for(speed: float) -> float:
     return math.sqrt((speed - MIN_SPEED) / (MAX_SPEED - MIN_SPEED))
 
 
-def pull_and_release(page: Any, cue: tuple[float, float], angle: float, speed: float) -> None:
-    """Press on the cue ball, draw the cue straight back, let go: the shot."""
-    pull = power_for(speed) * MAX_PULL
+def pull(page: Any, cue: tuple[float, float], angle: float, speed: float) -> None:
+    """Press on the cue ball and draw the cue straight back, still held (`page.mouse.up()` shoots)."""
+    pulled = power_for(speed) * MAX_PULL
     sx, sy = to_page(page, *cue)
-    ex, ey = to_page(page, cue[0] - math.cos(angle) * pull, cue[1] - math.sin(angle) * pull)
+    ex, ey = to_page(page, cue[0] - math.cos(angle) * pulled, cue[1] - math.sin(angle) * pulled)
     page.mouse.move(sx, sy)
     page.mouse.down()
     for i in range(1, 11):
         page.mouse.move(sx + (ex - sx) * i / 10, sy + (ey - sy) * i / 10)
+
+
+def pull_and_release(page: Any, cue: tuple[float, float], angle: float, speed: float) -> None:
+    """Press on the cue ball, draw the cue straight back, let go: the shot."""
+    pull(page, cue, angle, speed)
     page.mouse.up()
 
 
