@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer
@@ -83,8 +83,8 @@ class MatchHub:
         #: group -> the thinning of its aims to this process's spectators (`SPECTATOR_AIM_INTERVAL`).
         self.spectator_aims: dict[str, SpectatorAims] = {}
         #: Tasks the hub started and nobody awaits (a held aim's delivery to a socket with events queued,
-        #: an announcement's answer), kept referenced.
-        self.deliveries: set[asyncio.Task[Any]] = set()
+        #: an announcement's answer), kept referenced until done (`_spawn`).
+        self.background: set[asyncio.Task[Any]] = set()
         #: group -> loop time of the last message another process's hub sent it (its announcements
         #: included): while none is recent, no other process serves the group and aims stay local.
         self.remote_seen: dict[str, float] = {}
@@ -236,9 +236,7 @@ class MatchHub:
                     if not known and self.members.get(group):
                         # A process new to the group: answer at once, so its aims come here too
                         # without waiting for this process's next beat.
-                        task = self.loop.create_task(self._answer(group), name="kaiza-hub-announce")
-                        self.deliveries.add(task)
-                        task.add_done_callback(self.deliveries.discard)
+                        self._spawn(self._answer(group), "kaiza-hub-announce")
                     continue
                 try:
                     await self.dispatch(message)
@@ -328,11 +326,14 @@ class MatchHub:
                 continue
             try:
                 if not member.relay_now(text):
-                    task = self.loop.create_task(member.hub_relay(text), name="kaiza-held-aim")
-                    self.deliveries.add(task)
-                    task.add_done_callback(self.deliveries.discard)
+                    self._spawn(member.hub_relay(text), "kaiza-held-aim")
             except Exception:
                 logger.exception("match hub: delivering to %s failed", member.channel_name)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
+        task = self.loop.create_task(coroutine, name=name)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     def _drop_spectator_aims(self, group: str) -> None:
         state = self.spectator_aims.pop(group, None)
