@@ -222,6 +222,48 @@ async def test_an_input_clashing_with_a_stored_one_is_refused_and_changes_nothin
     await alice.close()
 
 
+@database_sync_to_async
+def shoot_watching_statements(match_id: str, user: Any, shot: dict[str, Any], v: int) -> list[tuple[str, bool]]:
+    """Play `shot` through the service the consumer calls; returns each statement's first words and
+    whether it went out in psycopg's pipeline mode (batched: sent without waiting for its result)."""
+    from django.db import connection
+
+    from game.services.matches import match_shoot
+
+    seen: list[tuple[str, bool]] = []
+
+    def watch(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        raw = context["connection"].connection
+        status = getattr(getattr(raw, "pgconn", None), "pipeline_status", 0)
+        seen.append((" ".join(sql.split()[:3]).replace('"', ""), bool(status)))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(watch):
+        match_shoot(match_id=match_id, user=user, ack=next_ack(), expected_version=v, **shot)
+    return seen
+
+
+async def test_an_input_stores_its_writes_in_one_round_trip_on_postgresql() -> None:
+    """On PostgreSQL a shot's event, the match row's columns and its Shot row are sent together after
+    the locking read (`rows.batched_writes`); on SQLite one by one. Either way the input is stored whole."""
+    from django.db import connection
+
+    alice_user, _bob_user, match_id, v, shot = await in_play_position()
+    before = await stored(match_id)
+    seen = await shoot_watching_statements(match_id, alice_user, shot, v)
+    writes = [(words, batched) for words, batched in seen if words.startswith(("INSERT", "UPDATE"))]
+    expected = ["INSERT INTO game_matchevent", "UPDATE game_match SET", "INSERT INTO game_shot"]
+    assert [words for words, _ in writes] == expected
+    reads = [batched for words, batched in seen if words.startswith("SELECT")]
+    assert reads and not reads[0], "the locking read waits for its row"
+    postgres = connection.vendor == "postgresql"
+    assert [batched for _, batched in writes] == [postgres] * 3
+    after = await stored(match_id)
+    assert after["match"].version == v + 1 and [e["version"] for e in after["events"]][-1] == v + 1
+    assert len(after["shots"]) == len(before["shots"]) + 1 and after["shots"][-1]["version"] == v + 1
+    assert after["hash"] != before["hash"]
+
+
 async def test_hello_catches_up_missed_events_and_resyncs_when_far_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     alice_user, bob_user, match_id = await two_players()
     alice = await connect_communicator("alice", match_id, alice_user)

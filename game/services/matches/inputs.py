@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -42,7 +42,7 @@ from game.selectors.match_state import (
 )
 from game.services.matches.base import Applied, MatchError, lock, store_event
 from game.services.matches.presence import refresh_grace
-from game.services.matches.rows import insert_row, lock_for_input, update_row
+from game.services.matches.rows import batched_writes, insert_row, lock_for_input, update_row
 from game.services.results import results_record
 
 
@@ -343,22 +343,24 @@ def apply_input(
             t, data, outcome = run(engine, name, now, match)
         except RuleError as exc:
             raise MatchError(exc.code, exc.message, exc.params, key=exc.key) from exc
-        events = commit_and_record(
-            match,
-            engine,
-            before,
-            t,
-            data,
-            outcome,
-            now,
-            seq=seq,
-            user=user,
-            name=name,
-            kind=kind,
-            ack=ack,
-            payload=payload,
-            connected=locked.connected,
-        )
+        # An input that ends the match saves through the ORM (ratings, the whole row): not batched.
+        with batched_writes() if engine.phase != "finished" else nullcontext():
+            events = commit_and_record(
+                match,
+                engine,
+                before,
+                t,
+                data,
+                outcome,
+                now,
+                seq=seq,
+                user=user,
+                name=name,
+                kind=kind,
+                ack=ack,
+                payload=payload,
+                connected=locked.connected,
+            )
         return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
 
 
