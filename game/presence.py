@@ -31,7 +31,7 @@ import uuid
 from typing import Any
 
 from game import hub, protocol, realtime
-from game.db import CONNECT, PLAY, PRESENCE, db_async
+from game.db import PLAY, PRESENCE, db_async
 from game.selectors import matches as match_selectors
 from game.services import connections as connection_services
 from game.services import matches as match_services
@@ -124,9 +124,11 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
         user_id = user.pk if user is not None and user.is_authenticated else None
         _queue_row(("add", match_id, channel_name, user_id))
         return
-    # At CONNECT priority, with the snapshots: behind them all (a burst of 700 sockets), the player
-    # would count as absent meanwhile and the inputs of the match would start the disconnect grace.
-    opened = db_async(match_services.match_set_connected, priority=CONNECT)
+    # At the inputs' priority, ahead of the snapshots: a player's row decides the disconnect grace, and
+    # behind a burst of arrivals (a restart's reconnections, the load benchmark's 1,400 sockets) the
+    # snapshots' lane held it for more than the grace itself: a match whose players were both online
+    # was aborted as abandoned (docs/performance-load.md, round 9). One call per player's socket.
+    opened = db_async(match_services.match_set_connected, priority=PLAY)
     clock = await opened(
         match_id=match_id, channel_name=channel_name, user=user, connected=True, process=process_name(scope), boot=BOOT
     )

@@ -12,15 +12,16 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import wait
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 
 from game import db, presence, realtime
-from game.models import MatchConnection
+from game.models import Match, MatchConnection
 from game.services.accounts import user_signup
-from game.services.matches import match_create
+from game.services.matches import match_create, match_join
 from tests.web.play_support import fast_password_hasher, fresh_channel_layer_and_connections
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -87,3 +88,47 @@ async def test_the_touch_is_not_starved_by_a_busy_inputs_lane(monkeypatch: pytes
     assert await seen_at() > old + 20, "the socket's row was touched"
     assert socket.beats, "the socket got its beat"
     assert took < 2.0, took
+
+
+PLAYER_CHANNEL = "test.heartbeat.player"
+
+
+@database_sync_to_async
+def a_started_match() -> tuple[str, Any]:
+    """Both seats taken: the match has started and the disconnect grace runs for the absent creator."""
+    suffix = time.monotonic_ns() % 10**6
+    alice = user_signup(username=f"hba{suffix}", password="pw-heartbeat-123", display_name="")
+    bob = user_signup(username=f"hbb{suffix}", password="pw-heartbeat-123", display_name="")
+    match, _ = match_create(user=alice, rated=False, time_limit=None, shot_clock=None)
+    match_join(match_id=match.id, user=bob)
+    return match.id, alice
+
+
+@database_sync_to_async
+def player_row(match_id: str) -> tuple[int | None, int | None]:
+    row = MatchConnection.objects.filter(channel_name=PLAYER_CHANNEL, match_id=match_id).first()
+    return (None if row is None else row.seat), Match.objects.get(pk=match_id).grace_seat
+
+
+async def test_a_players_row_is_written_ahead_of_a_burst_of_arrivals() -> None:
+    """A player's socket opening is recorded before the snapshots of a burst of other sockets queued
+    ahead of it (a restart's reconnections): behind them it waited longer than the disconnect grace,
+    and matches whose players were online were aborted as abandoned."""
+    match_id, alice = await a_started_match()
+    assert (await player_row(match_id))[1] == 0, "the grace runs for the creator, not yet there"
+    await presence.claim_process({})
+    lane = db.executor(db.CONNECT)
+    burst = [lane.submit(time.sleep, 0.02) for _ in range(300)]  # 6 s of snapshots for one thread
+    try:
+        started = time.monotonic()
+        await asyncio.wait_for(
+            presence.socket_opened(scope={}, match_id=match_id, channel_name=PLAYER_CHANNEL, user=alice, player=True),
+            timeout=10.0,
+        )
+        took = time.monotonic() - started
+        burst_left = not all(future.done() for future in burst)
+    finally:
+        await asyncio.to_thread(wait, burst, 30)
+    assert took < 1.5, f"the player's row waited {took:.1f} s behind the burst"
+    assert burst_left, "the whole burst was served within that time: it tested nothing"
+    assert await player_row(match_id) == (0, 1), "alice's row is there; the grace moved on to bob"
