@@ -86,6 +86,9 @@ class LoadStats:
     shots: int = 0
     aims: int = 0
     finished: int = 0
+    #: How the finished matches ended (the `finished` event's `result.how`): none should end inside a
+    #: window of 20 s, so each one says what cut a match short (an abandonment: presence lagging).
+    finishes: Counter[str] = field(default_factory=Counter)
     sockets: int = 0
     window: float = 0.0
     #: Wall-clock time (epoch s) the measured window began: to line the timeline up with server logs.
@@ -95,6 +98,7 @@ class LoadStats:
     def as_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["errors"] = dict(self.errors)
+        data["finishes"] = dict(self.finishes)
         return data
 
     @classmethod
@@ -102,8 +106,8 @@ class LoadStats:
         total = cls()
         for part in parts:
             for key, value in part.items():
-                if key == "errors":
-                    total.errors.update(value)
+                if key in ("errors", "finishes"):
+                    getattr(total, key).update(value)
                 elif key == "window_began":
                     total.window_began = min(total.window_began or value, value)
                 elif key in ("window", "setup_seconds"):
@@ -246,6 +250,8 @@ class Socket:
         if message["t"] == "finished":
             if not self.run.finished:
                 self.runner.stats.finished += 1
+                result = (message.get("d") or {}).get("result") or {}
+                self.runner.stats.finishes[str(result.get("how") or "unknown")] += 1
             self.run.finished = True
 
     async def listen(self) -> None:

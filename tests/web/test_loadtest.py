@@ -116,3 +116,21 @@ def test_loadtest_fails_with_the_reason_when_a_bar_is_missed(daphne_factory: Cal
 def test_loadtest_refuses_a_url_it_cannot_use() -> None:
     with pytest.raises(CommandError, match="--url takes http://host:port"):
         call_command("loadtest", url=["ftp://127.0.0.1:1"], matches=1, duration=1.0, stdout=StringIO())
+
+
+def test_a_match_cut_short_fails_the_run_with_how_it_ended() -> None:
+    """Every player stays online through a run, so an abandoned or aborted match means the server lost
+    track of a live socket: the run fails and says how many ended which way (the count merged over the
+    client processes); a match won in play is no reason."""
+    from game.management.commands.loadtest import missed_bars
+
+    parts = [
+        {"shots": 3, "finishes": {"abandoned": 1, "target": 1}},
+        {"shots": 2, "finishes": {"abandoned": 1, "aborted": 1}},
+    ]
+    stats = LoadStats.merge(parts)
+    assert dict(stats.finishes) == {"abandoned": 2, "target": 1, "aborted": 1}
+    options = {"max_shot_p99": 0, "max_aim_p99": 0, "max_rss": 0}
+    assert missed_bars(stats, options, {}) == ["3 match(es) cut short (abandoned 2, aborted 1)"]
+    won = LoadStats.merge([{"shots": 3, "finishes": {"target": 2}}])
+    assert missed_bars(won, options, {}) == []

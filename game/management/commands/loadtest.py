@@ -71,6 +71,11 @@ def http_base(url: str) -> str:
     return f"{mapped}://{rest}"
 
 
+#: How a match may end that no play decided (`result.how`): the players are online throughout a run, so
+#: such an end means the server lost track of them (presence behind under load).
+CUT_SHORT = frozenset({"abandoned", "aborted", "unknown"})
+
+
 def missed_bars(stats: LoadStats, options: dict[str, Any], peaks: dict[int, int | None]) -> list[str]:
     """Why the run misses the bars, one reason each (empty: it holds them). ``peaks``: peak RSS in kB
     per server pid (None when it could not be read, which fails a judged RSS bar)."""
@@ -82,6 +87,10 @@ def missed_bars(stats: LoadStats, options: dict[str, Any], peaks: dict[int, int 
         reasons.append(f"{stats.missed} version(s) missed")
     if stats.shots == 0:
         reasons.append("no shot was played")
+    cut_short = {how: n for how, n in sorted(stats.finishes.items()) if how in CUT_SHORT}
+    if cut_short:
+        detail = ", ".join(f"{how} {n}" for how, n in cut_short.items())
+        reasons.append(f"{sum(cut_short.values())} match(es) cut short ({detail})")
     shot_bar, aim_bar, rss_bar = options["max_shot_p99"], options["max_aim_p99"], options["max_rss"]
     if shot_bar > 0:
         for label, values in (
@@ -223,6 +232,7 @@ class Command(BaseCommand):
             f"messages/s: in {stats.messages_in / window:.0f}, out {stats.messages_out / window:.0f}; "
             f"shots {stats.shots} ({stats.shots / window:.1f}/s), aims sent {stats.aims}, "
             f"matches finished {stats.finished}"
+            + (f" ({', '.join(f'{k} {v}' for k, v in sorted(stats.finishes.items()))})" if stats.finishes else "")
         )
         errors = sum(stats.errors.values())
         detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items()))
