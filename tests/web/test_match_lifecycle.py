@@ -107,10 +107,18 @@ def ratings(*users: AbstractBaseUser) -> list[tuple[float, int]]:
     return [(p.rating, p.rated_games) for p in (Profile.objects.get(user=u) for u in users)]
 
 
+async def both_players_there(socket: Any) -> None:
+    """The connection rows are written beside the sockets' snapshots (game.presence), by another
+    database thread when there are several: wait until both players count. Their rows stop the
+    disconnect grace and so move the match's next deadline, which the server clocks read."""
+    await socket.until(lambda m: m["t"] == "presence" and all(p["connected"] for p in m["d"]["players"]))
+
+
 async def three_sockets(match_id: str, alice_user: Any, bob_user: Any) -> tuple[Any, Any, Any]:
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
     spectator = await connect_communicator("spectator", match_id, None)
+    await both_players_there(alice)
     return alice, bob, spectator
 
 
@@ -194,6 +202,7 @@ async def test_own_shot_resets_the_consecutive_expiries() -> None:
     await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=7))
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
+    await both_players_there(alice)
     now = (await row(match_id)).shot_deadline + 1
     await fire_due(now=now)  # alice 1
     timeout = await bob.until(lambda m: m["t"] == "timeout")
@@ -212,8 +221,7 @@ async def test_shot_clock_runs_from_the_break_on() -> None:
     alice_user, bob_user, match_id = await two_players(shot_clock=SHOT_CLOCK, rated=True)
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
-    # The connection rows are written in the background (game.presence): wait until both count.
-    await alice.until(lambda m: m["t"] == "presence" and all(p["connected"] for p in m["d"]["players"]))
+    await both_players_there(alice)
     assert alice.versioned[0]["d"]["clock"]["shot_deadline"] is None
     assert alice.versioned[0]["d"]["state"]["abortable"] is True
     assert await fire_due(now=time.time() + 10 * SHOT_CLOCK) == 0
