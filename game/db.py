@@ -7,13 +7,14 @@ the calls run in `settings.KAIZA_DB_THREADS` threads, each with its own persiste
 (CONN_MAX_AGE), so different matches' work overlaps in the database. The match row lock
 (`select_for_update` in the services) still serialises the inputs of one match.
 
-The default is one thread (settings). Each thread running Django and the engine is one more contender
-for the GIL against the event loop: in round 3 of the load benchmark, when an input cost 15 ms of
-Python, 8 threads made episodes of loop stalls of 40+ ms. Since an input costs about 4 ms of Python and
-as long again waiting on the database (round 9), one thread sits idle in those waits while inputs queue
-behind it, and a second overlaps them (`KAIZA_DB_THREADS=2` with PostgreSQL; see settings for why it
-is not the default yet). With SQLite more threads gain nothing (one writer; the tests' in-memory
-database has no busy timeout).
+The default is two threads with PostgreSQL and one with SQLite (settings). Each thread running Django
+and the engine is one more contender for the GIL against the event loop: in round 3 of the load
+benchmark, when an input cost 15 ms of Python, 8 threads made episodes of loop stalls of 40+ ms. Since
+an input costs about 4 ms of Python and as long again waiting on the database (round 9), one thread
+sat idle in those waits while inputs queued behind it; a second overlaps them. Calls of different
+sockets may then finish in another order than they were queued (a socket's own calls still run one
+after the other: each awaits the last). With SQLite more threads gain nothing (one writer; the tests'
+in-memory database has no busy timeout).
 
 Calls are not all equally urgent. Under connection churn (hundreds of sockets arriving and leaving)
 the connection rows and presence reads queued ahead of a player's input or `hello`, which then took

@@ -110,14 +110,14 @@ else:
         }
     }
 
-# Threads for the database work of websockets and bots (game.db). One by default. An input costs about
-# 4 ms of Python and as long again waiting on the database's round trips, and at 200 matches the one
-# thread was busy the whole window (docs/performance-load.md, round 9); two overlap those waits and gave
-# a lower shot median in the interleaved runs (M = 100: 27-30 against 43-52 ms), but three tests on
-# PostgreSQL still assume that a socket's calls finish in the order they were queued (round 9 lists
-# them), so two is not the default yet. More threads compete with the event loop for the GIL (round 3:
-# with 8, the loop stalled 40+ ms at a time). SQLite gains nothing from more (one writer).
-KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
+# Threads for the database work of websockets and bots (game.db). Two with PostgreSQL: an input costs
+# about 4 ms of Python and as long again waiting on the database's round trips, and at 200 matches one
+# thread was busy the whole window (docs/performance-load.md, round 9); two overlap those waits (M = 100,
+# 4 interleaved pairs: aim relay p99 144-166 against 206-441 ms, shot median lower in 3). More threads
+# compete with the event loop for the GIL (round 3: with 8, the loop stalled 40+ ms at a time). One with
+# SQLite: one writer at a time, and the tests' in-memory database has no busy timeout.
+_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "2" if _POSTGRES else "1"))
 # Seconds a player may be away before he loses the match (K-9.3; both away or before the break:
 # aborted). The server clocks fire it (game/services/deadlines.py); tests of whole pages shorten it.
 KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
