@@ -230,24 +230,27 @@ def commit_and_record(
     connected: set[int] | None = None,
 ) -> list[dict[str, Any]]:
     """The end of every input, a player's or a server clock's: store the change (`commit_change`) and,
-    when it made events, the Shot row that replays it (`record_input`). Returns the events."""
-    events, verdict, segments = commit_change(
-        match, engine, before, t, data, outcome, now, kind=kind, ack=ack, connected=connected
-    )
-    if events:
-        record_input(
-            match,
-            seq=seq,
-            version=events[0]["v"],
-            user=user,
-            name=name,
-            kind=kind,
-            ack=ack,
-            payload=payload,
-            now=now,
-            verdict=None if kind == "tick" else verdict,
-            segments=segments,
+    when it made events, the Shot row that replays it (`record_input`). Returns the events.
+    The writes go out in one round trip (`batched_writes`), except when the change ends the match:
+    that saves through the ORM (the whole row, the results), which reads each statement's outcome."""
+    with batched_writes() if engine.phase != "finished" else nullcontext():
+        events, verdict, segments = commit_change(
+            match, engine, before, t, data, outcome, now, kind=kind, ack=ack, connected=connected
         )
+        if events:
+            record_input(
+                match,
+                seq=seq,
+                version=events[0]["v"],
+                user=user,
+                name=name,
+                kind=kind,
+                ack=ack,
+                payload=payload,
+                now=now,
+                verdict=None if kind == "tick" else verdict,
+                segments=segments,
+            )
     return events
 
 
@@ -343,24 +346,22 @@ def apply_input(
             t, data, outcome = run(engine, name, now, match)
         except RuleError as exc:
             raise MatchError(exc.code, exc.message, exc.params, key=exc.key) from exc
-        # An input that ends the match saves through the ORM (ratings, the whole row): not batched.
-        with batched_writes() if engine.phase != "finished" else nullcontext():
-            events = commit_and_record(
-                match,
-                engine,
-                before,
-                t,
-                data,
-                outcome,
-                now,
-                seq=seq,
-                user=user,
-                name=name,
-                kind=kind,
-                ack=ack,
-                payload=payload,
-                connected=locked.connected,
-            )
+        events = commit_and_record(
+            match,
+            engine,
+            before,
+            t,
+            data,
+            outcome,
+            now,
+            seq=seq,
+            user=user,
+            name=name,
+            kind=kind,
+            ack=ack,
+            payload=payload,
+            connected=locked.connected,
+        )
         return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
 
 

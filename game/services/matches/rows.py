@@ -12,10 +12,11 @@ statement instead of three.
 
 Works on PostgreSQL and SQLite alike (plain SQL; `FOR UPDATE` only where the database has it).
 
-On PostgreSQL the writes of an input that does not end the match go out together (`batched_writes`,
-psycopg's pipeline mode): the event, the row's columns and the Shot row cost one round trip instead of
-three. Under the load benchmark the one database thread of a daphne process spent more of each input
-waiting on those round trips than running Python (docs/performance-load.md, round 9).
+On PostgreSQL the writes of an input (a player's or a server clock's) that does not end the match go
+out together (`batched_writes`, psycopg's pipeline mode): the event, the row's columns and the Shot row
+cost one round trip instead of three. Under the load benchmark the one database thread of a daphne
+process spent more of each input waiting on those round trips than running Python
+(docs/performance-load.md, round 9).
 """
 
 from __future__ import annotations
