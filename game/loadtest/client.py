@@ -73,7 +73,10 @@ class LoadStats:
     shot_shooter: list[float] = field(default_factory=list)
     shot_opponent: list[float] = field(default_factory=list)
     shot_spectator: list[float] = field(default_factory=list)
-    aim: list[float] = field(default_factory=list)
+    #: Aim relay latencies apart by who received them: the opponent gets every relay, the spectators a
+    #: thinned stream (game.hub.SpectatorAims), so their figures differ by design and are judged apart.
+    aim_opponent: list[float] = field(default_factory=list)
+    aim_spectator: list[float] = field(default_factory=list)
     ping: list[float] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)
     #: (seconds into the window, latency) of every shot and aim sample, for the per-second timeline.
@@ -271,7 +274,7 @@ class Socket:
                 elif t == "aim":
                     sent = self.run.aims.get((message["d"]["angle"], message["d"]["speed"]))
                     if sent is not None and self.runner.measuring:
-                        stats.aim.append(now - sent)
+                        (stats.aim_opponent if self.role == "player" else stats.aim_spectator).append(now - sent)
                         stats.aim_timeline.append((now - self.runner.window_start, now - sent))
                 elif t == "pong" and self.ping_sent is not None:
                     if self.runner.measuring:
