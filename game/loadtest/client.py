@@ -3,7 +3,9 @@
 How a client gets a seat is how a browser does: a guest session over HTTP (the lobby's create form,
 then the match's join form, each with its CSRF cookie), then the websocket with the session cookie.
 Spectators connect without a session. With several server URLs, the players and spectators of one
-match are spread round-robin over them, so the fan-out crosses processes through the channel layer.
+match are spread round-robin over them (`spread="socket"`, as a front balancing each connection), so
+the fan-out crosses processes through the channel layer; `spread="match"` puts every socket of a match
+on one of them, as a front that routes `/ws/match/<id>/` by the match id does (docs/deploy.md).
 
 What is measured (all clients of a match live in one process, so one clock serves them all):
 
@@ -64,6 +66,20 @@ class LoadConfig:
     ping_probes: int = 10
     first_match: int = 0
     drain: float = DRAIN
+    #: "socket": a match's sockets round-robin over `urls`; "match": all of them on one (`socket_urls`).
+    spread: str = "socket"
+
+
+#: The ways `LoadConfig.spread` may spread a match's sockets over the servers.
+SPREADS = ("socket", "match")
+
+
+def socket_urls(urls: list[str], index: int, spectators: int, spread: str) -> list[str]:
+    """The server URL of each socket of match `index`: the two players', then each spectator's."""
+    if spread == "match":
+        return [urls[index % len(urls)]] * (2 + spectators)
+    players = [urls[index % len(urls)], urls[(index + 1) % len(urls)]]
+    return players + [urls[(index + j) % len(urls)] for j in range(spectators)]
 
 
 @dataclass
@@ -401,20 +417,22 @@ class LoadRunner:
 
     async def setup_match(self, index: int, gate: asyncio.Semaphore) -> MatchRun | None:
         urls = self.config.urls
+        # The HTTP steps go round-robin either way (a front balances pages); only the sockets follow `spread`.
         url_a = urls[index % len(urls)]
         url_b = urls[(index + 1) % len(urls)]
+        at = socket_urls(urls, index, self.config.spectators, self.config.spread)
         async with gate:
             try:
                 match_id, first = await asyncio.to_thread(create_match, url_a)
                 second = await asyncio.to_thread(join_match, url_b, match_id)
                 run = MatchRun(match_id)
                 sockets = [
-                    Socket(self, run, url_a, first.header(), "player", False),
-                    Socket(self, run, url_b, second.header(), "player", False),
+                    Socket(self, run, at[0], first.header(), "player", False),
+                    Socket(self, run, at[1], second.header(), "player", False),
                 ]
                 for j in range(self.config.spectators):
                     probe = j == 0 and index - self.config.first_match < self.config.ping_probes
-                    sockets.append(Socket(self, run, urls[(index + j) % len(urls)], None, "spectator", probe))
+                    sockets.append(Socket(self, run, at[2 + j], None, "spectator", probe))
                 for socket in sockets:
                     await socket.connect()
                     # Read from the start: a socket left unread during the set-up (beats, presence)

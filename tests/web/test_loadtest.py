@@ -13,7 +13,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.loadtest.client import LoadConfig, LoadStats, run_load
+from game.loadtest.client import LoadConfig, LoadStats, run_load, socket_urls
 from tests.support.daphne import DaphneServer
 
 
@@ -141,3 +141,15 @@ def test_a_match_cut_short_fails_the_run_with_how_it_ended() -> None:
     assert missed_bars(stats, options, {}) == ["3 match(es) cut short (abandoned 2, aborted 1)"]
     won = LoadStats.merge([{"shots": 3, "finishes": {"target": 2}}])
     assert missed_bars(won, options, {}) == []
+
+
+def test_spread_puts_a_matchs_sockets_round_robin_or_all_on_one_server() -> None:
+    """`--spread socket` spreads each match over the servers (its fan-out crosses the channel layer);
+    `--spread match` puts all of a match's sockets on one server, the next match on the next."""
+    urls = ["http://a", "http://b"]
+    a, b = urls
+    assert socket_urls(urls, 0, 5, "socket") == [a, b, a, b, a, b, a]  # the players, then the spectators
+    assert socket_urls(urls, 1, 5, "socket") == [b, a, b, a, b, a, b]
+    assert socket_urls(urls, 0, 5, "match") == [a] * 7
+    assert socket_urls(urls, 1, 5, "match") == [b] * 7
+    assert socket_urls(["http://a"], 3, 2, "socket") == ["http://a"] * 4

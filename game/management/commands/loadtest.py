@@ -1,9 +1,10 @@
 """`python manage.py loadtest`: real websocket clients against a running server; prints the figures.
 
 It starts no server: point it at one or more running daphne processes (``--url``, repeatable: the
-matches' sockets are spread round-robin over them). M matches (``--matches``), each with two
-bot-driven players and S spectators (``--spectators``), play for ``--duration`` seconds; then the
-table of latencies (p50/p95/p99/max), messages per second, errors and versions missed is printed.
+matches' sockets are spread round-robin over them, or with ``--spread match`` each match's on one).
+M matches (``--matches``), each with two bot-driven players and S spectators (``--spectators``), play
+for ``--duration`` seconds; then the table of latencies (p50/p95/p99/max), messages per second, errors
+and versions missed is printed.
 The run is judged against the bars (issue 19): any error or missed version, a shot round trip p99 over
 ``--max-shot-p99`` (ms, every row: shooter, opponent, spectators), an aim relay p99 over
 ``--max-aim-p99`` (ms, both rows: the opponent's and the spectators') or a server's peak RSS over
@@ -25,7 +26,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game.loadtest.client import LoadConfig, LoadStats, run_load
+from game.loadtest.client import SPREADS, LoadConfig, LoadStats, run_load
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -141,6 +142,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--aim-rate", type=float, default=10.0, help="aim messages per second while aiming")
         parser.add_argument("--procs", type=int, default=1, help="client processes")
+        parser.add_argument(
+            "--spread",
+            choices=SPREADS,
+            default="socket",
+            help="with several --url: each match's sockets round-robin over them (socket), or all on one (match)",
+        )
         parser.add_argument("--setup-concurrency", type=int, default=16)
         parser.add_argument(
             "--server-pid",
@@ -180,6 +187,7 @@ class Command(BaseCommand):
             think_max=options["think"][1],
             aim_rate=options["aim_rate"],
             setup_concurrency=options["setup_concurrency"],
+            spread=options["spread"],
         )
         share, extra = divmod(matches, procs)
         configs, first = [], 0
@@ -214,6 +222,7 @@ class Command(BaseCommand):
             f"{stats.setup_seconds:.0f} s of setup; think {think_text(options['think'])} s, "
             f"aim {options['aim_rate']}/s, "
             f"{options['procs']} client process(es), seed {options['seed']}"
+            + (f", sockets spread by {options.get('spread', 'socket')}" if len(urls) > 1 else "")
         )
         out(f"{'latency (ms)':<34}{'n':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}")
         rows = [
