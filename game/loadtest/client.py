@@ -42,6 +42,7 @@ from websockets.typing import Origin
 from game.engine.bot import quick_move
 from game.engine.bot_levels import NoMoveError
 from game.gctune import tune_garbage_collector
+from game.loadtest.procstat import cpu_seconds
 
 #: A shot whose event has not come back after this long counts as an error (s).
 SHOT_TIMEOUT = 10.0
@@ -68,6 +69,8 @@ class LoadConfig:
     drain: float = DRAIN
     #: "socket": a match's sockets round-robin over `urls`; "match": all of them on one (`socket_urls`).
     spread: str = "socket"
+    #: Local server processes whose CPU over the window to read (by the client process of match 0).
+    server_pids: list[int] = field(default_factory=list)
 
 
 #: The ways `LoadConfig.spread` may spread a match's sockets over the servers.
@@ -113,11 +116,14 @@ class LoadStats:
     #: Wall-clock time (epoch s) the measured window began: to line the timeline up with server logs.
     window_began: float = 0.0
     setup_seconds: float = 0.0
+    #: pid -> the share of a core (%) each `LoadConfig.server_pids` process used over the window.
+    server_cpu: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["errors"] = dict(self.errors)
         data["finishes"] = dict(self.finishes)
+        data["server_cpu"] = dict(self.server_cpu)
         return data
 
     @classmethod
@@ -125,7 +131,7 @@ class LoadStats:
         total = cls()
         for part in parts:
             for key, value in part.items():
-                if key in ("errors", "finishes"):
+                if key in ("errors", "finishes", "server_cpu"):
                     getattr(total, key).update(value)
                 elif key == "window_began":
                     total.window_began = min(total.window_began or value, value)
@@ -467,6 +473,9 @@ class LoadRunner:
         self.measuring = True
         background = [asyncio.create_task(self.loop_lag())]
         background += [asyncio.create_task(s.pinger()) for s in sockets if s.probe]
+        # One client process reads the servers' CPU (all of them measure about the same window).
+        pids = config.server_pids if config.first_match == 0 else []
+        cpu_before = {pid: cpu_seconds(pid) for pid in pids}
         window_start = self.window_start = time.perf_counter()
         self.stats.window_began = time.time()
         for s in sockets:
@@ -474,6 +483,10 @@ class LoadRunner:
         await asyncio.sleep(config.duration)
         self.playing = False
         self.stats.window = time.perf_counter() - window_start
+        for pid, before in cpu_before.items():
+            after = cpu_seconds(pid)
+            if before is not None and after is not None:
+                self.stats.server_cpu[str(pid)] = 100 * (after - before) / self.stats.window
         await asyncio.sleep(config.drain)
         self.measuring = False
         for run in self.runs:

@@ -6,7 +6,9 @@ it drives: guest sessions over HTTP, seats, players playing legal moves, spectat
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from collections.abc import Callable
 from io import StringIO
 
@@ -14,6 +16,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from game.loadtest.client import LoadConfig, LoadStats, run_load, socket_urls
+from game.loadtest.procstat import cpu_seconds
 from tests.support.daphne import DaphneServer
 
 
@@ -35,6 +38,7 @@ def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: C
     assert stats.aim_opponent and stats.aim_spectator, "no aim was relayed to the opponent and the spectators"
     assert stats.ping
 
+    assert server.process is not None
     out = StringIO()
     # Bars generous enough for a busy test machine: judged, and held (the real bars are benchmarks).
     call_command(
@@ -47,9 +51,15 @@ def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: C
         timeline=True,
         max_shot_p99=5000,
         max_aim_p99=5000,
+        server_pid=[server.process.pid],
         stdout=out,
     )
     text = out.getvalue()
+    # The server's own account: its memory, and the CPU it used over the window (it served the play).
+    used = re.search(
+        rf"^server pid {server.process.pid}: RSS \d+ MB, peak RSS \d+ MB, CPU ([0-9.]+)% of a core", text, re.M
+    )
+    assert used is not None and 0 < float(used.group(1)) < 200, text
     for label in (
         "shot round trip: shooter",
         "shot round trip: spectators",
@@ -141,6 +151,19 @@ def test_a_match_cut_short_fails_the_run_with_how_it_ended() -> None:
     assert missed_bars(stats, options, {}) == ["3 match(es) cut short (abandoned 2, aborted 1)"]
     won = LoadStats.merge([{"shots": 3, "finishes": {"target": 2}}])
     assert missed_bars(won, options, {}) == []
+
+
+def test_cpu_seconds_reads_a_process_own_cpu_time() -> None:
+    """`/proc/<pid>/stat`'s user and system time, in seconds: it grows with work done, and a process
+    that is not there reads as None (its figure is left out, not made up)."""
+    before = cpu_seconds(os.getpid())
+    assert before is not None
+    deadline = time.process_time() + 0.3
+    while time.process_time() < deadline:  # 0.3 s of this process's CPU
+        sum(i * i for i in range(1000))
+    after = cpu_seconds(os.getpid())
+    assert after is not None and 0.2 <= after - before <= 1.0, (before, after)
+    assert cpu_seconds(2**22 + 12345) is None
 
 
 def test_spread_puts_a_matchs_sockets_round_robin_or_all_on_one_server() -> None:

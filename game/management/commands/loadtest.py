@@ -11,7 +11,7 @@ The run is judged against the bars (issue 19): any error or missed version, a sh
 ``--max-rss`` (MB, of each ``--server-pid``) prints ``result: FAILED`` with each reason and exits 1; a
 bar of 0 is not judged. ``--procs`` splits the clients over several processes (whole matches per
 process) so the client is never the bottleneck; ``--server-pid`` reads
-the peak RSS (VmHWM) of server processes on this machine.
+the peak RSS (VmHWM) of server processes on this machine and the CPU each used over the window.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from game.loadtest.client import SPREADS, LoadConfig, LoadStats, run_load
+from game.loadtest.procstat import rss_of
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -46,20 +46,6 @@ def think_range(text: str) -> tuple[float, float]:
     if pair[0] < 0 or pair[1] < pair[0]:
         raise ValueError(f"--think range {text!r} is empty or negative")
     return pair
-
-
-def rss_of(pid: int) -> tuple[int | None, int | None]:
-    """(current RSS, peak RSS) of a local process in kB, from /proc."""
-    try:
-        text = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None, None
-    values: dict[str, int] = {}
-    for line in text.splitlines():
-        if line.startswith(("VmRSS:", "VmHWM:")):
-            key, value = line.split(":", 1)
-            values[key] = int(value.split()[0])
-    return values.get("VmRSS"), values.get("VmHWM")
 
 
 def http_base(url: str) -> str:
@@ -154,7 +140,7 @@ class Command(BaseCommand):
             type=int,
             action="append",
             default=[],
-            help="a local server process whose peak RSS to report (repeatable)",
+            help="a local server process whose peak RSS, and CPU over the window, to report (repeatable)",
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
@@ -188,6 +174,7 @@ class Command(BaseCommand):
             aim_rate=options["aim_rate"],
             setup_concurrency=options["setup_concurrency"],
             spread=options["spread"],
+            server_pids=list(options["server_pid"]),
         )
         share, extra = divmod(matches, procs)
         configs, first = [], 0
@@ -257,7 +244,9 @@ class Command(BaseCommand):
             if rss is None or peaks[pid] is None:
                 out(f"server pid {pid}: not readable")
             else:
-                out(f"server pid {pid}: RSS {rss / 1024:.0f} MB, peak RSS {(peaks[pid] or 0) / 1024:.0f} MB")
+                cpu = stats.server_cpu.get(str(pid))
+                used = f", CPU {cpu:.1f}% of a core in the window" if cpu is not None else ""
+                out(f"server pid {pid}: RSS {rss / 1024:.0f} MB, peak RSS {(peaks[pid] or 0) / 1024:.0f} MB{used}")
         reasons = missed_bars(stats, options, peaks)
         out("result: " + ("FAILED: " + "; ".join(reasons) if reasons else "OK"))
         return not reasons
