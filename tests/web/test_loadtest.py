@@ -15,8 +15,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.loadtest.client import LoadConfig, LoadStats, run_load, socket_urls
+from game.loadtest.client import LoadConfig, run_load, socket_urls
 from game.loadtest.procstat import cpu_seconds
+from game.loadtest.stats import LoadStats
 from tests.support.daphne import DaphneServer
 
 

@@ -25,8 +25,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game.loadtest.client import SPREADS, LoadConfig, LoadStats, run_load
+from game.loadtest.client import SPREADS, LoadConfig, run_load
 from game.loadtest.procstat import rss_of
+from game.loadtest.stats import LoadStats
 
 
 def percentile(values: list[float], q: float) -> float:
