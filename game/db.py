@@ -3,8 +3,9 @@
 Channels' `database_sync_to_async` runs every call in the one thread-sensitive sync thread of the
 process: under load all matches' shots, snapshots and presence writes queued behind each other in it
 (the load benchmark's shot round trip was mostly that queue), while PostgreSQL sat mostly idle. Here
-the calls run in `settings.KAIZA_DB_THREADS` threads, each with its own persistent connection
-(CONN_MAX_AGE), so different matches' work overlaps in the database. The match row lock
+the calls run in `settings.KAIZA_DB_THREADS` threads, each with its own connection for the call
+(from the process's pool with PostgreSQL, `KAIZA_DB_POOL`), so different matches' work overlaps in the
+database. The match row lock
 (`select_for_update` in the services) still serialises the inputs of one match.
 
 The default is two threads with PostgreSQL and one with SQLite (settings). Each thread running Django
@@ -151,10 +152,12 @@ def close_request_connection(**kwargs: Any) -> None:
     """`request_finished`: close the connections of a request's own thread.
 
     Under ASGI Django runs each request's sync code in a thread of its own (asgiref's
-    ThreadSensitiveContext), so that thread's persistent connection (CONN_MAX_AGE) is never used again;
-    it stayed open until the cyclic GC freed Django's connection object, and with rarer collections the
-    load benchmark's set-up ran PostgreSQL out of connections. The main thread (tests, management
-    commands) and the pool's threads keep theirs, as does a connection inside a transaction."""
+    ThreadSensitiveContext), so that thread's connection is never used again. With the connection pool
+    (settings.KAIZA_DB_POOL) closing hands it back to the pool; without it (persistent connections,
+    CONN_MAX_AGE) it stayed open until the cyclic GC freed Django's connection object, and with rarer
+    collections the load benchmark's set-up ran PostgreSQL out of connections. The main thread (tests,
+    management commands) and the database threads keep theirs, as does a connection inside a
+    transaction."""
     thread = threading.current_thread()
     if thread is threading.main_thread() or thread.name.startswith("kaiza-db"):
         return

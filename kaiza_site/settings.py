@@ -95,10 +95,24 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "kaiza_site.asgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# Connections to PostgreSQL come from a pool of each process (Django's own, on psycopg_pool): opening one
+# forks a server process (about 10 ms), and under ASGI every HTTP request runs in a thread of its own,
+# so a persistent connection (CONN_MAX_AGE) was never reused: each page opened and closed one. The
+# sockets' database threads (game.db) take theirs from the same pool. KAIZA_DB_POOL is its largest size
+# (0: no pool, persistent connections for CONN_MAX_AGE seconds instead). No health checks: they add a
+# query per request.
+KAIZA_DB_POOL = int(os.environ.get("KAIZA_DB_POOL", "16"))
 if DATABASE_URL:
-    # Persistent connections: opening a PostgreSQL connection per query costs a server process fork
-    # each time, which dominated the load benchmark. No health checks: they add a query per request.
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))}
+    _pooled = KAIZA_DB_POOL > 0 and DATABASE_URL.startswith(("postgres://", "postgresql://"))
+    _max_age = 0 if _pooled else int(os.environ.get("CONN_MAX_AGE", "60"))
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=_max_age)}
+    if _pooled:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": KAIZA_DB_POOL,
+            # A request or input waits this long for a free connection, then fails with an error.
+            "timeout": 10,
+        }
 else:
     DATABASES = {
         "default": {
