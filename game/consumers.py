@@ -352,13 +352,20 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             task.add_done_callback(self.tasks.discard)
 
     async def flush_aim(self, delay: float = 0.0) -> None:
-        """Relay the latest aim: at most one per `aim_interval`, the newest one winning."""
+        """Relay the latest aim: at most one per `aim_interval`, the newest one winning.
+
+        An aim that comes while a relay is on its way (the relay may wait on a busy socket or the
+        channel layer) finds this flush still running and leaves it to it (`handle_aim`): so the flush
+        goes on, an interval later, until no aim is pending. Stopping after one relay lost a sweep's
+        last aim whenever it came during that wait: the others saw the cue stop short of it."""
         if delay:
             await asyncio.sleep(delay)
-        message, self.pending_aim = self.pending_aim, None
-        if message is not None:
+        while (message := self.pending_aim) is not None:
+            self.pending_aim = None
             self.last_aim_relay = time.monotonic()
             await realtime.relay(self.match_id, message, exclude=self.channel_name)
+            if self.pending_aim is not None:
+                await asyncio.sleep(max(0.0, self.last_aim_relay + self.aim_interval - time.monotonic()))
 
     # --- outbound -----------------------------------------------------------------------------------
 
