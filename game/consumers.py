@@ -21,9 +21,8 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
-from game import bot_runner, hub, presence, protocol, realtime, seek_clock
+from game import bot_runner, hub, presence, protocol, realtime
 from game.db import CONNECT, db_async
-from game.lobby_protocol import SeekCancel, SeekRequest, parse_lobby
 from game.outbox import VersionedOutbox
 from game.ratelimit import TokenBucket, socket_allows, socket_owner
 from game.reader_language import error_message, scope_language
@@ -31,10 +30,9 @@ from game.selectors import matches as match_selectors
 from game.services import chat as chat_services
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
-from game.services import seeks as seek_services
 from game.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
 
-__all__ = ["LobbyConsumer", "MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
+__all__ = ["MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
 
 logger = logging.getLogger(__name__)
 
@@ -352,12 +350,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             task.add_done_callback(self.tasks.discard)
 
     async def flush_aim(self, delay: float = 0.0) -> None:
-        """Relay the latest aim: at most one per `aim_interval`, the newest one winning.
-
-        An aim that comes while a relay is on its way (the relay may wait on a busy socket or the
-        channel layer) finds this flush still running and leaves it to it (`handle_aim`): so the flush
-        goes on, an interval later, until no aim is pending. Stopping after one relay lost a sweep's
-        last aim whenever it came during that wait: the others saw the cue stop short of it."""
+        """Relay the latest aim: at most one per `aim_interval`, the newest one winning, and on until none
+        is pending: one that comes while a relay waits is left to this flush (`handle_aim`), and stopping
+        after one relay lost a sweep's last aim whenever it came during that wait."""
         if delay:
             await asyncio.sleep(delay)
         while (message := self.pending_aim) is not None:
@@ -413,93 +408,3 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def hub_beat(self, version: int, text: str) -> None:
         await self.outbox.hub_beat(version, text)
-
-
-class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
-    """`ws/lobby/`: the open matches, pushed whole on every change (the list is short). The lobby's
-    sockets are members of the process's hub (group `lobby`), which resubscribes after a Redis restart."""
-
-    limit: tuple[float, float] = (5.0, 1.0)
-
-    async def connect(self) -> None:
-        self.bucket = TokenBucket(*self.limit)
-        self.user = self.scope.get("user")
-        self.language = scope_language(self.scope)
-        #: Whether this socket may have a Seek row (quick pairing): the row is removed when it closes.
-        self.seeking = False
-        await self.accept()
-        self.hub: hub.MatchHub | None = await hub.join(self.channel_layer, realtime.LOBBY_GROUP, self)
-        matches = await db_async(match_selectors.match_open_list, priority=CONNECT)()
-        await self.send_message(protocol.message("matches", {"matches": matches}))
-
-    async def release(self) -> None:
-        process_hub = getattr(self, "hub", None)
-        if process_hub is not None:
-            self.hub = None
-            await process_hub.leave(realtime.LOBBY_GROUP, self)
-        if self.seeking:  # a seek ends with its socket
-            self.seeking = False
-            await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.closing:
-            return
-        if not self.bucket.take():
-            await self.send_message(protocol.error("rate_limited", gettext_noop("slow down")))
-            return
-        message = parse_lobby(text_data, bytes_data)
-        if isinstance(message, protocol.Ping):
-            await self.send_message(protocol.pong())
-        elif isinstance(message, protocol.Invalid):
-            await self.send_message(message.reply())
-        elif isinstance(message, SeekRequest):
-            await self.handle_seek(message)
-        elif isinstance(message, SeekCancel):
-            self.seeking = False
-            cancelled = await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
-            await self.send_message(protocol.message("seek_ended", {"reason": "cancelled" if cancelled else "none"}))
-        else:
-            await self.send_message(
-                protocol.error("unknown_type", gettext_noop("the lobby answers ping, seek and seek_cancel"))
-            )
-
-    async def handle_seek(self, message: SeekRequest) -> None:
-        """Queue the seek (or answer why not, storing nothing), say so, then pair at once if a partner
-        waits; otherwise the server clocks' tick pairs and widens (game.seek_clock)."""
-        now = time.time()
-        try:
-            seek = await db_async(seek_services.seek_start)(
-                user=self.user,
-                channel_name=self.channel_name,
-                rated=message.rated,
-                time_limit=message.time_limit,
-                now=now,
-            )
-        except match_services.MatchError as exc:
-            said = error_message(exc.code, exc.template, exc.key, exc.params, self.language)
-            await self.send_message(protocol.error(exc.code, said))
-            return
-        self.seeking = True
-        await self.send_message(protocol.message("seeking", seek_services.seek_info(seek, now)))
-        await seek_clock.pair_and_widen(now)
-
-    async def seek_notice(self, event: dict[str, Any]) -> None:
-        """`paired` or `seeking` from whichever process paired or widened this socket's seek."""
-        if self.closing:
-            return
-        if event.get("ends"):
-            self.seeking = False
-        await self.send_frame(event["text"])
-
-    async def send_message(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=protocol.dumps(message))
-
-    async def hub_relay(self, text: str) -> None:
-        """The list, encoded once by `realtime.lobby_publish`."""
-        await self.send_frame(text)
-
-    async def hub_event(self, message: dict[str, Any]) -> None:
-        return
-
-    async def hub_beat(self, version: int, text: str) -> None:
-        return

@@ -3,12 +3,13 @@
 from django.urls import path, re_path
 
 from game import consumers
+from game.lobby_consumer import LobbyConsumer
 from game.models import MATCH_ID_PATTERN
 from game.tournament_consumer import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", consumers.PingConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
     # The match id pattern (game.models) keeps channel-layer group names valid whatever a client puts
     # in the URL; an id that does not fit it is an unknown path.
     re_path(rf"^ws/match/(?P<match_id>{MATCH_ID_PATTERN})/$", consumers.MatchConsumer.as_asgi()),

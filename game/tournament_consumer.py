@@ -1,6 +1,6 @@
 """`ws/tournament/<id>/`: a tournament's pages hear when it changes, without a reload.
 
-The same pattern as the lobby socket (game.consumers.LobbyConsumer): the socket is a member of the
+The same pattern as the lobby socket (game.lobby_consumer.LobbyConsumer): the socket is a member of the
 process's hub in the group `tournament.<id>`, and `realtime.tournament_publish` sends one short
 `tournament {match, scores, event, reload}` message whenever one of its matches starts, scores or
 finishes, or the tournament itself changes (a round begins, a result is fixed). The page shows the

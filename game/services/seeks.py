@@ -1,7 +1,7 @@
 """Quick pairing (issue 17): a queue of seeks, matched by rating within a window that widens with the wait.
 
 The queue is the `Seek` table, so every server process sees it: a seek is written by the lobby socket
-that asked (game.consumers.LobbyConsumer), paired at once if a partner waits, and otherwise by the
+that asked (game.lobby_consumer.LobbyConsumer), paired at once if a partner waits, and otherwise by the
 server clocks' tick (game/deadline_runner.py), which also widens the windows and tells the seekers.
 Pairing locks the whole queue `FOR UPDATE` in one order, so two processes ticking together never pair
 one seek twice, nor split the queue and miss a pair (the second waits for the first).
