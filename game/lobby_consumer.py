@@ -21,10 +21,10 @@ from game.reader_language import error_message, scope_language
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 from game.services import seeks as seek_services
-from game.socket_lifecycle import CleanCloseMixin
+from game.socket_lifecycle import CleanCloseMixin, RelayOnlyMember
 
 
-class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
     """`ws/lobby/`: the open matches, pushed whole on every change (the list is short). The lobby's
     sockets are members of the process's hub (group `lobby`), which resubscribes after a Redis restart."""
 
@@ -102,13 +102,3 @@ class LobbyConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(message))
-
-    async def hub_relay(self, text: str) -> None:
-        """The list, encoded once by `realtime.lobby_publish`."""
-        await self.send_frame(text)
-
-    async def hub_event(self, message: dict[str, Any]) -> None:
-        return
-
-    async def hub_beat(self, version: int, text: str) -> None:
-        return

@@ -140,6 +140,20 @@ class CleanCloseMixin(NoConnectionHopMixin):
         """What the socket holds, given back (subclasses)."""
 
 
+class RelayOnlyMember:
+    """A hub member that only shows what its group publishes whole (the lobby's list, a tournament's
+    scores): each relay is its frame as it is; it has no versioned events and no beats to follow."""
+
+    async def hub_relay(self, text: str) -> None:
+        await self.send_frame(text)  # type: ignore[attr-defined]
+
+    async def hub_event(self, message: dict[str, Any]) -> None:
+        return
+
+    async def hub_beat(self, version: int, text: str) -> None:
+        return
+
+
 class NotFoundConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     """Any socket path without a route: accepted only to close it with 4404 (a close code needs an
     open socket; refusing the handshake would be an HTTP 403), and no traceback in the log."""

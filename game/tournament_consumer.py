@@ -9,14 +9,12 @@ live score from it and fetches its standings and rounds again when `reload` is t
 
 from __future__ import annotations
 
-from typing import Any
-
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from game import hub, protocol, realtime
 from game.db import CONNECT, db_async
 from game.ratelimit import TokenBucket
-from game.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin
+from game.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin, RelayOnlyMember
 from game.tournament_models import Tournament
 
 
@@ -24,7 +22,7 @@ def _exists(tournament_id: int) -> bool:
     return Tournament.objects.filter(pk=tournament_id).exists()
 
 
-class TournamentConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
+class TournamentConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
     limit: tuple[float, float] = (5.0, 1.0)
 
     async def connect(self) -> None:
@@ -60,12 +58,3 @@ class TournamentConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         else:
             reply = protocol.error("unknown_type", "a tournament socket only answers ping")
         await self.send(text_data=protocol.dumps(reply))
-
-    async def hub_relay(self, text: str) -> None:
-        await self.send_frame(text)
-
-    async def hub_event(self, message: dict[str, Any]) -> None:
-        return
-
-    async def hub_beat(self, version: int, text: str) -> None:
-        return

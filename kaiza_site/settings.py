@@ -103,10 +103,9 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # query per request.
 KAIZA_DB_POOL = int(os.environ.get("KAIZA_DB_POOL", "16"))
 if DATABASE_URL:
-    _pooled = KAIZA_DB_POOL > 0 and DATABASE_URL.startswith(("postgres://", "postgresql://"))
-    _max_age = 0 if _pooled else int(os.environ.get("CONN_MAX_AGE", "60"))
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=_max_age)}
-    if _pooled:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))}
+    if KAIZA_DB_POOL > 0 and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool refuses persistent connections
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": KAIZA_DB_POOL,
