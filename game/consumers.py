@@ -146,6 +146,10 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     # --- lifecycle ----------------------------------------------------------------------------------
 
+    def slot_match_id(self) -> str | None:
+        """A match socket counts for its match in the per-user cap (CleanCloseMixin.websocket_connect)."""
+        return str(self.scope["url_route"]["kwargs"]["match_id"])
+
     async def connect(self) -> None:
         self.match_id: str = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope.get("user")

@@ -307,6 +307,9 @@ class MatchConnection(models.Model):
     once `seen_at` is older than the staleness window, the heartbeat of any process purges them, and
     the next process started under the same `process` name (host and port) removes them at once (its
     `boot` differs).
+
+    Presence counts people, not sockets: one user's three tabs are three rows with one `viewer`, and
+    the counts take distinct viewers (game.presence.viewer_of says who a socket's viewer is).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
@@ -318,6 +321,12 @@ class MatchConnection(models.Model):
     seen_at = models.FloatField(help_text="epoch seconds of the last heartbeat")
     process = models.CharField(max_length=200, default="", help_text="the server process: host and port")
     boot = models.CharField(max_length=32, default="", help_text="which start of that process")
+    viewer = models.CharField(
+        max_length=200,
+        null=True,
+        blank=True,
+        help_text="who holds the socket, to count people: user:<pk>, ip:<address>, null: unknown (counts alone)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

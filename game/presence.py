@@ -13,7 +13,8 @@ same call marks the process's sockets alive. Stale rows of any process are purge
 clocks' poll (`game.deadline_runner`), which runs in every process, sockets or not.
 
 Connection rows: a player's is written at once (it may start or stop the disconnect grace); the
-spectators' are written in batches, one database call for all that came and went meanwhile.
+spectators' are written in batches, one database call for all that came and went meanwhile. Each row
+names its viewer (`viewer_of`), and presence counts distinct viewers: a user's three tabs count once.
 
 `presence_changed` coalesces the `presence` relay of a match: a burst of connects and disconnects
 (700 sockets arriving, or churn) reads presence once per match and `PRESENCE_DELAY`, not once per
@@ -32,6 +33,7 @@ from typing import Any
 
 from game import hub, protocol, realtime
 from game.db import PLAY, PRESENCE, db_async
+from game.ratelimit import socket_address, socket_owner
 from game.selectors import matches as match_selectors
 from game.services import connections as connection_services
 from game.services import matches as match_services
@@ -53,8 +55,8 @@ _claim_lock: asyncio.Lock | None = None
 _beats = 0
 _presence_due: dict[tuple[int, str], asyncio.Task[None]] = {}
 _background: set[asyncio.Task[Any]] = set()
-#: Spectator rows to write, per event loop: ("add" | "remove", match id, channel name, user id).
-_rows: dict[int, list[tuple[str, str, str, int | None]]] = {}
+#: Spectator rows to write, per event loop: ("add" | "remove", match id, channel name, user id, viewer).
+_rows: dict[int, list[tuple[str, str, str, int | None, str | None]]] = {}
 _row_writers: dict[int, asyncio.Task[None]] = {}
 
 
@@ -116,13 +118,28 @@ async def publish_changes(changed: connection_services.Changed) -> None:
             await realtime.relay(match_id, protocol.clock(clock))
 
 
+def viewer_of(scope: dict[str, Any]) -> str | None:
+    """Who a socket is, for counting people: "user:<pk>" for an account (a guest too), else
+    "ip:<address>": visitors without an account count once per address (they have nothing else that
+    a client could not forge or drop: a session cookie is theirs to leave out, so counting sessions
+    could be pumped again). Everyone anonymous behind one address (a club hall's NAT) then counts
+    once; with an account, or as a guest, each counts. None when the server does not know the address
+    (a test's in-process communicator, a unix socket): that socket counts alone."""
+    per, name = socket_owner(scope)
+    if per == "user":
+        return name
+    address = socket_address(scope)
+    return None if address is None else f"ip:{address}"
+
+
 async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: str, user: Any, player: bool) -> None:
     """Write the socket's connection row: a player's at once (it may stop the disconnect grace, whose
     new clock is relayed), a spectator's with the next batch (`_write_rows`)."""
     await claim_process(scope)
+    viewer = viewer_of(scope)
     if not player:
         user_id = user.pk if user is not None and user.is_authenticated else None
-        _queue_row(("add", match_id, channel_name, user_id))
+        _queue_row(("add", match_id, channel_name, user_id, viewer))
         return
     # At the inputs' priority, ahead of the snapshots: a player's row decides the disconnect grace, and
     # behind a burst of arrivals (a restart's reconnections, the load benchmark's 1,400 sockets) the
@@ -130,7 +147,13 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
     # was aborted as abandoned (docs/performance-load.md, round 9). One call per player's socket.
     opened = db_async(match_services.match_set_connected, priority=PLAY)
     clock = await opened(
-        match_id=match_id, channel_name=channel_name, user=user, connected=True, process=process_name(scope), boot=BOOT
+        match_id=match_id,
+        channel_name=channel_name,
+        user=user,
+        connected=True,
+        process=process_name(scope),
+        boot=BOOT,
+        viewer=viewer,
     )
     presence_changed(match_id)
     if clock is not None:
@@ -140,7 +163,7 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
 async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: bool) -> None:
     """Delete the socket's row (a player's at once: the grace may start, and its clock is relayed)."""
     if not player:
-        _queue_row(("remove", match_id, channel_name, None))
+        _queue_row(("remove", match_id, channel_name, None, None))
         return
     closed = db_async(match_services.match_set_connected, priority=PRESENCE)
     clock = await closed(match_id=match_id, channel_name=channel_name, user=user, connected=False)
@@ -149,7 +172,7 @@ async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: 
         await realtime.relay(match_id, protocol.clock(clock))
 
 
-def _queue_row(op: tuple[str, str, str, int | None]) -> None:
+def _queue_row(op: tuple[str, str, str, int | None, str | None]) -> None:
     loop = asyncio.get_running_loop()
     _rows.setdefault(id(loop), []).append(op)
     writer = _row_writers.get(id(loop))
@@ -167,8 +190,12 @@ async def _write_rows(loop_key: int) -> None:
         while pending:
             batch = pending[:]
             del pending[:]
-            add = [(match_id, channel, user_id) for kind, match_id, channel, user_id in batch if kind == "add"]
-            remove = [channel for kind, _match_id, channel, _user_id in batch if kind == "remove"]
+            add = [
+                (match_id, channel, user_id, viewer)
+                for kind, match_id, channel, user_id, viewer in batch
+                if kind == "add"
+            ]
+            remove = [channel for kind, _match_id, channel, _user_id, _viewer in batch if kind == "remove"]
             try:
                 await db_async(connection_services.match_connections_write, priority=PRESENCE)(
                     add=add, remove=remove, process=process_name(), boot=BOOT
@@ -177,7 +204,7 @@ async def _write_rows(loop_key: int) -> None:
                 # Rows not written: a missing one is written again by nobody (the socket shows up in
                 # the next presence once it reconnects), a leftover one goes stale and is purged.
                 logger.exception("writing %d connection rows failed", len(batch))
-            for match_id in sorted({match_id for _kind, match_id, _channel, _user_id in batch}):
+            for match_id in sorted({op[1] for op in batch}):
                 presence_changed(match_id)
     finally:
         if _row_writers.get(loop_key) is asyncio.current_task():

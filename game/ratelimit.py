@@ -17,7 +17,7 @@ which the aim relay (up to 60 messages a second) could not afford.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any
 
@@ -33,8 +33,13 @@ __all__ = [
     "client_address",
     "rate_limit_consume",
     "rate_limited",
+    "socket_address",
     "socket_allows",
+    "socket_give",
     "socket_owner",
+    "socket_slots",
+    "socket_take",
+    "sockets_open",
 ]
 
 
@@ -202,3 +207,69 @@ def chat_allows(user_id: Any) -> bool:
                 del _chat_buckets[stale]
         bucket = _chat_buckets[key] = TokenBucket(*CHAT_LIMIT)
     return bucket.take()
+
+
+# --- sockets open at once (issue 26) -----------------------------------------------------------------
+#
+# The caps are `settings.KAIZA_SOCKET_LIMITS` (why each number: there). They are counted in this
+# process's memory, not in Redis: what they protect is the process (its file descriptors, its snapshot
+# reads, its connection rows), a socket lives and dies in one process, and a count in memory cannot
+# leak when a process is killed. A client that spreads sockets over N processes holds at most N times
+# a cap, each process still protected; presence counts people, not sockets (game.presence
+# `viewer_of`), so extra sockets pump no count anywhere. The check and the taking are one synchronous
+# step: a burst of handshakes on one event loop cannot all pass a check before any is counted.
+
+#: Open sockets per counter ("process:ip:<address>", "match:<id>:user:<pk>", "match:<id>:ip:<address>").
+_open_sockets: dict[str, int] = {}
+
+
+def socket_address(scope: dict[str, Any]) -> str | None:
+    """The client's address as daphne put it in the scope (from X-Forwarded-For behind the proxy,
+    --proxy-headers: docs/deploy.md); None when the server does not know it (a unix socket, a test's
+    in-process communicator): such sockets are not counted per address."""
+    client = scope.get("client")
+    if not client or not client[0]:
+        return None
+    return str(client[0])
+
+
+def socket_slots(scope: dict[str, Any], *, match_id: str | None) -> list[tuple[str, str, int]]:
+    """The counters a new socket takes: (counter, what it caps, cap). Every socket counts for its
+    address in the process; a match socket also for its user on that match (per address without an
+    account)."""
+    limits = settings.KAIZA_SOCKET_LIMITS
+    address = socket_address(scope)
+    slots: list[tuple[str, str, int]] = []
+    if address is not None:
+        slots.append((f"process:ip:{address}", "process", int(limits["process"]["ip"])))
+    if match_id is not None:
+        per, name = socket_owner(scope)
+        if per == "user" or address is not None:
+            slots.append((f"match:{match_id}:{name}", "match", int(limits["match"][per])))
+    return slots
+
+
+def socket_take(slots: Sequence[tuple[str, str, int]]) -> str | None:
+    """Take one place in each of `slots`; None when taken, else which cap refused ("match" or
+    "process") and nothing is taken."""
+    for counter, kind, cap in slots:
+        if _open_sockets.get(counter, 0) >= cap:
+            return kind
+    for counter, _kind, _cap in slots:
+        _open_sockets[counter] = _open_sockets.get(counter, 0) + 1
+    return None
+
+
+def socket_give(slots: Sequence[tuple[str, str, int]]) -> None:
+    """Give back the places `socket_take` took (once, when the socket ends)."""
+    for counter, _kind, _cap in slots:
+        left = _open_sockets.get(counter, 0) - 1
+        if left > 0:
+            _open_sockets[counter] = left
+        else:
+            _open_sockets.pop(counter, None)
+
+
+def sockets_open(counter: str) -> int:
+    """How many sockets hold `counter` now (for tests and the admin's curiosity)."""
+    return _open_sockets.get(counter, 0)

@@ -1,10 +1,15 @@
-"""What every websocket consumer of the game shares: how a socket ends, and its rate limit bucket.
+"""What every websocket consumer of the game shares: how a socket starts and ends, and its rate limit
+bucket.
 
 A socket can end in many ways (the client leaves, we close it for flooding or an unknown match, a
 handler fails, the server shuts down, daphne gives up on a slow close) and every one of them must give
-back what the socket holds (its hub membership, its connection row): otherwise a player stays
-"connected" for good and can never be claimed against. `CleanCloseMixin` routes them all through one
-`release`, run once.
+back what the socket holds (its hub membership, its connection row, its places in the socket caps):
+otherwise a player stays "connected" for good and can never be claimed against. `CleanCloseMixin`
+routes them all through one `release`, run once.
+
+Before any consumer's `connect`, the socket takes its places in the process's socket caps
+(game.ratelimit.socket_slots, settings.KAIZA_SOCKET_LIMITS); past a cap it is refused with 4429 and a
+reason said in the reader's language (`CleanCloseMixin.refuse`).
 """
 
 from __future__ import annotations
@@ -17,11 +22,26 @@ from autobahn.exception import Disconnected  # daphne's websocket library (a dep
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext_noop
+
+from game.ratelimit import socket_give, socket_slots, socket_take
+from game.reader_language import scope_language
 
 logger = logging.getLogger(__name__)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4029
+#: Refused at the handshake: too many sockets of this user on this match, or of this address in this
+#: server process (settings.KAIZA_SOCKET_LIMITS). The client may try again later (a tab closed).
+CLOSE_TOO_MANY = 4429
+#: The close reason of a socket refused by a cap, per cap, said in the reader's language. A close
+#: reason is at most 123 bytes of UTF-8 (RFC 6455 5.5.1): tests/web/test_socket_caps.py checks every
+#: translation fits.
+REFUSED_REASONS = {
+    "match": gettext_noop("This match is open in too many tabs: close one and try again."),
+    "process": gettext_noop("Too many connections from your address: close some tabs."),
+}
 #: The standard "internal error" close code: a handler failed (a bug; it is logged).
 CLOSE_SERVER_ERROR = 1011
 
@@ -62,6 +82,40 @@ class CleanCloseMixin(NoConnectionHopMixin):
     released = False
     #: The server's direct frame path for this socket (`kaiza.frames`: kaiza_site.serve), or None.
     frames: Any = None
+    #: This socket's places in the process's socket caps (game.ratelimit.socket_slots), given back by
+    #: `release_once`.
+    slots: tuple[tuple[str, str, int], ...] = ()
+
+    def slot_match_id(self) -> str | None:
+        """The match this socket counts for in the per-match cap (the match socket's); None: only the
+        per-address cap applies."""
+        return None
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        """Take the socket's places in the caps, then connect as the consumer does; past a cap, refuse.
+        The check and the taking are one synchronous step (no await between them)."""
+        slots = socket_slots(self.scope, match_id=self.slot_match_id())  # type: ignore[attr-defined]
+        refused = socket_take(slots)
+        if refused is not None:
+            await self.refuse(refused)
+            return
+        self.slots = tuple(slots)
+        await super().websocket_connect(message)  # type: ignore[misc]
+
+    async def refuse(self, cap: str) -> None:
+        """Refuse a socket past a cap: accepted, then closed at once with `CLOSE_TOO_MANY` and a reason
+        in words. Not a denied upgrade: that is an HTTP 403, and a browser's close event then says only
+        1006, no code of ours and no reason, so the page could not say why. Accepting costs only the
+        handshake: no snapshot read, no connection row, no hub membership, and `connect` never runs
+        (so there is nothing to release)."""
+        self.released = True
+        scope: dict[str, Any] = self.scope  # type: ignore[attr-defined]
+        with translation.override(scope_language(scope)):
+            reason = translation.gettext(REFUSED_REASONS[cap])
+        client = scope.get("client") or ("?", 0)
+        logger.info("%s refused for %s: the %s cap is full", scope.get("path"), client[0], cap)
+        await self.accept()  # type: ignore[attr-defined]
+        await self.close(code=CLOSE_TOO_MANY, reason=reason)  # type: ignore[attr-defined]
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self.frames = (scope.get("extensions") or {}).get("kaiza.frames")
@@ -123,6 +177,8 @@ class CleanCloseMixin(NoConnectionHopMixin):
 
     async def release_once(self) -> None:
         self.closing = True
+        slots, self.slots = self.slots, ()
+        socket_give(slots)
         if self.released:
             return
         self.released = True

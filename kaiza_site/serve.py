@@ -14,6 +14,10 @@ this: one payload to many connections) and each socket gets the same bytes (`sen
 Under plain daphne, or Channels' test communicator, the extension is absent and the consumers send
 through ASGI as before (game.socket_lifecycle.CleanCloseMixin.send_frame): nothing depends on it but
 speed.
+
+The server also sends a websocket close's reason, which daphne drops (its `serverClose` takes the code
+alone): a socket refused at the handshake (game.socket_lifecycle.CleanCloseMixin.refuse, 4429) says
+why in words the page shows (`KaizaServer.handle_reply`).
 """
 
 from __future__ import annotations
@@ -66,6 +70,17 @@ class KaizaServer(Server):
         if scope.get("type") == "websocket":
             scope["extensions"] = {**(scope.get("extensions") or {}), EXTENSION: DirectFrames(protocol)}
         return super().create_application(protocol, scope)
+
+    async def handle_reply(self, protocol: Any, message: dict[str, Any]) -> None:
+        """daphne's, but a `websocket.close` with a `reason` on an open socket is sent with it (RFC 6455
+        close frame: the code, then the reason; autobahn cuts it to 123 bytes of UTF-8)."""
+        reason = message.get("reason") if message.get("type") == "websocket.close" else None
+        connection = self.connections.get(protocol)
+        if reason and connection is not None and not connection.get("disconnected"):
+            if getattr(protocol, "state", None) == getattr(protocol, "STATE_OPEN", object()):
+                protocol.sendClose(code=int(message.get("code") or 1000), reason=str(reason))
+                return
+        await super().handle_reply(protocol, message)
 
 
 class KaizaCommandLine(CommandLineInterface):

@@ -231,6 +231,22 @@ KAIZA_RATE_LIMITS = {
 # whose clients all come from one address needs that; docs/performance-load.md).
 for _action, _limits in json.loads(os.environ.get("KAIZA_RATE_LIMITS", "{}")).items():
     KAIZA_RATE_LIMITS[_action] = {per: (int(count), int(seconds)) for per, (count, seconds) in _limits.items()}
+#: Sockets open at once, counted in each server process (game/ratelimit.py `socket_slots`): what one
+#: client may hold of a process's file descriptors, snapshot reads and connection rows (issue 26: one
+#: guest opened 500 sockets on one match). Past a cap the socket is accepted and closed at once with
+#: 4429 and a reason in words (docs/protocol.md). "match": the sockets of one match of one user
+#: ("user": logged in or a guest), or of one address for visitors without an account ("ip": everyone
+#: behind it, a club hall's NAT, shares it). 4 tabs is more than a player needs (a second screen, a
+#: reload whose old socket has not closed yet). "process": all sockets of every kind (match, lobby,
+#: tournament, ping) from one address, whoever is logged in: 30 people of a club hall with a match and
+#: the lobby open each are 60, and 100 is a tenth of a process's default 1024 file descriptors.
+KAIZA_SOCKET_LIMITS = {
+    "match": {"user": 4, "ip": 8},
+    "process": {"ip": 100},
+}
+# KAIZA_SOCKET_LIMITS='{"process": {"ip": 100000}}' replaces a scope's caps (a load test from one address).
+for _scope, _caps in json.loads(os.environ.get("KAIZA_SOCKET_LIMITS", "{}")).items():
+    KAIZA_SOCKET_LIMITS[_scope] = {per: int(count) for per, count in _caps.items()}
 
 # --- E-mail: the console by default; SMTP when EMAIL_HOST is set ----------------------------------------
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

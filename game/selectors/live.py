@@ -1,7 +1,8 @@
 """Reads for the Watch page and the home page: live matches and the featured one.
 
 Spectator counts come from the online layer's presence rows (MatchConnection: one per open socket,
-seat null for a spectator, heartbeat in `seen_at`).
+seat null for a spectator, heartbeat in `seen_at`), counting people: distinct viewers, as the match
+page's presence does (game.selectors.matches.match_presence).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count
+from django.db.models.functions import Coalesce
 
 from game import glicko2
 from game.engine.table import kaisa_table
@@ -20,15 +22,16 @@ LIVE_LIMIT = 100
 
 
 def _spectator_counts(*, match_ids: list[str]) -> dict[str, int]:
-    """Spectators per match from the online layer's MatchConnection rows: sockets without a seat whose
-    heartbeat is fresh (a crashed process leaves rows that stop counting once stale)."""
+    """Spectators per match from the online layer's MatchConnection rows: distinct viewers of the
+    sockets without a seat whose heartbeat is fresh (a crashed process leaves rows that stop counting
+    once stale); a row without a viewer counts alone (its channel name)."""
     if not match_ids:
         return {}
     fresh = fresh_since()  # the match page's window: both agree on who is there
     rows = (
         MatchConnection.objects.filter(match_id__in=match_ids, seat__isnull=True, seen_at__gte=fresh)
         .values("match_id")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count(Coalesce("viewer", "channel_name"), distinct=True))
     )
     counts = {match_id: 0 for match_id in match_ids}
     counts.update({row["match_id"]: row["n"] for row in rows})

@@ -151,7 +151,9 @@ def match_events_since(*, match_id: str, version: int, until: int | None = None)
 
 
 def match_presence(*, match_id: str) -> dict[str, Any]:
-    """Who is connected (any process) and how many watch: the `presence` message's data.
+    """Who is connected (any process) and how many watch: the `presence` message's data. People,
+    not sockets: spectators are distinct viewers (game.presence.viewer_of; a row without one counts
+    alone), and a player is connected while any of his sockets' rows is fresh.
 
     Read on every change of a match's sockets (coalesced: game.presence), so in as few statements as
     it can: the row without its users, the fresh connections in one read, and the players' profiles
@@ -160,12 +162,14 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
     if match is None:
         return {"players": [], "spectators": 0}
     fresh = list(
-        MatchConnection.objects.filter(match_id=match_id, seen_at__gte=fresh_since()).values_list("seat", "user_id")
+        MatchConnection.objects.filter(match_id=match_id, seen_at__gte=fresh_since()).values_list(
+            "seat", "user_id", "viewer", "channel_name"
+        )
     )
-    live = {seat for seat, _user in fresh if seat is not None}
-    spectators = sum(1 for seat, _user in fresh if seat is None)
+    live = {seat for seat, _user, _viewer, _channel in fresh if seat is not None}
+    spectators = len({viewer or channel for seat, _user, viewer, channel in fresh if seat is None})
     if match.team_size:  # every member by name, with his team as the seat
-        here = {user for seat, user in fresh if seat is not None}
+        here = {user for seat, user, _viewer, _channel in fresh if seat is not None}
         lineup = team_lineup(match)
         members = [
             {

@@ -77,12 +77,13 @@ def match_heartbeat(*, match_ids: list[str], touch: list[str], purge: bool) -> t
 
 
 def match_connections_write(
-    *, add: list[tuple[str, str, int | None]], remove: list[str], process: str, boot: str
+    *, add: list[tuple[str, str, int | None, str | None]], remove: list[str], process: str, boot: str
 ) -> None:
-    """Spectators' rows in bulk, one transaction for a batch: `add` (match id, channel name, user id)
-    first, then `remove` (channel names): a socket that came and went within the batch leaves nothing.
-    Spectators do not touch the disconnect grace, so their comings and goings need no match lock; under
-    churn (hundreds of sockets a second) one call per socket queued for seconds."""
+    """Spectators' rows in bulk, one transaction for a batch: `add` (match id, channel name, user id,
+    viewer: game.presence.viewer_of) first, then `remove` (channel names): a socket that came and went
+    within the batch leaves nothing. Spectators do not touch the disconnect grace, so their comings and
+    goings need no match lock; under churn (hundreds of sockets a second) one call per socket queued
+    for seconds."""
     now = time.time()
     with transaction.atomic():
         if add:
@@ -96,8 +97,9 @@ def match_connections_write(
                         seen_at=now,
                         process=process,
                         boot=boot,
+                        viewer=viewer,
                     )
-                    for match_id, channel_name, user_id in add
+                    for match_id, channel_name, user_id, viewer in add
                 ],
                 ignore_conflicts=True,
             )

@@ -135,6 +135,17 @@ test("result: a live finished event carries the result into the card", () => {
   assert.equal(canOfferRematch(bot), false, "no rematch against the computer");
 });
 
+test("a refusal's words stay while reconnecting and go once open", () => {
+  let s = setConnection(fresh(), "reconnecting", "Too many tabs");
+  assert.equal(s.refusal, "Too many tabs");
+  s = setConnection(s, "reconnecting");
+  assert.equal(s.refusal, "Too many tabs", "a new attempt keeps what the server said");
+  s = setConnection(s, "open");
+  assert.equal(s.refusal, null);
+  s = setConnection(s, "reconnecting", null);
+  assert.equal(s.refusal, null);
+});
+
 test("cut off: no input while the connection is lost; sending until answered, a repeat answers it", () => {
   let s = receive(fresh(), { t: "snapshot", v: 4, d: { state: game() } }, 0);
   s = setConnection(s, "open");

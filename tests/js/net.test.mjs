@@ -9,6 +9,7 @@ import {
   RESEND_MS,
   SILENCE_MS,
   socketUrl,
+  TOO_MANY_CLOSE_CODE,
 } from "../../static/game/js/net.js";
 
 /** A fake WebSocket recording what is sent; the test opens, feeds and closes it. */
@@ -34,9 +35,9 @@ function fakeSocketClass(log) {
     feed(msg) {
       this.onmessage({ data: JSON.stringify(msg) });
     }
-    drop(code = 1006) {
+    drop(code = 1006, reason = "") {
       this.readyState = 3;
-      this.onclose({ code });
+      this.onclose({ code, reason });
     }
   };
 }
@@ -124,6 +125,21 @@ test("a refused socket (no such match) is not retried", () => {
   timers.advance(60_000);
   assert.equal(sockets.length, 1);
   assert.equal(statuses.at(-1), "closed");
+});
+
+test("a socket refused for too many (4429) says the server's words and tries again", () => {
+  const sockets = [];
+  const timers = fakeTimers();
+  const statuses = [];
+  createNet({ url: "ws://x/", onMessage() {}, onStatus: (s, info) => statuses.push([s, info]), WebSocketImpl: fakeSocketClass(sockets), timers });
+  sockets[0].open();
+  sockets[0].drop(TOO_MANY_CLOSE_CODE, "This match is open in too many tabs: close one and try again.");
+  assert.deepEqual(statuses.at(-1)[0], "reconnecting");
+  assert.equal(statuses.at(-1)[1].refusal, "This match is open in too many tabs: close one and try again.");
+  timers.advance(BACKOFF_MAX_MS * 2);
+  assert.equal(sockets.length, 2, "tried again after the backoff");
+  sockets[1].drop(1006);
+  assert.equal(statuses.at(-1)[1].refusal, null, "another close says nothing of a refusal");
 });
 
 test("acks are unique and increasing; aims are throttled but the last one gets out", () => {

@@ -56,11 +56,20 @@ def refresh_grace(match: Match, now: float, connected: set[int] | None = None) -
 
 
 def match_set_connected(
-    *, match_id: str, channel_name: str, user: AnyUser, connected: bool, process: str = "", boot: str = ""
+    *,
+    match_id: str,
+    channel_name: str,
+    user: AnyUser,
+    connected: bool,
+    process: str = "",
+    boot: str = "",
+    viewer: str | None = None,
 ) -> dict[str, Any] | None:
     """Record a socket opening or closing (`process` and `boot` name the server process holding it:
-    game.services.connections). Returns the new `clock` data when a player's coming or going changed
-    the disconnect grace (to publish), else None."""
+    game.services.connections; `viewer` who holds it, game.presence.viewer_of). Each socket has its
+    row: one of a player's tabs closing leaves his other tabs' rows, and his seat stays there.
+    Returns the new `clock` data when a player's coming or going changed the disconnect grace (to
+    publish), else None."""
     now = time.time()
     with transaction.atomic():
         match = Match.objects.filter(pk=match_id).first()
@@ -79,6 +88,7 @@ def match_set_connected(
                     "seen_at": now,
                     "process": process,
                     "boot": boot,
+                    "viewer": viewer,
                 },
             )
         else:

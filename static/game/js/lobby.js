@@ -66,9 +66,10 @@ function connect(attempt = 0) {
     if (msg.t === "matches") renderMatches(msg.d.matches);
     else seeks.onMessage(msg);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     seeks.onClose();
-    status.textContent = gettext("Reconnecting…");
+    // 4429: refused for too many sockets of this address (game/socket_lifecycle.py): say why.
+    status.textContent = event.code === 4429 && event.reason ? event.reason : gettext("Reconnecting…");
     setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
   });
 }

@@ -85,7 +85,7 @@ function boot(root) {
       // My own rematch offer: the new match is mine to open.
       if (msg.t === "rematch" && msg.d && msg.d.from === state.me && msg.d.url) window.location.assign(msg.d.url);
     },
-    onStatus: (status) => set(setConnection(state, status)),
+    onStatus: (status, info) => set(setConnection(state, status, info && info.refusal)),
     onLatency: (ms) => set(setLatency(state, ms)),
     getVersion: () => state.version,
   });

@@ -26,6 +26,13 @@ export const CONNECT_TIMEOUT_MS = 6000;
 const WATCH_INTERVAL_MS = 500;
 /** Close codes after which reconnecting cannot help (game/consumers.py). */
 export const REFUSED_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
+/**
+ * Refused at the handshake: too many sockets of this user on this match, or of this address
+ * (game/socket_lifecycle.py). The close's reason says why in the reader's language; the client shows
+ * it and tries again with the usual backoff (a tab closed elsewhere, or a dead socket of ours timed
+ * out on the server, frees a place).
+ */
+export const TOO_MANY_CLOSE_CODE = 4429;
 
 /** Delay before reconnect attempt `attempt` (0-based): doubling, capped, with ±25 % jitter. */
 export function backoffDelay(attempt, random = Math.random) {
@@ -225,15 +232,17 @@ export function createNet({
       // The server refused us for good (no such match, not allowed): do not hammer it.
       const refused = event && REFUSED_CLOSE_CODES.has(event.code);
       if (closedByUs || refused) onStatus("closed", { code: event && event.code });
+      else if (event && event.code === TOO_MANY_CLOSE_CODE) scheduleReconnect(event.reason || "");
       else scheduleReconnect();
     };
     ws.onerror = () => {};
   }
 
-  function scheduleReconnect() {
+  /** `refusal`: the server's words when it refused this socket for too many (TOO_MANY_CLOSE_CODE). */
+  function scheduleReconnect(refusal = null) {
     const delay = backoffDelay(attempt);
     attempt += 1;
-    onStatus("reconnecting", { attempt, delay });
+    onStatus("reconnecting", { attempt, delay, refusal });
     retryTimer = timers.setTimeout(() => {
       retryTimer = null;
       connect();

@@ -33,6 +33,8 @@ export function createState({ table, matchId = "", me = "", role = "spectator" }
     connection: "connecting",
     /** Set once the socket was open: a later drop shows "Connection lost". */
     wasOpen: false,
+    /** The server's words when it refused the socket for too many sockets (close 4429), else null. */
+    refusal: null,
     latency: null,
     version: null,
     game: null,
@@ -520,9 +522,16 @@ export function activePlayer(state) {
 
 // ---- local intents -------------------------------------------------------------------------------
 
-export function setConnection(state, connection) {
-  if (state.connection === connection) return state;
-  return { ...state, connection, wasOpen: state.wasOpen || connection === "open" };
+/**
+ * `refusal`: the server's words when it refused the socket for too many ("" when it gave none), null
+ * when a close was for another reason, undefined to keep what was said (a reconnect attempt starting).
+ * Open clears it.
+ */
+export function setConnection(state, connection, refusal = undefined) {
+  const was = state.refusal ?? null;
+  const next = connection === "open" ? null : refusal === undefined ? was : refusal;
+  if (state.connection === connection && next === was) return state;
+  return { ...state, connection, refusal: next, wasOpen: state.wasOpen || connection === "open" };
 }
 
 /** Cut off from the server after having been connected: no input, "Connection lost" shown. */

@@ -64,6 +64,8 @@ export function createHud(root) {
   const notice = $(".kz-notice");
   const sendingEl = $(".kz-sending");
   const lost = $(".kz-lost");
+  const lostText = lost.querySelector(".kz-lost-text");
+  const lostWords = lostText ? lostText.textContent : "";
   const end = $(".kz-end");
   const endTitle = end.querySelector(".kz-end-title");
   const endReason = end.querySelector(".kz-end-reason");
@@ -158,9 +160,15 @@ export function createHud(root) {
     const watchingText = interpolate(ngettext("%(n)s watching", "%(n)s watching", watching), { n: watching });
     setText(spectators, watchingText);
     setAttr(spectators, "title", watchingText);
-    const off = cutOff(state) && state.connection !== "closed";
+    // Refused for too many sockets: the server's words (or ours) in the same card, as it tries again.
+    const refusal = state.refusal ?? null;
+    const off = (cutOff(state) && state.connection !== "closed") || refusal !== null;
     lost.hidden = !off;
     setAttr(root, "data-lost", off ? "yes" : null);
+    setAttr(root, "data-refused", refusal !== null ? "yes" : null);
+    if (lostText) {
+      setText(lostText, refusal === null ? lostWords : refusal || gettext("Too many connections: close another tab and try again."));
+    }
     if (sending(state)) {
       if (sendingSince === null) sendingSince = now;
     } else {
