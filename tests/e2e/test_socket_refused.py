@@ -1,0 +1,55 @@
+"""A match page whose socket is refused for too many (issue 26, close 4429) says why, in words, in the
+reader's language, and connects once a place is free (look at test-artifacts/socket-refused-*.png).
+
+Real Chromium against a real daphne whose cap is one socket per user on a match: the guest who made
+the match opens it in a second tab of the same browser (same session, same user).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from game.socket_lifecycle import REFUSED_REASONS
+from tests.e2e.pages import create_match
+from tests.support.daphne import DaphneServer
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_refused_match_page_says_why_in_three_languages(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    server = daphne_factory(KAIZA_SOCKET_LIMITS='{"match": {"user": 1, "ip": 1}}')
+    for language in ("en", "fi", "ru"):
+        with translation.override(language):
+            words = translation.gettext(REFUSED_REASONS["match"])
+        context = chromium.new_context(viewport={"width": 1280, "height": 860}, locale=language)
+        try:
+            first = context.new_page()
+            url = create_match(first, server.url)
+            second = context.new_page()
+            errors: list[str] = []
+            second.on("pageerror", lambda exc: errors.append(str(exc)))
+            second.goto(url)
+            second.wait_for_selector("#kaiza-match[data-refused='yes']", timeout=15_000)
+            card = second.locator(".kz-lost")
+            assert card.is_visible()
+            assert card.locator(".kz-lost-text").inner_text() == words
+            box = card.bounding_box()
+            assert box is not None and box["width"] > 100 and box["height"] > 20
+            second.screenshot(path=str(artifacts_dir / f"socket-refused-{language}.png"))
+            assert first.locator("#kaiza-match").get_attribute("data-refused") is None, "the first tab plays on"
+            if language == "en":
+                # The first tab closes: the second's next try (the usual backoff) gets in.
+                first.close()
+                second.wait_for_selector("#kaiza-match[data-connection='open']", timeout=20_000)
+                assert second.locator("#kaiza-match").get_attribute("data-refused") is None
+                assert not card.is_visible()
+            assert errors == []
+        finally:
+            context.close()
