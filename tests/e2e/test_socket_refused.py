@@ -25,6 +25,7 @@ def test_a_refused_match_page_says_why_in_three_languages(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
     server = daphne_factory(KAIZA_SOCKET_LIMITS='{"match": {"user": 1, "ip": 1}}')
+    errors: list[str] = []
     for language in ("en", "fi", "ru"):
         with translation.override(language):
             words = translation.gettext(REFUSED_REASONS["match"])
@@ -33,7 +34,6 @@ def test_a_refused_match_page_says_why_in_three_languages(
             first = context.new_page()
             url = create_match(first, server.url)
             second = context.new_page()
-            errors: list[str] = []
             second.on("pageerror", lambda exc: errors.append(str(exc)))
             second.goto(url)
             second.wait_for_selector("#kaiza-match[data-refused='yes']", timeout=15_000)
