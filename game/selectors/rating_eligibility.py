@@ -70,12 +70,12 @@ def reason_texts() -> dict[str, str]:
             "a player's account is new: rated results need accounts at least {days} days old with {games}"
             " finished games of {shots} or more shots of their own"
         ).format(days=rules.established_days, games=rules.established_games, shots=rules.established_own_shots),
-        "too_few_shots": _(
-            "the loser played fewer than {min_shots} shots and the match did not end by play"
-        ).format(min_shots=rules.min_shots),
-        "pair_daily_limit": _(
-            "these two players already had {limit} rated results in the last 24 hours"
-        ).format(limit=rules.pair_daily_limit),
+        "too_few_shots": _("the loser played fewer than {min_shots} shots and the match did not end by play").format(
+            min_shots=rules.min_shots
+        ),
+        "pair_daily_limit": _("these two players already had {limit} rated results in the last 24 hours").format(
+            limit=rules.pair_daily_limit
+        ),
     }
 
 
@@ -229,7 +229,9 @@ def resign_farm_suspects() -> dict[int, list[str]]:
         .values("match_id", "player_id")
         .annotate(n=Count("id"))
     }
-    resigned = set(Shot.objects.filter(match_id__in=match_ids, kind__in=GIVE_UP_KINDS).values_list("match_id", "player_id"))
+    resigned = set(
+        Shot.objects.filter(match_id__in=match_ids, kind__in=GIVE_UP_KINDS).values_list("match_id", "player_id")
+    )
     farm_like: dict[int, list[int]] = defaultdict(list)
     honest: set[int] = set()
     for match_id, p1, p2, winner in losses:

@@ -162,3 +162,27 @@ def test_the_ratings_page_in_three_languages() -> None:
             assert reason_text("new_account")[1:] in text.replace("&#x27;", "'")
     board = Client().get("/leaderboard/").content.decode()
     assert 'href="/ratings/"' in board
+
+
+@pytest.mark.django_db
+def test_admin_farm_flag_catches_forfeits_and_two_shot_resignations(admin_client: Client) -> None:
+    """The admin's "resign farming" flag: throwaways that give a rated match up (resign or forfeit)
+    before `farm_shots` shots of their own are flagged with the winner; one honest loss clears an
+    account."""
+    main = make_player("Main")
+    honest = make_player("Honest")
+    for index, kind in enumerate(["resign", "forfeit", "resign"]):
+        throwaway = make_player(f"Throw{index}")
+        two = [(throwaway, verdict(0, turn_passes=True)), (main, verdict(0, turn_passes=True))] * 2
+        match = make_match(main, throwaway, rated=True, winner=main, shots=two, how=kind)
+        Shot.objects.create(
+            match=match, seq=5, version=5, player=throwaway, player_name=f"Throw{index}", kind=kind, input={}
+        )
+    make_match(main, honest, rated=True, winner=main, shots=[(honest, verdict())] * 5)
+    suspects = resign_farm_suspects()
+    names = set(Profile.objects.filter(user_id__in=list(suspects)).values_list("display_name", flat=True))
+    assert names == {"Throw0", "Throw1", "Throw2"} and all(w == ["Main"] for w in suspects.values())
+    listing = admin_client.get("/admin/game/profile/?resign_farm=yes")
+    assert listing.status_code == 200 and listing.context["cl"].result_count == 3
+    page = admin_client.get("/admin/game/profile/resign-farming/").content.decode()
+    assert "Throw1" in page and "Main" in page and "Honest" not in page
