@@ -38,6 +38,16 @@ class LoginForm(AllauthLoginForm):
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
+        """The key of `login_failed`'s per-"key" limit (settings.ACCOUNT_RATE_LIMITS): the name tried
+        *and the address trying it* (issue 26). allauth's own key is the name alone, so five wrong
+        passwords from anywhere locked the owner out of a public player name for five minutes; now
+        they lock out only the address that sent them, and the owner's right password from another
+        address is accepted. The per-address limit stays as it was. allauth reads this key when it
+        counts a failure (`pre_authenticate`) and when a password reset clears the count
+        (tests/web/test_login_limits.py fails if allauth stops calling it)."""
+        return f"{super()._get_login_attempts_cache_key(request, **credentials)}@{self.get_client_ip(request)}"
+
     def new_user(self, request: HttpRequest) -> User:
         """A guest who signs up becomes the account: the same user row, filled in by `save_user`."""
         guest = signed_in_guest(request)

@@ -374,8 +374,8 @@ class MatchResult(models.Model):
         Match, on_delete=models.CASCADE, primary_key=True, related_name="result", verbose_name=_("match")
     )
     rated = models.BooleanField(_("rated"), default=False)
-    #: Why a result did not move ratings: a code of game.selectors.rating_eligibility.REASON_TEXT
-    #: ("casual", "aborted", "guest", "unverified", "too_few_shots", "pair_daily_limit"); "" when rated.
+    #: Why a result did not move ratings: a code of game.selectors.rating_eligibility.REASON_CODES
+    #: ("casual", "aborted", "guest", "unverified", "new_account", "too_few_shots", "pair_daily_limit"); "" when rated.
     unrated_reason = models.CharField(_("unrated reason"), max_length=32, blank=True, default="")
     player1_best_break = models.IntegerField(_("player 1 best break"), default=0)
     player2_best_break = models.IntegerField(_("player 2 best break"), default=0)

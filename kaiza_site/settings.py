@@ -205,7 +205,8 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Kaiza] "
 # allauth counts these in the cache (CACHES below: Redis when REDIS_URL is set, so every process
 # shares the counts). "n/period/per": per client address ("ip"), per user, or per "key" (the login
-# name or e-mail address tried).
+# name or e-mail address tried; for "login_failed" the name together with the address trying it,
+# game/allauth_adapter.py, so a stranger's wrong passwords cannot lock the owner out: issue 26).
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",

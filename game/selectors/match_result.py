@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
+
 from game.engine.rules import words
 from game.models import Match, MatchEvent, RatingChange, TeamSeat
 from game.selectors.match_state import engine_names
@@ -93,9 +95,11 @@ def match_result(
         target=target,
     )
     reason_words = None
+    unrated_words = None
     if match.rated and not rating_changes:
         code = unrated or "aborted"
         reason_words = reason_text(code)
+        unrated_words = unrated_reason_words(code)
     return {
         "winner": winner,
         "loser": loser,
@@ -105,8 +109,20 @@ def match_result(
         "words": said,
         "rated": bool(rating_changes),
         "unrated_reason": reason_words,
+        "unrated_words": unrated_words,
         "rating_changes": rating_changes,
     }
+
+
+def unrated_reason_words(code: str) -> dict[str, str]:
+    """Why a result was not rated, in every language players read (the result's `unrated_words`: each
+    reader's card picks theirs, as with `words`)."""
+
+    def in_language(language: str) -> str:
+        with translation.override(language):
+            return reason_text(code)
+
+    return words.in_every_language(in_language)
 
 
 def _ordered(scores: list[int], names: list[str | None], winner: str | None) -> list[int]:

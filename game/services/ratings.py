@@ -8,10 +8,14 @@ a database constraint).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+
+from django.utils import timezone
 
 from game import glicko2
 from game.models import Match, Profile, RatingChange
 from game.selectors.match_result import rating_change_dict
+from game.selectors.rating_eligibility import provisional_gain_left
 
 
 def _rating_of(profile: Profile) -> glicko2.Rating:
@@ -22,10 +26,27 @@ def rating_update(*, match: Match, first: Profile, second: Profile, first_score:
     """Moves both profiles' ratings for one match, writes their RatingChange rows, and returns
     [{"player", "before", "after", "delta"}] for the `finished` message (ratings rounded for display).
 
-    `first`/`second` must be locked (select_for_update) by the caller; this saves them.
+    `first`/`second` must be locked (select_for_update) by the caller; this saves them. A gain against
+    a provisional opponent is capped by what is left of the winner's daily allowance
+    (`provisional_gain_left`, game/rating_rules.py): an established throwaway gives little.
     """
-    after_first, after_second = glicko2.rate_match(_rating_of(first), _rating_of(second), first_score=first_score)
+    before_first, before_second = _rating_of(first), _rating_of(second)
+    after_first, after_second = glicko2.rate_match(before_first, before_second, first_score=first_score)
+    at = match.finished_at or timezone.now()
+    after_first = _capped(first, before_first, after_first, opponent=before_second, at=at)
+    after_second = _capped(second, before_second, after_second, opponent=before_first, at=at)
     return _apply(match, [(first, after_first), (second, after_second)])
+
+
+def _capped(
+    profile: Profile, before: glicko2.Rating, after: glicko2.Rating, *, opponent: glicko2.Rating, at: datetime
+) -> glicko2.Rating:
+    """`after`, its gain cut to the day's allowance when the opponent's rating is provisional (only
+    the rating: the deviation and volatility are Glicko-2's, the result was still information)."""
+    if after.rating <= before.rating or not opponent.provisional:
+        return after
+    left = provisional_gain_left(user_id=profile.user_id, at=at)
+    return glicko2.Rating(min(after.rating, before.rating + left), after.deviation, after.volatility)
 
 
 def team_rating_update(

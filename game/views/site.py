@@ -13,6 +13,7 @@ from django.template import loader
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 
+from game.rating_rules import rating_rules
 from game.selectors import rating_eligibility
 from game.selectors.live import featured_match
 from game.selectors.matches import matches_in_progress_for
@@ -97,9 +98,8 @@ def ratings_help(request: HttpRequest) -> HttpResponse:
         request,
         "game/ratings_help.html",
         {
-            "reasons": rating_eligibility.REASON_TEXT,
-            "pair_daily_limit": rating_eligibility.PAIR_DAILY_LIMIT,
-            "min_shots": rating_eligibility.MIN_SHOTS,
+            "reasons": rating_eligibility.reason_texts(),
+            "rules": rating_rules(),
             "verification_on": rating_eligibility.verification_required(),
         },
     )

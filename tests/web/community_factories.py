@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -13,6 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.models import Club, Match, Membership, Profile, Shot
+from game.rating_rules import rating_rules
+from game.services.accounts import bot_user_for_level
 
 
 def make_player(name: str, **profile_fields: Any) -> Any:
@@ -20,6 +22,22 @@ def make_player(name: str, **profile_fields: Any) -> Any:
     user = get_user_model().objects.create_user(username=name.lower())
     Profile.objects.create(user=user, display_name=name, **profile_fields)
     return user
+
+
+def establish(*users: Any) -> None:
+    """Make accounts established (game/rating_rules.py: old enough, with enough finished games of real
+    play), as a regular player's account is, so that their rated matches count: each account's
+    `date_joined` is put back beyond `established_age` and it gets `established_games` finished casual
+    games against the computer, each with `established_own_shots` shots of its own. Tests that play
+    rated matches between fresh accounts call this first; the throwaway-farm tests do not."""
+    rules = rating_rules()
+    bot = bot_user_for_level(level=1)
+    joined = timezone.now() - rules.established_age - timedelta(hours=1)
+    for user in users:
+        get_user_model().objects.filter(pk=user.pk).update(date_joined=joined)
+        for _ in range(rules.established_games):
+            played = [(user, verdict(0, turn_passes=True)) for _ in range(rules.established_own_shots)]
+            make_match(user, bot, rated=False, winner=bot, shots=played, finished_at=joined)
 
 
 def make_club(name: str, owner: Any, *, join_policy: str = Club.JoinPolicy.REQUEST, members: tuple = ()) -> Club:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from game.models import Match, MatchConnection
 from game.selectors import live as live_selectors
 from game.selectors.players import LEADERBOARD_ACTIVE_DAYS, LEADERBOARD_MIN_RATED_GAMES, leaderboard_global
-from tests.web.community_factories import make_club, make_match, make_player
+from tests.web.community_factories import establish, make_club, make_match, make_player
 
 
 def ranked(name: str, rating: float, *, games: int = LEADERBOARD_MIN_RATED_GAMES, days_ago: int = 1, **extra):
@@ -155,6 +155,7 @@ def test_leaderboard_won_and_lost_count_rated_games_only(client) -> None:
 
     top = ranked("Top", 1700, games=0)
     mid = ranked("Mid", 1600, games=0)
+    establish(top, mid)  # accounts whose rated results count (game/rating_rules.py)
     # Three rated results (the pair's daily limit, rating_eligibility, would refuse more).
     results_record(match=make_match(top, mid, rated=True, winner=top))
     results_record(match=make_match(top, mid, rated=True, winner=mid))

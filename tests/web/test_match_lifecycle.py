@@ -25,6 +25,7 @@ from game.selectors.rating_eligibility import reason_text
 from game.services.accounts import user_signup
 from game.services.deadlines import deadlines_fire_due
 from game.services.matches import match_create, match_join
+from tests.web.community_factories import establish
 from tests.web.play_support import (
     connect_communicator,
     fast_password_hasher,
@@ -50,6 +51,8 @@ def two_players(**options: Any) -> tuple[AbstractBaseUser, AbstractBaseUser, str
     suffix = str(time.monotonic_ns())[-6:]
     alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345", display_name=f"alice{suffix}")
     bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345", display_name=f"bob{suffix}")
+    if options.get("rated"):
+        establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
     match, _ = match_create(
         user=alice,
         rated=options.get("rated", False),

@@ -19,6 +19,7 @@ from game.models import Match, MatchEvent, Shot
 from game.selectors.match_state import snapshot_hash
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join
+from tests.web.community_factories import establish
 from tests.web.play_support import (
     BREAK_CALL,
     connect_communicator,
@@ -40,6 +41,8 @@ def two_players(**options: Any) -> tuple[AbstractBaseUser, AbstractBaseUser, str
     suffix = str(time.monotonic_ns())[-6:]
     alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345", display_name=f"alice{suffix}")
     bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345", display_name=f"bob{suffix}")
+    if options.get("rated"):
+        establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
     match, _ = match_create(
         user=alice, rated=options.get("rated", False), time_limit=None, shot_clock=options.get("shot_clock")
     )

@@ -9,13 +9,16 @@ import pytest
 from game.models import Match, RatingChange
 from game.selectors.players import rating_chart
 from game.services.results import results_record
-from tests.web.community_factories import make_match, make_player, verdict
+from tests.web.community_factories import establish, make_match, make_player, verdict
 
 
 @pytest.mark.django_db
 @pytest.mark.services
 def test_profile_shows_record_rating_history_and_recent_matches(client) -> None:
-    alice, bob = make_player("Alice"), make_player("Bob")
+    # Bob's rating is settled (not provisional): Alice's wins against him are not capped by the day's
+    # allowance for wins against provisional ratings (game/rating_rules.py), so each shows its gain.
+    alice, bob = make_player("Alice"), make_player("Bob", rating_deviation=60.0)
+    establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
     for i, winner in enumerate([alice, alice, bob]):
         match = make_match(
             alice, bob, winner=winner, scores=(60, 20 + i), shots=[(alice, verdict(4)), (alice, verdict(9))]
@@ -33,7 +36,9 @@ def test_profile_shows_record_rating_history_and_recent_matches(client) -> None:
     html = response.content.decode()
     assert '<svg class="rating-chart"' in html
     assert len(re.findall(r'<circle class="dot"', html)) == 4  # the start plus three rated matches
-    recent = response.context["recent"]
+    # The four matches above, newest first; after them the older games against the computer that
+    # made the accounts established (establish).
+    recent = response.context["recent"][:4]
     assert [r["outcome"] for r in recent] == ["won", "lost", "won", "won"]
     assert recent[0]["delta"] is None and recent[1]["delta"] < 0 < recent[2]["delta"]
     assert f"/m/{casual.pk}/replay/" in html and 'href="/players/Bob/"' in html

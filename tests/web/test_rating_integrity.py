@@ -10,16 +10,27 @@ from django.test import Client
 
 from game import glicko2
 from game.models import Match, MatchResult, Profile, Shot
-from game.selectors.rating_eligibility import PAIR_DAILY_LIMIT, reason_text, resign_farm_suspects
+from game.rating_rules import rating_rules
+from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join, match_resign
 from game.services.results import results_record
-from tests.web.community_factories import make_match, make_player, verdict
+from tests.web.community_factories import establish, make_match, make_player, verdict
 from tests.web.play_support import fast_password_hasher
 
 __all__ = ["fast_password_hasher"]  # autouse fixture, imported to apply
 
 pytestmark = [pytest.mark.django_db, pytest.mark.services]
+
+PAIR_DAILY_LIMIT = rating_rules().pair_daily_limit
+
+
+def established(*names: str) -> list:
+    """Players whose accounts are established (old enough, real games played: game/rating_rules.py),
+    so that these tests test the rule they name and not the new-account rule."""
+    users = [make_player(name) for name in names]
+    establish(*users)
+    return users
 
 
 def legitimate_match(winner, loser, **kwargs) -> Match:
@@ -75,7 +86,7 @@ def test_rating_farm_is_refused(admin_client: Client) -> None:
 
 
 def test_an_honest_loss_is_not_flagged_and_a_real_finish_counts() -> None:
-    alice, bob = make_player("Alice"), make_player("Bob")
+    alice, bob = established("Alice", "Bob")
     # Bob took one shot only, but Alice's last shot reached the target: a real finish, rated.
     shots = [(bob, verdict(0, turn_passes=True)), (alice, verdict(60))]
     match = make_match(alice, bob, rated=True, winner=alice, shots=shots)
@@ -86,7 +97,7 @@ def test_an_honest_loss_is_not_flagged_and_a_real_finish_counts() -> None:
 def test_a_finish_by_the_time_limit_counts_even_without_a_last_shot() -> None:
     """K-11: a match the clock ended is a real finish whichever input closed it; the same match
     closed by a forfeit before the clock ran out is not."""
-    alice, bob = make_player("Alice"), make_player("Bob")
+    alice, bob = established("Alice", "Bob")
     for expired, rated in ((True, True), (False, False)):
         match = make_match(
             alice,
@@ -108,7 +119,7 @@ def test_a_finish_by_the_time_limit_counts_even_without_a_last_shot() -> None:
 
 
 def test_rated_results_between_one_pair_count_three_times_a_day() -> None:
-    alice, bob, carl = make_player("Alice"), make_player("Bob"), make_player("Carl")
+    alice, bob, carl = established("Alice", "Bob", "Carl")
     reasons = []
     for index in range(PAIR_DAILY_LIMIT + 2):
         winner, loser = (alice, bob) if index % 2 == 0 else (bob, alice)
@@ -124,13 +135,13 @@ def test_rated_results_between_one_pair_count_three_times_a_day() -> None:
 
 
 def test_guests_and_unverified_accounts_play_unrated(settings) -> None:
-    alice, guest = make_player("Alice"), make_player("Guest-1234", is_guest=True)
+    (alice,), guest = established("Alice"), make_player("Guest-1234", is_guest=True)
     match = legitimate_match(alice, guest)
     assert results_record(match=match) == []
     assert MatchResult.objects.get(match=match).unrated_reason == "guest"
 
     settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
-    bob = make_player("Bob")
+    (bob,) = established("Bob")
     match = legitimate_match(alice, bob)
     assert results_record(match=match) == []
     assert MatchResult.objects.get(match=match).unrated_reason == "unverified"
@@ -166,6 +177,6 @@ def test_the_ratings_help_page_says_the_rules(client: Client) -> None:
         "at least 2 shots",
         f"at most {PAIR_DAILY_LIMIT} rated results",
         "confirmed their e-mail",
-        "resigning before their third shot",
+        "resigning or forfeiting before they have played 3 shots",
     ]:
         assert words in text, words

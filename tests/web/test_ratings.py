@@ -8,7 +8,7 @@ import pytest
 from game import glicko2
 from game.models import Match, MatchResult, Profile, RatingChange
 from game.services.results import results_record
-from tests.web.community_factories import make_match, make_player, verdict
+from tests.web.community_factories import establish, make_match, make_player, verdict
 
 
 def test_glicko2_matches_glickmans_worked_example() -> None:
@@ -50,6 +50,7 @@ def test_glicko2_draw_between_equals_changes_no_rating() -> None:
 @pytest.mark.services
 def test_rated_finished_match_moves_ratings_once_and_counts_stats() -> None:
     alice, bob = make_player("Alice"), make_player("Bob")
+    establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
     shots = [
         (alice, verdict(3)),
         (alice, verdict(5)),

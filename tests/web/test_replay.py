@@ -11,7 +11,7 @@ from game.engine import ENGINE_VERSION
 from game.engine.rules import RuleError
 from game.models import Match
 from game.selectors.replays import REPLAY_FORMAT, replay_run
-from tests.web.community_factories import make_match, make_player, play_engine_match
+from tests.web.community_factories import establish, make_match, make_player, play_engine_match
 
 
 def canonical(data: object) -> bytes:
@@ -100,6 +100,7 @@ def test_a_match_played_through_the_online_services_replays_and_is_rated(client)
     from game.services import matches as online
 
     alice, bob = make_player("Alice"), make_player("Bob")
+    establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
     users = {"Alice": alice, "Bob": bob}
     match, _ = online.match_create(user=alice, rated=True, time_limit=3900, shot_clock=None)
     online.match_join(match_id=match.pk, user=bob)

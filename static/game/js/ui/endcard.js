@@ -21,7 +21,7 @@ const HOW_WORDS = {
 /**
  * @param {object} state the page state (result, finished, shown, me, match)
  * @returns {null | {title: string, reason: string, score: string, ratings: string[], rated: string,
- *   winner: string|null, how: string|null}}
+ *   ratedHelp: boolean, winner: string|null, how: string|null}}
  */
 export function endCard(state) {
   const game = state.shown;
@@ -45,12 +45,17 @@ export function endCard(state) {
   const ratings = ratingWords(result ? result.rating_changes : fin && fin.rating_changes);
   let rated = "";
   if (result) {
-    if (result.unrated_reason) rated = interpolate(gettext("Unrated: %(reason)s"), { reason: result.unrated_reason });
+    if (result.unrated_reason) {
+      const why = said({ words: result.unrated_words, text: result.unrated_reason }, "text");
+      rated = interpolate(gettext("Unrated: %(reason)s"), { reason: why });
+    }
     else if (!result.rated) rated = gettext("Casual match: no rating change");
   } else if (state.match && state.match.rated === false) {
     rated = gettext("Casual match: no rating change");
   }
-  return { title, reason, score, ratings, rated, winner, how, teams: teamLines(game) };
+  // The "Unrated: …" line links to the ratings page (/ratings/), which explains each reason.
+  const ratedHelp = Boolean(result && result.unrated_reason);
+  return { title, reason, score, ratings, rated, ratedHelp, winner, how, teams: teamLines(game) };
 }
 
 /** Team matches: did `me` play for the winning team (the server's `teams` and `players`)? */

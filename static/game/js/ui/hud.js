@@ -72,6 +72,7 @@ export function createHud(root) {
   const endScore = end.querySelector(".kz-end-score");
   const endRatings = end.querySelector(".kz-end-ratings");
   const endRated = end.querySelector(".kz-end-rated");
+  const endRatedHelp = end.querySelector(".kz-end-rated-help");
   const endRematch = end.querySelector(".kz-end-rematch");
   const rematchButton = end.querySelector(".kz-rematch");
   const shots = $(".kz-shots");
@@ -331,6 +332,7 @@ export function createHud(root) {
       setText(endReason, card.reason);
       setText(endScore, card.teams.length ? `${card.score} · ${card.teams.join(" – ")}` : card.score);
       setText(endRated, card.rated);
+      endRatedHelp.hidden = !card.ratedHelp;
       endRatings.replaceChildren(
         ...card.ratings.map((line) => {
           const li = document.createElement("li");
