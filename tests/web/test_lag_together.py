@@ -88,8 +88,9 @@ async def test_simultaneous_lags_both_count() -> None:
 
 async def test_a_late_lag_still_counts_but_a_second_one_does_not() -> None:
     """The other's strike in between does not make a lag stale; a second lag of the same player in the
-    same round is refused (`stale`, or `already_lagged` when made after his first), a repeat of an answered ack is answered from the store,
-    and a lag made before a re-lag or the decision is `stale`. Nothing is applied twice."""
+    same round is refused (`stale`, or `already_lagged` when made after his first), a repeat of an
+    answered ack is answered from the store, and a lag made before the decision is `stale`. Nothing is
+    applied twice."""
     alice_user, bob_user, match_id = await two_players()
     alice = await connect_communicator("alice", match_id, alice_user)
     tab2 = await connect_communicator("alice-tab2", match_id, alice_user)
