@@ -29,11 +29,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from game.engine import bot_geometry as geo
-from game.engine.balls import BallState
 from game.engine.bot_levels import (
     COLOURS,
     FOOT_POCKETS,
@@ -53,16 +51,12 @@ from game.engine.bot_levels import (
     _ruleset,
     _seat,
     _strike_dict,
-    _table,
     table_for,
 )
 from game.engine.bot_search import _pockets, _search_shot, _targets
-from game.engine.physics import Strike, simulate
-from game.engine.physics.errors import SimulationCapError, StrikeError
 from game.engine.rules import Match, RuleError
-from game.engine.rules.lag import LAG_BALLS, judge_lag_shot, lag_start
+from game.engine.rules.lag_advice import best_lag_speed
 from game.engine.rules.placement import home_placement_error, opening_placement_error
-from game.engine.table import TableSpec
 
 
 def pending_for(snapshot: Mapping[str, Any], player: str | None = None) -> tuple[str, str] | None:
@@ -133,41 +127,6 @@ def apply_move(match: Match, move: Mapping[str, Any]) -> Any:
 
 
 # --- the lag (K-3.1) -------------------------------------------------------------------------------
-
-
-Colours = tuple[tuple[str, float, float], ...]
-
-
-def _lag_layout(table: TableSpec, side: int, colours: Colours) -> tuple[str, dict[str, BallState]]:
-    """The lag simulation's balls, as the rules build them: the colours where they lie, one white."""
-    ball = LAG_BALLS[side]
-    balls = {name: BallState((x, y)) for name, x, y in colours}
-    balls[ball] = BallState(lag_start(table, side))
-    return ball, balls
-
-
-def _lag_distance(table: TableSpec, side: int, colours: Colours, speed: float) -> float:
-    """How far from the home cushion a straight lag at ``speed`` stops (inf if it loses)."""
-    ball, balls = _lag_layout(table, side, colours)
-    try:
-        shot = simulate(table, balls, Strike(ball=ball, speed=speed, angle=0.0, side=0.0, height=0.0))
-    except (StrikeError, SimulationCapError):
-        return math.inf
-    result = judge_lag_shot(shot, ball=ball, side=side, table=table)
-    return math.inf if result.lost or result.distance is None else result.distance
-
-
-@lru_cache(maxsize=16)
-def best_lag_speed(ball_diameter: float, side: int, colours: Colours) -> float:
-    """The straight lag speed that stops nearest the home cushion: searched once, then remembered."""
-    table = _table(ball_diameter)
-    speeds = [1.0 + 0.15 * i for i in range(24)]
-    scored = [(_lag_distance(table, side, colours, s), s) for s in speeds]
-    best_distance, best_speed = min(scored)
-    if not math.isfinite(best_distance):
-        return 2.5
-    fine = [best_speed + 0.015 * i for i in range(-6, 7)]
-    return min((_lag_distance(table, side, colours, s), s) for s in fine)[1]
 
 
 def _lag_strike(snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: random.Random) -> dict[str, float]:

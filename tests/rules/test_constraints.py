@@ -155,7 +155,7 @@ def _accepted(fn: Any) -> bool:
 def test_constraints_match_the_refusals(case: tuple[Match, str], points: list[tuple[float, float]]) -> None:
     match, player = case
     c = match.constraints(player)
-    assert set(c) == {"actions", "calls", "not_callable", "why_words", "placement", "strike_limits"}
+    assert set(c) == {"actions", "calls", "not_callable", "why_words", "placement", "strike_limits", "lag"}
     assert c["strike_limits"]["max_speed"] == 9.0
     before = match.snapshot()
 

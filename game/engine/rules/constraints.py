@@ -25,6 +25,8 @@ from game.engine.balls import BALL_IDS
 from game.engine.rules import words
 from game.engine.rules.calls import Call
 from game.engine.rules.errors import RuleError
+from game.engine.rules.lag import LAG_BALLS
+from game.engine.rules.lag_advice import best_lag_speed
 from game.engine.rules.legality import validate_call
 from game.engine.rules.placement import TOUCH_TOLERANCE, mouth_centre
 from game.engine.rules.state import SHOOTING_PHASES, MatchState, Phase, ShootoutStage, table_of
@@ -185,6 +187,16 @@ def placement(state: MatchState, player: str) -> dict[str, Any] | None:
     }
 
 
+def lag(state: MatchState, player: str) -> dict[str, Any] | None:
+    """While ``player`` owes a lag (K-3.1, K-11.2): ``{"speed"}``, the straight speed that stops nearest
+    the home cushion with the colours where they lie (game.engine.rules.lag_advice); else None."""
+    if "lag" not in actions(state, player):
+        return None
+    side = state.index_of(player)
+    colours = tuple((b, p[0], p[1]) for b, p in sorted(state.balls.items()) if p is not None and b not in LAG_BALLS)
+    return {"speed": round(best_lag_speed(state.ruleset.ball_diameter, side, colours), 3)}
+
+
 def why_words(allowed: dict[str, Any], refused: dict[str, str], said: dict[str, RuleError]) -> dict[str, Any]:
     """Each refusal the constraints show (a `why`), in the other languages: ``{english: {lang: words}}``.
     Only the distinct sentences that appear, so a state grows by a few sentences, not by a copy of every
@@ -203,7 +215,7 @@ def why_words(allowed: dict[str, Any], refused: dict[str, str], said: dict[str, 
 
 
 def constraints(state: MatchState, player: str) -> dict[str, Any]:
-    """``{"actions", "calls", "not_callable", "why_words", "placement", "strike_limits"}`` for ``player``,
+    """``{"actions", "calls", "not_callable", "why_words", "placement", "strike_limits", "lag"}`` for ``player``,
     JSON-ready."""
     state.index_of(player)
     said: dict[str, RuleError] = {}
@@ -215,4 +227,5 @@ def constraints(state: MatchState, player: str) -> dict[str, Any]:
         "why_words": why_words(allowed, refused, said),
         "placement": placement(state, player),
         "strike_limits": strike_limits(),
+        "lag": lag(state, player),
     }

@@ -43,6 +43,7 @@ from game.selectors.match_state import (
 from game.services.matches.base import Applied, MatchError, lock, store_event
 from game.services.matches.presence import refresh_grace
 from game.services.matches.rows import batched_writes, insert_row, lock_for_input, update_row
+from game.services.matches.versions import lag_made_in_this_round
 from game.services.results import results_record
 
 
@@ -290,6 +291,9 @@ def record_input(
     )
 
 
+#: A refused `stale` input, in words a player reads (the page shows it; it catches up by itself).
+STALE = gettext_noop("The table changed before your move arrived: look again and play.")
+
 InputFn = Callable[[EngineMatch, str, float, Match], tuple[str, dict[str, Any], Any]]
 
 
@@ -333,14 +337,19 @@ def apply_input(
             raise MatchError("not_started", gettext_noop("the match waits for an opponent"))
         if match.status != Match.Status.ACTIVE:
             raise MatchError("game_over", gettext_noop("the match is over"))
-        if expected_version is not None and expected_version != match.version:
-            raise MatchError(
-                "stale", f"the match is at version {match.version}, not {expected_version}: send hello to catch up"
-            )
-        engine = EngineMatch.from_snapshot(match.snapshot)
-        before = match.snapshot
         name = player_name(match, user)
         assert name is not None
+        if expected_version is not None and expected_version != match.version:
+            # Both players lag at once: the other's strike in between does not make a lag stale.
+            if kind != "lag" or not lag_made_in_this_round(match, expected_version, name):
+                raise MatchError("stale", STALE)
+            # The lock statement's subqueries may predate the input it waited for (PostgreSQL reads
+            # them at the statement's start): the seq and the ack's answer again, now under the lock.
+            seq, stored_version = inputs_so_far(match, user, ack)
+            if stored_version is not None:
+                return Applied(reply=_stored_reply(match, stored_version))
+        engine = EngineMatch.from_snapshot(match.snapshot)
+        before = match.snapshot
         now = time.time()
         try:
             t, data, outcome = run(engine, name, now, match)

@@ -15,6 +15,7 @@ import {
   myCueBall,
   receive,
   restingBalls,
+  sending,
   setAim,
   setCall,
   setConnection,
@@ -79,7 +80,10 @@ function boot(root) {
     onMessage: (msg) => {
       sound.heard(msg, state.version !== null);
       lastShot.heard(msg);
+      // Our own shot answered: only now do spin and power go back (a refusal keeps them, issue 25).
+      const ours = msg.t === "shot" && msg.d && msg.d.ack != null && msg.d.ack in state.sent;
       set(receive(state, msg, clockNow(), epochNow()));
+      if (ours && !keepStrike()) set(setAim(state, { speed: DEFAULT_AIM.speed, side: 0, height: 0 }));
       if (chat) chat.receive(msg);
       if (msg.t === "snapshot" || msg.t === "shot") autoCall();
       // My own rematch offer: the new match is mine to open.
@@ -95,7 +99,8 @@ function boot(root) {
 
   function sendAim() {
     const actions = myActions(state);
-    if (!actions.includes("shoot") && !actions.includes("lag")) return;
+    // Not my turn, or my shot is on its way: an aim now would only be refused (issue 25).
+    if ((!actions.includes("shoot") && !actions.includes("lag")) || sending(state)) return;
     const { angle, speed, side, height } = state.aim;
     net.sendAim({ angle: wrapAngle(angle), speed, side, height });
   }
@@ -146,8 +151,15 @@ function boot(root) {
       play("shoot", { call: { ...call }, strike: strike() });
     }
     set(setUi(state, { pull: 0 }));
-    // Each shot starts from centre ball and medium power unless the player keeps them (issue 17).
-    if (!keepStrike()) set(setAim(state, { speed: DEFAULT_AIM.speed, side: 0, height: 0 }));
+    // Spin and power go back once the shot is played (onMessage), not here: a refused one keeps them.
+  }
+
+  /** The lag round I owe a strike in ("lag:1"), or null: each new one starts at the server's lag speed. */
+  function lagRound() {
+    const game = state.shown;
+    const mine = constraintsOf(game, state.me);
+    if (!mine || !mine.lag || !(mine.actions || []).includes("lag")) return null;
+    return `${game.phase}:${(game.lag && game.lag.round) || 0}`;
   }
 
   function placement() {
@@ -356,6 +368,7 @@ function boot(root) {
   let lastHudAt = 0;
   let lastHudState = null;
   let wasMyTurn = false;
+  let lastLagRound = null;
 
   function resize() {
     const rect = stage.getBoundingClientRect();
@@ -385,6 +398,9 @@ function boot(root) {
         if (net.requestCatchUp(state.gap.from)) set(markGapAsked(state, now));
       }
       if (state.error && now - state.error.at > 8000) set(clearError(state));
+      const round = lagRound();
+      if (round && round !== lastLagRound) set(setAim(state, { speed: constraintsOf(state.shown, state.me).lag.speed }));
+      lastLagRound = round;
       const myTurn = myActions(state).length > 0;
       if (myTurn && !wasMyTurn) canvas.focus({ preventScroll: true });
       wasMyTurn = myTurn;

@@ -262,6 +262,10 @@ export function createNet({
    */
   function send(t, d = {}) {
     if (PLAY_TYPES.has(t)) {
+      // An aim still held back by the throttle would reach the server after the shot, out of turn.
+      if (aimTimer) timers.clearTimeout(aimTimer);
+      aimTimer = null;
+      queuedAim = null;
       const ack = acks.next();
       const msg = { t, ack, d };
       const v = getVersion();

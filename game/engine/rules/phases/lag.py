@@ -46,6 +46,8 @@ def lag(state: MatchState, inp: Lag, simulate: Simulator) -> Result:
     params: dict[str, object] = {"player": inp.player, "result": result.code, "distance": result.distance}
     first, second = results
     if first is not None and second is not None:
+        # Both distances in the deciding verdict's words: a lag is judged against the other's (K-3.1).
+        params["lags"] = [[state.actor(i), r.distance] for i, r in enumerate(results) if r is not None]
         winner = decide_lag(first, second, state.ruleset.lag_tie_tolerance)
         if winner is None:
             state = state.evolve(lag=LagState(round=state.lag.round + 1))

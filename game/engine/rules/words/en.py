@@ -69,6 +69,9 @@ def _late(p: Mapping[str, Any]) -> str:
 
 def _lag(w: Namer, p: Mapping[str, Any]) -> str:
     text = f"Lag by {p['player']}: {EN_LAGS[p['result']](p.get('distance'))}"
+    if p.get("lags"):  # the deciding lag: each player's distance (K-3.1)
+        said = (f"{n}: {d * 1000:.0f} mm" if d is not None else f"{n}: lost" for n, d in p["lags"])
+        text += "; " + ", ".join(said)
     if p.get("relag"):
         text += "; both lags lost or equal: lag again"
     elif p.get("winner"):

@@ -101,6 +101,9 @@ def _late(p: Mapping[str, Any]) -> str:
 
 def _lag(w: Namer, p: Mapping[str, Any]) -> str:
     text = f"Розыгрыш начального удара, {p['player']}: {RU_LAGS[p['result']](p.get('distance'))}"
+    if p.get("lags"):  # the deciding lag: each player's distance (K-3.1)
+        said = (f"{n}: {d * 1000:.0f} мм" if d is not None else f"{n}: розыгрыш проигран" for n, d in p["lags"])
+        text += "; " + ", ".join(said)
     if p.get("relag"):
         text += "; оба розыгрыша проиграны или равны: разыгрываем снова"
     elif p.get("winner"):

@@ -183,8 +183,10 @@ export function createControls(root, dispatch) {
 
     let h = "";
     if (state.steps.length) h = "";
-    else if (lagging) h = gettext("Lag: drag to aim, pull the cue back (or press Space). Nearest the home cushion wins.");
+    else if (lagging) h = lagHint(mine);
     else if (choosing) h = words.hint;
+    // The opening placement has no call card, so its reason (issue 25) is written in the hint.
+    else if (placing && !shooting && state.ui.why) h = state.ui.why;
     else if (placing) h = game && game.phase === "opening_placement"
       ? gettext("Place white •• beyond the centre, outside the red corridors.")
       : root.dataset.orientation === "portrait"
@@ -203,6 +205,16 @@ export function createControls(root, dispatch) {
       unbind.forEach((f) => f());
     },
   };
+}
+
+/** What a good lag is (K-3.1), with the server's suggested power (constraints.lag). */
+export function lagHint(mine) {
+  const what = gettext(
+    "Lag: send your white to the far cushion and back, to stop as near the home cushion (behind you) as you can; the nearer wins. Touching a long cushion or a ball, or crossing the centre line, loses.",
+  );
+  const speed = mine && mine.lag && typeof mine.lag.speed === "number" ? mine.lag.speed : null;
+  const power = speed === null ? "" : interpolate(gettext("A straight lag at about %(speed)s m/s stops near the cushion."), { speed: speed.toFixed(1) });
+  return [what, power, gettext("Drag to aim, pull the cue back (or press Space).")].filter(Boolean).join(" ");
 }
 
 function spinWords(side, height) {

@@ -1,0 +1,53 @@
+"""K-3.1: the lag a newcomer is offered, and the words that close a lag (issue 25 item 9).
+
+The suggested speed comes from the real physics (game.engine.rules.lag_advice) and must win against
+the old default (2.5 m/s); the deciding lag's words give both players' distances.
+"""
+
+from __future__ import annotations
+
+from game.engine.rules import Match
+from game.engine.rules.lag_advice import lag_distance
+from game.engine.table import kaisa_table
+
+TABLE = kaisa_table()
+
+
+def colours(match: Match) -> tuple[tuple[str, float, float], ...]:
+    balls = match.snapshot()["balls"]
+    return tuple((b, p[0], p[1]) for b, p in sorted(balls.items()) if p is not None and b not in ("white1", "white2"))
+
+
+def test_the_lag_constraints_offer_a_speed_that_stops_near_the_home_cushion_k3_1() -> None:
+    match = Match.new(["alice", "bob"])
+    for side, name in enumerate(("alice", "bob")):
+        advice = match.constraints(name)["lag"]
+        assert advice is not None
+        speed = advice["speed"]
+        distance = lag_distance(TABLE, side, colours(match), speed)
+        # A good lag (K-3.1): to the foot cushion and back, within 10 cm of the home cushion ...
+        assert distance < 0.10, (speed, distance)
+        # ... and far better than the page's old default, which always lost.
+        assert lag_distance(TABLE, side, colours(match), 2.5) > 1.0
+        # Played as a lag, it is not lost.
+        result = Match.from_snapshot(match.snapshot()).lag(
+            name, {"angle": 0.0, "speed": speed, "side": 0.0, "height": 0.0}
+        )
+        assert result.verdict["lag"]["lost"] is False
+
+
+def test_no_lag_advice_once_the_player_has_lagged_k3_1() -> None:
+    match = Match.new(["alice", "bob"])
+    match.lag("alice", {"angle": 0.0, "speed": 1.7, "side": 0.0, "height": 0.0})
+    assert match.constraints("alice")["lag"] is None
+    assert match.constraints("bob")["lag"] is not None
+
+
+def test_the_deciding_lag_says_both_distances_k3_1() -> None:
+    match = Match.new(["alice", "bob"])
+    first = match.lag("alice", {"angle": 0.0, "speed": 1.7, "side": 0.0, "height": 0.0})
+    assert "bob" not in first.verdict["reason"]  # one lag alone decides nothing
+    second = match.lag("bob", {"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0})
+    reason = second.verdict["reason"]
+    assert "alice: 92 mm" in reason and "bob: 579 mm" in reason, reason
+    assert "alice wins the lag" in reason
