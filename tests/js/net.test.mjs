@@ -159,6 +159,19 @@ test("acks are unique and increasing; aims are throttled but the last one gets o
   assert.equal(aims()[1].d.angle, 0.9, "the newest aim wins");
 });
 
+test("a shot cancels an aim the throttle still holds: no aim reaches the server after it (issue 25, item 12)", () => {
+  const sockets = [];
+  const timers = fakeTimers();
+  const net = createNet({ url: "ws://x/", onMessage() {}, WebSocketImpl: fakeSocketClass(sockets), timers, getVersion: () => 7 });
+  sockets[0].open();
+  net.sendAim({ angle: 0.1, speed: 2, side: 0, height: 0 });
+  net.sendAim({ angle: 0.2, speed: 2, side: 0, height: 0 }); // held by the throttle
+  net.send("shoot", { call: null, strike: { angle: 0.2, speed: 2, side: 0, height: 0 } });
+  timers.advance(500);
+  const types = sockets[0].sent.map((m) => m.t).filter((t) => t !== "hello");
+  assert.deepEqual(types, ["aim", "shoot"], "the held aim was dropped, not sent after the shot");
+});
+
 test("catch-up requests are rate limited", () => {
   const sockets = [];
   const timers = fakeTimers();
