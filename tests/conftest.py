@@ -125,6 +125,11 @@ def _fresh_cache(settings: Any, request: pytest.FixtureRequest) -> None:
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
     }
+    # The message budgets likewise (game/budgets.py): this process's memory, fresh for each test.
+    from game import ratelimit
+
+    settings.KAIZA_BUDGET_REDIS_URL = ""
+    ratelimit.reset_message_budgets()
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ __all__ = ["fast_password_hasher", "fresh_channel_layer_and_connections"]  # aut
 @pytest.fixture(autouse=True)
 def fresh_chat_budgets() -> None:
     """User ids repeat between tests on a flushed database: each test starts with full chat budgets."""
-    ratelimit._chat_buckets.clear()
+    ratelimit.reset_message_budgets()
 
 
 @database_sync_to_async
@@ -192,7 +192,7 @@ async def test_bad_chat_is_refused_with_a_code_and_stores_nothing() -> None:
     assert len(await chat_rows(match_id)) == int(ratelimit.CHAT_LIMIT[0])
 
     # Long after the end the chat is closed.
-    ratelimit._chat_buckets.clear()
+    ratelimit.reset_message_budgets()
     await finish_long_ago(match_id)
     await carol.send("chat", {"text": "gg"})
     assert (await carol.error())["d"]["code"] == "chat_closed"

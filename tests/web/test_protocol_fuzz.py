@@ -292,7 +292,7 @@ def unlimited_rates(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(MatchConsumer, name, (1e9, 1e9))
     for key in list(ratelimit.SOCKET_LIMITS):  # and the per-user budget shared by a user's sockets
         monkeypatch.setitem(ratelimit.SOCKET_LIMITS, key, (1e9, 1e9))
-    monkeypatch.setattr(ratelimit, "_socket_buckets", {})
+    ratelimit.reset_message_budgets()
 
 
 @pytest.mark.services
