@@ -36,7 +36,7 @@ from typing import Any
 from daphne.cli import CommandLineInterface
 from daphne.http_protocol import WebRequest
 from daphne.server import Server
-from twisted.internet import reactor
+from twisted.internet import reactor as _reactor
 
 #: The scope extension's name.
 EXTENSION = "kaiza.frames"
@@ -73,6 +73,9 @@ class DirectFrames:
             protocol.transport.write(_last_prepared.payloadHybi)
         return True
 
+
+#: The reactor daphne installed (Any: Twisted declares its methods on zope interfaces, which mypy misreads).
+reactor: Any = _reactor
 
 #: Seconds a connection has for its first request (line, headers, body), and Twisted's idle timeout.
 HEADER_TIMEOUT = 10.0
