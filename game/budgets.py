@@ -119,6 +119,8 @@ class _Lease:
     denied_until: float = 0.0
     #: The top-up on its way (one at a time per bucket and process).
     pending: asyncio.Task[None] | None = None
+    #: Messages waiting for a top-up: it asks for at least as many tokens.
+    waiting: int = 0
     used: float = 0.0
 
 
@@ -151,18 +153,26 @@ class SharedBudget:
             if lease.tokens * 2 <= lease.size and lease.pending is None:
                 lease.pending = asyncio.get_running_loop().create_task(self._top_up(key, lease, capacity, rate))
             return True
-        now = time.monotonic()
-        lease.used = now
-        if now < lease.denied_until:
-            return False
-        if lease.pending is None:
-            lease.pending = asyncio.get_running_loop().create_task(self._top_up(key, lease, capacity, rate))
-        # Shielded: one socket's cancelled handler must not cancel the top-up the others wait on.
-        await asyncio.shield(lease.pending)
-        if lease.tokens >= 1:
-            lease.tokens -= 1
-            return True
-        return False
+        lease.waiting += 1
+        try:
+            # Until a token is here or Redis says none is: each top-up grants one or more, or sets
+            # `denied_until`, or fails over to memory (`down_until`), so the loop ends. Many messages
+            # waiting at once (an address's spectators connecting) ask for as many tokens together.
+            while lease.tokens < 1:
+                now = time.monotonic()
+                lease.used = now
+                if now < lease.denied_until:
+                    return False
+                if now < self.down_until:
+                    return self._local_take(key, capacity, rate)
+                if lease.pending is None:
+                    lease.pending = asyncio.get_running_loop().create_task(self._top_up(key, lease, capacity, rate))
+                # Shielded: one socket's cancelled handler must not cancel the top-up others wait on.
+                await asyncio.shield(lease.pending)
+        finally:
+            lease.waiting -= 1
+        lease.tokens -= 1
+        return True
 
     def take_sync(self, key: str, capacity: float, rate: float) -> bool:
         """One message for `key`, from a thread that may block (the chat's database thread): one token
@@ -228,7 +238,7 @@ class SharedBudget:
     async def _top_up(self, key: str, lease: _Lease, capacity: float, rate: float) -> None:
         """Take up to a lease's worth from Redis. Never raises: on an error the tokens come from this
         process's own bucket (and the next `RETRY_SECONDS` of messages go there directly)."""
-        want = lease.size - lease.tokens
+        want = max(lease.size - lease.tokens, lease.waiting)
         try:
             granted, wait = await self._async_script()(keys=[self._key(key)], args=[capacity, rate, want])
             granted = int(granted)
