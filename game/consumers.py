@@ -248,8 +248,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def handle_frame(self, text_data: str | None, bytes_data: bytes | None) -> None:
         message = protocol.parse(text_data, bytes_data)
-        bucket = self.aim_bucket if isinstance(message, protocol.Aim) else self.bucket
-        if not (bucket.take() and socket_allows(self.scope, aim=isinstance(message, protocol.Aim), who=self.owner)):
+        aim = isinstance(message, protocol.Aim)
+        bucket = self.aim_bucket if aim else self.bucket
+        if not (bucket.take() and await socket_allows(self.scope, aim=aim, who=self.owner)):
             if not self.flood.take():
                 await self.send_message(protocol.error("flood", gettext_noop("too many messages: closing")))
                 await self.close_and_release(CLOSE_FLOOD)

@@ -9,9 +9,10 @@ sign-ups, resets) are `settings.ACCOUNT_RATE_LIMITS`. A refused action raises `R
 `RateLimitMiddleware` answers with the site's 429 page (the same page allauth uses).
 
 Websocket messages are limited per socket by the consumer's token buckets and, on top, per user
-across all of that user's sockets in this process by `socket_allows` (one call in the consumer), so
-opening more sockets does not buy more messages. It counts in memory: a message costs no round trip,
-which the aim relay (up to 60 messages a second) could not afford.
+across all of that user's sockets by `socket_allows` (one call in the consumer), so opening more
+sockets does not buy more messages, nor does reaching more processes: with `REDIS_URL` the buckets
+are in Redis, spent by lease so that a message almost never waits for it (game.budgets, with the
+stated slack), in memory otherwise. Chat messages have their own budget, `chat_allows`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
+from game.budgets import SharedBudget, TokenBucket
+
 __all__ = [
     "RateLimitMiddleware",
     "RateLimited",
@@ -33,6 +36,7 @@ __all__ = [
     "client_address",
     "rate_limit_consume",
     "rate_limited",
+    "reset_message_budgets",
     "socket_address",
     "socket_allows",
     "socket_give",
@@ -123,44 +127,26 @@ class RateLimitMiddleware:
         return None
 
 
-# --- websockets ---------------------------------------------------------------------------------------
+# --- websockets: per-user message budgets, shared by every process through Redis (game/budgets.py) ---
 
-
-class TokenBucket:
-    """`capacity` messages at once, refilled at `rate` per second."""
-
-    def __init__(self, capacity: float, rate: float) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.tokens = capacity
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    def idle(self, now: float) -> bool:
-        """Full again: forgetting it changes nothing."""
-        return self.tokens + (now - self.stamp) * self.rate >= self.capacity
-
-
-#: (burst, refill per second) across all sockets in this process of one user, or of one address for
-#: visitors without an account, for `aim` and for every other message. A user gets a little more burst
-#: than one socket (MatchConsumer.player_limit / aim_limit) and the same refill; an address is shared
-#: by everyone behind it (a club hall's spectators ping every 5 s), so it gets more.
-SOCKET_LIMITS: dict[tuple[str, str], tuple[float, float]] = {
+#: (burst, refill per second) across all sockets of one user, or of one address for visitors without
+#: an account, for `aim` and for every other message, in every process together (game.budgets: within
+#: one second's refill per process). A user gets a little more burst than one socket
+#: (MatchConsumer.player_limit / aim_limit) and the same refill; an address is shared by everyone
+#: behind it (a club hall's spectators ping every 5 s), so it gets more. `KAIZA_MESSAGE_BUDGETS`
+#: (settings) replaces entries, e.g. '{"user:other": [12, 0.5]}'.
+MESSAGE_BUDGETS: dict[tuple[str, str], tuple[float, float]] = {
     ("user", "aim"): (90.0, 60.0),
     ("user", "other"): (30.0, 10.0),
     ("ip", "aim"): (120.0, 60.0),
     ("ip", "other"): (120.0, 40.0),
 }
-_PRUNE_AT = 5000
-_socket_buckets: dict[tuple[str, str], TokenBucket] = {}
+for _entry, (_burst, _rate) in getattr(settings, "KAIZA_MESSAGE_BUDGETS", {}).items():
+    _per, _kind = _entry.split(":")
+    MESSAGE_BUDGETS[(_per, _kind)] = (float(_burst), float(_rate))
+#: The budgets of socket messages and of chat messages (each key names its user or address).
+socket_budget = SharedBudget("socket")
+chat_budget = SharedBudget("chat")
 
 
 def socket_owner(scope: dict[str, Any]) -> tuple[str, str]:
@@ -172,41 +158,33 @@ def socket_owner(scope: dict[str, Any]) -> tuple[str, str]:
     return "ip", f"ip:{client[0]}"
 
 
-def socket_allows(scope: dict[str, Any], *, aim: bool, who: tuple[str, str] | None = None) -> bool:
+async def socket_allows(scope: dict[str, Any], *, aim: bool, who: tuple[str, str] | None = None) -> bool:
     """One message from this socket's user (or, anonymous, its address): False when the shared budget
-    is spent, whichever of their sockets sends. `who`: the socket's `socket_owner`, when the caller
-    keeps it (it cannot change while the socket lives; reading the scope's lazy user costs on every
-    aim)."""
+    is spent, whichever of their sockets sends, on whichever process. `who`: the socket's
+    `socket_owner`, when the caller keeps it (it cannot change while the socket lives; reading the
+    scope's lazy user costs on every aim). Returns without waiting while this process holds a lease of
+    the user's tokens (game.budgets), which is nearly always."""
     kind = "aim" if aim else "other"
     per, name = who if who is not None else socket_owner(scope)
-    key = (name, kind)
-    bucket = _socket_buckets.get(key)
-    if bucket is None:
-        if len(_socket_buckets) >= _PRUNE_AT:
-            now = time.monotonic()
-            for stale in [k for k, b in _socket_buckets.items() if b.idle(now)]:
-                del _socket_buckets[stale]
-        bucket = _socket_buckets[key] = TokenBucket(*SOCKET_LIMITS[(per, kind)])
-    return bucket.take()
+    capacity, rate = MESSAGE_BUDGETS[(per, kind)]
+    return await socket_budget.take(f"{name}:{kind}", capacity, rate)
 
 
-#: Chat messages of one user, across their sockets in this process: (burst, refill per second). A
-#: burst of quick phrases is fine; a stream is not (one message every 2 s once the burst is spent).
+#: Chat messages of one user, across their sockets and processes: (burst, refill per second). A burst
+#: of quick phrases is fine; a stream is not (one message every 2 s once the burst is spent).
 CHAT_LIMIT: tuple[float, float] = (5.0, 0.5)
-_chat_buckets: dict[str, TokenBucket] = {}
 
 
 def chat_allows(user_id: Any) -> bool:
-    """One chat message from this user: False when their chat budget is spent."""
-    key = str(user_id)
-    bucket = _chat_buckets.get(key)
-    if bucket is None:
-        if len(_chat_buckets) >= _PRUNE_AT:
-            now = time.monotonic()
-            for stale in [k for k, b in _chat_buckets.items() if b.idle(now)]:
-                del _chat_buckets[stale]
-        bucket = _chat_buckets[key] = TokenBucket(*CHAT_LIMIT)
-    return bucket.take()
+    """One chat message from this user: False when their chat budget is spent (called from the chat
+    service's database thread: one blocking Redis call with REDIS_URL, exact)."""
+    return chat_budget.take_sync(str(user_id), *CHAT_LIMIT)
+
+
+def reset_message_budgets() -> None:
+    """Forget this process's socket and chat budgets (tests)."""
+    socket_budget.clear()
+    chat_budget.clear()
 
 
 # --- sockets open at once (issue 26) -----------------------------------------------------------------

@@ -18,14 +18,29 @@ speed.
 The server also sends a websocket close's reason, which daphne drops (its `serverClose` takes the code
 alone): a socket refused at the handshake (game.socket_lifecycle.CleanCloseMixin.refuse, 4429) says
 why in words the page shows (`KaizaServer.handle_reply`).
+
+Slow clients (issue 26): Twisted's only guard on a request still arriving is an idle timeout (60 s),
+which every byte restarts, so a client trickling its headers (or its websocket upgrade, an HTTP
+request too until its headers are in) held the connection for as long as it liked: 1,000 of each were
+all still open after 87 s. `--http-header-timeout` (default 10 s; 0: off) gives a connection's first
+request, line, headers and body, that long from the connection's start; a connection that has not
+sent it by then is closed (`RequestDeadline`). `--http-idle-timeout` sets Twisted's idle timeout
+(`HTTPFactory.timeOut`). Both go through public Twisted and daphne names only: the factory daphne
+made (`Server.http_factory`, set before the reactor runs), its `buildProtocol`, the protocol's
+`makeConnection` and `requestFactory` (which daphne itself sets), and `Request.requestReceived`.
+Daphne's own `--websocket_connect_timeout` bounds the websocket handshake after the upgrade.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Any
 
 from daphne.cli import CommandLineInterface
+from daphne.http_protocol import WebRequest
 from daphne.server import Server
+from twisted.internet import reactor as _reactor
 
 #: The scope extension's name.
 EXTENSION = "kaiza.frames"
@@ -63,8 +78,95 @@ class DirectFrames:
         return True
 
 
+#: The reactor daphne installed (Any: Twisted declares its methods on zope interfaces, which mypy misreads).
+reactor: Any = _reactor
+
+#: Seconds a connection has for its first request (line, headers, body), and Twisted's idle timeout.
+HEADER_TIMEOUT = 10.0
+IDLE_TIMEOUT = 60.0
+
+
+class RequestDeadline:
+    """One connection's deadline for its first request: closed if it has not fully arrived in time."""
+
+    __slots__ = ("call", "seconds", "transport")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.call: Any = None
+        self.transport: Any = None
+
+    def start(self, transport: Any) -> None:
+        self.transport = transport
+        self.call = reactor.callLater(self.seconds, self.expire)
+
+    def met(self) -> None:
+        if self.call is not None and self.call.active():
+            self.call.cancel()
+        self.call = None
+
+    def expire(self) -> None:
+        self.call = None
+        if getattr(self.transport, "connected", False):
+            # Nothing is owed to a request that never arrived: no response, no lingering close.
+            self.transport.abortConnection()
+
+
+class DeadlineRequest(WebRequest):
+    """daphne's request, meeting its connection's deadline once it has fully arrived."""
+
+    deadline: RequestDeadline | None = None
+
+    def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:
+        if self.deadline is not None:
+            self.deadline.met()
+        super().requestReceived(command, path, version)
+
+
+def _deadline_request(deadline: RequestDeadline, *args: Any, **kwargs: Any) -> DeadlineRequest:
+    request = DeadlineRequest(*args, **kwargs)
+    request.deadline = deadline
+    return request
+
+
 class KaizaServer(Server):
-    """daphne's server; a websocket's application instance also gets its `DirectFrames`."""
+    """daphne's server; a websocket's application instance also gets its `DirectFrames`, and a slow
+    client's connection is closed (the module docstring)."""
+
+    header_timeout: float = HEADER_TIMEOUT
+    idle_timeout: float = IDLE_TIMEOUT
+
+    def run(self) -> None:
+        # daphne makes its HTTP factory and listens in run(), then runs the reactor: the factory is
+        # there, and no connection accepted yet, when the reactor starts.
+        reactor.callWhenRunning(self.guard_slow_clients)
+        super().run()
+
+    def guard_slow_clients(self) -> None:
+        factory = self.http_factory
+        if self.idle_timeout > 0:
+            factory.timeOut = self.idle_timeout
+        if self.header_timeout <= 0:
+            return
+        build = factory.buildProtocol
+        seconds = self.header_timeout
+
+        def build_protocol(addr: Any) -> Any:
+            protocol = build(addr)
+            if protocol is None:
+                return None
+            deadline = RequestDeadline(seconds)
+            protocol.requestFactory = functools.partial(_deadline_request, deadline)
+            make_connection = protocol.makeConnection
+
+            def make(transport: Any) -> None:
+                deadline.start(transport)
+                make_connection(transport)
+
+            protocol.makeConnection = make
+            return protocol
+
+        factory.buildProtocol = build_protocol
 
     def create_application(self, protocol: Any, scope: dict[str, Any]) -> Any:
         if scope.get("type") == "websocket":
@@ -85,6 +187,27 @@ class KaizaServer(Server):
 
 class KaizaCommandLine(CommandLineInterface):
     server_class = KaizaServer
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parser.add_argument(
+            "--http-header-timeout",
+            type=float,
+            default=HEADER_TIMEOUT,
+            help="seconds a connection has to send its first request (line, headers, body); 0: no limit",
+        )
+        self.parser.add_argument(
+            "--http-idle-timeout",
+            type=float,
+            default=IDLE_TIMEOUT,
+            help="seconds an HTTP connection may stay silent (Twisted's idle timeout)",
+        )
+
+    def run(self, args: Sequence[str]) -> None:
+        parsed = self.parser.parse_args(args)
+        KaizaServer.header_timeout = parsed.http_header_timeout
+        KaizaServer.idle_timeout = parsed.http_idle_timeout
+        super().run(args)
 
 
 def main() -> None:

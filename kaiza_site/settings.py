@@ -273,6 +273,13 @@ CACHES = {
 }
 CACHES["default"]["KEY_PREFIX"] = os.environ.get("CACHE_KEY_PREFIX", "kaiza")
 
+# --- Websocket and chat message budgets per user (game/budgets.py): in Redis when REDIS_URL is set, so
+# a user's sockets on every process share one budget; in each process's memory otherwise -------------
+KAIZA_BUDGET_REDIS_URL = os.environ.get("KAIZA_BUDGET_REDIS_URL", REDIS_URL)
+KAIZA_BUDGET_PREFIX = CACHES["default"]["KEY_PREFIX"]
+# KAIZA_MESSAGE_BUDGETS='{"user:other": [12, 0.5]}' replaces entries of game.ratelimit.MESSAGE_BUDGETS.
+KAIZA_MESSAGE_BUDGETS = json.loads(os.environ.get("KAIZA_MESSAGE_BUDGETS", "{}"))
+
 # --- HTTPS and headers behind a TLS proxy (docs/deploy.md); each variable is named as its setting ----
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)

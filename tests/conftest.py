@@ -7,7 +7,7 @@ skip with the reason on a bare machine, fail when `CI` is set.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +125,11 @@ def _fresh_cache(settings: Any, request: pytest.FixtureRequest) -> None:
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
     }
+    # The message budgets likewise (game/budgets.py): this process's memory, fresh for each test.
+    from game import ratelimit
+
+    settings.KAIZA_BUDGET_REDIS_URL = ""
+    ratelimit.reset_message_budgets()
 
 
 @pytest.fixture
@@ -185,14 +190,14 @@ def daphne_factory(tmp_path: Path, daphne_logs_clean: list[Path]) -> Iterator[Ca
     started: list[DaphneServer] = []
     migrated: set[str] = set()
 
-    def start(**env_overrides: str) -> DaphneServer:
+    def start(server_args: Sequence[str] = (), **env_overrides: str) -> DaphneServer:
         env_overrides.setdefault("SQLITE_PATH", str(tmp_path / "db.sqlite3"))
         env = server_env(**env_overrides)
         key = env.get("DATABASE_URL") or env["SQLITE_PATH"]
         if key not in migrated:
             migrate(env)
             migrated.add(key)
-        server = DaphneServer(env=env, log_path=tmp_path / f"daphne-{len(started)}.log")
+        server = DaphneServer(env=env, log_path=tmp_path / f"daphne-{len(started)}.log", args=list(server_args))
         started.append(server)
         daphne_logs_clean.append(server.log_path)
         return server.start()

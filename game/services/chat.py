@@ -14,19 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from game.chat_models import ChatMessage, ChatReport
 from game.models import Match
 from game.ratelimit import chat_allows
-from game.selectors.chat import chat_entry, readable_channels
+from game.selectors.chat import OPEN_AFTER_END, chat_closed, chat_entry, readable_channels
 from game.selectors.match_state import AnyUser
 from game.selectors.matches import match_role
 from game.services.matches.base import MatchError
 
-#: Seconds after a match ends that its chat stays open (a "good game" after the last ball).
-OPEN_AFTER_END = 600
+__all__ = ["OPEN_AFTER_END", "Posted", "chat_post", "chat_report"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +62,7 @@ def chat_post(*, match_id: str, user: AnyUser, text: str, phrase: str = "", chan
         raise MatchError("spectator", gettext_noop("Only the players write in the players' chat."))
     if not name:
         raise MatchError("login_required", gettext_noop("Sign in (or play as a guest) to chat."))
-    if match.finished_at is not None and (timezone.now() - match.finished_at).total_seconds() > OPEN_AFTER_END:
+    if chat_closed(match=match):
         raise MatchError("chat_closed", gettext_noop("The chat of this match is closed."))
     if not chat_allows(writer.pk):
         raise MatchError("rate_limited", gettext_noop("You are writing too fast: wait a moment."))

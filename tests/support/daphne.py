@@ -80,6 +80,8 @@ class DaphneServer:
     port: int = field(default_factory=free_port)
     log_path: Path | None = None
     process: subprocess.Popen[bytes] | None = None
+    #: Extra command-line options of `kaiza_site.serve` (e.g. a short `--http-header-timeout`).
+    args: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -100,6 +102,7 @@ class DaphneServer:
                 "127.0.0.1",
                 "-p",
                 str(self.port),
+                *self.args,
                 "kaiza_site.asgi:application",
             ],
             cwd=PROJECT_DIR,

@@ -6,6 +6,8 @@ nothing."""
 from __future__ import annotations
 
 import datetime
+import json
+import re
 import time
 from typing import Any
 
@@ -35,7 +37,7 @@ __all__ = ["fast_password_hasher", "fresh_channel_layer_and_connections"]  # aut
 @pytest.fixture(autouse=True)
 def fresh_chat_budgets() -> None:
     """User ids repeat between tests on a flushed database: each test starts with full chat budgets."""
-    ratelimit._chat_buckets.clear()
+    ratelimit.reset_message_budgets()
 
 
 @database_sync_to_async
@@ -192,7 +194,7 @@ async def test_bad_chat_is_refused_with_a_code_and_stores_nothing() -> None:
     assert len(await chat_rows(match_id)) == int(ratelimit.CHAT_LIMIT[0])
 
     # Long after the end the chat is closed.
-    ratelimit._chat_buckets.clear()
+    ratelimit.reset_message_budgets()
     await finish_long_ago(match_id)
     await carol.send("chat", {"text": "gg"})
     assert (await carol.error())["d"]["code"] == "chat_closed"
@@ -219,10 +221,48 @@ async def test_the_replay_shows_the_chat_beside_the_shots(client: Any) -> None:
     html = response.content.decode()
     assert response.status_code == 200
     chat = response.context["chat"]
-    assert [m["words"] for m in chat] == ["<i>gl</i>", "Хорошая игра", "wow"]
-    assert last_seq > 1 and [m["after"] for m in chat] == [last_seq] * 3  # written after the last input
+    # Just finished: the chat is open, so the spectators' "wow" is not shown yet (the next test).
+    assert [m["words"] for m in chat] == ["<i>gl</i>", "Хорошая игра"]
+    assert last_seq > 1 and [m["after"] for m in chat] == [last_seq] * 2  # written after the last input
     assert "&lt;i&gt;gl&lt;/i&gt;" in html and "<i>gl</i>" not in html  # escaped, never markup
-    assert "Хорошая игра" in html and "wow" in html
+    assert "Хорошая игра" in html
+
+
+def test_replay_chat_follows_the_channel_rule(client: Any) -> None:
+    """docs/chat.md, "The replay": the players' chat always; the spectators' only once the chat is
+    closed (OPEN_AFTER_END after the end), never while a player could still read it; the JSON download
+    is the input record and carries no chat at all."""
+    from tests.web.community_factories import make_player, play_engine_match
+
+    alice, bob, watcher = make_player("Alice"), make_player("Bob"), make_player("Watcher")
+    match = play_engine_match(alice, bob, inputs=4, resign=False)
+    ChatMessage.objects.create(match=match, channel="players", author=alice, author_name="Alice", text="gl hf")
+    ChatMessage.objects.create(match=match, channel="spectators", author=watcher, author_name="Watcher", text="rail")
+
+    def shown() -> tuple[int, str, int, str]:
+        page = client.get(f"/m/{match.pk}/replay/")
+        download = client.get(f"/m/{match.pk}/replay.json")
+        return page.status_code, page.content.decode(), download.status_code, download.content.decode()
+
+    # During the match: no replay, no download (the match page is where it is watched).
+    page_status, _html, json_status, _body = shown()
+    assert (page_status, json_status) == (404, 404)
+
+    # Finished a moment ago: the chat is still open, the players may still be at the table.
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now())
+    page_status, html, json_status, body = shown()
+    assert (page_status, json_status) == (200, 200)
+    assert "gl hf" in html and "rail" not in html and "Watcher" not in html
+    assert "gl hf" not in body and "rail" not in body and "chat" not in json.loads(body)
+
+    # The chat closed: the spectators' channel joins the record, marked as theirs.
+    closed = timezone.now() - datetime.timedelta(seconds=OPEN_AFTER_END + 5)
+    Match.objects.filter(pk=match.pk).update(finished_at=closed)
+    page_status, html, json_status, body = shown()
+    assert (page_status, json_status) == (200, 200)
+    assert "gl hf" in html and "rail" in html
+    assert re.search(r"Watcher\s*·\s*spectator", html), html[html.find("replay-chat") :][:600]
+    assert "rail" not in body and "chat" not in json.loads(body)
 
 
 @database_sync_to_async

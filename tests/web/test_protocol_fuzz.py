@@ -290,9 +290,9 @@ def unlimited_rates(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fuzzer's frames should reach the parser and the services, not stop at the rate limit."""
     for name in ("player_limit", "spectator_limit", "aim_limit", "flood_limit"):
         monkeypatch.setattr(MatchConsumer, name, (1e9, 1e9))
-    for key in list(ratelimit.SOCKET_LIMITS):  # and the per-user budget shared by a user's sockets
-        monkeypatch.setitem(ratelimit.SOCKET_LIMITS, key, (1e9, 1e9))
-    monkeypatch.setattr(ratelimit, "_socket_buckets", {})
+    for key in list(ratelimit.MESSAGE_BUDGETS):  # and the per-user budget shared by a user's sockets
+        monkeypatch.setitem(ratelimit.MESSAGE_BUDGETS, key, (1e9, 1e9))
+    ratelimit.reset_message_budgets()
 
 
 @pytest.mark.services

@@ -87,8 +87,8 @@ def test_club_creation_is_rate_limited(settings) -> None:
 async def test_socket_limits_hold_per_user_across_sockets(monkeypatch) -> None:
     """Two sockets of one spectator share the user's budget: together they get no more than one
     user's burst, where each alone would be allowed its own socket burst."""
-    monkeypatch.setitem(ratelimit.SOCKET_LIMITS, ("user", "other"), (6.0, 0.01))
-    monkeypatch.setattr(ratelimit, "_socket_buckets", {})
+    monkeypatch.setitem(ratelimit.MESSAGE_BUDGETS, ("user", "other"), (6.0, 0.01))
+    ratelimit.reset_message_budgets()
     owner, watcher = await database_sync_to_async(lambda: (make_player("Owner"), make_player("Watcher")))()
     match, _ = await database_sync_to_async(match_create)(
         user=owner, rated=False, time_limit=None, shot_clock=None, opponent_bot_level=None
