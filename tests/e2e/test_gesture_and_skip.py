@@ -25,11 +25,12 @@ from tests.e2e.harness import EngineMatch, open_page
 
 pytestmark = pytest.mark.browser
 
-#: The lag start of the first seat (K-3.1; state.js lagStart): x = L/8... the home line's middle, W/4.
+#: The lag start of the first seat (K-3.1; state.js lagStart): half the home line's x, W/4.
 SEAT0 = (round(driver.TABLE.home_line_x / 2, 6), round(driver.W / 4, 6))
 #: The drawn cue (static/game/js/input/gestures.js): its tip stands TIP_GAP off the ball; the butt
 #: starts BUTT_FROM from the tip.
 TIP_GAP, BUTT_FROM = 0.012, 0.8
+MAX_PULL_M = driver.MAX_PULL
 
 
 def _angle(page: Any) -> float:
@@ -69,11 +70,25 @@ def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     bx, by = SEAT0
     R = driver.R
 
-    # The trap: press on the cloth on the drawn cue (0.2 m behind its tip; the cue lies to -x) and drag
+    # The trap as the issue met it: press on the cloth on the drawn cue near the ball and drag straight
+    # back. It was a pull-back that fired; now it is a swing along the cue itself: nothing fires.
+    on_cue = (bx - R - TIP_GAP - 0.15, by)
+    page.mouse.move(*driver.to_page(page, *on_cue))
+    page.mouse.down()
+    page.mouse.move(*driver.to_page(page, on_cue[0] - 0.2, by), steps=8)
+    assert _meter(page) is None
+    page.mouse.up()
+    steered.settle(page)
+    assert driver.actions(page) == ["lag"] and match.events == [], "a drag back along the cue shot nothing"
+    assert abs(_angle(page)) < 0.01
+
+    # And round: press on the cloth on the drawn cue (0.2 m behind its tip; the cue lies to -x) and drag
     # it back and round the ball to the other side. The cue swings under the finger; nothing fires.
     radius = R + TIP_GAP + 0.2
-    points = [driver.to_page(page, bx + radius * math.cos(t), by + radius * math.sin(t))
-              for t in (math.pi + math.pi * i / 16 for i in range(17))]
+    points = [
+        driver.to_page(page, bx + radius * math.cos(t), by + radius * math.sin(t))
+        for t in (math.pi + math.pi * i / 16 for i in range(17))
+    ]
     page.mouse.move(*points[0])
     page.mouse.down()
     for p in points[1:]:
@@ -90,8 +105,7 @@ def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     page.mouse.move(sx, sy)
     page.mouse.down()
     assert _meter(page) == "Pull back for power · let go at zero: no shot"
-    _, ex = driver.to_page(page, butt[0] + 0.15, by)[1], driver.to_page(page, butt[0] + 0.15, by)[0]
-    page.mouse.move(ex, sy, steps=6)
+    page.mouse.move(*driver.to_page(page, butt[0] + MAX_PULL_M / 2, by), steps=6)
     words = _meter(page)
     assert words is not None and words.startswith("Power 50% · ") and words.endswith("let go to shoot"), words
     fill = page.locator(".kz-pullmeter-fill").bounding_box()
@@ -109,7 +123,7 @@ def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     speed = 3.0
     page.mouse.move(sx, sy)
     page.mouse.down()
-    page.mouse.move(sx + (driver.to_page(page, butt[0] + driver.power_for(speed) * driver.MAX_PULL, by)[0] - sx), sy, steps=8)
+    page.mouse.move(*driver.to_page(page, butt[0] + driver.power_for(speed) * MAX_PULL_M, by), steps=8)
     assert (_meter(page) or "").endswith(f"{speed:.1f} m/s · let go to shoot")
     page.mouse.up()
     page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'yes'", timeout=5000)
@@ -182,10 +196,18 @@ def _animating(page: Any) -> bool:
 def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
     match = EngineMatch()
     alice = open_page(chromium, match, "alice", "player", init_script=AUDIO_STUB)
-    bob = open_page(chromium, match, "bob", "player", viewport={"width": 844, "height": 390},
-                    device_scale_factor=2, init_script=AUDIO_STUB)
-    carol = open_page(chromium, match, "carol", "spectator", viewport={"width": 390, "height": 844},
-                      device_scale_factor=2)
+    bob = open_page(
+        chromium,
+        match,
+        "bob",
+        "player",
+        viewport={"width": 844, "height": 390},
+        device_scale_factor=2,
+        init_script=AUDIO_STUB,
+    )
+    carol = open_page(
+        chromium, match, "carol", "spectator", viewport={"width": 390, "height": 844}, device_scale_factor=2
+    )
     for page in (alice, bob, carol):
         driver.wait_ready(page)
         assert not page.locator(".kz-skip").is_visible(), "no Skip while nothing runs"
