@@ -144,7 +144,11 @@ export function bindPointer(canvas, { getState, getTransform, dispatch, setTimer
   canvas.addEventListener("pointerup", onUp);
   canvas.addEventListener("pointercancel", onCancel);
   canvas.addEventListener("pointerleave", onLeave);
+  // A finger held on the cue is a pull-back, never the phone's long-press menu.
+  const onMenu = (event) => event.preventDefault();
+  canvas.addEventListener("contextmenu", onMenu);
   return () => {
+    canvas.removeEventListener("contextmenu", onMenu);
     canvas.removeEventListener("pointerdown", onDown);
     canvas.removeEventListener("pointermove", onMove);
     canvas.removeEventListener("pointerup", onUp);
