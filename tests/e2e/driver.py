@@ -66,12 +66,14 @@ def power_for(speed: float) -> float:
 
 
 def pull(page: Any, cue: tuple[float, float], angle: float, speed: float) -> None:
-    """Press on the cue ball and draw the cue straight back, still held (`page.mouse.up()` shoots)."""
+    """Press and hold the cue ball until the page shows the pull-back's power meter (a press alone is
+    no pull: issue 25), then draw the cue straight back, still held (`page.mouse.up()` shoots)."""
     pulled = power_for(speed) * MAX_PULL
     sx, sy = to_page(page, *cue)
     ex, ey = to_page(page, cue[0] - math.cos(angle) * pulled, cue[1] - math.sin(angle) * pulled)
     page.mouse.move(sx, sy)
     page.mouse.down()
+    page.wait_for_selector(".kz-pullmeter:not([hidden])", timeout=5000)
     for i in range(1, 11):
         page.mouse.move(sx + (ex - sx) * i / 10, sy + (ey - sy) * i / 10)
 

@@ -213,11 +213,15 @@ def open_page(
     role: str,
     viewport: dict[str, int] | None = None,
     device_scale_factor: float = 1,
+    init_script: str | None = None,
 ) -> Any:
-    """A new browser context showing the match as `name` (player or spectator)."""
+    """A new browser context showing the match as `name` (player or spectator); `init_script` runs in
+    the page before its own scripts (e.g. a recording AudioContext)."""
     context = browser.new_context(
         viewport=viewport or {"width": 1400, "height": 860}, device_scale_factor=device_scale_factor
     )
+    if init_script:
+        context.add_init_script(init_script)
     html = render_match_page(match.match_id, name, role)
 
     def serve(route: Any) -> None:

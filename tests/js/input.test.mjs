@@ -1,20 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { aimAngle, GRAB_LENGTH, grabsCue, MAX_PULL, pullPower } from "../../static/game/js/input/gestures.js";
+import { aimAngle, MAX_PULL, pullPower } from "../../static/game/js/input/gestures.js";
 import { COARSE_STEP, FINE_STEP, keyIntent, STEP } from "../../static/game/js/input/keyboard.js";
 import { createLoop } from "../../static/game/js/loop.js";
 import { describeCall, describeVerdict, formatClock } from "../../static/game/js/ui/words.js";
 
 const R = 0.034;
-
-test("pressing the cue ball or the front of the cue grabs it; the far cue and the cloth aim", () => {
-  const cue = [1, 0.7];
-  assert.ok(grabsCue(cue, 0, [1.01, 0.7], R));
-  assert.ok(grabsCue(cue, 0, [1 - 0.2, 0.705], R), "on the cue, behind the ball");
-  assert.ok(!grabsCue(cue, 0, [1 - GRAB_LENGTH - 0.1, 0.7], R), "far down the cue: aiming, not grabbing");
-  assert.ok(!grabsCue(cue, 0, [1.3, 0.7], R), "in front of the ball");
-  assert.ok(!grabsCue(cue, 0, [0.8, 0.8], R), "beside the cue");
-});
 
 test("pulling back along the cue sets the power, pushing forward does not", () => {
   const start = [1, 0.7];

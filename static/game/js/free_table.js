@@ -34,8 +34,9 @@ import { bindKeyboard } from "./input/keyboard.js";
 import { createLoop } from "./loop.js";
 import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
 import { ballRefusal, callVerdict, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
+import { MIN_SHOT_POWER } from "./input/gestures.js";
+import { createPullMeter } from "./ui/pullmeter.js";
 
-const MIN_SHOT_POWER = 0.04;
 export const ME = "player";
 
 function round6(x) {
@@ -213,11 +214,11 @@ export function createFreeTable(root, host) {
         set(setAim(state, { side: state.aim.side + intent.side, height: state.aim.height + intent.height }));
         break;
       case "pull":
-        set(setUi(state, { pull: intent.power }));
+        set(setUi(state, { pull: intent.power, pulling: true }));
         if (intent.power > 0) set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
         break;
       case "pull-release":
-        set(setUi(state, { pull: 0 }));
+        set(setUi(state, { pull: 0, pulling: false }));
         if (intent.power >= MIN_SHOT_POWER) {
           set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
           shoot();
@@ -278,6 +279,7 @@ export function createFreeTable(root, host) {
   }
 
   const controls = createControls(root, dispatch);
+  const pullMeter = createPullMeter(stage);
   let unbindPointer = bindPointer(canvas, { getState: () => state, getTransform: () => renderer.transform(), dispatch });
   const unbindKeys = bindKeyboard(document, dispatch);
 
@@ -306,6 +308,7 @@ export function createFreeTable(root, host) {
     },
     render: (now) => {
       renderer.draw(state, now);
+      pullMeter.update(state);
       if (state !== lastHud || animating(state, now)) {
         controls.update(state);
         lastHud = state;

@@ -27,6 +27,8 @@ import {
   tick,
   aimGliding,
   animating,
+  skippable,
+  skipSteps,
   DEFAULT_AIM,
 } from "./state.js";
 import { createRenderer } from "./render/renderer.js";
@@ -45,6 +47,8 @@ import { createLastShot } from "./ui/lastshot.js";
 import { nearestBall, pickRadius, placementStart, placementStep, stepPoint } from "./input/reach.js";
 import { bindKeepStrike } from "./ui/access.js";
 import { createLoupe } from "./render/loupe.js";
+import { MIN_SHOT_POWER, pressOn } from "./input/gestures.js";
+import { createPullMeter } from "./ui/pullmeter.js";
 
 const PLACEMENT_WORDS = {
   off_cloth: () => gettext("The ball must lie fully on the cloth."),
@@ -54,7 +58,6 @@ const PLACEMENT_WORDS = {
   corridor: () => gettext("Not in the corridor between the centre spot and a foot pocket (K-3.3)."),
   not_past_centre: () => gettext("Place white •• beyond the centre of the table (K-3.3)."),
 };
-const MIN_SHOT_POWER = 0.04;
 
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
@@ -178,6 +181,18 @@ function boot(root) {
     return step ? { type: "place-move", point: stepPoint(from, step) } : null;
   }
 
+  /**
+   * Skip the running shot (issue 25 item 15): this page snaps to the server's state it already has;
+   * the shot's sounds still to come are stopped, and the next input is possible at once. Nothing is
+   * sent, so the other pages go on animating.
+   */
+  function skip() {
+    if (!skippable(state)) return;
+    sound.hush();
+    set(skipSteps(state));
+    autoCall();
+  }
+
   function dispatch(intent) {
     if (intent.key && myActions(state).includes("place")) {
       const keyed = placementKey(intent);
@@ -224,11 +239,11 @@ function boot(root) {
         sendAim();
         break;
       case "pull":
-        set(setUi(state, { pull: intent.power }));
+        set(setUi(state, { pull: intent.power, pulling: true }));
         if (intent.power > 0) set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
         break;
       case "pull-release":
-        set(setUi(state, { pull: 0 }));
+        set(setUi(state, { pull: 0, pulling: false }));
         if (intent.power >= MIN_SHOT_POWER) {
           set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
           shoot();
@@ -308,7 +323,11 @@ function boot(root) {
         break;
       }
       case "clear-call":
-        set(setUi(clearCall(state), { pickVia: false }));
+        if (skippable(state)) dispatch({ type: "skip" });
+        else set(setUi(clearCall(state), { pickVia: false }));
+        break;
+      case "skip":
+        skip();
         break;
       case "via-toggle":
         if (state.call.via) set(setCall(state, { via: null }));
@@ -348,7 +367,9 @@ function boot(root) {
     if (!actions.includes("shoot") && !actions.includes("lag")) return "";
     const balls = restingBalls(state);
     const ball = ballAtPoint(table, balls, point);
-    if (ball === myCueBall(state)) return "grab";
+    const cue = balls[myCueBall(state)];
+    // The butt pulls the cue back at once: it shows it can be grabbed (issue 25).
+    if (ball === myCueBall(state) || (cue && pressOn(cue, state.aim.angle, point, table.ball_radius) === "butt")) return "grab";
     if (ball || pocketAtPoint(table, point)) return "pointer";
     return "crosshair";
   }
@@ -356,6 +377,10 @@ function boot(root) {
   const controls = createControls(root, dispatch);
   const keepStrike = bindKeepStrike(root);
   const loupe = createLoupe(stage, canvas);
+  const pullMeter = createPullMeter(stage);
+  const skipButton = root.querySelector(".kz-skip");
+  const onSkip = () => dispatch({ type: "skip" });
+  if (skipButton) skipButton.addEventListener("click", onSkip);
   const unbindPointer = bindPointer(canvas, {
     getState: () => state,
     getTransform: () => renderer.transform(),
@@ -419,6 +444,8 @@ function boot(root) {
         lastDrawn = state;
         lastDrawAt = now;
       }
+      pullMeter.update(state);
+      if (skipButton && skipButton.hidden === skippable(state)) skipButton.hidden = !skippable(state);
       if (state !== lastHudState || now - lastHudAt > 250) {
         hud.update(state, now, epochNow());
         controls.update(state);
@@ -436,6 +463,7 @@ function boot(root) {
     unbindPointer();
     unbindKeys();
     controls.unbind();
+    if (skipButton) skipButton.removeEventListener("click", onSkip);
     lastShot.unbind();
     sound.close();
     net.close();

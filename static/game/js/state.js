@@ -448,6 +448,23 @@ function phaseAnnouncement(step) {
   return { kind: "phase", key: phaseKey(step.after), v: step.v };
 }
 
+/**
+ * Skip to the result (issue 25 item 15): every step waiting on the timeline is committed at once, so
+ * this page shows the server's state after the last event it has, as if the animations had run. Only
+ * this page's view changes (nothing is sent); the same object comes back when there is nothing to skip.
+ */
+export function skipSteps(state) {
+  if (!state.steps.length) return state;
+  let s = state;
+  for (const step of state.steps) s = commitStep(s, step);
+  return { ...s, steps: [] };
+}
+
+/** Is there a shot to skip: one animating, or waiting its turn on the timeline? */
+export function skippable(state) {
+  return state.steps.some((step) => Boolean(step.tracks));
+}
+
 /** Is the animation of a shot running at `now`? */
 export function animating(state, now) {
   const head = state.steps[0];

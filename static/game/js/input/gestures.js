@@ -5,23 +5,48 @@
 /** How far the cue can be drawn back (m): the full pull is full power. */
 export const MAX_PULL = 0.3;
 
-/** How much of the drawn cue, behind the ball, can be grabbed to pull it back (m). */
-export const GRAB_LENGTH = 0.35;
+/**
+ * The drawn cue, in metres (render/cue.js draws it from these): its tip stands TIP_GAP off the cue
+ * ball, it is CUE_LENGTH long, and its dark butt starts BUTT_FROM from the tip.
+ */
+export const CUE_LENGTH = 1.45;
+export const TIP_GAP = 0.012;
+export const BUTT_FROM = 0.8;
+const BUTT_HALF_WIDTH = 0.0185;
+
+/** A press held this long (ms) on the cue ball or the cue, without moving, starts a pull-back. */
+export const HOLD_MS = 350;
+
+/** Below this power a released pull-back shoots nothing (pulled back to zero: cancelled). */
+export const MIN_SHOT_POWER = 0.04;
 
 /**
- * Does a press at `point` grab the cue (to pull it back for power) rather than aim?
- * Grabbing works on the cue ball itself or on the front of the drawn cue behind it; the rest of the
- * cue stays an aiming surface, so turning the cue right round never grabs it by accident.
+ * What a press at `point` lands on, for the cue ball at `cue` aimed at `angle` (issue 25 item 5):
+ * - "butt": the cue's butt, well beyond the ball: a pull-back starts at once;
+ * - "ball" or "cue": the cue ball, or the rest of the drawn cue: a drag turns the aim (on the cue it
+ *   swings the cue round the ball); held still for HOLD_MS, a pull-back;
+ * - "cloth": anywhere else: a drag turns the aim.
+ * A pull-back so needs a deliberate gesture: pressing on the cloth on the cue and dragging back to
+ * turn it never fires a shot.
  */
-export function grabsCue(cue, angle, point, R, slop = 0.02) {
+export function pressOn(cue, angle, point, R, slop = 0.02) {
   const dx = point[0] - cue[0];
   const dy = point[1] - cue[1];
-  if (Math.hypot(dx, dy) <= R + slop) return true;
+  if (Math.hypot(dx, dy) <= R + slop) return "ball";
   const ux = Math.cos(angle);
   const uy = Math.sin(angle);
-  const behind = -(dx * ux + dy * uy);
+  const behind = -(dx * ux + dy * uy) - R - TIP_GAP; // along the cue, from its tip
   const off = Math.abs(dx * uy - dy * ux);
-  return behind > R && behind < GRAB_LENGTH && off < 0.018 + slop;
+  if (behind < -slop || behind > CUE_LENGTH + slop || off > BUTT_HALF_WIDTH + slop) return "cloth";
+  return behind >= BUTT_FROM ? "butt" : "cue";
+}
+
+/**
+ * The aim while a drag that began on the drawn cue swings it: the cue stays under the finger, so the
+ * shot points from the finger through the cue ball (a drag elsewhere points the shot at the finger).
+ */
+export function swingAngle(cue, point) {
+  return Math.atan2(cue[1] - point[1], cue[0] - point[0]);
 }
 
 /** Power 0..1 from how far the pointer has been pulled back from where the pull began. */

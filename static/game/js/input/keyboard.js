@@ -1,7 +1,8 @@
 /**
  * Keyboard aiming: arrows turn the cue 0.1°, with Shift in the fine mode (0.1 mrad: a kaisa from the
  * home pots only within about 0.4 mrad), with Ctrl or Alt coarse (2°); up/down change the power,
- * Space or Enter shoots, Escape clears the call. Keys typed into text fields are left alone.
+ * Space or Enter shoots, Escape clears the call (while a shot runs, it skips to the result, as S does).
+ * Keys typed into text fields are left alone.
  */
 
 export const STEP = (0.1 * Math.PI) / 180;
@@ -40,6 +41,10 @@ export function keyIntent(key, shift, coarse = false) {
       return { type: "shoot" };
     case "Escape":
       return { type: "clear-call" };
+    // Skip the running shot to its result, on this page only (issue 25 item 15).
+    case "s":
+    case "S":
+      return coarse ? null : { type: "skip" };
     // The call without a pointer (issue 17): B steps through the balls the server lets you call, P
     // through the pockets it allows for that ball; Shift steps backwards.
     case "b":

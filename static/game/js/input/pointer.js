@@ -3,14 +3,17 @@
  *
  * It reads the state to know what a gesture means and reports intents; it never changes the state
  * or talks to the server. Gestures:
- * - drag anywhere to aim (the cue follows, pointing from the cue ball to the finger);
- * - press on the cue ball or the cue and pull back for power, release to shoot (back to zero cancels);
+ * - drag anywhere to aim (the cue follows, pointing from the cue ball to the finger); a drag that
+ *   starts on the drawn cue swings the cue round the ball, the cue staying under the finger;
+ * - a pull-back is a deliberate gesture (issue 25): press on the cue's butt, or hold the cue ball or
+ *   the cue still for HOLD_MS, then pull back for power (the page shows it), release to shoot; back
+ *   to zero and release cancels;
  * - click a ball then a pocket to call them;
  * - with a ball in hand, drag or click inside the allowed area to place it.
  */
 
 import { toWorld } from "../transform.js";
-import { aimAngle, fineDrag, fineTurn, grabsCue, pullPower } from "./gestures.js";
+import { aimAngle, fineDrag, fineTurn, HOLD_MS, pressOn, pullPower, swingAngle } from "./gestures.js";
 import { grabSlop } from "./reach.js";
 import { myActions, myCueBall, restingBalls } from "../state.js";
 
@@ -21,8 +24,22 @@ const CLICK_SLOP_PX = 6;
  * @param {{getState: () => object, getTransform: () => object, dispatch: (intent: object) => void}} host
  * @returns {() => void} unbind
  */
-export function bindPointer(canvas, { getState, getTransform, dispatch }) {
+export function bindPointer(canvas, { getState, getTransform, dispatch, setTimer = setTimeout, clearTimer = clearTimeout }) {
   let gesture = null;
+
+  function stopHold(g) {
+    if (g && g.hold) clearTimer(g.hold);
+    if (g) g.hold = null;
+  }
+
+  /** Turn the gesture into a pull-back from `point` (the power counts from there). */
+  function startPull(g, point) {
+    stopHold(g);
+    g.kind = "pull";
+    g.start = point;
+    g.angle = getState().aim.angle;
+    dispatch({ type: "pull", power: 0 });
+  }
 
   const worldOf = (event) => {
     const rect = canvas.getBoundingClientRect();
@@ -47,13 +64,17 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
     if (actions.includes("shoot") || actions.includes("lag")) {
       const id = myCueBall(state);
       const cue = restingBalls(state)[id];
-      if (cue && grabsCue(cue, state.aim.angle, point, state.table.ball_radius, grabSlop(tf.scale, state.table.ball_radius))) {
-        gesture = { ...base, kind: "pull", angle: state.aim.angle };
-        dispatch({ type: "pull", power: 0 });
+      const on = cue ? pressOn(cue, state.aim.angle, point, state.table.ball_radius, grabSlop(tf.scale, state.table.ball_radius)) : "cloth";
+      if (on === "butt") {
+        gesture = { ...base, kind: "pull" };
+        startPull(gesture, point);
         return;
       }
       const touch = event.pointerType === "touch";
-      gesture = { ...base, kind: "aim", cue, touch, fine: Boolean(cue) && fineDrag(cue, point, { shift: event.shiftKey, touch }), last: point };
+      const g = { ...base, kind: "aim", cue, touch, swing: on === "cue", fine: Boolean(cue) && fineDrag(cue, point, { shift: event.shiftKey, touch }), last: point, hold: null };
+      // Held still on the cue ball or the cue: the pull-back starts where the finger is.
+      if (on !== "cloth") g.hold = setTimer(() => gesture === g && !g.moved && startPull(g, g.last), HOLD_MS);
+      gesture = g;
       return;
     }
     gesture = { ...base, kind: "look" };
@@ -66,7 +87,10 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
       return;
     }
     if (event.pointerId !== gesture.id) return;
-    if (Math.hypot(event.clientX - gesture.x, event.clientY - gesture.y) > CLICK_SLOP_PX) gesture.moved = true;
+    if (Math.hypot(event.clientX - gesture.x, event.clientY - gesture.y) > CLICK_SLOP_PX) {
+      gesture.moved = true;
+      stopHold(gesture);
+    }
     if (gesture.kind === "place") dispatch({ type: "place-move", point });
     else if (gesture.kind === "pull") dispatch({ type: "pull", power: pullPower(gesture.angle, gesture.start, point) });
     else if (gesture.kind === "aim" && gesture.cue) {
@@ -80,7 +104,7 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
         const delta = fineTurn(gesture.cue, prev, point, tf ? tf.scale : 1);
         if (delta) dispatch({ type: "turn", delta, fine: true });
       } else if (gesture.moved) {
-        dispatch({ type: "aim", angle: aimAngle(gesture.cue, point) });
+        dispatch({ type: "aim", angle: gesture.swing ? swingAngle(gesture.cue, point) : aimAngle(gesture.cue, point) });
       }
     }
   }
@@ -89,12 +113,15 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
     if (!gesture || event.pointerId !== gesture.id) return;
     const g = gesture;
     gesture = null;
+    stopHold(g);
     const point = worldOf(event);
     if (g.kind === "place") {
       dispatch({ type: "place", point });
     } else if (g.kind === "pull") {
       const power = pullPower(g.angle, g.start, point);
       dispatch({ type: "pull-release", power });
+      // Held and let go without pulling: it was a (long) click.
+      if (!g.moved) dispatch({ type: "pick", point, aimIfEmpty: false });
     } else if (!g.moved) {
       dispatch({ type: "pick", point, aimIfEmpty: g.kind === "aim" && !g.fine });
     }
@@ -103,7 +130,8 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
 
   function onCancel(event) {
     if (!gesture || event.pointerId !== gesture.id) return;
-    if (gesture.kind === "pull") dispatch({ type: "pull", power: 0 });
+    stopHold(gesture);
+    if (gesture.kind === "pull") dispatch({ type: "pull-release", power: 0 });
     gesture = null;
   }
 
@@ -116,7 +144,11 @@ export function bindPointer(canvas, { getState, getTransform, dispatch }) {
   canvas.addEventListener("pointerup", onUp);
   canvas.addEventListener("pointercancel", onCancel);
   canvas.addEventListener("pointerleave", onLeave);
+  // A finger held on the cue is a pull-back, never the phone's long-press menu.
+  const onMenu = (event) => event.preventDefault();
+  canvas.addEventListener("contextmenu", onMenu);
   return () => {
+    canvas.removeEventListener("contextmenu", onMenu);
     canvas.removeEventListener("pointerdown", onDown);
     canvas.removeEventListener("pointermove", onMove);
     canvas.removeEventListener("pointerup", onUp);

@@ -3,7 +3,8 @@
  * ball's tangent line). Drawn in metres through the table's canvas matrix.
  */
 
-const CUE_LENGTH = 1.45;
+import { CUE_LENGTH, TIP_GAP } from "../input/gestures.js";
+
 const TIP_RADIUS = 0.0075;
 const BUTT_RADIUS = 0.0185;
 
@@ -20,7 +21,7 @@ export function drawCue(ctx, ball, angle, R, pull = 0, alpha = 1, px = 0.002) {
   const dy = Math.sin(angle);
   const nx = -dy;
   const ny = dx;
-  const gap = R + 0.012 + pull;
+  const gap = R + TIP_GAP + pull;
   const tipX = ball[0] - dx * gap;
   const tipY = ball[1] - dy * gap;
   const at = (d, w) => [tipX - dx * d + nx * w, tipY - dy * d + ny * w];

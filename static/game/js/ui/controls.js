@@ -194,7 +194,7 @@ export function createControls(root, dispatch) {
         : gettext("Ball in hand: place your cue ball in the home (left of the line).");
     else if (shooting && !legal) h = gettext("This call is not allowed now: pick another ball or pocket.");
     else if (shooting) h = callComplete
-      ? gettext("Drag to aim · pull the cue back or press Space to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°")
+      ? gettext("Drag to aim · hold the white (or press the cue's butt) and pull back, or press Space, to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°")
       : gettext("Call your shot: click the object ball, then a pocket (keys: B for the ball, P for the pocket).");
     if (hint.textContent !== h) hint.textContent = h;
   }
@@ -214,7 +214,7 @@ export function lagHint(mine) {
   );
   const speed = mine && mine.lag && typeof mine.lag.speed === "number" ? mine.lag.speed : null;
   const power = speed === null ? "" : interpolate(gettext("A straight lag at about %(speed)s m/s stops near the cushion."), { speed: speed.toFixed(1) });
-  return [what, power, gettext("Drag to aim, pull the cue back (or press Space).")].filter(Boolean).join(" ");
+  return [what, power, gettext("Drag to aim; hold the white (or press the cue's butt) and pull back, or press Space, to lag.")].filter(Boolean).join(" ");
 }
 
 function spinWords(side, height) {

@@ -196,6 +196,8 @@ export function createSound(root, table, { storage = localStore(), AudioCtor = w
     heard,
     follow,
     play,
+    /** Silence every voice scheduled or sounding (a skipped shot's rest is never heard). */
+    hush: stopAll,
     stop: (nodes) => {
       for (const n of nodes || []) {
         try {
