@@ -84,17 +84,46 @@ def pull_and_release(page: Any, cue: tuple[float, float], angle: float, speed: f
     page.mouse.up()
 
 
+def shown_aim(page: Any) -> float | None:
+    """The aim the page shows in its readout (radians), or None where the readout is hidden (a phone)."""
+    readout = page.query_selector(".kz-angle")
+    if readout is None or not readout.is_visible():
+        return None
+    try:
+        return math.radians(float(readout.inner_text().rstrip("°")))
+    except ValueError:
+        return None
+
+
 def aim(page: Any, cue: tuple[float, float], angle: float) -> None:
-    """Drag on the cloth away from the cue ball: the cue turns to point at the finger."""
-    # From far to near: the press is well clear of the cue ball and of the grabbable front of the cue.
-    ax, ay = cue[0] + math.cos(angle) * 0.9, cue[1] + math.sin(angle) * 0.9
-    bx, by = cue[0] + math.cos(angle) * 0.6, cue[1] + math.sin(angle) * 0.6
-    # Stay on the page even if the point is off the cloth: the aim only needs the direction.
-    p0, p1 = to_page(page, ax, ay), to_page(page, bx, by)
+    """Drag on the cloth away from the cue ball: the cue turns to point at the finger.
+
+    The press must be on the cloth, not on the drawn cue: a drag that starts on the cue swings it round
+    the ball instead (issue 25), and the cue lies behind the ball, along the aim + pi, which is just where
+    the old aim's opposite would press. So the drag starts beside the wanted line, off the cue's, on the
+    table, and ends on the wanted line."""
+    current = shown_aim(page)
+    cue_line = None if current is None else current + math.pi
+
+    def on_table(x: float, y: float) -> bool:
+        return -0.03 <= x <= L + 0.03 and -0.03 <= y <= W + 0.03
+
+    def clear_of_cue(a: float) -> bool:
+        return cue_line is None or abs(math.remainder(a - cue_line, 2 * math.pi)) > 0.3
+
+    start, radius = angle + 0.5, 0.6
+    for r in (0.6, 0.4, 0.25):
+        picks = [angle + d for d in (0.5, -0.5, 1.0, -1.0)]
+        fits = [a for a in picks if clear_of_cue(a) and on_table(cue[0] + math.cos(a) * r, cue[1] + math.sin(a) * r)]
+        if fits:
+            start, radius = fits[0], r
+            break
+    p0 = to_page(page, cue[0] + math.cos(start) * radius, cue[1] + math.sin(start) * radius)
     page.mouse.move(*p0)
     page.mouse.down()
-    for i in range(1, 8):
-        page.mouse.move(p0[0] + (p1[0] - p0[0]) * i / 7, p0[1] + (p1[1] - p0[1]) * i / 7)
+    for i in range(1, 9):
+        a = start + (angle - start) * i / 8
+        page.mouse.move(*to_page(page, cue[0] + math.cos(a) * radius, cue[1] + math.sin(a) * radius))
     page.mouse.up()
 
 
