@@ -33,11 +33,11 @@ ENGLISH_SEEN = ["lag for the break", "your turn", "centre", "sound on", "watchin
 FINNISH = ["teikkaus", "katsojaa", "lyönnit", "ääni päällä"]
 
 
-def _english_msgids() -> set[str]:
-    """Every English message of the site's and the client's catalogues that Finnish says otherwise."""
+def _english_msgids(language: str = "fi") -> set[str]:
+    """Every English message of the site's and the client's catalogues that `language` says otherwise."""
     found: set[str] = set()
     for domain in ("django", "djangojs"):
-        for entry in polib.pofile(str(LOCALE / "fi" / "LC_MESSAGES" / f"{domain}.po")):
+        for entry in polib.pofile(str(LOCALE / language / "LC_MESSAGES" / f"{domain}.po")):
             for msgid, msgstr in ((entry.msgid, entry.msgstr), (entry.msgid_plural, entry.msgstr_plural.get(0, ""))):
                 if msgid and msgstr and msgid.casefold() != msgstr.casefold() and "%(" not in msgid:
                     found.add(msgid.casefold())
@@ -118,5 +118,16 @@ def test_language_switch_translates_the_match_page(
     for word in FINNISH:
         assert word in text, (word, nodes)
     assert any("teikkaus" in row.casefold() for row in pages.shot_list(page)), pages.shot_list(page)
+
+    # And on to Russian from the match page itself: the page comes back wholly Russian.
+    page.locator("[data-language-switcher] button[value=ru]").click()
+    page.wait_for_load_state("load")
+    page.wait_for_selector("#kaiza-match[data-version]")
+    page.wait_for_function("() => document.querySelectorAll('.kz-shots li').length >= 2")
+    nodes = _text_nodes(page, "#kaiza-match")
+    left = sorted({node for node in nodes if node.casefold() in _english_msgids("ru")})
+    assert not left, f"English left on the Russian match page: {left}"
+    assert "звук вкл." in "\n".join(nodes).casefold(), nodes
+    page.screenshot(path=str(artifacts_dir / "new-player-switched-ru.png"))
     assert errors == []
     context.close()
