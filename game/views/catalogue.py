@@ -19,7 +19,8 @@ import hashlib
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 from django.urls import URLPattern, path
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -53,7 +54,7 @@ def _language_etag(request: HttpRequest, lang: str) -> str | None:
 
 
 @condition(etag_func=_language_etag)
-def catalogue_in(request: HttpRequest, lang: str) -> HttpResponse:
+def catalogue_in(request: HttpRequest, lang: str) -> HttpResponseBase:
     """GET /jsi18n/<lang>/: the catalogue in ``lang`` whatever the cookie says; 404 for a language the
     site does not speak."""
     if not supported_language(lang):
@@ -65,7 +66,7 @@ def catalogue_in(request: HttpRequest, lang: str) -> HttpResponse:
 
 
 @condition(etag_func=lambda request: _etag(translation.get_language() or settings.LANGUAGE_CODE))
-def catalogue_of_request(request: HttpRequest) -> HttpResponse:
+def catalogue_of_request(request: HttpRequest) -> HttpResponseBase:
     """GET /jsi18n/: the catalogue in the request's language (cookie, then Accept-Language)."""
     response = _catalogue(request)
     patch_cache_control(response, no_cache=True)

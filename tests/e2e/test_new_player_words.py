@@ -131,3 +131,69 @@ def test_language_switch_translates_the_match_page(
     page.screenshot(path=str(artifacts_dir / "new-player-switched-ru.png"))
     assert errors == []
     context.close()
+
+
+def test_play_again_against_the_computer(
+    chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
+) -> None:
+    server = daphne_factory()
+    page = pages.new_page(chromium)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Resign this match?"
+    first = _play_the_computer(page, server, level=2)
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'")
+    assert "Bot-L2" in pages.visible_text(page, ".kz-scoreboard")
+    assert not page.locator(".kz-play-again").is_visible()  # only on the end card
+    page.locator(".kz-resign").click()
+    page.wait_for_selector(".kz-end:not([hidden])")
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.kz-end')).opacity === '1'")  # faded in
+    card = pages.visible_text(page, ".kz-end-card")
+    assert "Play again" in card and "Rematch" not in card, card
+    play_again = page.locator(".kz-play-again")
+    assert play_again.is_visible() and play_again.bounding_box()["width"] >= 44
+    page.screenshot(path=str(artifacts_dir / "new-player-play-again.png"))
+
+    # A spectator of the finished match reads the card without the button: it is the player's.
+    watcher = pages.new_page(chromium)
+    watcher.goto(first)
+    watcher.wait_for_selector(".kz-end:not([hidden])")
+    assert watcher.locator(".kz-play-again").count() == 0
+
+    # One click: a new match against the computer at the same level, the player in it.
+    play_again.click()
+    page.wait_for_url(lambda url: re.search(r"/m/[a-z0-9]+/$", url) is not None and url != first)
+    page.wait_for_selector("#kaiza-match[data-version]")
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'")
+    assert page.url != first
+    assert driver.root_data(page)["role"] == "player"
+    assert "Bot-L2" in pages.visible_text(page, ".kz-scoreboard")
+    assert not page.locator(".kz-end").is_visible()
+    assert page.errors == [] and watcher.errors == []
+
+
+def test_visitor_spectator_can_chat_as_guest(
+    chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
+) -> None:
+    server = daphne_factory()
+    player = pages.new_page(chromium)
+    url = _play_the_computer(player, server)
+    visitor = pages.new_page(chromium)
+    pages.watch(visitor, url)
+    chat = ".kz-chat"
+    before = pages.visible_text(visitor, chat)
+    assert "Sign in or play as a guest to chat." in before and "Chat as a guest" in before, before
+    assert visitor.locator(".kz-chat-input").count() == 0
+    visitor.locator(chat).screenshot(path=str(artifacts_dir / "new-player-chat-visitor.png"))
+
+    visitor.locator(".kz-chat-as-guest").click()
+    visitor.wait_for_url(re.compile(re.escape(url) + r"(#.*)?$"))
+    visitor.wait_for_selector("#kaiza-match[data-phase]")
+    assert driver.root_data(visitor)["role"] == "spectator"
+    guest = pages.visible_text(visitor, ".site-user .user-name")
+    assert guest.startswith("Guest-"), guest
+    assert "Sign in or play as a guest" not in pages.visible_text(visitor, chat)
+    visitor.fill(".kz-chat-input", "hyvä lyönti, tervehdys katsomosta")
+    visitor.locator(".kz-chat-send").click()
+    pages.wait_text(visitor, ".kz-chat-log", "tervehdys katsomosta")
+    assert guest in pages.visible_text(visitor, ".kz-chat-log")
+    visitor.locator(chat).screenshot(path=str(artifacts_dir / "new-player-chat-guest.png"))
+    assert visitor.errors == [] and player.errors == []
