@@ -1,22 +1,12 @@
 """The game's URLs: each view module owns its own `urlpatterns`."""
 
 from django.urls import path
-from django.utils import timezone
-from django.views.decorators.http import last_modified
-from django.views.i18n import JavaScriptCatalog
 
-from game.views import bot, challenges, community, learn, play, practice, site, tournaments
-
-#: The JS catalogue changes only with a deploy: browsers revalidate it with If-Modified-Since (a 304).
-CATALOGUE_SINCE = timezone.now()
+from game.views import bot, catalogue, challenges, community, learn, play, practice, site, tournaments
 
 urlpatterns = [
-    # The JS client's own words in the request's language (djangojs domain; static/game/js/i18n.js).
-    path(
-        "jsi18n/",
-        last_modified(lambda request, **kwargs: CATALOGUE_SINCE)(JavaScriptCatalog.as_view(domain="djangojs")),
-        name="javascript-catalog",
-    ),
+    # The JS client's own words, the page's language in the URL (djangojs domain; static/game/js/i18n.js).
+    *catalogue.urlpatterns,
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
     path("ratings/", site.ratings_help, name="ratings_help"),

@@ -279,3 +279,15 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
             }
         )
     return result
+
+
+def computer_level_against(*, match: Match, seat: int | None) -> int | None:
+    """The computer's level when the player in `seat` plays the computer (one-to-one), else None: the
+    end card's "Play again" starts a new match at that level."""
+    if seat not in (0, 1) or match.team_size:
+        return None
+    other = match.player2_id if seat == 0 else match.player1_id
+    if other is None:
+        return None
+    level = Profile.objects.filter(user_id=other, is_bot=True).values_list("bot_level", flat=True).first()
+    return int(level) if level is not None else None

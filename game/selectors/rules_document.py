@@ -8,6 +8,7 @@ again only when the file changes) turns those anchors into the ids of the rule's
 makes each rule's label a link to itself, links every other rule id mentioned in the text, and gives the
 tables whose first column is "Ball" (or "Pallo", "Шар") a swatch of the ball's colour per row (the scoring
 table). Verdicts link their ``rules`` here through :func:`rule_url` (the ``rule_links`` template filter).
+Each file's last section ("In the code") names modules for developers; the page ends before it.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ RULES_PATHS: dict[str, Path] = {
 }
 #: A rule id as the rules document and the verdicts write it: a section (K-5) or a rule (K-5.3).
 RULE_ID = re.compile(r"\bK-\d+(?:\.\d+)?\b")
+#: Where each document's player-facing part ends: what follows ("In the code": module names) is for
+#: developers reading the file, not for players (a Russian page that ended in file names, issue 25).
+DEVELOPERS_ONLY = "<!-- The site shows the rules up to here;"
 _ANCHOR_OPEN = re.compile(r'^<a id="([^"<>]+)">$')
 _HEADINGS = ("h1", "h2", "h3", "h4")
 #: Where rule ids in running text are not made links: code, links, headings (a section's own id).
@@ -88,8 +92,9 @@ def rule_url(rule_id: str) -> str | None:
 
 @functools.lru_cache(maxsize=6)
 def _render(path: str, mtime_ns: int) -> RulesDocument:
-    """Cached by the file's path and modification time: an edited document is rendered anew."""
-    return render(Path(path).read_text(encoding="utf-8"))
+    """Cached by the file's path and modification time: an edited document is rendered anew. The part
+    after the developers' marker is not on the page."""
+    return render(Path(path).read_text(encoding="utf-8").split(DEVELOPERS_ONLY, 1)[0])
 
 
 def render(source: str) -> RulesDocument:

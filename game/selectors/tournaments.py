@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 
 from game.models import Match, Membership, Profile
 from game.selectors.match_state import AnyUser
@@ -19,6 +21,7 @@ from game.tournament_models import (
     TournamentEntryMember,
     TournamentPairing,
     TournamentResultFix,
+    TournamentRound,
 )
 from game.tournaments import knockout
 from game.tournaments.results import Result
@@ -203,6 +206,25 @@ def current_round(*, tournament: Tournament) -> dict[str, Any] | None:
     return playing[0] if playing else (every[-1] if every else None)
 
 
+def is_scheduled(tournament: Tournament) -> bool:
+    """Entries closed and round 1 paired, but not started by the server clock yet (no round has begun:
+    a round of byes only is decided without beginning)."""
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and not TournamentRound.objects.filter(tournament=tournament, started_at__isnull=False).exists()
+    )
+
+
+def status_words(tournament: Tournament) -> str:
+    """The status a reader sees. Closing the entries makes a tournament `running` (its round 1 is
+    paired), but nothing is played before the server clock starts it at the start time, so until then
+    it says when it starts (issue 25: "Running" above a round that "starts at the start time")."""
+    if is_scheduled(tournament):
+        start = formats.date_format(timezone.localtime(tournament.starts_at), "DATETIME_FORMAT")
+        return gettext("Entries closed · starts %(start)s") % {"start": start}
+    return str(tournament.get_status_display())
+
+
 def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
     return {
         "id": tournament.pk,
@@ -211,7 +233,8 @@ def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
         "format": tournament.get_format_display(),
         "kind": tournament.get_kind_display(),
         "status": tournament.status,
-        "status_text": tournament.get_status_display(),
+        "status_text": status_words(tournament),
+        "scheduled": is_scheduled(tournament),
         "rated": tournament.rated,
         "time_limit_minutes": tournament.time_limit // 60 if tournament.time_limit else None,
         "starts_at": tournament.starts_at,

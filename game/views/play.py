@@ -13,7 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
@@ -25,7 +25,13 @@ from game.chat_phrases import phrase_words
 from game.engine.table import kaisa_table
 from game.ratelimit import rate_limited
 from game.selectors.clubs import club_get, clubs_for_user
-from game.selectors.matches import match_get, match_open_list, match_role, matches_in_progress_for
+from game.selectors.matches import (
+    computer_level_against,
+    match_get,
+    match_open_list,
+    match_role,
+    matches_in_progress_for,
+)
 from game.selectors.teams import TEAM_SIZES, team_info
 from game.services.accounts import profile_ensure
 from game.services.matches import MatchError, match_cancel, match_create, match_join
@@ -193,7 +199,7 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404(_("There is no such match."))
-    role, _seat, me = match_role(match=match, user=request.user)
+    role, seat, me = match_role(match=match, user=request.user)
     can_join = role == "spectator" and match.status == match.Status.OPEN and match.player2_id is None
     teams = team_info(match=match) if match.team_size else None
     if teams is not None:
@@ -214,6 +220,7 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
             "can_join_team": teams is not None and role == "spectator" and match.status == match.Status.OPEN,
             "team_join_url": f"/m/{match.id}/team-join/",
             "invite_url": request.build_absolute_uri(f"/m/{match.id}/"),
+            "computer_level": computer_level_against(match=match, seat=seat) if role == "player" else None,
             "chat_phrases": phrase_words(),
             "chat_max": protocol.MAX_CHAT_CHARS,
         },
@@ -240,6 +247,17 @@ def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
 
 
 @require_POST
+def match_chat_as_guest(request: HttpRequest, match_id: str) -> HttpResponse:
+    """POST /m/<id>/chat-as-guest/: a visitor watching a match becomes a guest (the same guest as a
+    first game's, limited per address: `guest_create`) and is back at the match, watching, with the
+    spectators' chat to write in. A signed-in reader is only sent back."""
+    if match_get(match_id=match_id) is None:
+        raise Http404(_("There is no such match."))
+    player_user(request)
+    return redirect(f"{reverse('match', kwargs={'match_id': match_id})}#kz-chat-title")
+
+
+@require_POST
 def match_cancel_view(request: HttpRequest, match_id: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect("match", match_id=match_id)
@@ -259,4 +277,5 @@ urlpatterns: list[URLPattern] = [
     path("m/<matchid:match_id>/join/", match_join_view, name="match_join"),
     path("m/<matchid:match_id>/team-join/", team_join_view, name="team_join"),
     path("m/<matchid:match_id>/cancel/", match_cancel_view, name="match_cancel"),
+    path("m/<matchid:match_id>/chat-as-guest/", match_chat_as_guest, name="match_chat_as_guest"),
 ]

@@ -80,4 +80,38 @@ def test_the_catalogue_is_served_in_the_requests_language() -> None:
     assert "Серия пенальти" in served and "Ratkaisulyönnit" not in served
     page = Client().get("/watch/", HTTP_ACCEPT_LANGUAGE="ru")
     html = page.content.decode()
-    assert '<html lang="ru">' in html and '<script src="/jsi18n/"></script>' in html
+    assert '<html lang="ru">' in html and '<script src="/jsi18n/ru/"></script>' in html
+
+
+@pytest.mark.django_db
+def test_a_language_switch_is_never_answered_with_the_cached_catalogue() -> None:
+    """Issue 25: the page names its language in the catalogue's URL, so a switch asks for another URL;
+    and a browser's conditional request with the English copy's validators, after the cookie is set, is
+    answered 200 with the Finnish words, never 304 (it was: a fixed Last-Modified)."""
+    client = Client()
+    page = client.get("/watch/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<script src="/jsi18n/en/"></script>' in page
+    english = client.get("/jsi18n/en/", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 200 and "Ratkaisulyönnit" not in _unescaped(english.content)
+    assert "no-cache" in english["Cache-Control"] and english["ETag"]
+    # Revalidating the same language's copy is a cheap 304: the URL decides, not the cookie.
+    assert client.get("/jsi18n/en/", HTTP_IF_NONE_MATCH=english["ETag"]).status_code == 304
+    # The header's switch: the cookie is set, the next page names the Finnish catalogue.
+    client.post("/i18n/setlang/", {"language": "fi", "next": "/watch/"})
+    assert client.cookies["django_language"].value == "fi"
+    page = client.get("/watch/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="fi">' in page and '<script src="/jsi18n/fi/"></script>' in page
+    finnish = client.get("/jsi18n/fi/", HTTP_IF_NONE_MATCH=english["ETag"])
+    assert finnish.status_code == 200 and "Ratkaisulyönnit" in _unescaped(finnish.content)
+    # The bare URL too: the English copy's validators (ETag or date) do not validate the Finnish answer.
+    bare_en = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="en")
+    conditional = {}
+    if bare_en.has_header("ETag"):
+        conditional["HTTP_IF_NONE_MATCH"] = bare_en["ETag"]
+    if bare_en.has_header("Last-Modified"):
+        conditional["HTTP_IF_MODIFIED_SINCE"] = bare_en["Last-Modified"]
+    assert conditional, "the bare catalogue has no validator to revalidate with"
+    bare_fi = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="en", **conditional)
+    assert bare_fi.status_code == 200 and "Ratkaisulyönnit" in _unescaped(bare_fi.content)
+    # A language the site does not speak is no catalogue at all.
+    assert client.get("/jsi18n/de/").status_code == 404
