@@ -31,7 +31,7 @@ CONTROLS = """() => {
   const seen = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
   const out = [];
-  const sel = '#kaiza-match button, #kaiza-match input, #kaiza-match a, #kaiza-match .kz-spin-pad, #kaiza-match .kz-call-text';
+  const sel = ['button', 'input', 'a', '.kz-spin-pad', '.kz-call-text'].map((s) => '#kaiza-match ' + s).join(', ');
   for (const el of document.querySelectorAll(sel)) {
     if (!seen(el)) continue;
     const box = (el.type === 'checkbox' && el.closest('label')) || el;
@@ -55,7 +55,13 @@ def _to_shoot(chromium: Any, viewport: dict[str, int], language: str | None = No
     match = EngineMatch(players=GUESTS)
     me, other = GUESTS
     page = open_page(
-        chromium, match, me, "player", viewport=viewport, device_scale_factor=3 if touch else 1, touch=touch,
+        chromium,
+        match,
+        me,
+        "player",
+        viewport=viewport,
+        device_scale_factor=3 if touch else 1,
+        touch=touch,
         language=language,
     )
     page.errors = []
@@ -141,7 +147,7 @@ def _the_call_in_view(page: Any, viewport: dict[str, int]) -> None:
 
 
 def _sheet(page: Any, viewport: dict[str, int], shot: str) -> None:
-    """"More" opens the shots, replay, sound, chat and resign in the table's place, all in view; again closes."""
+    """The "More" button opens the shots, replay, sound, chat and resign in the table's place; again closes."""
     _tap(page, ".kz-more")
     page.wait_for_selector(".kz-shots li", state="visible")
     found = _assert_layout(page, viewport)
@@ -214,7 +220,9 @@ def _top_left_pocket(page: Any) -> str:
         ("fi", LANDSCAPE, "vasen yläkulma"),
     ],
 )
-def test_pocket_names_follow_the_orientation(chromium: Any, language: str, viewport: dict[str, int], words: str) -> None:
+def test_pocket_names_follow_the_orientation(
+    chromium: Any, language: str, viewport: dict[str, int], words: str
+) -> None:
     page = _to_shoot(chromium, viewport, language=language)
     pocket = _top_left_pocket(page)
     portrait = viewport is PORTRAIT
@@ -223,7 +231,8 @@ def test_pocket_names_follow_the_orientation(chromium: Any, language: str, viewp
     assert pocket == ("foot_left" if portrait else "home_left"), pocket
     text = _call(page, "kaisa", pocket)
     assert words in text, (pocket, text)
-    page.screenshot(path=str(ARTIFACTS / f"phone-layout-pocket-{language}-{'portrait' if portrait else 'landscape'}.png"))
+    view = "portrait" if portrait else "landscape"
+    page.screenshot(path=str(ARTIFACTS / f"phone-layout-pocket-{language}-{view}.png"))
     assert not page.errors, page.errors
 
 
