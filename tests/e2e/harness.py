@@ -21,13 +21,18 @@ ORIGIN = "http://kaiza.test"
 CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
-def render_match_page(match_id: str, me: str, role: str) -> str:
-    """The real match template, rendered with the context the view gives it."""
+def render_match_page(match_id: str, me: str, role: str, language: str | None = None) -> str:
+    """The real match template, rendered with the context the view gives it (in `language`)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kaiza_site.settings")
     import django
 
     django.setup()
     from django.template.loader import render_to_string
+    from django.utils import translation
+
+    if language:
+        with translation.override(language):
+            return render_match_page(match_id, me, role)
 
     from game.engine.table import kaisa_table
 
@@ -41,6 +46,17 @@ def render_match_page(match_id: str, me: str, role: str) -> str:
             "table": kaisa_table().as_dict(),
         },
     )
+
+
+def js_catalogue(language: str | None) -> str:
+    """The JS client's catalogue (/jsi18n/, Django's JavaScriptCatalog) in `language`, as the site serves it."""
+    from django.test import RequestFactory
+    from django.utils import translation
+    from django.views.i18n import JavaScriptCatalog
+
+    with translation.override(language or "en"):
+        response = JavaScriptCatalog.as_view(domain="djangojs")(RequestFactory().get("/jsi18n/"))
+    return str(response.content.decode())
 
 
 @dataclass
@@ -214,15 +230,21 @@ def open_page(
     viewport: dict[str, int] | None = None,
     device_scale_factor: float = 1,
     init_script: str | None = None,
+    touch: bool = False,
+    language: str | None = None,
 ) -> Any:
     """A new browser context showing the match as `name` (player or spectator); `init_script` runs in
-    the page before its own scripts (e.g. a recording AudioContext)."""
+    the page before its own scripts (e.g. a recording AudioContext); `touch` makes it a phone's (a touch
+    screen, mobile viewport rules); `language` renders the page in that language."""
     context = browser.new_context(
-        viewport=viewport or {"width": 1400, "height": 860}, device_scale_factor=device_scale_factor
+        viewport=viewport or {"width": 1400, "height": 860},
+        device_scale_factor=device_scale_factor,
+        has_touch=touch,
+        is_mobile=touch,
     )
     if init_script:
         context.add_init_script(init_script)
-    html = render_match_page(match.match_id, name, role)
+    html = render_match_page(match.match_id, name, role, language)
 
     def serve(route: Any) -> None:
         path = route.request.url[len(ORIGIN) :].split("?")[0]
@@ -235,6 +257,9 @@ def open_page(
                 )
                 return
             route.fulfill(status=404, body="")
+            return
+        if path == "/jsi18n/":
+            route.fulfill(body=js_catalogue(language), headers={"content-type": "text/javascript"})
             return
         route.fulfill(body=html, headers={"content-type": "text/html; charset=utf-8"})
 

@@ -49,6 +49,9 @@ import { bindKeepStrike } from "./ui/access.js";
 import { createLoupe } from "./render/loupe.js";
 import { MIN_SHOT_POWER, pressOn } from "./input/gestures.js";
 import { createPullMeter } from "./ui/pullmeter.js";
+import { bindSheet } from "./ui/sheet.js";
+import { pocketPlaces } from "./transform.js";
+import { setPocketPlaces } from "./ui/words.js";
 
 const PLACEMENT_WORDS = {
   off_cloth: () => gettext("The ball must lie fully on the cloth."),
@@ -376,6 +379,7 @@ function boot(root) {
 
   const controls = createControls(root, dispatch);
   const keepStrike = bindKeepStrike(root);
+  bindSheet(root);
   const loupe = createLoupe(stage, canvas);
   const pullMeter = createPullMeter(stage);
   const skipButton = root.querySelector(".kz-skip");
@@ -406,6 +410,7 @@ function boot(root) {
     // The tap reach in CSS px and the drawn orientation, for the hint words and for tests.
     canvas.dataset.pickRadiusPx = (pickRadius(tf.scale, table.ball_radius) * tf.scale).toFixed(1);
     root.dataset.orientation = tf.portrait ? "portrait" : "landscape";
+    setPocketPlaces(pocketPlaces(tf, table));
     lastDrawn = null;
   }
   const observer = new ResizeObserver(resize);

@@ -94,3 +94,23 @@ export function screenVectorToAngle(tf, dx, dy) {
   const wy = (-tf.b * dx + tf.a * dy) / det;
   return Math.atan2(wy, wx);
 }
+
+/**
+ * Where each pocket is drawn (issue 25): "top_left", "top_middle", "left_middle", ... from the pocket's
+ * centre under this transform, so a pocket's name is the place a player sees it in, in either
+ * orientation. The one place the client decides it (ui/words.js names the places).
+ */
+export function pocketPlaces(tf, table) {
+  const [cx, cy] = toScreen(tf, table.length / 2, table.width / 2);
+  const tol = 0.1 * Math.min(table.length, table.width) * tf.scale;
+  const places = {};
+  for (const [id, pocket] of Object.entries(table.pockets || {})) {
+    const [px, py] = toScreen(tf, pocket.center[0], pocket.center[1]);
+    const dx = px - cx;
+    const dy = py - cy;
+    const v = Math.abs(dy) < tol ? "" : dy < 0 ? "top" : "bottom";
+    const h = Math.abs(dx) < tol ? "middle" : dx < 0 ? "left" : "right";
+    places[id] = v ? `${v}_${h}` : `${h}_middle`;
+  }
+  return places;
+}

@@ -11,14 +11,33 @@ const BALL_NAMES = {
   white2: () => gettext("white ••"),
 };
 
-const POCKET_NAMES = {
-  home_right: () => gettext("bottom left"),
-  home_left: () => gettext("top left"),
-  middle_right: () => gettext("bottom middle"),
-  middle_left: () => gettext("top middle"),
-  foot_right: () => gettext("bottom right"),
-  foot_left: () => gettext("top right"),
+/** Pockets are named by the place they are drawn in (issue 25: in portrait foot_left is top left). */
+const PLACE_NAMES = {
+  top_left: () => gettext("top left"),
+  top_middle: () => gettext("top middle"),
+  top_right: () => gettext("top right"),
+  bottom_left: () => gettext("bottom left"),
+  bottom_middle: () => gettext("bottom middle"),
+  bottom_right: () => gettext("bottom right"),
+  left_middle: () => gettext("left middle"),
+  right_middle: () => gettext("right middle"),
 };
+
+/** The landscape drawing (ARCHITECTURE 4), until the page says how it draws the table. */
+const LANDSCAPE = {
+  home_right: "bottom_left",
+  home_left: "top_left",
+  middle_right: "bottom_middle",
+  middle_left: "top_middle",
+  foot_right: "bottom_right",
+  foot_left: "top_right",
+};
+let drawnAt = LANDSCAPE;
+
+/** Where the page draws each pocket ({pocket id: place}, transform.js pocketPlaces). */
+export function setPocketPlaces(places) {
+  drawnAt = places && Object.keys(places).length ? { ...LANDSCAPE, ...places } : LANDSCAPE;
+}
 
 const PHASE_NAMES = {
   lag: () => pgettext("phase", "Lag for the break"),
@@ -42,7 +61,8 @@ export function ballName(id) {
 }
 
 export function pocketName(id) {
-  return POCKET_NAMES[id] ? POCKET_NAMES[id]() : id || "";
+  const place = drawnAt[id];
+  return place && PLACE_NAMES[place] ? PLACE_NAMES[place]() : id || "";
 }
 
 /** A phase's name for the HUD ("Shoot-out"); an unknown phase as sent. */
