@@ -48,14 +48,13 @@ def render_match_page(match_id: str, me: str, role: str, language: str | None = 
     )
 
 
-def js_catalogue(language: str | None) -> str:
-    """The JS client's catalogue (/jsi18n/, Django's JavaScriptCatalog) in `language`, as the site serves it."""
+def js_catalogue(language: str) -> str:
+    """The JS client's catalogue in `language`, from the site's own view (/jsi18n/<lang>/)."""
     from django.test import RequestFactory
-    from django.utils import translation
-    from django.views.i18n import JavaScriptCatalog
 
-    with translation.override(language or "en"):
-        response = JavaScriptCatalog.as_view(domain="djangojs")(RequestFactory().get("/jsi18n/"))
+    from game.views.catalogue import catalogue_in
+
+    response = catalogue_in(RequestFactory().get(f"/jsi18n/{language}/"), lang=language)
     return str(response.content.decode())
 
 
@@ -258,8 +257,10 @@ def open_page(
                 return
             route.fulfill(status=404, body="")
             return
-        if path == "/jsi18n/":
-            route.fulfill(body=js_catalogue(language), headers={"content-type": "text/javascript"})
+        if path.startswith("/jsi18n/"):
+            # The page asks for /jsi18n/<its language>/ (game/views/catalogue.py).
+            asked = path[len("/jsi18n/") :].strip("/") or (language or "en")
+            route.fulfill(body=js_catalogue(asked), headers={"content-type": "text/javascript"})
             return
         route.fulfill(body=html, headers={"content-type": "text/html; charset=utf-8"})
 

@@ -210,11 +210,11 @@ export function createControls(root, dispatch) {
 /** What a good lag is (K-3.1), with the server's suggested power (constraints.lag). */
 export function lagHint(mine) {
   const what = gettext(
-    "Lag: send your white to the far cushion and back, to stop as near the home cushion (behind you) as you can; the nearer wins. Touching a long cushion or a ball, or crossing the centre line, loses.",
+    "Lag: to the far cushion and back; the white that stops nearer the home cushion wins. A long cushion, a ball or the centre line loses.",
   );
   const speed = mine && mine.lag && typeof mine.lag.speed === "number" ? mine.lag.speed : null;
-  const power = speed === null ? "" : interpolate(gettext("A straight lag at about %(speed)s m/s stops near the cushion."), { speed: speed.toFixed(1) });
-  return [what, power, gettext("Drag to aim; hold the white (or press the cue's butt) and pull back, or press Space, to lag.")].filter(Boolean).join(" ");
+  const power = speed === null ? "" : interpolate(gettext("About %(speed)s m/s."), { speed: speed.toFixed(1) });
+  return [what, power, gettext("Hold the white and pull back, or press Space.")].filter(Boolean).join(" ");
 }
 
 function spinWords(side, height) {
