@@ -135,6 +135,25 @@ def region_colours(page: Any, selector: str, path: Path | None = None) -> int:
     return int(page.evaluate(REGION_COLOURS, base64.b64encode(shot).decode()))
 
 
+def open_sheet(page: Any) -> bool:
+    """On a phone, a player taps "More" to reach the shots, replay, sound and chat (the sheet, issue 25);
+    elsewhere they are in view already. True when the sheet was opened."""
+    more = page.locator(".kz-more")
+    if not more.count() or not more.first.is_visible():
+        return False
+    if page.locator("#kaiza-match").get_attribute("data-sheet") != "open":
+        more.first.click()
+        page.wait_for_selector("#kaiza-match[data-sheet='open']")
+    return True
+
+
+def close_sheet(page: Any) -> None:
+    """Taps "More" again to go back to the table (nothing when no sheet is open)."""
+    if page.locator("#kaiza-match").get_attribute("data-sheet") == "open":
+        page.locator(".kz-more").first.click()
+        page.wait_for_selector("#kaiza-match[data-sheet='closed']")
+
+
 def shot_list(page: Any) -> list[str]:
     """The shot list's rows as a person reads them."""
     return [str(t) for t in page.locator(".kz-shots li").all_inner_texts()]

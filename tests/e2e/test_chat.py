@@ -67,8 +67,15 @@ def test_players_and_spectators_chat(
     alice_name, bob_name = driver.root_data(alice)["me"], driver.root_data(bob)["me"]
     assert driver.root_data(carol)["role"] == "spectator"
 
-    # The players' chat: everyone reads it; markup stays text.
+    # The players' chat: everyone reads it; markup stays text. Bob's phone keeps the chat behind
+    # "More" (issue 25): the line he has not seen puts a count on it, gone once he opens the sheet.
     say(alice, "Good luck <b>Bob</b>")
+    bob.wait_for_function("() => document.querySelector('.kz-more-count')?.textContent === '1'", timeout=15000)
+    assert pages.visible_text(bob, ".kz-more-count") == "1"
+    assert bob.locator(".kz-more").get_attribute("aria-label") == "More: 1 new chat message"
+    bob.screenshot(path=str(artifacts_dir / "chat-bob-more-count.png"))
+    assert pages.open_sheet(bob)
+    assert pages.visible_text(bob, ".kz-more-count") == ""
     for page in (alice, bob, carol):
         wait_line(page, "Good luck <b>Bob</b>")
         assert page.locator(f"{LOG} b").count() == 0

@@ -144,8 +144,10 @@ def test_sound_follows_the_shot(
     players, carol = _match(chromium, server)
     everyone = [*players.values(), carol]
     for page in everyone:
+        pages.open_sheet(page)  # bob's landscape phone: sound is behind "More"
         assert pages.visible_text(page, ".kz-mute") == "Sound on"
         _gesture(page)
+        pages.close_sheet(page)
         assert _started(page) == 0
 
     flow.play(players, carol, shots_wanted=1)  # the lags, the opening placements, the break
@@ -201,8 +203,14 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str) -> None:
     button = page.locator(f".kz-replay-last[data-rate='{rate}']")
     samples: list[tuple[float, float, Any]] = []
     for _attempt in range(3):
+        # On a phone the replay buttons are behind "More"; a tap on one closes the sheet so that the
+        # replay is seen on the table.
+        sheet = pages.open_sheet(page)
         assert button.is_enabled()
         button.click()
+        if sheet:
+            page.wait_for_selector("#kaiza-match[data-sheet='closed']", timeout=5000)
+            assert page.locator(".kz-canvas").is_visible()
         page.wait_for_function(
             "() => document.querySelector('#kaiza-match').dataset.replayT !== undefined", timeout=5000
         )

@@ -57,11 +57,16 @@ async def test_budget_shared_across_two_processes(
     # (MatchConsumer.player_limit), so only the user's budget can refuse.
     sockets = [await socket_for(f"s{i}", (first, second)[i % 2], match_id, browser) for i in range(6)]
     started = time.monotonic()
+    # One ping from each socket in turn, alternating processes: both processes spend from the one
+    # budget (6 of its 12). Which process then wins the burst's race is up to the event loops (under
+    # load the first may take all of the rest): only the sum is the budget's to hold.
+    warm = [await ping_replies(player, 1) for player in sockets]
+    assert warm == [["pong"]] * 6, warm
     replies = await asyncio.gather(*(ping_replies(player, 10) for player in sockets))
     elapsed = time.monotonic() - started
-    allowed = [r.count("pong") for r in replies]
+    allowed = [1 + r.count("pong") for r in replies]
     refused = [r.count("rate_limited") for r in replies]
-    assert [a + b for a, b in zip(allowed, refused, strict=True)] == [10] * 6, replies
+    assert [a + b for a, b in zip(allowed, refused, strict=True)] == [11] * 6, replies
     per_process = [sum(allowed[0::2]), sum(allowed[1::2])]
     lease = budgets.lease_size(BURST, RATE)
     ceiling = BURST + RATE * elapsed + 2 * lease
@@ -70,7 +75,7 @@ async def test_budget_shared_across_two_processes(
     # in each process).
     assert sum(allowed) <= ceiling, (per_process, elapsed, replies)
     assert sum(allowed) >= BURST - 2 * lease, (per_process, elapsed)
-    assert min(per_process) >= 1, per_process
+    assert min(per_process) >= 3, per_process
     for player in sockets:
         await player.close()
 

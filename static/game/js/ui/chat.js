@@ -126,10 +126,13 @@ export function createChat(root, { send, me, storage = window.localStorage, now 
     return li;
   }
 
+  /** Adds the lines not shown yet; how many of them are someone else's, not muted (news to the reader). */
   function add(messages) {
+    let news = 0;
     for (const m of messages) {
       if (!m || typeof m.id !== "number" || shown.has(m.id)) continue;
       const li = line(m);
+      if (m.from !== me && !li.hidden) news += 1;
       shown.set(m.id, li);
       // In id order: a history that arrives after a live message still reads oldest first.
       const after = [...log.children].find((c) => Number(c.dataset.id) > m.id);
@@ -140,6 +143,7 @@ export function createChat(root, { send, me, storage = window.localStorage, now 
       log.firstElementChild.remove();
     }
     log.scrollTop = log.scrollHeight;
+    return news;
   }
 
   if (form) {
@@ -161,7 +165,10 @@ export function createChat(root, { send, me, storage = window.localStorage, now 
     receive(msg) {
       if (!msg || !msg.d) return;
       if (msg.t === "snapshot" && Array.isArray(msg.d.chat)) add(msg.d.chat);
-      else if (msg.t === "chat") add([msg.d]);
+      else if (msg.t === "chat" && add([msg.d])) {
+        // A live line for the reader: whatever hides the chat (the phone's sheet) may say so.
+        log.dispatchEvent(new CustomEvent("kz:chat-line", { bubbles: true }));
+      }
       else if (msg.t === "chat_reported") {
         const li = shown.get(msg.d.id);
         const button = li && li.querySelector(".kz-chat-report");
