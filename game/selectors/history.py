@@ -62,14 +62,15 @@ def _entry_text(t: str, data: dict[str, Any], verdict: dict[str, Any], language:
     if t == "finished":
         result = data.get("result")
         said_by = result.get("words") if isinstance(result, dict) else None
-        return str(said_by[language]) if isinstance(said_by, dict) and said_by.get(language) else None
+        base = language.split("@")[0]  # the result names no pocket: one sentence in either orientation
+        return str(said_by[base]) if isinstance(said_by, dict) and said_by.get(base) else None
     return said
 
 
 def entry_words(t: str, data: dict[str, Any], verdict: dict[str, Any], english: str) -> dict[str, str]:
     """The entry's `words`: its sentence in every language (`text` stays the English one), made once
     when the event is stored; each reader's client and page picks its own language."""
-    return words.in_every_language(lambda language: _entry_text(t, data, verdict, language) or english)
+    return words.in_every_language(lambda language: _entry_text(t, data, verdict, language) or english, portrait=True)
 
 
 def entry_in(entry: dict[str, Any], language: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
-import { gettext, interpolate, language, ngettext, said } from "../../static/game/js/i18n.js";
+import { gettext, interpolate, language, ngettext, said, setPortrait } from "../../static/game/js/i18n.js";
 import { describeCall, describeVerdict, entryWords, phaseName } from "../../static/game/js/ui/words.js";
 import { phaseDetail, timeoutWords } from "../../static/game/js/ui/phase.js";
 import { endCard } from "../../static/game/js/ui/endcard.js";
@@ -67,6 +67,22 @@ test("i18n: English without a catalogue (node), named interpolation, plural", ()
   assert.equal(said(VERDICT, "reason"), VERDICT.words.en);
   assert.equal(said({ reason: "old English only" }, "reason", "fi"), "old English only", "events stored before words");
   assert.equal(describeVerdict(VERDICT), "Potted the kaisa in the top right pocket: 6 points · +6");
+});
+
+test("i18n: a portrait table reads the server's portrait sentence where it sent one (issue 25)", () => {
+  const verdict = {
+    reason: "Potted the kaisa in the top right pocket",
+    words: { en: "Potted the kaisa in the top right pocket", "en@portrait": "Potted the kaisa in the top left pocket", fi: "Kaisa oikeaan yläkulmapussiin" },
+  };
+  try {
+    setPortrait(true);
+    assert.equal(said(verdict, "reason"), "Potted the kaisa in the top left pocket");
+    assert.equal(said(verdict, "reason", "fi"), "Kaisa oikeaan yläkulmapussiin", "no portrait sentence: the one sentence");
+    setPortrait(false);
+    assert.equal(said(verdict, "reason"), "Potted the kaisa in the top right pocket");
+  } finally {
+    setPortrait(false);
+  }
 });
 
 test("i18n: the HUD's own words in Finnish and Russian, from the committed catalogues", () => {

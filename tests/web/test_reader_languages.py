@@ -119,7 +119,9 @@ async def test_each_reader_reads_the_verdict_the_list_the_result_and_errors_in_t
     # One event for everyone (encoded once): the verdict and its entry in every language.
     assert shots[0] == shots[1] == shots[2]
     verdict, entry = shots[0]["d"]["verdict"], shots[0]["d"]["entry"]
-    assert set(verdict["words"]) == {"en", "fi", "ru"}
+    # Each language, and its portrait sentence where the verdict names a pocket (issue 25 item 6).
+    assert {key.split("@")[0] for key in verdict["words"]} == {"en", "fi", "ru"}
+    assert all(key.split("@")[1:] in ([], ["portrait"]) for key in verdict["words"])
     assert verdict["words"]["en"] == verdict["reason"]
     for language in ("en", "fi", "ru"):
         assert verdict["words"][language] == words.say(verdict["code"], verdict["params"], language)

@@ -208,9 +208,13 @@ def why_words(allowed: dict[str, Any], refused: dict[str, str], said: dict[str, 
         exc = said.get(why)
         if exc is None or exc.key is None:
             continue
-        out[why] = {
-            lang: words.refusal(exc.key, exc.params, lang) for lang in words.LANGUAGES if lang != words.DEFAULT_LANGUAGE
-        }
+        key, params = exc.key, exc.params
+
+        def refusal(lang: str, key: str = key, params: Any = params) -> str:
+            return words.refusal(key, params, lang)
+
+        said_in = words.in_every_language(refusal, portrait=True)
+        out[why] = {lang: text for lang, text in said_in.items() if lang != words.DEFAULT_LANGUAGE}
     return out
 
 

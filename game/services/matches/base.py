@@ -70,7 +70,10 @@ def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
         # language"): the socket forwards pre-encoded bytes, each client reads `words[its language]`.
         d = {
             **d,
-            "verdict": {**verdict, "words": words.in_every_language(lambda lang: verdict_words(verdict, lang) or "")},
+            "verdict": {
+                **verdict,
+                "words": words.in_every_language(lambda lang: verdict_words(verdict, lang) or "", portrait=True),
+            },
         }
     entry = history_entry(t, match.version, d)
     if entry is not None:

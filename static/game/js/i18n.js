@@ -51,15 +51,30 @@ export function language() {
   return lang.slice(0, 2).toLowerCase();
 }
 
+let portrait = false;
+
 /**
- * The server's words for the page's language: `obj.words[lang]`, else English, else `obj[field]`
- * (events stored before `words` existed carry only the English text).
+ * The page draws the table in portrait (main.js, on every resize): the server's sentences that name
+ * a pocket then come as `<lang>@portrait` too (game/engine/rules/words PORTRAIT), and are read first.
+ */
+export function setPortrait(on) {
+  portrait = Boolean(on);
+}
+
+/** The key of the server's words for `lang` as this page draws the table, if it sent one. */
+export function drawnKey(words, lang = language()) {
+  return portrait && words && words[`${lang}@portrait`] ? `${lang}@portrait` : lang;
+}
+
+/**
+ * The server's words for the page's language: `obj.words[lang]` (its portrait sentence on a portrait
+ * table), else English, else `obj[field]` (events stored before `words` existed carry only English).
  */
 export function said(obj, field = "text", lang = language()) {
   if (!obj) return "";
   const words = obj.words;
   if (words && typeof words === "object") {
-    if (words[lang]) return words[lang];
+    if (words[drawnKey(words, lang)]) return words[drawnKey(words, lang)];
     if (words.en && !obj[field]) return words.en;
   }
   return obj[field] || "";

@@ -8,7 +8,7 @@
  */
 
 import { pointSegmentDistance } from "./geometry.js";
-import { gettext, interpolate, language } from "./i18n.js";
+import { drawnKey, gettext, interpolate, language } from "./i18n.js";
 import { ballName } from "./ui/words.js";
 
 const OPTION_WORDS = {
@@ -20,7 +20,7 @@ const OPTION_WORDS = {
 export function whyWords(constraints, why, lang = language()) {
   if (!why) return why;
   const said = constraints && constraints.why_words && constraints.why_words[why];
-  return (said && said[lang]) || why;
+  return (said && said[drawnKey(said, lang)]) || why;
 }
 
 /** The constraints of `name` in a state (`null` when the server sent none, e.g. a spectator's own). */

@@ -40,7 +40,7 @@ import { createLoop } from "./loop.js";
 import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
 import { ballRefusal, callVerdict, legalPockets, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
 import { suggestedPocket } from "./render/renderer.js";
-import { gettext } from "./i18n.js";
+import { gettext, setPortrait } from "./i18n.js";
 import { createChat } from "./ui/chat.js";
 import { createSound } from "./ui/sound.js";
 import { createLastShot } from "./ui/lastshot.js";
@@ -411,6 +411,7 @@ function boot(root) {
     canvas.dataset.pickRadiusPx = (pickRadius(tf.scale, table.ball_radius) * tf.scale).toFixed(1);
     root.dataset.orientation = tf.portrait ? "portrait" : "landscape";
     setPocketPlaces(pocketPlaces(tf, table));
+    setPortrait(tf.portrait);
     lastDrawn = null;
   }
   const observer = new ResizeObserver(resize);

@@ -21,6 +21,7 @@ meet in play is here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from game.engine.rules.words.catalogue import CUE_IDS, RED_IDS, Catalogue, Namer, Template, form
@@ -34,10 +35,40 @@ DEFAULT_LANGUAGE = "en"
 
 CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH, "fi": FINNISH, "ru": RUSSIAN}
 
+#: A `words` map's key for a portrait table's sentence: ``"fi@portrait"`` (issue 25). Only sentences
+#: that name a pocket differ, and only those get the key; a page that draws the table in portrait
+#: reads ``<lang>@portrait`` first (static/game/js/i18n.js `said`).
+PORTRAIT = "@portrait"
+#: Where a portrait table (the home end at the bottom, the player looking up the table: ARCHITECTURE 4,
+#: transform.js) draws each corner pocket, as the landscape pocket drawn at that place: the home end's
+#: left pocket is the bottom left, which landscape calls ``home_right``. The middles are the
+#: catalogue's ``side_pockets``.
+_PORTRAIT_CORNERS = {
+    "home_left": "home_right",
+    "home_right": "foot_right",
+    "foot_left": "home_left",
+    "foot_right": "foot_left",
+}
+
+
+def _portrait(cat: Catalogue) -> Catalogue:
+    pockets = {pocket: cat.pockets[drawn_as] for pocket, drawn_as in _PORTRAIT_CORNERS.items()}
+    pockets.update(
+        {pocket: cat.side_pockets.get(pocket, cat.pockets[pocket]) for pocket in ("middle_left", "middle_right")}
+    )
+    return replace(cat, pockets=pockets)
+
+
+_PORTRAIT_CATALOGUES: dict[str, Catalogue] = {lang: _portrait(cat) for lang, cat in CATALOGUES.items()}
+
 
 def catalogue(language: str) -> Catalogue:
-    """The catalogue of ``language`` ("fi", "fi-FI" and "FI" alike); English for any other."""
-    return CATALOGUES.get(str(language).lower()[:2], ENGLISH)
+    """The catalogue of ``language`` ("fi", "fi-FI" and "FI" alike); English for any other.
+    ``"fi@portrait"`` names the pockets as a portrait table draws them."""
+    code = str(language).lower()
+    if code.endswith(PORTRAIT):
+        return _PORTRAIT_CATALOGUES.get(code[:2], _PORTRAIT_CATALOGUES[DEFAULT_LANGUAGE])
+    return CATALOGUES.get(code[:2], ENGLISH)
 
 
 def _namer(params: Mapping[str, Any], cat: Catalogue) -> Namer:
@@ -102,10 +133,17 @@ def pocket_name(pocket: str, language: str = "en") -> str:
     return form(cat.pockets.get(pocket, cat.unknown_pocket), "nom")
 
 
-def in_every_language(make: Callable[[str], str]) -> dict[str, str]:
+def in_every_language(make: Callable[[str], str], *, portrait: bool = False) -> dict[str, str]:
     """``{language: make(language)}`` for every language players read: the `words` map an event
-    carries, made once when it is published so no socket renders a template."""
-    return {language: make(language) for language in LANGUAGES}
+    carries, made once when it is published so no socket renders a template. With ``portrait`` (the
+    sentences of the rules, which may name a pocket: verdicts, refusals) a sentence that reads
+    otherwise on a portrait table also comes as ``<language>@portrait``; `make` then gets that code."""
+    out = {language: make(language) for language in LANGUAGES}
+    for language in LANGUAGES if portrait else ():
+        drawn = make(language + PORTRAIT)
+        if drawn != out[language]:
+            out[language + PORTRAIT] = drawn
+    return out
 
 
 __all__ = [
@@ -113,6 +151,7 @@ __all__ = [
     "CUE_IDS",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "PORTRAIT",
     "RED_IDS",
     "Catalogue",
     "Namer",

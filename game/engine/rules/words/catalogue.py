@@ -106,6 +106,9 @@ class Catalogue:
     finishes: Mapping[str, Template]
     texts: Mapping[str, Template] = field(default_factory=dict)
     and_word: str = "and"
+    #: The middle pockets as a portrait table draws them (on the left and right long cushions, where
+    #: landscape has them at the top and bottom): ``middle_left`` and ``middle_right``.
+    side_pockets: Mapping[str, Forms] = field(default_factory=dict)
 
     def join(self, names: Sequence[str]) -> str:
         if len(names) <= 1:

@@ -300,6 +300,7 @@ ENGLISH = Catalogue(
         "foot_right": "the bottom right pocket",
         "foot_left": "the top right pocket",
     },
+    side_pockets={"middle_left": "the left middle pocket", "middle_right": "the right middle pocket"},
     phases={
         "lag": "the lag for the break",
         "choose_break": "the choice of the break",

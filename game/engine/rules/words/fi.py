@@ -395,6 +395,24 @@ FINNISH = Catalogue(
             "oikealla yläkulmapussilla",
         ),
     },
+    side_pockets={
+        "middle_left": _cases(
+            "vasen keskipussi",
+            "vasemman keskipussin",
+            "vasenta keskipussia",
+            "vasempaan keskipussiin",
+            "vasemmasta keskipussista",
+            "vasemmalla keskipussilla",
+        ),
+        "middle_right": _cases(
+            "oikea keskipussi",
+            "oikean keskipussin",
+            "oikeaa keskipussia",
+            "oikeaan keskipussiin",
+            "oikeasta keskipussista",
+            "oikealla keskipussilla",
+        ),
+    },
     phases={
         "lag": "teikkaus",
         "choose_break": "aloittajan valinta",
