@@ -10,14 +10,18 @@ hash per user and kind, refilled and spent by one Lua script on Redis's own cloc
 processes' clocks do not matter. A message must not wait for Redis, though: the aim relay handles up
 to 60 messages a second per player and its latency is the load benchmark's bar. So each process
 **leases** tokens: it takes `lease` tokens at once from Redis and spends them locally, and tops the
-lease up in the background when half of it is spent. A message waits for Redis only when its
-process holds no token of that user (the first message, or a user spending faster than the lease is
-topped up: the one at the limit); a refused lease also says when the next token comes, and until then
-the process refuses locally without asking.
+lease up in the background when half of it is spent. A message that finds no token in its process
+(the first of a socket, or one just after a top-up fell short) is **spent now and settled after**: it
+is owed to Redis and the next grant repays it, as long as the process owes less than a lease. Only a
+user who has spent a whole lease before Redis answered once (one at the limit) waits; a refused
+top-up also says when the next token comes, and until then the process refuses locally without
+asking. The top-ups of a process go out together, one pipeline per loop iteration and one in flight
+at a time: 200 players' first aims at a match's start are one round trip on one connection.
 
-The slack, stated once: every message spends a token that left the Redis bucket, and each process
-holds at most `lease` tokens of a user and kind (tokens taken but not yet spent), so over any
-interval of t seconds a user's sockets on N processes get at most
+The slack, stated once: every message spends a token that left the Redis bucket or is owed to it,
+and each process holds at most `lease` tokens of a user and kind (taken, not yet spent) or owes at
+most `lease` (spent, not yet taken), never both, so over any interval of t seconds a user's sockets
+on N processes get at most
 
     burst + rate * t + N * lease,      lease = max(1, round(rate * LEASE_SECONDS)), LEASE_SECONDS = 1.0
 
@@ -119,8 +123,8 @@ class _Lease:
     tokens: int = 0
     #: monotonic time before which Redis said no token is there: refused without asking.
     denied_until: float = 0.0
-    #: The top-up on its way (one at a time per bucket and process).
-    pending: asyncio.Task[None] | None = None
+    #: Done when the top-up on its way is answered (one at a time per bucket and process).
+    pending: asyncio.Future[None] | None = None
     #: Messages waiting for a top-up: it asks for at least as many tokens.
     waiting: int = 0
     used: float = 0.0
@@ -137,14 +141,17 @@ class SharedBudget:
         self.warned_at = -1e9
         self._url = ""
         self._prefix = ""
-        self._async: tuple[asyncio.AbstractEventLoop, Any, Any] | None = None
+        self._async: tuple[asyncio.AbstractEventLoop, Any, str] | None = None
+        #: Leases to top up in the next pipeline, and the task that sends it (game.budgets._flush).
+        self._batch: dict[str, tuple[_Lease, float, float]] = {}
+        self._flusher: asyncio.Task[None] | None = None
         self._sync: tuple[Any, Any] | None = None
 
     # --- the two ways in ------------------------------------------------------------------------------
 
     async def take(self, key: str, capacity: float, rate: float) -> bool:
-        """One message for `key`: False when its budget is spent. Waits for Redis only when this
-        process holds no token of `key` (module docstring)."""
+        """One message for `key`: False when its budget is spent. Never waits for Redis while this
+        process holds a token of `key` or owes Redis less than a lease (module docstring)."""
         if not self._redis_url() or time.monotonic() < self.down_until:
             return self._local_take(key, capacity, rate)
         lease = self.leases.get(key)
@@ -152,25 +159,33 @@ class SharedBudget:
             lease = self._new_lease(key, capacity, rate)
         if lease.tokens >= 1:
             lease.tokens -= 1
-            if lease.tokens * 2 <= lease.size and lease.pending is None:
-                lease.pending = asyncio.get_running_loop().create_task(self._top_up(key, lease, capacity, rate))
+            if lease.tokens * 2 <= lease.size:
+                self._ask(key, lease, capacity, rate)
+            return True
+        now = time.monotonic()
+        lease.used = now
+        if now < lease.denied_until:
+            return False
+        if lease.tokens > -lease.size:
+            # Spend now, settle after: the token is owed to Redis and the next grant repays it. A
+            # process owes at most a lease, so the slack stays what the module docstring states.
+            lease.tokens -= 1
+            self._ask(key, lease, capacity, rate)
             return True
         lease.waiting += 1
         try:
-            # Until a token is here or Redis says none is: each top-up grants one or more, or sets
-            # `denied_until`, or fails over to memory (`down_until`), so the loop ends. Many messages
-            # waiting at once (an address's spectators connecting) ask for as many tokens together.
+            # A whole lease owed and not yet repaid: a user spending faster than Redis answers, the
+            # one at the limit. Wait until a token is here or Redis says none is: each answer grants
+            # one or more, or sets `denied_until`, or fails over to memory (`down_until`), so the
+            # loop ends.
             while lease.tokens < 1:
                 now = time.monotonic()
-                lease.used = now
                 if now < lease.denied_until:
                     return False
                 if now < self.down_until:
                     return self._local_take(key, capacity, rate)
-                if lease.pending is None:
-                    lease.pending = asyncio.get_running_loop().create_task(self._top_up(key, lease, capacity, rate))
-                # Shielded: one socket's cancelled handler must not cancel the top-up others wait on.
-                await asyncio.shield(lease.pending)
+                # Shielded: one socket's cancelled handler must not cancel the answer others wait on.
+                await asyncio.shield(self._ask(key, lease, capacity, rate))
         finally:
             lease.waiting -= 1
         lease.tokens -= 1
@@ -197,6 +212,8 @@ class SharedBudget:
         """Forget this process's buckets and leases (tests; the Redis buckets expire by themselves)."""
         self.local.clear()
         self.leases.clear()
+        self._batch.clear()
+        self._flusher = None
         self.down_until = 0.0
 
     # --- inside -------------------------------------------------------------------------------------
@@ -205,6 +222,7 @@ class SharedBudget:
         url = str(getattr(settings, "KAIZA_BUDGET_REDIS_URL", "") or "")
         if url != self._url:
             self._url, self._async, self._sync = url, None, None
+            self._batch.clear()
             self.leases.clear()
             self._prefix = f"{getattr(settings, 'KAIZA_BUDGET_PREFIX', 'kaiza')}:budget:{self.name}:"
         return url
@@ -230,28 +248,72 @@ class SharedBudget:
         lease = self.leases[key] = _Lease(size=lease_size(capacity, rate), used=time.monotonic())
         return lease
 
-    def _async_script(self) -> Any:
+    def _ask(self, key: str, lease: _Lease, capacity: float, rate: float) -> asyncio.Future[None]:
+        """Have `key`'s lease topped up by the next batch (one per lease at a time); the future is
+        done when Redis (or, Redis failing, this process's bucket) has answered."""
+        if lease.pending is None:
+            loop = asyncio.get_running_loop()
+            lease.pending = loop.create_future()
+            self._batch[key] = (lease, capacity, rate)
+            if self._flusher is None or self._flusher.done() or self._flusher.get_loop() is not loop:
+                self._flusher = loop.create_task(self._flush())
+        return lease.pending
+
+    async def _flush(self) -> None:
+        """Send the waiting top-ups of every key in one pipeline, one pipeline at a time: the asks of
+        a loop iteration (200 players' first aims at a match's start) cost one round trip and one
+        connection, not 200 of each. Never raises: on an error the tokens come from this process's
+        own buckets (and the next `RETRY_SECONDS` of messages go there directly)."""
+        while self._batch:
+            batch, self._batch = self._batch, {}
+            entries = list(batch.items())
+            # Each asks for a full lease plus what it owes, and at least one token per waiting message.
+            asks = [
+                (self._key(key), capacity, rate, max(lease.size - lease.tokens, lease.waiting))
+                for key, (lease, capacity, rate) in entries
+            ]
+            try:
+                answers = await self._run_batch(asks)
+            except Exception as exc:
+                self._redis_failed(exc)
+                answers = None
+            now = time.monotonic()
+            for index, (key, (lease, capacity, rate)) in enumerate(entries):
+                if answers is None:
+                    # Repay what is owed from this process's bucket; the messages after go there.
+                    owed = max(0, -lease.tokens)
+                    granted = sum(1 for _ in range(owed) if self._local_take(key, capacity, rate))
+                else:
+                    granted, wait = (int(x) for x in answers[index])
+                    if granted < 1:
+                        lease.denied_until = now + wait / 1000.0
+                lease.tokens += granted
+                pending, lease.pending = lease.pending, None
+                if pending is not None and not pending.done():
+                    pending.set_result(None)
+
+    async def _run_batch(self, asks: list[tuple[str, float, float, int]]) -> list[Any]:
+        """One pipeline of TAKE_SCRIPT calls, (redis key, capacity, rate, want) each: their answers.
+        The script is loaded once per client (and again after Redis forgot it, e.g. a restart)."""
         loop = asyncio.get_running_loop()
         if self._async is None or self._async[0] is not loop:
             client = redis.asyncio.Redis.from_url(self._url, socket_timeout=2.0, socket_connect_timeout=2.0)
-            self._async = (loop, client, client.register_script(TAKE_SCRIPT))
-        return self._async[2]
-
-    async def _top_up(self, key: str, lease: _Lease, capacity: float, rate: float) -> None:
-        """Take up to a lease's worth from Redis. Never raises: on an error the tokens come from this
-        process's own bucket (and the next `RETRY_SECONDS` of messages go there directly)."""
-        want = max(lease.size - lease.tokens, lease.waiting)
-        try:
-            granted, wait = await self._async_script()(keys=[self._key(key)], args=[capacity, rate, want])
-            granted = int(granted)
-            if granted < 1:
-                lease.denied_until = time.monotonic() + int(wait) / 1000.0
-        except Exception as exc:
-            self._redis_failed(exc)
-            granted = sum(1 for _ in range(want) if self._local_take(key, capacity, rate))
-        finally:
-            lease.pending = None
-        lease.tokens += granted
+            self._async = (loop, client, "")
+        for attempt in (1, 2):
+            _loop, client, sha = self._async
+            if not sha:
+                sha = str(await client.script_load(TAKE_SCRIPT))
+                self._async = (loop, client, sha)
+            pipe = client.pipeline(transaction=False)
+            for redis_key, capacity, rate, want in asks:
+                pipe.evalsha(sha, 1, redis_key, capacity, rate, want)
+            try:
+                return list(await pipe.execute())
+            except redis.exceptions.NoScriptError:
+                if attempt == 2:
+                    raise
+                self._async = (loop, client, "")
+        raise AssertionError("unreachable")
 
     def _redis_failed(self, exc: BaseException) -> None:
         now = time.monotonic()

@@ -12,6 +12,7 @@ import socket
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -91,3 +92,61 @@ async def test_budget_counts_in_memory_when_redis_is_away(settings) -> None:
     assert answers == [True, True, True, False, False]
     assert budget.take_sync("user:1:chat", 2, 0.01) is True
     assert budget.down_until > time.monotonic()
+
+
+def _finishes_without_waiting(coroutine: Any) -> Any:
+    """The value of `coroutine` if it returns without suspending once (no await reached Redis), else
+    fails: what the aim path's latency needs of a budget (game/budgets.py, "spent now and settled
+    after")."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    pytest.fail("the budget waited for Redis")
+
+
+@pytest.mark.services
+async def test_first_messages_are_spent_now_and_settled_in_one_pipeline(settings, redis_url: str) -> None:
+    """200 users' first messages at once (a match start): none waits, and their leases come from Redis
+    in one round trip on one connection, not 200; what they spent is owed and repaid."""
+    import redis as redis_sync
+
+    settings.KAIZA_BUDGET_REDIS_URL = redis_url
+    settings.KAIZA_BUDGET_PREFIX = f"kaiza-test-{uuid.uuid4().hex[:12]}"
+    budget = budgets.SharedBudget("socket")
+    stats = redis_sync.Redis.from_url(redis_url)
+    connections_before = int(stats.info("stats")["total_connections_received"])
+    keys = [f"user:{n}:aim" for n in range(200)]
+    answers = [_finishes_without_waiting(budget.take(key, 90, 60)) for key in keys]
+    assert answers == [True] * 200
+    # Owed, one token each, and asked for together.
+    assert {budget.leases[key].tokens for key in keys} == {-1}
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+        if all(budget.leases[key].pending is None for key in keys):
+            break
+    connections = int(stats.info("stats")["total_connections_received"]) - connections_before
+    assert connections <= 2, connections  # ours (and none per user)
+    lease = budgets.lease_size(90, 60)
+    # Each grant repaid the debt and left a full lease in the process.
+    assert {budget.leases[key].tokens for key in keys} == {lease}
+    # Redis's bucket of each user lost the lease and the debt: 90 - 60 - 1 (plus refill since).
+    left = float(stats.hget(f"{settings.KAIZA_BUDGET_PREFIX}:budget:socket:{keys[0]}", "tokens") or -1)
+    assert 90 - lease - 1 <= left < 90 - lease, left
+    for key in stats.scan_iter(f"{settings.KAIZA_BUDGET_PREFIX}*"):
+        stats.delete(key)
+    stats.close()
+
+
+@pytest.mark.services
+async def test_a_user_past_the_limit_on_one_process_gets_the_budget_and_one_lease(settings, redis_url: str) -> None:
+    """Spending faster than Redis answers buys at most one lease of debt: a burst of 40 against a
+    budget of 12 is allowed 12 and the lease, the rest refused."""
+    settings.KAIZA_BUDGET_REDIS_URL = redis_url
+    settings.KAIZA_BUDGET_PREFIX = f"kaiza-test-{uuid.uuid4().hex[:12]}"
+    budget = budgets.SharedBudget("socket")
+    answers = [await budget.take("user:7:other", BURST, RATE) for _ in range(40)]
+    lease = budgets.lease_size(BURST, RATE)
+    assert BURST <= answers.count(True) <= BURST + lease, answers
+    assert answers[-10:] == [False] * 10
