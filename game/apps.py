@@ -7,9 +7,24 @@ class GameConfig(AppConfig):
     verbose_name = "Kaiza"
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
         from django.core.signals import request_finished
 
-        from game import language  # noqa: F401  (registers the log-in receiver that applies a profile's language)
         from game.db import close_request_connection
+        from game.language import profile_language_at_login
 
         request_finished.connect(close_request_connection, dispatch_uid="kaiza-close-request-connection")
+        user_logged_in.connect(profile_language_at_login, dispatch_uid="kaiza_profile_language_at_login")
+
+        # How one domain hears another (issue 27): the one wiring point. Tournaments build on matches;
+        # the matches code sends its signals and polls its clock sources without knowing them.
+        from game.services.deadlines import clock_source_register
+        from game.services.matches.signals import match_finished, match_player_arrived
+        from game.services.tournaments import play as tournament_play
+        from game.services.tournaments.clocks import tournament_clock_source
+
+        match_finished.connect(tournament_play.on_match_finished, dispatch_uid="kaiza-tournament-match-finished")
+        match_player_arrived.connect(
+            tournament_play.on_match_player_arrived, dispatch_uid="kaiza-tournament-team-arrived"
+        )
+        clock_source_register(tournament_clock_source)

@@ -26,7 +26,6 @@ import logging
 import math
 import multiprocessing
 import os
-import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from typing import Any
 from django.conf import settings
 
 from game import protocol, realtime
+from game.common.clock import game_now
 from game.db import db_async
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
@@ -169,7 +169,7 @@ def bot_due(match_id: str) -> Due | None:
                 action=action,
                 snapshot=match.snapshot,
                 version=match.version,
-                wait=_animation_left(match, time.time()),
+                wait=_animation_left(match, game_now()),
             )
     return None
 

@@ -30,6 +30,7 @@ from game.selectors import matches as match_selectors
 from game.services import chat as chat_services
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
+from game.services.deadlines import match_claim_timeout
 from game.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
 
 __all__ = ["MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
@@ -102,7 +103,7 @@ PLAY_ROUTES: dict[type, PlayRoute] = {
     ),
     protocol.Resign: PlayRoute(match_services.match_resign, lambda m: {}),
     protocol.Abort: PlayRoute(match_services.match_abort, lambda m: {}),
-    protocol.ClaimTimeout: PlayRoute(match_services.match_claim_timeout, lambda m: {}),
+    protocol.ClaimTimeout: PlayRoute(match_claim_timeout, lambda m: {}),
 }
 
 

@@ -22,9 +22,10 @@ import time
 from typing import Any
 
 from game import realtime, seek_clock
+from game.common.clock import game_now
 from game.db import PRESENCE, db_async
 from game.services.connections import match_connections_purge_stale
-from game.services.deadlines import deadline_fire, deadlines_due, tournament_clocks_fire
+from game.services.deadlines import CLOCK_SOURCES, deadline_fire, deadlines_due
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ async def fire_due(now: float | None = None) -> int:
     """One poll: fire what is due, publish the events, wake a computer player whose turn it now is."""
     from game.consumers import schedule_bot_turn
 
-    now = time.time() if now is None else now
+    now = game_now() if now is None else now
     fired = 0
     lobby = False
     # One database call per match: the sockets' database work (one thread by default, game.db) runs
@@ -52,14 +53,16 @@ async def fire_due(now: float | None = None) -> int:
         await realtime.publish(match_id, applied.events)
         schedule_bot_turn(match_id)
         lobby = lobby or applied.lobby_changed
-    # The tournaments' clocks (start times, no-show forfeits): the same service deadlines_fire_due runs.
-    tournament_events, tournaments = await db_async(tournament_clocks_fire)(now=now)
-    for match_id, applied in tournament_events:
-        fired += 1
-        await realtime.publish(match_id, applied.events)
-        lobby = lobby or applied.lobby_changed
-    for tournament_id in tournaments:
-        await realtime.tournament_publish(tournament_id)
+    # The other domains' clocks (a tournament's start, its no-show forfeits: registered in game.apps),
+    # the same sources deadlines_fire_due polls.
+    for source in CLOCK_SOURCES:
+        events, tournaments = await db_async(source)(now)
+        for match_id, applied in events:
+            fired += 1
+            await realtime.publish(match_id, applied.events)
+            lobby = lobby or applied.lobby_changed
+        for tournament_id in tournaments:
+            await realtime.tournament_publish(tournament_id)
     if lobby:
         await realtime.lobby_publish()
     return fired

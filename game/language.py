@@ -18,8 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_in
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_POST
@@ -89,9 +87,9 @@ class ProfileLanguageMiddleware:
         return response
 
 
-@receiver(user_logged_in, dispatch_uid="kaiza_profile_language_at_login")
-def _profile_language_at_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
-    """Logging in on any browser brings the account's language (the cookie is written on the way out)."""
+def profile_language_at_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """Receiver of `user_logged_in` (connected in game.apps): logging in on any browser brings the
+    account's language (the cookie is written on the way out)."""
     code = profile_language(user)
     if request is not None and code is not None:
         _apply(request, code)

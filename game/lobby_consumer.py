@@ -7,13 +7,13 @@ Its own module, as the tournament socket (game.tournament_consumer) has: the mat
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
 from game import hub, protocol, realtime, seek_clock
+from game.common.clock import game_now
 from game.db import CONNECT, db_async
 from game.lobby_protocol import SeekCancel, SeekRequest, parse_lobby
 from game.ratelimit import TokenBucket
@@ -75,7 +75,7 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
     async def handle_seek(self, message: SeekRequest) -> None:
         """Queue the seek (or answer why not, storing nothing), say so, then pair at once if a partner
         waits; otherwise the server clocks' tick pairs and widens (game.seek_clock)."""
-        now = time.time()
+        now = game_now()
         try:
             seek = await db_async(seek_services.seek_start)(
                 user=self.user,

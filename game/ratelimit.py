@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
 from game.budgets import SharedBudget, TokenBucket
 
@@ -44,6 +45,7 @@ __all__ = [
     "socket_slots",
     "socket_take",
     "sockets_open",
+    "too_many_requests",
 ]
 
 
@@ -110,6 +112,12 @@ def rate_limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callabl
     return decorate
 
 
+def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 429 page: our limits answer with it (RateLimitMiddleware) and allauth's too
+    (logins, sign-ups, resets: `handler429` in kaiza_site/urls.py)."""
+    return render(request, "429.html", status=429)
+
+
 class RateLimitMiddleware:
     """Turns `RateLimited` from any view into the site's 429 page."""
 
@@ -121,8 +129,6 @@ class RateLimitMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RateLimited):
-            from game.views.site import too_many_requests
-
             return too_many_requests(request)
         return None
 

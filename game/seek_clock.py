@@ -8,11 +8,10 @@ are told through the channel layer by their channel names, so a seeker on anothe
 
 from __future__ import annotations
 
-import time
-
 from channels.layers import get_channel_layer
 
 from game import protocol, realtime
+from game.common.clock import game_now
 from game.db import db_async
 from game.services.seeks import Paired, Widened, seeks_pair, seeks_widen
 
@@ -34,7 +33,7 @@ async def announce(paired: list[Paired], widened: list[Widened]) -> None:
 
 async def pair_and_widen(now: float | None = None) -> int:
     """One tick: pair, then widen what still waits; the number of matches made."""
-    now = time.time() if now is None else now
+    now = game_now() if now is None else now
     paired = await db_async(seeks_pair)(now=now)
     widened = await db_async(seeks_widen)(now=now)
     await announce(paired, widened)

@@ -1,5 +1,6 @@
 """The game's URLs: each view module owns its own `urlpatterns`."""
 
+from django.conf import settings
 from django.urls import path
 
 from game.views import bot, catalogue, challenges, community, learn, play, practice, site, tournaments
@@ -19,3 +20,9 @@ urlpatterns = [
     *learn.urlpatterns,
     *practice.urlpatterns,
 ]
+
+if settings.KAIZA_TEST_CLOCK:
+    # Test servers only: the game clock moved by the test (game/views/test_clock.py).
+    from game.views import test_clock
+
+    urlpatterns += test_clock.urlpatterns

@@ -275,6 +275,8 @@ CACHES["default"]["KEY_PREFIX"] = os.environ.get("CACHE_KEY_PREFIX", "kaiza")
 
 # --- Websocket and chat message budgets per user (game/budgets.py): in Redis when REDIS_URL is set, so
 # a user's sockets on every process share one budget; in each process's memory otherwise -------------
+# Test servers only: mounts /test/clock/advance, which moves the game clock (game/common/clock.py).
+KAIZA_TEST_CLOCK = env_bool("KAIZA_TEST_CLOCK", False)
 KAIZA_BUDGET_REDIS_URL = os.environ.get("KAIZA_BUDGET_REDIS_URL", REDIS_URL)
 KAIZA_BUDGET_PREFIX = CACHES["default"]["KEY_PREFIX"]
 # KAIZA_MESSAGE_BUDGETS='{"user:other": [12, 0.5]}' replaces entries of game.ratelimit.MESSAGE_BUDGETS.

@@ -21,4 +21,4 @@ urlpatterns = [
 
 handler404 = "game.views.site.not_found"
 handler500 = "game.views.site.server_error"
-handler429 = "game.views.site.too_many_requests"
+handler429 = "game.ratelimit.too_many_requests"

@@ -36,7 +36,7 @@ def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
 def main(argv: list[str]) -> int:
     failures = 0
     workers = os.environ.get("KAIZA_TEST_WORKERS", "2")
-    argv = ["-n", workers, "--dist", "worksteal", *argv]
+    argv = ["-n", workers, "--dist", "worksteal", "--durations=25", *argv]
     base_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     failures += run([sys.executable, "-m", "pytest", *argv], env=base_env) != 0
 

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 
+from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.rules.match import TIMEOUTS_TO_LOSE
@@ -184,7 +185,7 @@ def clock_info(match: Match, snapshot: dict[str, Any] | None = None, now: float 
         "timeouts": {name: int(n) for name, n in zip(names, counts, strict=False) if name is not None},
         "timeout_limit": TIMEOUTS_TO_LOSE,
         "grace": DISCONNECT_GRACE,
-        "now": time.time() if now is None else now,
+        "now": game_now() if now is None else now,
     }
 
 

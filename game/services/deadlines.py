@@ -20,7 +20,7 @@ versioned events are stored, and the caller publishes them.
 - K-11: the warning (the last 5 minutes) and the limit are noted on time, announced by `notice`.
 - Tournaments (issue 18): a tournament whose start time has come begins, and a player who has not come
   to a tournament match 10 minutes after it was made loses it by forfeit
-  (`game.services.tournaments.play.tournament_clocks_fire`, polled here with the rest). A team match
+  (`game.services.tournaments.clocks`, a clock source polled here with the rest). A team match
   starts at once, so until both teams have come (a member of each on the page) its disconnect grace
   is held and the no-show clock alone decides (:func:`match_abandon` ends the match then).
 """
@@ -28,21 +28,21 @@ versioned events are stored, and the caller publishes them.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
+from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.rules.match import TIMEOUTS_TO_LOSE
 from game.models import Match
-from game.selectors.match_state import deadline_next, engine_names
-from game.services.matches.base import Applied
+from game.selectors.match_state import AnyUser, deadline_next, engine_names, seat_of
+from game.services.matches.base import Applied, MatchError, lock
 from game.services.matches.inputs import commit_and_record, inputs_so_far
 from game.services.matches.presence import connected_seats, refresh_grace
-from game.services.tournaments.play import tournament_clocks_fire
 
 logger = logging.getLogger(__name__)
 
@@ -55,15 +55,32 @@ RETRY_AFTER = 1.0
 def deadlines_fire_due(*, now: float | None = None, limit: int = BATCH) -> list[tuple[str, Applied]]:
     """Fire every deadline due at `now` (default: the real clock); returns (match id, events to
     publish) for the matches that changed. Safe to run in any number of processes at once."""
-    now = time.time() if now is None else now
+    now = game_now() if now is None else now
     fired: list[tuple[str, Applied]] = []
     for match_id in deadlines_due(now=now, limit=limit):
         applied = deadline_fire(match_id=match_id, now=now)
         if applied is not None and applied.events:
             fired.append((match_id, applied))
-    tournament_events, _ = tournament_clocks_fire(now=now)
-    fired.extend(tournament_events)
+    for source in CLOCK_SOURCES:
+        events, _pages = source(now)
+        fired.extend(events)
     return fired
+
+
+#: What a clock source fired: (match id, events to publish) and the ids of the tournaments whose page
+#: changed (game.realtime.tournament_publish).
+ClockFired = tuple[list[tuple[str, Applied]], list[int]]
+
+#: The other domains' clocks, polled with the matches' deadlines (registered in game.apps: a
+#: tournament's start and its no-show forfeits). Each takes the game clock's `now` and fires what is
+#: due once, whatever the number of processes polling.
+CLOCK_SOURCES: list[Callable[[float], ClockFired]] = []
+
+
+def clock_source_register(source: Callable[[float], ClockFired]) -> None:
+    """Poll `source` with the matches' deadlines from now on (once, however often registered)."""
+    if source not in CLOCK_SOURCES:
+        CLOCK_SOURCES.append(source)
 
 
 def deadlines_due(*, now: float, limit: int = BATCH) -> list[str]:
@@ -193,3 +210,21 @@ def _server_input(
         ack=None,
         payload=payload,
     )
+
+
+def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
+    """Fire this match's due server deadlines now instead of at the next poll (the server's own clock
+    fires them anyway, within about a second). Refused with `not_owed` when nothing is due: then it
+    changes nothing."""
+    with transaction.atomic():
+        match = lock(match_id)
+        if seat_of(match, user) is None:
+            raise MatchError("spectator", gettext_noop("only the players of this match can do that"))
+        if match.status != Match.Status.ACTIVE:
+            raise MatchError("game_over", gettext_noop("the match is over"))
+        applied = deadlines_fire_match(match, game_now())
+        if not applied.events:
+            raise MatchError(
+                "not_owed", gettext_noop("neither the opponent's shot clock nor their disconnect grace has run out")
+            )
+    return applied

@@ -8,7 +8,6 @@ his disconnect grace runs out before the break and the match ends aborted, movin
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from game.common.clock import game_now
 from game.models import Match, MatchConnection, Profile, TeamSeat
 from game.selectors.match_state import AnyUser, engine_names, seat_of
 from game.services.matches.base import MatchError, lock
@@ -82,7 +82,7 @@ def match_rematch(*, match_id: str, user: AnyUser, opponent_must_be_here: bool =
                     TeamSeat(match=new, user_id=s.user_id, team=1 - s.team, order=s.order)
                     for s in TeamSeat.objects.filter(match=old)
                 )
-            events.append(start(new, time.time()))
+            events.append(start(new, game_now()))
             new.save()
             old.rematch = new
             old.save(update_fields=["rematch"])

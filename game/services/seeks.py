@@ -19,7 +19,6 @@ The numbers live here and only here (the lobby shows the window the server annou
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +27,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_noop
 
+from game.common.clock import game_now
 from game.models import Match, Seek, TeamSeat
 from game.services.accounts import profile_ensure
 from game.services.matches.base import MatchError
@@ -132,7 +132,7 @@ def seeks_pair(*, now: float | None = None) -> list[Paired]:
     SKIP LOCKED): two processes ticking at once would otherwise split the queue between them and each
     miss the pairs that straddle the split; the second tick waits the first's few milliseconds and
     finds the paired rows gone."""
-    now = time.time() if now is None else now
+    now = game_now() if now is None else now
     made: list[Paired] = []
     with transaction.atomic():
         queue = list(Seek.objects.select_for_update().order_by("since", "pk"))
@@ -161,7 +161,7 @@ def seeks_pair(*, now: float | None = None) -> list[Paired]:
 
 def seeks_widen(*, now: float | None = None) -> list[Widened]:
     """The waiting seeks whose window grew since it was last announced, now announced (stored)."""
-    now = time.time() if now is None else now
+    now = game_now() if now is None else now
     widened: list[Widened] = []
     with transaction.atomic():
         for seek in Seek.objects.select_for_update(skip_locked=True).order_by("since", "pk"):

@@ -14,13 +14,13 @@ with `gettext_noop` for the page that flashes them (docs/i18n.md).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_noop
 
+from game.common.clock import game_now
 from game.models import Club, Match, Membership, TeamSeat
 from game.selectors.teams import TEAM_SIZES
 from game.services.accounts import profile_ensure
@@ -99,7 +99,7 @@ def team_match_create(
             for order, user in enumerate(members)
         )
         match = Match.objects.select_for_update().get(pk=match.pk)
-        start(match, time.time())
+        start(match, game_now())
         match.save()
     return match
 
@@ -162,6 +162,6 @@ def team_match_join(*, match_id: str, user: User, team: int) -> Applied:
                 match.player2 = user
         events = []
         if len(seats) + 1 == 2 * match.team_size:
-            events.append(start(match, time.time()))
+            events.append(start(match, game_now()))
         match.save()
     return Applied(events=events, lobby_changed=True)

@@ -87,11 +87,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return HttpResponse(loader.get_template("500.html").render(), status=500)
 
 
-def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """Our limits (game/ratelimit.py) and allauth's (logins, sign-ups, resets) both answer with this."""
-    return render(request, "429.html", status=429)
-
-
 def ratings_help(request: HttpRequest) -> HttpResponse:
     """What makes a result rated (game/selectors/rating_eligibility.py), in words."""
     return render(

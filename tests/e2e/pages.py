@@ -5,6 +5,7 @@ through the lobby, read what a person sees (visible text, screenshot regions), a
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -117,6 +118,15 @@ def two_players_and_a_spectator(
     players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
     assert len(players) == 2, players
     return players, carol, url
+
+
+def clock_seconds(page: Any, selector: str) -> int:
+    """The seconds a clock on the page shows ("Match 19:58", "0:07"): its last m:ss."""
+    text = visible_text(page, selector)
+    found = re.findall(r"(\d+):(\d\d)", text)
+    assert found, f"no m:ss in {selector}: {text!r}"
+    minutes, seconds = found[-1]
+    return int(minutes) * 60 + int(seconds)
 
 
 def visible_text(page: Any, selector: str) -> str:

@@ -175,7 +175,7 @@ def _accept_dialogs(page: Any) -> None:
     page.on("dialog", lambda dialog: dialog.accept())
 
 
-@pytest.mark.slow(150)
+@pytest.mark.slow(120)
 def test_end_card_shows_the_result(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -202,18 +202,29 @@ def test_end_card_shows_the_result(
     for p in everyone:
         driver.wait_ready(p)
     sleeper = next((n for n, p in players.items() if driver.actions(p)), next(iter(players)))
-    # The clock warns in its last 10 s and says what an expiry does.
-    carol.wait_for_selector(".kz-shotclock[data-urgent='yes']", timeout=30000)
+    # The clock warns in its last 10 s and says what an expiry does (the game clock moved 6 s on).
+    server.advance_clock(6)
+    carol.wait_for_selector(".kz-shotclock[data-urgent='yes']", timeout=15000)
     tooltip = carol.get_attribute(".kz-shotclock", "title") or ""
     assert "visit passes to the opponent" in tooltip and "3 expiries in a row" in tooltip, tooltip
     pages.record_texts(carol, [".kz-notice"])
+    # The sleeper's visits expire as the game clock passes each 15 s; the other player shoots.
     deadline = time.monotonic() + 150
     while not carol.locator(".kz-end").is_visible():
         assert time.monotonic() < deadline, "the shot clock never ended the match"
         for p in everyone:
             driver.wait_ready(p)
         if _steer_once(players, skip=sleeper) is None:
-            time.sleep(0.3)
+            if not driver.actions(players[sleeper]):
+                time.sleep(0.3)  # nobody's turn yet (a shot rolling): the clock moves for the sleeper only
+                continue
+            before = driver.version(carol)
+            server.advance_clock(16)
+            carol.wait_for_function(
+                "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v",
+                arg=before,
+                timeout=15000,
+            )
     assert any("shot clock" in t for t in pages.recorded_texts(carol)), pages.recorded_texts(carol)
     winner = next(n for n in players if n != sleeper)
     _end_card_seen({**players, "spectator": carol}, winner, "shot clock", artifacts_dir, "shot-clock")
@@ -319,20 +330,21 @@ def _lag_ball_drawn(page: Any, seat: int) -> bool:
     return float(mean) > 150  # a white ball; the cloth is dark green
 
 
-@pytest.mark.slow(290)
+@pytest.mark.slow(150)
 def test_time_limit_and_shootout_through_the_page(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
     # The page is steered by the engine's search and fine keys, which can take longer than the 60 s
     # that a visit gets once the time is up (tested in tests/web): give the steering time.
     server = daphne_factory(KAIZA_TIME_UP_SHOT_CLOCK="900")
-    # K-11 with a 1-minute limit; 1 extra visit and 2 shoot-out visits each keep the test short.
+    # K-11 with a 20-minute limit, reached by moving the server's game clock (no real wait); 1 extra
+    # visit and 2 shoot-out visits each keep the test short.
     players, carol, _ = pages.two_players_and_a_spectator(
-        chromium, server, time_limit_min=1, ruleset={"extra_visits_each": 1, "shootout_visits": 2}
+        chromium, server, time_limit_min=20, ruleset={"extra_visits_each": 1, "shootout_visits": 2}
     )
     everyone = [*players.values(), carol]
     names = list(players)
-    # The warning shows for the last 5/65 of the limit (4.6 s here): note every text the page shows.
+    # The warning shows for the last 5/65 of the limit (92 s here): note every text the page shows.
     pages.record_texts(carol, [".kz-phase-detail", ".kz-notice"])
 
     # Lag, choice, opening placement and the break: nothing scored, so the match stays level.
@@ -341,8 +353,15 @@ def test_time_limit_and_shootout_through_the_page(
     clock_text = pages.visible_text(carol, ".kz-matchclock")
     assert clock_text.startswith("Match "), clock_text
 
-    # Nobody acts: the server's clock gives the warning, then the time is up.
-    pages.wait_text(carol, ".kz-phase-detail", "Time up", timeout=90)
+    # Nobody acts: the server's clock gives the warning, then the time is up. The game clock moves to
+    # 30 s before the limit (inside the warning's 92 s), then past it; the deadlines fire at the
+    # server's next poll, through the clock runner as on the wall clock.
+    left = pages.clock_seconds(carol, ".kz-matchclock")
+    assert 600 < left <= 1200, clock_text
+    server.advance_clock(left - 30)
+    pages.wait_text(carol, ".kz-phase-detail", "left", timeout=15)
+    server.advance_clock(31)
+    pages.wait_text(carol, ".kz-phase-detail", "Time up", timeout=15)
     seen = pages.recorded_texts(carol)
     # The warning in the phase line, or the server's notice over the table (both visible text).
     assert any(("Time-limit warning" in t and "left" in t) or t.startswith("Time limit: the last") for t in seen), seen

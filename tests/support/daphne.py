@@ -6,6 +6,7 @@ channel layer) and is waited for through /healthz with a bounded loop.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -31,6 +32,8 @@ def server_env(**overrides: str) -> dict[str, str]:
     env.setdefault("SECRET_KEY", "kaiza-test-secret-key-for-server-processes-0123456789")
     env["DJANGO_SETTINGS_MODULE"] = "kaiza_site.settings"
     env["PYTHONUNBUFFERED"] = "1"
+    # The game clock can be moved by the test (game/common/clock.py): no test waits for a deadline.
+    env.setdefault("KAIZA_TEST_CLOCK", "1")
     # Rate-limit counts of this server's own (a server given REDIS_URL keeps them in the shared Redis).
     env.setdefault("CACHE_KEY_PREFIX", f"kaiza-test-{uuid.uuid4().hex[:12]}")
     # Channel groups of this test process's own (the servers of one test share them): servers of two
@@ -123,6 +126,19 @@ class DaphneServer:
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"daphne on port {self.port} did not become healthy in {timeout} s")
+
+    def advance_clock(self, seconds: float) -> float:
+        """Move this server's game clock `seconds` forward (the test-only endpoint,
+        game/views/test_clock.py); returns its offset. Deadlines now due fire at the server's next
+        poll, within a second, as they would have on the wall clock."""
+        request = urllib.request.Request(
+            f"{self.url}/test/clock/advance",
+            data=json.dumps({"seconds": seconds}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return float(json.loads(response.read())["offset"])
 
     def stop(self, timeout: float = 10.0) -> None:
         if self in RUNNING:

@@ -113,3 +113,43 @@ async def test_a_process_with_no_sockets_fires_deadlines(
     assert (status, code) == ("aborted", "aborted")  # both away before the break: aborted
     for log in sorted(tmp_path.glob("daphne-*.log")):
         assert "Traceback" not in log.read_text(), log
+
+
+async def test_real_clock_through_daphne(daphne_factory: Callable[..., DaphneServer], tmp_path: Path) -> None:
+    """The one deadline of the suite on the wall clock, end to end: a server with the deployment's
+    setting (no test clock: its endpoint is not there) fires a shot clock when the real time comes,
+    not before, and every socket hears it once. Every other test moves the game clock instead
+    (game/common/clock.py)."""
+    import sqlite3
+    import urllib.error
+    import urllib.request
+
+    server = daphne_factory(KAIZA_TEST_CLOCK="0")
+    request = urllib.request.Request(f"{server.url}/test/clock/advance", data=b'{"seconds": 60}', method="POST")
+    try:
+        urllib.request.urlopen(request, timeout=10)
+    except urllib.error.HTTPError as refused:
+        assert refused.code == 404, refused.code
+    else:
+        raise AssertionError("the test clock endpoint answered on a production-like server")
+    alice_browser, bob_browser = Browser(server.url), Browser(server.url)
+    match_id = create_clocked_match(alice_browser, shot_clock=30)
+    join_match(bob_browser, match_id)
+    alice = await socket_for("alice", server, match_id, alice_browser)
+    spectator = await socket_for("spectator", server, match_id, None)
+    names = [p["name"] for p in alice.state["players"]]
+    snapshot = EngineMatch.from_snapshot(near_end_snapshot(names, shooter_score=10, other_score=7)).snapshot()
+    due = time.time() + 2.0
+    with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
+        (version,) = conn.execute(
+            "UPDATE game_match SET snapshot = ?, shot_deadline = ?, next_deadline = ? WHERE id = ? RETURNING version",
+            (json.dumps(snapshot), due, due, match_id),
+        ).fetchone()
+    for p in (alice, spectator):
+        timeout = await p.until(lambda m: m["t"] == "timeout", timeout=15)
+        assert timeout["v"] == version + 1 and timeout["d"]["player"] == names[0]
+    assert time.time() >= due  # not before its time
+    await asyncio.sleep(1.5)  # another poll or two: nothing more
+    for p in (alice, spectator):
+        assert [m for m in await p.drain(quiet=0.2) if "v" in m] == []
+        await p.close()

@@ -12,7 +12,6 @@ again: that is what makes a resend after a dropped connection, or a second tab, 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
@@ -23,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from game import protocol
+from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError, words
 from game.models import Match, MatchEvent, MatchResult, Shot
@@ -40,9 +40,10 @@ from game.selectors.match_state import (
     snapshot_hash,
     state_of,
 )
-from game.services.matches.base import Applied, MatchError, lock, store_event
+from game.services.matches.base import Applied, MatchError, store_event
 from game.services.matches.presence import refresh_grace
 from game.services.matches.rows import batched_writes, insert_row, lock_for_input, update_row
+from game.services.matches.signals import match_finished
 from game.services.matches.versions import lag_made_in_this_round
 from game.services.results import results_record
 
@@ -104,11 +105,9 @@ def finish_from_engine(
     match.next_deadline = None
     match.save()
     rating_changes = results_record(match=match)
-    # A tournament match hands its result to its pairing here, the one place every match ends. Imported
-    # here: the tournament services make matches (lifecycle), which import this module.
-    from game.services.tournaments.play import tournament_match_finished
-
-    tournament_match_finished(match=match)
+    # The one place every match ends: whoever builds on matches (a tournament's pairing) hears it here,
+    # in this transaction (game.services.matches.signals; the receivers: game.apps).
+    match_finished.send(sender=Match, match=match)
     unrated = None
     if match.rated and not rating_changes:  # results_record stored why (rating_eligibility)
         unrated = MatchResult.objects.filter(match=match).values_list("unrated_reason", flat=True).first() or None
@@ -350,7 +349,7 @@ def apply_input(
                 return Applied(reply=_stored_reply(match, stored_version))
         engine = EngineMatch.from_snapshot(match.snapshot)
         before = match.snapshot
-        now = time.time()
+        now = game_now()
         try:
             t, data, outcome = run(engine, name, now, match)
         except RuleError as exc:
@@ -466,24 +465,3 @@ def match_shoot(
         payload={"call": call, "strike": strike},
         run=run,
     )
-
-
-def match_claim_timeout(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
-    """Fire this match's due server deadlines now instead of at the next poll (the server's own clock
-    fires them anyway, within about a second). Refused with `not_owed` when nothing is due: then it
-    changes nothing."""
-    # Imported here: game.services.deadlines builds on this module (commit_change, record_input).
-    from game.services.deadlines import deadlines_fire_match
-
-    with transaction.atomic():
-        match = lock(match_id)
-        if seat_of(match, user) is None:
-            raise MatchError("spectator", gettext_noop("only the players of this match can do that"))
-        if match.status != Match.Status.ACTIVE:
-            raise MatchError("game_over", gettext_noop("the match is over"))
-        applied = deadlines_fire_match(match, time.time())
-        if not applied.events:
-            raise MatchError(
-                "not_owed", gettext_noop("neither the opponent's shot clock nor their disconnect grace has run out")
-            )
-    return applied

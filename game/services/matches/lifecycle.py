@@ -6,7 +6,6 @@ path, game.services.matches.inputs, like any move). How a match finishes is writ
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -14,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.models import Club, Match, Membership
@@ -109,7 +109,7 @@ def match_create(
             bot = bot_user_for_level(level=opponent_bot_level)
             match = Match.objects.select_for_update().get(pk=match.pk)
             match.player2 = bot
-            events.append(start(match, time.time()))
+            events.append(start(match, game_now()))
             match.save()
     return match, events
 
@@ -140,7 +140,7 @@ def match_join(*, match_id: str, user: User) -> Applied:
         ):
             raise MatchError("not_a_member", gettext_noop("only club members can join this club match"))
         match.player2 = user
-        event = start(match, time.time())
+        event = start(match, game_now())
         match.save()
     return Applied(events=[event], lobby_changed=True)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from game.common.clock import game_now
 from game.models import Match, MatchConnection
 from game.selectors.match_state import (
     DISCONNECT_GRACE,
@@ -22,6 +23,7 @@ from game.selectors.match_state import (
 )
 from game.selectors.tournaments import awaiting_teams
 from game.services.matches.base import lock
+from game.services.matches.signals import match_player_arrived
 
 
 def connected_seats(match: Match, now: float) -> set[int]:
@@ -70,7 +72,7 @@ def match_set_connected(
     row: one of a player's tabs closing leaves his other tabs' rows, and his seat stays there.
     Returns the new `clock` data when a player's coming or going changed the disconnect grace (to
     publish), else None."""
-    now = time.time()
+    now = game_now()
     with transaction.atomic():
         match = Match.objects.filter(pk=match_id).first()
         if match is None:
@@ -85,7 +87,7 @@ def match_set_connected(
                     "match": match,
                     "user": user if user is not None and user.is_authenticated else None,
                     "seat": seat,
-                    "seen_at": now,
+                    "seen_at": time.time(),  # liveness: the wall clock (game.common.clock)
                     "process": process,
                     "boot": boot,
                     "viewer": viewer,
@@ -96,10 +98,7 @@ def match_set_connected(
         if seat is None or match.status != Match.Status.ACTIVE:
             return None
         if connected and match.team_size:
-            # Imported here: the tournament services make matches (lifecycle), which import this module.
-            from game.services.tournaments.play import tournament_teams_arrived
-
-            tournament_teams_arrived(match=match, now=now)
+            match_player_arrived.send(sender=Match, match=match, now=now)
         if refresh_grace(match, now):
             match.next_deadline = deadline_next(match)
             match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])

@@ -2,8 +2,9 @@
 (rounds, matches, results, no-shows, fixes). Re-exported here for callers."""
 
 from game.services.tournaments.base import TournamentError
+from game.services.tournaments.clocks import tournament_clocks_fire
 from game.services.tournaments.fixes import tournament_result_fix
-from game.services.tournaments.play import tournament_clocks_fire, tournament_match_finished
+from game.services.tournaments.play import tournament_match_finished
 from game.services.tournaments.setup import (
     tournament_close_entries,
     tournament_create,

@@ -8,20 +8,22 @@ complete (an admin's fixed result: fixes.py).
 
 from __future__ import annotations
 
-import datetime
 import logging
-import time
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from game.common.clock import game_now
 from game.models import Match, MatchConnection
 from game.selectors import tournaments as selectors
 from game.selectors.match_state import deadline_next, fresh_since
 from game.selectors.teams import team_winner
+from game.services.deadlines import match_abandon
 from game.services.matches.base import Applied, MatchError, store_event
+from game.services.matches.lifecycle import match_create, match_join
 from game.services.matches.presence import connected_seats, refresh_grace
+from game.services.teams import team_match_create
 from game.services.tournaments.base import TournamentError, is_member, lock_tournament
 from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentRound
 from game.tournaments import knockout
@@ -87,7 +89,7 @@ def round_pair(tournament: Tournament, number: int) -> TournamentRound | None:
 
 
 def round_begin_if_due(tournament: Tournament, round_: TournamentRound, now: float | None) -> None:
-    now = time.time() if now is None else now
+    now = game_now() if now is None else now
     if round_.status == TournamentRound.Status.PAIRED and tournament.starts_at.timestamp() <= now:
         round_begin(tournament, round_, now)
 
@@ -148,8 +150,6 @@ def create_match(tournament: Tournament, first: list[Any], second: list[Any]) ->
     pairing's match has every member seated at once, the first entry as team 0, each team in its
     playing order, rated as the tournament is (docs/teams.md: each member against the other team's
     mean), and starts at once."""
-    from game.services.matches.lifecycle import match_create
-    from game.services.teams import team_match_create
 
     try:
         if tournament.kind == Tournament.Kind.TEAMS:
@@ -236,7 +236,7 @@ def tournament_match_finished(*, match: Match) -> None:
     if pairing is None or pairing.status == TournamentPairing.Status.DONE:
         return
     tournament = lock_tournament(pairing.tournament_id)
-    now = time.time()
+    now = game_now()
     try:
         with transaction.atomic():
             if match.status == Match.Status.ABORTED:
@@ -277,10 +277,9 @@ def _present(match: Match, user_ids: list[int | None]) -> list[bool]:
     return [u is not None and u in fresh for u in user_ids]
 
 
-def _no_show_fire(pairing_id: int, now: float) -> list[tuple[str, Applied]]:
+def no_show_fire(pairing_id: int, now: float) -> list[tuple[str, Applied]]:
     """One pairing whose no-show clock ran out: if its match has not started, whoever is not on the
     match page loses by forfeit (both away: both lose); both there: the match starts."""
-    from game.services.matches.lifecycle import match_join
 
     with transaction.atomic():
         # The match row first, then the pairing, then the tournament: the order of the path that
@@ -343,7 +342,6 @@ def _team_no_show(
     aborted: no rating moves, as for a single's no-show). Both teams there: the no-show clock is over
     and the disconnect grace takes over. The pairing is decided first, so the result hook the
     match's end calls finds it done."""
-    from game.services.deadlines import match_abandon
 
     connected = connected_seats(match, now)
     here = [0 in connected, 1 in connected]
@@ -394,54 +392,14 @@ def match_user(user_id: int) -> Any:
     return get_user_model().objects.get(pk=user_id)
 
 
-def _start_fire(tournament_id: int, now: float) -> None:
-    """A tournament whose start time has come: close its entries (if an admin did not) and begin."""
-    from game.services.tournaments.setup import tournament_close_entries
-
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
-        if tournament is None or tournament.starts_at.timestamp() > now:
-            return
-        if tournament.status == Tournament.Status.REGISTRATION:
-            try:
-                with transaction.atomic():
-                    tournament_close_entries(user=None, tournament_id=tournament.pk, now=now)
-            except TournamentError as exc:
-                tournament.status = Tournament.Status.CANCELLED
-                tournament.save(update_fields=["status"])
-                logger.info("tournament %s cancelled at its start (%s)", tournament.pk, exc.code)
-            return
-        for round_ in TournamentRound.objects.filter(tournament=tournament, status=TournamentRound.Status.PAIRED):
-            round_begin(tournament, round_, now)
+# --- how the tournaments hear the matches (connected in game.apps) -----------------------------------
 
 
-def tournament_clocks_fire(*, now: float | None = None) -> tuple[list[tuple[str, Applied]], list[int]]:
-    """The tournaments' server clocks, polled with the matches' (game/services/deadlines.py): start
-    the tournaments whose time has come, forfeit the no-shows. Each in its own transaction with SKIP
-    LOCKED, so any number of processes fire each once. Returns (match events to publish, the ids of
-    the tournaments that changed)."""
-    now = time.time() if now is None else now
-    changed: list[int] = []
-    due_start = datetime.datetime.fromtimestamp(now, tz=datetime.UTC)
-    starting = list(
-        Tournament.objects.filter(starts_at__lte=due_start, status=Tournament.Status.REGISTRATION).values_list(
-            "pk", flat=True
-        )
-    ) + list(
-        TournamentRound.objects.filter(
-            status=TournamentRound.Status.PAIRED,
-            tournament__starts_at__lte=due_start,
-            tournament__status=Tournament.Status.RUNNING,
-        ).values_list("tournament_id", flat=True)
-    )
-    for tournament_id in sorted(dict.fromkeys(starting)):
-        _start_fire(tournament_id, now)
-        changed.append(tournament_id)
-    fired: list[tuple[str, Applied]] = []
-    due = TournamentPairing.objects.filter(status=TournamentPairing.Status.PLAYING, no_show_deadline__lte=now)
-    for pairing_id, tournament_id in due.order_by("no_show_deadline", "pk").values_list("pk", "tournament_id"):
-        applied = _no_show_fire(pairing_id, now)
-        if applied:
-            fired.extend(applied)
-            changed.append(tournament_id)
-    return fired, sorted(dict.fromkeys(changed))
+def on_match_finished(sender: object, *, match: Match, **_: object) -> None:
+    """Receiver of `match_finished`: a tournament match's result goes to its pairing."""
+    tournament_match_finished(match=match)
+
+
+def on_match_player_arrived(sender: object, *, match: Match, now: float, **_: object) -> None:
+    """Receiver of `match_player_arrived`: a team match's teams may have come."""
+    tournament_teams_arrived(match=match, now=now)

@@ -21,6 +21,7 @@ from game.models import Club, Profile
 from game.selectors.tournaments import entries_in_seed_order
 from game.services.matches.lifecycle import TIME_LIMIT_RANGE
 from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
+from game.services.tournaments.play import plan_rounds, round_begin_if_due, round_pair
 from game.tournament_models import (
     DEFAULT_TIME_LIMIT,
     Tournament,
@@ -188,8 +189,6 @@ def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None
     """Close the entries: seed by rating (a team by its mean), plan the rounds, pair round 1. Play
     begins at the start time (at once if it has come). `user` None is the server clock at the start
     time."""
-    from game.services.tournaments.play import plan_rounds, round_begin_if_due, round_pair
-
     tournament = lock_tournament(tournament_id)
     if user is not None:
         require_manager(club_id=tournament.club_id, user=user)

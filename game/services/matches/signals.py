@@ -1,0 +1,19 @@
+"""What the matches domain tells the others, without knowing who listens (issue 27).
+
+A domain that builds on matches (tournaments, team events) reacts to these; the matches code never
+imports it. Receivers are connected in one place, `game.apps.GameConfig.ready`. Both signals are sent
+inside the transaction that holds the match row, so what a receiver writes commits or rolls back with
+the match (the meaning the direct calls had).
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+__all__ = ["match_finished", "match_player_arrived"]
+
+#: A match finished or was aborted: `match` (closed, saved, its result recorded).
+match_finished = Signal()
+
+#: A seated player's socket came to an active team match: `match` (locked) and `now` (game clock).
+match_player_arrived = Signal()
