@@ -19,12 +19,10 @@ class GameConfig(AppConfig):
         # How one domain hears another (issue 27): the one wiring point. Tournaments build on matches;
         # the matches code sends its signals and polls its clock sources without knowing them.
         from game.services.deadlines import clock_source_register
-        from game.services.matches.signals import match_finished, match_player_arrived
         from game.services.tournaments import play as tournament_play
         from game.services.tournaments.clocks import tournament_clock_source
+        from game.signals import match_finished, seat_arrived
 
         match_finished.connect(tournament_play.on_match_finished, dispatch_uid="kaiza-tournament-match-finished")
-        match_player_arrived.connect(
-            tournament_play.on_match_player_arrived, dispatch_uid="kaiza-tournament-team-arrived"
-        )
+        seat_arrived.connect(tournament_play.on_seat_arrived, dispatch_uid="kaiza-tournament-team-arrived")
         clock_source_register(tournament_clock_source)

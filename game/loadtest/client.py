@@ -39,7 +39,7 @@ import websockets
 from websockets.typing import Origin
 
 from game.engine.bot import quick_move
-from game.engine.bot_levels import NoMoveError
+from game.engine.bot.levels import NoMoveError
 from game.gctune import tune_garbage_collector
 from game.loadtest.procstat import cpu_seconds
 from game.loadtest.stats import LoadStats

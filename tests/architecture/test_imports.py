@@ -29,3 +29,15 @@ def test_the_graph_reads_in_function_imports() -> None:
     assert "game.services.deadlines" in found
     edges = graph()
     assert "game.services.tournaments.play" in edges["game.apps"]  # wired in ready()
+
+
+def test_no_module_imports_a_private_name() -> None:
+    """A module's `_names` are its own: what another module needs is public (issue 27's bar)."""
+    known = modules()
+    private = [
+        f"{name}:{line} takes {taken} from {target}"
+        for name, path in known.items()
+        for target, names, line in imports_of(path, known)
+        if (taken := [n for n in names if n.startswith("_") and not n.startswith("__")])
+    ]
+    assert private == []

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
 from game.engine.bot import quick_move
-from game.engine.bot_levels import NoMoveError
+from game.engine.bot.levels import NoMoveError
 from game.selectors.match_state import engine_names
 from game.services import matches as match_services
 from game.services.accounts import guest_create

@@ -17,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from game.engine.bot import apply_move, choose_move
-from game.engine.bot_levels import LEVELS
+from game.engine.bot.levels import LEVELS
 from game.engine.rules import Match, Ruleset
 
 

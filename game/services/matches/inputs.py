@@ -43,9 +43,9 @@ from game.selectors.match_state import (
 from game.services.matches.base import Applied, MatchError, store_event
 from game.services.matches.presence import refresh_grace
 from game.services.matches.rows import batched_writes, insert_row, lock_for_input, update_row
-from game.services.matches.signals import match_finished
 from game.services.matches.versions import lag_made_in_this_round
 from game.services.results import results_record
+from game.signals import match_finished
 
 
 def reset_shot_clock(match: Match, now: float, engine: EngineMatch | None = None) -> None:
@@ -106,7 +106,7 @@ def finish_from_engine(
     match.save()
     rating_changes = results_record(match=match)
     # The one place every match ends: whoever builds on matches (a tournament's pairing) hears it here,
-    # in this transaction (game.services.matches.signals; the receivers: game.apps).
+    # in this transaction (game.signals; the receivers: game.apps).
     match_finished.send(sender=Match, match=match)
     unrated = None
     if match.rated and not rating_changes:  # results_record stored why (rating_eligibility)

@@ -23,7 +23,7 @@ from game.selectors.match_state import (
 )
 from game.selectors.tournaments import awaiting_teams
 from game.services.matches.base import lock
-from game.services.matches.signals import match_player_arrived
+from game.signals import seat_arrived
 
 
 def connected_seats(match: Match, now: float) -> set[int]:
@@ -98,7 +98,7 @@ def match_set_connected(
         if seat is None or match.status != Match.Status.ACTIVE:
             return None
         if connected and match.team_size:
-            match_player_arrived.send(sender=Match, match=match, now=now)
+            seat_arrived.send(sender=Match, match=match, now=now)
         if refresh_grace(match, now):
             match.next_deadline = deadline_next(match)
             match.save(update_fields=["grace_seat", "grace_deadline", "next_deadline"])

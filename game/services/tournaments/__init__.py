@@ -3,8 +3,7 @@
 
 from game.services.tournaments.base import TournamentError
 from game.services.tournaments.clocks import tournament_clocks_fire
-from game.services.tournaments.fixes import tournament_result_fix
-from game.services.tournaments.play import tournament_match_finished
+from game.services.tournaments.play import tournament_match_finished, tournament_result_fix
 from game.services.tournaments.setup import (
     tournament_close_entries,
     tournament_create,

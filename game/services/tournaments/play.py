@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
 from game.models import Match, MatchConnection
@@ -24,8 +25,14 @@ from game.services.matches.base import Applied, MatchError, store_event
 from game.services.matches.lifecycle import match_create, match_join
 from game.services.matches.presence import connected_seats, refresh_grace
 from game.services.teams import team_match_create
-from game.services.tournaments.base import TournamentError, is_member, lock_tournament
-from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentPairing, TournamentRound
+from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
+from game.tournament_models import (
+    NO_SHOW_AFTER,
+    Tournament,
+    TournamentPairing,
+    TournamentResultFix,
+    TournamentRound,
+)
 from game.tournaments import knockout
 from game.tournaments.results import LOSS, WIN, Game, decided
 from game.tournaments.round_robin import round_robin_rounds
@@ -392,6 +399,62 @@ def match_user(user_id: int) -> Any:
     return get_user_model().objects.get(pk=user_id)
 
 
+# --- an admin's fixed result (issue 18) ---------------------------------------------------------------
+# A decided pairing's winner set again, with the reason and the result before kept
+# (TournamentResultFix); the tournament's winner follows. Here, beside the play it decides as.
+
+
+@transaction.atomic
+def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | None, reason: str) -> TournamentPairing:
+    """An admin sets a decided pairing's result (None: a draw, round robin and Swiss only); the reason
+    and the result before are kept (TournamentResultFix). A knockout result whose winner has already
+    been paired on is refused: the bracket would no longer follow."""
+    pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
+    if pairing is None:
+        raise TournamentError("not_found", gettext_noop("there is no such pairing"))
+    tournament = lock_tournament(pairing.tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    reason = (reason or "").strip()
+    if not 3 <= len(reason) <= 300:
+        raise TournamentError("reason_required", gettext_noop("give a reason (3 to 300 characters)"))
+    if pairing.status != TournamentPairing.Status.DONE or pairing.second_id is None:
+        raise TournamentError("not_finished", gettext_noop("only a played pairing's result can be fixed"))
+    elimination = tournament.format in selectors.ELIMINATIONS
+    if winner_entry_id not in (pairing.first_id, pairing.second_id) and not (
+        winner_entry_id is None and not elimination
+    ):
+        raise TournamentError("bad_value", gettext_noop("the winner must be one of the pairing's two entries"))
+    later = TournamentRound.objects.filter(tournament=tournament, number__gt=pairing.round.number).exists()
+    if elimination and later and winner_entry_id != pairing.winner_id:
+        raise TournamentError(
+            "next_round_started", gettext_noop("the winner has already been paired in the next round")
+        )
+    before = _result_record(pairing)
+    points = _points_for(tournament, pairing, winner_entry_id)
+    _decide(
+        pairing,
+        winner=winner_entry_id,
+        how=TournamentPairing.How.FIXED,
+        points=points,
+        scores=(pairing.first_score, pairing.second_score),
+    )
+    TournamentResultFix.objects.create(
+        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
+    )
+    if tournament.status == Tournament.Status.FINISHED:
+        _finish(tournament)  # the winner may have changed
+    return pairing
+
+
+def _result_record(pairing: TournamentPairing) -> dict[str, Any]:
+    return {
+        "winner": pairing.winner_id,
+        "how": pairing.how,
+        "points": [pairing.first_points, pairing.second_points],
+        "scores": [pairing.first_score, pairing.second_score],
+    }
+
+
 # --- how the tournaments hear the matches (connected in game.apps) -----------------------------------
 
 
@@ -400,6 +463,6 @@ def on_match_finished(sender: object, *, match: Match, **_: object) -> None:
     tournament_match_finished(match=match)
 
 
-def on_match_player_arrived(sender: object, *, match: Match, now: float, **_: object) -> None:
-    """Receiver of `match_player_arrived`: a team match's teams may have come."""
+def on_seat_arrived(sender: object, *, match: Match, now: float, **_: object) -> None:
+    """Receiver of `seat_arrived`: a team match's teams may have come."""
     tournament_teams_arrived(match=match, now=now)

@@ -1,4 +1,4 @@
-"""What the matches domain tells the others, without knowing who listens (issue 27).
+"""What one domain tells the others, without knowing who listens (issue 27): the matches, so far.
 
 A domain that builds on matches (tournaments, team events) reacts to these; the matches code never
 imports it. Receivers are connected in one place, `game.apps.GameConfig.ready`. Both signals are sent
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-__all__ = ["match_finished", "match_player_arrived"]
+__all__ = ["match_finished", "seat_arrived"]
 
 #: A match finished or was aborted: `match` (closed, saved, its result recorded).
 match_finished = Signal()
 
-#: A seated player's socket came to an active team match: `match` (locked) and `now` (game clock).
-match_player_arrived = Signal()
+#: A seated player's socket came to an active match: `match` (locked) and `now` (game clock). Sent
+#: for team matches only so far (the tournaments' no-show clock listens).
+seat_arrived = Signal()

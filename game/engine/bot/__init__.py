@@ -31,8 +31,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game.engine import bot_geometry as geo
-from game.engine.bot_levels import (
+from game.engine.bot import geometry as geo
+from game.engine.bot.levels import (
     COLOURS,
     FOOT_POCKETS,
     LEVEL_SPECS,
@@ -44,16 +44,16 @@ from game.engine.bot_levels import (
     Move,
     NoMoveError,
     Vec2,
-    _cue_ball,
-    _from_hand,
-    _noisy,
-    _positions,
-    _ruleset,
-    _seat,
-    _strike_dict,
+    cue_ball_of,
+    in_hand,
+    noisy,
+    positions_of,
+    ruleset_of,
+    seat_of,
+    strike_dict,
     table_for,
 )
-from game.engine.bot_search import _pockets, _search_shot, _targets
+from game.engine.bot.search import pockets_for, search_shot, targets_for
 from game.engine.rules import Match, RuleError
 from game.engine.rules.lag_advice import best_lag_speed
 from game.engine.rules.placement import home_placement_error, opening_placement_error
@@ -100,12 +100,12 @@ def choose_move(
         ball, point = _placement(snapshot, name, spec, rng)
         return {"action": "place", "player": name, "ball": ball, "x": point[0], "y": point[1]}
     if action == "shoot":
-        call, strike, expected = _search_shot(snapshot, name, spec, rng)
+        call, strike, expected = search_shot(snapshot, name, spec, rng)
         return {
             "action": "shoot",
             "player": name,
             "call": call,
-            "strike": _noisy(strike, spec, rng),
+            "strike": noisy(strike, spec, rng),
             "expected": round(expected, 3),
         }
     raise NoMoveError(f"the bot cannot play the action {action!r}")
@@ -130,23 +130,23 @@ def apply_move(match: Match, move: Mapping[str, Any]) -> Any:
 
 
 def _lag_strike(snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: random.Random) -> dict[str, float]:
-    ruleset = _ruleset(snapshot)
-    side = _seat(snapshot, player)
+    ruleset = ruleset_of(snapshot)
+    side = seat_of(snapshot, player)
     colours = tuple(
         (b, pos[0], pos[1])
-        for b, pos in _positions(snapshot).items()
+        for b, pos in positions_of(snapshot).items()
         if pos is not None and b not in ("white1", "white2")
     )
     speed = best_lag_speed(ruleset.ball_diameter, side, colours)
     speed *= 1.0 + rng.gauss(0.0, spec.lag_noise / 3)
-    return _strike_dict(rng.gauss(0.0, spec.lag_noise / 100), speed)
+    return strike_dict(rng.gauss(0.0, spec.lag_noise / 100), speed)
 
 
 # --- placement: the opening (K-3.3) and ball in hand (K-7.1) ------------------------------------------
 
 
 def _is_opening_placement(snapshot: Mapping[str, Any], player: str) -> bool:
-    return snapshot.get("phase") == "opening_placement" and _cue_ball(snapshot, player) == "white2"
+    return snapshot.get("phase") == "opening_placement" and cue_ball_of(snapshot, player) == "white2"
 
 
 def _grid(x0: float, x1: float, y0: float, y1: float, step: float) -> list[Vec2]:
@@ -165,10 +165,10 @@ def _placement_region(
     """The ball to place, the grid of candidate points (``step`` m apart) where the rules let it go,
     and the legality test for a point: the opening white2 beyond the middle (K-3.3), else the home
     (K-7.1)."""
-    ruleset = _ruleset(snapshot)
+    ruleset = ruleset_of(snapshot)
     table = table_for(ruleset)
-    balls = _positions(snapshot)
-    ball = _cue_ball(snapshot, player)
+    balls = positions_of(snapshot)
+    ball = cue_ball_of(snapshot, player)
     margin = table.ball_radius + 0.002
     if _is_opening_placement(snapshot, player):
         points = _grid(table.length / 2 + margin, table.length - margin, margin, table.width - margin, step)
@@ -178,8 +178,8 @@ def _placement_region(
 
 
 def _placement(snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: random.Random) -> tuple[str, Vec2]:
-    table = table_for(_ruleset(snapshot))
-    balls = _positions(snapshot)
+    table = table_for(ruleset_of(snapshot))
+    balls = positions_of(snapshot)
     ball, points, legal = _placement_region(snapshot, player, PLACEMENT_STEP)
     scored: list[tuple[float, Vec2]] = []
     if _is_opening_placement(snapshot, player):
@@ -193,8 +193,8 @@ def _placement(snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: r
             score = -2.0 * cushion + 0.6 * min(foot, 0.8) + 0.4 * min(middle, 0.5) + 0.3 * min(colours, 0.4)
             scored.append((score, point))
     else:
-        targets = _targets(snapshot, player, balls, from_hand=True, table=table)
-        pockets = _pockets(snapshot, from_hand=True)
+        targets = targets_for(snapshot, player, balls, from_hand=True, table=table)
+        pockets = pockets_for(snapshot, from_hand=True)
         for point in filter(legal, points):
             trial = dict(balls)
             trial[ball] = point
@@ -241,26 +241,26 @@ def quick_move(snapshot: Mapping[str, Any], *, player: str | None = None, seed: 
     if action != "shoot":
         return choose_move(snapshot, 1, player=name, seed=seed)
     match = Match.from_snapshot(dict(snapshot))
-    ruleset = _ruleset(snapshot)
+    ruleset = ruleset_of(snapshot)
     table = table_for(ruleset)
-    balls = _positions(snapshot)
-    cue_ball = _cue_ball(snapshot, name)
+    balls = positions_of(snapshot)
+    cue_ball = cue_ball_of(snapshot, name)
     cue = balls[cue_ball]
     assert cue is not None
-    from_hand = _from_hand(snapshot)
-    targets = _targets(snapshot, name, balls, from_hand=from_hand, table=table)
-    for line in geo.aim_lines(table, balls, cue_ball, cue, targets, _pockets(snapshot, from_hand=from_hand)):
+    from_hand = in_hand(snapshot)
+    targets = targets_for(snapshot, name, balls, from_hand=from_hand, table=table)
+    for line in geo.aim_lines(table, balls, cue_ball, cue, targets, pockets_for(snapshot, from_hand=from_hand)):
         call = {"ball": line.ball, "pocket": line.pocket, "object_cushions": 0, "cue_cushions": 0, "via": None}
         try:
             match.check_call(name, call)
         except RuleError:
             continue
-        strike = _strike_dict(line.angle, geo.estimate_speed(table, line) * 1.2)
+        strike = strike_dict(line.angle, geo.estimate_speed(table, line) * 1.2)
         return {
             "action": "shoot",
             "player": name,
             "call": call,
-            "strike": _noisy(strike, spec, rng),
+            "strike": noisy(strike, spec, rng),
             "expected": round(line.value, 3),
         }
     return choose_move(snapshot, 1, player=name, seed=seed, budget=0.05)

@@ -10,8 +10,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from game.engine import bot_geometry as geo
-from game.engine.bot_levels import (
+from game.engine.bot import geometry as geo
+from game.engine.bot.levels import (
     CONTINUATION_WEIGHT,
     FOOT_POCKETS,
     IN_HAND_VALUE,
@@ -22,26 +22,26 @@ from game.engine.bot_levels import (
     LevelSpec,
     NoMoveError,
     Vec2,
-    _cue_ball,
-    _from_hand,
-    _positions,
-    _ruleset,
-    _strike_dict,
-    _visit,
+    cue_ball_of,
+    in_hand,
+    positions_of,
+    ruleset_of,
+    strike_dict,
     table_for,
+    visit_of,
 )
 from game.engine.rules import Match, RuleError
 from game.engine.table import POCKET_IDS, TableSpec
 
 
-def _targets(
+def targets_for(
     snapshot: Mapping[str, Any], player: str, balls: Mapping[str, Vec2 | None], *, from_hand: bool, table: TableSpec
 ) -> list[str]:
     """Balls worth a direct call here; the rules (``Match.check_call``) still have the last word."""
-    own = _cue_ball(snapshot, player)
+    own = cue_ball_of(snapshot, player)
     if snapshot.get("phase") == "shootout":
         candidates = ["kaisa"]
-    elif _visit(snapshot).get("opening"):
+    elif visit_of(snapshot).get("opening"):
         candidates = ["kaisa", "red1", "red2"]
     else:
         candidates = [b for b in ("white1", "white2", "red1", "red2", "kaisa") if b != own]
@@ -54,8 +54,8 @@ def _targets(
     return result
 
 
-def _pockets(snapshot: Mapping[str, Any], *, from_hand: bool) -> tuple[str, ...]:
-    if _visit(snapshot).get("opening"):
+def pockets_for(snapshot: Mapping[str, Any], *, from_hand: bool) -> tuple[str, ...]:
+    if visit_of(snapshot).get("opening"):
         return FOOT_POCKETS
     if from_hand:
         return tuple(p for p in POCKET_IDS if p not in MIDDLE_POCKETS)
@@ -70,10 +70,10 @@ class _Search:
         self.player = player
         self.spec = spec
         self.rng = rng
-        self.ruleset = _ruleset(snapshot)
+        self.ruleset = ruleset_of(snapshot)
         self.table = table_for(self.ruleset)
-        self.balls = _positions(snapshot)
-        self.cue_ball = _cue_ball(snapshot, player)
+        self.balls = positions_of(snapshot)
+        self.cue_ball = cue_ball_of(snapshot, player)
         self.opponent = next(p["name"] for p in snapshot["players"] if p["name"] != player)
         self.deadline = time.perf_counter() + spec.budget
         self.base = Match.from_snapshot(self.snapshot)
@@ -120,10 +120,10 @@ class _Search:
     def ease(self, snapshot: Mapping[str, Any], player: str) -> float:
         """How good the position is for ``player`` to shoot next, from the geometry alone."""
         try:
-            cue_ball = _cue_ball(snapshot, player)
+            cue_ball = cue_ball_of(snapshot, player)
         except NoMoveError:
             return IN_HAND_VALUE
-        balls = _positions(snapshot)
+        balls = positions_of(snapshot)
         cue = balls.get(cue_ball)
         if cue is None:
             return IN_HAND_VALUE
@@ -150,7 +150,7 @@ def _object_direction(shot: Any, cue_ball: str, ball: str) -> float | None:
     return None
 
 
-def _search_shot(
+def search_shot(
     snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: random.Random
 ) -> tuple[dict[str, Any], dict[str, float], float]:
     search = _Search(snapshot, player, spec, rng)
@@ -158,9 +158,9 @@ def _search_shot(
     cue = balls.get(cue_ball)
     if cue is None:
         raise NoMoveError("the cue ball is not on the table: it must be placed first")
-    from_hand = _from_hand(snapshot)
-    targets = _targets(snapshot, player, balls, from_hand=from_hand, table=table)
-    pockets = _pockets(snapshot, from_hand=from_hand)
+    from_hand = in_hand(snapshot)
+    targets = targets_for(snapshot, player, balls, from_hand=from_hand, table=table)
+    pockets = pockets_for(snapshot, from_hand=from_hand)
     candidates: list[Candidate] = []
     # Breadth first: every promising pair once at the first speed without spin, then the other speeds
     # and spins on the pairs that did best, until the level's budget runs out.
@@ -208,7 +208,7 @@ def _try_line(
     wanted = math.atan2(aim[1] - target[1], aim[0] - target[0])
     angle = line.angle
     for attempt in range(search.spec.correct + 1):
-        strike = _strike_dict(angle, speed, side, height)
+        strike = strike_dict(angle, speed, side, height)
         played = search.play(call, strike)
         if played is None:
             return
@@ -300,7 +300,7 @@ def _fallback(search: _Search) -> tuple[dict[str, Any], dict[str, float], float]
             break
         if not search.allowed(call):
             continue
-        strike = _strike_dict(angle, 2.0)
+        strike = strike_dict(angle, 2.0)
         played = search.play(call, strike)
         if played is not None and (best is None or played[0] > best[0]):
             best = (played[0], call, strike)

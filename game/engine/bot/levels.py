@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from game.engine import bot_geometry as geo
+from game.engine.bot import geometry as geo
 from game.engine.rules.ruleset import Ruleset
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.engine.table import TableSpec, kaisa_table
@@ -96,25 +96,25 @@ def _table(ball_diameter: float) -> TableSpec:
     return kaisa_table(ball_diameter=ball_diameter)
 
 
-def _ruleset(snapshot: Mapping[str, Any]) -> Ruleset:
+def ruleset_of(snapshot: Mapping[str, Any]) -> Ruleset:
     return Ruleset.from_dict(snapshot.get("ruleset"))
 
 
-def _positions(snapshot: Mapping[str, Any]) -> dict[str, Vec2 | None]:
+def positions_of(snapshot: Mapping[str, Any]) -> dict[str, Vec2 | None]:
     balls: dict[str, Vec2 | None] = {}
     for ball, pos in (snapshot.get("balls") or {}).items():
         balls[ball] = None if pos is None else (float(pos[0]), float(pos[1]))
     return balls
 
 
-def _seat(snapshot: Mapping[str, Any], player: str) -> int:
+def seat_of(snapshot: Mapping[str, Any], player: str) -> int:
     for index, entry in enumerate(snapshot["players"]):
         if entry["name"] == player:
             return index
     raise NoMoveError(f"{player!r} does not play in this match")
 
 
-def _strike_dict(angle: float, speed: float, side: float = 0.0, height: float = 0.0) -> dict[str, float]:
+def strike_dict(angle: float, speed: float, side: float = 0.0, height: float = 0.0) -> dict[str, float]:
     return {
         "angle": round(geo.wrap(angle), 7),
         "speed": round(min(STRIKE_LIMITS.max_speed, max(0.05, speed)), 4),
@@ -123,28 +123,28 @@ def _strike_dict(angle: float, speed: float, side: float = 0.0, height: float = 
     }
 
 
-def _noisy(strike: dict[str, float], spec: LevelSpec, rng: random.Random) -> dict[str, float]:
+def noisy(strike: dict[str, float], spec: LevelSpec, rng: random.Random) -> dict[str, float]:
     """The stroke actually played: the chosen one with the level's aim and power error."""
     angle = strike["angle"] + rng.gauss(0.0, spec.angle_noise)
     speed = strike["speed"] * (1.0 + rng.gauss(0.0, spec.speed_noise))
-    return _strike_dict(angle, speed, strike["side"], strike["height"])
+    return strike_dict(angle, speed, strike["side"], strike["height"])
 
 
-def _cue_ball(snapshot: Mapping[str, Any], player: str) -> str:
-    cue = snapshot["players"][_seat(snapshot, player)].get("cue_ball")
+def cue_ball_of(snapshot: Mapping[str, Any], player: str) -> str:
+    cue = snapshot["players"][seat_of(snapshot, player)].get("cue_ball")
     if not cue:
         raise NoMoveError(f"{player} has no cue ball yet")
     return str(cue)
 
 
 def _opponent_cue(snapshot: Mapping[str, Any], player: str) -> str:
-    return "white2" if _cue_ball(snapshot, player) == "white1" else "white1"
+    return "white2" if cue_ball_of(snapshot, player) == "white1" else "white1"
 
 
-def _visit(snapshot: Mapping[str, Any]) -> Mapping[str, Any]:
+def visit_of(snapshot: Mapping[str, Any]) -> Mapping[str, Any]:
     return snapshot.get("visit") or {}
 
 
-def _from_hand(snapshot: Mapping[str, Any]) -> bool:
+def in_hand(snapshot: Mapping[str, Any]) -> bool:
     """K-7.2 applies: the cue ball was placed by hand this visit (every shoot-out shot is from hand)."""
-    return bool(_visit(snapshot).get("from_hand")) or snapshot.get("phase") == "shootout"
+    return bool(visit_of(snapshot).get("from_hand")) or snapshot.get("phase") == "shootout"
