@@ -20,11 +20,11 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from game.chat_models import ChatMessage, ChatReport
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
+from game.models.chat import ChatMessage, ChatReport
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentResultFix, TournamentRound
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.results import results_record
-from game.tournament_models import Tournament, TournamentEntry, TournamentPairing, TournamentResultFix, TournamentRound
 
 
 class MembershipInline(admin.TabularInline):

@@ -10,8 +10,8 @@ class GameConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
         from django.core.signals import request_finished
 
-        from game.db import close_request_connection
-        from game.language import profile_language_at_login
+        from game.common.db import close_request_connection
+        from game.common.language import profile_language_at_login
 
         request_finished.connect(close_request_connection, dispatch_uid="kaiza-close-request-connection")
         user_logged_in.connect(profile_language_at_login, dispatch_uid="kaiza_profile_language_at_login")

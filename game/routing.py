@@ -2,10 +2,10 @@
 
 from django.urls import path, re_path
 
-from game import consumers
-from game.lobby_consumer import LobbyConsumer
+from game.lobby.consumer import LobbyConsumer
+from game.matches import consumer as consumers
 from game.models import MATCH_ID_PATTERN
-from game.tournament_consumer import TournamentConsumer
+from game.tournaments.consumer import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", consumers.PingConsumer.as_asgi()),

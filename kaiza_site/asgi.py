@@ -102,7 +102,7 @@ application = ProtocolTypeRouter(
 )
 
 
-from game.gctune import tune_garbage_collector  # noqa: E402
+from game.common.gctune import tune_garbage_collector  # noqa: E402
 
 tune_garbage_collector()
 
@@ -119,6 +119,6 @@ if os.environ.get("KAIZA_WRITE_THROUGH", "1") == "1":
 sys.setswitchinterval(float(os.environ.get("KAIZA_SWITCH_INTERVAL", "0.001")))
 
 # The server clocks (shot clock, disconnect grace, K-11) run in every daphne process from its start.
-from game.deadline_runner import start_with_reactor  # noqa: E402
+from game.matches.clock_runner import start_with_reactor  # noqa: E402
 
 start_with_reactor()

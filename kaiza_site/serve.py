@@ -9,14 +9,14 @@ Why: every aim is relayed to the match's other sockets (six of them with five sp
 to all seven, and the load benchmark showed a third of the event loop in the ASGI round of each of those
 sends: Channels' send chain, the session middleware's wrapper, daphne's reply handling, then autobahn
 framing the same text again for every socket. The hub hands one encoded text to all local sockets
-(game.hub); with `DirectFrames` the text is framed once (autobahn's public `prepareMessage`, made for
+(game.realtime.hub); with `DirectFrames` the text is framed once (autobahn's public `prepareMessage`, made for
 this: one payload to many connections) and each socket gets the same bytes (`sendPreparedMessage`).
 Under plain daphne, or Channels' test communicator, the extension is absent and the consumers send
-through ASGI as before (game.socket_lifecycle.CleanCloseMixin.send_frame): nothing depends on it but
+through ASGI as before (game.realtime.socket_lifecycle.CleanCloseMixin.send_frame): nothing depends on it but
 speed.
 
 The server also sends a websocket close's reason, which daphne drops (its `serverClose` takes the code
-alone): a socket refused at the handshake (game.socket_lifecycle.CleanCloseMixin.refuse, 4429) says
+alone): a socket refused at the handshake (game.realtime.socket_lifecycle.CleanCloseMixin.refuse, 4429) says
 why in words the page shows (`KaizaServer.handle_reply`).
 
 Slow clients (issue 26): Twisted's only guard on a request still arriving is an idle timeout (60 s),

@@ -66,12 +66,12 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A signed-in player's profile language wins over a browser that has no choice stored yet.
-    "game.language.ProfileLanguageMiddleware",
+    "game.common.language.ProfileLanguageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
-    "game.ratelimit.RateLimitMiddleware",
+    "game.common.ratelimit.RateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "kaiza_site.urls"
@@ -98,7 +98,7 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # Connections to PostgreSQL come from a pool of each process (Django's own, on psycopg_pool): opening one
 # forks a server process (about 10 ms), and under ASGI every HTTP request runs in a thread of its own,
 # so a persistent connection (CONN_MAX_AGE) was never reused: each page opened and closed one. The
-# sockets' database threads (game.db) take theirs from the same pool. KAIZA_DB_POOL is its largest size
+# sockets' database threads (game.common.db) take theirs from the same pool. KAIZA_DB_POOL is its largest size
 # (0: no pool, persistent connections for CONN_MAX_AGE seconds instead). No health checks: they add a
 # query per request.
 KAIZA_DB_POOL = int(os.environ.get("KAIZA_DB_POOL", "16"))
@@ -123,7 +123,7 @@ else:
         }
     }
 
-# Threads for the database work of websockets and bots (game.db). Two with PostgreSQL: an input costs
+# Threads for the database work of websockets and bots (game.common.db). Two with PostgreSQL: an input costs
 # about 4 ms of Python and as long again waiting on the database's round trips, and at 200 matches one
 # thread was busy the whole window (docs/performance-load.md, round 9); two overlap those waits (M = 100,
 # 4 interleaved pairs: aim relay p99 144-166 against 206-441 ms, shot median lower in 3). More threads
@@ -141,7 +141,7 @@ KAIZA_TIME_UP_SHOT_CLOCK = int(os.environ.get("KAIZA_TIME_UP_SHOT_CLOCK", "60"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Which Redis layer (docs/performance-load.md compares them): "kaiza" is channels_redis's
-# RedisChannelLayer with one reader task per process and batched group sends (game.channel_layer);
+# RedisChannelLayer with one reader task per process and batched group sends (game.realtime.channel_layer);
 # "pubsub" is channels_redis's RedisPubSubChannelLayer (at-most-once Redis pub/sub).
 KAIZA_CHANNEL_LAYER = os.environ.get("KAIZA_CHANNEL_LAYER", "kaiza")
 # The channel layer's key prefix in Redis (channels_redis's default "asgi"): sites, or test runs, that
@@ -159,7 +159,7 @@ elif REDIS_URL:
     # stock, a closing socket's cancelled receive() could drop another socket's message (see the module).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "game.channel_layer.KaizaRedisChannelLayer",
+            "BACKEND": "game.realtime.channel_layer.KaizaRedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "prefix": CHANNEL_PREFIX},
         }
     }
@@ -177,14 +177,14 @@ LOGOUT_REDIRECT_URL = "/"
 
 # --- Accounts (django-allauth) -----------------------------------------------------------------------
 # Guests (game.services.accounts.guest_create) are plain users logged in with the model backend; the
-# adapter turns a guest into the new account when it signs up (game/allauth_adapter.py).
+# adapter turns a guest into the new account when it signs up (game/accounts/allauth_adapter.py).
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
-ACCOUNT_ADAPTER = "game.allauth_adapter.AccountAdapter"
-ACCOUNT_SIGNUP_FORM_CLASS = "game.signup_form.SignupExtraForm"
-ACCOUNT_FORMS = {"login": "game.allauth_adapter.LoginForm"}
+ACCOUNT_ADAPTER = "game.accounts.allauth_adapter.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "game.accounts.signup_form.SignupExtraForm"
+ACCOUNT_FORMS = {"login": "game.accounts.allauth_adapter.LoginForm"}
 #: "none" (default), "optional" or "mandatory": with anything but "none" an e-mail address is required
 #: at sign-up, a confirmation link is mailed, and only verified accounts play rated results.
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "none").strip().lower()
@@ -206,7 +206,7 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Kaiza] "
 # allauth counts these in the cache (CACHES below: Redis when REDIS_URL is set, so every process
 # shares the counts). "n/period/per": per client address ("ip"), per user, or per "key" (the login
 # name or e-mail address tried; for "login_failed" the name together with the address trying it,
-# game/allauth_adapter.py, so a stranger's wrong passwords cannot lock the owner out: issue 26).
+# game/accounts/allauth_adapter.py, so a stranger's wrong passwords cannot lock the owner out: issue 26).
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",
@@ -217,7 +217,7 @@ ACCOUNT_RATE_LIMITS = {
     "manage_email": "10/m/user",
     "confirm_email": "1/3m/key",
 }
-#: Our own actions' limits (game/ratelimit.py): action -> {"user" | "ip": (count, seconds)}.
+#: Our own actions' limits (game/common/ratelimit.py): action -> {"user" | "ip": (count, seconds)}.
 KAIZA_RATE_LIMITS = {
     "match_create": {"user": (10, 60), "ip": (30, 60)},
     "match_join": {"user": (20, 60), "ip": (60, 60)},
@@ -232,7 +232,7 @@ KAIZA_RATE_LIMITS = {
 # whose clients all come from one address needs that; docs/performance-load.md).
 for _action, _limits in json.loads(os.environ.get("KAIZA_RATE_LIMITS", "{}")).items():
     KAIZA_RATE_LIMITS[_action] = {per: (int(count), int(seconds)) for per, (count, seconds) in _limits.items()}
-#: Sockets open at once, counted in each server process (game/ratelimit.py `socket_slots`): what one
+#: Sockets open at once, counted in each server process (game/common/ratelimit.py `socket_slots`): what one
 #: client may hold of a process's file descriptors, snapshot reads and connection rows (issue 26: one
 #: guest opened 500 sockets on one match). Past a cap the socket is accepted and closed at once with
 #: 4429 and a reason in words (docs/protocol.md). "match": the sockets of one match of one user
@@ -273,13 +273,13 @@ CACHES = {
 }
 CACHES["default"]["KEY_PREFIX"] = os.environ.get("CACHE_KEY_PREFIX", "kaiza")
 
-# --- Websocket and chat message budgets per user (game/budgets.py): in Redis when REDIS_URL is set, so
+# --- Websocket and chat message budgets per user (game/common/budgets.py): in Redis when REDIS_URL is set, so
 # a user's sockets on every process share one budget; in each process's memory otherwise -------------
 # Test servers only: mounts /test/clock/advance, which moves the game clock (game/common/clock.py).
 KAIZA_TEST_CLOCK = env_bool("KAIZA_TEST_CLOCK", False)
 KAIZA_BUDGET_REDIS_URL = os.environ.get("KAIZA_BUDGET_REDIS_URL", REDIS_URL)
 KAIZA_BUDGET_PREFIX = CACHES["default"]["KEY_PREFIX"]
-# KAIZA_MESSAGE_BUDGETS='{"user:other": [12, 0.5]}' replaces entries of game.ratelimit.MESSAGE_BUDGETS.
+# KAIZA_MESSAGE_BUDGETS='{"user:other": [12, 0.5]}' replaces entries of game.common.ratelimit.MESSAGE_BUDGETS.
 KAIZA_MESSAGE_BUDGETS = json.loads(os.environ.get("KAIZA_MESSAGE_BUDGETS", "{}"))
 
 # --- HTTPS and headers behind a TLS proxy (docs/deploy.md); each variable is named as its setting ----
@@ -314,7 +314,7 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Languages (docs/i18n.md): the same URLs in every language; Accept-Language decides a first visit,
 # the header's switcher (Django's set_language, /i18n/setlang/) a later one, stored in the cookie and on
-# a signed-in player's profile (game/language.py). Catalogues: game/locale/<lang>/LC_MESSAGES/.
+# a signed-in player's profile (game/common/language.py). Catalogues: game/locale/<lang>/LC_MESSAGES/.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "game" / "locale"]

@@ -7,7 +7,7 @@ too (it looks for it here), so every 429 is the same page.
 from django.contrib import admin
 from django.urls import include, path
 
-from game import language
+from game.common import language
 from game.views import accounts
 
 urlpatterns = [
@@ -21,4 +21,4 @@ urlpatterns = [
 
 handler404 = "game.views.site.not_found"
 handler500 = "game.views.site.server_error"
-handler429 = "game.ratelimit.too_many_requests"
+handler429 = "game.common.ratelimit.too_many_requests"

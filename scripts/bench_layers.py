@@ -1,4 +1,4 @@
-"""CPU cost per group message: `game.channel_layer.KaizaRedisChannelLayer` against channels_redis's
+"""CPU cost per group message: `game.realtime.channel_layer.KaizaRedisChannelLayer` against channels_redis's
 `RedisPubSubChannelLayer` (docs/performance-load.md, round 4).
 
 One publishing and one receiving layer instance (as two processes would have), 100 groups with the
@@ -30,7 +30,7 @@ django.setup()
 
 from channels_redis.pubsub import RedisPubSubChannelLayer  # noqa: E402
 
-from game.channel_layer import KaizaRedisChannelLayer  # noqa: E402
+from game.realtime.channel_layer import KaizaRedisChannelLayer  # noqa: E402
 
 MESSAGES = int(os.environ.get("K", "20000"))
 GROUPS = 100

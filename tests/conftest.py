@@ -124,13 +124,13 @@ def _english_between_tests() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(settings: Any, request: pytest.FixtureRequest) -> None:
-    """Each test counts rate limits (game/ratelimit.py, allauth's) in a cache of its own, so limits
+    """Each test counts rate limits (game/common/ratelimit.py, allauth's) in a cache of its own, so limits
     spent by one test never refuse another (and no test touches a shared Redis cache)."""
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
     }
-    # The message budgets likewise (game/budgets.py): this process's memory, fresh for each test.
-    from game import ratelimit
+    # The message budgets likewise (game/common/budgets.py): this process's memory, fresh for each test.
+    from game.common import ratelimit
 
     settings.KAIZA_BUDGET_REDIS_URL = ""
     ratelimit.reset_message_budgets()
@@ -161,7 +161,7 @@ def redis_channel_layer(settings: Any, redis_url: str) -> Iterator[str]:
     settings.CHANNEL_LAYERS = {
         "default": {
             # The production layer and capacity (settings.py), with a prefix of this test's own.
-            "BACKEND": "game.channel_layer.KaizaRedisChannelLayer",
+            "BACKEND": "game.realtime.channel_layer.KaizaRedisChannelLayer",
             "CONFIG": {"hosts": [redis_url], "prefix": prefix, "capacity": 1500, "expiry": 30},
         }
     }

@@ -38,9 +38,9 @@ from typing import Any
 import websockets
 from websockets.typing import Origin
 
+from game.common.gctune import tune_garbage_collector
 from game.engine.bot import quick_move
 from game.engine.bot.levels import NoMoveError
-from game.gctune import tune_garbage_collector
 from game.loadtest.procstat import cpu_seconds
 from game.loadtest.stats import LoadStats
 
@@ -446,7 +446,7 @@ class LoadRunner:
 
 def run_load(config: LoadConfig) -> dict[str, Any]:
     """Entry point of a client process (picklable arguments and result). The client gets the server's
-    GC settings (game.gctune): its own full collections would stop its loop for 100+ ms and show as
+    GC settings (game.common.gctune): its own full collections would stop its loop for 100+ ms and show as
     latency."""
     tune_garbage_collector()
     return asyncio.run(LoadRunner(config).run()).as_dict()

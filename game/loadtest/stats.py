@@ -19,7 +19,7 @@ class LoadStats:
     shot_opponent: list[float] = field(default_factory=list)
     shot_spectator: list[float] = field(default_factory=list)
     #: Aim relay latencies apart by who received them: the opponent gets every relay, the spectators a
-    #: thinned stream (game.hub.SpectatorAims), so their figures differ by design and are judged apart.
+    #: thinned stream (game.realtime.hub.SpectatorAims), so their figures differ by design and are judged apart.
     aim_opponent: list[float] = field(default_factory=list)
     aim_spectator: list[float] = field(default_factory=list)
     ping: list[float] = field(default_factory=list)

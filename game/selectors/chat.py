@@ -8,9 +8,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from game.chat_models import ChatMessage
-from game.chat_phrases import phrase_text
+from game.chat.phrases import phrase_text
 from game.models import Match, Shot
+from game.models.chat import ChatMessage
 
 #: How many recent messages a (re)connecting socket gets.
 HISTORY_SIZE = 50

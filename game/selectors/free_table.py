@@ -5,7 +5,7 @@ table (`/practice/`, :mod:`game.selectors.practice`) share, so both judge a shot
 
 Why it looks like this:
 
-- Inputs are validated at the edge by the websocket's own parser (:func:`game.protocol.parse`): a body's
+- Inputs are validated at the edge by the websocket's own parser (:func:`game.realtime.protocol.parse`): a body's
   ``place`` and ``shoot`` are the ``d`` of a ``place`` and a ``shoot`` frame, so an input here is exactly
   as well-formed as a match input and a bad one gets the same error codes. Nothing here raises.
 - The answers are shaped like the match socket's events (``shot`` and ``placed`` with the client's
@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from game import protocol
 from game.engine.rules import Match, RuleError
 from game.engine.rules import words as engine_words
+from game.realtime import protocol
 from game.selectors.match_state import state_of
 
 #: The engine's names for the two seats. Players never read them (see the module docstring).

@@ -12,9 +12,9 @@ from typing import Any
 from django.db.models import Count
 from django.db.models.functions import Coalesce
 
-from game import glicko2
 from game.engine.table import kaisa_table
 from game.models import Match, MatchConnection
+from game.ratings import glicko2
 from game.selectors.match_state import fresh_since
 from game.selectors.players import match_scores, profile_name, rating_label
 

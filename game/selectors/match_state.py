@@ -28,7 +28,7 @@ from game.selectors.teams import team_lineup, team_name, team_place
 #: Seconds a player may be away before the opponent can claim the game (K-9.3).
 DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
 #: A connection row not touched for this long no longer counts (its process died).
-#: Each process's heartbeat touches its sockets' rows every 10 s (game.presence), so 30 s is three
+#: Each process's heartbeat touches its sockets' rows every 10 s (game.realtime.presence), so 30 s is three
 #: missed heartbeats.
 CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 30.0))
 

@@ -8,8 +8,9 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Exists, OuterRef, Q
 
-from game import protocol
 from game.models import Match, MatchConnection, MatchEvent, Profile
+from game.models.tournaments import TournamentPairing
+from game.realtime import protocol
 from game.selectors.chat import chat_recent
 from game.selectors.history import match_history
 from game.selectors.match_result import match_stored_result
@@ -26,7 +27,6 @@ from game.selectors.match_state import (
 )
 from game.selectors.players import profile_name
 from game.selectors.teams import team_info, team_lineup, team_seats
-from game.tournament_models import TournamentPairing
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50
@@ -152,10 +152,10 @@ def match_events_since(*, match_id: str, version: int, until: int | None = None)
 
 def match_presence(*, match_id: str) -> dict[str, Any]:
     """Who is connected (any process) and how many watch: the `presence` message's data. People,
-    not sockets: spectators are distinct viewers (game.presence.viewer_of; a row without one counts
+    not sockets: spectators are distinct viewers (game.realtime.presence.viewer_of; a row without one counts
     alone), and a player is connected while any of his sockets' rows is fresh.
 
-    Read on every change of a match's sockets (coalesced: game.presence), so in as few statements as
+    Read on every change of a match's sockets (coalesced: game.realtime.presence), so in as few statements as
     it can: the row without its users, the fresh connections in one read, and the players' profiles
     only for a seat nobody holds (a bot is always there)."""
     match = Match.objects.filter(pk=match_id).first()

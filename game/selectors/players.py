@@ -12,8 +12,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from game import glicko2
 from game.models import Match, Profile, RatingChange, TeamSeat
+from game.ratings import glicko2
 from game.selectors.rating_eligibility import reason_text
 
 LEADERBOARD_MIN_RATED_GAMES = 3

@@ -24,13 +24,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from game import protocol
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Match, RuleError
 from game.engine.rules.placement import layout_error
 from game.engine.rules.simulator import physics_simulator
 from game.engine.rules.spotting import spot_position
 from game.engine.table import kaisa_table
+from game.realtime import protocol
 from game.selectors.free_table import (
     PLAYER,
     TableAnswer,

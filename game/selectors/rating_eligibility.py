@@ -3,7 +3,7 @@
 `results_record` asks `unrated_reason(match=...)` for a finished match that was created rated, with
 both players' profiles locked (so two results of one pair cannot both slip under the daily limit).
 None means rated; otherwise a reason code, stored on the MatchResult and shown with `reason_text`.
-The ratings help page (/ratings/) says the same in words. The thresholds are `game/rating_rules.py`.
+The ratings help page (/ratings/) says the same in words. The thresholds are `game/ratings/rules.py`.
 
 The rules (issue 14 against rating farming with throwaway accounts, issue 26 against a farm whose
 throwaways play their two shots before resigning):
@@ -34,9 +34,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from game import glicko2
 from game.models import Match, Profile, RatingChange, Shot
-from game.rating_rules import rating_rules
+from game.ratings import glicko2
+from game.ratings.rules import rating_rules
 
 #: K-9.1's target, for a stored position without its ruleset.
 TARGET_SCORE = 60

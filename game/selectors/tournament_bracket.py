@@ -11,8 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.selectors import tournaments as selectors
-from game.tournament_models import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments import knockout
 
 BOX_WIDTH, BOX_HEIGHT = 170, 44

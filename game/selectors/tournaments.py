@@ -14,8 +14,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 
 from game.models import Match, Membership, Profile
-from game.selectors.match_state import AnyUser
-from game.tournament_models import (
+from game.models.tournaments import (
     Tournament,
     TournamentEntry,
     TournamentEntryMember,
@@ -23,6 +22,7 @@ from game.tournament_models import (
     TournamentResultFix,
     TournamentRound,
 )
+from game.selectors.match_state import AnyUser
 from game.tournaments import knockout
 from game.tournaments.results import Result
 from game.tournaments.standings import Row, round_robin_standings, swiss_standings

@@ -5,7 +5,7 @@ fixed position every time, so this is a read, and a try is as cheap to refuse as
 
 Why it looks like this:
 
-- A try is validated at the edge by the websocket's own parser (:func:`game.protocol.parse`): the body's
+- A try is validated at the edge by the websocket's own parser (:func:`game.realtime.protocol.parse`): the body's
   ``place`` and ``shoot`` are the ``d`` of a ``place`` and a ``shoot`` frame, so a tutorial input is
   exactly as well-formed as a match input, and a bad one gets the same error codes. It never raises.
 - The goal of each step is read off the engine's verdict (``first_hit``, ``fulfilled``, ``caroms``,
@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from game import protocol
 from game.engine.rules import Match, RuleError
+from game.realtime import protocol
 from game.selectors.free_table import (
     MAX_BODY_BYTES,
     PARTNER,

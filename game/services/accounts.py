@@ -1,7 +1,7 @@
 """Account writes: every user gets a Profile here, guests are created and later converted here.
 
 A guest is a real Django user (with an unusable password) so that matches, shots and seats can point
-at it like at anyone else; signing up (allauth, through game/allauth_adapter.py) converts that same
+at it like at anyone else; signing up (allauth, through game/accounts/allauth_adapter.py) converts that same
 user, so a guest who registers mid-match keeps the seat, the history and the session.
 """
 

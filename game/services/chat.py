@@ -3,7 +3,7 @@
 Every refusal is a `MatchError` with its own code and nothing is stored. The checks, in order: the
 writer has an account (guests do), the match exists, the writer may write in that channel (players in
 the players' chat, spectators in the spectators'), the chat is still open (until `OPEN_AFTER_END`
-seconds after the match ended), then the per-user rate limit (game.ratelimit.chat_allows), last so a
+seconds after the match ended), then the per-user rate limit (game.common.ratelimit.chat_allows), last so a
 refused message does not spend the writer's budget. Length and emptiness are the protocol's
 (protocol.MAX_CHAT_CHARS): a message reaching here is already clean.
 """
@@ -16,9 +16,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_noop
 
-from game.chat_models import ChatMessage, ChatReport
+from game.common.ratelimit import chat_allows
 from game.models import Match
-from game.ratelimit import chat_allows
+from game.models.chat import ChatMessage, ChatReport
 from game.selectors.chat import OPEN_AFTER_END, chat_closed, chat_entry, readable_channels
 from game.selectors.match_state import AnyUser
 from game.selectors.matches import match_role
@@ -30,7 +30,7 @@ __all__ = ["OPEN_AFTER_END", "Posted", "chat_post", "chat_report"]
 @dataclass(frozen=True, slots=True)
 class Posted:
     """A stored message: its `chat` payload, and who hears it (None: everyone at the match; a role
-    name: only the sockets of that role, game.hub)."""
+    name: only the sockets of that role, game.realtime.hub)."""
 
     entry: dict[str, Any]
     audience: str | None

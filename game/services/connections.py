@@ -80,7 +80,7 @@ def match_connections_write(
     *, add: list[tuple[str, str, int | None, str | None]], remove: list[str], process: str, boot: str
 ) -> None:
     """Spectators' rows in bulk, one transaction for a batch: `add` (match id, channel name, user id,
-    viewer: game.presence.viewer_of) first, then `remove` (channel names): a socket that came and went
+    viewer: game.realtime.presence.viewer_of) first, then `remove` (channel names): a socket that came and went
     within the batch leaves nothing. Spectators do not touch the disconnect grace, so their comings and
     goings need no match lock; under churn (hundreds of sockets a second) one call per socket queued
     for seconds."""

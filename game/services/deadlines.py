@@ -2,7 +2,7 @@
 
 Each running match stores its earliest deadline in `Match.next_deadline` (indexed): the shot clock,
 the disconnect grace, the K-11 warning and limit. Every server process polls for due matches about
-once a second (`game.deadline_runner`): :func:`deadlines_due` lists the due matches and
+once a second (`game.matches.clock_runner`): :func:`deadlines_due` lists the due matches and
 :func:`deadline_fire` takes each in its own transaction with `SELECT … FOR UPDATE SKIP LOCKED`
 (PostgreSQL): a match another process
 (or a player's input) holds is skipped, and once fired its `next_deadline` has moved on, which the
@@ -68,7 +68,7 @@ def deadlines_fire_due(*, now: float | None = None, limit: int = BATCH) -> list[
 
 
 #: What a clock source fired: (match id, events to publish) and the ids of the tournaments whose page
-#: changed (game.realtime.tournament_publish).
+#: changed (game.realtime.fanout.tournament_publish).
 ClockFired = tuple[list[tuple[str, Applied]], list[int]]
 
 #: The other domains' clocks, polled with the matches' deadlines (registered in game.apps: a

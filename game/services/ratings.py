@@ -1,4 +1,4 @@
-"""Rating writes: apply Glicko-2 (game/glicko2.py) to both players of a rated match.
+"""Rating writes: apply Glicko-2 (game/ratings/glicko2.py) to both players of a rated match.
 
 Called only from `results_record`, inside the transaction that finishes the match, so a rating never
 moves without its RatingChange row and never moves twice for one match (one row per user and match is
@@ -12,8 +12,8 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from game import glicko2
 from game.models import Match, Profile, RatingChange
+from game.ratings import glicko2
 from game.selectors.match_result import rating_change_dict
 from game.selectors.rating_eligibility import provisional_gain_left
 
@@ -28,7 +28,7 @@ def rating_update(*, match: Match, first: Profile, second: Profile, first_score:
 
     `first`/`second` must be locked (select_for_update) by the caller; this saves them. A gain against
     a provisional opponent is capped by what is left of the winner's daily allowance
-    (`provisional_gain_left`, game/rating_rules.py): an established throwaway gives little.
+    (`provisional_gain_left`, game/ratings/rules.py): an established throwaway gives little.
     """
     before_first, before_second = _rating_of(first), _rating_of(second)
     after_first, after_second = glicko2.rate_match(before_first, before_second, first_score=first_score)

@@ -1,8 +1,8 @@
 """Quick pairing (issue 17): a queue of seeks, matched by rating within a window that widens with the wait.
 
 The queue is the `Seek` table, so every server process sees it: a seek is written by the lobby socket
-that asked (game.lobby_consumer.LobbyConsumer), paired at once if a partner waits, and otherwise by the
-server clocks' tick (game/deadline_runner.py), which also widens the windows and tells the seekers.
+that asked (game.lobby.consumer.LobbyConsumer), paired at once if a partner waits, and otherwise by the
+server clocks' tick (game/matches/clock_runner.py), which also widens the windows and tells the seekers.
 Pairing locks the whole queue `FOR UPDATE` in one order, so two processes ticking together never pair
 one seek twice, nor split the queue and miss a pair (the second waits for the first).
 
@@ -29,10 +29,10 @@ from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
 from game.models import Match, Seek, TeamSeat
+from game.models.tournaments import DEFAULT_TIME_LIMIT
 from game.services.accounts import profile_ensure
 from game.services.matches.base import MatchError
 from game.services.matches.lifecycle import start
-from game.tournament_models import DEFAULT_TIME_LIMIT
 
 #: The time limits a seek may choose (seconds; None: no limit): none, or K-11's 60 + 5 minutes.
 SEEK_TIME_LIMITS: tuple[int | None, ...] = (None, DEFAULT_TIME_LIMIT)

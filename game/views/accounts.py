@@ -3,7 +3,7 @@
 allauth serves every account page under /accounts/ (kaiza_site/urls.py). Its sign-up page sits behind
 one guard here: a registered player is sent to the lobby (a second account is not what they want),
 while a guest sees the form and keeps the guest account, matches and seats included
-(game/allauth_adapter.py). allauth's login page stays open to a logged-in guest, who may have an
+(game/accounts/allauth_adapter.py). allauth's login page stays open to a logged-in guest, who may have an
 account to log into.
 """
 
@@ -16,7 +16,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from game.ratelimit import rate_limit_consume
+from game.common.ratelimit import rate_limit_consume
 from game.services.accounts import guest_create, profile_ensure
 
 _allauth_signup = SignupView.as_view()

@@ -13,8 +13,8 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_POST
 
-from game import realtime
-from game.ratelimit import rate_limited
+from game.common.ratelimit import rate_limited
+from game.realtime import fanout as realtime
 from game.services.matches import MatchError, match_create
 from game.views.accounts import player_user
 from game.views.play import match_error_words

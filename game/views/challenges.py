@@ -11,8 +11,8 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from game import realtime
-from game.ratelimit import rate_limited
+from game.common.ratelimit import rate_limited
+from game.realtime import fanout as realtime
 from game.services.challenges import challenge_accept, challenge_create, challenge_decline
 from game.services.matches import MatchError
 from game.views.play import match_error_words

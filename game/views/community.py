@@ -23,9 +23,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from game.common.ratelimit import rate_limited
 from game.engine.table import kaisa_table
 from game.models import Club, Match, Membership, Profile
-from game.ratelimit import rate_limited
 from game.selectors import clubs as club_selectors
 from game.selectors import live as live_selectors
 from game.selectors import players as player_selectors

@@ -14,8 +14,8 @@ from django.urls import URLPattern, path
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
+from game.common.ratelimit import RateLimited, rate_limit_consume
 from game.engine.table import kaisa_table
-from game.ratelimit import RateLimited, rate_limit_consume
 from game.selectors.tutorial import STEP_IDS, tutorial_steps, tutorial_try
 
 #: The session key, and its values: the home page offers the tutorial while it is unset.

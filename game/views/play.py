@@ -2,7 +2,7 @@
 
 A visitor without an account who creates or joins a casual match is given a guest user on the spot
 and logged in (`game.views.accounts.player_user`), so playing a friend takes one click; signing up
-later converts that same user. Creating and joining are rate-limited (game/ratelimit.py).
+later converts that same user. Creating and joining are rate-limited (game/common/ratelimit.py).
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from game import protocol, realtime
-from game.chat_phrases import phrase_words
+from game.chat.phrases import phrase_words
+from game.common.ratelimit import rate_limited
 from game.engine.table import kaisa_table
-from game.ratelimit import rate_limited
+from game.realtime import fanout as realtime
+from game.realtime import protocol
 from game.selectors.clubs import club_get, clubs_for_user
 from game.selectors.matches import (
     computer_level_against,

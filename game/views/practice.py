@@ -14,9 +14,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from game.common.ratelimit import RateLimited, rate_limit_consume
 from game.engine.rules import RuleError
 from game.engine.table import kaisa_table
-from game.ratelimit import RateLimited, rate_limit_consume
 from game.selectors.free_table import refused_by_rules
 from game.selectors.practice import practice_play, practice_state, read_position, start_position
 

@@ -13,7 +13,7 @@ from django.template import loader
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 
-from game.rating_rules import rating_rules
+from game.ratings.rules import rating_rules
 from game.selectors import rating_eligibility
 from game.selectors.live import featured_match
 from game.selectors.matches import matches_in_progress_for

@@ -24,14 +24,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from game import realtime
 from game.models import Club
+from game.models.tournaments import DEFAULT_TIME_LIMIT, Tournament, TournamentPairing
+from game.realtime import fanout as realtime
 from game.selectors import clubs as club_selectors
 from game.selectors import tournaments as selectors
 from game.selectors.tournament_bracket import bracket_layout
 from game.services import tournaments as services
 from game.services.tournaments.base import is_manager
-from game.tournament_models import DEFAULT_TIME_LIMIT, Tournament, TournamentPairing
 
 T = "game/tournaments/"
 

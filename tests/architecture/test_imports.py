@@ -24,8 +24,8 @@ def test_the_graph_reads_in_function_imports() -> None:
     """The reader sees an import inside a function (where the old cycles hid) and resolves a module
     taken from its package (`from game.services import deadlines`)."""
     known = modules()
-    found = {target for target, _names, _line in imports_of(known["game.deadline_runner"], known)}
-    assert "game.consumers" in found  # imported inside fire_due
+    found = {target for target, _names, _line in imports_of(known["game.matches.clock_runner"], known)}
+    assert "game.matches.consumer" in found  # imported inside fire_due
     assert "game.services.deadlines" in found
     edges = graph()
     assert "game.services.tournaments.play" in edges["game.apps"]  # wired in ready()

@@ -117,7 +117,7 @@ def test_players_and_spectators_chat(
     pages.wait_text(carol, ".kz-chat-status", "report was sent")
     reports = pages.django_run(
         server.env,
-        "from game.chat_models import ChatReport\n"
+        "from game.models.chat import ChatReport\n"
         "result = [[r.message.text, r.message.author_name, r.reporter.username] "
         "for r in ChatReport.objects.select_related('message', 'reporter')]",
     )

@@ -50,7 +50,7 @@ def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url:
     assert len(players) == 2
 
     # The spectator sees a player's cue sweep to where it stops: the server thins the aims for
-    # spectators (game.hub) and the page glides the cue between them (state.remoteAimAngle). In the lag
+    # spectators (game.realtime.hub) and the page glides the cue between them (state.remoteAimAngle). In the lag
     # the opponent aims too, so only the spectator's page draws the other player's cue.
     aimer = next(iter(players))
     assert carol.evaluate(driver.DRAWN_REMOTE_AIM) == ""

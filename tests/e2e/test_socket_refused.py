@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from game.socket_lifecycle import REFUSED_REASONS
+from game.realtime.socket_lifecycle import REFUSED_REASONS
 from tests.e2e.pages import create_match
 from tests.support.daphne import DaphneServer
 

@@ -39,7 +39,7 @@ CLOSE = """
 from django.contrib.auth.models import User
 from django.utils import timezone
 from game.services.tournaments import tournament_close_entries
-from game.tournament_models import Tournament, TournamentPairing
+from game.models.tournaments import Tournament, TournamentPairing
 Tournament.objects.filter(pk={tid}).update(starts_at=timezone.now())  # the start time has come
 tournament_close_entries(user=User.objects.get(username="organiser"), tournament_id={tid})
 result = TournamentPairing.objects.get(tournament_id={tid}).match_id

@@ -4,7 +4,7 @@
 Set-up goes through the services in a Django process on the server's database (as an admin and the
 players' seats would): four bot members enter, the entries close, and each round's matches (made by the
 tournament services) get a lowered target (K-9.1, 2 points: the first scoring shot wins) before their
-second bot takes its seat. The bots play in the server (game/bot_runner.py), woken by a spectator's page
+second bot takes its seat. The bots play in the server (game/matches/bot_runner.py), woken by a spectator's page
 on each match; the tournament socket tells the pages. Screenshots: test-artifacts/tournament-*.png.
 """
 
@@ -38,7 +38,7 @@ result = t.pk
 SEAT_ROUND = """
 from game.models import Match
 from game.services.matches import match_join
-from game.tournament_models import TournamentPairing
+from game.models.tournaments import TournamentPairing
 result = []
 for p in TournamentPairing.objects.filter(tournament_id={tid}, status="playing").select_related("match"):
     if p.match is not None and p.match.status == Match.Status.OPEN:

@@ -60,7 +60,7 @@ def test_strike_limits_as_sent_to_the_client() -> None:
 
 
 def test_protocol_uses_the_engine_strike_limits() -> None:
-    from game import protocol
+    from game.realtime import protocol
 
     assert protocol.MAX_SPEED == STRIKE_LIMITS.max_speed
     assert protocol.MAX_TIP_OFFSET == STRIKE_LIMITS.max_tip_offset

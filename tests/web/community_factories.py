@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.models import Club, Match, Membership, Profile, Shot
-from game.rating_rules import rating_rules
+from game.ratings.rules import rating_rules
 from game.services.accounts import bot_user_for_level
 
 
@@ -25,7 +25,7 @@ def make_player(name: str, **profile_fields: Any) -> Any:
 
 
 def establish(*users: Any) -> None:
-    """Make accounts established (game/rating_rules.py: old enough, with enough finished games of real
+    """Make accounts established (game/ratings/rules.py: old enough, with enough finished games of real
     play), as a regular player's account is, so that their rated matches count: each account's
     `date_joined` is put back beyond `established_age` and it gets `established_games` finished casual
     games against the computer, each with `established_own_shots` shots of its own. Tests that play

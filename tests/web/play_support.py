@@ -305,9 +305,9 @@ async def fresh_channel_layer_and_connections(settings: Any) -> AsyncIterator[No
             del connections[alias]
 
     await database_sync_to_async(forget_connections)()
-    # The websocket consumers' pool threads (game.db) have connections of their own.
+    # The websocket consumers' pool threads (game.common.db) have connections of their own.
     from asgiref.sync import sync_to_async
 
-    from game.db import close_connections
+    from game.common.db import close_connections
 
     await sync_to_async(close_connections, thread_sensitive=False)()

@@ -226,7 +226,9 @@ def test_password_resets_are_rate_limited(settings) -> None:
     assert len(mail.outbox) == 3
 
 
-@pytest.mark.parametrize("first", ["game.allauth_adapter", "game.signup_form", "allauth.account.forms"])
+@pytest.mark.parametrize(
+    "first", ["game.accounts.allauth_adapter", "game.accounts.signup_form", "allauth.account.forms"]
+)
 def test_allauth_hooks_import_in_any_order(first: str) -> None:
     """allauth imports our sign-up form while it builds its own: whichever module a fresh process
     imports first, the adapter and the form both load (Django's checks run in no fixed order, and a

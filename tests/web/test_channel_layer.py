@@ -3,7 +3,7 @@
 Stock channels_redis reads a whole process's sockets through one BZPOPMIN run inside the receive() of
 one of them; a socket closing at the wrong moment (its receive() cancelled) dropped a message Redis had
 just popped for another socket: presence and the shot clock its own disconnect handler broadcast, or a
-versioned event. `game.channel_layer.KaizaRedisChannelLayer` reads in one task that no socket cancels.
+versioned event. `game.realtime.channel_layer.KaizaRedisChannelLayer` reads in one task that no socket cancels.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from game.channel_layer import KaizaRedisChannelLayer
+from game.realtime.channel_layer import KaizaRedisChannelLayer
 
 pytestmark = [pytest.mark.services, pytest.mark.redis]
 
@@ -66,7 +66,7 @@ def test_the_redis_setting_uses_the_layer_that_loses_nothing(monkeypatch: pytest
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/3")
     try:
         reloaded = importlib.reload(site_settings)
-        assert reloaded.CHANNEL_LAYERS["default"]["BACKEND"] == "game.channel_layer.KaizaRedisChannelLayer"
+        assert reloaded.CHANNEL_LAYERS["default"]["BACKEND"] == "game.realtime.channel_layer.KaizaRedisChannelLayer"
         assert reloaded.CHANNEL_LAYERS["default"]["CONFIG"]["capacity"] >= 1000
     finally:
         monkeypatch.undo()
@@ -82,7 +82,7 @@ def test_the_layer_uses_only_public_names_of_channels_redis() -> None:
 
     import channels_redis.core
 
-    from game import channel_layer
+    from game.realtime import channel_layer
 
     tree = ast.parse(inspect.getsource(channel_layer))
     own = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}

@@ -16,10 +16,10 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from game import ratelimit
-from game.chat_models import ChatMessage, ChatReport
+from game.common import ratelimit
 from game.models import Match
-from game.protocol import MAX_CHAT_CHARS
+from game.models.chat import ChatMessage, ChatReport
+from game.realtime.protocol import MAX_CHAT_CHARS
 from game.services.accounts import user_signup
 from game.services.chat import OPEN_AFTER_END
 from game.services.matches import match_create, match_join

@@ -10,8 +10,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from game.chat_models import ChatMessage, ChatReport
 from game.models import Match
+from game.models.chat import ChatMessage, ChatReport
 from tests.web.community_factories import make_match, make_player
 
 

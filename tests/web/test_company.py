@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from game.models import Match, MatchConnection
+from game.models.tournaments import DEFAULT_TIME_LIMIT
 from game.selectors.matches import match_open_list
-from game.tournament_models import DEFAULT_TIME_LIMIT
 from tests.web.community_factories import make_club, make_player
 from tests.web.play_support import (
     connect_communicator,
@@ -45,7 +45,7 @@ async def test_a_rematch_after_the_opponent_left_is_a_clear_error() -> None:
 
     # Once he is back on the page, the same request makes the rematch.
     bob = await connect_communicator("bob", match_id, bob_user)
-    for _ in range(100):  # his connection row is written in the background (game.presence)
+    for _ in range(100):  # his connection row is written in the background (game.realtime.presence)
         if await database_sync_to_async(MatchConnection.objects.filter(match_id=match_id, user=bob_user).exists)():
             break
         await asyncio.sleep(0.05)

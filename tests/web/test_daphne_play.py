@@ -114,7 +114,7 @@ async def test_scale_out_two_processes(
     presence = seen[-1] if seen and settled(seen[-1]) else await alice.until(settled)
     assert [p["connected"] for p in presence["d"]["players"]] == [True, True]
 
-    # Aims cross the processes: each process's hub has announced the match to the other's (game.hub;
+    # Aims cross the processes: each process's hub has announced the match to the other's (game.realtime.hub;
     # an aim stays in its process only while no other process serves the match).
     names = [p["name"] for p in alice.state["players"]]
     acting = alice.pending()[0][0]

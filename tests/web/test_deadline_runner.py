@@ -11,7 +11,10 @@ from tests.support.daphne import PROJECT_DIR, server_env
 
 def test_importing_the_application_outside_daphne_starts_no_clock() -> None:
     # The application is imported and an event loop runs a while (as in a test), but no reactor runs.
-    code = "import asyncio, kaiza_site.asgi, game.deadline_runner as r;asyncio.run(asyncio.sleep(0.3)); print(r._task)"
+    code = (
+        "import asyncio, kaiza_site.asgi, game.matches.clock_runner as r;"
+        "asyncio.run(asyncio.sleep(0.3)); print(r._task)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code],
         cwd=PROJECT_DIR,

@@ -16,14 +16,14 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
-from game import seek_clock
 from game.common import clock
-from game.deadline_runner import fire_due
+from game.lobby import seek_clock
+from game.matches.clock_runner import fire_due
 from game.models import Match, Seek
+from game.models.tournaments import NO_SHOW_AFTER
 from game.selectors.match_state import DISCONNECT_GRACE
 from game.services.deadlines import deadlines_fire_due
 from game.services.seeks import WINDOW_EVERY, WINDOW_START, WINDOW_STEP
-from game.tournament_models import NO_SHOW_AFTER
 from tests.support.daphne import DaphneServer
 from tests.web.play_support import connect_communicator, near_end_snapshot
 from tests.web.test_match_lifecycle import (

@@ -1,4 +1,4 @@
-"""`game.hub`: a process's aims to a match's spectators, thinned to about one per `SPECTATOR_AIM_INTERVAL`.
+"""`game.realtime.hub`: a process's aims to a match's spectators, thinned to about one per `SPECTATOR_AIM_INTERVAL`.
 
 The hub runs for real on Channels' in-memory layer; the sockets are test doubles at its edge (each
 notes the loop time of what it is handed), so the timing asserted is the hub's own, not a reader's.
@@ -14,7 +14,7 @@ from typing import Any
 
 from channels.layers import InMemoryChannelLayer
 
-from game import hub
+from game.realtime import hub
 
 GROUP = "match.thinning"
 

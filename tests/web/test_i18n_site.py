@@ -22,7 +22,7 @@ from django.conf import settings
 from django.test import Client
 
 from game.models import Club, Profile
-from game.tournament_models import Tournament, TournamentEntry
+from game.models.tournaments import Tournament, TournamentEntry
 from tests.web.community_factories import seed_demo
 
 LOCALE = Path(__file__).resolve().parents[2] / "game" / "locale"

@@ -118,8 +118,8 @@ def test_import_error_scan_catches_a_fallback(tmp_path: Path) -> None:
 
 def test_every_play_message_has_a_service_route() -> None:
     """The dispatch table covers every play message but `rematch` (its own handler), and nothing else."""
-    from game import protocol
-    from game.consumers import PLAY_ROUTES
+    from game.matches.consumer import PLAY_ROUTES
+    from game.realtime import protocol
 
     play_types = set(typing.get_args(protocol.PlayMessage)) - {protocol.RematchRequest}
     assert set(PLAY_ROUTES) == play_types

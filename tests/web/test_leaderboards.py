@@ -155,7 +155,7 @@ def test_leaderboard_won_and_lost_count_rated_games_only(client) -> None:
 
     top = ranked("Top", 1700, games=0)
     mid = ranked("Mid", 1600, games=0)
-    establish(top, mid)  # accounts whose rated results count (game/rating_rules.py)
+    establish(top, mid)  # accounts whose rated results count (game/ratings/rules.py)
     # Three rated results (the pair's daily limit, rating_eligibility, would refuse more).
     results_record(match=make_match(top, mid, rated=True, winner=top))
     results_record(match=make_match(top, mid, rated=True, winner=mid))

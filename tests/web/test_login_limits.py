@@ -1,5 +1,5 @@
 """Issue 26: the login-failure limit cannot be used against the owner. Wrong passwords are counted per
-address, and per account name only together with the address (game/allauth_adapter.py), so a
+address, and per account name only together with the address (game/accounts/allauth_adapter.py), so a
 stranger's five wrong passwords for a public player name lock out the stranger's address, never the
 owner's right password from another one. Real HTTP posts through the Django test client, each address
 as REMOTE_ADDR (what daphne --proxy-headers sets from the proxy's X-Forwarded-For, docs/deploy.md)."""

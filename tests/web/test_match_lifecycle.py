@@ -17,8 +17,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 
-from game.deadline_runner import fire_due
 from game.engine.rules import Match as EngineMatch
+from game.matches.clock_runner import fire_due
 from game.models import Match, MatchEvent, Profile, RatingChange, Shot
 from game.selectors.match_state import deadline_next, snapshot_hash
 from game.selectors.rating_eligibility import reason_text
@@ -52,7 +52,7 @@ def two_players(**options: Any) -> tuple[AbstractBaseUser, AbstractBaseUser, str
     alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345", display_name=f"alice{suffix}")
     bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345", display_name=f"bob{suffix}")
     if options.get("rated"):
-        establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
+        establish(alice, bob)  # accounts whose rated results count (game/ratings/rules.py)
     match, _ = match_create(
         user=alice,
         rated=options.get("rated", False),
@@ -111,7 +111,7 @@ def ratings(*users: AbstractBaseUser) -> list[tuple[float, int]]:
 
 
 async def both_players_there(socket: Any) -> None:
-    """The connection rows are written beside the sockets' snapshots (game.presence), by another
+    """The connection rows are written beside the sockets' snapshots (game.realtime.presence), by another
     database thread when there are several: wait until both players count. Their rows stop the
     disconnect grace and so move the match's next deadline, which the server clocks read."""
     await socket.until(lambda m: m["t"] == "presence" and all(p["connected"] for p in m["d"]["players"]))
@@ -315,7 +315,7 @@ async def test_player_back_within_the_grace_keeps_the_match() -> None:
     await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=7))
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
-    # Connection rows are written in the background (game.presence): read the grace from the row, as
+    # Connection rows are written in the background (game.realtime.presence): read the grace from the row, as
     # the server's clocks do, rather than from clock messages that may still be those of the connects.
     await grace_seat_becomes(match_id, None)
     await bob.close()

@@ -42,7 +42,7 @@ def two_players(**options: Any) -> tuple[AbstractBaseUser, AbstractBaseUser, str
     alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345", display_name=f"alice{suffix}")
     bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345", display_name=f"bob{suffix}")
     if options.get("rated"):
-        establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
+        establish(alice, bob)  # accounts whose rated results count (game/ratings/rules.py)
     match, _ = match_create(
         user=alice, rated=options.get("rated", False), time_limit=None, shot_clock=options.get("shot_clock")
     )
@@ -322,7 +322,7 @@ async def test_aim_is_relayed_to_the_others_at_most_20_per_second() -> None:
 
 
 async def test_spectators_get_the_aim_at_most_10_per_second_and_the_last_one_always() -> None:
-    """The players' relay is 20 a second; each process thins it to 10 for its spectators (game.hub),
+    """The players' relay is 20 a second; each process thins it to 10 for its spectators (game.realtime.hub),
     holding an aim that comes too soon until the interval ends, so the sweep's last aim still arrives."""
     alice_user, bob_user, match_id, _v, _shot = await in_play_position()
     alice = await connect_communicator("alice", match_id, alice_user)
@@ -333,8 +333,20 @@ async def test_spectators_get_the_aim_at_most_10_per_second_and_the_last_one_alw
         await alice.send("aim", {"angle": i / 100, "speed": 1.0, "side": 0.0, "height": 0.0})
         await asyncio.sleep(0.008)
     assert not [m for m in await alice.drain(0.05) if m["t"] == "error"]
-    bob_aims = [m for m in await bob.drain() if m["t"] == "aim"]
-    seen_aims = [m for m in await spectator.drain() if m["t"] == "aim"]
+    last = (sent - 1) / 100
+
+    async def aims_until_the_last(watcher: Any) -> list[dict[str, Any]]:
+        # Read until the sweep's last aim (a loaded host may hold it past a fixed quiet time), then
+        # whatever follows it: nothing may come after the last.
+        aims = []
+        while not aims or aims[-1]["d"]["angle"] != pytest.approx(last):
+            message = await watcher.recv(10.0)
+            if message["t"] == "aim":
+                aims.append(message)
+        return aims + [m for m in await watcher.drain() if m["t"] == "aim"]
+
+    bob_aims = await aims_until_the_last(bob)
+    seen_aims = await aims_until_the_last(spectator)
     # The timing itself is asserted on the hub alone (test_hub_spectator_aims.py); here, end to end:
     # fewer for the spectator, each one the player had too, the last one for both.
     assert 2 <= len(seen_aims) < len(bob_aims), (len(seen_aims), len(bob_aims))

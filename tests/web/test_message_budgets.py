@@ -1,7 +1,7 @@
-"""A user's websocket message budget holds across daphne processes (issue 26, game/budgets.py).
+"""A user's websocket message budget holds across daphne processes (issue 26, game/common/budgets.py).
 
 The budget lives in Redis and each process spends it by lease: over t seconds a user's sockets on N
-processes get at most burst + rate * t + N * lease messages (the slack stated in game/budgets.py).
+processes get at most burst + rate * t + N * lease messages (the slack stated in game/common/budgets.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from game import budgets
+from game.common import budgets
 from tests.support.daphne import DaphneServer
 from tests.web.play_support import Player
 from tests.web.test_daphne_play import Browser, create_match, socket_for
@@ -96,7 +96,7 @@ async def test_budget_counts_in_memory_when_redis_is_away(settings) -> None:
 
 def _finishes_without_waiting(coroutine: Any) -> Any:
     """The value of `coroutine` if it returns without suspending once (no await reached Redis), else
-    fails: what the aim path's latency needs of a budget (game/budgets.py, "spent now and settled
+    fails: what the aim path's latency needs of a budget (game/common/budgets.py, "spent now and settled
     after")."""
     try:
         coroutine.send(None)

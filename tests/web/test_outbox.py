@@ -1,4 +1,4 @@
-"""`game.outbox.VersionedOutbox` on its own (issue 15, point 5): one socket's versioned delivery.
+"""`game.realtime.outbox.VersionedOutbox` on its own (issue 15, point 5): one socket's versioned delivery.
 
 The socket and the database are replaced by test doubles at the outbox's two edges (a list of the
 texts sent; the match's stored events as a plain list, with the same answers as
@@ -12,8 +12,8 @@ import asyncio
 import json
 from typing import Any
 
-from game.outbox import VersionedOutbox
-from game.realtime import event_pending
+from game.realtime.fanout import event_pending
+from game.realtime.outbox import VersionedOutbox
 
 
 def stored(v: int, pending: list[str] | None = None) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The process heartbeat keeps its sockets' rows alive even while the inputs' lane of the database pool
-never empties (game.presence.heartbeat, game.db). A touch that waited for the pool to go idle could
+never empties (game.realtime.presence.heartbeat, game.common.db). A touch that waited for the pool to go idle could
 wait past CONNECTION_STALE_AFTER under a sustained load, and the input path would then read a live
 player's seat as gone and start the disconnect grace.
 
@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from game import db, presence, realtime
+from game.common import db
 from game.models import Match, MatchConnection
+from game.realtime import fanout as realtime
+from game.realtime import presence
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join
 from tests.web.play_support import fast_password_hasher, fresh_channel_layer_and_connections

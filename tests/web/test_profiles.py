@@ -16,9 +16,9 @@ from tests.web.community_factories import establish, make_match, make_player, ve
 @pytest.mark.services
 def test_profile_shows_record_rating_history_and_recent_matches(client) -> None:
     # Bob's rating is settled (not provisional): Alice's wins against him are not capped by the day's
-    # allowance for wins against provisional ratings (game/rating_rules.py), so each shows its gain.
+    # allowance for wins against provisional ratings (game/ratings/rules.py), so each shows its gain.
     alice, bob = make_player("Alice"), make_player("Bob", rating_deviation=60.0)
-    establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
+    establish(alice, bob)  # accounts whose rated results count (game/ratings/rules.py)
     for i, winner in enumerate([alice, alice, bob]):
         match = make_match(
             alice, bob, winner=winner, scores=(60, 20 + i), shots=[(alice, verdict(4)), (alice, verdict(9))]

@@ -19,10 +19,11 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from game import protocol, ratelimit
-from game.consumers import MatchConsumer
+from game.common import ratelimit
 from game.engine.rules import Match as EngineMatch
+from game.matches.consumer import MatchConsumer
 from game.models import Match, MatchEvent, Shot
+from game.realtime import protocol
 from game.selectors.match_state import snapshot_hash
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game import ratelimit
+from game.common import ratelimit
 from game.models import Club, Match, Profile
 from game.routing import websocket_urlpatterns
 from game.services.matches import match_create

@@ -8,9 +8,9 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
 
-from game import glicko2
 from game.models import Match, MatchResult, Profile, Shot
-from game.rating_rules import rating_rules
+from game.ratings import glicko2
+from game.ratings.rules import rating_rules
 from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join, match_resign
@@ -26,7 +26,7 @@ PAIR_DAILY_LIMIT = rating_rules().pair_daily_limit
 
 
 def established(*names: str) -> list:
-    """Players whose accounts are established (old enough, real games played: game/rating_rules.py),
+    """Players whose accounts are established (old enough, real games played: game/ratings/rules.py),
     so that these tests test the rule they name and not the new-account rule."""
     users = [make_player(name) for name in names]
     establish(*users)

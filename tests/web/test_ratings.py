@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from game import glicko2
 from game.models import Match, MatchResult, Profile, RatingChange
+from game.ratings import glicko2
 from game.services.results import results_record
 from tests.web.community_factories import establish, make_match, make_player, verdict
 
@@ -50,7 +50,7 @@ def test_glicko2_draw_between_equals_changes_no_rating() -> None:
 @pytest.mark.services
 def test_rated_finished_match_moves_ratings_once_and_counts_stats() -> None:
     alice, bob = make_player("Alice"), make_player("Bob")
-    establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
+    establish(alice, bob)  # accounts whose rated results count (game/ratings/rules.py)
     shots = [
         (alice, verdict(3)),
         (alice, verdict(5)),

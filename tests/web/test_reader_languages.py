@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from game.common.reader_language import scope_language
 from game.engine.rules import words
 from game.models import Match
-from game.reader_language import scope_language
 from game.selectors.history import entry_in, history_entry, match_history
 from game.selectors.match_result import match_stored_result, result_in
 from game.selectors.replays import match_replay_steps

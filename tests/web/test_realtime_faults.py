@@ -27,8 +27,8 @@ import pytest
 import websockets
 from channels.db import database_sync_to_async
 
-from game import hub
-from game.consumers import MatchConsumer
+from game.matches.consumer import MatchConsumer
+from game.realtime import hub
 from tests.support import services
 from tests.support.daphne import DaphneServer, free_port, stop_all
 from tests.web.play_support import (
@@ -192,7 +192,7 @@ async def test_connection_churn_leaks_nothing(
 
     import psycopg
 
-    # The cleanups of the last sockets to leave are behind the players' work (game.db priorities):
+    # The cleanups of the last sockets to leave are behind the players' work (game.common.db priorities):
     # wait (bounded) until the rows are the two open sockets'.
     settled = time.perf_counter()
     while True:

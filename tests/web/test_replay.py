@@ -100,7 +100,7 @@ def test_a_match_played_through_the_online_services_replays_and_is_rated(client)
     from game.services import matches as online
 
     alice, bob = make_player("Alice"), make_player("Bob")
-    establish(alice, bob)  # accounts whose rated results count (game/rating_rules.py)
+    establish(alice, bob)  # accounts whose rated results count (game/ratings/rules.py)
     users = {"Alice": alice, "Bob": bob}
     match, _ = online.match_create(user=alice, rated=True, time_limit=3900, shot_clock=None)
     online.match_join(match_id=match.pk, user=bob)

@@ -14,11 +14,11 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from game import seek_clock
+from game.lobby import seek_clock
 from game.models import Match, Seek
+from game.models.tournaments import DEFAULT_TIME_LIMIT
 from game.routing import websocket_urlpatterns
 from game.services.seeks import WINDOW_EVERY, WINDOW_MAX, WINDOW_START, WINDOW_STEP, seek_window
-from game.tournament_models import DEFAULT_TIME_LIMIT
 from tests.web.community_factories import make_player
 from tests.web.play_support import fresh_channel_layer_and_connections
 

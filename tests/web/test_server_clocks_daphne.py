@@ -1,5 +1,5 @@
 """The server clocks in real daphne processes: each process polls its due deadlines every second
-from its start (game.deadline_runner, started from kaiza_site/asgi.py), and a deadline fires once
+from its start (game.matches.clock_runner, started from kaiza_site/asgi.py), and a deadline fires once
 however many processes poll (FOR UPDATE SKIP LOCKED on PostgreSQL).
 """
 

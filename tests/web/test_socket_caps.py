@@ -3,9 +3,9 @@
 One guest opened 500 sockets on one match: all were accepted, and the match counted 501 spectators.
 Now a user may hold a few sockets of a match (settings.KAIZA_SOCKET_LIMITS "match"), an address a
 bounded number of sockets of every kind in one process ("process"); the socket past a cap is accepted
-and closed at once with 4429 and a reason in words (game.socket_lifecycle.CleanCloseMixin.refuse).
+and closed at once with 4429 and a reason in words (game.realtime.socket_lifecycle.CleanCloseMixin.refuse).
 Presence (the `presence` message, the Watch page, the home page's featured match) counts distinct
-viewers: one user's three tabs count once (game.presence.viewer_of).
+viewers: one user's three tabs count once (game.realtime.presence.viewer_of).
 
 Real consumers through Channels' WebsocketCommunicator (a `client` address put in the scope as daphne
 does), and real daphne for what a browser gets on the wire (the close frame's code and reason).
@@ -24,14 +24,14 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import translation
 
-from game import ratelimit
+from game.common import ratelimit
 from game.models import Match
+from game.realtime.socket_lifecycle import CLOSE_TOO_MANY, REFUSED_REASONS
 from game.routing import websocket_urlpatterns
 from game.selectors.live import live_matches
 from game.selectors.matches import match_presence
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join
-from game.socket_lifecycle import CLOSE_TOO_MANY, REFUSED_REASONS
 from tests.support.daphne import DaphneServer
 from tests.web.play_support import (
     Player,

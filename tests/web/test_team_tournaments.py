@@ -16,18 +16,18 @@ from django.utils import timezone
 
 from game.engine.rules import Match as EngineMatch
 from game.models import Match, RatingChange, TeamSeat
-from game.selectors.match_state import DISCONNECT_GRACE
-from game.selectors.tournaments import standings
-from game.services.deadlines import deadlines_fire_due
-from game.services.matches import match_resign, match_set_connected
-from game.services.tournaments import TournamentError, tournament_close_entries, tournament_create, tournament_enter
-from game.tournament_models import (
+from game.models.tournaments import (
     NO_SHOW_AFTER,
     Tournament,
     TournamentEntry,
     TournamentEntryMember,
     TournamentPairing,
 )
+from game.selectors.match_state import DISCONNECT_GRACE
+from game.selectors.tournaments import standings
+from game.services.deadlines import deadlines_fire_due
+from game.services.matches import match_resign, match_set_connected
+from game.services.tournaments import TournamentError, tournament_close_entries, tournament_create, tournament_enter
 from tests.web.community_factories import make_club, make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

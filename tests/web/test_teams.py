@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from game import glicko2
 from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchResult, Profile, RatingChange, TeamSeat
+from game.ratings import glicko2
 from game.selectors.matches import match_info, match_role, matches_in_progress_for
 from game.selectors.players import player_recent_matches
 from game.selectors.teams import team_winner

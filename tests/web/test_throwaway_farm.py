@@ -1,7 +1,7 @@
 """Issue 26: a farm of throwaway accounts that each play their own two shots of a rated match and
 then resign (1500 -> 1886 in five matches before) moves no rating; established throwaways give their
 winner at most the day's cap; the result says why in every language; the admin's farm flag catches
-the pattern. The thresholds are game/rating_rules.py."""
+the pattern. The thresholds are game/ratings/rules.py."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import translation
 
-from game import glicko2
 from game.models import MatchResult, Profile, Shot
-from game.rating_rules import rating_rules
+from game.ratings import glicko2
+from game.ratings.rules import rating_rules
 from game.selectors.rating_eligibility import account_established, reason_text, resign_farm_suspects
 from game.services.accounts import user_signup
 from game.services.matches import match_create, match_join

@@ -12,13 +12,13 @@ import pytest
 from django.test import Client
 from django.utils import formats, timezone, translation
 
+from game.models.tournaments import Tournament
 from game.services.tournaments import (
     tournament_clocks_fire,
     tournament_close_entries,
     tournament_create,
     tournament_enter,
 )
-from game.tournament_models import Tournament
 from tests.web.community_factories import make_club, make_player
 
 #: (before the start, its round, after the start) in each language, as the catalogue says them.

@@ -15,6 +15,7 @@ import pytest
 from django.utils import timezone
 
 from game.models import Match, MatchConnection, Membership
+from game.models.tournaments import NO_SHOW_AFTER, Tournament, TournamentEntry, TournamentPairing, TournamentResultFix
 from game.selectors.tournaments import standings, to_play_for
 from game.services.deadlines import deadlines_fire_due
 from game.services.matches import MatchError, match_join, match_resign
@@ -26,7 +27,6 @@ from game.services.tournaments import (
     tournament_pairing_swap,
     tournament_result_fix,
 )
-from game.tournament_models import NO_SHOW_AFTER, Tournament, TournamentEntry, TournamentPairing, TournamentResultFix
 from game.tournaments import knockout
 from game.tournaments.results import Result, decided
 from game.tournaments.round_robin import round_robin_rounds

@@ -33,7 +33,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def service_call(move: dict[str, Any], match_id: str, user: Any, ack: int, version: int) -> Any:
-    """The service the consumer would call for `move` (game.consumers.PLAY_ROUTES)."""
+    """The service the consumer would call for `move` (game.matches.consumer.PLAY_ROUTES)."""
     common = {"match_id": match_id, "user": user, "ack": ack, "expected_version": version}
     action = move["action"]
     if action == "lag":

@@ -12,9 +12,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from game import protocol
 from game.engine.rules import words
 from game.models import Match, MatchEvent
+from game.realtime import protocol
 from game.selectors.history import history_entry, verdict_words
 from game.services.matches.rows import insert_row
 
@@ -36,7 +36,7 @@ class MatchError(Exception):
         self.params: dict[str, Any] = dict(params or {})
         #: A rules refusal's key (game.engine.rules.words.refusal): then `params` are the rules
         #: catalogue's and `message` is already the English sentence, so the socket answers in its
-        #: reader's language (game.reader_language.error_message); None for the services' own.
+        #: reader's language (game.common.reader_language.error_message); None for the services' own.
         self.key = key
         self.message = message % self.params if self.params and key is None else message
         super().__init__(f"{code}: {self.message}")

@@ -21,11 +21,11 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from game import protocol
 from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError, words
 from game.models import Match, MatchEvent, MatchResult, Shot
+from game.realtime import protocol
 from game.selectors.history import notice_params
 from game.selectors.match_result import match_result
 from game.selectors.match_state import (

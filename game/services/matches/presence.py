@@ -68,7 +68,7 @@ def match_set_connected(
     viewer: str | None = None,
 ) -> dict[str, Any] | None:
     """Record a socket opening or closing (`process` and `boot` name the server process holding it:
-    game.services.connections; `viewer` who holds it, game.presence.viewer_of). Each socket has its
+    game.services.connections; `viewer` who holds it, game.realtime.presence.viewer_of). Each socket has its
     row: one of a player's tabs closing leaves his other tabs' rows, and his seat stays there.
     Returns the new `clock` data when a player's coming or going changed the disconnect grace (to
     publish), else None."""

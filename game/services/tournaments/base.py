@@ -10,7 +10,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_noop
 
 from game.models import Membership
-from game.tournament_models import Tournament
+from game.models.tournaments import Tournament
 
 MANAGER_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)
 

@@ -11,11 +11,11 @@ import logging
 from django.db import transaction
 
 from game.common.clock import game_now
+from game.models.tournaments import Tournament, TournamentPairing, TournamentRound
 from game.services.matches.base import Applied
 from game.services.tournaments.base import TournamentError
 from game.services.tournaments.play import no_show_fire, round_begin
 from game.services.tournaments.setup import tournament_close_entries
-from game.tournament_models import Tournament, TournamentPairing, TournamentRound
 
 __all__ = ["tournament_clock_source", "tournament_clocks_fire"]
 

@@ -17,6 +17,13 @@ from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
 from game.models import Match, MatchConnection
+from game.models.tournaments import (
+    NO_SHOW_AFTER,
+    Tournament,
+    TournamentPairing,
+    TournamentResultFix,
+    TournamentRound,
+)
 from game.selectors import tournaments as selectors
 from game.selectors.match_state import deadline_next, fresh_since
 from game.selectors.teams import team_winner
@@ -26,13 +33,6 @@ from game.services.matches.lifecycle import match_create, match_join
 from game.services.matches.presence import connected_seats, refresh_grace
 from game.services.teams import team_match_create
 from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
-from game.tournament_models import (
-    NO_SHOW_AFTER,
-    Tournament,
-    TournamentPairing,
-    TournamentResultFix,
-    TournamentRound,
-)
 from game.tournaments import knockout
 from game.tournaments.results import LOSS, WIN, Game, decided
 from game.tournaments.round_robin import round_robin_rounds

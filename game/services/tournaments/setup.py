@@ -18,11 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_noop, ngettext_lazy
 
 from game.models import Club, Profile
-from game.selectors.tournaments import entries_in_seed_order
-from game.services.matches.lifecycle import TIME_LIMIT_RANGE
-from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
-from game.services.tournaments.play import plan_rounds, round_begin_if_due, round_pair
-from game.tournament_models import (
+from game.models.tournaments import (
     DEFAULT_TIME_LIMIT,
     Tournament,
     TournamentEntry,
@@ -30,6 +26,10 @@ from game.tournament_models import (
     TournamentPairing,
     TournamentRound,
 )
+from game.selectors.tournaments import entries_in_seed_order
+from game.services.matches.lifecycle import TIME_LIMIT_RANGE
+from game.services.tournaments.base import TournamentError, is_member, lock_tournament, require_manager
+from game.services.tournaments.play import plan_rounds, round_begin_if_due, round_pair
 
 NAME_LENGTH = (3, 80)
 ENTRIES_RANGE = (2, 64)

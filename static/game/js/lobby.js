@@ -68,7 +68,7 @@ function connect(attempt = 0) {
   });
   socket.addEventListener("close", (event) => {
     seeks.onClose();
-    // 4429: refused for too many sockets of this address (game/socket_lifecycle.py): say why.
+    // 4429: refused for too many sockets of this address (game/realtime/socket_lifecycle.py): say why.
     status.textContent = event.code === 4429 && event.reason ? event.reason : gettext("Reconnecting…");
     setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
   });

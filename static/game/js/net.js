@@ -11,7 +11,7 @@ export const BACKOFF_BASE_MS = 400;
 export const BACKOFF_MAX_MS = 10_000;
 /** Inputs that change the match and carry an ack (re-sent after a reconnect until answered). */
 export const PLAY_TYPES = new Set(["shoot", "place", "lag", "choose_break", "resign", "claim_timeout", "abort", "rematch"]);
-/** Inputs made against a match version: the envelope carries that `v` (game/protocol.py). */
+/** Inputs made against a match version: the envelope carries that `v` (game/realtime/protocol.py). */
 export const VERSIONED_INPUTS = new Set(["shoot", "place", "lag", "choose_break"]);
 const MIN_AIM_INTERVAL_MS = 55; // the server relays at most 20 aims a second
 const CATCH_UP_INTERVAL_MS = 1500;
@@ -24,11 +24,11 @@ export const RESEND_MS = 5000;
 /** A socket that does not open in this time is given up and tried again. */
 export const CONNECT_TIMEOUT_MS = 6000;
 const WATCH_INTERVAL_MS = 500;
-/** Close codes after which reconnecting cannot help (game/consumers.py). */
+/** Close codes after which reconnecting cannot help (game/matches/consumer.py). */
 export const REFUSED_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
 /**
  * Refused at the handshake: too many sockets of this user on this match, or of this address
- * (game/socket_lifecycle.py). The close's reason says why in the reader's language; the client shows
+ * (game/realtime/socket_lifecycle.py). The close's reason says why in the reader's language; the client shows
  * it and tries again with the usual backoff (a tab closed elsewhere, or a dead socket of ours timed
  * out on the server, frees a place).
  */

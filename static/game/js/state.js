@@ -175,7 +175,7 @@ const MAX_AIM_GLIDE_MS = 150;
 
 /**
  * The angle of the other player's cue to draw at `now`. Aims arrive 20 a second for a player and 10
- * a second for a spectator (the server thins them: game/hub.py, SPECTATOR_AIM_INTERVAL), so each new
+ * a second for a spectator (the server thins them: game/realtime/hub.py, SPECTATOR_AIM_INTERVAL), so each new
  * one glides from the angle shown when it came to its own, over the time the one before it took to
  * come: the cue sweeps as smoothly as it was dragged, one interval behind.
  */

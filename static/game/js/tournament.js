@@ -47,7 +47,7 @@ function connect(attempt = 0) {
     if (msg.d.reload) refresh();
   });
   socket.addEventListener("close", (event) => {
-    // 4429: refused for too many sockets of this address (game/socket_lifecycle.py): say why.
+    // 4429: refused for too many sockets of this address (game/realtime/socket_lifecycle.py): say why.
     setStatus(event.code === 4429 && event.reason ? event.reason : "…");
     setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
   });

@@ -1,6 +1,6 @@
 """One socket's versioned delivery: every versioned event exactly once, in version order.
 
-Events reach a match socket by two roads: live, through the process's hub (`game.hub`, possibly out of
+Events reach a match socket by two roads: live, through the process's hub (`game.realtime.hub`, possibly out of
 order when two processes publish close together, possibly lost when Redis fails), and from the database
 (the connect snapshot, `hello` catch-up, gap fills). `VersionedOutbox` merges the two so the client sees
 `v` rise by exactly one per event after its snapshot (docs/protocol.md, "Versions, ordering, catch-up").
@@ -17,9 +17,9 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from game import protocol
-from game.db import CONNECT, PLAY
-from game.realtime import event_pending
+from game.common.db import CONNECT, PLAY
+from game.realtime import protocol
+from game.realtime.fanout import event_pending
 
 __all__ = ["EventsSince", "Snapshot", "VersionedOutbox"]
 

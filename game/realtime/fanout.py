@@ -2,13 +2,13 @@
 
 Services return events; whoever called a service publishes them here after the transaction committed
 (consumers, views, the bot runner). Every process that has sockets in a match has its hub
-(`game.hub`) in the match's group, so a change made in one daphne process reaches the sockets of all
+(`game.realtime.hub`) in the match's group, so a change made in one daphne process reaches the sockets of all
 of them. Each message is JSON-encoded once, here, and travels as text: the hubs hand the same text to
 every local socket instead of encoding it once per socket.
 
 Publishing never raises: the publishing process's own sockets get the message in memory, and should
 the layer fail (Redis down), the other processes' sockets catch up from the database on the next
-`beat` (game.hub). So a player whose input was stored is answered with its event, never with
+`beat` (game.realtime.hub). So a player whose input was stored is answered with its event, never with
 `internal_error`.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from game import hub, protocol
-from game.db import db_async
+from game.common.db import db_async
+from game.realtime import hub, protocol
 
 LOBBY_GROUP = "lobby"
 
@@ -158,7 +158,7 @@ def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = F
     if events:
         async_to_sync(publish)(match_id, events)
     if lobby:
-        # Read in this thread, with the request's connection: no hop into the pool (game.db).
+        # Read in this thread, with the request's connection: no hop into the pool (game.common.db).
         from game.selectors.matches import match_open_list
 
         async_to_sync(lobby_publish)(match_open_list())

@@ -1,7 +1,7 @@
 """Quick pairing's side of the server clocks: pair the seeks that fit now, widen the windows of those
 still waiting, and tell their sockets (game/services/seeks.py holds the queue and the numbers).
 
-Called by every daphne process's clock loop (game/deadline_runner.py) about once a second, and by the
+Called by every daphne process's clock loop (game/matches/clock_runner.py) about once a second, and by the
 lobby socket right after a seek is queued, so a partner already waiting is paired at once. The sockets
 are told through the channel layer by their channel names, so a seeker on another process hears too.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from channels.layers import get_channel_layer
 
-from game import protocol, realtime
 from game.common.clock import game_now
-from game.db import db_async
+from game.common.db import db_async
+from game.realtime import fanout as realtime
+from game.realtime import protocol
 from game.services.seeks import Paired, Widened, seeks_pair, seeks_widen
 
 

@@ -21,7 +21,7 @@ channels_redis:
   then stays in Redis for the next reader;
 - the group sends of an event loop queue up and go in batches, one round trip per batch running a
   script that reads each group and adds the message (serialised once) to every member that is a plain
-  channel, as the match hubs' are (`game.hub`); process-local members (`specific.X!Y`: the ping
+  channel, as the match hubs' are (`game.realtime.hub`); process-local members (`specific.X!Y`: the ping
   sockets) get a plain `send`. A hub reads its channel in batches too (`receive_batch`).
 """
 

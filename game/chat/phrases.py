@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import pgettext_lazy
 
-from game import protocol
+from game.realtime import protocol
 
 PHRASES = {
     "good_shot": pgettext_lazy("chat phrase", "Good shot"),

@@ -22,7 +22,7 @@ The hub's channel is read by the hub alone (in batches where the layer offers `r
 socket's closing can cancel a read and drop a message meant for others.
 
 Faults heal here, because delivery through the layer is at most once and the database is the record:
-- every `BEAT_INTERVAL` the process's heartbeat (`heartbeat`, set by `game.presence`) tells each local
+- every `BEAT_INTERVAL` the process's heartbeat (`heartbeat`, set by `game.realtime.presence`) tells each local
   match socket the match's latest stored version, and a socket behind fills the gap from the
   database: an event whose publish never happened (a crash between commit and publish, Redis down)
   reaches everyone within one beat;
@@ -41,7 +41,7 @@ from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer
 
-from game.ratelimit import TokenBucket
+from game.common.ratelimit import TokenBucket
 
 logger = logging.getLogger(__name__)
 
@@ -247,7 +247,7 @@ class MatchHub:
 
     async def _heartbeat(self) -> None:
         """Every `BEAT_INTERVAL`: resubscribe, then the process's heartbeat (the sockets' `beat`, their
-        rows kept alive, stale rows purged: `game.presence`)."""
+        rows kept alive, stale rows purged: `game.realtime.presence`)."""
         while True:
             await asyncio.sleep(BEAT_INTERVAL)
             try:
@@ -365,7 +365,7 @@ class SpectatorAims:
 
 
 #: Seconds between two aims relayed to a match's spectators by one process: 10 a second, where the
-#: players get up to 20 (game.consumers.MatchConsumer.aim_interval). A page in a drag sends 18 a second
+#: players get up to 20 (game.matches.consumer.MatchConsumer.aim_interval). A page in a drag sends 18 a second
 #: and each relay goes to every spectator (five of them: most of the frames a match sends), while a
 #: spectator's page glides the cue from one aim to the next (static/game/js/state.js,
 #: `remoteAimAngle`), so a sweep looks the same at half the frames.
@@ -376,7 +376,7 @@ SPECTATOR_AIM_BURST = 2.0
 
 #: Seconds between two heartbeats of a process (the `beat` every match socket gets; a client that hears
 #: nothing for three of them shows the connection as lost), and the coroutine function that does the
-#: process's periodic work (set by game.presence: the hub knows nothing of the database).
+#: process's periodic work (set by game.realtime.presence: the hub knows nothing of the database).
 BEAT_INTERVAL = 2.0
 #: Seconds an announcement of another process's hub keeps a group's aims going out through the layer
 #: (three beats: a process that stopped serving the group stops announcing).

@@ -1,7 +1,7 @@
 """`ws/lobby/`: the lobby's socket (the open matches, and quick pairing's seeks).
 
-Its own module, as the tournament socket (game.tournament_consumer) has: the match socket
-(game.consumers) is the large one. The lobby's sockets are members of the process's hub in the group
+Its own module, as the tournament socket (game.tournaments.consumer) has: the match socket
+(game.matches.consumer) is the large one. The lobby's sockets are members of the process's hub in the group
 `lobby`; `realtime.lobby_publish` encodes the list once for all of them.
 """
 
@@ -12,16 +12,18 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
-from game import hub, protocol, realtime, seek_clock
 from game.common.clock import game_now
-from game.db import CONNECT, db_async
-from game.lobby_protocol import SeekCancel, SeekRequest, parse_lobby
-from game.ratelimit import TokenBucket
-from game.reader_language import error_message, scope_language
+from game.common.db import CONNECT, db_async
+from game.common.ratelimit import TokenBucket
+from game.common.reader_language import error_message, scope_language
+from game.lobby import seek_clock
+from game.lobby.protocol import SeekCancel, SeekRequest, parse_lobby
+from game.realtime import fanout as realtime
+from game.realtime import hub, protocol
+from game.realtime.socket_lifecycle import CleanCloseMixin, RelayOnlyMember
 from game.selectors import matches as match_selectors
 from game.services import matches as match_services
 from game.services import seeks as seek_services
-from game.socket_lifecycle import CleanCloseMixin, RelayOnlyMember
 
 
 class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
@@ -74,7 +76,7 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def handle_seek(self, message: SeekRequest) -> None:
         """Queue the seek (or answer why not, storing nothing), say so, then pair at once if a partner
-        waits; otherwise the server clocks' tick pairs and widens (game.seek_clock)."""
+        waits; otherwise the server clocks' tick pairs and widens (game.lobby.seek_clock)."""
         now = game_now()
         try:
             seek = await db_async(seek_services.seek_start)(

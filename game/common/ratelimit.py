@@ -11,7 +11,7 @@ sign-ups, resets) are `settings.ACCOUNT_RATE_LIMITS`. A refused action raises `R
 Websocket messages are limited per socket by the consumer's token buckets and, on top, per user
 across all of that user's sockets by `socket_allows` (one call in the consumer), so opening more
 sockets does not buy more messages, nor does reaching more processes: with `REDIS_URL` the buckets
-are in Redis, spent by lease so that a message almost never waits for it (game.budgets, with the
+are in Redis, spent by lease so that a message almost never waits for it (game.common.budgets, with the
 stated slack), in memory otherwise. Chat messages have their own budget, `chat_allows`.
 """
 
@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from game.budgets import SharedBudget, TokenBucket
+from game.common.budgets import SharedBudget, TokenBucket
 
 __all__ = [
     "RateLimitMiddleware",
@@ -133,10 +133,10 @@ class RateLimitMiddleware:
         return None
 
 
-# --- websockets: per-user message budgets, shared by every process through Redis (game/budgets.py) ---
+# --- websockets: per-user message budgets, shared by every process through Redis (game/common/budgets.py) ---
 
 #: (burst, refill per second) across all sockets of one user, or of one address for visitors without
-#: an account, for `aim` and for every other message, in every process together (game.budgets: within
+#: an account, for `aim` and for every other message, in every process together (game.common.budgets: within
 #: one second's refill per process). A user gets a little more burst than one socket
 #: (MatchConsumer.player_limit / aim_limit) and the same refill; an address is shared by everyone
 #: behind it (a club hall's spectators ping every 5 s), so it gets more. `KAIZA_MESSAGE_BUDGETS`
@@ -169,7 +169,7 @@ async def socket_allows(scope: dict[str, Any], *, aim: bool, who: tuple[str, str
     is spent, whichever of their sockets sends, on whichever process. `who`: the socket's
     `socket_owner`, when the caller keeps it (it cannot change while the socket lives; reading the
     scope's lazy user costs on every aim). Returns without waiting while this process holds a lease of
-    the user's tokens (game.budgets), which is nearly always."""
+    the user's tokens (game.common.budgets), which is nearly always."""
     kind = "aim" if aim else "other"
     per, name = who if who is not None else socket_owner(scope)
     capacity, rate = MESSAGE_BUDGETS[(per, kind)]
@@ -199,7 +199,7 @@ def reset_message_budgets() -> None:
 # process's memory, not in Redis: what they protect is the process (its file descriptors, its snapshot
 # reads, its connection rows), a socket lives and dies in one process, and a count in memory cannot
 # leak when a process is killed. A client that spreads sockets over N processes holds at most N times
-# a cap, each process still protected; presence counts people, not sockets (game.presence
+# a cap, each process still protected; presence counts people, not sockets (game.realtime.presence
 # `viewer_of`), so extra sockets pump no count anywhere. The check and the taking are one synchronous
 # step: a burst of handshakes on one event loop cannot all pass a check before any is counted.
 

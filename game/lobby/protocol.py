@@ -1,7 +1,7 @@
 """The lobby socket's own client messages (issue 17's quick pairing): `seek` and `seek_cancel`.
 
-Everything else a lobby socket may send (`ping`) is parsed by game.protocol, whose framing rules
-(size, JSON, the `{t, ack?, v?, d?}` envelope) apply here as well. Like game.protocol, nothing here
+Everything else a lobby socket may send (`ping`) is parsed by game.realtime.protocol, whose framing rules
+(size, JSON, the `{t, ack?, v?, d?}` envelope) apply here as well. Like game.realtime.protocol, nothing here
 raises on input or knows about Django; the service checks the choices themselves (which time limits
 a seek offers lives in game/services/seeks.py). docs/protocol.md documents both.
 """
@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from game import protocol
+from game.realtime import protocol
 
 LOBBY_TYPES = ("seek", "seek_cancel")
 

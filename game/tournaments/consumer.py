@@ -1,6 +1,6 @@
 """`ws/tournament/<id>/`: a tournament's pages hear when it changes, without a reload.
 
-The same pattern as the lobby socket (game.lobby_consumer.LobbyConsumer): the socket is a member of the
+The same pattern as the lobby socket (game.lobby.consumer.LobbyConsumer): the socket is a member of the
 process's hub in the group `tournament.<id>`, and `realtime.tournament_publish` sends one short
 `tournament {match, scores, event, reload}` message whenever one of its matches starts, scores or
 finishes, or the tournament itself changes (a round begins, a result is fixed). The page shows the
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from game import hub, protocol, realtime
-from game.db import CONNECT, db_async
-from game.ratelimit import TokenBucket
-from game.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin, RelayOnlyMember
-from game.tournament_models import Tournament
+from game.common.db import CONNECT, db_async
+from game.common.ratelimit import TokenBucket
+from game.models.tournaments import Tournament
+from game.realtime import fanout as realtime
+from game.realtime import hub, protocol
+from game.realtime.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin, RelayOnlyMember
 
 
 def _exists(tournament_id: int) -> bool:

@@ -25,8 +25,8 @@ from django.forms import BaseForm
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from game.accounts.signup_form import signed_in_guest
 from game.services.accounts import GUEST_PREFIX, AccountError, account_register
-from game.signup_form import signed_in_guest
 
 
 class LoginForm(AllauthLoginForm):

@@ -17,7 +17,7 @@ def tune_garbage_collector(thresholds: str | None = None) -> None:
     removed every pause over 5 ms at 30 matches.
 
     Rarer collections used to keep finished requests' PostgreSQL connections open until the GC freed
-    them (under ASGI each request has its own thread): `game.db.close_request_connection` now closes
+    them (under ASGI each request has its own thread): `game.common.db.close_request_connection` now closes
     them when the request ends, or the 100-match set-up ran out of connections."""
     gc.collect()
     gc.freeze()

@@ -6,11 +6,11 @@ the same `process` and another `boot` (a random id of each start), and the new p
 before it writes its first row (`claim_process`). A daphne process that stops removes its own rows
 at exit.
 
-`heartbeat` is the hub's periodic call (`game.hub.BEAT_INTERVAL`): one database call reads the latest
+`heartbeat` is the hub's periodic call (`game.realtime.hub.BEAT_INTERVAL`): one database call reads the latest
 stored version of every match the process has sockets in, and each of those sockets gets
 `beat {v}` (behind it, a socket fills the gap from the database first). Every `TOUCH_EVERY` beats the
 same call marks the process's sockets alive. Stale rows of any process are purged by the server
-clocks' poll (`game.deadline_runner`), which runs in every process, sockets or not.
+clocks' poll (`game.matches.clock_runner`), which runs in every process, sockets or not.
 
 Connection rows: a player's is written at once (it may start or stop the disconnect grace); the
 spectators' are written in batches, one database call for all that came and went meanwhile. Each row
@@ -31,9 +31,10 @@ import socket
 import uuid
 from typing import Any
 
-from game import hub, protocol, realtime
-from game.db import PLAY, PRESENCE, db_async
-from game.ratelimit import socket_address, socket_owner
+from game.common.db import PLAY, PRESENCE, db_async
+from game.common.ratelimit import socket_address, socket_owner
+from game.realtime import fanout as realtime
+from game.realtime import hub, protocol
 from game.selectors import matches as match_selectors
 from game.services import connections as connection_services
 from game.services import matches as match_services

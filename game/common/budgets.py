@@ -1,6 +1,6 @@
 """Message budgets that hold across daphne processes: token buckets in Redis, spent locally by lease.
 
-A user's websocket messages (`game.ratelimit.socket_allows`) and chat messages (`chat_allows`) are
+A user's websocket messages (`game.common.ratelimit.socket_allows`) and chat messages (`chat_allows`) are
 counted per user, whichever of their sockets sends. With one process an in-memory `TokenBucket` per
 user does it; with N processes behind a load balancer each process had its own, so a user with
 sockets on both got twice the budget (issue 26: 12.9 messages a second on one process, 21.0 on two).
@@ -142,7 +142,7 @@ class SharedBudget:
         self._url = ""
         self._prefix = ""
         self._async: tuple[asyncio.AbstractEventLoop, Any, str] | None = None
-        #: Leases to top up in the next pipeline, and the task that sends it (game.budgets._flush).
+        #: Leases to top up in the next pipeline, and the task that sends it (game.common.budgets._flush).
         self._batch: dict[str, tuple[_Lease, float, float]] = {}
         self._flusher: asyncio.Task[None] | None = None
         self._sync: tuple[Any, Any] | None = None

@@ -8,7 +8,7 @@ otherwise a player stays "connected" for good and can never be claimed against. 
 routes them all through one `release`, run once.
 
 Before any consumer's `connect`, the socket takes its places in the process's socket caps
-(game.ratelimit.socket_slots, settings.KAIZA_SOCKET_LIMITS); past a cap it is refused with 4429 and a
+(game.common.ratelimit.socket_slots, settings.KAIZA_SOCKET_LIMITS); past a cap it is refused with 4429 and a
 reason said in the reader's language (`CleanCloseMixin.refuse`).
 """
 
@@ -25,8 +25,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from game.ratelimit import socket_give, socket_slots, socket_take
-from game.reader_language import scope_language
+from game.common.ratelimit import socket_give, socket_slots, socket_take
+from game.common.reader_language import scope_language
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ class NoConnectionHopMixin:
     """Channels 4.2+ runs `close_old_connections` in the one thread-sensitive sync thread before *every*
     message a consumer handles. Every aim relay and event then queued behind all database work of the
     process (the load benchmark's aim relay waited hundreds of ms for it). Our handlers touch the
-    database only through `game.db.db_async` (Channels' `database_sync_to_async` in a pool), which
+    database only through `game.common.db.db_async` (Channels' `database_sync_to_async` in a pool), which
     closes stale connections itself in the thread that uses them, so the hop is skipped."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -82,7 +82,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
     released = False
     #: The server's direct frame path for this socket (`kaiza.frames`: kaiza_site.serve), or None.
     frames: Any = None
-    #: This socket's places in the process's socket caps (game.ratelimit.socket_slots), given back by
+    #: This socket's places in the process's socket caps (game.common.ratelimit.socket_slots), given back by
     #: `release_once`.
     slots: tuple[tuple[str, str, int], ...] = ()
 
@@ -162,7 +162,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
         return frames is not None and frames.send_text(text)
 
     def relay_now(self, text: str) -> bool:
-        """The hub's synchronous fast path (game.hub.MatchHub.dispatch); subclasses with a queue of
+        """The hub's synchronous fast path (game.realtime.hub.MatchHub.dispatch); subclasses with a queue of
         their own say False while it holds anything."""
         return self.send_direct(text)
 

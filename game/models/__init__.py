@@ -47,7 +47,7 @@ class Profile(models.Model):
     best_break = models.IntegerField(_("best break"), default=0)
     last_played_at = models.DateTimeField(_("last played at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    #: The site's language this player chose with the header's switcher ("" until then; game/language.py).
+    #: The site's language this player chose with the header's switcher ("" until then; game/common/language.py).
     language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     class Meta:
@@ -309,7 +309,7 @@ class MatchConnection(models.Model):
     `boot` differs).
 
     Presence counts people, not sockets: one user's three tabs are three rows with one `viewer`, and
-    the counts take distinct viewers (game.presence.viewer_of says who a socket's viewer is).
+    the counts take distinct viewers (game.realtime.presence.viewer_of says who a socket's viewer is).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
@@ -417,10 +417,10 @@ class Seek(models.Model):
 
 
 # The match chat lives in its own module, imported here so Django registers it with the app.
-from game.chat_models import ChatMessage, ChatReport  # noqa: E402
+from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 
 # Club tournaments live in their own module; imported here so Django registers them with the app.
-from game.tournament_models import (  # noqa: E402
+from game.models.tournaments import (  # noqa: E402
     Tournament,
     TournamentEntry,
     TournamentEntryMember,

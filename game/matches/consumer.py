@@ -1,8 +1,8 @@
 """Websocket consumers: thin, they parse with `protocol`, call `services`, publish with `realtime`.
 
-Match messages reach the sockets through the process's hub (`game.hub`, one group subscription per
+Match messages reach the sockets through the process's hub (`game.realtime.hub`, one group subscription per
 process and match), already encoded. MatchConsumer keeps per socket only what the socket itself
-needs: its `VersionedOutbox` (game.outbox: the last version it was sent, duplicates dropped and gaps
+needs: its `VersionedOutbox` (game.realtime.outbox: the last version it was sent, duplicates dropped and gaps
 filled from the database, so every socket sees versions strictly in order even when two processes
 publish close together), its rate-limit buckets and the aim throttle. Everything about the match
 itself lives in the database.
@@ -21,17 +21,19 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
-from game import bot_runner, hub, presence, protocol, realtime
-from game.db import CONNECT, db_async
-from game.outbox import VersionedOutbox
-from game.ratelimit import TokenBucket, socket_allows, socket_owner
-from game.reader_language import error_message, scope_language
+from game.common.db import CONNECT, db_async
+from game.common.ratelimit import TokenBucket, socket_allows, socket_owner
+from game.common.reader_language import error_message, scope_language
+from game.matches import bot_runner
+from game.realtime import fanout as realtime
+from game.realtime import hub, presence, protocol
+from game.realtime.outbox import VersionedOutbox
+from game.realtime.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
 from game.selectors import matches as match_selectors
 from game.services import chat as chat_services
 from game.services import matches as match_services
 from game.services import rematch as rematch_services
 from game.services.deadlines import match_claim_timeout
-from game.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
 
 __all__ = ["MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
 
@@ -54,7 +56,7 @@ def _finished_background(task: asyncio.Task[Any]) -> None:
 
 
 def schedule_bot_turn(match_id: str) -> None:
-    """Let the computer opponent act if it is its turn (game.bot_runner)."""
+    """Let the computer opponent act if it is its turn (game.matches.bot_runner)."""
     _keep(asyncio.create_task(bot_runner.bot_turn_if_due(match_id)))
 
 
@@ -400,7 +402,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         """Remember who may act (for the aim check) from the state an event carries."""
         self.pending_names = set(names)
 
-    # --- hub deliveries (game.hub): versioned order is the outbox's ----------------------------------
+    # --- hub deliveries (game.realtime.hub): versioned order is the outbox's ----------------------------------
 
     async def hub_event(self, message: dict[str, Any]) -> None:
         await self.outbox.hub_event(message)

@@ -2,7 +2,7 @@
 
 allauth builds its own `SignupForm` on top of this class when `allauth.account.forms` is first imported,
 so this module must not import `allauth.account.forms` itself: were it to (as it did while it lived in
-game/allauth_adapter.py beside `LoginForm`), whichever of the two modules a process imported first
+game/accounts/allauth_adapter.py beside `LoginForm`), whichever of the two modules a process imported first
 decided whether start-up crashed with a circular import (Django runs its system checks in no fixed
 order, so `migrate` failed in some processes only).
 """

@@ -33,14 +33,15 @@ from typing import Any
 
 from django.conf import settings
 
-from game import protocol, realtime
 from game.common.clock import game_now
-from game.db import db_async
+from game.common.db import db_async
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.models import Match, Profile, Shot
+from game.realtime import fanout as realtime
+from game.realtime import protocol
 from game.selectors.match_state import engine_names
 from game.services import matches as match_services
 

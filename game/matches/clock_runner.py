@@ -21,9 +21,10 @@ import sys
 import time
 from typing import Any
 
-from game import realtime, seek_clock
 from game.common.clock import game_now
-from game.db import PRESENCE, db_async
+from game.common.db import PRESENCE, db_async
+from game.lobby import seek_clock
+from game.realtime import fanout as realtime
 from game.services.connections import match_connections_purge_stale
 from game.services.deadlines import CLOCK_SOURCES, deadline_fire, deadlines_due
 
@@ -37,12 +38,12 @@ _task: asyncio.Task[Any] | None = None
 
 async def fire_due(now: float | None = None) -> int:
     """One poll: fire what is due, publish the events, wake a computer player whose turn it now is."""
-    from game.consumers import schedule_bot_turn
+    from game.matches.consumer import schedule_bot_turn
 
     now = game_now() if now is None else now
     fired = 0
     lobby = False
-    # One database call per match: the sockets' database work (one thread by default, game.db) runs
+    # One database call per match: the sockets' database work (one thread by default, game.common.db) runs
     # in between, so a poll with many deadlines due never holds it for long (about 25 ms per match
     # measured on PostgreSQL on a loaded machine). Each match's events go out as soon as it is fired.
     for match_id in await db_async(deadlines_due)(now=now):
@@ -75,7 +76,7 @@ PURGE_INTERVAL = 10.0
 
 
 async def purge_stale() -> None:
-    from game import presence
+    from game.realtime import presence
 
     changed = await db_async(match_connections_purge_stale, priority=PRESENCE)()
     if changed:

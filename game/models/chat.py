@@ -2,7 +2,7 @@
 
 Kept apart from game/models.py (which imports this module at its end, so Django registers these with
 the app) because chat is a concept of its own (docs/chat.md). A message is either free text or a quick
-phrase's code (game/chat_phrases.py), which every reader sees in their own language; it belongs to one
+phrase's code (game/chat/phrases.py), which every reader sees in their own language; it belongs to one
 channel, the players' or the spectators'. A report is a row an admin reads in the Django admin.
 """
 
@@ -32,7 +32,7 @@ class ChatMessage(models.Model):
     #: The name shown (kept: a renamed or deleted account does not rewrite a match's chat).
     author_name = models.CharField(_("author name"), max_length=32)
     text = models.CharField(_("text"), max_length=200, blank=True)
-    #: A quick phrase's code (game.chat_phrases.PHRASES), or "" for free text.
+    #: A quick phrase's code (game.chat.phrases.PHRASES), or "" for free text.
     phrase = models.CharField(_("phrase"), max_length=16, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
 

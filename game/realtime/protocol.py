@@ -27,7 +27,7 @@ MAX_ACK = 2**53 - 1
 #: Versions fit the database's positive integer column.
 MAX_VERSION = 2**31 - 1
 MAX_CHAT_CHARS = 200
-#: The chat's quick phrases, sent and stored as these codes (their words: game/chat_phrases.py).
+#: The chat's quick phrases, sent and stored as these codes (their words: game/chat/phrases.py).
 CHAT_PHRASES = ("good_shot", "thanks", "rematch", "good_game")
 #: The two chat channels of a match (docs/chat.md: who writes and who reads each).
 CHAT_CHANNELS = ("players", "spectators")
@@ -438,7 +438,7 @@ def pong() -> dict[str, Any]:
 
 
 def beat(version: int) -> dict[str, Any]:
-    """The heartbeat every match socket gets every 2 s (game.hub.BEAT_INTERVAL): the match's latest
+    """The heartbeat every match socket gets every 2 s (game.realtime.hub.BEAT_INTERVAL): the match's latest
     stored version. Everything up to it has been sent to this socket before the beat; a client still
     below it lost something and sends `hello`. Silence for 6 s means the connection is lost."""
     return message("beat", {"v": version})

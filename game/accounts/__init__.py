@@ -1,0 +1,1 @@
+"""Accounts: django-allauth's adapter and the sign-up form."""

@@ -1,0 +1,1 @@
+"""The lobby: its socket, its wire messages and quick pairing's clock."""
