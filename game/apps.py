@@ -26,3 +26,21 @@ class GameConfig(AppConfig):
         match_finished.connect(tournament_play.on_match_finished, dispatch_uid="kaiza-tournament-match-finished")
         seat_arrived.connect(tournament_play.on_seat_arrived, dispatch_uid="kaiza-tournament-team-arrived")
         clock_source_register(tournament_clock_source)
+
+        # What the real-time layer needs of the domains (it imports none of them: game.realtime.hooks).
+        from game.realtime.hooks import register as realtime_hooks
+        from game.selectors import matches as match_selectors
+        from game.selectors.tournaments import tournament_of_match
+        from game.services import connections
+        from game.services.matches import match_set_connected
+
+        realtime_hooks(
+            lobby_matches=match_selectors.match_open_list,
+            tournament_of_match=tournament_of_match,
+            match_presence=match_selectors.match_presence,
+            seat_connected=match_set_connected,
+            connections_write=connections.match_connections_write,
+            connections_release_process=connections.match_connections_release_process,
+            connections_release_boot=connections.match_connections_release_boot,
+            heartbeat=connections.match_heartbeat,
+        )

@@ -21,6 +21,7 @@ from channels.layers import get_channel_layer
 
 from game.common.db import db_async
 from game.realtime import hub, protocol
+from game.realtime.hooks import HOOKS
 
 LOBBY_GROUP = "lobby"
 
@@ -91,13 +92,11 @@ async def relay(
 
 async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
     """Push the current open-matches list to every lobby socket (computed once, here)."""
-    from game.selectors.matches import match_open_list
-
     layer = get_channel_layer()
     if layer is None:
         return
     if matches is None:
-        matches = await db_async(match_open_list)()
+        matches = await db_async(HOOKS.lobby_matches)()
     text = protocol.dumps(protocol.message("matches", {"matches": matches}))
     await hub.publish(layer, {"type": "match.relay", "group": LOBBY_GROUP, "text": text, "exclude": None})
 
@@ -117,11 +116,9 @@ def tournament_group(tournament_id: int) -> str:
 
 async def _tournament_of(match_id: str) -> int | None:
     if match_id not in _TOURNAMENT_OF:
-        from game.selectors.tournaments import tournament_of_match
-
         if len(_TOURNAMENT_OF) >= _TOURNAMENT_CACHE_SIZE:
             _TOURNAMENT_OF.clear()
-        _TOURNAMENT_OF[match_id] = await db_async(tournament_of_match)(match_id=match_id)
+        _TOURNAMENT_OF[match_id] = await db_async(HOOKS.tournament_of_match)(match_id=match_id)
     return _TOURNAMENT_OF[match_id]
 
 
@@ -159,6 +156,4 @@ def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = F
         async_to_sync(publish)(match_id, events)
     if lobby:
         # Read in this thread, with the request's connection: no hop into the pool (game.common.db).
-        from game.selectors.matches import match_open_list
-
-        async_to_sync(lobby_publish)(match_open_list())
+        async_to_sync(lobby_publish)(HOOKS.lobby_matches())

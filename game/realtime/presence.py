@@ -35,9 +35,7 @@ from game.common.db import PLAY, PRESENCE, db_async
 from game.common.ratelimit import socket_address, socket_owner
 from game.realtime import fanout as realtime
 from game.realtime import hub, protocol
-from game.selectors import matches as match_selectors
-from game.services import connections as connection_services
-from game.services import matches as match_services
+from game.realtime.hooks import HOOKS
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +89,7 @@ async def claim_process(scope: dict[str, Any]) -> None:
         if scope.get("server") or os.environ.get("KAIZA_PROCESS_NAME"):
             # A real server process (not a test's in-process consumer): clean up after it at exit.
             atexit.register(_release_rows_at_exit)
-        release = db_async(connection_services.match_connections_release_process, priority=PRESENCE)
+        release = db_async(HOOKS.connections_release_process, priority=PRESENCE)
         changed = await release(process=name, boot=BOOT)
         _claimed = True
         if changed:
@@ -104,14 +102,12 @@ def _release_rows_at_exit() -> None:
     shutdown cancels the sockets and stops waiting as soon as the first one is done, so their own
     cleanups are cut short; the other processes' sockets hear of it from the next presence relay."""
     try:
-        from game.services.connections import match_connections_release_boot
-
-        match_connections_release_boot(process=process_name(), boot=BOOT)
+        HOOKS.connections_release_boot(process=process_name(), boot=BOOT)
     except Exception as exc:
         logger.warning("removing this process's connection rows at exit failed (%s): they go stale", exc)
 
 
-async def publish_changes(changed: connection_services.Changed) -> None:
+async def publish_changes(changed: list[tuple[str, dict[str, Any] | None]]) -> None:
     """Presence (coalesced) and the new clock of the matches whose rows were removed."""
     for match_id, clock in changed:
         presence_changed(match_id)
@@ -146,7 +142,7 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
     # behind a burst of arrivals (a restart's reconnections, the load benchmark's 1,400 sockets) the
     # snapshots' lane held it for more than the grace itself: a match whose players were both online
     # was aborted as abandoned (docs/performance-load.md, round 9). One call per player's socket.
-    opened = db_async(match_services.match_set_connected, priority=PLAY)
+    opened = db_async(HOOKS.seat_connected, priority=PLAY)
     clock = await opened(
         match_id=match_id,
         channel_name=channel_name,
@@ -166,7 +162,7 @@ async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: 
     if not player:
         _queue_row(("remove", match_id, channel_name, None, None))
         return
-    closed = db_async(match_services.match_set_connected, priority=PRESENCE)
+    closed = db_async(HOOKS.seat_connected, priority=PRESENCE)
     clock = await closed(match_id=match_id, channel_name=channel_name, user=user, connected=False)
     presence_changed(match_id)
     if clock is not None:
@@ -198,7 +194,7 @@ async def _write_rows(loop_key: int) -> None:
             ]
             remove = [channel for kind, _match_id, channel, _user_id, _viewer in batch if kind == "remove"]
             try:
-                await db_async(connection_services.match_connections_write, priority=PRESENCE)(
+                await db_async(HOOKS.connections_write, priority=PRESENCE)(
                     add=add, remove=remove, process=process_name(), boot=BOOT
                 )
             except Exception:
@@ -232,7 +228,7 @@ async def _relay_presence(key: tuple[int, str]) -> None:
         # Changes from here on schedule the next relay: this one may read before they are written.
         _presence_due.pop(key, None)
     try:
-        data = await db_async(match_selectors.match_presence, priority=PRESENCE)(match_id=match_id)
+        data = await db_async(HOOKS.match_presence, priority=PRESENCE)(match_id=match_id)
         await realtime.relay(match_id, protocol.presence(data["players"], data["spectators"]))
     except Exception:
         logger.exception("match %s: presence relay failed", match_id)
@@ -258,7 +254,7 @@ async def heartbeat(process_hub: hub.MatchHub) -> None:
     # and a touch waiting behind it for CONNECTION_STALE_AFTER would make live players' rows stale:
     # the input path would read their seats as gone and start the disconnect grace. In the inputs'
     # lane it waits at most as long as the inputs queued before it. One call per process and beat.
-    versions, changed = await db_async(connection_services.match_heartbeat, priority=PLAY)(
+    versions, changed = await db_async(HOOKS.heartbeat, priority=PLAY)(
         match_ids=list(sockets),
         touch=touch,
         purge=False,  # the server clocks' poll purges (deadline_runner)

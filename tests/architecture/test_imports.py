@@ -4,7 +4,7 @@ hold together with in-function imports."""
 
 from __future__ import annotations
 
-from tests.architecture.imports import cycles, graph, imports_of, modules
+from tests.architecture.imports import GAME, cycles, graph, imports_of, modules
 
 
 def test_no_import_cycles() -> None:
@@ -41,3 +41,33 @@ def test_no_module_imports_a_private_name() -> None:
         if (taken := [n for n in names if n.startswith("_") and not n.startswith("__")])
     ]
     assert private == []
+
+
+#: What game/realtime may import: itself, the shared helpers and the engine (never a domain).
+REALTIME_MAY_IMPORT = ("game.realtime", "game.common", "game.engine")
+
+
+def test_realtime_imports_no_domain() -> None:
+    """The socket layer knows matches only as ids and versions: what it needs of a domain is a hook
+    the domain registers (game.realtime.hooks), not an import."""
+    edges = graph()
+    upward = {
+        module: sorted(t for t in targets if not t.startswith(REALTIME_MAY_IMPORT))
+        for module, targets in edges.items()
+        if module.startswith("game.realtime")
+    }
+    assert {m: t for m, t in upward.items() if t} == {}
+
+
+def test_every_realtime_hook_is_registered() -> None:
+    """game.apps hands realtime every function it calls; one it forgot would fail on first use."""
+    from game.realtime.hooks import HOOKS
+
+    assert HOOKS.missing() == []
+
+
+def test_only_the_wiring_is_left_flat() -> None:
+    """Beside the packages, game/ holds only the app's wiring modules (issue 27's bar; signals.py is
+    ARCHITECTURE.md's place for the signals)."""
+    flat = sorted(m for m in modules() if m.count(".") == 1 and not (GAME / m.split(".")[1]).is_dir())
+    assert flat == ["game.admin", "game.apps", "game.routing", "game.signals", "game.urls"]
