@@ -28,6 +28,7 @@ class GameConfig(AppConfig):
         clock_source_register(tournament_clock_source)
 
         # What the real-time layer needs of the domains (it imports none of them: game.realtime.hooks).
+        from game.matches.consumer import schedule_bot_turn
         from game.realtime.hooks import register as realtime_hooks
         from game.selectors import matches as match_selectors
         from game.selectors.tournaments import tournament_of_match
@@ -43,4 +44,5 @@ class GameConfig(AppConfig):
             connections_release_process=connections.match_connections_release_process,
             connections_release_boot=connections.match_connections_release_boot,
             heartbeat=connections.match_heartbeat,
+            wake_bot=schedule_bot_turn,
         )

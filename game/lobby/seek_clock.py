@@ -23,7 +23,7 @@ async def announce(paired: list[Paired], widened: list[Widened]) -> None:
     if layer is None:
         return
     for pair in paired:
-        await realtime.publish(pair.match_id, pair.events)
+        await realtime.after_commit(pair.match_id, pair.events)
         for channel in pair.channels:
             message = protocol.message("paired", {"match_id": pair.match_id, "url": pair.url})
             await layer.send(channel, {"type": "seek.notice", "text": protocol.dumps(message), "ends": True})

@@ -263,10 +263,8 @@ async def bot_turn_if_due(match_id: str) -> None:
                 if exc.code != "stale":
                     logger.error("bot move refused in match %s: %s %s", match_id, exc.code, exc.message)
                 return
-            if applied.events:
-                await realtime.publish(match_id, applied.events)
-            if applied.lobby_changed:
-                await realtime.lobby_publish()
+            # Not woken again from here: this loop takes the bot's next move itself.
+            await realtime.after_commit(match_id, applied.events, lobby=applied.lobby_changed, bot=False)
     except Exception:
         logger.exception("the computer player failed in match %s", match_id)
     finally:

@@ -25,6 +25,7 @@ from game.common.clock import game_now
 from game.common.db import PRESENCE, db_async
 from game.lobby import seek_clock
 from game.realtime import fanout as realtime
+from game.realtime import presence
 from game.services.connections import match_connections_purge_stale
 from game.services.deadlines import CLOCK_SOURCES, deadline_fire, deadlines_due
 
@@ -38,8 +39,6 @@ _task: asyncio.Task[Any] | None = None
 
 async def fire_due(now: float | None = None) -> int:
     """One poll: fire what is due, publish the events, wake a computer player whose turn it now is."""
-    from game.matches.consumer import schedule_bot_turn
-
     now = game_now() if now is None else now
     fired = 0
     lobby = False
@@ -51,8 +50,7 @@ async def fire_due(now: float | None = None) -> int:
         if applied is None or not applied.events:
             continue
         fired += 1
-        await realtime.publish(match_id, applied.events)
-        schedule_bot_turn(match_id)
+        await realtime.after_commit(match_id, applied.events)  # the lobby once, after every match
         lobby = lobby or applied.lobby_changed
     # The other domains' clocks (a tournament's start, its no-show forfeits: registered in game.apps),
     # the same sources deadlines_fire_due polls.
@@ -60,7 +58,7 @@ async def fire_due(now: float | None = None) -> int:
         events, tournaments = await db_async(source)(now)
         for match_id, applied in events:
             fired += 1
-            await realtime.publish(match_id, applied.events)
+            await realtime.after_commit(match_id, applied.events)
             lobby = lobby or applied.lobby_changed
         for tournament_id in tournaments:
             await realtime.tournament_publish(tournament_id)
@@ -76,8 +74,6 @@ PURGE_INTERVAL = 10.0
 
 
 async def purge_stale() -> None:
-    from game.realtime import presence
-
     changed = await db_async(match_connections_purge_stale, priority=PRESENCE)()
     if changed:
         logger.info("purged stale connection rows of %d matches", len(changed))

@@ -288,13 +288,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         except match_services.MatchError as exc:
             await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
             return
-        if applied.events:
-            await realtime.publish(self.match_id, applied.events)
-            schedule_bot_turn(self.match_id)
+        await realtime.after_commit(self.match_id, applied.events, lobby=applied.lobby_changed)
         for stored in applied.reply:
             await self.outbox.answer_repeat(stored)
-        if applied.lobby_changed:
-            await realtime.lobby_publish()
 
     def service_call(self, message: protocol.PlayMessage) -> Callable[[], match_services.Applied]:
         """The service and its keyword arguments for one play message (PLAY_ROUTES), as a no-argument
@@ -312,8 +308,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         except match_services.MatchError as exc:
             await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
             return
-        if made.events:
-            await realtime.publish(made.match.pk, made.events)
+        await realtime.after_commit(made.match.pk, made.events)
         offer = made.offer
         await realtime.relay(self.match_id, protocol.rematch(offer["from"], offer["match_id"], offer["url"]))
 

@@ -150,8 +150,26 @@ def tournament_publish_sync(tournament_id: int) -> None:
     async_to_sync(tournament_publish)(tournament_id)
 
 
-def publish_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = False) -> None:
-    """For synchronous callers (HTTP views): publish, then refresh the lobby if it changed."""
+# --- the one duty after a commit ------------------------------------------------------------------------
+
+
+async def after_commit(match_id: str, events: list[dict[str, Any]], *, lobby: bool = False, bot: bool = True) -> None:
+    """What every caller does once a match's change committed (issue 27: it was written nine times):
+    publish its events, let the computer player act if it is now its turn (`bot`: the bot's own runner
+    keeps its loop instead), and refresh the lobby when its list changed (`lobby`: a poll that fires
+    many matches refreshes it once, after them)."""
+    if events:
+        await publish(match_id, events)
+        if bot:
+            HOOKS.wake_bot(match_id)
+    if lobby:
+        await lobby_publish()
+
+
+def after_commit_sync(match_id: str, events: list[dict[str, Any]], *, lobby: bool = False) -> None:
+    """`after_commit` for synchronous callers (HTTP views): publish, then refresh the lobby if it
+    changed. The computer player is not woken from here: a view's thread has no event loop that
+    outlives it, and the bot is woken by the page's socket when it connects and after every input."""
     if events:
         async_to_sync(publish)(match_id, events)
     if lobby:

@@ -28,6 +28,7 @@ class Hooks:
         "connections_release_process",  # services.connections.match_connections_release_process
         "connections_release_boot",  # services.connections.match_connections_release_boot
         "heartbeat",  # services.connections.match_heartbeat
+        "wake_bot",  # matches.consumer.schedule_bot_turn
     )
 
     def __init__(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine import ENGINE_VERSION
+from game.engine.rules import Match as EngineMatch
 from game.models import Match, MatchEvent, Shot
 from game.selectors.history import verdict_words
 from game.selectors.players import match_scores, profile_name
@@ -230,8 +231,6 @@ def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:
     CPU-bound (every shot is simulated again): call it off the event loop, never inside a request of a
     busy server. Tests and tools use it to check that a record reproduces its match.
     """
-    from game.engine.rules import Match as EngineMatch
-
     setup = record["new"]
     engine_match = EngineMatch.new(
         players=tuple(setup["players"]),

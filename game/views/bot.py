@@ -46,7 +46,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     except MatchError as exc:
         messages.error(request, match_error_words(exc))
         return redirect("home")
-    realtime.publish_sync(match.id, events)
+    realtime.after_commit_sync(match.id, events)
     return redirect("match", match_id=match.id)
 
 

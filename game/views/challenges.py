@@ -50,7 +50,7 @@ def challenge_answer(request: HttpRequest, match_id: str, answer: str) -> HttpRe
     except MatchError as exc:
         messages.error(request, match_error_words(exc))
         return redirect("home")
-    realtime.publish_sync(match_id, applied.events)
+    realtime.after_commit_sync(match_id, applied.events)
     if answer == "accept":
         return redirect("match", match_id=match_id)
     messages.info(request, _("Challenge declined."))

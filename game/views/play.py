@@ -151,7 +151,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
     except MatchError as exc:
         messages.error(request, match_error_words(exc))
         return redirect("lobby")
-    realtime.publish_sync(match.id, events, lobby=opponent == "human")
+    realtime.after_commit_sync(match.id, events, lobby=opponent == "human")
     return redirect("match", match_id=match.id)
 
 
@@ -173,7 +173,7 @@ def _team_create(request: HttpRequest, data: dict[str, Any]) -> HttpResponse:
     except MatchError as exc:
         messages.error(request, match_error_words(exc))
         return redirect("lobby")
-    realtime.publish_sync(match.id, [], lobby=True)
+    realtime.after_commit_sync(match.id, [], lobby=True)
     return redirect("match", match_id=match.id)
 
 
@@ -192,7 +192,7 @@ def team_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     except MatchError as exc:
         messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
-    realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
+    realtime.after_commit_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("match", match_id=match_id)
 
 
@@ -243,7 +243,7 @@ def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     except MatchError as exc:
         messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
-    realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
+    realtime.after_commit_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("match", match_id=match_id)
 
 
@@ -267,7 +267,7 @@ def match_cancel_view(request: HttpRequest, match_id: str) -> HttpResponse:
     except MatchError as exc:
         messages.error(request, match_error_words(exc))
         return redirect("match", match_id=match_id)
-    realtime.publish_sync(match_id, applied.events, lobby=applied.lobby_changed)
+    realtime.after_commit_sync(match_id, applied.events, lobby=applied.lobby_changed)
     return redirect("lobby")
 
 

@@ -30,7 +30,7 @@ def imports_of(path: Path, known: dict[str, Path]) -> list[tuple[str, list[str],
     """(module imported, names taken from it, line) for each import of a game module in `path`.
     `from game.x import y` where game.x.y is a module counts as importing game.x.y."""
     tree = ast.parse(path.read_text(), filename=str(path))
-    this = module_name(path)
+    this = module_name(path) if path.is_relative_to(GAME.parent) else path.stem
     package = this if path.name == "__init__.py" else this.rpartition(".")[0]
     found: list[tuple[str, list[str], int]] = []
     for node in ast.walk(tree):
