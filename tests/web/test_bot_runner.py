@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from game.engine.bot import quick_move
@@ -90,3 +92,59 @@ def test_play_the_computer_in_one_click(daphne_factory: Callable[..., DaphneServ
 def test_play_the_computer_needs_a_post(client: Any) -> None:
     response = client.get(reverse("play_computer"))
     assert response.status_code == 405
+
+
+@database_sync_to_async
+def two_bots_seated() -> str:
+    """A casual match between two computer players (as a tournament of bots seats them), in its lag."""
+    from game.services.matches import match_create, match_join
+    from tests.web.community_factories import make_player
+
+    suffix = str(time.monotonic_ns())[-6:]
+    first = make_player(f"Ansa{suffix}", is_bot=True, bot_level=1)
+    second = make_player(f"Bea{suffix}", is_bot=True, bot_level=1)
+    match, _ = match_create(user=first, rated=False, time_limit=None, shot_clock=None)
+    match_join(match_id=match.pk, user=second)
+    return str(match.pk)
+
+
+@database_sync_to_async
+def version_of(match_id: str) -> int:
+    from game.models import Match
+
+    return int(Match.objects.values_list("version", flat=True).get(pk=match_id))
+
+
+@database_sync_to_async
+def stop(match_id: str) -> None:
+    """Test tear-down only: end the match (as an admin's abort would) so no wake-up finds a move."""
+    from game.models import Match
+
+    Match.objects.filter(pk=match_id).update(status=Match.Status.ABORTED)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+async def test_a_wake_that_used_up_its_moves_hands_the_match_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two computer players in one match are played by one loop; when a wake-up has played its
+    MAX_MOVES_PER_WAKE moves it wakes the match again instead of leaving it stalled (the round robin of
+    bots in tests/e2e/test_tournament_live.py hung there once its level-1 bots needed more moves)."""
+    from game.matches import bot_runner
+
+    monkeypatch.setattr(bot_runner, "MAX_MOVES_PER_WAKE", 1)
+    monkeypatch.setattr(bot_runner, "bot_pace", lambda: 0.0)
+    match_id = await two_bots_seated()
+    start = await version_of(match_id)
+    await bot_runner.bot_turn_if_due(match_id)  # one move, then a hand-over to a fresh wake-up
+    assert await version_of(match_id) == start + 1
+    for _ in range(300):  # bounded: the handed-over wake-ups play on (the lags, the break choice, shots)
+        if await version_of(match_id) >= start + 4:
+            break
+        await asyncio.sleep(0.05)
+    assert await version_of(match_id) >= start + 4, "the match stalled after the first wake-up's moves"
+    await stop(match_id)  # the chain of wake-ups would play on to the end of the match
+    for _ in range(200):
+        if not bot_runner.playing(match_id):
+            break
+        await asyncio.sleep(0.05)
+    assert not bot_runner.playing(match_id)
