@@ -251,7 +251,7 @@ async def heartbeat(process_hub: hub.MatchHub) -> None:
     periodic = _beats % TOUCH_EVERY == 0
     touch = [member.channel_name for members in sockets.values() for member in members] if periodic else []
     # At the inputs' priority, not PRESENCE: under a sustained load the inputs' lane need never empty,
-    # and a touch waiting behind it for CONNECTION_STALE_AFTER would make live players' rows stale:
+    # and a touch waiting behind it for connection_stale_after() would make live players' rows stale:
     # the input path would read their seats as gone and start the disconnect grace. In the inputs'
     # lane it waits at most as long as the inputs queued before it. One call per process and beat.
     versions, changed = await db_async(HOOKS.heartbeat, priority=PLAY)(

@@ -25,16 +25,26 @@ from game.engine.rules.match import TIMEOUTS_TO_LOSE
 from game.models import Match, Profile
 from game.selectors.teams import team_lineup, team_name, team_place
 
-#: Seconds a player may be away before the opponent can claim the game (K-9.3).
-DISCONNECT_GRACE = float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
-#: A connection row not touched for this long no longer counts (its process died).
-#: Each process's heartbeat touches its sockets' rows every 10 s (game.realtime.presence), so 30 s is three
-#: missed heartbeats.
-CONNECTION_STALE_AFTER = float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 30.0))
+# The three settings below are read at each call, not at import (issue 27): a test's settings
+# override, or a server given other values, is obeyed by the code already loaded.
 
-#: Seconds a visit may take once the K-11 time is up, in a match created without a shot clock: the
-#: extra visits and the shoot-out then always come to an end, even with a player who stops playing.
-TIME_UP_SHOT_CLOCK = int(getattr(settings, "KAIZA_TIME_UP_SHOT_CLOCK", 60))
+
+def disconnect_grace() -> float:
+    """Seconds a player may be away before the opponent can claim the game (K-9.3)."""
+    return float(getattr(settings, "KAIZA_DISCONNECT_GRACE", 60.0))
+
+
+def connection_stale_after() -> float:
+    """A connection row not touched for this long no longer counts (its process died). Each process's
+    heartbeat touches its sockets' rows every 10 s (game.realtime.presence): 30 s is three missed
+    heartbeats."""
+    return float(getattr(settings, "KAIZA_CONNECTION_STALE_AFTER", 30.0))
+
+
+def time_up_shot_clock() -> int:
+    """Seconds a visit may take once the K-11 time is up, in a match created without a shot clock: the
+    extra visits and the shoot-out then always come to an end, even with a player who stops playing."""
+    return int(getattr(settings, "KAIZA_TIME_UP_SHOT_CLOCK", 60))
 
 AnyUser = User | AnonymousUser
 
@@ -42,7 +52,7 @@ AnyUser = User | AnonymousUser
 def fresh_since() -> float:
     """The oldest `seen_at` of a connection row that still counts. Staleness is about real sockets, so
     it is measured on the real clock (a deadline service may be given another `now`)."""
-    return time.time() - CONNECTION_STALE_AFTER
+    return time.time() - connection_stale_after()
 
 
 def bot_seats(match: Match, seats: Iterable[int]) -> set[int]:
@@ -184,7 +194,7 @@ def clock_info(match: Match, snapshot: dict[str, Any] | None = None, now: float 
         "shot_clock": shot_clock_seconds(match, snapshot),
         "timeouts": {name: int(n) for name, n in zip(names, counts, strict=False) if name is not None},
         "timeout_limit": TIMEOUTS_TO_LOSE,
-        "grace": DISCONNECT_GRACE,
+        "grace": disconnect_grace(),
         "now": game_now() if now is None else now,
     }
 
@@ -207,10 +217,10 @@ def deadline_next(match: Match, snapshot: dict[str, Any] | None = None) -> float
 
 
 def shot_clock_seconds(match: Match, snapshot: dict[str, Any] | None = None) -> int | None:
-    """The shot clock that applies now: the match's own, or TIME_UP_SHOT_CLOCK once its time is up."""
+    """The shot clock that applies now: the match's own, or time_up_shot_clock() once its time is up."""
     if match.shot_clock:
         return int(match.shot_clock)
     snapshot = (match.snapshot if snapshot is None else snapshot) or {}
     clock = snapshot.get("clock") or {}
     time_up = bool(clock.get("expired")) or snapshot.get("phase") in ("extra_visits", "shootout")
-    return TIME_UP_SHOT_CLOCK if time_up else None
+    return time_up_shot_clock() if time_up else None

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from game.models import Match, MatchConnection
-from game.selectors.match_state import CONNECTION_STALE_AFTER, clock_info, deadline_next
+from game.selectors.match_state import connection_stale_after, clock_info, deadline_next
 from game.services.matches.presence import refresh_grace
 
 #: (match id, new `clock` data or None) for each match whose presence changed: the caller publishes
@@ -48,7 +48,7 @@ def match_connections_purge_stale(*, now: float | None = None) -> Changed:
     """Delete the rows no heartbeat has touched for `CONNECTION_STALE_AFTER` seconds (their process
     died without its sockets' cleanup). Any process may run it; running it twice is harmless."""
     now = time.time() if now is None else now
-    return _drop(MatchConnection.objects.filter(seen_at__lt=now - CONNECTION_STALE_AFTER), now)
+    return _drop(MatchConnection.objects.filter(seen_at__lt=now - connection_stale_after()), now)
 
 
 def match_connections_release_process(*, process: str, boot: str) -> Changed:

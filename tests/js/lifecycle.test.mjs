@@ -135,13 +135,16 @@ test("result: a live finished event carries the result into the card", () => {
   assert.equal(canOfferRematch(bot), false, "no rematch against the computer");
 });
 
-test("a refusal's words stay while reconnecting and go once open", () => {
+test("a refusal's words stay while reconnecting and through a refused socket's open; a snapshot clears them", () => {
   let s = setConnection(fresh(), "reconnecting", "Too many tabs");
   assert.equal(s.refusal, "Too many tabs");
   s = setConnection(s, "reconnecting");
   assert.equal(s.refusal, "Too many tabs", "a new attempt keeps what the server said");
   s = setConnection(s, "open");
-  assert.equal(s.refusal, null);
+  assert.equal(s.refusal, "Too many tabs", "a refused socket opens before its close: no blink");
+  s = receive(s, { t: "snapshot", v: 4, d: { state: game() } }, 0);
+  assert.equal(s.refusal, null, "the server kept this socket");
+  s = setConnection(s, "reconnecting", "Too many tabs");
   s = setConnection(s, "reconnecting", null);
   assert.equal(s.refusal, null);
 });

@@ -108,6 +108,19 @@ test("a shot is queued as an animation, then the display snaps to its state", ()
   assert.equal(activePlayer(s), "bob");
 });
 
+test("a test server's animation rate rolls the same shot in less display time, over the same path", () => {
+  const fast = () => createState({ table, matchId: "m1", me: "alice", role: "player", rate: 4 });
+  let s = receive(fast(), snapshot(3), 0);
+  s = receive(s, shotMsg(4), 1000);
+  // Half a second of shot time is an eighth of a second on the display at rate 4.
+  const mid = ballsAt(s, 1125);
+  assert.ok(Math.abs(mid.white1.x - (0.5 + 1 - 0.125)) < 1e-9);
+  assert.ok(animating(s, 1400));
+  s = tick(s, 1000 + 2000 / 4 + 1);
+  assert.equal(s.steps.length, 0, "the 2-s shot ends after 0.5 s of display time");
+  assert.equal(s.shown.players[0].score, 5);
+});
+
 test("a pocketed ball is drawn sinking, then disappears", () => {
   let s = receive(fresh(), snapshot(3), 0);
   s = receive(s, shotMsg(4, { pocket: true }), 0);

@@ -21,7 +21,7 @@ from game.lobby import seek_clock
 from game.matches.clock_runner import fire_due
 from game.models import Match, Seek
 from game.models.tournaments import NO_SHOW_AFTER
-from game.selectors.match_state import DISCONNECT_GRACE
+from game.selectors.match_state import disconnect_grace
 from game.services.deadlines import deadlines_fire_due
 from game.services.seeks import WINDOW_EVERY, WINDOW_START, WINDOW_STEP
 from tests.support.daphne import DaphneServer
@@ -66,7 +66,7 @@ async def _grace() -> None:
     await bob.close()
     await grace_seat_becomes(match_id, 1)
     assert await fire_due() == 0
-    clock.advance(DISCONNECT_GRACE + 1)
+    clock.advance(disconnect_grace() + 1)
     assert await fire_due() == 1
     finished = await alice.until(lambda m: m["t"] == "finished")
     assert finished["d"]["winner"] == names[0]
@@ -128,7 +128,7 @@ async def _seek_widening() -> None:
 DEADLINES: dict[str, tuple[Callable[[], Any], float]] = {
     # what fires, and how long the wall clock would have had to wait for it
     "shot_clock": (_shot_clock, SHOT_CLOCK),
-    "grace": (_grace, DISCONNECT_GRACE),
+    "grace": (_grace, disconnect_grace()),
     "time_limit": (_time_limit, 600),
     "no_show": (_no_show, NO_SHOW_AFTER),
     "seek_widening": (_seek_widening, 4 * WINDOW_EVERY),
@@ -144,6 +144,28 @@ async def test_game_clock_drives_every_deadline(deadline: str) -> None:
     # Fired by the game clock: the wall clock moved far less than the deadline's own length.
     assert time.monotonic() - started < real_wait, (deadline, time.monotonic() - started)
     assert clock.offset() >= real_wait * 0.9
+
+
+@pytest.mark.services
+async def test_the_grace_setting_is_read_at_call_time(settings: Any) -> None:
+    """KAIZA_DISCONNECT_GRACE is read when a player leaves, not when the module was imported: a grace
+    of 7 s set on a running process ends the match 8 s of game clock after the player left."""
+    settings.KAIZA_DISCONNECT_GRACE = 7.0
+    alice_user, bob_user, match_id = await two_players()
+    names = await names_of(match_id)
+    await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=7))
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    await grace_seat_becomes(match_id, None)
+    await bob.close()
+    await grace_seat_becomes(match_id, 1)
+    clock.advance(6)
+    assert await fire_due() == 0
+    clock.advance(2)
+    assert await fire_due() == 1
+    finished = await alice.until(lambda m: m["t"] == "finished")
+    assert finished["d"]["winner"] == names[0]
+    await alice.close()
 
 
 def test_the_game_clock_only_moves_forward() -> None:

@@ -365,8 +365,8 @@ async def test_time_limit_notices_and_extra_visits_on_time() -> None:
 
 async def test_time_up_without_a_shot_clock_still_moves_on() -> None:
     """K-11 in a match created without a shot clock: once the time is up a visit may take
-    TIME_UP_SHOT_CLOCK seconds, so a player who stops playing cannot hold the extra visits forever."""
-    from game.selectors.match_state import TIME_UP_SHOT_CLOCK
+    time_up_shot_clock() seconds, so a player who stops playing cannot hold the extra visits forever."""
+    from game.selectors.match_state import time_up_shot_clock
 
     alice_user, bob_user, match_id = await two_players(time_limit=60)
     names = await names_of(match_id)
@@ -381,9 +381,9 @@ async def test_time_up_without_a_shot_clock_still_moves_on() -> None:
     started = clock["started"]
     await fire_due(now=started + 60.5)
     notice = await spectator.until(lambda m: m["t"] == "notice" and m["d"]["kind"] == "time_up")
-    assert notice["d"]["clock"]["shot_clock"] == TIME_UP_SHOT_CLOCK
+    assert notice["d"]["clock"]["shot_clock"] == time_up_shot_clock()
     deadline = (await row(match_id)).shot_deadline
-    assert deadline == pytest.approx(started + 60.5 + TIME_UP_SHOT_CLOCK)
+    assert deadline == pytest.approx(started + 60.5 + time_up_shot_clock())
     await fire_due(now=deadline + 1)
     deadline = (await row(match_id)).shot_deadline
     await fire_due(now=deadline + 1)

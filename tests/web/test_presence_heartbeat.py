@@ -1,6 +1,6 @@
 """The process heartbeat keeps its sockets' rows alive even while the inputs' lane of the database pool
 never empties (game.realtime.presence.heartbeat, game.common.db). A touch that waited for the pool to go idle could
-wait past CONNECTION_STALE_AFTER under a sustained load, and the input path would then read a live
+wait past connection_stale_after() under a sustained load, and the input path would then read a live
 player's seat as gone and start the disconnect grace.
 
 The heartbeat runs for real against the database; the process's hub is a test double holding one

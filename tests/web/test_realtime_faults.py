@@ -468,7 +468,7 @@ def test_stale_rows_are_purged_and_start_the_grace() -> None:
     from django.contrib.auth.models import User
 
     from game.models import Match, MatchConnection
-    from game.selectors.match_state import CONNECTION_STALE_AFTER
+    from game.selectors.match_state import connection_stale_after
     from game.services.accounts import user_signup
     from game.services.connections import match_connections_purge_stale
     from game.services.matches import match_create, match_join
@@ -481,8 +481,8 @@ def test_stale_rows_are_purged_and_start_the_grace() -> None:
     now = time.time()
     for name, user, seat, seen in (
         ("a", alice, 0, now),
-        ("b", bob, 1, now - CONNECTION_STALE_AFTER - 5),
-        ("w", None, None, now - CONNECTION_STALE_AFTER - 5),
+        ("b", bob, 1, now - connection_stale_after() - 5),
+        ("w", None, None, now - connection_stale_after() - 5),
     ):
         MatchConnection.objects.create(
             match=match,

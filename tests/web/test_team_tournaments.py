@@ -23,7 +23,7 @@ from game.models.tournaments import (
     TournamentEntryMember,
     TournamentPairing,
 )
-from game.selectors.match_state import DISCONNECT_GRACE
+from game.selectors.match_state import disconnect_grace
 from game.selectors.tournaments import standings
 from game.services.deadlines import deadlines_fire_due
 from game.services.matches import match_resign, match_set_connected
@@ -195,7 +195,7 @@ def test_team_round_robin_played_through_the_services() -> None:
         user.profile.refresh_from_db()
         assert user.profile.rated_games == 3
     # The clocks find nothing left to do: no second outcome.
-    assert deadlines_fire_due(now=time.time() + NO_SHOW_AFTER + DISCONNECT_GRACE + 10) == []
+    assert deadlines_fire_due(now=time.time() + NO_SHOW_AFTER + disconnect_grace() + 10) == []
 
 
 def _two_teams(names: tuple[str, str, str, str]) -> tuple[Tournament, list[Any], TournamentPairing]:
@@ -217,7 +217,7 @@ def test_team_no_show_forfeits_once_through_the_server_clocks() -> None:
     assert deadline is not None
     # The disconnect grace (60 s) would have ended the match long before the no-show clock: it is
     # held, so nothing fires until the no-show deadline.
-    assert deadlines_fire_due(now=time.time() + DISCONNECT_GRACE + 5) == []
+    assert deadlines_fire_due(now=time.time() + disconnect_grace() + 5) == []
     assert deadlines_fire_due(now=deadline - 1) == []
     match.refresh_from_db()
     pairing.refresh_from_db()
@@ -226,7 +226,7 @@ def test_team_no_show_forfeits_once_through_the_server_clocks() -> None:
     assert [match_id for match_id, _ in fired] == [match.pk]
     assert "finished" in [e["t"] for e in fired[0][1].events]
     assert deadlines_fire_due(now=deadline + 2) == []  # once
-    assert deadlines_fire_due(now=deadline + DISCONNECT_GRACE + 5) == []
+    assert deadlines_fire_due(now=deadline + disconnect_grace() + 5) == []
     pairing.refresh_from_db()
     match.refresh_from_db()
     assert pairing.winner is not None
@@ -262,7 +262,7 @@ def test_a_team_no_show_is_decided_once_by_concurrent_clocks() -> None:
     _, users, pairing = _two_teams(("Jaana", "Jenni", "Kaisu", "Kerttu"))
     assert pairing.match is not None and pairing.no_show_deadline is not None
     _come(pairing.match, users[3])  # the second team's second member came; nobody of the first
-    due = pairing.no_show_deadline + DISCONNECT_GRACE + 1
+    due = pairing.no_show_deadline + disconnect_grace() + 1
     barrier = threading.Barrier(2)
     fired: list[int] = []
 

@@ -12,7 +12,7 @@ from django.db import transaction
 from game.common.clock import game_now
 from game.models import Match, MatchConnection
 from game.selectors.match_state import (
-    DISCONNECT_GRACE,
+    disconnect_grace,
     AnyUser,
     bot_seats,
     clock_info,
@@ -52,7 +52,7 @@ def refresh_grace(match: Match, now: float, connected: set[int] | None = None) -
         if match.grace_seat is None:
             for seat in (0, 1):
                 if seat not in connected:
-                    match.grace_seat, match.grace_deadline = seat, now + DISCONNECT_GRACE
+                    match.grace_seat, match.grace_deadline = seat, now + disconnect_grace()
                     break
     return before != (match.grace_seat, match.grace_deadline)
 

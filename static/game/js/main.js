@@ -65,7 +65,9 @@ const PLACEMENT_WORDS = {
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
   const page = root.dataset;
-  let state = createState({ table, matchId: page.matchId, me: page.me, role: page.role || "spectator" });
+  // A test server's faster shots (settings.KAIZA_ANIMATION_RATE); absent, shots roll in real time.
+  const rate = Number(page.animationRate) > 0 ? Number(page.animationRate) : 1;
+  let state = createState({ table, matchId: page.matchId, me: page.me, role: page.role || "spectator", rate });
   const clockNow = () => performance.now();
   const epochNow = () => Date.now() / 1000;
 

@@ -22,11 +22,13 @@ export const MIN_SPEED = 0.2;
 const HISTORY_KEEP = 200;
 
 /**
- * @param {{table: object, matchId: string, me: string, role: string}} page
+ * @param {{table: object, matchId: string, me: string, role: string, rate?: number}} page
+ *   `rate`: shot time per display time (1: real time; a test server's pages roll shots faster).
  */
-export function createState({ table, matchId = "", me = "", role = "spectator" }) {
+export function createState({ table, matchId = "", me = "", role = "spectator", rate = 1 }) {
   return {
     table,
+    rate,
     matchId,
     me,
     role,
@@ -225,8 +227,8 @@ function applySnapshot(state, d, v, now, epoch) {
   const last = d.last_shot || (game && game.last_shot);
   if (last && last.segments && typeof last.started_at === "number") {
     const tracks = parseSegments(last.segments);
-    const duration = animationDuration(tracks) * 1000;
-    const startAt = now - (epoch - last.started_at) * 1000;
+    const duration = (animationDuration(tracks) * 1000) / (state.rate || 1);
+    const startAt = now - ((epoch - last.started_at) * 1000) / (state.rate || 1);
     if (startAt + duration > now) {
       steps = [
         {
@@ -258,6 +260,7 @@ function applySnapshot(state, d, v, now, epoch) {
     result: d.result || (game && game.phase === "finished" ? state.result : null),
     placing: null,
     remoteAim: null,
+    refusal: null,
     ...historyOf(d.history, state),
     ...(phaseChanged(state.shown, game) ? freshPhase(state) : {}),
   };
@@ -339,7 +342,7 @@ function applyEvent(state, msg, now, epoch) {
       kind: d.kind || "shot",
       v: msg.v,
       startAt: null,
-      duration: animationDuration(tracks) * 1000,
+      duration: (animationDuration(tracks) * 1000) / (state.rate || 1),
       tracks,
       after,
       player: d.player,
@@ -485,7 +488,7 @@ export function ballsAt(state, now) {
   for (const [id, pos] of Object.entries(lagBalls(state))) out[id] = { x: pos[0], y: pos[1], drop: 0, moving: false };
   const head = state.steps[0];
   if (head && head.tracks && head.startAt !== null && now >= head.startAt) {
-    const t = (now - head.startAt) / 1000;
+    const t = ((now - head.startAt) / 1000) * (state.rate || 1);
     const moving = positionsAt(head.tracks, t, state.table.pockets);
     for (const [id, b] of Object.entries(moving)) {
       if (b.drop >= 1) delete out[id];
@@ -542,11 +545,13 @@ export function activePlayer(state) {
 /**
  * `refusal`: the server's words when it refused the socket for too many ("" when it gave none), null
  * when a close was for another reason, undefined to keep what was said (a reconnect attempt starting).
- * Open clears it.
+ * An open socket does not clear it: a refused socket is accepted and closed at once (so that the close
+ * can carry the reason), and clearing it on open made the card blink at every retry. The server's
+ * snapshot, the first message of a socket it keeps, clears it (applySnapshot).
  */
 export function setConnection(state, connection, refusal = undefined) {
   const was = state.refusal ?? null;
-  const next = connection === "open" ? null : refusal === undefined ? was : refusal;
+  const next = refusal === undefined || connection === "open" ? was : refusal;
   if (state.connection === connection && next === was) return state;
   return { ...state, connection, refusal: next, wasOpen: state.wasOpen || connection === "open" };
 }

@@ -3,8 +3,8 @@
 // once; a started or finished match (or a new round) fetches the changing parts again from the
 // server, which renders them (the page never computes standings). Reconnects with a capped backoff.
 
-const root = document.querySelector("[data-live-root]");
-const statusLine = document.querySelector("[data-socket-status]");
+const root = typeof document !== "undefined" ? document.querySelector("[data-live-root]") : null;
+const statusLine = root ? document.querySelector("[data-socket-status]") : null;
 
 function setStatus(text) {
   if (statusLine) statusLine.textContent = text;
@@ -18,19 +18,41 @@ export function applyScore(container, matchId, scores) {
   return true;
 }
 
-let fetching = null;
-async function refresh() {
-  if (fetching) return fetching;
-  fetching = fetch(root.dataset.partsUrl, { headers: { Accept: "text/html" }, cache: "no-store" })
-    .then((response) => (response.ok ? response.text() : null))
-    .then((html) => {
-      if (html !== null) root.innerHTML = html;
-    })
-    .finally(() => {
-      fetching = null;
-    });
-  return fetching;
+/**
+ * Coalesce refreshes: one load at a time, and a change announced while a load is in flight loads once
+ * more after it. Dropping it (as a plain "already fetching" check does) left the page behind the server
+ * when two matches of a round finished within one fetch: the second finish was never shown.
+ * @param {() => Promise<void>} load
+ * @returns {() => Promise<void>} refresh
+ */
+export function createRefresher(load) {
+  let running = null;
+  let again = false;
+  function refresh() {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = Promise.resolve()
+      .then(load)
+      .catch(() => {})
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          refresh();
+        }
+      });
+    return running;
+  }
+  return refresh;
 }
+
+const refresh = createRefresher(async () => {
+  const response = await fetch(root.dataset.partsUrl, { headers: { Accept: "text/html" }, cache: "no-store" });
+  const html = response.ok ? await response.text() : null;
+  if (html !== null) root.innerHTML = html;
+});
 
 function connect(attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";

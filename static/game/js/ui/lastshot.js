@@ -74,7 +74,7 @@ export function createLastShot(root, { sound = null, clock = () => performance.n
     root.dataset.replayT = (Math.min(shotMs, shot.duration) / 1000).toFixed(3);
     const step = { kind: "shot", v: shot.v, startAt: 0, duration: shot.duration, tracks: shot.tracks, after: state.shown };
     return {
-      state: { ...state, steps: [step], remoteAim: null, placing: null, ui: { ...state.ui, pull: 0 } },
+      state: { ...state, rate: 1, steps: [step], remoteAim: null, placing: null, ui: { ...state.ui, pull: 0 } },
       now: Math.min(shotMs, shot.duration),
     };
   }

@@ -183,7 +183,7 @@ export function createSound(root, table, { storage = localStore(), AudioCtor = w
     if (!head || !head.tracks || head.startAt === null || !live.has(head.v) || played.has(head.v)) return;
     played.add(head.v);
     live.delete(head.v);
-    play(head.tracks, (head.startAt - now) / 1000, 1);
+    play(head.tracks, (head.startAt - now) / 1000, state.rate || 1);
   }
 
   const onGesture = () => unlock();
