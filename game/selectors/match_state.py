@@ -46,6 +46,7 @@ def time_up_shot_clock() -> int:
     extra visits and the shoot-out then always come to an end, even with a player who stops playing."""
     return int(getattr(settings, "KAIZA_TIME_UP_SHOT_CLOCK", 60))
 
+
 AnyUser = User | AnonymousUser
 
 

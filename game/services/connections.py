@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from game.models import Match, MatchConnection
-from game.selectors.match_state import connection_stale_after, clock_info, deadline_next
+from game.selectors.match_state import clock_info, connection_stale_after, deadline_next
 from game.services.matches.presence import refresh_grace
 
 #: (match id, new `clock` data or None) for each match whose presence changed: the caller publishes

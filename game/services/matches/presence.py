@@ -12,11 +12,11 @@ from django.db import transaction
 from game.common.clock import game_now
 from game.models import Match, MatchConnection
 from game.selectors.match_state import (
-    disconnect_grace,
     AnyUser,
     bot_seats,
     clock_info,
     deadline_next,
+    disconnect_grace,
     fresh_since,
     seat_of,
     seats_present,
