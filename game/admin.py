@@ -20,11 +20,11 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from game.matches.services.results import results_record
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
 from game.models.chat import ChatMessage, ChatReport
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentResultFix, TournamentRound
-from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
-from game.services.results import results_record
+from game.ratings.selectors import reason_text, resign_farm_suspects
 
 
 class MembershipInline(admin.TabularInline):
@@ -60,7 +60,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 class ResignFarmFilter(admin.SimpleListFilter):
     """Accounts whose rated losses are all resignations before their third shot (rating farming:
-    game/selectors/rating_eligibility.py). The results did not count; the accounts deserve a look."""
+    game/ratings/selectors.py). The results did not count; the accounts deserve a look."""
 
     title = _("resign farming")
     parameter_name = "resign_farm"
@@ -278,7 +278,7 @@ class TournamentRoundInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    """Results are fixed on the site (with a kept reason, game.services.tournaments); here an organiser
+    """Results are fixed on the site (with a kept reason, game.tournaments.services); here an organiser
     renames, moves the start time, or cancels."""
 
     list_display = ["name", "club", "format", "kind", "status", "starts_at", "winner"]

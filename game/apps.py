@@ -10,30 +10,35 @@ class GameConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
         from django.core.signals import request_finished
 
+        from game.common import converters
         from game.common.db import close_request_connection
         from game.common.language import profile_language_at_login
 
+        converters.register()  # the URL parameters' converters (matchid, name), before any URL conf
         request_finished.connect(close_request_connection, dispatch_uid="kaiza-close-request-connection")
         user_logged_in.connect(profile_language_at_login, dispatch_uid="kaiza_profile_language_at_login")
 
         # How one domain hears another (issue 27): the one wiring point. Tournaments build on matches;
         # the matches code sends its signals and polls its clock sources without knowing them.
-        from game.services.deadlines import clock_source_register
-        from game.services.tournaments import play as tournament_play
-        from game.services.tournaments.clocks import tournament_clock_source
+        from game.matches.services.deadlines import clock_source_register
         from game.signals import match_finished, seat_arrived
+        from game.tournaments.services import play as tournament_play
+        from game.tournaments.services.clocks import tournament_clock_source
 
         match_finished.connect(tournament_play.on_match_finished, dispatch_uid="kaiza-tournament-match-finished")
         seat_arrived.connect(tournament_play.on_seat_arrived, dispatch_uid="kaiza-tournament-team-arrived")
         clock_source_register(tournament_clock_source)
+        from game.lobby import seek_clock
+        from game.matches.clock_runner import each_poll_register
+
+        each_poll_register(seek_clock.pair_and_widen)  # quick pairing's queue, each poll (issue 17)
 
         # What the real-time layer needs of the domains (it imports none of them: game.realtime.hooks).
         from game.matches.consumer import schedule_bot_turn
+        from game.matches.selectors import matches as match_selectors
+        from game.matches.services import connections, match_set_connected
         from game.realtime.hooks import register as realtime_hooks
-        from game.selectors import matches as match_selectors
-        from game.selectors.tournaments import tournament_of_match
-        from game.services import connections
-        from game.services.matches import match_set_connected
+        from game.tournaments.selectors.tournaments import tournament_of_match
 
         realtime_hooks(
             lobby_matches=match_selectors.match_open_list,

@@ -3,7 +3,12 @@
 from django.conf import settings
 from django.urls import path
 
-from game.views import bot, catalogue, challenges, community, learn, play, practice, site, tournaments
+from game.clubs import views as clubs
+from game.lobby import views as challenges
+from game.matches.views import computer, play, watch
+from game.site.views import catalogue, learn, players, practice
+from game.site.views import pages as site
+from game.tournaments import views as tournaments
 
 urlpatterns = [
     # The JS client's own words, the page's language in the URL (djangojs domain; static/game/js/i18n.js).
@@ -14,15 +19,17 @@ urlpatterns = [
     path("rules/", site.rules, name="rules"),
     *play.urlpatterns,
     *challenges.urlpatterns,
-    *community.urlpatterns,
-    *bot.urlpatterns,
+    *watch.urlpatterns,
+    *players.urlpatterns,
+    *clubs.urlpatterns,
+    *computer.urlpatterns,
     *tournaments.urlpatterns,
     *learn.urlpatterns,
     *practice.urlpatterns,
 ]
 
 if settings.KAIZA_TEST_CLOCK:
-    # Test servers only: the game clock moved by the test (game/views/test_clock.py).
-    from game.views import test_clock
+    # Test servers only: the game clock moved by the test (game/site/views/test_clock.py).
+    from game.site.views import test_clock
 
     urlpatterns += test_clock.urlpatterns

@@ -132,10 +132,10 @@ else:
 _POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "2" if _POSTGRES else "1"))
 # Seconds a player may be away before he loses the match (K-9.3; both away or before the break:
-# aborted). The server clocks fire it (game/services/deadlines.py); tests of whole pages shorten it.
+# aborted). The server clocks fire it (game/matches/services/deadlines.py); tests of whole pages shorten it.
 KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
 # Seconds a visit may take once the K-11 time is up, in a match created without a shot clock, so the
-# extra visits and the shoot-out always end (game/selectors/match_state.py); page tests that steer
+# extra visits and the shoot-out always end (game/matches/selectors/match_state.py); page tests that steer
 # slowly through the shoot-out lengthen it.
 KAIZA_TIME_UP_SHOT_CLOCK = int(os.environ.get("KAIZA_TIME_UP_SHOT_CLOCK", "60"))
 
@@ -176,7 +176,7 @@ LOGIN_REDIRECT_URL = "/lobby/"
 LOGOUT_REDIRECT_URL = "/"
 
 # --- Accounts (django-allauth) -----------------------------------------------------------------------
-# Guests (game.services.accounts.guest_create) are plain users logged in with the model backend; the
+# Guests (game.accounts.services.guest_create) are plain users logged in with the model backend; the
 # adapter turns a guest into the new account when it signs up (game/accounts/allauth_adapter.py).
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",

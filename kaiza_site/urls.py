@@ -7,8 +7,8 @@ too (it looks for it here), so every 429 is the same page.
 from django.contrib import admin
 from django.urls import include, path
 
+from game.accounts import views as accounts
 from game.common import language
-from game.views import accounts
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -19,6 +19,6 @@ urlpatterns = [
     path("", include("game.urls")),
 ]
 
-handler404 = "game.views.site.not_found"
-handler500 = "game.views.site.server_error"
+handler404 = "game.site.views.pages.not_found"
+handler500 = "game.site.views.pages.server_error"
 handler429 = "game.common.ratelimit.too_many_requests"

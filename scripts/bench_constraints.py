@@ -2,7 +2,7 @@
 timed on typical positions (the opening from hand, play with the cue ball on the table, ball in hand in
 the home, the shoot-out), and the JSON size they add to each state.
 
-The server computes them once per state change (``game.selectors.match_state.state_of``), so this is the
+The server computes them once per state change (``game.matches.selectors.match_state.state_of``), so this is the
 price of one change. Pure engine, no Django:
 
     .venv/bin/python scripts/bench_constraints.py [--repeat 30]

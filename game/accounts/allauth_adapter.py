@@ -8,7 +8,7 @@ password) and may sign up later, mid-match. allauth's documented adapter hooks c
 - `new_user` hands the signup form the logged-in guest instead of a blank user, so allauth's own
   `save_user` fills in the username, e-mail and password of that same row (same primary key: seats,
   shots and matches stay);
-- `save_user` then registers the profile through `game.services.accounts.account_register`, in the
+- `save_user` then registers the profile through `game.accounts.services.account_register`, in the
   same transaction (the display name chosen on the form, a guest's profile converted in place).
 """
 
@@ -25,8 +25,8 @@ from django.forms import BaseForm
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from game.accounts.services import GUEST_PREFIX, AccountError, account_register
 from game.accounts.signup_form import signed_in_guest
-from game.services.accounts import GUEST_PREFIX, AccountError, account_register
 
 
 class LoginForm(AllauthLoginForm):

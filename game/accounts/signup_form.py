@@ -17,8 +17,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from game.accounts.services import AccountError, display_name_available
 from game.models import Profile
-from game.services.accounts import AccountError, display_name_available
 
 
 def signed_in_guest(request: HttpRequest) -> User | None:

@@ -1,1 +1,1 @@
-"""Chat: the quick phrases (the model is game.models.chat, the service game.services.chat)."""
+"""Chat: the quick phrases (the model is game.models.chat, the service game.chat.services)."""

@@ -4,7 +4,7 @@ Every deadline a match or a lobby keeps (the shot clock, the disconnect grace, K
 limit, a tournament's start and its no-show forfeits, a seek's widening) is an epoch second read from
 `game_now()`, and so is the `now` a snapshot gives the client (whose clocks follow the server's by
 that skew). In production it is the wall clock. A test moves it forward with `advance`: in-process
-directly, and in a server process through the test-only endpoint (`game.views.test_clock`, mounted
+directly, and in a server process through the test-only endpoint (`game.site.views.test_clock`, mounted
 only when `settings.KAIZA_TEST_CLOCK` is on), so that no test waits for a shot clock, a grace or
 the K-11 limit in real time. The poll that fires deadlines reads the same clock, so an advanced
 deadline fires through the same path as ever, once.

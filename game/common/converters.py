@@ -31,5 +31,8 @@ class NameConverter:
         return value
 
 
-register_converter(MatchIdConverter, "matchid")
-register_converter(NameConverter, "name")
+def register() -> None:
+    """Called once from game.apps.GameConfig.ready, before any URL pattern is read (the URL conf is
+    loaded lazily, after the apps are ready): the wiring is explicit, not an import's side effect."""
+    register_converter(MatchIdConverter, "matchid")
+    register_converter(NameConverter, "name")

@@ -18,12 +18,12 @@ from game.common.ratelimit import TokenBucket
 from game.common.reader_language import error_message, scope_language
 from game.lobby import seek_clock
 from game.lobby.protocol import SeekCancel, SeekRequest, parse_lobby
+from game.lobby.services import seeks as seek_services
+from game.matches import services as match_services
+from game.matches.selectors import matches as match_selectors
 from game.realtime import fanout as realtime
 from game.realtime import hub, protocol
 from game.realtime.socket_lifecycle import CleanCloseMixin, RelayOnlyMember
-from game.selectors import matches as match_selectors
-from game.services import matches as match_services
-from game.services import seeks as seek_services
 
 
 class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):

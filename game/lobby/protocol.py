@@ -3,7 +3,7 @@
 Everything else a lobby socket may send (`ping`) is parsed by game.realtime.protocol, whose framing rules
 (size, JSON, the `{t, ack?, v?, d?}` envelope) apply here as well. Like game.realtime.protocol, nothing here
 raises on input or knows about Django; the service checks the choices themselves (which time limits
-a seek offers lives in game/services/seeks.py). docs/protocol.md documents both.
+a seek offers lives in game/lobby/services/seeks.py). docs/protocol.md documents both.
 """
 
 from __future__ import annotations

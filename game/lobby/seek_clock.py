@@ -1,5 +1,5 @@
 """Quick pairing's side of the server clocks: pair the seeks that fit now, widen the windows of those
-still waiting, and tell their sockets (game/services/seeks.py holds the queue and the numbers).
+still waiting, and tell their sockets (game/lobby/services/seeks.py holds the queue and the numbers).
 
 Called by every daphne process's clock loop (game/matches/clock_runner.py) about once a second, and by the
 lobby socket right after a seek is queued, so a partner already waiting is paired at once. The sockets
@@ -12,9 +12,9 @@ from channels.layers import get_channel_layer
 
 from game.common.clock import game_now
 from game.common.db import db_async
+from game.lobby.services.seeks import Paired, Widened, seeks_pair, seeks_widen
 from game.realtime import fanout as realtime
 from game.realtime import protocol
-from game.services.seeks import Paired, Widened, seeks_pair, seeks_widen
 
 
 async def announce(paired: list[Paired], widened: list[Widened]) -> None:

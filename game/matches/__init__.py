@@ -1,2 +1,2 @@
-"""A running match's process side: its socket (consumer), the server clocks' runner and the
-computer player's runner (the services and selectors are in game/services and game/selectors)."""
+"""A match, from its creation to its result: services/ (the only writes), selectors/ (the reads), its
+socket (consumer), the server clocks' runner, the computer player's runner and the match pages (views/)."""

@@ -39,12 +39,12 @@ from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.strike_limits import STRIKE_LIMITS
+from game.matches import services as match_services
+from game.matches.selectors.match_state import engine_names
 from game.models import Match, Profile, Shot
 from game.realtime import fanout as realtime
 from game.realtime import protocol
 from game.realtime.hooks import HOOKS
-from game.selectors.match_state import engine_names
-from game.services import matches as match_services
 
 logger = logging.getLogger(__name__)
 

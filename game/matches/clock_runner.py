@@ -8,7 +8,7 @@ process polls from its start, whether or not it has sockets, and nothing else do
 commands and tests never run the reactor; tests call :func:`fire_due` or the service directly).
 
 Several processes polling at once is the normal case: `deadline_fire` takes each due match with
-`FOR UPDATE SKIP LOCKED`, so each deadline fires once (game/services/deadlines.py). Tests that drive
+`FOR UPDATE SKIP LOCKED`, so each deadline fires once (game/matches/services/deadlines.py). Tests that drive
 time call :func:`fire_due` with a `now` of their choice, or the service `deadlines_fire_due`.
 """
 
@@ -19,15 +19,15 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from game.common.clock import game_now
 from game.common.db import PRESENCE, db_async
-from game.lobby import seek_clock
+from game.matches.services.connections import match_connections_purge_stale
+from game.matches.services.deadlines import CLOCK_SOURCES, deadline_fire, deadlines_due
 from game.realtime import fanout as realtime
 from game.realtime import presence
-from game.services.connections import match_connections_purge_stale
-from game.services.deadlines import CLOCK_SOURCES, deadline_fire, deadlines_due
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +35,16 @@ logger = logging.getLogger(__name__)
 POLL_INTERVAL = float(os.environ.get("KAIZA_DEADLINE_POLL", "1.0"))
 
 _task: asyncio.Task[Any] | None = None
+
+#: The other domains' work done once per poll in every process, registered in game.apps (quick
+#: pairing's queue, issue 17: game.lobby.seek_clock.pair_and_widen), so the runner imports no domain.
+EACH_POLL: list[Callable[[], Awaitable[Any]]] = []
+
+
+def each_poll_register(job: Callable[[], Awaitable[Any]]) -> None:
+    """Run `job` after the deadlines of every poll from now on (once, however often registered)."""
+    if job not in EACH_POLL:
+        EACH_POLL.append(job)
 
 
 async def fire_due(now: float | None = None) -> int:
@@ -88,7 +98,8 @@ async def poll_forever(interval: float = POLL_INTERVAL) -> None:
                 purged = time.monotonic()
                 await purge_stale()
             await fire_due()
-            await seek_clock.pair_and_widen()  # quick pairing's queue (issue 17)
+            for job in EACH_POLL:
+                await job()
         except Exception:
             logger.exception("server clocks: a poll failed; trying again")
         await asyncio.sleep(interval)

@@ -21,19 +21,19 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
+from game.chat import services as chat_services
 from game.common.db import CONNECT, db_async
 from game.common.ratelimit import TokenBucket, socket_allows, socket_owner
 from game.common.reader_language import error_message, scope_language
 from game.matches import bot_runner
+from game.matches import services as match_services
+from game.matches.selectors import matches as match_selectors
+from game.matches.services import rematch as rematch_services
+from game.matches.services.deadlines import match_claim_timeout
 from game.realtime import fanout as realtime
 from game.realtime import hub, presence, protocol
 from game.realtime.outbox import VersionedOutbox
 from game.realtime.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
-from game.selectors import matches as match_selectors
-from game.services import chat as chat_services
-from game.services import matches as match_services
-from game.services import rematch as rematch_services
-from game.services.deadlines import match_claim_timeout
 
 __all__ = ["MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
 
@@ -314,7 +314,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def handle_chat(self, message: protocol.Chat | protocol.ChatReport) -> None:
         """A chat message stored then relayed to its channel's readers, or a report of one (answered
-        to the reporter alone). The rules are the service's (game.services.chat, docs/chat.md)."""
+        to the reporter alone). The rules are the service's (game.chat.services, docs/chat.md)."""
         try:
             if isinstance(message, protocol.ChatReport):
                 await db_async(chat_services.chat_report)(

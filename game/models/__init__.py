@@ -181,7 +181,7 @@ class Match(models.Model):
     grace_seat = models.PositiveSmallIntegerField(_("grace seat"), null=True, blank=True)
     # The earliest of the match's server-side deadlines (shot clock, disconnect grace, K-11 warning and
     # limit), epoch seconds; null when nothing is due. Every server process polls it (indexed) and
-    # fires what is due once (game/services/deadlines.py).
+    # fires what is due once (game/matches/services/deadlines.py).
     next_deadline = models.FloatField(_("next deadline"), null=True, blank=True)
     # A team match (issue 18): members per team, 2 to 4; null for a one-to-one match. The members and
     # their order are the TeamSeat rows; player1/player2 are then each team's first member.
@@ -374,7 +374,7 @@ class MatchResult(models.Model):
         Match, on_delete=models.CASCADE, primary_key=True, related_name="result", verbose_name=_("match")
     )
     rated = models.BooleanField(_("rated"), default=False)
-    #: Why a result did not move ratings: a code of game.selectors.rating_eligibility.REASON_CODES
+    #: Why a result did not move ratings: a code of game.ratings.selectors.REASON_CODES
     #: ("casual", "aborted", "guest", "unverified", "new_account", "too_few_shots", "pair_daily_limit"); "" when rated.
     unrated_reason = models.CharField(_("unrated reason"), max_length=32, blank=True, default="")
     player1_best_break = models.IntegerField(_("player 1 best break"), default=0)
@@ -390,7 +390,7 @@ class MatchResult(models.Model):
 
 
 class Seek(models.Model):
-    """One player waiting for quick pairing (issue 17, game/services/seeks.py): a row per waiting lobby
+    """One player waiting for quick pairing (issue 17, game/lobby/services/seeks.py): a row per waiting lobby
     socket, so every server process sees the same queue and the matching runs under row locks. The row
     goes when the seek is paired, cancelled, or its socket closes."""
 

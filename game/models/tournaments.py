@@ -4,7 +4,7 @@ Kept apart from game/models.py (which imports this module at its end, so Django 
 with the app) because the tournament is a concept of its own. An entry is one player or a team of
 players (`TournamentEntryMember`), so a team tournament stores the same rows; a pairing points at the
 real Match its players play (created by the match services), and its result is copied from that
-match when it finishes (game/services/tournaments/results.py) or decided by a no-show forfeit.
+match when it finishes (game/tournaments/services/results.py) or decided by a no-show forfeit.
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ class TournamentPairing(models.Model):
     first_score = models.IntegerField(default=0, verbose_name=_("first entry's score"))
     second_score = models.IntegerField(default=0, verbose_name=_("second entry's score"))
     #: Epoch seconds: if the match has not started by then, whoever did not come loses by forfeit
-    #: (fired by the server clocks, game/services/deadlines.py); null once started or decided.
+    #: (fired by the server clocks, game/matches/services/deadlines.py); null once started or decided.
     no_show_deadline = models.FloatField(null=True, blank=True, verbose_name=_("no-show deadline"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 

@@ -1,6 +1,6 @@
 """Every threshold of rating integrity in one place (issues 14 and 26), each with the reason for it.
 
-`game/selectors/rating_eligibility.py` decides with them, `game/services/ratings.py` caps with them, the
+`game/ratings/selectors.py` decides with them, `game/ratings/services.py` caps with them, the
 admin's farm flag uses `farm_shots`, and the ratings page (`/ratings/`) states them in words. A site may
 override any of them in `settings.KAIZA_RATING_RULES` (a dict of field name -> value; tests do not need
 to: they make their accounts established with `tests/web/community_factories.establish`).

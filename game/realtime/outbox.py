@@ -6,7 +6,7 @@ order when two processes publish close together, possibly lost when Redis fails)
 `v` rise by exactly one per event after its snapshot (docs/protocol.md, "Versions, ordering, catch-up").
 
 It knows nothing of Channels: it writes through `send` (encoded text to the socket) and reads through
-`events_since` and `snapshot` (the database, `game.selectors.matches`), so tests drive it with a list and
+`events_since` and `snapshot` (the database, `game.matches.selectors.matches`), so tests drive it with a list and
 a fake socket (tests/web/test_outbox.py). The consumer keeps the socket's own concerns.
 """
 

@@ -413,7 +413,7 @@ def aim(player: str, strike: StrikeInput) -> dict[str, Any]:
 
 
 def chat(entry: dict[str, Any]) -> dict[str, Any]:
-    """One chat message: `{id, channel, from, text, phrase, at}` (game.selectors.chat.chat_entry)."""
+    """One chat message: `{id, channel, from, text, phrase, at}` (game.chat.selectors.chat_entry)."""
     return message("chat", entry)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from game.selectors.challenges import challenges_for
+from game.lobby.selectors import challenges_for
 
 register = template.Library()
 

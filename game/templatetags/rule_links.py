@@ -14,7 +14,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from game.selectors.rules_document import RULE_ID, rule_url
+from game.site.selectors.rules_document import RULE_ID, rule_url
 
 register = template.Library()
 

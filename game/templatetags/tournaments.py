@@ -7,8 +7,8 @@ from typing import Any
 
 from django import template
 
-from game.selectors import tournaments as selectors
-from game.services.tournaments.base import is_manager
+from game.tournaments.selectors import tournaments as selectors
+from game.tournaments.services.base import is_manager
 
 register = template.Library()
 

@@ -24,16 +24,17 @@ def test_the_cycle_finder_finds_cycles() -> None:
 
 def test_the_graph_reads_in_function_imports(tmp_path: Path) -> None:
     """The reader sees an import inside a function (where the old cycles hid) and resolves a module
-    taken from its package (`from game.services import deadlines`)."""
+    taken from its package (`from game.matches.services import deadlines`)."""
     known = modules()
     source = tmp_path / "probe.py"
     source.write_text(
-        "from game.services import deadlines\n\n\ndef late():\n    from game.realtime.hub import Hub\n    return Hub\n"
+        "from game.matches.services import deadlines\n\n\n"
+        "def late():\n    from game.realtime.hub import Hub\n    return Hub\n"
     )
     found = {target for target, _names, _line in imports_of(source, known)}
-    assert found == {"game.services.deadlines", "game.realtime.hub"}
+    assert found == {"game.matches.services.deadlines", "game.realtime.hub"}
     edges = graph()
-    assert "game.services.tournaments.play" in edges["game.apps"]  # wired in ready()
+    assert "game.tournaments.services.play" in edges["game.apps"]  # wired in ready()
 
 
 def test_no_module_imports_a_private_name() -> None:
@@ -76,3 +77,72 @@ def test_only_the_wiring_is_left_flat() -> None:
     ARCHITECTURE.md's place for the signals)."""
     flat = sorted(m for m in modules() if m.count(".") == 1 and not (GAME / m.split(".")[1]).is_dir())
     assert flat == ["game.admin", "game.apps", "game.routing", "game.signals", "game.urls"]
+
+
+#: The modules of game/ that wire the domains together (Django's own entry points): they may import
+#: any module of any domain, since that is their job.
+WIRING = (
+    "game.apps",
+    "game.urls",
+    "game.routing",
+    "game.admin",
+    "game.templatetags",
+    "game.management",
+    "game.loadtest",
+)
+#: Shared by every domain, imported freely: the models, the helpers, the engine, the socket layer, the signals.
+SHARED = ("game.models", "game.common", "game.engine", "game.realtime", "game.signals")
+#: Besides a domain's `services` (its package, whose __init__ names what others may call) and its
+#: reads (`selectors` and every module under it), the modules another domain may import, each with
+#: why it is public.
+PUBLIC_MODULES = {
+    "game.accounts.views": "player_user: the guest seat every play form gives a visitor",
+    "game.matches.views.play": "the words of a refused match action and the time-limit choices other forms show",
+    "game.ratings.glicko2": "the rating arithmetic (pure)",
+    "game.ratings.rules": "the rules that make an account's rated results count",
+    "game.chat.phrases": "the chat's fixed phrases",
+    "game.teams.results": "a finished team match's records, written in the results' own transaction",
+}
+
+
+def domain_of(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def is_public(target: str) -> bool:
+    """May a module of another domain import `target`?"""
+    parts = target.split(".")
+    if len(parts) < 3:
+        return True  # a domain package itself (its __init__)
+    kind = parts[2]
+    if kind == "services":
+        return len(parts) == 3  # the package, not its submodules: game.<domain>.services names the calls
+    if kind == "selectors":
+        return True  # reads, one module per area
+    return target in PUBLIC_MODULES or any(target.startswith(m + ".") for m in PUBLIC_MODULES)
+
+
+def test_domains_import_only_public_modules() -> None:
+    """A domain takes another's writes from its `services` package and its reads from its selectors,
+    never from the modules inside (issue 27: `lock`, `start`, `store_event` were taken from three
+    private corners of the matches services); the wiring modules are exempt."""
+    known = modules()
+    offenders = sorted(
+        f"{name}:{line} imports {target}"
+        for name, path in known.items()
+        if not name.startswith(WIRING) and not name.startswith(SHARED)
+        for target, _names, line in imports_of(path, known)
+        if target.count(".") >= 1
+        and not target.startswith(SHARED)
+        and domain_of(target) != domain_of(name)
+        and not is_public(target)
+    )
+    assert offenders == []
+
+
+def test_the_public_module_rule_could_fail() -> None:
+    assert not is_public("game.matches.services.base")
+    assert is_public("game.matches.services")
+    assert is_public("game.matches.selectors.match_state")
+    assert not is_public("game.lobby.seek_clock")
+    assert is_public("game.teams.results")

@@ -52,7 +52,7 @@ def js_catalogue(language: str) -> str:
     """The JS client's catalogue in `language`, from the site's own view (/jsi18n/<lang>/)."""
     from django.test import RequestFactory
 
-    from game.views.catalogue import catalogue_in
+    from game.site.views.catalogue import catalogue_in
 
     response = catalogue_in(RequestFactory().get(f"/jsi18n/{language}/"), lang=language)
     return str(response.content.decode())
@@ -83,7 +83,7 @@ class EngineMatch:
 
     # -- wire ---------------------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
-        """The state as the server sends it (game/services/matches.py ``state_of``): the snapshot, who may
+        """The state as the server sends it (game/matches/services.py ``state_of``): the snapshot, who may
         act, and each player's constraints from the engine, so the page draws legality from them."""
         snap = self.match.snapshot()
         snap["pending"] = [list(p) for p in self.match.pending()]
@@ -258,7 +258,7 @@ def open_page(
             route.fulfill(status=404, body="")
             return
         if path.startswith("/jsi18n/"):
-            # The page asks for /jsi18n/<its language>/ (game/views/catalogue.py).
+            # The page asks for /jsi18n/<its language>/ (game/site/views/catalogue.py).
             asked = path[len("/jsi18n/") :].strip("/") or (language or "en")
             route.fulfill(body=js_catalogue(asked), headers={"content-type": "text/javascript"})
             return

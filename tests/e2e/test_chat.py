@@ -47,7 +47,7 @@ def test_players_and_spectators_chat(
     server = daphne_factory()
     pages.django_run(
         server.env,
-        "from game.services.accounts import user_signup\n"
+        "from game.accounts.services import user_signup\n"
         f"user_signup(username='carol', password={CAROL_PASSWORD!r}, display_name='Carol')\n"
         "result = True",
     )

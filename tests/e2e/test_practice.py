@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from game.selectors.practice import Position, read_position
+from game.site.selectors.practice import Position, read_position
 from tests.e2e import driver
 from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.e2e.test_security_pages import VIOLATIONS

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 SETUP = """
 import datetime
 from django.utils import timezone
-from game.services.tournaments import tournament_create, tournament_enter
+from game.tournaments.services import tournament_create, tournament_enter
 from tests.web.community_factories import DEMO_PASSWORD, make_club, make_player
 owner = make_player("Organiser", rating=1500)
 mika = make_player("Mika", rating=1650)
@@ -38,7 +38,7 @@ result = t.pk
 CLOSE = """
 from django.contrib.auth.models import User
 from django.utils import timezone
-from game.services.tournaments import tournament_close_entries
+from game.tournaments.services import tournament_close_entries
 from game.models.tournaments import Tournament, TournamentPairing
 Tournament.objects.filter(pk={tid}).update(starts_at=timezone.now())  # the start time has come
 tournament_close_entries(user=User.objects.get(username="organiser"), tournament_id={tid})

@@ -22,7 +22,7 @@ from tests.support.daphne import DaphneServer
 
 SETUP = """
 from django.utils import timezone
-from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
 from tests.web.community_factories import make_club, make_player
 owner = make_player("{owner}")
 bots = [make_player(name, is_bot=True, bot_level=1, rating=rating) for name, rating in {players}]
@@ -37,7 +37,7 @@ result = t.pk
 
 SEAT_ROUND = """
 from game.models import Match
-from game.services.matches import match_join
+from game.matches.services import match_join
 from game.models.tournaments import TournamentPairing
 result = []
 for p in TournamentPairing.objects.filter(tournament_id={tid}, status="playing").select_related("match"):
@@ -120,7 +120,7 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
 
 HUMANS = """
 from django.utils import timezone
-from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
 from tests.web.community_factories import DEMO_PASSWORD, make_club, make_player
 juho, kalle = make_player("Juho", rating=1650), make_player("Kalle", rating=1550)
 juho.set_password(DEMO_PASSWORD)

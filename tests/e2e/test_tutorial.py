@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from game.selectors.tutorial import tutorial_step
+from game.site.selectors.tutorial import tutorial_step
 from tests.e2e import driver
 from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.e2e.test_security_pages import VIOLATIONS

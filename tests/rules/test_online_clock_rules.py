@@ -1,7 +1,7 @@
 """The engine's online rules: the shot clock's expiry, abort before the break, abandonment (K-9.3).
 
 `Match.expire_shot_clock`, `Match.abort`, `Match.abandon` and `Match.abortable` are what the server's
-clocks and the abort input call (game/services/deadlines.py); each refusal leaves the match as it was.
+clocks and the abort input call (game/matches/services/deadlines.py); each refusal leaves the match as it was.
 """
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ class DaphneServer:
 
     def advance_clock(self, seconds: float) -> float:
         """Move this server's game clock `seconds` forward (the test-only endpoint,
-        game/views/test_clock.py); returns its offset. Deadlines now due fire at the server's next
+        game/site/views/test_clock.py); returns its offset. Deadlines now due fire at the server's next
         poll, within a second, as they would have on the wall clock."""
         request = urllib.request.Request(
             f"{self.url}/test/clock/advance",

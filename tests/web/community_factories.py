@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from game.accounts.services import bot_user_for_level
 from game.models import Club, Match, Membership, Profile, Shot
 from game.ratings.rules import rating_rules
-from game.services.accounts import bot_user_for_level
 
 
 def make_player(name: str, **profile_fields: Any) -> Any:
@@ -64,7 +64,7 @@ def make_match(
 ) -> Match:
     """A match row; `shots` is a list of (player user, verdict) stored as Shot rows in order. `how` is
     the result's code (a finished match reached the target unless told otherwise: that result is
-    rated whatever the loser played, game/selectors/rating_eligibility.py)."""
+    rated whatever the loser played, game/ratings/selectors.py)."""
     names = [player1.profile.display_name, player2.profile.display_name]
     snapshot = {
         "phase": "finished" if status == Match.Status.FINISHED else "play",
@@ -212,8 +212,8 @@ def seed_demo() -> dict[str, Any]:
     finished match to replay. Returns the ids the test needs."""
     import random
 
-    from game.services.clubs import club_create, club_join, match_mark_for_club
-    from game.services.results import results_record
+    from game.clubs.services import club_create, club_join, match_mark_for_club
+    from game.matches.services.results import results_record
 
     rng = random.Random(2024)
     names = ["Aino", "Eero", "Kalle", "Liisa", "Mikko", "Sanna", "Tuomas", "Venla"]

@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
+from game.accounts.services import user_signup
 from game.models import Match, Profile
-from game.services.accounts import user_signup
 from tests.web.play_support import fast_password_hasher
 
 __all__ = ["fast_password_hasher"]  # autouse fixture, imported to apply

@@ -97,7 +97,7 @@ def test_play_the_computer_needs_a_post(client: Any) -> None:
 @database_sync_to_async
 def two_bots_seated() -> str:
     """A casual match between two computer players (as a tournament of bots seats them), in its lag."""
-    from game.services.matches import match_create, match_join
+    from game.matches.services import match_create, match_join
     from tests.web.community_factories import make_player
 
     suffix = str(time.monotonic_ns())[-6:]

@@ -1,4 +1,4 @@
-"""The match chat through Channels' WebsocketCommunicator (game.services.chat, docs/chat.md): each
+"""The match chat through Channels' WebsocketCommunicator (game.chat.services, docs/chat.md): each
 channel reaches its readers, a (re)connecting socket gets the recent chat in its snapshot, quick
 phrases travel as codes, reports are stored once, and every bad input is a clear `error` that stores
 nothing."""
@@ -16,13 +16,13 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
+from game.accounts.services import user_signup
+from game.chat.services import OPEN_AFTER_END
 from game.common import ratelimit
+from game.matches.services import match_create, match_join
 from game.models import Match
 from game.models.chat import ChatMessage, ChatReport
 from game.realtime.protocol import MAX_CHAT_CHARS
-from game.services.accounts import user_signup
-from game.services.chat import OPEN_AFTER_END
-from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     Player,
     connect_communicator,
@@ -267,7 +267,7 @@ def test_replay_chat_follows_the_channel_rule(client: Any) -> None:
 
 @database_sync_to_async
 def team_match_with_a_spectator() -> tuple[dict[str, Any], str]:
-    from game.services.teams import team_match_join, team_match_open
+    from game.teams.services import team_match_join, team_match_open
 
     suffix = str(time.monotonic_ns())[-6:]
     users = {

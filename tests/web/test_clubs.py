@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from game.clubs import services as club_services
 from game.models import Club, Match, Membership
-from game.services import clubs as club_services
 from tests.web.community_factories import make_club, make_match, make_player
 
 

@@ -10,9 +10,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
+from game.matches.selectors.matches import match_open_list
 from game.models import Match, MatchConnection
 from game.models.tournaments import DEFAULT_TIME_LIMIT
-from game.selectors.matches import match_open_list
 from tests.web.community_factories import make_club, make_player
 from tests.web.play_support import (
     connect_communicator,

@@ -16,7 +16,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client, RequestFactory
 
-from game.views.site import server_error
+from game.site.views.pages import server_error
 from kaiza_site.asgi import application
 from tests.support.daphne import DaphneServer, server_env
 

@@ -18,12 +18,12 @@ from django.urls import NoReverseMatch, reverse
 
 from game.common import clock
 from game.lobby import seek_clock
+from game.lobby.services.seeks import WINDOW_EVERY, WINDOW_START, WINDOW_STEP
 from game.matches.clock_runner import fire_due
+from game.matches.selectors.match_state import disconnect_grace
+from game.matches.services.deadlines import deadlines_fire_due
 from game.models import Match, Seek
 from game.models.tournaments import NO_SHOW_AFTER
-from game.selectors.match_state import disconnect_grace
-from game.services.deadlines import deadlines_fire_due
-from game.services.seeks import WINDOW_EVERY, WINDOW_START, WINDOW_STEP
 from tests.support.daphne import DaphneServer
 from tests.web.play_support import connect_communicator, near_end_snapshot
 from tests.web.test_match_lifecycle import (

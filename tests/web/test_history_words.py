@@ -1,4 +1,4 @@
-"""The words of the shot list and of the K-11 notices (game/selectors/history.py): one function makes
+"""The words of the shot list and of the K-11 notices (game/matches/selectors/history.py): one function makes
 each entry, so the live list, a reload and a late spectator read the same sentence."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine.rules import Match
-from game.selectors.history import history_entry, phase_notices
+from game.matches.selectors.history import history_entry, phase_notices
 
 
 def _state(**changes: Any) -> dict[str, Any]:
@@ -83,7 +83,7 @@ def test_entries_say_who_did_what_in_words() -> None:
 
 
 def test_result_text_prints_negative_scores_with_a_minus_sign() -> None:
-    from game.selectors.match_result import result_text
+    from game.matches.selectors.match_result import result_text
 
     text = result_text(how="shootout", winner="ann", loser="ben", scores=[0, -6], reason="", target=60)
     assert text == "ann won 0 to −6 in the shoot-out"

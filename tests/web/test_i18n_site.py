@@ -192,8 +192,8 @@ def seed_tournaments_and_teams(ids: dict[str, Any]) -> dict[str, Any]:
     bye, the live page), a double elimination (the SVG bracket's labels) and a 2 vs 2 with open places."""
     from django.utils import timezone
 
-    from game.services.teams import team_match_join, team_match_open
-    from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+    from game.teams.services import team_match_join, team_match_open
+    from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
 
     club = Club.objects.get(slug=ids["club"])
     owner = Profile.objects.get(display_name="Aino").user
@@ -435,11 +435,11 @@ def test_tournament_and_team_refusals_in_the_readers_language() -> None:
     numbers in params; the page that shows one words it in its reader's language, plural forms and all."""
     from django.utils import timezone, translation
 
-    from game.services.matches import MatchError
-    from game.services.teams import team_match_create
-    from game.services.tournaments import TournamentError, tournament_close_entries, tournament_create
-    from game.views.play import match_error_words
-    from game.views.tournaments import refusal_words
+    from game.matches.services import MatchError
+    from game.matches.views.play import match_error_words
+    from game.teams.services import team_match_create
+    from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create
+    from game.tournaments.views import refusal_words
 
     ids = seed_tournaments_and_teams(seed_demo())
     club = Club.objects.get(slug=ids["club"])

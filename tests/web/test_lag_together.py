@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from game.accounts.services import user_signup
+from game.matches.services import match_create, match_join
 from game.models import Match, Shot
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     LAG_LOSING,
     LAG_WINNING,

@@ -13,7 +13,6 @@ import typing
 from pathlib import Path
 
 GAME = Path(__file__).resolve().parents[2] / "game"
-SELECTORS = GAME / "selectors"
 MAX_LINES = 500
 
 
@@ -23,7 +22,7 @@ def _game_modules() -> list[Path]:
 
 def imported_modules(path: Path, root: Path = GAME.parent) -> list[tuple[int, str]]:
     """Every module a file imports, at the top or inside a function, as absolute dotted names
-    (`from game.services import matches` gives `game.services.matches`; relative imports are resolved
+    (`from game.matches import services` gives `game.matches.services`; relative imports are resolved
     against the file's package, named from `root`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
@@ -42,7 +41,16 @@ def imported_modules(path: Path, root: Path = GAME.parent) -> list[tuple[int, st
 
 
 def _is_service(module: str) -> bool:
-    return module == "game.services" or module.startswith("game.services.")
+    """A domain's writes: `game.<domain>.services` and what is under it (issue 27's packages)."""
+    parts = module.split(".")
+    return parts[0] == "game" and "services" in parts[2:3]
+
+
+def _selector_files() -> list[Path]:
+    """Every domain's reads: its `selectors.py`, or the modules of its `selectors/` package."""
+    return sorted(
+        path for path in GAME.rglob("*.py") if path.relative_to(GAME).parts[1:2] in (("selectors",), ("selectors.py",))
+    )
 
 
 def test_no_module_in_game_is_over_500_lines() -> None:
@@ -57,8 +65,8 @@ def test_no_module_in_game_is_over_500_lines() -> None:
 
 
 def test_selectors_import_nothing_from_services() -> None:
-    files = sorted(SELECTORS.rglob("*.py"))
-    assert files, "game/selectors has no Python files"
+    files = _selector_files()
+    assert len(files) > 10, "the scan found too few selector modules in game/"
     offenders = [
         f"{path.relative_to(GAME.parent)}:{line} imports {module}"
         for path in files
@@ -70,24 +78,25 @@ def test_selectors_import_nothing_from_services() -> None:
 
 def test_scanner_catches_a_service_import(tmp_path: Path) -> None:
     """The scan sees imports inside functions and relative ones, the two ways one would slip in."""
-    package = tmp_path / "game" / "selectors"
+    package = tmp_path / "game" / "matches" / "selectors"
     package.mkdir(parents=True)
     sample = package / "bad.py"
     sample.write_text(
         "from game.models import Match\n"
         "def f():\n"
-        "    from game.services.matches import match_join\n"
+        "    from game.matches.services import match_join\n"
         "from ..services import results\n"
-        "import game.services.deadlines\n"
-        "from game import services\n"
+        "import game.lobby.services.seeks\n"
+        "from game.clubs import services\n"
+        "from game.matches.selectors import history\n"
     )
     caught = sorted({module for _, module in imported_modules(sample, root=tmp_path) if _is_service(module)})
     assert caught == [
-        "game.services",
-        "game.services.deadlines",
-        "game.services.matches",
-        "game.services.matches.match_join",
-        "game.services.results",
+        "game.clubs.services",
+        "game.lobby.services.seeks",
+        "game.matches.services",
+        "game.matches.services.match_join",
+        "game.matches.services.results",
     ]
 
 

@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from game.accounts.selectors import LEADERBOARD_ACTIVE_DAYS, LEADERBOARD_MIN_RATED_GAMES, leaderboard_global
+from game.matches.selectors import live as live_selectors
 from game.models import Match, MatchConnection
-from game.selectors import live as live_selectors
-from game.selectors.players import LEADERBOARD_ACTIVE_DAYS, LEADERBOARD_MIN_RATED_GAMES, leaderboard_global
 from tests.web.community_factories import establish, make_club, make_match, make_player
 
 
@@ -151,7 +151,7 @@ def test_featured_partial_renders() -> None:
 def test_leaderboard_won_and_lost_count_rated_games_only(client) -> None:
     """Issue 17: Won/Lost used to count casual games while "Rated games" did not; now all three count
     the same rated results (RatingChange rows), and the header says so."""
-    from game.services.results import results_record
+    from game.matches.services.results import results_record
 
     top = ranked("Top", 1700, games=0)
     mid = ranked("Mid", 1600, games=0)

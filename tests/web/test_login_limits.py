@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from game.services.accounts import user_signup
+from game.accounts.services import user_signup
 from tests.web.play_support import fast_password_hasher
 
 __all__ = ["fast_password_hasher"]  # autouse fixture, imported to apply

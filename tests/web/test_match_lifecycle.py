@@ -17,14 +17,14 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 
+from game.accounts.services import user_signup
 from game.engine.rules import Match as EngineMatch
 from game.matches.clock_runner import fire_due
+from game.matches.selectors.match_state import deadline_next, snapshot_hash
+from game.matches.services import match_create, match_join
+from game.matches.services.deadlines import deadlines_fire_due
 from game.models import Match, MatchEvent, Profile, RatingChange, Shot
-from game.selectors.match_state import deadline_next, snapshot_hash
-from game.selectors.rating_eligibility import reason_text
-from game.services.accounts import user_signup
-from game.services.deadlines import deadlines_fire_due
-from game.services.matches import match_create, match_join
+from game.ratings.selectors import reason_text
 from tests.web.community_factories import establish
 from tests.web.play_support import (
     connect_communicator,
@@ -366,7 +366,7 @@ async def test_time_limit_notices_and_extra_visits_on_time() -> None:
 async def test_time_up_without_a_shot_clock_still_moves_on() -> None:
     """K-11 in a match created without a shot clock: once the time is up a visit may take
     time_up_shot_clock() seconds, so a player who stops playing cannot hold the extra visits forever."""
-    from game.selectors.match_state import time_up_shot_clock
+    from game.matches.selectors.match_state import time_up_shot_clock
 
     alice_user, bob_user, match_id = await two_players(time_limit=60)
     names = await names_of(match_id)
@@ -481,7 +481,7 @@ async def test_snapshot_carries_the_history_and_the_result() -> None:
     history = late.versioned[0]["d"]["history"]
     assert history == {"entries": live, "total": 6}
     # Bounded: a long match sends only its newest entries, and says how many there are.
-    from game.selectors.history import match_history
+    from game.matches.selectors.history import match_history
 
     match = await row(match_id)
     assert await database_sync_to_async(match_history)(match=match, limit=4) == {"entries": live[2:], "total": 6}
@@ -581,7 +581,7 @@ async def test_bad_lifecycle_input_changes_nothing() -> None:
 
 @database_sync_to_async
 def replay_matches(match_id: str) -> tuple[bool, list[str]]:
-    from game.selectors.replays import match_replay_record, replay_run
+    from game.matches.selectors.replays import match_replay_record, replay_run
 
     match = Match.objects.get(pk=match_id)
     record = match_replay_record(match=match)

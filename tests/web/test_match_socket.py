@@ -14,11 +14,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 
+from game.accounts.services import user_signup
 from game.engine.rules import Match as EngineMatch
+from game.matches.selectors.match_state import snapshot_hash
+from game.matches.services import match_create, match_join
 from game.models import Match, MatchEvent, Shot
-from game.selectors.match_state import snapshot_hash
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
 from tests.web.community_factories import establish
 from tests.web.play_support import (
     BREAK_CALL,
@@ -231,7 +231,7 @@ def shoot_watching_statements(match_id: str, user: Any, shot: dict[str, Any], v:
     whether it went out in psycopg's pipeline mode (batched: sent without waiting for its result)."""
     from django.db import connection
 
-    from game.services.matches import match_shoot
+    from game.matches.services import match_shoot
 
     seen: list[tuple[str, bool]] = []
 
@@ -282,7 +282,7 @@ async def test_hello_catches_up_missed_events_and_resyncs_when_far_behind(monkey
     assert [m["v"] for m in events] == list(range(3, v + 1))
     assert [m["t"] for m in events] == ["shot", "choice", "placed", "placed", "shot"]
 
-    from game.selectors import matches as selectors
+    from game.matches.selectors import matches as selectors
 
     monkeypatch.setattr(selectors, "CATCH_UP_MAX_EVENTS", 2)
     await late.hello(1)

@@ -1,6 +1,6 @@
 """Issue 17: the practice table (`/practice/`). A position travels as a compact code the server checks
-(game/selectors/practice.py); each request is judged by the real engine through the free table the
-tutorial shares (game/selectors/free_table.py); bad input (overlapping balls, balls off the table, NaN and
+(game/site/selectors/practice.py); each request is judged by the real engine through the free table the
+tutorial shares (game/site/selectors/free_table.py); bad input (overlapping balls, balls off the table, NaN and
 infinities, unknown balls, malformed links, oversized bodies) gets an error code and changes nothing;
 nothing is stored; a replay's shots link to their positions."""
 
@@ -17,7 +17,7 @@ from django.test import Client
 from game.engine.balls import BALL_IDS
 from game.engine.table import kaisa_table
 from game.models import Match as MatchRow
-from game.selectors.practice import (
+from game.site.selectors.practice import (
     MAX_CODE_LENGTH,
     Position,
     decode_position,

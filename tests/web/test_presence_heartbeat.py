@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from game.accounts.services import user_signup
 from game.common import db
+from game.matches.services import match_create, match_join
 from game.models import Match, MatchConnection
 from game.realtime import fanout as realtime
 from game.realtime import presence
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
 from tests.web.play_support import fast_password_hasher, fresh_channel_layer_and_connections
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

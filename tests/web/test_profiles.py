@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from game.accounts.selectors import rating_chart
+from game.matches.services.results import results_record
 from game.models import Match, RatingChange
-from game.selectors.players import rating_chart
-from game.services.results import results_record
 from tests.web.community_factories import establish, make_match, make_player, verdict
 
 

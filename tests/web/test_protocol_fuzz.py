@@ -19,14 +19,14 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from game.accounts.services import user_signup
 from game.common import ratelimit
 from game.engine.rules import Match as EngineMatch
 from game.matches.consumer import MatchConsumer
+from game.matches.selectors.match_state import snapshot_hash
+from game.matches.services import match_create, match_join
 from game.models import Match, MatchEvent, Shot
 from game.realtime import protocol
-from game.selectors.match_state import snapshot_hash
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     communicator_player,
     fast_password_hasher,

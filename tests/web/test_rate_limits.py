@@ -13,9 +13,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from game.common import ratelimit
+from game.matches.services import match_create
 from game.models import Club, Match, Profile
 from game.routing import websocket_urlpatterns
-from game.services.matches import match_create
 from tests.web.community_factories import make_player
 from tests.web.play_support import fast_password_hasher, fresh_channel_layer_and_connections
 

@@ -1,4 +1,4 @@
-"""Rating integrity (issue 14): which results move ratings (game/selectors/rating_eligibility.py),
+"""Rating integrity (issue 14): which results move ratings (game/ratings/selectors.py),
 the farm of throwaway accounts through the real services, the pair's daily limit, guests and
 unverified e-mail, the admin's resign-farming flag and the ratings help page."""
 
@@ -8,13 +8,13 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
 
+from game.accounts.services import user_signup
+from game.matches.services import match_create, match_join, match_resign
+from game.matches.services.results import results_record
 from game.models import Match, MatchResult, Profile, Shot
 from game.ratings import glicko2
 from game.ratings.rules import rating_rules
-from game.selectors.rating_eligibility import reason_text, resign_farm_suspects
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join, match_resign
-from game.services.results import results_record
+from game.ratings.selectors import reason_text, resign_farm_suspects
 from tests.web.community_factories import establish, make_match, make_player, verdict
 from tests.web.play_support import fast_password_hasher
 

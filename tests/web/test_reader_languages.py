@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from game.accounts.services import user_signup
 from game.common.reader_language import scope_language
 from game.engine.rules import words
+from game.matches.selectors.history import entry_in, history_entry, match_history
+from game.matches.selectors.match_result import match_stored_result, result_in
+from game.matches.selectors.replays import match_replay_steps
+from game.matches.services import match_create, match_join
 from game.models import Match
-from game.selectors.history import entry_in, history_entry, match_history
-from game.selectors.match_result import match_stored_result, result_in
-from game.selectors.replays import match_replay_steps
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     BREAK_CALL,
     Player,

@@ -343,7 +343,7 @@ async def test_redis_restart_two_processes_recovers(
 def store_without_publishing(match_id: str, user: Any, v: int) -> int:
     """The fault: an input stored by the service exactly as a consumer stores it, and then nothing (the
     process died between the commit and the publish)."""
-    from game.services.matches import match_lag
+    from game.matches.services import match_lag
 
     applied = match_lag(match_id=match_id, user=user, strike=LAG_WINNING, ack=next_ack(), expected_version=v)
     assert len(applied.events) == 1
@@ -467,11 +467,11 @@ def test_stale_rows_are_purged_and_start_the_grace() -> None:
     any process's heartbeat, and a player's starts the disconnect grace like a disconnect."""
     from django.contrib.auth.models import User
 
+    from game.accounts.services import user_signup
+    from game.matches.selectors.match_state import connection_stale_after
+    from game.matches.services import match_create, match_join
+    from game.matches.services.connections import match_connections_purge_stale
     from game.models import Match, MatchConnection
-    from game.selectors.match_state import connection_stale_after
-    from game.services.accounts import user_signup
-    from game.services.connections import match_connections_purge_stale
-    from game.services.matches import match_create, match_join
 
     suffix = str(time.monotonic_ns())[-6:]
     alice = user_signup(username=f"pa{suffix}", password="pw-alice-12345", display_name=f"pa{suffix}")

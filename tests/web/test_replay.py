@@ -9,8 +9,8 @@ import pytest
 
 from game.engine import ENGINE_VERSION
 from game.engine.rules import RuleError
+from game.matches.selectors.replays import REPLAY_FORMAT, replay_run
 from game.models import Match
-from game.selectors.replays import REPLAY_FORMAT, replay_run
 from tests.web.community_factories import establish, make_match, make_player, play_engine_match
 
 
@@ -97,7 +97,7 @@ def test_a_match_played_through_the_online_services_replays_and_is_rated(client)
     """The whole path: the online layer stores the inputs and calls results_record when the match ends;
     the record downloaded afterwards reproduces the stored snapshot."""
     from game.engine import bot
-    from game.services import matches as online
+    from game.matches import services as online
 
     alice, bob = make_player("Alice"), make_player("Bob")
     establish(alice, bob)  # accounts whose rated results count (game/ratings/rules.py)

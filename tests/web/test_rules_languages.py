@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from game.selectors.rules_document import RULES_PATHS, render, rules_document, rules_language
+from game.site.selectors.rules_document import RULES_PATHS, render, rules_document, rules_language
 from tests.web.test_rules_page import Page, cited_rule_ids
 
 #: Words only that language's page has (its title), so a page in the wrong language fails.

@@ -147,7 +147,7 @@ def test_the_replay_page_links_each_verdicts_rule_ids_to_the_rules_page(client) 
 
 
 def test_the_rendering_puts_each_anchor_on_what_it_names_and_links_only_known_ids() -> None:
-    from game.selectors.rules_document import render
+    from game.site.selectors.rules_document import render
 
     document = render(
         "# Title\n\n"

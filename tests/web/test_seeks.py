@@ -1,5 +1,5 @@
 """Quick pairing over the lobby socket (issue 17): real LobbyConsumers through WebsocketCommunicator, the
-queue in the database (game/services/seeks.py), the server clocks' tick driven with a chosen `now`."""
+queue in the database (game/lobby/services/seeks.py), the server clocks' tick driven with a chosen `now`."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from game.lobby import seek_clock
+from game.lobby.services.seeks import WINDOW_EVERY, WINDOW_MAX, WINDOW_START, WINDOW_STEP, seek_window
 from game.models import Match, Seek
 from game.models.tournaments import DEFAULT_TIME_LIMIT
 from game.routing import websocket_urlpatterns
-from game.services.seeks import WINDOW_EVERY, WINDOW_MAX, WINDOW_START, WINDOW_STEP, seek_window
 from tests.web.community_factories import make_player
 from tests.web.play_support import fresh_channel_layer_and_connections
 
@@ -193,7 +193,7 @@ def test_concurrent_ticks_pair_each_seek_once() -> None:
 
     from django.db import connection
 
-    from game.services.seeks import seeks_pair
+    from game.lobby.services.seeks import seeks_pair
 
     now = time.time()
     for index, (name, rating) in enumerate((("A", 1500), ("B", 1520), ("C", 1800), ("D", 1810))):

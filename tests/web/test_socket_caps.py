@@ -24,14 +24,14 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import translation
 
+from game.accounts.services import user_signup
 from game.common import ratelimit
+from game.matches.selectors.live import live_matches
+from game.matches.selectors.matches import match_presence
+from game.matches.services import match_create, match_join
 from game.models import Match
 from game.realtime.socket_lifecycle import CLOSE_TOO_MANY, REFUSED_REASONS
 from game.routing import websocket_urlpatterns
-from game.selectors.live import live_matches
-from game.selectors.matches import match_presence
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
 from tests.support.daphne import DaphneServer
 from tests.web.play_support import (
     Player,

@@ -14,10 +14,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 
+from game.accounts.services import user_signup
 from game.engine.rules import Match as EngineMatch
+from game.matches.services import match_create, match_join
 from game.models import Match
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
 from tests.web.play_support import (
     BREAK_CUE,
     LAG_LOSING,

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from game.accounts.services import user_signup
+from game.matches.selectors.match_state import snapshot_hash
+from game.matches.selectors.replays import match_replay_record, match_replay_steps, replay_run
 from game.models import Match
-from game.selectors.match_state import snapshot_hash
-from game.selectors.replays import match_replay_record, match_replay_steps, replay_run
-from game.services.accounts import user_signup
-from game.services.teams import team_match_join, team_match_open
+from game.teams.services import team_match_join, team_match_open
 from tests.web.play_support import (
     Player,
     connect_communicator,

@@ -1,5 +1,5 @@
 """Team tournaments (issue 18): a club tournament of teams played through the real services. Each
-pairing's match is a team match (game.services.teams.team_match_create: every member seated in his
+pairing's match is a team match (game.teams.services.team_match_create: every member seated in his
 team's playing order, started at once, rated as the tournament is); its result goes to the pairing by
 the winning team with the team scores; the no-show is the team's (a team none of whose members came
 loses by forfeit, both such: both lose), decided once by the server clocks, the match's disconnect
@@ -15,6 +15,9 @@ import pytest
 from django.utils import timezone
 
 from game.engine.rules import Match as EngineMatch
+from game.matches.selectors.match_state import disconnect_grace
+from game.matches.services import match_resign, match_set_connected
+from game.matches.services.deadlines import deadlines_fire_due
 from game.models import Match, RatingChange, TeamSeat
 from game.models.tournaments import (
     NO_SHOW_AFTER,
@@ -23,11 +26,8 @@ from game.models.tournaments import (
     TournamentEntryMember,
     TournamentPairing,
 )
-from game.selectors.match_state import disconnect_grace
-from game.selectors.tournaments import standings
-from game.services.deadlines import deadlines_fire_due
-from game.services.matches import match_resign, match_set_connected
-from game.services.tournaments import TournamentError, tournament_close_entries, tournament_create, tournament_enter
+from game.tournaments.selectors.tournaments import standings
+from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create, tournament_enter
 from tests.web.community_factories import make_club, make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
+from game.accounts.selectors import player_recent_matches
+from game.accounts.services import guest_create
 from game.engine.rules import Match as EngineMatch
+from game.matches.selectors.matches import match_info, match_role, matches_in_progress_for
+from game.matches.services import MatchError, match_join, match_resign, match_set_connected
+from game.matches.services.rematch import match_rematch
+from game.matches.services.results import results_record
 from game.models import Match, MatchResult, Profile, RatingChange, TeamSeat
 from game.ratings import glicko2
-from game.selectors.matches import match_info, match_role, matches_in_progress_for
-from game.selectors.players import player_recent_matches
-from game.selectors.teams import team_winner
-from game.services.accounts import guest_create
-from game.services.matches import MatchError, match_join, match_resign, match_set_connected
-from game.services.rematch import match_rematch
-from game.services.results import results_record
-from game.services.teams import team_match_create, team_match_join, team_match_open
+from game.teams.selectors import team_winner
+from game.teams.services import team_match_create, team_match_join, team_match_open
 from tests.web.community_factories import make_club, make_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.services]
@@ -204,8 +204,8 @@ PLAY_POSITION = {
 def test_a_team_is_present_while_any_member_is(blue_here: bool) -> None:
     """K-9.3 for teams: the disconnect grace runs for a team none of whose members has a socket; a
     team-mate's socket (not the first member's) is enough to stay in the match."""
+    from game.matches.services.deadlines import deadline_fire
     from game.models import MatchConnection
-    from game.services.deadlines import deadline_fire
 
     ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
     match = team_match_create(teams=[[ann, amy], [bob, ben]])
@@ -227,7 +227,7 @@ def test_a_team_is_present_while_any_member_is(blue_here: bool) -> None:
 def test_team_shot_clock_passes_the_visit_to_the_other_team_and_rotates() -> None:
     """The server's shot clock runs for the member at the table; its expiry is the team's (one count per
     team), passes the visit and hands the team's next visit to his team-mate."""
-    from game.services.deadlines import deadline_fire
+    from game.matches.services.deadlines import deadline_fire
 
     ann, amy, bob, ben = players("ann", "amy", "bob", "ben")
     match = team_match_create(teams=[[ann, amy], [bob, ben]], shot_clock=30)

@@ -12,13 +12,13 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import translation
 
+from game.accounts.services import user_signup
+from game.matches.services import match_create, match_join
+from game.matches.services.results import results_record
 from game.models import MatchResult, Profile, Shot
 from game.ratings import glicko2
 from game.ratings.rules import rating_rules
-from game.selectors.rating_eligibility import account_established, reason_text, resign_farm_suspects
-from game.services.accounts import user_signup
-from game.services.matches import match_create, match_join
-from game.services.results import results_record
+from game.ratings.selectors import account_established, reason_text, resign_farm_suspects
 from tests.web.community_factories import establish, make_match, make_player, verdict
 from tests.web.play_support import connect_communicator, next_ack, play_opening
 

@@ -15,10 +15,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from game.matches.services import match_join
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.routing import websocket_urlpatterns
-from game.services.matches import match_join
-from game.services.tournaments import tournament_close_entries, tournament_create, tournament_enter
+from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
 from tests.web.community_factories import make_club, make_player
 from tests.web.play_support import connect_communicator, fresh_channel_layer_and_connections
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import formats, timezone, translation
 
 from game.models.tournaments import Tournament
-from game.services.tournaments import (
+from game.tournaments.services import (
     tournament_clocks_fire,
     tournament_close_entries,
     tournament_create,

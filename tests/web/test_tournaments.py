@@ -14,12 +14,17 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from game.matches.services import MatchError, match_join, match_resign
+from game.matches.services.deadlines import deadlines_fire_due
 from game.models import Match, MatchConnection, Membership
 from game.models.tournaments import NO_SHOW_AFTER, Tournament, TournamentEntry, TournamentPairing, TournamentResultFix
-from game.selectors.tournaments import standings, to_play_for
-from game.services.deadlines import deadlines_fire_due
-from game.services.matches import MatchError, match_join, match_resign
-from game.services.tournaments import (
+from game.tournaments.pairing import knockout
+from game.tournaments.pairing.results import Result, decided
+from game.tournaments.pairing.round_robin import round_robin_rounds
+from game.tournaments.pairing.standings import round_robin_standings, swiss_standings
+from game.tournaments.pairing.swiss import swiss_pairings, swiss_round_count
+from game.tournaments.selectors.tournaments import standings, to_play_for
+from game.tournaments.services import (
     TournamentError,
     tournament_close_entries,
     tournament_create,
@@ -27,11 +32,6 @@ from game.services.tournaments import (
     tournament_pairing_swap,
     tournament_result_fix,
 )
-from game.tournaments import knockout
-from game.tournaments.results import Result, decided
-from game.tournaments.round_robin import round_robin_rounds
-from game.tournaments.standings import round_robin_standings, swiss_standings
-from game.tournaments.swiss import swiss_pairings, swiss_round_count
 from tests.web.community_factories import make_club, make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -1,5 +1,5 @@
 """Issue 16 (b): the first-game tutorial. Each step's try is judged by the real engine (physics and rules)
-through game/selectors/tutorial.py: a known-good strike passes (and so do its neighbours, so a learner
+through game/site/selectors/tutorial.py: a known-good strike passes (and so do its neighbours, so a learner
 can succeed by eye), a bad one fails with the reason, bad input gets an error code and changes nothing;
 the views answer JSON under CSRF and the address's rate limit; the home page offers the tutorial until it
 is finished or dismissed."""
@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from game.models import Match as MatchRow
-from game.selectors.tutorial import STEP_IDS, STEPS, tutorial_steps, tutorial_try
+from game.site.selectors.tutorial import STEP_IDS, STEPS, tutorial_steps, tutorial_try
 
 #: A legal place in the home for the white in hand (K-2.2, K-7.1).
 PLACE_OK = {"ball": "white1", "x": 0.4, "y": 0.45}

@@ -19,12 +19,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
+from game.accounts.services import guest_create
 from game.engine.bot import quick_move
 from game.engine.bot.levels import NoMoveError
-from game.selectors.match_state import engine_names
-from game.services import matches as match_services
-from game.services.accounts import guest_create
-from game.services.matches.lifecycle import match_create, match_join
+from game.matches import services as match_services
+from game.matches.selectors.match_state import engine_names
+from game.matches.services.lifecycle import match_create, match_join
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -226,7 +226,7 @@ function spinWords(side, height) {
 
 /**
  * Does the server allow the players to abort now (before the first shot of the break)? The state says
- * so in `abortable` (game/services/matches.py); the client never decides it from the phase itself.
+ * so in `abortable` (game/matches/services.py); the client never decides it from the phase itself.
  */
 export function mayAbort(state) {
   const game = state.shown;

@@ -1,0 +1,1 @@
+"""Clubs: their members and roles, their matches and leaderboards."""

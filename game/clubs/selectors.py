@@ -1,0 +1,131 @@
+"""Reads about clubs: the directory, a club's members and requests, its matches and its leaderboard.
+
+The club leaderboard ranks the club's active members by their (global) rating, showing the matches
+they played *within the club* (finished matches marked for the club, rated or casual); members who have
+not played a club match yet are listed after the ranked ones, unranked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Q, QuerySet
+
+from game.accounts.selectors import LEADERBOARD_PAGE_SIZE, match_scores, profile_name, rating_label
+from game.models import Club, Match, Membership, Profile
+
+CLUB_RECENT_MATCHES = 10
+MANAGER_ROLES = frozenset({Membership.Role.OWNER, Membership.Role.ADMIN})
+
+
+def club_list() -> QuerySet[Club]:
+    return Club.objects.annotate(
+        member_count=Count("memberships", filter=Q(memberships__status=Membership.Status.ACTIVE))
+    ).order_by("-member_count", "name")
+
+
+def club_get(*, slug: str) -> Club | None:
+    return Club.objects.filter(slug=slug).first()
+
+
+def club_membership(*, club: Club, user: Any) -> Membership | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(club=club, user=user).first()
+
+
+def club_is_active_member(*, club: Club, user: Any) -> bool:
+    """For the online layer: may this user take a seat in a match marked for this club?"""
+    membership = club_membership(club=club, user=user)
+    return membership is not None and membership.status == Membership.Status.ACTIVE
+
+
+def club_can_manage(*, membership: Membership | None) -> bool:
+    return membership is not None and membership.status == Membership.Status.ACTIVE and membership.role in MANAGER_ROLES
+
+
+def clubs_for_user(*, user: Any) -> list[Club]:
+    """Clubs in which the user is an active member (for "mark this match for a club" choices)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        Club.objects.filter(memberships__user=user, memberships__status=Membership.Status.ACTIVE).order_by("name")
+    )
+
+
+def club_members(*, club: Club, status: str = Membership.Status.ACTIVE) -> list[dict[str, Any]]:
+    """Members with the given status, owner first, then admins, then by rating."""
+    order = {Membership.Role.OWNER: 0, Membership.Role.ADMIN: 1, Membership.Role.MEMBER: 2}
+    memberships = Membership.objects.filter(club=club, status=status).select_related("user__profile")
+    rows: list[dict[str, Any]] = []
+    for membership in memberships:
+        profile = getattr(membership.user, "profile", None)
+        rows.append(
+            {
+                "membership": membership,
+                "name": profile_name(user=membership.user),
+                "role": membership.role,
+                "rating_label": rating_label(rating=profile.rating, deviation=profile.rating_deviation)
+                if profile
+                else "",
+                "rating": profile.rating if profile else 0,
+                "since": membership.created_at,
+            }
+        )
+    rows.sort(key=lambda row: (order.get(row["role"], 3), -row["rating"], row["name"].lower()))
+    return rows
+
+
+def club_recent_matches(*, club: Club, limit: int = CLUB_RECENT_MATCHES) -> list[dict[str, Any]]:
+    matches = (
+        Match.objects.filter(club=club, status=Match.Status.FINISHED)
+        .select_related("player1__profile", "player2__profile", "winner__profile")
+        .order_by("-finished_at")[:limit]
+    )
+    rows = []
+    for match in matches:
+        scores = match_scores(match=match)
+        rows.append(
+            {
+                "match": match,
+                "player1": profile_name(user=match.player1),
+                "player2": profile_name(user=match.player2),
+                "score1": scores[0],
+                "score2": scores[1],
+                "winner": profile_name(user=match.winner) if match.winner else None,
+            }
+        )
+    return rows
+
+
+def leaderboard_for_club(*, club: Club, page: int | str | None = 1, per_page: int = LEADERBOARD_PAGE_SIZE) -> Page:
+    """One page of the club leaderboard (see the module docstring); each row carries rank (None when
+    unranked), club games played and won."""
+    active_ids = Membership.objects.filter(club=club, status=Membership.Status.ACTIVE).values("user_id")
+    profiles = Profile.objects.filter(user_id__in=active_ids)
+    finished = Match.objects.filter(status=Match.Status.FINISHED, club=club).values_list(
+        "player1_id", "player2_id", "winner_id"
+    )
+    games: dict[int, int] = {}
+    wins: dict[int, int] = {}
+    for p1, p2, winner in finished:
+        for pid in (p1, p2):
+            if pid is not None:
+                games[pid] = games.get(pid, 0) + 1
+        if winner is not None:
+            wins[winner] = wins.get(winner, 0) + 1
+    ordered = sorted(profiles, key=lambda p: (games.get(p.user_id, 0) == 0, -p.rating, p.display_name.lower()))
+    paginated = Paginator(ordered, per_page).get_page(page)
+    ranked_before = sum(1 for p in ordered[: paginated.start_index() - 1] if games.get(p.user_id, 0))
+    rank = ranked_before
+    for profile in paginated.object_list:
+        profile.club_games = games.get(profile.user_id, 0)
+        profile.club_wins = wins.get(profile.user_id, 0)
+        if profile.club_games:
+            rank += 1
+            profile.rank = rank
+        else:
+            profile.rank = None
+        profile.rating_label = rating_label(rating=profile.rating, deviation=profile.rating_deviation)
+    return paginated

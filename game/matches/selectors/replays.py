@@ -1,0 +1,254 @@
+"""Reads for replays: the downloadable input record of a match and the shot-by-shot steps the replay
+page animates.
+
+The record is *inputs*, not pictures: the players, the ruleset and time limit that `Match.new` was given,
+and every stored input in order. Running those inputs through the engine reproduces the final snapshot
+exactly (tests/web/test_replay.py does this), so a record can be checked, re-judged after a rules fix,
+or studied. The steps, on the other hand, are what was *shown*: the stored motion segments and verdicts,
+so the page replays exactly what players saw without simulating anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.accounts.selectors import match_scores, profile_name
+from game.engine import ENGINE_VERSION
+from game.engine.rules import Match as EngineMatch
+from game.matches.selectors.history import verdict_words
+from game.models import Match, MatchEvent, Shot
+from game.site.selectors.practice import position_from_segments
+
+REPLAY_FORMAT = "kaiza-replay/1"
+REPLAYABLE = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def match_player_names(*, match: Match) -> list[str]:
+    """Seat order names as the engine knows them: from the snapshot when it has them (the engine's own
+    names), else from the profiles."""
+    players = (match.snapshot or {}).get("players") or []
+    names = [name for p in players if isinstance(p, dict) and isinstance(name := p.get("name"), str) and name]
+    if len(names) == 2:
+        return names
+    return [profile_name(user=match.player1), profile_name(user=match.player2)]
+
+
+def match_replay_record(*, match: Match) -> dict[str, Any]:
+    """The full input record of a match (JSON-ready); see the module docstring."""
+    shots = Shot.objects.filter(match=match).order_by("seq")
+    players = match_player_names(match=match)
+    ruleset = match.ruleset or (match.snapshot or {}).get("ruleset") or None
+    return {
+        "format": REPLAY_FORMAT,
+        "match": {
+            "id": match.pk,
+            "status": match.status,
+            "rated": match.rated,
+            "club": match.club.slug if match.club is not None else None,
+            "winner": profile_name(user=match.winner) if match.winner_id else None,
+            "result_reason": match.result_reason,
+            "started_at": match.started_at.isoformat() if match.started_at else None,
+            "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        },
+        "engine_version": ENGINE_VERSION,
+        "new": {
+            "players": players,
+            "ruleset": ruleset,
+            "time_limit": match.time_limit,
+            "now": _start_time(match),
+            **({"teams": (match.snapshot or {}).get("teams")} if match.team_size else {}),
+        },
+        "inputs": [
+            {
+                "seq": shot.seq,
+                "version": shot.version,
+                "kind": shot.kind,
+                "player": shot.player_name,
+                "input": shot.input,
+                "snapshot_hash": shot.snapshot_hash,
+            }
+            for shot in shots
+        ],
+        "presence": _presence(match),
+        "final_snapshot": match.snapshot,
+    }
+
+
+#: The stored input kinds (Shot.kind) as the replay's list says them: players read words, not ids.
+INPUT_WORDS: dict[str, str] = {
+    "lag": "lag",
+    "choose_break": "break choice",
+    "place": "places the cue ball",
+    "shoot": "shot",
+    "resign": "resigns",
+    "forfeit": "forfeit",
+    "abort": "aborts",
+    "timeout": "shot clock ran out",
+    "abandon": "left the match",
+    "touch_foul": "touch foul",
+}
+
+
+def _start_time(match: Match) -> float | None:
+    """The `now` the online layer gave Match.new: a clocked match keeps it as clock.started."""
+    clock = (match.snapshot or {}).get("clock")
+    started = clock.get("started") if isinstance(clock, dict) else None
+    return started if isinstance(started, int | float) else None
+
+
+def _presence(match: Match) -> dict[str, bool]:
+    """Who was connected at the end. Presence is not a game input but the snapshot records it
+    (Match.set_connected), so the record carries it for the replay to set last."""
+    players = (match.snapshot or {}).get("players") or []
+    return {
+        p["name"]: p["connected"]
+        for p in players
+        if isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("connected"), bool)
+    }
+
+
+def _state_scores(state: Any) -> list[int] | None:
+    if not isinstance(state, dict):
+        return None
+    players = state.get("players")
+    if not isinstance(players, list) or len(players) < 2:
+        return None
+    scores = [p.get("score") if isinstance(p, dict) else None for p in players[:2]]
+    numbers = [s for s in scores if isinstance(s, int | float)]
+    return [int(s) for s in numbers] if len(numbers) == len(scores) else None
+
+
+def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
+    """What the replay page animates: one step per stored input with its segments and verdict and the
+    score after it. Scores come from the broadcast event's state when it was kept; otherwise they are
+    summed from the verdicts (points to the shooter, penalties off the shooter, K-8.1), and the last
+    step is pinned to the final snapshot, which is the authority. Each verdict's `reason` is said in the
+    reader's ``language``, made from its stored code and params at read time (game.engine.rules.words)."""
+    players = match_player_names(match=match)
+    seat = {name: i for i, name in enumerate(players)}
+    teams = (match.snapshot or {}).get("teams") or []
+    seat.update({member: i for i, members in enumerate(teams) for member in members})  # a team's member
+    states = {
+        event.version: event.data.get("state")
+        for event in MatchEvent.objects.filter(match=match).only("version", "data")
+        if isinstance(event.data, dict)
+    }
+    scores = [0, 0]
+    steps = []
+    # A K-11 clock tick is a stored input (the record replays it) but nothing to show.
+    for shot in Shot.objects.filter(match=match).exclude(kind="tick").order_by("seq"):
+        verdict = shot.verdict if isinstance(shot.verdict, dict) else None
+        if verdict is not None and language != "en":
+            said = verdict_words(verdict, language)
+            verdict = {**verdict, "reason": said} if said else verdict
+        state = states.get(shot.version)
+        from_state = _state_scores(state)
+        if from_state is not None:
+            scores = from_state
+        elif verdict is not None and shot.player_name in seat:
+            i = seat[shot.player_name]
+            scores[i] += int(verdict.get("points") or 0) - int(verdict.get("penalty") or 0)
+        steps.append(
+            {
+                "seq": shot.seq,
+                "kind": shot.kind,
+                "action": INPUT_WORDS.get(shot.kind, "move"),
+                "player": shot.player_name,
+                "input": shot.input,
+                "call": shot.call,
+                "verdict": verdict,
+                "segments": shot.segments,
+                "balls": state.get("balls") if isinstance(state, dict) else None,
+                "scores": list(scores),
+                "practice": _practice_code(shot),
+            }
+        )
+    final_scores = list(match_scores(match=match))
+    if steps:
+        steps[-1]["scores"] = final_scores
+    return {
+        "players": players,
+        **({"teams": teams} if teams else {}),
+        "steps": steps,
+        "final": {"balls": (match.snapshot or {}).get("balls"), "scores": final_scores},
+        "winner": profile_name(user=match.winner) if match.winner_id else None,
+    }
+
+
+def _practice_code(shot: Shot) -> str | None:
+    """The practice table's code of the position before a stored shot ("Practise this shot"), with the
+    shooter's white (the verdict names it); None for other inputs or a record that does not say it."""
+    if shot.kind != "shoot":
+        return None
+    params = (shot.verdict or {}).get("params") if isinstance(shot.verdict, dict) else None
+    cue = params.get("cue") if isinstance(params, dict) else None
+    position = position_from_segments(shot.segments, cue)
+    return position.code if position is not None else None
+
+
+def replay_apply(engine_match: Any, *, kind: str, player: str, data: dict[str, Any]) -> Any:
+    """Applies one stored input to an engine Match (game.engine.rules.Match); returns its Outcome.
+
+    Inputs are stored as the online layer received them (protocol.py): `shoot {call, strike}`,
+    `lag {strike}`, `choose_break {take}`, `place {ball, x, y}` (or `position`), `resign`,
+    `forfeit {reason}` (the named player loses), `touch_foul`, and the server-made `abort`, `timeout`
+    (the shot clock of `player` ran out), `abandon {absent}` and `tick` (a K-11 clock moment). A
+    recorded `now` is passed through so a clocked match replays its clock too.
+    """
+    now = data.get("now")
+    timing = {"now": now} if isinstance(now, int | float) else {}
+    if kind == "shoot":
+        return engine_match.shoot(player, call=data.get("call"), strike=data["strike"], **timing)
+    if kind == "lag":
+        return engine_match.lag(player, data["strike"], **timing)
+    if kind == "choose_break":
+        return engine_match.choose_break(player, bool(data["take"]), **timing)
+    if kind == "place":
+        position = data.get("position") or (data["x"], data["y"])
+        return engine_match.place(player, data["ball"], (float(position[0]), float(position[1])), **timing)
+    if kind == "resign":
+        return engine_match.resign(player, **timing)
+    if kind == "forfeit":
+        loser = data.get("loser", player)
+        return engine_match.forfeit(loser, data.get("reason", "forfeit"), **timing)
+    if kind == "touch_foul":
+        return engine_match.touch_foul(player, **timing)
+    # Made by the server's clocks and the abort input (game/matches/services/deadlines.py, matches.match_abort).
+    if kind == "abort":
+        return engine_match.abort(player, **timing)
+    if kind == "timeout":
+        return engine_match.expire_shot_clock(player, **timing)
+    if kind == "abandon":
+        return engine_match.abandon(list(data.get("absent") or [player]), **timing)
+    if kind == "tick":
+        return engine_match.tick(now)
+    raise ValueError(f"unknown input kind {kind!r}")
+
+
+def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:
+    """Re-plays a replay record (match_replay_record) through the engine and returns the final snapshot.
+
+    CPU-bound (every shot is simulated again): call it off the event loop, never inside a request of a
+    busy server. Tests and tools use it to check that a record reproduces its match.
+    """
+    setup = record["new"]
+    engine_match = EngineMatch.new(
+        players=tuple(setup["players"]),
+        ruleset=setup.get("ruleset"),
+        time_limit=setup.get("time_limit"),
+        now=setup.get("now"),
+        teams=setup.get("teams"),
+    )
+    final = record.get("final_snapshot") or {}
+    players = list(setup["players"])
+    for entry in record["inputs"]:
+        data = dict(entry.get("input") or {})
+        if entry["kind"] == "forfeit" and "loser" not in data:
+            # A claimed timeout is stored as the claimant's input; the loser is the other player and the
+            # reason is the one the match finished with.
+            data["loser"] = players[1 - players.index(entry["player"])]
+            data.setdefault("reason", final.get("finish_reason") or "forfeit")
+        replay_apply(engine_match, kind=entry["kind"], player=entry["player"], data=data)
+    for name, connected in (record.get("presence") or {}).items():
+        engine_match.set_connected(name, connected)
+    return engine_match.snapshot()

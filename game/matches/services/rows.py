@@ -1,0 +1,188 @@
+"""The input path's statements, written once by hand: the hottest writes of the site.
+
+Every player input and server clock takes the same few statements (game.matches.services.inputs): read
+the locked Match row with what the input needs to know beside it, store the event, store the Shot row,
+save the changed columns. Through the ORM each of them cost about a millisecond of query building on
+the database thread of a daphne process, and that thread shares the GIL with the event loop that relays
+every aim (docs/performance-load.md, round 6: 7 statements, 15 ms of CPU per input, most of it Django
+compiling queries). Here the SQL is built once per model and column list from the models' own
+metadata (table, column and field names stay in game.models, their one home), values go through each
+field's own `get_db_prep_save` (JSON, dates and booleans stay Django's business), and the read is one
+statement instead of three.
+
+Works on PostgreSQL and SQLite alike (plain SQL; `FOR UPDATE` only where the database has it).
+
+On PostgreSQL the writes of an input (a player's or a server clock's) that does not end the match go
+out together (`batched_writes`, psycopg's pipeline mode): the event, the row's columns and the Shot row
+cost one round trip instead of three. Under the load benchmark the one database thread of a daphne
+process spent more of each input waiting on those round trips than running Python
+(docs/performance-load.md, round 9).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import connection
+from django.db.models import Field, Model
+
+from game.matches.selectors.match_state import AnyUser, fresh_since, seats_present
+from game.models import Match, MatchConnection, Profile, Shot
+
+__all__ = ["LockedInput", "batched_writes", "insert_row", "lock_for_input", "update_row"]
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _column(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field), f"{model.__name__}.{name} is not a concrete field"
+    return _quote(field.column)
+
+
+@functools.lru_cache(maxsize=64)
+def _insert_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
+    columns = ", ".join(_column(model, name) for name in names)
+    marks = ", ".join(["%s"] * len(names))
+    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+
+
+@functools.lru_cache(maxsize=64)
+def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
+    sets = ", ".join(f"{_column(model, name)} = %s" for name in names)
+    pk = _quote(model._meta.pk.column)
+    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {pk} = %s"
+
+
+def _prepared(model: type[Model], values: Mapping[str, Any]) -> list[Any]:
+    return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]  # type: ignore[union-attr]
+
+
+def insert_row(model: type[Model], values: Mapping[str, Any]) -> None:
+    """INSERT one row of `model`: `values` by field name (a foreign key by its field name, with the
+    related row's primary key as the value)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(model, tuple(values), connection.vendor), _prepared(model, values))
+
+
+def update_row(model: type[Model], pk: Any, values: Mapping[str, Any]) -> None:
+    """UPDATE the named fields of one row of `model`."""
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(model, tuple(values), connection.vendor), [*_prepared(model, values), pk])
+
+
+@contextmanager
+def batched_writes() -> Iterator[None]:
+    """Send the statements run inside together and read their results once, at the end (psycopg 3's
+    pipeline mode on PostgreSQL); elsewhere they run one by one as always.
+
+    Only for statements whose results nobody reads inside: `insert_row`, `update_row`. An ORM `save()`
+    inside would read the UPDATE's row count before it has arrived and insert instead. A failure
+    (a unique clash: `duplicate`) surfaces at the end of the block, as Django's own error class."""
+    raw = connection.connection
+    pipeline = getattr(raw, "pipeline", None)
+    if connection.vendor != "postgresql" or pipeline is None or not _pipeline_supported():
+        yield
+        return
+    with connection.wrap_database_errors, pipeline():
+        yield
+
+
+@functools.cache
+def _pipeline_supported() -> bool:
+    import psycopg
+
+    return bool(psycopg.Pipeline.is_supported())
+
+
+@functools.lru_cache(maxsize=4)
+def _match_plan(vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, tuple[Any, ...]], ...]]:
+    """The Match columns in order (attribute names) and, per column, the converters Django applies to
+    what the database returns (JSON text to objects, SQLite's integers to booleans and dates): the
+    same lists the ORM's compiler would build for the row, built once instead of for every read."""
+    attnames, plan = [], []
+    for field in Match._meta.concrete_fields:
+        column = field.get_col("m")
+        converters = tuple(connection.ops.get_db_converters(column) + column.get_db_converters(connection))
+        attnames.append(field.attname)
+        plan.append((column, converters))
+    return tuple(attnames), tuple(plan)
+
+
+@functools.lru_cache(maxsize=4)
+def _lock_sql(vendor: str, for_update: bool) -> str:
+    def table(model: type[Model]) -> str:
+        return _quote(model._meta.db_table)
+
+    col = _column
+
+    shot, conn, profile = table(Shot), table(MatchConnection), table(Profile)
+    match_pk = f"m.{col(Match, 'id')}"
+    columns = ", ".join(f"m.{_quote(field.column)}" for field in Match._meta.concrete_fields)
+
+    def live(seat: int) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM {conn} c WHERE c.{col(MatchConnection, 'match')} = {match_pk}"
+            f" AND c.{col(MatchConnection, 'seat')} = {seat} AND c.{col(MatchConnection, 'seen_at')} >= %s)"
+        )
+
+    def bot(player: str) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM {profile} p WHERE p.{col(Profile, 'user')} = m.{col(Match, player)}"
+            f" AND p.{col(Profile, 'is_bot')})"
+        )
+
+    return (
+        f"SELECT {columns},"
+        f" (SELECT MAX(s.{col(Shot, 'seq')}) FROM {shot} s WHERE s.{col(Shot, 'match')} = {match_pk}),"
+        f" (SELECT MAX(s.{col(Shot, 'version')}) FROM {shot} s WHERE s.{col(Shot, 'match')} = {match_pk}"
+        f" AND s.{col(Shot, 'player')} = %s AND s.{col(Shot, 'ack')} = %s),"
+        f" {live(0)}, {live(1)}, {bot('player1')}, {bot('player2')}"
+        f" FROM {table(Match)} m WHERE {match_pk} = %s" + (" FOR UPDATE" if for_update else "")
+    )
+
+
+class LockedInput:
+    """The locked Match row and what an input needs beside it, read in one statement: the next input's
+    seq, the version of an input this player already sent with the same ack, and the seats that are
+    there (a live socket in any process, or a bot)."""
+
+    __slots__ = ("connected", "match", "next_seq", "stored_version")
+
+    def __init__(self, match: Match, next_seq: int, stored_version: int | None, connected: set[int]) -> None:
+        self.match = match
+        self.next_seq = next_seq
+        self.stored_version = stored_version
+        self.connected = connected
+
+
+def lock_for_input(match_id: str, user: AnyUser | None, ack: int | None) -> LockedInput | None:
+    """The Match row locked until the transaction ends (as `base.lock`), with the input's context;
+    None when there is no such match."""
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    fresh = fresh_since()
+    vendor = connection.vendor
+    sql = _lock_sql(vendor, bool(connection.features.has_select_for_update))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, ack, fresh, fresh, match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    attnames, plan = _match_plan(vendor)
+    values = []
+    for value, (column, converters) in zip(row, plan, strict=False):
+        for converter in converters:
+            value = converter(value, column, connection)
+        values.append(value)
+    match = Match.from_db(connection.alias, attnames, values)
+    top, stored, live_0, live_1, bot_0, bot_1 = row[len(plan) :]
+    connected = seats_present(
+        (seat for seat, live in enumerate((live_0, live_1)) if live),
+        (seat for seat, bot in enumerate((bot_0, bot_1)) if bot),
+    )
+    return LockedInput(match, (top or 0) + 1, None if ack is None else stored, connected)

@@ -1,1 +1,0 @@
-"""Reads: one module per area (matches, players, clubs); views and consumers call these."""

@@ -1,0 +1,1 @@
+"""Team matches: the teams, their line-ups and the results of their members."""

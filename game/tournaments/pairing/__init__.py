@@ -1,0 +1,1 @@
+"""The pure pairing arithmetic of every tournament format: no Django, deterministic for a given list."""

@@ -1,0 +1,1 @@
+"""Reads of tournaments: their pages, standings and brackets."""

@@ -1,0 +1,325 @@
+"""Tournament reads: entries in seed order, results as the pure logic's records, standings, rounds,
+the bracket drawing's boxes, a player's matches to play, a club's history.
+
+The pairing and standings arithmetic is game/tournaments/ (no Django); this module only turns rows
+into its inputs and its outputs into what pages show (names, never ids).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext
+
+from game.matches.selectors.match_state import AnyUser
+from game.models import Match, Membership, Profile
+from game.models.tournaments import (
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentResultFix,
+    TournamentRound,
+)
+from game.tournaments.pairing import knockout
+from game.tournaments.pairing.results import Result
+from game.tournaments.pairing.standings import Row, round_robin_standings, swiss_standings
+
+ELIMINATIONS = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
+
+
+def is_double(tournament: Tournament) -> bool:
+    return tournament.format == Tournament.Format.DOUBLE_ELIMINATION
+
+
+def entries_in_seed_order(*, tournament: Tournament) -> list[TournamentEntry]:
+    return list(TournamentEntry.objects.filter(tournament=tournament).order_by("seed", "-rating", "id"))
+
+
+def entry_of_user(*, tournament: Tournament, user: AnyUser) -> TournamentEntry | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    member = (
+        TournamentEntryMember.objects.filter(tournament=tournament, user_id=int(user.pk or 0))
+        .select_related("entry")
+        .first()
+    )
+    return member.entry if member else None
+
+
+def teammate_choices(*, tournament: Tournament, user: AnyUser) -> list[dict[str, Any]]:
+    """Whom `user` may name as a team-mate in a team tournament's entry form: the club's active
+    members but himself and those already in an entry, by name (the service checks again)."""
+    if tournament.kind != Tournament.Kind.TEAMS or user is None or not getattr(user, "is_authenticated", False):
+        return []
+    taken = TournamentEntryMember.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    rows = list(
+        Membership.objects.filter(club_id=tournament.club_id, status=Membership.Status.ACTIVE)
+        .exclude(user_id=int(user.pk or 0))
+        .exclude(user_id__in=taken)
+        .values_list("user_id", flat=True)
+    )
+    names = dict(Profile.objects.filter(user_id__in=rows).values_list("user_id", "display_name"))
+    choices = [{"id": user_id, "name": names.get(user_id) or "?"} for user_id in rows]
+    return sorted(choices, key=lambda c: (str(c["name"]).lower(), c["id"]))
+
+
+def entry_players(*, entry_ids: list[int]) -> dict[int, list[Any]]:
+    """Each entry's users in playing order (one for singles)."""
+    players: dict[int, list[Any]] = {entry_id: [] for entry_id in entry_ids}
+    for member in (
+        TournamentEntryMember.objects.filter(entry_id__in=entry_ids)
+        .select_related("user")
+        .order_by("entry_id", "position", "id")
+    ):
+        players.setdefault(member.entry_id, []).append(member.user)
+    return players
+
+
+def pairing_result(pairing: TournamentPairing) -> Result:
+    assert pairing.first_id is not None
+    return Result(
+        pairing.first_id,
+        pairing.second_id,
+        pairing.first_points,
+        pairing.second_points,
+        pairing.first_score,
+        pairing.second_score,
+    )
+
+
+def results_of(*, tournament: Tournament) -> list[Result]:
+    done = TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.DONE)
+    return [pairing_result(p) for p in done.order_by("round__number", "index")]
+
+
+def slot_winners(*, tournament: Tournament) -> dict[knockout.Slot, int | None]:
+    """The decided bracket slots of an elimination and their winners."""
+    winners: dict[knockout.Slot, int | None] = {}
+    for pairing in TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.DONE):
+        if pairing.slot:
+            winners[slot_parse(pairing.slot)] = pairing.winner_id
+    return winners
+
+
+def slot_name(slot: knockout.Slot) -> str:
+    return f"{slot.bracket}{slot.round}-{slot.index}"
+
+
+def slot_parse(text: str) -> knockout.Slot:
+    head, index = text.split("-")
+    return knockout.Slot(head[0], int(head[1:]), int(index))
+
+
+def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The table the page shows, ranked by the format's tie-breaks."""
+    entries = entries_in_seed_order(tournament=tournament)
+    by_id = {e.pk: e for e in entries}
+    ids = [e.pk for e in entries]
+    results = results_of(tournament=tournament)
+    if tournament.format == Tournament.Format.SWISS:
+        rows = swiss_standings(ids, results)
+    else:
+        rows = round_robin_standings(ids, results)
+    if tournament.format in ELIMINATIONS:
+        order = knockout.placing(ids, slot_winners(tournament=tournament), double=is_double(tournament))
+        keyed = {row.entry: row for row in rows}
+        rows = [keyed[e] for e in order]
+        for i, row in enumerate(rows):
+            row.rank = i + 1
+    return [_row(row, by_id[row.entry]) for row in rows]
+
+
+def _row(row: Row, entry: TournamentEntry) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "entry_id": entry.pk,
+        "name": entry.name,
+        "seed": entry.seed,
+        "rating": round(entry.rating),
+        "played": row.played,
+        "won": row.won,
+        "drawn": row.drawn,
+        "lost": row.lost,
+        "points": _points(row.points),
+        "frames_difference": row.frames_difference,
+        "buchholz": _points(row.buchholz),
+        "median_buchholz": _points(row.median_buchholz),
+    }
+
+
+def _points(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.1f}"
+
+
+def _score(match: Match | None) -> tuple[int, int] | None:
+    players = ((match.snapshot or {}).get("players") or []) if match is not None else []
+    if len(players) != 2:
+        return None
+    return int(players[0].get("score", 0)), int(players[1].get("score", 0))
+
+
+def pairing_view(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
+    match = pairing.match
+    live = _score(match)
+    done = pairing.status == TournamentPairing.Status.DONE
+    return {
+        "id": pairing.pk,
+        "slot": pairing.slot,
+        "first": names.get(pairing.first_id, "?"),
+        "second": names.get(pairing.second_id, "") if pairing.second_id else None,
+        "first_entry": pairing.first_id,
+        "second_entry": pairing.second_id,
+        "winner": names.get(pairing.winner_id) if pairing.winner_id else None,
+        "done": done,
+        "how": pairing.how,
+        "how_text": TournamentPairing.How(pairing.how).label if pairing.how else "",
+        "score": (pairing.first_score, pairing.second_score) if done and pairing.how != "bye" else live,
+        "match_id": match.pk if match is not None else None,
+        "match_status": match.status if match is not None else None,
+        "match_url": f"/m/{match.pk}/" if match is not None else None,
+        "fixes": [f.reason for f in pairing.fixes.all()],
+    }
+
+
+def rounds(*, tournament: Tournament) -> list[dict[str, Any]]:
+    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    pairings = (
+        TournamentPairing.objects.filter(tournament=tournament)
+        .select_related("round", "match")
+        .prefetch_related("fixes")
+        .order_by("round__number", "index")
+    )
+    by_round: dict[int, dict[str, Any]] = {}
+    for pairing in pairings:
+        number = pairing.round.number
+        view = by_round.setdefault(number, {"number": number, "status": pairing.round.status, "pairings": []})
+        view["pairings"].append(pairing_view(pairing, names))
+    return [by_round[n] for n in sorted(by_round)]
+
+
+def current_round(*, tournament: Tournament) -> dict[str, Any] | None:
+    every = rounds(tournament=tournament)
+    playing = [r for r in every if r["status"] != "done"]
+    return playing[0] if playing else (every[-1] if every else None)
+
+
+def is_scheduled(tournament: Tournament) -> bool:
+    """Entries closed and round 1 paired, but not started by the server clock yet (no round has begun:
+    a round of byes only is decided without beginning)."""
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and not TournamentRound.objects.filter(tournament=tournament, started_at__isnull=False).exists()
+    )
+
+
+def status_words(tournament: Tournament) -> str:
+    """The status a reader sees. Closing the entries makes a tournament `running` (its round 1 is
+    paired), but nothing is played before the server clock starts it at the start time, so until then
+    it says when it starts (issue 25: "Running" above a round that "starts at the start time")."""
+    if is_scheduled(tournament):
+        start = formats.date_format(timezone.localtime(tournament.starts_at), "DATETIME_FORMAT")
+        return gettext("Entries closed · starts %(start)s") % {"start": start}
+    return str(tournament.get_status_display())
+
+
+def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "url": f"/tournaments/{tournament.pk}/",
+        "format": tournament.get_format_display(),
+        "kind": tournament.get_kind_display(),
+        "status": tournament.status,
+        "status_text": status_words(tournament),
+        "scheduled": is_scheduled(tournament),
+        "rated": tournament.rated,
+        "time_limit_minutes": tournament.time_limit // 60 if tournament.time_limit else None,
+        "starts_at": tournament.starts_at,
+        "entries": TournamentEntry.objects.filter(tournament=tournament).count(),
+        "max_entries": tournament.max_entries,
+        "winner": tournament.winner.name if tournament.winner_id and tournament.winner else None,
+        "club": tournament.club.name,
+        "club_slug": tournament.club.slug,
+    }
+
+
+def club_tournaments(*, club_id: int, limit: int = 30) -> list[dict[str, Any]]:
+    """The club page's tournament history, newest first."""
+    rows = Tournament.objects.filter(club_id=club_id).select_related("club", "winner").order_by("-starts_at", "-id")
+    return [tournament_summary(tournament=t) for t in rows[:limit]]
+
+
+def to_play_for(*, user: AnyUser) -> list[dict[str, Any]]:
+    """The visitor's tournament matches not played yet: the header's badge counts them, the home page
+    lists them."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    entry_ids = list(TournamentEntryMember.objects.filter(user_id=int(user.pk or 0)).values_list("entry_id", flat=True))
+    if not entry_ids:
+        return []
+    pairings = (
+        TournamentPairing.objects.filter(
+            Q(first_id__in=entry_ids) | Q(second_id__in=entry_ids),
+            status=TournamentPairing.Status.PLAYING,
+            match__status__in=(Match.Status.OPEN, Match.Status.ACTIVE),
+        )
+        .select_related("tournament", "round", "first", "second", "match")
+        .order_by("round__created_at", "id")
+    )
+    result = []
+    for pairing in pairings:
+        mine = pairing.first if pairing.first_id in entry_ids else pairing.second
+        other = pairing.second if mine == pairing.first else pairing.first
+        assert pairing.match is not None
+        result.append(
+            {
+                "tournament": pairing.tournament.name,
+                "tournament_url": f"/tournaments/{pairing.tournament_id}/",
+                "round": pairing.round.number,
+                "opponent": other.name if other is not None else "",
+                "url": f"/m/{pairing.match.pk}/",
+                "started": pairing.match.status == Match.Status.ACTIVE,
+                "deadline": pairing.no_show_deadline,
+            }
+        )
+    return result
+
+
+def tournament_of_match(*, match_id: str) -> int | None:
+    """The tournament a match is played for, if any (the live page's socket group)."""
+    return TournamentPairing.objects.filter(match_id=match_id).values_list("tournament_id", flat=True).first()
+
+
+def reserved_player(*, match: Match) -> int | None:
+    """The user id a tournament match's open seat waits for (its second entry's player); None when the
+    match is not a tournament match."""
+    pairing = TournamentPairing.objects.filter(match=match).first()
+    if pairing is None or pairing.second_id is None:
+        return None
+    return (
+        TournamentEntryMember.objects.filter(entry_id=pairing.second_id)
+        .order_by("position", "id")
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
+def awaiting_teams(*, match: Match) -> bool:
+    """Whether this is a tournament team match whose teams are still awaited: its pairing's no-show
+    clock runs (game.tournaments.services.play). Till then that clock, not the match's disconnect
+    grace, decides who did not come (game.matches.services.presence holds the grace), so a team
+    match started at once is ended once, by one of the two."""
+    if not match.team_size:
+        return False
+    return TournamentPairing.objects.filter(match_id=match.pk, no_show_deadline__isnull=False).exists()
+
+
+def fixes_of(*, tournament: Tournament) -> list[TournamentResultFix]:
+    return list(
+        TournamentResultFix.objects.filter(pairing__tournament=tournament)
+        .select_related("fixed_by__profile", "pairing")
+        .order_by("created_at")
+    )

@@ -1,0 +1,25 @@
+"""Tournament writes (issue 18): setup (create, enter, close the entries, swap a pairing) and play
+(rounds, matches, results, no-shows, fixes). Re-exported here for callers."""
+
+from game.tournaments.services.base import TournamentError
+from game.tournaments.services.clocks import tournament_clocks_fire
+from game.tournaments.services.play import tournament_match_finished, tournament_result_fix
+from game.tournaments.services.setup import (
+    tournament_close_entries,
+    tournament_create,
+    tournament_enter,
+    tournament_pairing_swap,
+    tournament_withdraw,
+)
+
+__all__ = [
+    "TournamentError",
+    "tournament_clocks_fire",
+    "tournament_close_entries",
+    "tournament_create",
+    "tournament_enter",
+    "tournament_match_finished",
+    "tournament_pairing_swap",
+    "tournament_result_fix",
+    "tournament_withdraw",
+]

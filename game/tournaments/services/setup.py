@@ -1,0 +1,239 @@
+"""Setting a tournament up: a club admin creates it, members enter (alone or as a team), the admin
+closes the entries (seeding by rating, round 1 paired) and may still swap entries between round-1
+pairings until the round starts; the server clock starts it at its start time (play.py).
+
+Every refusal is a TournamentError with a code, raised before anything is written (or inside the
+transaction, which it rolls back), so a refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_noop, ngettext_lazy
+
+from game.matches.services import TIME_LIMIT_RANGE
+from game.models import Club, Profile
+from game.models.tournaments import (
+    DEFAULT_TIME_LIMIT,
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentRound,
+)
+from game.tournaments.selectors.tournaments import entries_in_seed_order
+from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
+from game.tournaments.services.play import plan_rounds, round_begin_if_due, round_pair
+
+NAME_LENGTH = (3, 80)
+ENTRIES_RANGE = (2, 64)
+TEAM_SIZES = (2, 3, 4)
+#: How far in the past a start time may be given (a form filled in slowly), seconds.
+START_SLACK = 300
+
+
+def _range(bounds: tuple[int, ...]) -> dict[str, object]:
+    """The placeholders of a "from … to …" refusal."""
+    return {"least": bounds[0], "most": bounds[-1]}
+
+
+def _clean(
+    *, name: str, format: str, kind: str, team_size: int, max_entries: int, time_limit: int | None, starts_at: Any
+) -> dict[str, Any]:
+    errors: list[tuple[str | Promise, dict[str, object]]] = []
+    name = (name or "").strip()
+    if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1]:
+        errors.append((gettext_noop("the name is %(least)s to %(most)s characters"), _range(NAME_LENGTH)))
+    if format not in Tournament.Format.values:
+        errors.append((gettext_noop("choose a format"), {}))
+    if kind not in Tournament.Kind.values:
+        errors.append((gettext_noop("choose singles or teams"), {}))
+    elif kind == Tournament.Kind.SINGLES:
+        team_size = 1
+    elif team_size not in TEAM_SIZES:
+        errors.append((gettext_noop("a team has %(least)s to %(most)s players"), _range(TEAM_SIZES)))
+    if isinstance(max_entries, bool) or not isinstance(max_entries, int):
+        errors.append((gettext_noop("the number of entries is a whole number"), {}))
+    elif not ENTRIES_RANGE[0] <= max_entries <= ENTRIES_RANGE[1]:
+        errors.append((gettext_noop("a tournament takes %(least)s to %(most)s entries"), _range(ENTRIES_RANGE)))
+    if time_limit is not None and not TIME_LIMIT_RANGE[0] <= time_limit <= TIME_LIMIT_RANGE[1]:
+        minutes = (TIME_LIMIT_RANGE[0] // 60, TIME_LIMIT_RANGE[1] // 60)
+        errors.append((gettext_noop("the time limit is %(least)s to %(most)s minutes"), _range(minutes)))
+    if not isinstance(starts_at, datetime.datetime):
+        errors.append((gettext_noop("give a start time"), {}))
+    elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
+        errors.append((gettext_noop("the start time is in the past"), {}))
+    if errors:
+        raise TournamentError("bad_value", *errors[0], more=errors[1:])
+    return {
+        "name": name,
+        "format": format,
+        "kind": kind,
+        "team_size": team_size,
+        "max_entries": max_entries,
+        "time_limit": time_limit,
+        "starts_at": starts_at,
+    }
+
+
+def tournament_create(
+    *,
+    user: Any,
+    club: Club,
+    name: str,
+    format: str,
+    kind: str = Tournament.Kind.SINGLES,
+    team_size: int = 1,
+    rated: bool = True,
+    time_limit: int | None = DEFAULT_TIME_LIMIT,
+    max_entries: int = 16,
+    starts_at: Any,
+) -> Tournament:
+    """A club's owner or admin announces a tournament; members enter until it starts."""
+    require_manager(club_id=club.pk, user=user)
+    fields = _clean(
+        name=name,
+        format=format,
+        kind=kind,
+        team_size=team_size,
+        max_entries=max_entries,
+        time_limit=time_limit,
+        starts_at=starts_at,
+    )
+    return Tournament.objects.create(club=club, rated=bool(rated), created_by=user, **fields)
+
+
+@transaction.atomic
+def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | None = None) -> TournamentEntry:
+    """A member enters (with `teammates`, in playing order after them, for a team tournament: the
+    team plays its matches in this order, docs/teams.md). A team is as large as the tournament says,
+    every member of it a member of the club, nobody in two entries."""
+    tournament = lock_tournament(tournament_id)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
+    players = [user, *(teammates or [])]
+    if any(not isinstance(p, User) for p in players):
+        raise TournamentError("bad_value", gettext_noop("name each team-mate by their account"))
+    if len(players) != tournament.team_size:
+        if tournament.team_size == 1:
+            raise TournamentError("team_size", gettext_noop("in this tournament each player enters alone"))
+        team = ngettext_lazy("an entry here is a team of %(n)s player", "an entry here is a team of %(n)s players", "n")
+        raise TournamentError("team_size", team, {"n": tournament.team_size})
+    if len({p.pk for p in players}) != len(players):
+        raise TournamentError("team_size", gettext_noop("a player is named twice"))
+    for player in players:
+        if not is_member(club_id=tournament.club_id, user=player):
+            if player is user:
+                raise TournamentError("not_a_member", gettext_noop("only the club's members can enter"), forbidden=True)
+            raise TournamentError(
+                "not_a_member",
+                gettext_noop("%(name)s is not a member of this club"),
+                {"name": _display_name(player)},
+            )
+    profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
+    if tournament.rated and any(profiles.get(p.pk) is None or profiles[p.pk].is_guest for p in players):
+        raise TournamentError("needs_account", gettext_noop("rated tournaments need registered accounts"))
+    taken = TournamentEntryMember.objects.filter(tournament=tournament, user__in=players).order_by(
+        "entry_id", "position"
+    )
+    first_taken = taken.select_related("user").first()
+    if first_taken is not None:
+        if tournament.kind == Tournament.Kind.TEAMS:
+            raise TournamentError(
+                "already_entered",
+                gettext_noop("%(name)s already plays in another entry of this tournament"),
+                {"name": _display_name(first_taken.user)},
+            )
+        raise TournamentError("already_entered", gettext_noop("already entered in this tournament"))
+    if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
+        raise TournamentError("full", gettext_noop("this tournament is full"))
+    ratings = [profiles[p.pk].rating if p.pk in profiles else 1500.0 for p in players]
+    names = [profiles[p.pk].display_name if p.pk in profiles else p.username for p in players]
+    entry = TournamentEntry.objects.create(
+        tournament=tournament, name=" & ".join(names), rating=sum(ratings) / len(ratings)
+    )
+    for position, player in enumerate(players):
+        TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user=player, position=position)
+    return entry
+
+
+def _display_name(user: User) -> str:
+    profile = Profile.objects.filter(user=user).first()
+    return profile.display_name if profile is not None else user.get_username()
+
+
+@transaction.atomic
+def tournament_withdraw(*, user: Any, tournament_id: int) -> None:
+    """A player takes their entry (their team's) back before the entries close."""
+    tournament = lock_tournament(tournament_id)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("closed", gettext_noop("entries are closed: ask an admin"))
+    member = TournamentEntryMember.objects.filter(tournament=tournament, user=user).first()
+    if member is None:
+        raise TournamentError("not_entered", gettext_noop("you have not entered this tournament"))
+    member.entry.delete()
+
+
+def min_entries(tournament: Tournament) -> int:
+    return 3 if tournament.format == Tournament.Format.DOUBLE_ELIMINATION else 2
+
+
+@transaction.atomic
+def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None = None) -> Tournament:
+    """Close the entries: seed by rating (a team by its mean), plan the rounds, pair round 1. Play
+    begins at the start time (at once if it has come). `user` None is the server clock at the start
+    time."""
+    tournament = lock_tournament(tournament_id)
+    if user is not None:
+        require_manager(club_id=tournament.club_id, user=user)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("already_started", gettext_noop("the entries of this tournament are already closed"))
+    entries = sorted(
+        TournamentEntry.objects.filter(tournament=tournament), key=lambda e: (-e.rating, e.created_at, e.pk)
+    )
+    if len(entries) < min_entries(tournament):
+        needed = ngettext_lazy("at least %(n)s entry is needed", "at least %(n)s entries are needed", "n")
+        raise TournamentError("too_few_entries", needed, {"n": min_entries(tournament)})
+    for seed, entry in enumerate(entries, start=1):
+        entry.seed = seed
+        entry.save(update_fields=["seed"])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.rounds_planned = plan_rounds(tournament, len(entries))
+    tournament.save(update_fields=["status", "rounds_planned"])
+    first = round_pair(tournament, 1)
+    if first is not None:
+        round_begin_if_due(tournament, first, now)
+    return tournament
+
+
+@transaction.atomic
+def tournament_pairing_swap(*, user: Any, tournament_id: int, entry_a: int, entry_b: int) -> None:
+    """Swap two entries between (or within) the pairings of the round not yet started."""
+    tournament = lock_tournament(tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    known = {e.pk for e in entries_in_seed_order(tournament=tournament)}
+    if entry_a not in known or entry_b not in known or entry_a == entry_b:
+        raise TournamentError("bad_value", gettext_noop("choose two different entries of this tournament"))
+    round_ = TournamentRound.objects.filter(tournament=tournament).order_by("-number").first()
+    if round_ is None or round_.status != TournamentRound.Status.PAIRED:
+        raise TournamentError("round_started", gettext_noop("pairings can only be changed before their round starts"))
+    # The schedule is a function of the seed order (every format), so the seeds swap too: the later
+    # rounds then follow the edited pairing.
+    seeds = dict(TournamentEntry.objects.filter(pk__in=(entry_a, entry_b)).values_list("pk", "seed"))
+    TournamentEntry.objects.filter(pk=entry_a).update(seed=seeds[entry_b])
+    TournamentEntry.objects.filter(pk=entry_b).update(seed=seeds[entry_a])
+    pairings = list(TournamentPairing.objects.select_for_update().filter(round=round_).order_by("index"))
+    for pairing in pairings:
+        for side in ("first_id", "second_id"):
+            value = getattr(pairing, side)
+            if value == entry_a:
+                setattr(pairing, side, entry_b)
+            elif value == entry_b:
+                setattr(pairing, side, entry_a)
+        pairing.save(update_fields=["first", "second"])

@@ -1,0 +1,265 @@
+"""Tournament pages (issue 18): a club admin's form, the tournament page (entries, standings, rounds,
+the bracket), the live page of the current round, and the POST actions (enter, withdraw, close the
+entries, swap a pairing, fix a result).
+
+Thin: reads through game.tournaments.selectors.tournaments, writes through game.tournaments.services. A refused
+action redirects back with the service's message (403 when this user may not do it at all); nothing
+has changed either way. After a write the tournament's pages are told (realtime.tournament_publish_sync).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from game.clubs import selectors as club_selectors
+from game.models import Club
+from game.models.tournaments import DEFAULT_TIME_LIMIT, Tournament, TournamentPairing
+from game.realtime import fanout as realtime
+from game.tournaments import services
+from game.tournaments.selectors import tournaments as selectors
+from game.tournaments.selectors.bracket import bracket_layout
+from game.tournaments.services.base import is_manager
+
+T = "game/tournaments/"
+
+
+class TournamentForm(forms.Form):
+    """Shapes only; the service decides what is allowed (its messages come back as form errors)."""
+
+    name = forms.CharField(max_length=80, min_length=3, label=_("Name"))
+    format = forms.ChoiceField(choices=Tournament.Format.choices, label=_("Format"))
+    kind = forms.ChoiceField(choices=Tournament.Kind.choices, label=_("Singles or teams"))
+    team_size = forms.IntegerField(min_value=2, max_value=4, required=False, label=_("Players per team"))
+    rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
+    time_limit = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=240,
+        initial=DEFAULT_TIME_LIMIT // 60,
+        label=_("Time limit (minutes, K-11)"),
+        help_text=_("65 is the classic 60 + 5; empty: no limit"),
+    )
+    max_entries = forms.IntegerField(min_value=2, max_value=64, initial=16, label=_("Most entries"))
+    starts_at = forms.DateTimeField(
+        label=_("Start time"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+    )
+
+
+def refusal_words(error: services.TournamentError) -> str:
+    """A refusal in the reader's language: the service marks its words (gettext_noop) and this page
+    translates them, as game/matches/views/play.py does for the match services (docs/i18n.md)."""
+    return error.words(gettext)
+
+
+def _club_or_404(slug: str) -> Club:
+    club = club_selectors.club_get(slug=slug)
+    if club is None:
+        raise Http404("No such club")
+    return club
+
+
+def _tournament_or_404(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament")
+    return tournament
+
+
+@login_required
+def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    if not is_manager(club_id=club.pk, user=request.user):
+        message = _("Only the club's owner or an admin can create a tournament.")
+        return render(
+            request, "game/community/forbidden.html", {"message": message, "back": f"/clubs/{slug}/"}, status=403
+        )
+    start = (timezone.localtime() + datetime.timedelta(hours=1)).replace(minute=0, second=0, microsecond=0)
+    form = TournamentForm(request.POST or None, initial={"starts_at": start})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_create(
+                user=request.user,
+                club=club,
+                name=data["name"],
+                format=data["format"],
+                kind=data["kind"],
+                team_size=data["team_size"] or 1,
+                rated=data["rated"],
+                time_limit=data["time_limit"] * 60 if data["time_limit"] else None,
+                max_entries=data["max_entries"],
+                starts_at=data["starts_at"],
+            )
+        except services.TournamentError as error:
+            form.add_error(None, refusal_words(error))
+        else:
+            messages.success(request, _("The tournament is announced: members can enter now."))
+            return redirect("tournament", tournament_id=tournament.pk)
+    status = 400 if form.errors else 200
+    return render(request, T + "form.html", {"form": form, "club": club}, status=status)
+
+
+def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    manager = is_manager(club_id=tournament.club_id, user=request.user)
+    rounds = selectors.rounds(tournament=tournament)
+    return {
+        "tournament": tournament,
+        "summary": selectors.tournament_summary(tournament=tournament),
+        "entries": selectors.entries_in_seed_order(tournament=tournament),
+        "standings": selectors.standings(tournament=tournament),
+        "rounds": rounds,
+        "current": selectors.current_round(tournament=tournament),
+        "bracket": bracket_layout(tournament=tournament),
+        "swiss": tournament.format == Tournament.Format.SWISS,
+        "can_manage": manager,
+        "my_entry": selectors.entry_of_user(tournament=tournament, user=request.user),
+        "teammate_choices": selectors.teammate_choices(tournament=tournament, user=request.user),
+        "teammate_places": list(range(2, tournament.team_size + 1)),
+        "fixes": selectors.fixes_of(tournament=tournament) if manager else [],
+        "editable_round": bool(rounds) and rounds[-1]["status"] == "paired",
+    }
+
+
+def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    return render(request, T + "tournament.html", _page_context(request, tournament))
+
+
+def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    return render(request, T + "live.html", _page_context(request, tournament))
+
+
+def tournament_parts(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The parts of the pages that change (standings, rounds, the live round), fetched by the pages'
+    script when the tournament socket says so."""
+    tournament = _tournament_or_404(tournament_id)
+    return render(request, T + "_parts.html", _page_context(request, tournament))
+
+
+def _act(request: HttpRequest, tournament_id: int, action: Any, success: str) -> HttpResponse:
+    try:
+        action()
+    except services.TournamentError as error:
+        if error.forbidden:
+            return render(
+                request,
+                "game/community/forbidden.html",
+                {"message": refusal_words(error), "back": f"/tournaments/{tournament_id}/"},
+                status=403,
+            )
+        messages.error(request, refusal_words(error))
+    else:
+        messages.success(request, success)
+        realtime.tournament_publish_sync(tournament_id)
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+def _teammates(values: list[str]) -> list[Any]:
+    """The team-mates the entry form names (users' ids, in playing order); anything that names no
+    user is passed on as it is, for the service to refuse with its message."""
+    User = get_user_model()
+    named: list[Any] = []
+    for value in values:
+        user = User.objects.filter(pk=int(value)).first() if value.isdigit() and len(value) < 16 else None
+        named.append(user if user is not None else value)
+    return named
+
+
+@login_required
+@require_POST
+def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_enter(
+            user=request.user, tournament_id=tournament_id, teammates=_teammates(request.POST.getlist("teammate"))
+        ),
+        str(_("You are in.")),
+    )
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_withdraw(user=request.user, tournament_id=tournament_id),
+        str(_("Your entry is withdrawn.")),
+    )
+
+
+@login_required
+@require_POST
+def tournament_close(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_close_entries(user=request.user, tournament_id=tournament_id),
+        str(_("Entries closed and round 1 paired.")),
+    )
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@login_required
+@require_POST
+def tournament_swap(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    a, b = _int(request.POST.get("entry_a")), _int(request.POST.get("entry_b"))
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_pairing_swap(
+            user=request.user, tournament_id=tournament_id, entry_a=a or 0, entry_b=b or 0
+        ),
+        str(_("The two entries swapped places.")),
+    )
+
+
+@login_required
+@require_POST
+def tournament_fix(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    if not TournamentPairing.objects.filter(pk=pairing_id, tournament_id=tournament_id).exists():
+        raise Http404("No such pairing")
+    winner = request.POST.get("winner", "")
+    winner_id = None if winner == "draw" else _int(winner) or -1
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_result_fix(
+            user=request.user, pairing_id=pairing_id, winner_entry_id=winner_id, reason=request.POST.get("reason", "")
+        ),
+        str(_("The result is fixed; the reason is kept.")),
+    )
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/<slug:slug>/tournaments/new/", tournament_new, name="tournament_new"),
+    path("tournaments/<int:tournament_id>/", tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/live/", tournament_live, name="tournament_live"),
+    path("tournaments/<int:tournament_id>/parts/", tournament_parts, name="tournament_parts"),
+    path("tournaments/<int:tournament_id>/enter/", tournament_enter, name="tournament_enter"),
+    path("tournaments/<int:tournament_id>/withdraw/", tournament_withdraw, name="tournament_withdraw"),
+    path("tournaments/<int:tournament_id>/close/", tournament_close, name="tournament_close"),
+    path("tournaments/<int:tournament_id>/swap/", tournament_swap, name="tournament_swap"),
+    path("tournaments/<int:tournament_id>/pairings/<int:pairing_id>/fix/", tournament_fix, name="tournament_fix"),
+]
