@@ -45,7 +45,7 @@ class AccountAdapter(DefaultAccountAdapter):
         they lock out only the address that sent them, and the owner's right password from another
         address is accepted. The per-address limit stays as it was. allauth reads this key when it
         counts a failure (`pre_authenticate`) and when a password reset clears the count
-        (tests/web/test_login_limits.py fails if allauth stops calling it)."""
+        (tests/accounts/test_login_limits.py fails if allauth stops calling it)."""
         return f"{super()._get_login_attempts_cache_key(request, **credentials)}@{self.get_client_ip(request)}"
 
     def new_user(self, request: HttpRequest) -> User:

@@ -70,7 +70,7 @@ class PlayRoute:
 
 
 #: Every play message type but `rematch` (which makes a new match: MatchConsumer.handle_rematch) to its
-#: service, in one place. tests/web/test_match_socket.py checks that every PlayMessage has its route.
+#: service, in one place. tests/matches/test_match_socket.py checks that every PlayMessage has its route.
 PLAY_ROUTES: dict[type, PlayRoute] = {
     protocol.Shoot: PlayRoute(
         match_services.match_shoot,

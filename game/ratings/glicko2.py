@@ -3,7 +3,7 @@
 Implements Mark Glickman, "Example of the Glicko-2 system" (2013), steps 1-8, with the
 Illinois-algorithm volatility update of step 5. The worked example of that paper (a 1500/200/0.06
 player against 1400/30, 1550/100 and 1700/300 with results 1, 0, 0 -> 1464.06 / 151.52 / 0.05999) is
-the test in tests/web/test_ratings_glicko2.py.
+the test in tests/ratings/test_ratings.py (test_glicko2_matches_glickmans_worked_example).
 
 Choices for Kaiza (documented here because they shape every number a player sees):
 

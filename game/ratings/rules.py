@@ -3,7 +3,7 @@
 `game/ratings/selectors.py` decides with them, `game/ratings/services.py` caps with them, the
 admin's farm flag uses `farm_shots`, and the ratings page (`/ratings/`) states them in words. A site may
 override any of them in `settings.KAIZA_RATING_RULES` (a dict of field name -> value; tests do not need
-to: they make their accounts established with `tests/web/community_factories.establish`).
+to: they make their accounts established with `tests/support/community_factories.establish`).
 
 Why these numbers (issue 26, tried as an attacker): a farm of fresh accounts, each playing its own two
 shots of a rated match and resigning, took a main account from 1500 to 1886 in five minutes. Shots cost

@@ -7,7 +7,7 @@ order when two processes publish close together, possibly lost when Redis fails)
 
 It knows nothing of Channels: it writes through `send` (encoded text to the socket) and reads through
 `events_since` and `snapshot` (the database, `game.matches.selectors.matches`), so tests drive it with a list and
-a fake socket (tests/web/test_outbox.py). The consumer keeps the socket's own concerns.
+a fake socket (tests/realtime/test_outbox.py). The consumer keeps the socket's own concerns.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ CLOSE_FLOOD = 4029
 #: server process (settings.KAIZA_SOCKET_LIMITS). The client may try again later (a tab closed).
 CLOSE_TOO_MANY = 4429
 #: The close reason of a socket refused by a cap, per cap, said in the reader's language. A close
-#: reason is at most 123 bytes of UTF-8 (RFC 6455 5.5.1): tests/web/test_socket_caps.py checks every
+#: reason is at most 123 bytes of UTF-8 (RFC 6455 5.5.1): tests/realtime/test_socket_caps.py checks every
 #: translation fits.
 REFUSED_REASONS = {
     "match": gettext_noop("This match is open in too many tabs: close one and try again."),

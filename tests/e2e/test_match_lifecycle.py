@@ -335,7 +335,7 @@ def test_time_limit_and_shootout_through_the_page(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
     # The page is steered by the engine's search and fine keys, which can take longer than the 60 s
-    # that a visit gets once the time is up (tested in tests/web): give the steering time.
+    # that a visit gets once the time is up (tested in tests/matches): give the steering time.
     server = daphne_factory(KAIZA_TIME_UP_SHOT_CLOCK="900")
     # K-11 with a 20-minute limit, reached by moving the server's game clock (no real wait); 1 extra
     # visit and 2 shoot-out visits each keep the test short.

@@ -18,8 +18,8 @@ from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.e2e.test_tutorial import cloth, colour_at
 from tests.e2e.test_watch_and_replay import django_call
+from tests.site.test_practice import POT, SHOT_POT, code
 from tests.support.daphne import DaphneServer
-from tests.web.test_practice import POT, SHOT_POT, code
 
 
 def data(page: Any) -> dict[str, str]:

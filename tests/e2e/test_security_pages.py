@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_watch_and_replay import django_call
+from tests.support.community_factories import DEMO_PASSWORD
 from tests.support.daphne import DaphneServer
-from tests.web.community_factories import DEMO_PASSWORD
 
 VIOLATIONS = """
 window.__csp = [];

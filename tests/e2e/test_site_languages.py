@@ -114,7 +114,7 @@ def test_tournament_bracket_and_team_match_in_finnish_and_russian(
     server = daphne_factory(DEBUG="false")
     ids = django_call(
         server.env,
-        "from tests.web.test_i18n_site import seed_tournaments_and_teams\n"
+        "from tests.site.test_i18n_site import seed_tournaments_and_teams\n"
         "result = seed_tournaments_and_teams(seed_demo())",
     )
     errors: list[str] = []

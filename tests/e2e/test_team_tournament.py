@@ -22,7 +22,7 @@ SETUP = """
 import datetime
 from django.utils import timezone
 from game.tournaments.services import tournament_create, tournament_enter
-from tests.web.community_factories import DEMO_PASSWORD, make_club, make_player
+from tests.support.community_factories import DEMO_PASSWORD, make_club, make_player
 owner = make_player("Organiser", rating=1500)
 mika = make_player("Mika", rating=1650)
 mika.set_password(DEMO_PASSWORD)
@@ -49,7 +49,7 @@ result = TournamentPairing.objects.get(tournament_id={tid}).match_id
 def test_a_team_enters_and_plays_its_tournament_match(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    from tests.web.community_factories import DEMO_PASSWORD
+    from tests.support.community_factories import DEMO_PASSWORD
 
     server = daphne_factory()
     tid = pages.django_run(server.env, SETUP)

@@ -23,7 +23,7 @@ from tests.support.daphne import DaphneServer
 SETUP = """
 from django.utils import timezone
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
-from tests.web.community_factories import make_club, make_player
+from tests.support.community_factories import make_club, make_player
 owner = make_player("{owner}")
 bots = [make_player(name, is_bot=True, bot_level=1, rating=rating) for name, rating in {players}]
 club = make_club("{club}", owner, members=tuple(bots))
@@ -121,7 +121,7 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
 HUMANS = """
 from django.utils import timezone
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
-from tests.web.community_factories import DEMO_PASSWORD, make_club, make_player
+from tests.support.community_factories import DEMO_PASSWORD, make_club, make_player
 juho, kalle = make_player("Juho", rating=1650), make_player("Kalle", rating=1550)
 juho.set_password(DEMO_PASSWORD)
 juho.save()
@@ -137,7 +137,7 @@ result = club.slug
 def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, artifacts: Path) -> None:
     """Juho, a club owner with a tournament match to play, sees the badge and the home page's list;
     the club page lists the club's tournaments; the form refuses a bad entry count and announces one."""
-    from tests.web.community_factories import DEMO_PASSWORD
+    from tests.support.community_factories import DEMO_PASSWORD
 
     slug = pages.django_run(server.env, HUMANS)
     page = pages.new_page(chromium)

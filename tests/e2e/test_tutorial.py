@@ -22,7 +22,7 @@ from tests.e2e.test_security_pages import VIOLATIONS
 from tests.support.daphne import DaphneServer
 
 #: (step, the call to click or None, the white's place in the home or None, angle, speed): strikes that
-#: meet each goal with room on either side (tests/web/test_tutorial.py checks their neighbours).
+#: meet each goal with room on either side (tests/site/test_tutorial.py checks their neighbours).
 PLAN: list[tuple[str, tuple[str, str] | None, tuple[float, float] | None, float, float]] = [
     ("aim", None, None, 0.0, 1.5),
     ("call", ("red1", "foot_right"), None, -0.611, 1.5),

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.community_factories import DEMO_PASSWORD
 from tests.support.daphne import PROJECT_DIR, DaphneServer
-from tests.web.community_factories import DEMO_PASSWORD
 
 
 def django_call(env: dict[str, str], code: str) -> Any:
@@ -22,7 +22,7 @@ def django_call(env: dict[str, str], code: str) -> Any:
     script = (
         "import django, json\n"
         "django.setup()\n"
-        "from tests.web.community_factories import *\n"
+        "from tests.support.community_factories import *\n"
         f"{code}\n"
         "print('RESULT=' + json.dumps(result))\n"
     )

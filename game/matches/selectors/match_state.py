@@ -1,6 +1,6 @@
 """Pure reads of a match's state: what clients are sent (`state`, `clock`), who sits where, the names
 the engine knows, the next server deadline. Services call these; nothing here writes or imports a
-service (tests/web/test_layers.py checks it).
+service (tests/architecture/test_layers.py checks it).
 
 The timing constants that both reads and writes need live here, their one home: the disconnect grace
 and the staleness of a presence row (game.matches.services.presence uses them to decide, the Watch

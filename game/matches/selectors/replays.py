@@ -3,7 +3,7 @@ page animates.
 
 The record is *inputs*, not pictures: the players, the ruleset and time limit that `Match.new` was given,
 and every stored input in order. Running those inputs through the engine reproduces the final snapshot
-exactly (tests/web/test_replay.py does this), so a record can be checked, re-judged after a rules fix,
+exactly (tests/matches/test_replay.py does this), so a record can be checked, re-judged after a rules fix,
 or studied. The steps, on the other hand, are what was *shown*: the stored motion segments and verdicts,
 so the page replays exactly what players saw without simulating anything.
 """

@@ -13,7 +13,7 @@ Why it looks like this:
 - The answers are shaped like the match socket's events (``shot`` and ``placed`` with the client's
   ``state``), so the page reuses the match page's state, renderer and inputs unchanged.
 - The positions were chosen with the engine: each goal is met by a range of aims at every power the
-  page offers (``tests/web/test_tutorial.py`` keeps them so), so a newcomer can succeed by eye.
+  page offers (``tests/site/test_tutorial.py`` keeps them so), so a newcomer can succeed by eye.
 
 Words: the step texts and the outcome of a try are the page's (translated in the templates); the
 verdict's own sentence comes from ``words.say`` in the reader's language when the engine has it.
