@@ -16,6 +16,7 @@ from game.common.clock import game_now
 from game.common.db import CONNECT, db_async
 from game.common.ratelimit import TokenBucket
 from game.common.reader_language import error_message, scope_language
+from game.lobby import protocol as lobby_protocol
 from game.lobby import seek_clock
 from game.lobby.protocol import SeekCancel, SeekRequest, parse_lobby
 from game.lobby.services import seeks as seek_services
@@ -41,7 +42,7 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
         await self.accept()
         self.hub: hub.MatchHub | None = await hub.join(self.channel_layer, realtime.LOBBY_GROUP, self)
         matches = await db_async(match_selectors.match_open_list, priority=CONNECT)()
-        await self.send_message(protocol.message("matches", {"matches": matches}))
+        await self.send_message(protocol.matches(matches))
 
     async def release(self) -> None:
         process_hub = getattr(self, "hub", None)
@@ -68,7 +69,7 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
         elif isinstance(message, SeekCancel):
             self.seeking = False
             cancelled = await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
-            await self.send_message(protocol.message("seek_ended", {"reason": "cancelled" if cancelled else "none"}))
+            await self.send_message(lobby_protocol.seek_ended("cancelled" if cancelled else "none"))
         else:
             await self.send_message(
                 protocol.error("unknown_type", gettext_noop("the lobby answers ping, seek and seek_cancel"))
@@ -91,7 +92,7 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
             await self.send_message(protocol.error(exc.code, said))
             return
         self.seeking = True
-        await self.send_message(protocol.message("seeking", seek_services.seek_info(seek, now)))
+        await self.send_message(lobby_protocol.seeking(seek_services.seek_info(seek, now)))
         await seek_clock.pair_and_widen(now)
 
     async def seek_notice(self, event: dict[str, Any]) -> None:

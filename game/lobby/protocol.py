@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from game.realtime import protocol
 
@@ -64,3 +64,25 @@ def _parse(text: str | None, binary: bytes | None) -> LobbyMessage:
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int)):
         return protocol.Invalid("bad_value", "time_limit must be null or whole seconds")
     return SeekRequest(rated=rated, time_limit=time_limit)
+
+
+# --- server messages of the lobby socket (docs/protocol.md) ------------------------------------------
+
+
+def paired(match_id: str, url: str) -> dict[str, Any]:
+    """Quick pairing found an opponent: the new match, and the page to open."""
+    return protocol.message("paired", {"match_id": match_id, "url": url})
+
+
+def seeking(info: dict[str, Any]) -> dict[str, Any]:
+    """Still seeking: the choices, seconds waited and the current rating window
+    (game.lobby.services.seeks.seek_info)."""
+    return protocol.message("seeking", info)
+
+
+SeekEnd = Literal["cancelled", "none"]
+
+
+def seek_ended(reason: SeekEnd) -> dict[str, Any]:
+    """The seek is over without a match: cancelled by the player, or there was none to cancel."""
+    return protocol.message("seek_ended", {"reason": reason})

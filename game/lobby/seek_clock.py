@@ -12,6 +12,7 @@ from channels.layers import get_channel_layer
 
 from game.common.clock import game_now
 from game.common.db import db_async
+from game.lobby import protocol as lobby_protocol
 from game.lobby.services.seeks import Paired, Widened, seeks_pair, seeks_widen
 from game.realtime import fanout as realtime
 from game.realtime import protocol
@@ -25,10 +26,10 @@ async def announce(paired: list[Paired], widened: list[Widened]) -> None:
     for pair in paired:
         await realtime.after_commit(pair.match_id, pair.events)
         for channel in pair.channels:
-            message = protocol.message("paired", {"match_id": pair.match_id, "url": pair.url})
+            message = lobby_protocol.paired(pair.match_id, pair.url)
             await layer.send(channel, {"type": "seek.notice", "text": protocol.dumps(message), "ends": True})
     for widen in widened:
-        text = protocol.dumps(protocol.message("seeking", widen.info))
+        text = protocol.dumps(lobby_protocol.seeking(widen.info))
         await layer.send(widen.channel_name, {"type": "seek.notice", "text": text})
 
 

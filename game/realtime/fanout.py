@@ -97,7 +97,7 @@ async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
         return
     if matches is None:
         matches = await db_async(HOOKS.lobby_matches)()
-    text = protocol.dumps(protocol.message("matches", {"matches": matches}))
+    text = protocol.dumps(protocol.matches(matches))
     await hub.publish(layer, {"type": "match.relay", "group": LOBBY_GROUP, "text": text, "exclude": None})
 
 
@@ -133,13 +133,13 @@ async def tournament_publish(
     last = sorted(events or [], key=lambda e: e["v"])[-1] if events else None
     state = ((last or {}).get("d") or {}).get("state") or {}
     scores = [p.get("score", 0) for p in state.get("players", [])] if isinstance(state, dict) else []
-    data = {
-        "match": match_id,
-        "scores": scores,
-        "event": last.get("t") if last else "round",
-        "reload": last is None or any(e.get("t") in ("started", "finished") for e in events or []),
-    }
-    text = protocol.dumps(protocol.message("tournament", data))
+    message = protocol.tournament(
+        last["t"] if last else "round",
+        match=match_id,
+        scores=scores,
+        reload=last is None or any(e.get("t") in ("started", "finished") for e in events or []),
+    )
+    text = protocol.dumps(message)
     await hub.publish(
         layer, {"type": "match.relay", "group": tournament_group(tournament_id), "text": text, "exclude": None}
     )

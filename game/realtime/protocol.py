@@ -13,7 +13,7 @@ import json
 import math
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, Literal, TypeGuard
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Call
@@ -435,6 +435,25 @@ def rematch(sender: str, match_id: str, url: str) -> dict[str, Any]:
 
 def pong() -> dict[str, Any]:
     return message("pong", {})
+
+
+def matches(open_matches: list[dict[str, Any]]) -> dict[str, Any]:
+    """The lobby's list of open matches (game.matches.selectors.matches.match_open_list rows)."""
+    return message("matches", {"matches": open_matches})
+
+
+TournamentEvent = Literal["hello", "round", "started", "shot", "finished", "notice"]
+
+
+def tournament(
+    event: TournamentEvent, *, reload: bool, match: str | None = None, scores: list[int] | None = None
+) -> dict[str, Any]:
+    """A tournament changed: `match` and its `scores` when one of its matches moved (the page writes the
+    score at once); `reload` when the standings or the rounds changed (the page fetches them again)."""
+    data: dict[str, Any] = {"event": event, "reload": reload}
+    if event != "hello":
+        data = {"match": match, "scores": scores or [], **data}
+    return message("tournament", data)
 
 
 def beat(version: int) -> dict[str, Any]:

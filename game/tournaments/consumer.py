@@ -37,7 +37,7 @@ class TournamentConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsume
         await self.accept()
         self.group = realtime.tournament_group(tournament_id)
         self.hub = await hub.join(self.channel_layer, self.group, self)
-        await self.send(text_data=protocol.dumps(protocol.message("tournament", {"event": "hello", "reload": False})))
+        await self.send(text_data=protocol.dumps(protocol.tournament("hello", reload=False)))
 
     async def release(self) -> None:
         process_hub, group = getattr(self, "hub", None), getattr(self, "group", None)

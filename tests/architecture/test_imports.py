@@ -146,3 +146,27 @@ def test_the_public_module_rule_could_fail() -> None:
     assert is_public("game.matches.selectors.match_state")
     assert not is_public("game.lobby.seek_clock")
     assert is_public("game.teams.results")
+
+
+def test_every_unversioned_message_is_built_by_its_builder() -> None:
+    """Outbound messages are typed like inbound ones (issue 27): every `{t, d}` a socket sends is made
+    by a named builder of game.realtime.protocol or game.lobby.protocol (paired, seeking, seek_ended,
+    matches, tournament, …), not by `protocol.message("…", {…})` at the call site."""
+    import ast
+
+    builders = {"game/realtime/protocol.py", "game/lobby/protocol.py"}
+    ad_hoc = []
+    for name, path in modules().items():
+        rel = str(path.relative_to(GAME.parent))
+        if rel in builders:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "message"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id.endswith("protocol")
+            ):
+                ad_hoc.append(f"{name}:{node.lineno}")
+    assert ad_hoc == []

@@ -27,6 +27,7 @@ versioned events are stored, and the caller publishes them.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -53,18 +54,30 @@ RETRY_AFTER = 1.0
 
 
 def deadlines_fire_due(*, now: float | None = None, limit: int = BATCH) -> list[tuple[str, Applied]]:
-    """Fire every deadline due at `now` (default: the real clock); returns (match id, events to
-    publish) for the matches that changed. Safe to run in any number of processes at once."""
+    """Fire every deadline due at `now` (default: the game clock); returns (match id, events to
+    publish) for the matches that changed. Safe to run in any number of processes at once. The same
+    walk as every daphne process's poll (`poll_steps`), run here in one thread."""
     now = game_now() if now is None else now
     fired: list[tuple[str, Applied]] = []
-    for match_id in deadlines_due(now=now, limit=limit):
-        applied = deadline_fire(match_id=match_id, now=now)
-        if applied is not None and applied.events:
-            fired.append((match_id, applied))
-    for source in CLOCK_SOURCES:
-        events, _pages = source(now)
+    for step in poll_steps(deadlines_due(now=now, limit=limit), now):
+        events, _pages = step()
         fired.extend(events)
     return fired
+
+
+def poll_steps(due: list[str], now: float) -> list[Callable[[], ClockFired]]:
+    """The one walk of a poll of the server clocks (issue 27: it was written twice): each due match's
+    deadlines (`due`, from :func:`deadlines_due`), then every registered clock source, each step a
+    transaction of its own. `deadlines_fire_due` runs the steps in a row; the clock runner runs each
+    in the database pool and publishes what it fired before the next, so a poll with many deadlines
+    due never holds the sockets' database work for long."""
+    matches = [functools.partial(_fire_one, match_id, now) for match_id in due]
+    return [*matches, *(functools.partial(source, now) for source in CLOCK_SOURCES)]
+
+
+def _fire_one(match_id: str, now: float) -> ClockFired:
+    applied = deadline_fire(match_id=match_id, now=now)
+    return ([(match_id, applied)] if applied is not None and applied.events else [], [])
 
 
 #: What a clock source fired: (match id, events to publish) and the ids of the tournaments whose page
