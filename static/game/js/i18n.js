@@ -74,7 +74,8 @@ export function said(obj, field = "text", lang = language()) {
   if (!obj) return "";
   const words = obj.words;
   if (words && typeof words === "object") {
-    if (words[drawnKey(words, lang)]) return words[drawnKey(words, lang)];
+    const drawn = words[drawnKey(words, lang)];
+    if (drawn) return drawn;
     if (words.en && !obj[field]) return words.en;
   }
   return obj[field] || "";

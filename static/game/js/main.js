@@ -1,66 +1,45 @@
 /**
  * Boot of the match page: read the page, create the state, the renderer, the HUD, the inputs and the
  * socket, and run the loop. This module owns the one mutable reference to the current state; every
- * change goes through a pure function of state.js.
+ * change goes through a pure function of state.js, and every intent of the player through intents.js
+ * (main.js only carries out the effects it returns: the socket, a confirm dialog, the cursor).
  */
 
 import { createNet, socketUrl } from "./net.js";
+import { autoCall, intend, sent } from "./intents.js";
 import {
-  clearCall,
   clearError,
   createState,
   markGapAsked,
-  markSent,
   myActions,
-  myCueBall,
   receive,
-  restingBalls,
-  sending,
   setAim,
-  setCall,
   setConnection,
   setLatency,
-  setPlacing,
-  setUi,
-  speedFromPower,
-  strikeLimits,
   tick,
   aimGliding,
   animating,
   skippable,
-  skipSteps,
   DEFAULT_AIM,
 } from "./state.js";
 import { createRenderer } from "./render/renderer.js";
 import { createHud } from "./ui/hud.js";
 import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
-import { bindKeyboard, cycleChoice } from "./input/keyboard.js";
+import { bindKeyboard } from "./input/keyboard.js";
 import { createLoop } from "./loop.js";
-import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
-import { ballRefusal, callVerdict, legalPockets, pocketLegality, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
-import { suggestedPocket } from "./render/renderer.js";
-import { gettext, setPortrait } from "./i18n.js";
+import { constraintsOf } from "./legality.js";
+import { setPortrait } from "./i18n.js";
 import { createChat } from "./ui/chat.js";
 import { createSound } from "./ui/sound.js";
 import { createLastShot } from "./ui/lastshot.js";
-import { nearestBall, pickRadius, placementStart, placementStep, stepPoint } from "./input/reach.js";
+import { pickRadius } from "./input/reach.js";
 import { bindKeepStrike } from "./ui/access.js";
 import { createLoupe } from "./render/loupe.js";
-import { MIN_SHOT_POWER, pressOn } from "./input/gestures.js";
 import { createPullMeter } from "./ui/pullmeter.js";
 import { bindSheet } from "./ui/sheet.js";
 import { pocketPlaces } from "./transform.js";
 import { setPocketPlaces } from "./ui/words.js";
-
-const PLACEMENT_WORDS = {
-  off_cloth: () => gettext("The ball must lie fully on the cloth."),
-  outside_home: () => gettext("Place the ball in the home: on or behind the home line."),
-  touching: () => gettext("The ball may not touch another ball."),
-  not_now: () => gettext("You may not place a ball now."),
-  corridor: () => gettext("Not in the corridor between the centre spot and a foot pocket (K-3.3)."),
-  not_past_centre: () => gettext("Place white •• beyond the centre of the table (K-3.3)."),
-};
 
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
@@ -93,7 +72,7 @@ function boot(root) {
       set(receive(state, msg, clockNow(), epochNow()));
       if (ours && !keepStrike()) set(setAim(state, { speed: DEFAULT_AIM.speed, side: 0, height: 0 }));
       if (chat) chat.receive(msg);
-      if (msg.t === "snapshot" || msg.t === "shot") autoCall();
+      if (msg.t === "snapshot" || msg.t === "shot") set(autoCall(state, table));
       // My own rematch offer: the new match is mine to open.
       if (msg.t === "rematch" && msg.d && msg.d.from === state.me && msg.d.url) window.location.assign(msg.d.url);
     },
@@ -105,61 +84,8 @@ function boot(root) {
   const chatRoot = root.querySelector(".kz-chat");
   if (chatRoot) chat = createChat(chatRoot, { send: (t, d) => net.send(t, d), me: page.me });
 
-  function sendAim() {
-    const actions = myActions(state);
-    // Not my turn, or my shot is on its way: an aim now would only be refused (issue 25).
-    if ((!actions.includes("shoot") && !actions.includes("lag")) || sending(state)) return;
-    const { angle, speed, side, height } = state.aim;
-    net.sendAim({ angle: wrapAngle(angle), speed, side, height });
-  }
-
-  /** Suggest the call from the aim line unless the player chose it. */
-  function autoCall() {
-    if (state.callManual || !myActions(state).includes("shoot")) return;
-    const balls = restingBalls(state);
-    const id = myCueBall(state);
-    const guide = balls[id] ? aimGuide(table, balls, id, state.aim.angle) : null;
-    if (!guide || !guide.hit) {
-      if (state.call.ball) set(setCall(state, { ball: null, pocket: null }, false));
-      return;
-    }
-    // Only what the server allows is suggested: a ball it forbids to call is not, nor a pocket it forbids.
-    const mine = constraintsOf(state.shown, state.me);
-    const ball = ballRefusal(mine, guide.hit.ball) ? null : guide.hit.ball;
-    const target = ball ? suggestedPocket(table, mine, balls, id, guide, state.call) : null;
-    const pocket = target ? target.pocket : null;
-    if (state.call.ball !== ball || state.call.pocket !== pocket) {
-      set(setCall(state, { ball, pocket }, false));
-    }
-  }
-
-  function strike() {
-    const { angle, speed, side, height } = state.aim;
-    const rounded = { angle: wrapAngle(angle), speed: Math.round(speed * 1000) / 1000, side, height };
-    return clampStrike(rounded, strikeLimits(state));
-  }
-
   function play(t, d) {
-    const ack = net.send(t, d);
-    if (ack !== null) set(markSent(state, ack, t));
-  }
-
-  function shoot() {
-    const actions = myActions(state);
-    if (actions.includes("lag")) {
-      play("lag", { strike: strike() });
-    } else if (actions.includes("shoot")) {
-      const { call } = state;
-      // The server's constraints decide; a call they forbid is never sent, and the player reads why.
-      const verdict = callVerdict(constraintsOf(state.shown, state.me), call);
-      if (!verdict.ok) {
-        set({ ...state, error: { code: "call_not_allowed", message: verdict.why, at: clockNow() } });
-        return;
-      }
-      play("shoot", { call: { ...call }, strike: strike() });
-    }
-    set(setUi(state, { pull: 0 }));
-    // Spin and power go back once the shot is played (onMessage), not here: a refused one keeps them.
+    set(sent(state, net.send(t, d), t));
   }
 
   /** The lag round I owe a strike in ("lag:1"), or null: each new one starts at the server's lag speed. */
@@ -170,213 +96,20 @@ function boot(root) {
     return `${game.phase}:${(game.lag && game.lag.round) || 0}`;
   }
 
-  function placement() {
-    const mine = constraintsOf(state.shown, state.me);
-    return mine ? mine.placement : null;
-  }
-
-  /** An arrow key or Enter while placing: the ball moves (1 mm, Shift 10 mm) or is placed (issue 17). */
-  function placementKey(intent) {
-    const where = placement();
-    const ball = where ? where.ball : myCueBall(state);
-    const from = placementStart(where, (state.placing && state.placing.pos) || restingBalls(state)[ball] || null);
-    if (!from) return null;
-    if (intent.type === "shoot") return { type: "place", point: from };
-    const step = placementStep(intent.key, intent.shift, renderer.transform());
-    return step ? { type: "place-move", point: stepPoint(from, step) } : null;
-  }
-
-  /**
-   * Skip the running shot (issue 25 item 15): this page snaps to the server's state it already has;
-   * the shot's sounds still to come are stopped, and the next input is possible at once. Nothing is
-   * sent, so the other pages go on animating.
-   */
-  function skip() {
-    if (!skippable(state)) return;
-    sound.hush();
-    set(skipSteps(state));
-    autoCall();
-  }
-
+  /** Every intent goes through intents.js (pure); only its effects are carried out here. */
   function dispatch(intent) {
-    if (intent.key && myActions(state).includes("place")) {
-      const keyed = placementKey(intent);
-      if (keyed) dispatch(keyed);
-      return;
-    }
-    switch (intent.type) {
-      case "aim":
-        set(setAim(state, { angle: intent.angle }));
-        autoCall();
-        sendAim();
-        break;
-      case "turn":
-        set(setAim(state, { angle: wrapAngle(state.aim.angle + intent.delta) }));
-        if (Boolean(intent.fine) !== Boolean(state.ui.fine)) set(setUi(state, { fine: Boolean(intent.fine) }));
-        autoCall();
-        sendAim();
-        break;
-      case "fine-end":
-        if (state.ui.fine) set(setUi(state, { fine: false }));
-        break;
-      case "abort":
-        if (window.confirm(gettext("Abort this match? Nobody wins and no rating changes."))) play("abort", {});
-        break;
-      case "rematch":
-        play("rematch", {});
-        break;
-      case "power":
-        set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
-        sendAim();
-        break;
-      case "speed-step":
-        set(setAim(state, { speed: state.aim.speed + intent.delta }));
-        sendAim();
-        break;
-      case "spin": {
-        const [side, height] = clampSpin(intent.side, intent.height, strikeLimits(state));
-        set(setAim(state, { side, height }));
-        sendAim();
-        break;
-      }
-      case "spin-step":
-        set(setAim(state, { side: state.aim.side + intent.side, height: state.aim.height + intent.height }));
-        sendAim();
-        break;
-      case "pull":
-        set(setUi(state, { pull: intent.power, pulling: true }));
-        if (intent.power > 0) set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
-        break;
-      case "pull-release":
-        set(setUi(state, { pull: 0, pulling: false }));
-        if (intent.power >= MIN_SHOT_POWER) {
-          set(setAim(state, { speed: speedFromPower(intent.power, strikeLimits(state)) }));
-          shoot();
-        }
-        break;
-      case "shoot":
-        shoot();
-        break;
-      case "pick": {
-        const balls = restingBalls(state);
-        // A ball hit squarely, else a pocket, else the nearest ball within a finger's reach (issue 17).
-        const tf = renderer.transform();
-        const reach = tf ? pickRadius(tf.scale, table.ball_radius) : table.ball_radius;
-        const hit = ballAtPoint(table, balls, intent.point);
-        const pocket = hit ? null : pocketAtPoint(table, intent.point);
-        const ball = hit || (pocket ? null : nearestBall(balls, intent.point, reach));
-        const mine = myCueBall(state);
-        if (state.ui.pickVia && ball && ball !== mine) {
-          set(setUi(setCall(state, { via: ball === state.call.via ? null : ball }), { pickVia: false }));
-        } else if (ball && ball !== mine && myActions(state).includes("shoot")) {
-          set(setCall(state, { ball }));
-        } else if (pocket && myActions(state).includes("shoot")) {
-          set(setCall(state, { pocket }));
-        } else if (intent.aimIfEmpty && balls[mine]) {
-          const [cx, cy] = balls[mine];
-          dispatch({ type: "aim", angle: Math.atan2(intent.point[1] - cy, intent.point[0] - cx) });
-        }
-        break;
-      }
-      case "place-move": {
-        const where = placement();
-        const ball = where ? where.ball : myCueBall(state);
-        const pos = clampPlacement(where, intent.point);
-        const check = placementCheck(where, pos);
-        set(setPlacing(state, { ball, pos, ok: check.ok, reason: check.reason }));
-        // The reason in words too, under the call, for whoever cannot see the red ring (issue 17).
-        const words = check.ok ? null : PLACEMENT_WORDS[check.reason] ? PLACEMENT_WORDS[check.reason]() : null;
-        if (words !== (state.ui.why || null)) set(setUi(state, { why: words }));
-        break;
-      }
-      case "place": {
-        const where = placement();
-        const ball = where ? where.ball : myCueBall(state);
-        const pos = clampPlacement(where, intent.point);
-        const check = placementCheck(where, pos);
-        if (!check.ok) {
-          set({ ...state, error: { code: check.reason, message: PLACEMENT_WORDS[check.reason] ? PLACEMENT_WORDS[check.reason]() : check.reason, at: clockNow() } });
-          set(setPlacing(state, { ball, pos, ok: false, reason: check.reason }));
-          break;
-        }
-        set(setPlacing(state, { ball, pos, ok: true, reason: null, sent: true }));
-        play("place", { ball, x: round6(pos[0]), y: round6(pos[1]) });
-        break;
-      }
-      case "choose-break":
-        play("choose_break", { take: intent.take });
-        break;
-      case "resign":
-        if (window.confirm(gettext("Resign this match?"))) play("resign", {});
-        break;
-      case "call-step":
-        set(setCall(state, { [intent.field]: (state.call[intent.field] || 0) + intent.delta }));
-        break;
-      case "call-cycle": {
-        if (!myActions(state).includes("shoot")) break;
-        // Only what the server allows: its callable balls, and the pockets it allows for the ball.
-        const mine = constraintsOf(state.shown, state.me);
-        if (intent.field === "ball") {
-          const options = Object.keys((mine && mine.calls) || {}).sort().filter((b) => !ballRefusal(mine, b));
-          const ball = cycleChoice(options, state.call.ball, intent.dir);
-          const pockets = ball ? legalPockets(mine, ball) : [];
-          if (ball) set(setCall(state, { ball, pocket: pockets.includes(state.call.pocket) ? state.call.pocket : pockets[0] || null }));
-        } else if (state.call.ball) {
-          const pocket = cycleChoice(legalPockets(mine, state.call.ball), state.call.pocket, intent.dir);
-          if (pocket) set(setCall(state, { pocket }));
-        }
-        break;
-      }
-      case "clear-call":
-        if (skippable(state)) dispatch({ type: "skip" });
-        else set(setUi(clearCall(state), { pickVia: false }));
-        break;
-      case "skip":
-        skip();
-        break;
-      case "via-toggle":
-        if (state.call.via) set(setCall(state, { via: null }));
-        else set(setUi(state, { pickVia: !state.ui.pickVia }));
-        break;
-      case "hover": {
-        canvas.style.cursor = hoverCursor(intent.point);
-        const why = hoverRefusal(intent.point);
-        if (why !== (state.ui.why || null)) set(setUi(state, { why }));
-        break;
-      }
-      default:
-        break;
-    }
+    const { state: next, effects } = intend(state, intent, { table, transform: renderer.transform(), now: clockNow() });
+    set(next);
+    for (const effect of effects) carryOut(effect);
   }
 
-  /** The server's reason against the ball or pocket under the pointer, or null (greyed ones only). */
-  function hoverRefusal(point) {
-    const actions = myActions(state);
-    if (!point || (!actions.includes("shoot") && !actions.includes("place"))) return null;
-    const mine = constraintsOf(state.shown, state.me);
-    if (!mine) return null;
-    const ball = ballAtPoint(table, restingBalls(state), point);
-    if (ball) return ballRefusal(mine, ball);
-    const pocket = pocketAtPoint(table, point);
-    if (pocket && state.call.ball) {
-      const legal = pocketLegality(mine, state.call.ball, pocket);
-      return legal.plain ? null : legal.why;
-    }
-    return null;
-  }
-
-  function hoverCursor(point) {
-    if (!point) return "";
-    const actions = myActions(state);
-    if (actions.includes("place")) return "grab";
-    if (!actions.includes("shoot") && !actions.includes("lag")) return "";
-    const balls = restingBalls(state);
-    const ball = ballAtPoint(table, balls, point);
-    const cue = balls[myCueBall(state)];
-    // The butt pulls the cue back at once: it shows it can be grabbed (issue 25).
-    if (ball === myCueBall(state) || (cue && pressOn(cue, state.aim.angle, point, table.ball_radius) === "butt")) return "grab";
-    if (ball || pocketAtPoint(table, point)) return "pointer";
-    return "crosshair";
+  function carryOut(effect) {
+    if (effect.kind === "aim") net.sendAim(effect.strike);
+    else if (effect.kind === "play") play(effect.t, effect.d);
+    else if (effect.kind === "confirm") {
+      if (window.confirm(effect.text)) carryOut(effect.then);
+    } else if (effect.kind === "hush") sound.hush();
+    else if (effect.kind === "cursor") canvas.style.cursor = effect.value;
   }
 
   const controls = createControls(root, dispatch);
@@ -423,8 +156,7 @@ function boot(root) {
     update: (dt, now) => {
       const next = tick(state, now);
       if (next !== state) {
-        set(next);
-        autoCall();
+        set(autoCall(next, table));
       }
       sound.follow(state, now);
       if (state.gap && (!state.gap.asked || now - (state.gap.askedAt || 0) > 3000)) {
@@ -476,10 +208,6 @@ function boot(root) {
     sound.close();
     net.close();
   };
-}
-
-function round6(x) {
-  return Math.round(x * 1e6) / 1e6;
 }
 
 const root = document.getElementById("kaiza-match");
