@@ -266,3 +266,15 @@ test("the other player's aim glides from the angle shown to the new one over the
   assert.equal(remoteAimAngle(s.remoteAim, 5000), 0.5);
   assert.equal(remoteAimAngle(null, 5000), null);
 });
+
+test("an unchanged table is redrawn only while a called ring marches", async () => {
+  const { marching } = await import("../../static/game/js/render/renderer.js");
+  let s = receive(fresh(), snapshot(3), 0);
+  assert.equal(marching(s, 10), false, "no call: nothing moves on an unchanged table");
+  s = setCall(s, { ball: "kaisa", pocket: "foot_left" });
+  assert.equal(marching(s, 10), true, "the called pocket's dashed ring marches");
+  const spectator = receive(createState({ table, matchId: "m1", me: "", role: "spectator" }), snapshot(3), 0);
+  assert.equal(marching({ ...spectator, call: s.call }, 10), false, "a spectator draws no call");
+  s = receive(s, shotMsg(4), 1000);
+  assert.equal(marching(s, 1500), false, "a rolling shot is redrawn every frame anyway");
+});

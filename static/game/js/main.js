@@ -22,7 +22,7 @@ import {
   skippable,
   DEFAULT_AIM,
 } from "./state.js";
-import { createRenderer } from "./render/renderer.js";
+import { createRenderer, marching } from "./render/renderer.js";
 import { createHud } from "./ui/hud.js";
 import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
@@ -175,7 +175,12 @@ function boot(root) {
       if (replayed) {
         renderer.draw(replayed.state, replayed.now);
         lastDrawn = null;
-      } else if (state !== lastDrawn || animating(state, now) || aimGliding(state, now) || now - lastDrawAt > 120) {
+      } else if (
+        state !== lastDrawn ||
+        animating(state, now) ||
+        aimGliding(state, now) ||
+        (now - lastDrawAt > 120 && marching(state, now))
+      ) {
         renderer.draw(state, now);
         loupe.draw(myActions(state).includes("place") ? state.placing : null, renderer.transform());
         // What the placement looks like (legal or not, and where), for tests and assistive tools.

@@ -32,6 +32,16 @@ const MAX_PULL = 0.3;
  * @param {HTMLCanvasElement} canvas
  * @param {object} table geometry
  */
+/**
+ * Whether the drawing of an unchanged state changes with time alone: the dashed ring of a called
+ * pocket or "via" ball marches (drawRing's phase). Only then does the page redraw a state it has
+ * drawn; a spectator's page or a player's without a call draws nothing while nothing happens (it
+ * redrew the whole table eight times a second, for nothing).
+ */
+export function marching(state, now) {
+  return state.role === "player" && !animating(state, now) && Boolean(state.call.pocket || state.call.via);
+}
+
 export function createRenderer(canvas, table) {
   const ctx = canvas.getContext("2d");
   let tf = null;
