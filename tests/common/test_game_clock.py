@@ -56,7 +56,9 @@ async def _shot_clock() -> None:
     await close_all(alice, bob, spectator)
 
 
-async def _grace() -> None:
+async def _grace(before: float | None = None, after: float = 1.0) -> None:
+    """bob leaves; nothing fires `before` the grace's end (default: at once), the match ends `after`
+    it, for alice (the grace read when bob left: KAIZA_DISCONNECT_GRACE)."""
     alice_user, bob_user, match_id = await two_players()
     names = await names_of(match_id)
     await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=7))
@@ -65,8 +67,14 @@ async def _grace() -> None:
     await grace_seat_becomes(match_id, None)
     await bob.close()
     await grace_seat_becomes(match_id, 1)
-    assert await fire_due() == 0
-    clock.advance(disconnect_grace() + 1)
+    grace = disconnect_grace()
+    if before is None:
+        assert await fire_due() == 0
+        clock.advance(grace + after)
+    else:
+        clock.advance(grace - before)
+        assert await fire_due() == 0
+        clock.advance(before + after)
     assert await fire_due() == 1
     finished = await alice.until(lambda m: m["t"] == "finished")
     assert finished["d"]["winner"] == names[0]
@@ -151,21 +159,7 @@ async def test_the_grace_setting_is_read_at_call_time(settings: Any) -> None:
     """KAIZA_DISCONNECT_GRACE is read when a player leaves, not when the module was imported: a grace
     of 7 s set on a running process ends the match 8 s of game clock after the player left."""
     settings.KAIZA_DISCONNECT_GRACE = 7.0
-    alice_user, bob_user, match_id = await two_players()
-    names = await names_of(match_id)
-    await put_position(match_id, near_end_snapshot(names, shooter_score=10, other_score=7))
-    alice = await connect_communicator("alice", match_id, alice_user)
-    bob = await connect_communicator("bob", match_id, bob_user)
-    await grace_seat_becomes(match_id, None)
-    await bob.close()
-    await grace_seat_becomes(match_id, 1)
-    clock.advance(6)
-    assert await fire_due() == 0
-    clock.advance(2)
-    assert await fire_due() == 1
-    finished = await alice.until(lambda m: m["t"] == "finished")
-    assert finished["d"]["winner"] == names[0]
-    await alice.close()
+    await _grace(before=1.0, after=1.0)  # nothing at 6 s, the end at 8 s (the default grace is 60 s)
 
 
 def test_the_game_clock_only_moves_forward() -> None:
