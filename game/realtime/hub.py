@@ -328,8 +328,11 @@ class MatchHub:
         if now < quiet_until:  # a newer aim was held since this timer was set: wait for the quiet
             state.timer = self.loop.call_at(quiet_until, self._send_held_aim, group)
             return
-        # Sent without taking a token: it comes after an interval of quiet, so it cannot raise the
-        # rate, and the next sweep's first aim then goes out at once rather than being held in turn.
+        # Sent always (a sweep's last aim is never lost), and with a token when there is one. After a
+        # real interval of quiet there is one; but when the loop itself was held up, this timer and the
+        # aims published meanwhile run back to once, and a held aim sent without a token let three
+        # aims reach the spectators within one interval (the bucket's burst is two: CI, once).
+        state.bucket.take()
         text, state.pending = state.pending, None
         for member in list(self.members.get(group) or ()):
             if getattr(member, "audience_role", None) != "spectator":

@@ -123,6 +123,21 @@ async def test_socket_limits_hold_per_user_across_sockets(monkeypatch) -> None:
     assert await database_sync_to_async(get_user_model().objects.count)() == 2
 
 
+def test_a_window_edge_does_not_double_the_limit() -> None:
+    """3 in 600 s: three hits just before a window's edge and one just after are four within two
+    seconds, refused; once the sliding window has moved past them, hits count again."""
+    from django.core.cache import cache
+
+    cache.clear()
+    edge = 600.0 * 2_000_000
+    assert [ratelimit.window_take("edge", 3, 600, now=edge - 1) for _ in range(3)] == [True, True, True]
+    assert ratelimit.window_take("edge", 3, 600, now=edge + 1) is False, "the edge let a fourth through"
+    assert ratelimit.window_take("edge", 3, 600, now=edge + 300) is False  # half the old window still counts
+    # Refused hits count too (an address that keeps trying keeps its count): two so far in this window.
+    assert ratelimit.window_take("edge", 3, 600, now=edge + 599) is True  # the old window has slid past
+    assert ratelimit.window_take("other", 3, 600, now=edge + 1) is True, "each key counts alone"
+
+
 @pytest.mark.redis
 def test_limits_hold_across_processes_with_redis(daphne_factory, redis_url: str) -> None:
     """Two daphne processes sharing REDIS_URL share the counts: 3 guests per address in all."""
