@@ -237,3 +237,13 @@ test("abort is offered only when the server's state says it is allowed", () => {
   assert.equal(mayAbort(at(game({ phase: "lag" }))), false, "no field, no button: the client does not guess");
   assert.equal(mayAbort(at(game({ phase: "finished", abortable: true, pending: [] }))), false);
 });
+
+test("the end card keeps each player's name whole: the runs give the text back, names on their own", async () => {
+  const { nameRuns } = await import("../../static/game/js/ui/endcard.js");
+  const text = "Guest-4821 won: Guest-48 resigned";
+  const runs = nameRuns(text, ["Guest-48", "Guest-4821"]);
+  assert.equal(runs.map((r) => r.text).join(""), text);
+  assert.deepEqual(runs.filter((r) => r.name).map((r) => r.text), ["Guest-4821", "Guest-48"], "the longer name first");
+  assert.deepEqual(nameRuns("Match over", ["alice"]), [{ text: "Match over", name: false }]);
+  assert.deepEqual(nameRuns("", ["alice"]), []);
+});

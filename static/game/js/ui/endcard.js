@@ -107,3 +107,32 @@ export function canOfferRematch(state) {
 function signed(n) {
   return n < 0 ? `−${Math.abs(n)}` : String(n);
 }
+
+/**
+ * `text` cut into runs, each player's name a run of its own (`name: true`), so that the card can keep
+ * a name on one line: a guest's "Guest-4821" broke at its hyphen on a narrow card. The runs joined
+ * give `text` back unchanged; the longest name is matched first (one name may contain another).
+ * @param {string} text
+ * @param {string[]} names
+ * @returns {{text: string, name: boolean}[]}
+ */
+export function nameRuns(text, names) {
+  const wanted = [...new Set((names || []).filter((n) => typeof n === "string" && n.length))].sort((a, b) => b.length - a.length);
+  const runs = [];
+  let plain = "";
+  let i = 0;
+  while (i < text.length) {
+    const name = wanted.find((n) => text.startsWith(n, i));
+    if (name) {
+      if (plain) runs.push({ text: plain, name: false });
+      plain = "";
+      runs.push({ text: name, name: true });
+      i += name.length;
+    } else {
+      plain += text[i];
+      i += 1;
+    }
+  }
+  if (plain) runs.push({ text: plain, name: false });
+  return runs;
+}

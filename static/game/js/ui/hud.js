@@ -5,7 +5,7 @@
  */
 
 import { activePlayer, cutOff, myActions, mySeat, phaseKey, secondsLeft, sending } from "../state.js";
-import { canOfferRematch, endCard } from "./endcard.js";
+import { canOfferRematch, endCard, nameRuns } from "./endcard.js";
 import {
   matchClockText,
   phaseAnnouncement,
@@ -27,6 +27,20 @@ const TOAST_SHOW_MS = 4500;
 
 function setText(el, text) {
   if (el && el.textContent !== text) el.textContent = text;
+}
+
+/** `text` in `el`, each of `names` in a span that keeps it on one line (ui/endcard.js nameRuns). */
+function setNamedText(el, text, names) {
+  if (!el || el.textContent === text) return;
+  el.replaceChildren(
+    ...nameRuns(text, names).map((run) => {
+      if (!run.name) return document.createTextNode(run.text);
+      const span = document.createElement("span");
+      span.className = "kz-nowrap";
+      span.textContent = run.text;
+      return span;
+    }),
+  );
 }
 
 function setAttr(el, name, value) {
@@ -328,9 +342,10 @@ export function createHud(root) {
     setAttr(root, "data-ended", card ? "yes" : null);
     if (card && JSON.stringify(card) !== lastEnd) {
       lastEnd = JSON.stringify(card);
-      setText(endTitle, card.title);
-      setText(endReason, card.reason);
-      setText(endScore, card.teams.length ? `${card.score} · ${card.teams.join(" – ")}` : card.score);
+      const names = ((state.shown && state.shown.players) || []).map((p) => p.name);
+      setNamedText(endTitle, card.title, names);
+      setNamedText(endReason, card.reason, names);
+      setNamedText(endScore, card.teams.length ? `${card.score} · ${card.teams.join(" – ")}` : card.score, names);
       setText(endRated, card.rated);
       endRatedHelp.hidden = !card.ratedHelp;
       endRatings.replaceChildren(
