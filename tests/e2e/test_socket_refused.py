@@ -7,6 +7,7 @@ the match opens it in a second tab of the same browser (same session, same user)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,13 @@ def test_a_refused_match_page_says_why_in_three_languages(
             box = card.bounding_box()
             assert box is not None and box["width"] > 100 and box["height"] > 20
             second.screenshot(path=str(artifacts_dir / f"socket-refused-{language}.png"))
+            # The empty shot list's words (a CSS ::before of data-empty) are the page's language too.
+            with translation.override(language):
+                empty = translation.gettext("No shots yet")
+            assert second.evaluate(
+                "() => getComputedStyle(document.querySelector('.kz-shots'), '::before').content"
+            ) == json.dumps(empty, ensure_ascii=False)
+            assert language == "en" or empty != "No shots yet", "no translation of the empty shot list"
             assert first.locator("#kaiza-match").get_attribute("data-refused") is None, "the first tab plays on"
             if language == "en":
                 # The first tab closes: the second's next try (the usual backoff) gets in.
