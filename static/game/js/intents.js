@@ -15,7 +15,6 @@
 
 import {
   clearCall,
-  markSent,
   myActions,
   myCueBall,
   restingBalls,
@@ -312,11 +311,6 @@ export function intend(state, intent, env) {
     default:
       return done(state);
   }
-}
-
-/** A play message sent with its ack: the state remembers it as sent (main.js calls this). */
-export function sent(state, ack, t) {
-  return ack !== null ? markSent(state, ack, t) : state;
 }
 
 function round6(x) {
