@@ -6,11 +6,12 @@
  */
 
 import { createNet, socketUrl } from "./net.js";
-import { autoCall, intend, sent } from "./intents.js";
+import { autoCall, intend } from "./intents.js";
 import {
   clearError,
   createState,
   markGapAsked,
+  markSent,
   myActions,
   receive,
   setAim,
@@ -85,7 +86,8 @@ function boot(root) {
   if (chatRoot) chat = createChat(chatRoot, { send: (t, d) => net.send(t, d), me: page.me });
 
   function play(t, d) {
-    set(sent(state, net.send(t, d), t));
+    const ack = net.send(t, d);
+    if (ack !== null) set(markSent(state, ack, t));
   }
 
   /** The lag round I owe a strike in ("lag:1"), or null: each new one starts at the server's lag speed. */
@@ -129,6 +131,9 @@ function boot(root) {
 
   let lastDrawn = null;
   let lastDrawAt = 0;
+  // The last drawing was of a gliding cue: one more is owed once the glide has ended, at its end
+  // angle (without it the other player's cue stopped a frame short of where it was aimed).
+  let glideDrawn = false;
   let lastHudAt = 0;
   let lastHudState = null;
   let wasMyTurn = false;
@@ -179,8 +184,10 @@ function boot(root) {
         state !== lastDrawn ||
         animating(state, now) ||
         aimGliding(state, now) ||
+        glideDrawn ||
         (now - lastDrawAt > 120 && marching(state, now))
       ) {
+        glideDrawn = aimGliding(state, now);
         renderer.draw(state, now);
         loupe.draw(myActions(state).includes("place") ? state.placing : null, renderer.transform());
         // What the placement looks like (legal or not, and where), for tests and assistive tools.
