@@ -71,6 +71,9 @@ class LoadConfig:
     spread: str = "socket"
     #: Local server processes whose CPU over the window to read (by the client process of match 0).
     server_pids: list[int] = field(default_factory=list)
+    #: Against the bare relay (game.loadtest.bare_relay): no HTTP seats, a seat in each player's socket
+    #: URL, a fixed strike for every shot; the same aims, shots and pings on the wire.
+    bare: bool = False
 
 
 #: The ways `LoadConfig.spread` may spread a match's sockets over the servers.
@@ -160,8 +163,11 @@ class MatchRun:
 class Socket:
     """One websocket of the run: a player (plays with quick_move) or a spectator (watches)."""
 
-    def __init__(self, runner: LoadRunner, run: MatchRun, url: str, cookie: str | None, role: str, probe: bool) -> None:
+    def __init__(
+        self, runner: LoadRunner, run: MatchRun, url: str, cookie: str | None, role: str, probe: bool, query: str = ""
+    ) -> None:
         self.runner = runner
+        self.query = query
         self.run = run
         self.url = url
         self.cookie = cookie
@@ -182,7 +188,7 @@ class Socket:
         base = ws_base(self.url)
         headers = {"Cookie": self.cookie} if self.cookie else {}
         self.connection = await websockets.connect(
-            f"{base}/ws/match/{self.run.match_id}/",
+            f"{base}/ws/match/{self.run.match_id}/{self.query}",
             additional_headers=headers,
             origin=Origin(self.url),
             max_size=2**24,
@@ -285,11 +291,16 @@ class Socket:
     async def act(self, state: dict[str, Any], action: str, version: int) -> None:
         try:
             seed = hash((self.runner.config.seed, self.run.match_id, version, self.name)) & 0xFFFFFFFF
-            try:
-                move = quick_move(state, player=self.name, seed=seed)
-            except NoMoveError:
-                return
             rng = random.Random(seed)
+            move: dict[str, Any]
+            if self.runner.config.bare:  # the bare relay plays no rules: any strike, the same messages
+                strike = {"angle": rng.uniform(0.0, 6.28), "speed": 2.0, "side": 0.0, "height": 0.0}
+                move = {"call": None, "strike": strike}
+            else:
+                try:
+                    move = quick_move(state, player=self.name, seed=seed)
+                except NoMoveError:
+                    return
             if action in ("shoot", "lag"):
                 await self.aim(move["strike"], rng)
             else:
@@ -372,13 +383,17 @@ class LoadRunner:
         at = socket_urls(urls, index, self.config.spectators, self.config.spread)
         async with gate:
             try:
-                match_id, first = await asyncio.to_thread(create_match, url_a)
-                second = await asyncio.to_thread(join_match, url_b, match_id)
-                run = MatchRun(match_id)
-                sockets = [
-                    Socket(self, run, at[0], first.header(), "player", False),
-                    Socket(self, run, at[1], second.header(), "player", False),
-                ]
+                if self.config.bare:
+                    run = MatchRun(f"bare{index}")
+                    sockets = [Socket(self, run, at[i], None, "player", False, f"?seat={i}") for i in (0, 1)]
+                else:
+                    match_id, first = await asyncio.to_thread(create_match, url_a)
+                    second = await asyncio.to_thread(join_match, url_b, match_id)
+                    run = MatchRun(match_id)
+                    sockets = [
+                        Socket(self, run, at[0], first.header(), "player", False),
+                        Socket(self, run, at[1], second.header(), "player", False),
+                    ]
                 for j in range(self.config.spectators):
                     probe = j == 0 and index - self.config.first_match < self.config.ping_probes
                     sockets.append(Socket(self, run, at[2 + j], None, "spectator", probe))

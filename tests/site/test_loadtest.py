@@ -177,3 +177,85 @@ def test_spread_puts_a_matchs_sockets_round_robin_or_all_on_one_server() -> None
     assert socket_urls(urls, 0, 5, "match") == [a] * 7
     assert socket_urls(urls, 1, 5, "match") == [b] * 7
     assert socket_urls(["http://a"], 3, 2, "socket") == ["http://a"] * 4
+
+
+async def test_the_bare_relay_relays_aims_and_turns_shots() -> None:
+    """The yardstick is honest only if it carries the same traffic: a player's aim reaches every other
+    socket of its match (not the sender, not another match's), a shot goes to all with the next
+    version and passes the turn, the other seat's shot out of turn is dropped, a ping is answered,
+    and a frame that is not JSON changes nothing."""
+    from channels.testing import WebsocketCommunicator
+
+    from game.loadtest.bare_relay import application
+
+    a = WebsocketCommunicator(application, "/ws/match/one/?seat=0")
+    b = WebsocketCommunicator(application, "/ws/match/one/?seat=1")
+    watcher = WebsocketCommunicator(application, "/ws/match/one/")
+    elsewhere = WebsocketCommunicator(application, "/ws/match/two/")
+    sockets = (a, b, watcher, elsewhere)
+    for socket in sockets:
+        assert (await socket.connect())[0]
+    snapshots = [await s.receive_json_from() for s in sockets]
+    assert [s["d"]["you"]["name"] for s in snapshots] == ["A", "B", "", ""]
+    assert snapshots[0]["d"]["state"]["pending"] == [["A", "shoot"]] and snapshots[0]["v"] == 1
+
+    await a.send_to(text_data="not json")
+    await a.send_json_to({"t": "aim", "d": {"angle": 1.5, "speed": 2.0}})
+    for socket in (b, watcher):
+        assert await socket.receive_json_from() == {"t": "aim", "d": {"angle": 1.5, "speed": 2.0}}
+    await b.send_json_to({"t": "shoot", "ack": 1})  # not B's turn
+    await a.send_json_to({"t": "shoot", "ack": 7})
+    for socket in (a, b, watcher):
+        shot = await socket.receive_json_from()
+        assert shot["t"] == "shot" and shot["v"] == 2 and shot["d"]["player"] == "A" and shot["d"]["ack"] == 7
+        assert shot["d"]["state"]["pending"] == [["B", "shoot"]]
+    await watcher.send_json_to({"t": "ping"})
+    assert await watcher.receive_json_from() == {"t": "pong"}
+    assert await a.receive_nothing() and await elsewhere.receive_nothing()
+    for socket in sockets:
+        await socket.disconnect()
+
+
+def test_loadtest_runs_against_bare_daphne() -> None:
+    """`loadtest --bare` against real daphne serving the bare relay: the same figures, no errors."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.support.daphne import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "game.loadtest.bare_relay:application"]
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            except urllib.error.HTTPError as answer:
+                assert answer.code == 404
+                break
+            except OSError:
+                time.sleep(0.1)
+        out = StringIO()
+        call_command(
+            "loadtest",
+            url=[f"http://127.0.0.1:{port}"],
+            bare=True,
+            matches=2,
+            spectators=2,
+            duration=2.0,
+            think=0.3,
+            max_shot_p99=5000,  # judged, generous for a busy test machine (the real bars are benchmarks)
+            max_aim_p99=5000,
+            server_pid=[server.pid],
+            stdout=out,
+        )
+        text = out.getvalue()
+        assert "; bare relay" in text and "errors: 0; versions missed: 0" in text and "result: OK" in text, text
+        shots = re.search(r"^shot round trip: spectators\s+(\d+)", text, re.M)
+        aims = re.search(r"^aim relay: spectators\s+(\d+)", text, re.M)
+        assert shots and int(shots.group(1)) >= 4 and aims and int(aims.group(1)) >= 8, text
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=20)
+    assert b"Traceback" not in err, err.decode()

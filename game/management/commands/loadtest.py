@@ -152,6 +152,11 @@ class Command(BaseCommand):
             "--max-rss", type=float, default=400.0, help="bar: peak RSS of each --server-pid in MB (0: not judged)"
         )
         parser.add_argument(
+            "--bare",
+            action="store_true",
+            help="the servers are the bare relay (game.loadtest.bare_relay): no HTTP seats, the same traffic",
+        )
+        parser.add_argument(
             "--timeline",
             action="store_true",
             help="also print each second's sample counts and p99 (bursts versus steady load)",
@@ -176,6 +181,7 @@ class Command(BaseCommand):
             setup_concurrency=options["setup_concurrency"],
             spread=options["spread"],
             server_pids=list(options["server_pid"]),
+            bare=bool(options.get("bare")),
         )
         share, extra = divmod(matches, procs)
         configs, first = [], 0
@@ -210,6 +216,7 @@ class Command(BaseCommand):
             f"{stats.setup_seconds:.0f} s of setup; think {think_text(options['think'])} s, "
             f"aim {options['aim_rate']}/s, "
             f"{options['procs']} client process(es), seed {options['seed']}"
+            + ("; bare relay" if options.get("bare") else "")
             + (f", sockets spread by {options.get('spread', 'socket')}" if len(urls) > 1 else "")
         )
         out(f"{'latency (ms)':<34}{'n':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}")
