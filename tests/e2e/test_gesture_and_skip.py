@@ -239,6 +239,9 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
 
     # Alice lags hard (6 m/s: about ten seconds, Bob wins the lag): Bob skips it and sees the white's
     # final spot and his choice at once; Alice's page still rolls it.
+    # Her page first takes every event the server has sent: one still queued would start the lag
+    # round again at the suggested power over the 6 m/s set here (CI once read 1.6 m/s).
+    driver.wait_version(alice, match.version)
     alice.locator(".kz-canvas").focus()
     # (The slider, not the keys: each lag round starts at the server's suggested power, K-3.1.)
     alice.locator(".kz-power-input").fill(str(round(driver.power_for(6.0) * 1000)))

@@ -8,6 +8,7 @@ End to end through the consumer: test_match_socket.py.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 from typing import Any
@@ -64,6 +65,29 @@ async def joined(*members: Socket) -> tuple[InMemoryChannelLayer, hub.MatchHub]:
     return layer, the_hub
 
 
+class StallMeter:
+    """How late the loop ran a 5 ms timer at worst while it ran: a loaded host (a CI run beside two
+    browser workers) stalls the loop for tens of milliseconds, and a held aim's timer is as late as
+    any. Bounds on gaps add the stall measured, so they test the hub's own holding, not the host."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.task = asyncio.create_task(self._tick())
+
+    async def _tick(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + 0.005
+            await asyncio.sleep(0.005)
+            self.worst = max(self.worst, loop.time() - due)
+
+    async def stop(self) -> float:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        return self.worst
+
+
 async def leave(the_hub: hub.MatchHub, *members: Socket) -> None:
     for member in members:
         await the_hub.leave(GROUP, member)
@@ -78,12 +102,14 @@ async def test_spectators_get_an_aim_at_most_every_interval_and_the_last_one() -
     )
     layer, the_hub = await joined(aimer, player, watcher, busy_watcher)
     angles = [i / 100 for i in range(21)]
+    stalls = StallMeter()
     started = asyncio.get_running_loop().time()
     for angle in angles:  # one every 30 ms for 0.6 s: more than the spectators' 10 a second
         await hub.publish(layer, aim(angle, exclude=aimer.channel_name))
         await asyncio.sleep(0.03)
     sending = asyncio.get_running_loop().time() - started
     await asyncio.sleep(hub.SPECTATOR_AIM_INTERVAL * 2)
+    stall = await stalls.stop()
 
     assert aimer.got == []  # the aimer's own socket is excluded
     assert player.aims() == angles  # players get every relay (the consumer thins theirs to 20/s)
@@ -96,7 +122,8 @@ async def test_spectators_get_an_aim_at_most_every_interval_and_the_last_one() -
         for first, later in enumerate(times):
             within = [t for t in times[first:] if t - later < hub.SPECTATOR_AIM_INTERVAL - 0.002]
             assert len(within) <= hub.SPECTATOR_AIM_BURST, times
-        assert max(gaps) <= hub.SPECTATOR_AIM_INTERVAL + 0.08, gaps  # none waits much past its turn
+        # None waits much past its turn (beyond the loop's own worst stall: CI saw a gap of 0.19 s).
+        assert max(gaps) <= hub.SPECTATOR_AIM_INTERVAL + 0.04 + stall, (gaps, stall)
         assert spectator.aims()[-1] == angles[-1], "the sweep's last aim reaches the spectators"
         assert spectator.aims() == sorted(spectator.aims())
     await leave(the_hub, aimer, player, watcher, busy_watcher)
