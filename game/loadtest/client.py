@@ -32,6 +32,7 @@ import re
 import time
 import urllib.parse
 import urllib.request
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,19 @@ class LoadConfig:
     #: Against the bare relay (game.loadtest.bare_relay): no HTTP seats, a seat in each player's socket
     #: URL, a fixed strike for every shot; the same aims, shots and pings on the wire.
     bare: bool = False
+    #: Seconds between the starts of two consecutive matches (the command's ``--stagger`` over the
+    #: matches of every client process): 0 starts all at the window's start, as every figure until
+    #: round 13 did; a real site's matches start spread out, their breaks in different seconds.
+    stagger_step: float = 0.0
+    #: Extra spectators on match 0 of the whole run (``--featured``): one crowded match, a club final
+    #: or the home page's featured match, beside the even spread of the others.
+    featured: int = 0
+
+
+def stable_seed(*parts: object) -> int:
+    """A 32-bit seed from `parts` that is the same in every process: `hash()` of a string is salted
+    per process (PYTHONHASHSEED), so the same run seeded the players' moves differently each time."""
+    return zlib.crc32(repr(parts).encode())
 
 
 #: The ways `LoadConfig.spread` may spread a match's sockets over the servers.
@@ -158,15 +172,29 @@ class MatchRun:
         self.max_v = 0
         self.finished = False
         self.sockets: list[Socket] = []
+        #: Whether its players play yet (`LoadConfig.stagger_step` holds a match back from the window's start).
+        self.started = False
+        #: The match's index over the whole run (its place in the stagger, match 0 the featured one).
+        self.index = 0
 
 
 class Socket:
     """One websocket of the run: a player (plays with quick_move) or a spectator (watches)."""
 
     def __init__(
-        self, runner: LoadRunner, run: MatchRun, url: str, cookie: str | None, role: str, probe: bool, query: str = ""
+        self,
+        runner: LoadRunner,
+        run: MatchRun,
+        url: str,
+        cookie: str | None,
+        role: str,
+        probe: bool,
+        query: str = "",
+        featured: bool = False,
     ) -> None:
         self.runner = runner
+        #: One of `LoadConfig.featured`'s crowd: its figures are kept apart from the other spectators'.
+        self.featured = featured
         self.query = query
         self.run = run
         self.url = url
@@ -245,7 +273,12 @@ class Socket:
                 elif t == "aim":
                     sent = self.run.aims.get((message["d"]["angle"], message["d"]["speed"]))
                     if sent is not None and self.runner.measuring:
-                        (stats.aim_opponent if self.role == "player" else stats.aim_spectator).append(now - sent)
+                        if self.featured:
+                            stats.aim_featured.append(now - sent)
+                        else:
+                            (stats.aim_opponent if self.role == "player" else stats.aim_spectator).append(now - sent)
+                        if self.role == "player" and self.in_featured_match():
+                            stats.aim_featured_players.append(now - sent)
                         stats.aim_timeline.append((now - self.runner.window_start, now - sent))
                 elif t == "pong" and self.ping_sent is not None:
                     if self.runner.measuring:
@@ -267,15 +300,22 @@ class Socket:
             return
         stats = self.runner.stats
         stats.shot_timeline.append((now - self.runner.window_start, now - sent))
-        if self.role == "spectator":
+        if self.role == "player" and self.in_featured_match():
+            stats.shot_featured_players.append(now - sent)
+        if self.featured:
+            stats.shot_featured.append(now - sent)
+        elif self.role == "spectator":
             stats.shot_spectator.append(now - sent)
         elif data.get("player") == self.name:
             stats.shot_shooter.append(now - sent)
         else:
             stats.shot_opponent.append(now - sent)
 
+    def in_featured_match(self) -> bool:
+        return self.runner.config.featured > 0 and self.run.index == 0
+
     def maybe_act(self) -> None:
-        if self.role != "player" or not self.runner.playing or self.acting or self.run.finished:
+        if self.role != "player" or not self.runner.playing or self.acting or self.run.finished or not self.run.started:
             return
         state = self.state or {}
         pending = state.get("pending", [])
@@ -290,7 +330,7 @@ class Socket:
 
     async def act(self, state: dict[str, Any], action: str, version: int) -> None:
         try:
-            seed = hash((self.runner.config.seed, self.run.match_id, version, self.name)) & 0xFFFFFFFF
+            seed = stable_seed(self.runner.config.seed, self.run.match_id, version, self.name)
             rng = random.Random(seed)
             move: dict[str, Any]
             if self.runner.config.bare:  # the bare relay plays no rules: any strike, the same messages
@@ -394,9 +434,15 @@ class LoadRunner:
                         Socket(self, run, at[0], first.header(), "player", False),
                         Socket(self, run, at[1], second.header(), "player", False),
                     ]
+                run.index = index
                 for j in range(self.config.spectators):
                     probe = j == 0 and index - self.config.first_match < self.config.ping_probes
                     sockets.append(Socket(self, run, at[2 + j], None, "spectator", probe))
+                crowd = self.config.featured if index == 0 else 0
+                for j in range(crowd):
+                    # Spread as the match's own sockets are: round-robin over the servers, or all on one.
+                    url = urls[j % len(urls)] if self.config.spread == "socket" else at[0]
+                    sockets.append(Socket(self, run, url, None, "spectator", False, featured=True))
                 for socket in sockets:
                     await socket.connect()
                     # Read from the start: a socket left unread during the set-up (beats, presence)
@@ -408,6 +454,14 @@ class LoadRunner:
             except Exception as exc:
                 self.stats.errors[f"setup:{type(exc).__name__}"] += 1
                 return None
+
+    def start_match(self, run: MatchRun) -> None:
+        """Let the match's players play (at once, or at its place in the stagger)."""
+        if not self.playing:
+            return
+        run.started = True
+        for s in run.sockets:
+            s.maybe_act()
 
     async def loop_lag(self) -> None:
         while self.playing:
@@ -436,8 +490,13 @@ class LoadRunner:
         cpu_before = {pid: cpu_seconds(pid) for pid in pids}
         window_start = self.window_start = time.perf_counter()
         self.stats.window_began = time.time()
-        for s in sockets:
-            s.maybe_act()
+        loop = asyncio.get_running_loop()
+        for run in self.runs:
+            delay = config.stagger_step * run.index
+            if delay > 0:
+                loop.call_later(delay, self.start_match, run)
+            else:
+                self.start_match(run)
         await asyncio.sleep(config.duration)
         self.playing = False
         self.stats.window = time.perf_counter() - window_start

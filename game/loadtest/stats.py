@@ -22,6 +22,12 @@ class LoadStats:
     #: thinned stream (game.realtime.hub.SpectatorAims), so their figures differ by design and are judged apart.
     aim_opponent: list[float] = field(default_factory=list)
     aim_spectator: list[float] = field(default_factory=list)
+    #: The crowd of the featured match (`LoadConfig.featured`), apart from the evenly spread spectators.
+    shot_featured: list[float] = field(default_factory=list)
+    aim_featured: list[float] = field(default_factory=list)
+    #: The featured match's own players (also in the shooter and opponent rows): what its crowd costs them.
+    shot_featured_players: list[float] = field(default_factory=list)
+    aim_featured_players: list[float] = field(default_factory=list)
     ping: list[float] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)
     #: (seconds into the window, latency) of every shot and aim sample, for the per-second timeline.

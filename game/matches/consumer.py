@@ -14,11 +14,12 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext_noop
 
 from game.chat import services as chat_services
@@ -33,6 +34,7 @@ from game.matches.services.deadlines import match_claim_timeout
 from game.realtime import fanout as realtime
 from game.realtime import hub, presence, protocol
 from game.realtime.outbox import VersionedOutbox
+from game.realtime.shared_reads import SharedReads
 from game.realtime.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
 
 __all__ = ["MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_turn"]
@@ -41,6 +43,8 @@ logger = logging.getLogger(__name__)
 
 #: Background tasks (bot turns, aim flushes) referenced here so the event loop cannot drop them.
 _BACKGROUND: set[asyncio.Task[Any]] = set()
+#: The snapshots of visitors without an account, shared by those who ask at once (`read_snapshot`).
+ANONYMOUS_SNAPSHOTS: SharedReads[dict[str, Any] | None] = SharedReads()
 
 
 def _keep(task: asyncio.Task[Any]) -> asyncio.Task[Any]:
@@ -389,9 +393,23 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         )
 
     async def read_snapshot(self, priority: int) -> dict[str, Any] | None:
-        return await db_async(match_selectors.match_snapshot_message, priority=priority)(
-            match_id=self.match_id, user=self.user
-        )
+        if self.user is not None and self.user.is_authenticated:
+            return await db_async(match_selectors.match_snapshot_message, priority=priority)(
+                match_id=self.match_id, user=self.user
+            )
+        # A visitor without an account is a spectator whose snapshot is every such visitor's: those who
+        # ask at once (a restart's reconnections, a crowd arriving) share one read and one encoding.
+        match_id, loop = self.match_id, asyncio.get_running_loop()
+
+        def read(begun: Callable[[], None]) -> Awaitable[dict[str, Any] | None]:
+            def in_thread() -> dict[str, Any] | None:
+                begun()
+                message = match_selectors.match_snapshot_message(match_id=match_id, user=AnonymousUser())
+                return None if message is None else protocol.SharedMessage(message)
+
+            return db_async(in_thread, priority=priority)()
+
+        return await ANONYMOUS_SNAPSHOTS.read((id(loop), match_id), read)
 
     def set_pending(self, names: list[str]) -> None:
         """Remember who may act (for the aim check) from the state an event carries."""

@@ -463,7 +463,19 @@ def beat(version: int) -> dict[str, Any]:
     return message("beat", {"v": version})
 
 
+class SharedMessage(dict[str, Any]):
+    """A message handed to many sockets as it is (a snapshot shared by the spectators who asked for it at
+    once: game.realtime.shared_reads): `dumps` encodes it once and keeps the text. Not to be changed
+    after it is first sent."""
+
+    text: str | None = None
+
+
 def dumps(payload: dict[str, Any]) -> str:
     """Compact JSON; NaN never leaves the server (the engine's numbers are finite by contract). Letters
     stay UTF-8 (a websocket text frame is UTF-8): a Russian verdict costs 2 bytes a letter, not 6."""
+    if isinstance(payload, SharedMessage):
+        if payload.text is None:
+            payload.text = json.dumps(payload, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+        return payload.text
     return json.dumps(payload, separators=(",", ":"), allow_nan=False, ensure_ascii=False)

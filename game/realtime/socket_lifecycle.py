@@ -42,8 +42,10 @@ REFUSED_REASONS = {
     "match": gettext_noop("This match is open in too many tabs: close one and try again."),
     "process": gettext_noop("Too many connections from your address: close some tabs."),
 }
-#: The standard "internal error" close code: a handler failed (a bug; it is logged).
-CLOSE_SERVER_ERROR = 1011
+#: A handler failed (a bug; it is logged): the client reconnects and catches up. Not RFC 6455's 1011:
+#: autobahn (under daphne) lets a server close only with 1000 or a code of 3000-4999 and raised
+#: instead of closing, a second traceback and a socket left open (seen under the load benchmark).
+CLOSE_SERVER_ERROR = 4011
 
 
 #: Cleanups running on after their socket's task was cancelled, referenced so the loop keeps them.
@@ -72,7 +74,7 @@ class NoConnectionHopMixin:
 
 class CleanCloseMixin(NoConnectionHopMixin):
     """Every way a socket ends runs the same cleanup (`release`), once: the client leaving, our own
-    close (flood, unknown match), a handler failing (closed with 1011, the failure logged), and the
+    close (flood, unknown match), a handler failing (closed with 4011, the failure logged), and the
     server shutting down or giving up on a slow close (daphne cancels the consumer: the cleanup then
     runs on, shielded). Once the socket is closing, sends are dropped quietly and frames still queued
     are ignored: a send on a closed socket raised `Disconnected` out of the error handler before, and

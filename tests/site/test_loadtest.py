@@ -9,14 +9,14 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.loadtest.client import LoadConfig, run_load, socket_urls
+from game.loadtest.client import LoadConfig, LoadRunner, run_load, socket_urls
 from game.loadtest.procstat import cpu_seconds
 from game.loadtest.stats import LoadStats
 from tests.support.daphne import DaphneServer
@@ -217,8 +217,10 @@ async def test_the_bare_relay_relays_aims_and_turns_shots() -> None:
         await socket.disconnect()
 
 
-def test_loadtest_runs_against_bare_daphne(tmp_path: Path) -> None:
-    """`loadtest --bare` against real daphne serving the bare relay: the same figures, no errors."""
+@pytest.fixture
+def bare_daphne(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """Real daphne serving the bare relay (game.loadtest.bare_relay): its URL and pid. Its log is read
+    for tracebacks when the test is done."""
     import subprocess
     import sys
     import urllib.request
@@ -241,26 +243,91 @@ def test_loadtest_runs_against_bare_daphne(tmp_path: Path) -> None:
                 time.sleep(0.1)
         else:
             pytest.fail(f"the bare relay never answered on port {port}: {log.read_text(errors='replace')}")
-        out = StringIO()
-        call_command(
-            "loadtest",
-            url=[f"http://127.0.0.1:{port}"],
-            bare=True,
-            matches=2,
-            spectators=2,
-            duration=2.0,
-            think=0.3,
-            max_shot_p99=5000,  # judged, generous for a busy test machine (the real bars are benchmarks)
-            max_aim_p99=5000,
-            server_pid=[server.pid],
-            stdout=out,
-        )
-        text = out.getvalue()
-        assert "; bare relay" in text and "errors: 0; versions missed: 0" in text and "result: OK" in text, text
-        shots = re.search(r"^shot round trip: spectators\s+(\d+)", text, re.M)
-        aims = re.search(r"^aim relay: spectators\s+(\d+)", text, re.M)
-        assert shots and int(shots.group(1)) >= 4 and aims and int(aims.group(1)) >= 8, text
+        yield f"http://127.0.0.1:{port}", server.pid
     finally:
         server.terminate()
         server.wait(timeout=20)
     assert log_tracebacks(log) == []
+
+
+def test_loadtest_runs_against_bare_daphne(bare_daphne: tuple[str, int]) -> None:
+    """`loadtest --bare` against real daphne serving the bare relay: the same figures, no errors."""
+    url, pid = bare_daphne
+    out = StringIO()
+    call_command(
+        "loadtest",
+        url=[url],
+        bare=True,
+        matches=2,
+        spectators=2,
+        duration=2.0,
+        think=0.3,
+        max_shot_p99=5000,  # judged, generous for a busy test machine (the real bars are benchmarks)
+        max_aim_p99=5000,
+        server_pid=[pid],
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert "; bare relay" in text and "errors: 0; versions missed: 0" in text and "result: OK" in text, text
+    shots = re.search(r"^shot round trip: spectators\s+(\d+)", text, re.M)
+    aims = re.search(r"^aim relay: spectators\s+(\d+)", text, re.M)
+    assert shots and int(shots.group(1)) >= 4 and aims and int(aims.group(1)) >= 8, text
+
+
+async def test_a_featured_crowd_is_measured_apart_and_staggered_matches_start_later(
+    bare_daphne: tuple[str, int],
+) -> None:
+    """Issue 30, items 3 and 4: `featured` puts its crowd on match 0 only, whose figures are kept
+    apart from the other spectators'; with `stagger_step` a match's players wait for its turn (match 2
+    starts 2 s after match 0; match 1 at 1 s, inside a window of 1.6 s)."""
+    url, _ = bare_daphne
+    config = LoadConfig(
+        urls=[url],
+        matches=3,
+        spectators=1,
+        duration=1.6,
+        think=0.2,
+        ping_probes=0,
+        drain=0.5,
+        bare=True,
+        stagger_step=1.0,
+        featured=6,
+    )
+    runner = LoadRunner(config)
+    stats = await runner.run()
+    assert dict(stats.errors) == {} and stats.missed == 0
+    assert stats.sockets == 3 * 3 + 6
+    crowd = [len([s for s in run.sockets if s.featured]) for run in runner.runs]
+    assert crowd == [6, 0, 0]
+    assert stats.shot_featured and stats.aim_featured, "the crowd saw the shots and the aims"
+    # The featured match's players: in their own rows and in the usual ones.
+    assert stats.shot_featured_players and set(stats.shot_featured_players) <= {
+        *stats.shot_shooter,
+        *stats.shot_opponent,
+    }
+    assert stats.aim_featured_players and set(stats.aim_featured_players) <= set(stats.aim_opponent)
+    started = [run.started for run in runner.runs]
+    assert started == [True, True, False], started
+    assert runner.runs[0].shots, "match 0 played from the window's start"
+    assert runner.runs[2].shots == {}, "match 2's turn (2 s) came after the window"
+
+
+def test_loadtest_refuses_a_stagger_as_long_as_the_window() -> None:
+    with pytest.raises(CommandError, match="--stagger 5 s must be shorter than --duration 5 s"):
+        call_command("loadtest", url=["http://127.0.0.1:9"], matches=2, duration=5.0, stagger=5.0, stdout=StringIO())
+    with pytest.raises(CommandError, match="take 0 or more"):
+        call_command("loadtest", url=["http://127.0.0.1:9"], matches=2, featured=-1, stdout=StringIO())
+
+
+def test_stable_seed_is_the_same_in_another_process() -> None:
+    """The players' moves are seeded alike in every run (`hash()` of a string is salted per process)."""
+    import subprocess
+    import sys
+
+    from game.loadtest.client import stable_seed
+
+    here = stable_seed(1, "abc", 3, "Guest-1")
+    code = "from game.loadtest.client import stable_seed; print(stable_seed(1, 'abc', 3, 'Guest-1'))"
+    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert int(there) == here and 0 <= here < 2**32
+    assert stable_seed(1, "abc", 4, "Guest-1") != here

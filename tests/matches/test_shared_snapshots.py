@@ -1,0 +1,48 @@
+"""A crowd of visitors without an account connecting at once shares its snapshot reads (issue 30, item
+2: the restart storm), through the real consumer; players and signed-in visitors keep their own."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from game.matches import consumer
+from tests.matches.test_match_socket import two_players
+from tests.support.play_support import (
+    connect_communicator,
+    fast_password_hasher,
+    fresh_channel_layer_and_connections,
+    play_opening,
+)
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+__all__ = ["fast_password_hasher", "fresh_channel_layer_and_connections"]  # autouse fixtures, imported to apply
+
+
+async def test_a_crowd_connecting_at_once_shares_its_snapshot_reads() -> None:
+    alice_user, bob_user, match_id = await two_players()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    assert alice.state is not None and alice.v is not None
+    shared = consumer.ANONYMOUS_SNAPSHOTS
+    reads, requests = shared.reads, shared.requests
+
+    crowd = await asyncio.gather(*(connect_communicator(f"w{i}", match_id, None) for i in range(12)))
+    assert shared.requests - requests == 12
+    assert shared.reads - reads < 12, "the crowd asking at once shared reads"
+    snapshots = [w.versioned[0] for w in crowd]
+    assert all(s == snapshots[0] for s in snapshots) and snapshots[0]["v"] == alice.v
+    assert snapshots[0]["d"]["you"] == {"name": "", "role": "spectator", "seat": None}
+
+    # The players' snapshots were their own (their names, their seats), not the shared one.
+    assert alice.versioned[0]["d"]["you"]["role"] == "player" and bob.versioned[0]["d"]["you"]["seat"] == 1
+    # A shared snapshot is no older than what was committed before the socket asked: after play has
+    # moved the match on, a newcomer's snapshot is at the new version, and the crowd follows it live.
+    v = await play_opening(alice, bob, tuple(crowd))
+    late = await connect_communicator("late", match_id, None)
+    assert late.versioned[0]["v"] == v
+    for w in crowd:
+        assert w.v == v
+    for p in (alice, bob, late, *crowd):
+        await p.close()
