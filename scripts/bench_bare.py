@@ -4,8 +4,9 @@
     .venv/bin/python scripts/bench_bare.py --grid 40,60,80,100,120 --kinds bare,redis --repeat 2
 
 Each run starts one server on its own port, runs `manage.py loadtest` against it (S spectators, D
-seconds, think 3-8 s, the bars of issue 19) and stops it; the kinds are interleaved in each round, so
-a host's drift falls on all of them alike:
+seconds, think 3-8 s, the bars of issue 19) and stops it; the kinds are interleaved in each round and
+their order turns from round to round, so a host's drift and the place in the order fall on all of
+them alike:
 
 - ``bare``: daphne serving `game.loadtest.bare_relay` (no Django, no database, no channel layer),
   the load client in ``--bare`` mode;
@@ -148,8 +149,11 @@ def main() -> int:
     aims: dict[tuple[str, int], list[float]] = {}
     for m in grid:
         held = dict.fromkeys(alive, True)
-        for _ in range(args.repeat):
-            for kind in kinds:
+        for round_ in range(args.repeat):
+            # The order turns each round: whichever Kaiza run came second of a pair was the faster in 5
+            # of 5 pairs (docs/performance-load.md, round 13), so every kind takes every place in turn.
+            shift = round_ % len(kinds)
+            for kind in kinds[shift:] + kinds[:shift]:
                 if kind not in alive:
                     continue
                 speed = timeit()

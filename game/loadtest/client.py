@@ -42,14 +42,17 @@ from websockets.typing import Origin
 from game.common.gctune import tune_garbage_collector
 from game.engine.bot import quick_move
 from game.engine.bot.levels import NoMoveError
-from game.loadtest.procstat import cpu_seconds
+from game.loadtest.procstat import cpu_seconds, rss_of
 from game.loadtest.stats import LoadStats
+from game.loadtest.storm import ServerProcess, backoff_delay, wait_healthy
 
 #: A shot whose event has not come back after this long counts as an error (s).
 SHOT_TIMEOUT = 10.0
 #: After the run, how long sockets get to receive the last events before versions are compared (s).
 DRAIN = 3.0
 PING_INTERVAL = 1.0
+#: How long the storm's sockets get to come back before each one missing counts as an error (s).
+STORM_TIMEOUT = 60.0
 LOOP_TICK = 0.05
 
 
@@ -82,6 +85,9 @@ class LoadConfig:
     #: Extra spectators on match 0 of the whole run (``--featured``): one crowded match, a club final
     #: or the home page's featured match, beside the even spread of the others.
     featured: int = 0
+    #: After the window: kill the first of `server_pids` (serving the first of `urls`) with SIGKILL,
+    #: start it again, and time its sockets' return (game.loadtest.storm; ``--reconnect-storm``).
+    reconnect_storm: bool = False
 
 
 def stable_seed(*parts: object) -> int:
@@ -211,8 +217,11 @@ class Socket:
         self.ping_sent: float | None = None
         self.closing = False
         self.tasks: set[asyncio.Task[Any]] = set()
+        #: When this socket had its snapshot again after the storm's kill (perf_counter), or None.
+        self.back_at: float | None = None
 
-    async def connect(self) -> None:
+    async def connect(self) -> int:
+        """Open the socket and wait for its snapshot; returns the snapshot's version."""
         base = ws_base(self.url)
         headers = {"Cookie": self.cookie} if self.cookie else {}
         self.connection = await websockets.connect(
@@ -228,7 +237,7 @@ class Socket:
             if message["t"] == "snapshot":
                 self.name = message["d"]["you"]["name"]
                 self.take_version(message, snapshot=True)
-                return
+                return int(message["v"])
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -288,8 +297,32 @@ class Socket:
                     stats.errors[str(message["d"].get("code"))] += 1
         except websockets.ConnectionClosed:
             pass
-        if not self.closing:
+        if self.closing:
+            return
+        if self.runner.storming:
+            self.runner.listeners.append(asyncio.create_task(self.reconnect()))
+        else:
             stats.errors["closed"] += 1
+
+    async def reconnect(self) -> None:
+        """Back after the storm's kill, as a browser comes back: the client's backoff, then the snapshot.
+        A snapshot older than a version this socket had seen is a version the restart lost."""
+        rng = random.Random(stable_seed(self.runner.config.seed, self.run.match_id, id(self)))
+        seen, deadline = self.last_v, time.perf_counter() + STORM_TIMEOUT
+        for attempt in range(100):
+            await asyncio.sleep(backoff_delay(attempt, rng))
+            if self.closing or time.perf_counter() > deadline:
+                break
+            try:
+                version = await self.connect()
+            except (OSError, TimeoutError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+                continue
+            self.back_at = time.perf_counter()
+            if version < seen:
+                self.runner.stats.missed += seen - version
+            await self.listen()
+            return
+        self.runner.stats.errors["storm:not_back"] += 1
 
     def record_shot(self, data: dict[str, Any], now: float) -> None:
         key = (data.get("player"), data.get("ack"))
@@ -414,6 +447,8 @@ class LoadRunner:
         self.runs: list[MatchRun] = []
         self.window_start = 0.0
         self.listeners: list[asyncio.Task[None]] = []
+        #: The storm's kill is under way: a socket closed by it reconnects instead of counting an error.
+        self.storming = False
 
     async def setup_match(self, index: int, gate: asyncio.Semaphore) -> MatchRun | None:
         urls = self.config.urls
@@ -480,7 +515,6 @@ class LoadRunner:
         sockets = [s for run in self.runs for s in run.sockets]
         self.stats.sockets = len(sockets)
         self.stats.setup_seconds = time.perf_counter() - started
-        listeners = self.listeners
         self.playing = True
         self.measuring = True
         background = [asyncio.create_task(self.loop_lag())]
@@ -505,6 +539,8 @@ class LoadRunner:
             if before is not None and after is not None:
                 self.stats.server_cpu[str(pid)] = 100 * (after - before) / self.stats.window
         await asyncio.sleep(config.drain)
+        if config.reconnect_storm and config.first_match == 0:
+            await self.storm()
         self.measuring = False
         for run in self.runs:
             for s in run.sockets:
@@ -514,8 +550,43 @@ class LoadRunner:
             task.cancel()
         for s in sockets:
             await s.close()
-        await asyncio.gather(*listeners, return_exceptions=True)
+        await asyncio.gather(*self.listeners, return_exceptions=True)
         return self.stats
+
+    async def storm(self) -> None:
+        """Kill the first server with SIGKILL, start it again, and time the return of its sockets: from
+        the kill, and from the moment the new process answers /healthz."""
+        config, stats = self.config, self.stats
+        url = config.urls[0]
+        server = await asyncio.to_thread(ServerProcess.read, config.server_pids[0])
+        port = urllib.parse.urlparse(url).port
+        if port is None or not server.serves(port):
+            stats.errors["storm:pid_not_on_first_url"] += 1
+            return
+        victims = [s for run in self.runs for s in run.sockets if s.url == url]
+        self.storming = True
+        rss, peak = rss_of(server.pid)
+        stats.storm_rss, stats.storm_peak = rss or 0, peak or 0
+        killed = time.perf_counter()
+        await asyncio.to_thread(server.kill)
+        process = await asyncio.to_thread(server.start)
+        healthy = await asyncio.to_thread(wait_healthy, url, STORM_TIMEOUT)
+        restarted = time.perf_counter()
+        stats.storm_pid = process.pid
+        stats.storm_sockets = len(victims)
+        stats.storm_restart = restarted - killed
+        if not healthy:
+            stats.errors["storm:not_restarted"] += 1
+            return
+        while any(s.back_at is None for s in victims) and time.perf_counter() < restarted + STORM_TIMEOUT:
+            await asyncio.sleep(0.05)
+        back = [s.back_at for s in victims if s.back_at is not None]
+        stats.storm_back = len(back)
+        if back:
+            stats.storm_after_restart = max(back) - restarted
+            stats.storm_after_kill = max(back) - killed
+        await asyncio.sleep(config.drain)  # the events the restart's catch-up brings
+        self.storming = False
 
 
 def run_load(config: LoadConfig) -> dict[str, Any]:

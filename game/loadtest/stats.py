@@ -48,6 +48,18 @@ class LoadStats:
     #: Wall-clock time (epoch s) the measured window began: to line the timeline up with server logs.
     window_began: float = 0.0
     setup_seconds: float = 0.0
+    #: The reconnect storm (LoadConfig.reconnect_storm): the restarted server's pid, the sockets it held,
+    #: how many came back, and the seconds from the kill to /healthz answering again and to the last
+    #: socket's snapshot (from the restart, from the kill).
+    storm_pid: int = 0
+    #: The killed process's RSS and peak RSS (kB), read just before the kill (its /proc is gone after).
+    storm_rss: int = 0
+    storm_peak: int = 0
+    storm_sockets: int = 0
+    storm_back: int = 0
+    storm_restart: float = 0.0
+    storm_after_restart: float = 0.0
+    storm_after_kill: float = 0.0
     #: pid -> the share of a core (%) each `LoadConfig.server_pids` process used over the window.
     server_cpu: dict[str, float] = field(default_factory=dict)
 
@@ -67,7 +79,7 @@ class LoadStats:
                     getattr(total, key).update(value)
                 elif key == "window_began":
                     total.window_began = min(total.window_began or value, value)
-                elif key in ("window", "setup_seconds"):
+                elif key in ("window", "setup_seconds") or key.startswith("storm_"):
                     setattr(total, key, max(getattr(total, key), value))
                 else:
                     setattr(total, key, getattr(total, key) + value)

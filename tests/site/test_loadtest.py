@@ -331,3 +331,53 @@ def test_stable_seed_is_the_same_in_another_process() -> None:
     there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert int(there) == here and 0 <= here < 2**32
     assert stable_seed(1, "abc", 4, "Guest-1") != here
+
+
+def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[..., DaphneServer]) -> None:
+    """`--reconnect-storm` (issue 30, item 2): the server is killed with SIGKILL after the window and
+    started again as it was; every socket it held comes back with a snapshot at the database's version,
+    none behind, and the restarted process is the same server (same port, same log)."""
+    import signal
+
+    server = daphne_factory(KAIZA_BOT_PACE="0")
+    assert server.process is not None and server.log_path is not None
+    out, restarted, exit_code = StringIO(), None, 0
+    try:
+        try:
+            call_command(
+                "loadtest",
+                url=[server.url],
+                matches=2,
+                spectators=2,
+                duration=2.0,
+                think=0.3,
+                reconnect_storm=True,
+                max_shot_p99=5000,
+                max_aim_p99=5000,
+                server_pid=[server.process.pid],
+                stdout=out,
+            )
+        except SystemExit as exited:  # the report says why; asserted below with the text
+            exit_code = int(exited.code or 0)
+        text = out.getvalue()
+        found = re.search(r"^reconnect storm: server pid (\d+) killed, started again as pid (\d+)", text, re.M)
+        assert found and int(found.group(1)) == server.process.pid, text
+        restarted = int(found.group(2))
+        assert "8 of 8 sockets back at the database's version" in text, text
+        assert "errors: 0; versions missed: 0" in text and "result: OK" in text and exit_code == 0, text
+        assert not Path(f"/proc/{server.process.pid}").exists(), "the fixture's process was the one killed"
+        assert f"-p\0{server.port}\0".encode() in Path(f"/proc/{restarted}/cmdline").read_bytes()
+    finally:
+        if restarted is not None:
+            os.kill(restarted, signal.SIGTERM)
+            for _ in range(100):
+                if not Path(f"/proc/{restarted}").exists():
+                    break
+                time.sleep(0.1)
+    log = server.log_path.read_text(errors="replace")
+    assert log.count("Listening on TCP address") == 2, "the second start wrote to the same log"
+
+
+def test_loadtest_refuses_a_storm_without_its_server() -> None:
+    with pytest.raises(CommandError, match="--reconnect-storm needs --server-pid"):
+        call_command("loadtest", url=["http://127.0.0.1:9"], matches=1, reconnect_storm=True, stdout=StringIO())

@@ -16,7 +16,10 @@ the peak RSS (VmHWM) of server processes on this machine and the CPU each used o
 breaks in different seconds, as on a real site) instead of all at its start. ``--featured N`` puts
 N more spectators on match 0 (a club final, the home page's match): their shot round trip is its own
 row and bar (``--max-crowd-shot-p99``), and that match's players get rows of their own too (they
-are also in the shooter and opponent rows, judged by the usual bars).
+are also in the shooter and opponent rows, judged by the usual bars). ``--reconnect-storm`` kills the
+first ``--server-pid`` with SIGKILL after the window, starts it again as it was (game.loadtest.storm),
+and times how long until every socket it held has its snapshot again (``--max-storm-seconds``); a
+snapshot older than a version the socket had seen counts as versions missed.
 """
 
 from __future__ import annotations
@@ -108,6 +111,15 @@ def missed_bars(stats: LoadStats, options: dict[str, Any], peaks: dict[int, int 
             p99 = 1000 * percentile(values, 99)
             if values and p99 > aim_bar:
                 reasons.append(f"aim relay p99 ({label}) {p99:.1f} ms > {aim_bar:g} ms")
+    storm_bar = options.get("max_storm_seconds", 0)
+    if options.get("reconnect_storm"):
+        if stats.storm_back < stats.storm_sockets or not stats.storm_sockets:
+            reasons.append(f"reconnect storm: {stats.storm_back} of {stats.storm_sockets} sockets came back")
+        elif storm_bar > 0 and stats.storm_after_restart > storm_bar:
+            reasons.append(
+                f"reconnect storm: the last socket back {stats.storm_after_restart:.1f} s after the restart "
+                f"> {storm_bar:g} s"
+            )
     if rss_bar > 0:
         for pid, peak in peaks.items():
             if peak is None:
@@ -188,6 +200,18 @@ class Command(BaseCommand):
             help="bar: the featured crowd's shot round trip p99 in ms (0: not judged; its thinned aims are not)",
         )
         parser.add_argument(
+            "--reconnect-storm",
+            action="store_true",
+            help="after the window, SIGKILL the first --server-pid (serving the first --url), start it again, "
+            "and time its sockets' return",
+        )
+        parser.add_argument(
+            "--max-storm-seconds",
+            type=float,
+            default=10.0,
+            help="bar: the storm's last socket back within this many seconds of the restart (0: not judged)",
+        )
+        parser.add_argument(
             "--timeline",
             action="store_true",
             help="also print each second's sample counts and p99 (bursts versus steady load)",
@@ -203,6 +227,10 @@ class Command(BaseCommand):
         stagger, featured = options.get("stagger") or 0.0, options.get("featured") or 0
         if stagger < 0 or featured < 0:
             raise CommandError("--stagger and --featured take 0 or more")
+        if options.get("reconnect_storm") and (not options["server_pid"] or procs != 1):
+            raise CommandError(
+                "--reconnect-storm needs --server-pid (of the first --url's server) and one client process"
+            )
         if stagger >= options["duration"]:
             raise CommandError(f"--stagger {stagger:g} s must be shorter than --duration {options['duration']:g} s")
         base = LoadConfig(
@@ -220,6 +248,7 @@ class Command(BaseCommand):
             bare=bool(options.get("bare")),
             stagger_step=stagger / matches,
             featured=featured,
+            reconnect_storm=bool(options.get("reconnect_storm")),
         )
         share, extra = divmod(matches, procs)
         configs, first = [], 0
@@ -296,9 +325,19 @@ class Command(BaseCommand):
         out(f"errors: {errors}{' (' + detail + ')' if detail else ''}; versions missed: {stats.missed}")
         if options.get("timeline"):
             self.timeline(stats)
+        if options.get("reconnect_storm"):
+            out(
+                f"reconnect storm: server pid {options['server_pid'][0]} killed, "
+                f"started again as pid {stats.storm_pid} "
+                f"(answering after {stats.storm_restart:.1f} s); {stats.storm_back} of {stats.storm_sockets} sockets "
+                f"back at the database's version {stats.storm_after_restart:.1f} s after the restart "
+                f"({stats.storm_after_kill:.1f} s after the kill)"
+            )
         peaks: dict[int, int | None] = {}
         for pid in options["server_pid"]:
             rss, peaks[pid] = rss_of(pid)
+            if options.get("reconnect_storm") and pid == options["server_pid"][0] and stats.storm_peak:
+                rss, peaks[pid] = stats.storm_rss, stats.storm_peak  # read before the storm's kill
             if rss is None or peaks[pid] is None:
                 out(f"server pid {pid}: not readable")
             else:
