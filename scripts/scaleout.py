@@ -18,11 +18,13 @@ servers, the cgroups, the database (`--database`, kaiza_scale) and the Redis db 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from bench_bare import KAIZA_ENV, PSQL, PY, ROOT, timeit, wait_up
@@ -71,6 +73,20 @@ def remove_cgroup(path: Path) -> None:
         print(f"scaleout: could not remove {path}: {exc.strerror}", file=sys.stderr)
 
 
+def stop_pid(pid: int) -> None:
+    """SIGTERM a process that is not our child (bounded wait, then SIGKILL)."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    for _ in range(200):
+        if not Path(f"/proc/{pid}").exists():
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
 def parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("processes", type=int, help="server processes (P)")
@@ -102,6 +118,7 @@ def main() -> int:
     env["REDIS_URL"] = f"redis://127.0.0.1:6379/{args.redis_db}"
     groups: list[Path] = []
     servers: list[subprocess.Popen[bytes]] = []
+    restarted: list[int] = []
     args.log.write_text("")
     try:
         for index in range(args.processes):
@@ -141,6 +158,9 @@ def main() -> int:
         clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         done = subprocess.run(cmd, cwd=ROOT, env=clean, capture_output=True, text=True)
         print(done.stdout + done.stderr, end="", flush=True)
+        # `--reconnect-storm` started the first server again: that process is ours to stop too.
+        for again in re.findall(r"started again as pid (\d+)", done.stdout):
+            restarted.append(int(again))
         for index, group in enumerate(groups):
             print(f"cgroup {index} ({args.quota:g} cores): {throttling(group)}")
         held = done.returncode == 0 and re.search(r"^result: OK$", done.stdout, re.M) is not None
@@ -157,6 +177,8 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+        for pid in restarted:
+            stop_pid(pid)
         for group in groups:
             remove_cgroup(group)
         subprocess.run([*PSQL, "-c", f"DROP DATABASE IF EXISTS {args.database}", "postgres"], capture_output=True)

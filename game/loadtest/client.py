@@ -475,9 +475,10 @@ class LoadRunner:
                     sockets.append(Socket(self, run, at[2 + j], None, "spectator", probe))
                 crowd = self.config.featured if index == 0 else 0
                 for j in range(crowd):
-                    # Spread as the match's own sockets are: round-robin over the servers, or all on one.
-                    url = urls[j % len(urls)] if self.config.spread == "socket" else at[0]
-                    sockets.append(Socket(self, run, url, None, "spectator", False, featured=True))
+                    # Round-robin over the servers whatever `spread` says: a crowd is more than one
+                    # process should fan out to (docs/deploy.md's hash of the path would put it on one;
+                    # a front that balances a featured match's watchers is not written there yet).
+                    sockets.append(Socket(self, run, urls[j % len(urls)], None, "spectator", False, featured=True))
                 for socket in sockets:
                     await socket.connect()
                     # Read from the start: a socket left unread during the set-up (beats, presence)
