@@ -43,10 +43,12 @@ logger = logging.getLogger(__name__)
 BOOT = uuid.uuid4().hex[:16]
 #: Beats between two touches of the process's rows (and purges of stale rows): 10 s at 2 s a beat.
 TOUCH_EVERY = 5
-#: Seconds a match's presence relay waits for more changes to come with it. Who is watching need not
-#: show within a tenth of a second, and a burst of sockets (a tournament round starting, a load test's
-#: 700) then costs one read per match instead of one per batch of rows written.
-PRESENCE_DELAY = 0.5
+#: Seconds a match's presence relay waits for more changes to come with it: at most one relay a second
+#: per match and process. Who is watching need not show within a tenth of a second, and a burst of
+#: sockets (a tournament round starting, a featured match's crowd arriving, a restart's reconnections)
+#: then costs one read and one message to everyone per second, not one per batch of rows written
+#: (lila-ws sends a room's crowd count at most once a second too).
+PRESENCE_DELAY = 1.0
 
 _name: str | None = None
 _claimed = False

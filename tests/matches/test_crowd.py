@@ -1,13 +1,16 @@
-"""A crowd of visitors without an account connecting at once shares its snapshot reads (issue 30, item
-2: the restart storm), through the real consumer; players and signed-in visitors keep their own."""
+"""A crowd at one match, through the real consumer (issue 30): visitors without an account connecting at
+once share their snapshot reads (players and signed-in visitors keep their own), and their arrival
+reaches the players as a count at most once a second."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
 
 from game.matches import consumer
+from game.realtime import presence
 from tests.matches.test_match_socket import two_players
 from tests.support.play_support import (
     connect_communicator,
@@ -45,4 +48,32 @@ async def test_a_crowd_connecting_at_once_shares_its_snapshot_reads() -> None:
     for w in crowd:
         assert w.v == v
     for p in (alice, bob, late, *crowd):
+        await p.close()
+
+
+async def test_a_crowd_arriving_is_counted_at_most_once_a_second() -> None:
+    """Issue 30, item 3: spectators arriving over two seconds reach the players as a few `presence`
+    messages at least `PRESENCE_DELAY` (1 s) apart, the last one counting them all, not one each."""
+    alice_user, _bob_user, match_id = await two_players()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    loop = asyncio.get_running_loop()
+    seen: list[tuple[float, int]] = []
+
+    async def read_presence() -> None:  # read as they come, so the times are the arrivals'
+        while not seen or seen[-1][1] < 10:
+            message = await alice.until(lambda m: m["t"] == "presence", timeout=15)
+            seen.append((loop.time(), message["d"]["spectators"]))
+
+    reader = asyncio.ensure_future(read_presence())
+    crowd = []
+    for i in range(10):
+        crowd.append(await connect_communicator(f"w{i}", match_id, None))
+        await asyncio.sleep(0.2)
+    await asyncio.wait_for(reader, 15)
+    counts = [n for _, n in seen]
+    assert counts == sorted(counts) and counts[-1] == 10, seen
+    assert len(seen) <= 4, f"10 arrivals over 2 s: one relay a second, not one each ({seen})"
+    gaps = [b - a for (a, _), (b, _) in itertools.pairwise(seen)]
+    assert all(gap >= presence.PRESENCE_DELAY * 0.9 for gap in gaps), gaps
+    for p in (alice, *crowd):
         await p.close()
