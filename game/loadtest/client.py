@@ -25,15 +25,11 @@ The players' moves come from :func:`game.engine.bot.quick_move`: legal, about a 
 from __future__ import annotations
 
 import asyncio
-import http.cookiejar
 import json
 import random
-import re
 import time
 import urllib.parse
 import urllib.request
-import zlib
-from dataclasses import dataclass, field
 from typing import Any
 
 import websockets
@@ -42,121 +38,18 @@ from websockets.typing import Origin
 from game.common.gctune import tune_garbage_collector
 from game.engine.bot import quick_move
 from game.engine.bot.levels import NoMoveError
+from game.loadtest.config import LoadConfig, socket_urls, stable_seed
 from game.loadtest.procstat import cpu_seconds, rss_of
+from game.loadtest.seats import create_match, join_match
 from game.loadtest.stats import LoadStats
 from game.loadtest.storm import ServerProcess, backoff_delay, wait_healthy
 
 #: A shot whose event has not come back after this long counts as an error (s).
 SHOT_TIMEOUT = 10.0
-#: After the run, how long sockets get to receive the last events before versions are compared (s).
-DRAIN = 3.0
 PING_INTERVAL = 1.0
 #: How long the storm's sockets get to come back before each one missing counts as an error (s).
 STORM_TIMEOUT = 60.0
 LOOP_TICK = 0.05
-
-
-@dataclass
-class LoadConfig:
-    urls: list[str]
-    matches: int
-    spectators: int
-    duration: float
-    seed: int = 1
-    think: float = 2.0
-    #: With `think_max` above `think`, each shot's think time is drawn uniformly from [think, think_max].
-    think_max: float = 0.0
-    aim_rate: float = 10.0
-    setup_concurrency: int = 16
-    ping_probes: int = 10
-    first_match: int = 0
-    drain: float = DRAIN
-    #: "socket": a match's sockets round-robin over `urls`; "match": all of them on one (`socket_urls`).
-    spread: str = "socket"
-    #: Local server processes whose CPU over the window to read (by the client process of match 0).
-    server_pids: list[int] = field(default_factory=list)
-    #: Against the bare relay (game.loadtest.bare_relay): no HTTP seats, a seat in each player's socket
-    #: URL, a fixed strike for every shot; the same aims, shots and pings on the wire.
-    bare: bool = False
-    #: Seconds between the starts of two consecutive matches (the command's ``--stagger`` over the
-    #: matches of every client process): 0 starts all at the window's start, as every figure until
-    #: round 13 did; a real site's matches start spread out, their breaks in different seconds.
-    stagger_step: float = 0.0
-    #: Extra spectators on match 0 of the whole run (``--featured``): one crowded match, a club final
-    #: or the home page's featured match, beside the even spread of the others.
-    featured: int = 0
-    #: After the window: kill the first of `server_pids` (serving the first of `urls`) with SIGKILL,
-    #: start it again, and time its sockets' return (game.loadtest.storm; ``--reconnect-storm``).
-    reconnect_storm: bool = False
-
-
-def stable_seed(*parts: object) -> int:
-    """A 32-bit seed from `parts` that is the same in every process: `hash()` of a string is salted
-    per process (PYTHONHASHSEED), so the same run seeded the players' moves differently each time."""
-    return zlib.crc32(repr(parts).encode())
-
-
-#: The ways `LoadConfig.spread` may spread a match's sockets over the servers.
-SPREADS = ("socket", "match")
-
-
-def socket_urls(urls: list[str], index: int, spectators: int, spread: str) -> list[str]:
-    """The server URL of each socket of match `index`: the two players', then each spectator's."""
-    if spread == "match":
-        return [urls[index % len(urls)]] * (2 + spectators)
-    players = [urls[index % len(urls)], urls[(index + 1) % len(urls)]]
-    return players + [urls[(index + j) % len(urls)] for j in range(spectators)]
-
-
-# --- HTTP: guest sessions, create and join ---------------------------------------------------------
-
-
-class HttpSession:
-    """A cookie jar and an opener: what a browser keeps between the lobby and the match page."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base.rstrip("/")
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-
-    def cookie(self, name: str) -> str | None:
-        return next((c.value for c in self.jar if c.name == name), None)
-
-    def header(self) -> str:
-        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
-
-    def get(self, path: str) -> str:
-        with self.opener.open(self.base + path, timeout=30) as response:
-            return str(response.geturl())
-
-    def post(self, path: str, fields: dict[str, str]) -> str:
-        fields = {**fields, "csrfmiddlewaretoken": self.cookie("csrftoken") or ""}
-        body = urllib.parse.urlencode(fields).encode()
-        request = urllib.request.Request(self.base + path, data=body, method="POST")
-        with self.opener.open(request, timeout=30) as response:
-            return str(response.geturl())
-
-
-MATCH_URL = re.compile(r"/m/([A-Za-z0-9]+)/?$")
-
-
-def create_match(base: str) -> tuple[str, HttpSession]:
-    session = HttpSession(base)
-    session.get("/lobby/")
-    landed = session.post("/lobby/create/", {"opponent": "human", "time_limit": "", "shot_clock": ""})
-    found = MATCH_URL.search(urllib.parse.urlparse(landed).path)
-    if found is None:
-        raise RuntimeError(f"creating a match landed on {landed}")
-    return found.group(1), session
-
-
-def join_match(base: str, match_id: str) -> HttpSession:
-    session = HttpSession(base)
-    session.get(f"/m/{match_id}/")
-    session.post(f"/m/{match_id}/join/", {})
-    if session.cookie("sessionid") is None:
-        raise RuntimeError("joining gave no session")
-    return session
 
 
 # --- websockets -----------------------------------------------------------------------------------

@@ -33,7 +33,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game.loadtest.client import SPREADS, LoadConfig, run_load
+from game.loadtest.client import run_load
+from game.loadtest.config import SPREADS, LoadConfig
 from game.loadtest.procstat import rss_of
 from game.loadtest.stats import LoadStats
 
