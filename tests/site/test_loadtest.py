@@ -29,6 +29,18 @@ def smoke(urls: list[str], matches: int = 2) -> LoadStats:
     return LoadStats.merge([run_load(config)])
 
 
+def loadtest(**options: object) -> tuple[str, int]:
+    """`manage.py loadtest` with `options`: its report and exit code. Bars generous enough for a busy
+    test machine unless given: judged, and held (the real bars are benchmarks)."""
+    out = StringIO()
+    options = {"max_shot_p99": 5000, "max_aim_p99": 5000, **options}
+    try:
+        call_command("loadtest", stdout=out, **options)
+    except SystemExit as exited:  # a missed bar: the report says why
+        return out.getvalue(), int(exited.code or 0)
+    return out.getvalue(), 0
+
+
 def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: Callable[..., DaphneServer]) -> None:
     server = daphne_factory(KAIZA_BOT_PACE="0")
     stats = smoke([server.url])
@@ -41,22 +53,16 @@ def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: C
     assert stats.ping
 
     assert server.process is not None
-    out = StringIO()
-    # Bars generous enough for a busy test machine: judged, and held (the real bars are benchmarks).
-    call_command(
-        "loadtest",
+    text, code = loadtest(
         url=[server.url],
         matches=1,
         spectators=1,
         duration=4.0,
         think=0.3,
         timeline=True,
-        max_shot_p99=5000,
-        max_aim_p99=5000,
         server_pid=[server.process.pid],
-        stdout=out,
     )
-    text = out.getvalue()
+    assert code == 0, text
     # The server's own account: its memory, and the CPU it used over the window (it served the play).
     used = re.search(
         rf"^server pid {server.process.pid}: RSS \d+ MB, peak RSS \d+ MB, CPU ([0-9.]+)% of a core", text, re.M
@@ -106,21 +112,16 @@ def test_loadtest_fails_with_the_reason_when_a_bar_is_missed(daphne_factory: Cal
     """A run with no error still fails when a latency bar is missed, saying which; a ws:// URL is
     taken as the same server (it once gave unexplained URLErrors)."""
     server = daphne_factory(KAIZA_BOT_PACE="0")
-    out = StringIO()
-    with pytest.raises(SystemExit) as exit_info:
-        call_command(
-            "loadtest",
-            url=["ws" + server.url[len("http") :]],
-            matches=1,
-            spectators=1,
-            duration=3.0,
-            think=0.3,
-            max_shot_p99=0,
-            max_aim_p99=0.001,
-            stdout=out,
-        )
-    text = out.getvalue()
-    assert exit_info.value.code == 1, text
+    text, code = loadtest(
+        url=["ws" + server.url[len("http") :]],
+        matches=1,
+        spectators=1,
+        duration=3.0,
+        think=0.3,
+        max_shot_p99=0,
+        max_aim_p99=0.001,
+    )
+    assert code == 1, text
     assert "errors: 0;" in text and "versions missed: 0" in text, text
     # Both aim rows judged, each named.
     assert re.search(
@@ -153,6 +154,26 @@ def test_a_match_cut_short_fails_the_run_with_how_it_ended() -> None:
     assert missed_bars(stats, options, {}) == ["3 match(es) cut short (abandoned 2, aborted 1)"]
     won = LoadStats.merge([{"shots": 3, "finishes": {"target": 2}}])
     assert missed_bars(won, options, {}) == []
+
+
+def test_the_crowd_and_the_storm_have_bars_of_their_own() -> None:
+    """The featured crowd's shots are judged by `--max-crowd-shot-p99`, not the players' bar, and its
+    thinned aims not at all; a storm fails when a socket did not come back or came back too late."""
+    from game.management.commands.loadtest import missed_bars
+
+    options = {"max_shot_p99": 150, "max_aim_p99": 50, "max_rss": 0, "max_crowd_shot_p99": 500}
+    crowd = LoadStats(shots=1, shot_featured=[0.3] * 100, aim_featured=[0.2] * 100)
+    assert missed_bars(crowd, options, {}) == [], "a crowd at 300 ms is within its 500 ms bar"
+    crowd.shot_featured = [0.6] * 100
+    assert missed_bars(crowd, options, {}) == ["shot round trip p99 (featured crowd) 600.0 ms > 500 ms"]
+
+    storm = {**options, "reconnect_storm": True, "max_storm_seconds": 10}
+    back = LoadStats(shots=1, storm_sockets=700, storm_back=700, storm_after_restart=4.0)
+    assert missed_bars(back, storm, {}) == []
+    late = LoadStats(shots=1, storm_sockets=700, storm_back=700, storm_after_restart=12.2)
+    assert missed_bars(late, storm, {}) == ["reconnect storm: the last socket back 12.2 s after the restart > 10 s"]
+    lost = LoadStats(shots=1, storm_sockets=700, storm_back=699, storm_after_restart=4.0)
+    assert missed_bars(lost, storm, {}) == ["reconnect storm: 699 of 700 sockets came back"]
 
 
 def test_cpu_seconds_reads_a_process_own_cpu_time() -> None:
@@ -253,21 +274,8 @@ def bare_daphne(tmp_path: Path) -> Iterator[tuple[str, int]]:
 def test_loadtest_runs_against_bare_daphne(bare_daphne: tuple[str, int]) -> None:
     """`loadtest --bare` against real daphne serving the bare relay: the same figures, no errors."""
     url, pid = bare_daphne
-    out = StringIO()
-    call_command(
-        "loadtest",
-        url=[url],
-        bare=True,
-        matches=2,
-        spectators=2,
-        duration=2.0,
-        think=0.3,
-        max_shot_p99=5000,  # judged, generous for a busy test machine (the real bars are benchmarks)
-        max_aim_p99=5000,
-        server_pid=[pid],
-        stdout=out,
-    )
-    text = out.getvalue()
+    text, code = loadtest(url=[url], bare=True, matches=2, spectators=2, duration=2.0, think=0.3, server_pid=[pid])
+    assert code == 0, text
     assert "; bare relay" in text and "errors: 0; versions missed: 0" in text and "result: OK" in text, text
     shots = re.search(r"^shot round trip: spectators\s+(\d+)", text, re.M)
     aims = re.search(r"^aim relay: spectators\s+(\d+)", text, re.M)
@@ -341,25 +349,17 @@ def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[...
 
     server = daphne_factory(KAIZA_BOT_PACE="0")
     assert server.process is not None and server.log_path is not None
-    out, restarted, exit_code = StringIO(), None, 0
+    restarted = None
     try:
-        try:
-            call_command(
-                "loadtest",
-                url=[server.url],
-                matches=2,
-                spectators=2,
-                duration=2.0,
-                think=0.3,
-                reconnect_storm=True,
-                max_shot_p99=5000,
-                max_aim_p99=5000,
-                server_pid=[server.process.pid],
-                stdout=out,
-            )
-        except SystemExit as exited:  # the report says why; asserted below with the text
-            exit_code = int(exited.code or 0)
-        text = out.getvalue()
+        text, exit_code = loadtest(
+            url=[server.url],
+            matches=2,
+            spectators=2,
+            duration=2.0,
+            think=0.3,
+            reconnect_storm=True,
+            server_pid=[server.process.pid],
+        )
         found = re.search(r"^reconnect storm: server pid (\d+) killed, started again as pid (\d+)", text, re.M)
         assert found and int(found.group(1)) == server.process.pid, text
         restarted = int(found.group(2))
