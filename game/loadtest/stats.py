@@ -57,6 +57,8 @@ class LoadStats:
     storm_peak: int = 0
     storm_sockets: int = 0
     storm_back: int = 0
+    #: Seconds from the SIGKILL until the process was dead, and from its new start until /healthz answered.
+    storm_dead: float = 0.0
     storm_restart: float = 0.0
     storm_after_restart: float = 0.0
     storm_after_kill: float = 0.0

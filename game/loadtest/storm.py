@@ -76,9 +76,13 @@ class ServerProcess:
         return any(a in ("-p", "--port") and b == str(port) for a, b in zip(self.argv, self.argv[1:], strict=False))
 
     def kill(self) -> None:
+        """SIGKILL, and wait (bounded) until the process is dead: reaped, or a zombie its parent has not
+        reaped yet. A zombie holds no port: waiting for its /proc entry to go (as this did) waited out
+        the whole bound whenever the server was another process's child (scripts/scaleout.py), and the
+        restart came 10 s late."""
         os.kill(self.pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while Path(f"/proc/{self.pid}").exists() and time.monotonic() < deadline:
+        while is_alive(self.pid) and time.monotonic() < deadline:
             try:  # our child only if we started it; otherwise its parent reaps it
                 os.waitpid(self.pid, os.WNOHANG)
             except ChildProcessError:
@@ -108,6 +112,16 @@ class ServerProcess:
             preexec_fn=enter,
             start_new_session=True,
         )
+
+
+def is_alive(pid: int) -> bool:
+    """Whether `pid` still runs: its /proc entry is there and it is not a zombie (state Z) or dead (X)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    # The state follows the command's name in parentheses, which may itself hold spaces or ")".
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
 
 
 def wait_healthy(url: str, timeout: float = 60.0) -> bool:

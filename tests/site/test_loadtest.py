@@ -360,7 +360,9 @@ def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[...
             reconnect_storm=True,
             server_pid=[server.process.pid],
         )
-        found = re.search(r"^reconnect storm: server pid (\d+) killed, started again as pid (\d+)", text, re.M)
+        found = re.search(
+            r"^reconnect storm: server pid (\d+) killed \(dead after [\d.]+ s\), started again as pid (\d+)", text, re.M
+        )
         assert found and int(found.group(1)) == server.process.pid, text
         restarted = int(found.group(2))
         assert "8 of 8 sockets back at the database's version" in text, text
@@ -381,3 +383,36 @@ def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[...
 def test_loadtest_refuses_a_storm_without_its_server() -> None:
     with pytest.raises(CommandError, match="--reconnect-storm needs --server-pid"):
         call_command("loadtest", url=["http://127.0.0.1:9"], matches=1, reconnect_storm=True, stdout=StringIO())
+
+
+def test_the_storm_does_not_wait_for_a_zombie_it_cannot_reap() -> None:
+    """A server that is another process's child (scripts/scaleout.py starts them, the loadtest kills
+    one) stays a zombie until that parent reaps it: the kill counts it dead at once, where waiting for
+    its /proc entry to go held the restart back by the whole 10 s bound."""
+    import subprocess
+    import sys
+
+    from game.loadtest.storm import ServerProcess, is_alive
+
+    # A parent that starts a child and never reaps it, as scaleout.py does while the loadtest runs.
+    # (SIGCHLD back to its default: an ignored SIGCHLD, inherited across exec, would reap it at once.)
+    code = (
+        "import signal, subprocess, time; signal.signal(signal.SIGCHLD, signal.SIG_DFL); "
+        "p = subprocess.Popen(['sleep', '60']); print(p.pid, flush=True); time.sleep(60)"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert is_alive(child)
+        server = ServerProcess.read(child)
+        began = time.monotonic()
+        server.kill()
+        took = time.monotonic() - began
+        assert not is_alive(child)
+        assert Path(f"/proc/{child}").exists(), "still a zombie: only its parent can reap it"
+        assert took < 5, f"the kill waited {took:.1f} s for a zombie"
+    finally:
+        parent.kill()
+        parent.wait()
+    assert not is_alive(os.getpid() + 10**7)  # no such process

@@ -328,9 +328,10 @@ class Command(BaseCommand):
             self.timeline(stats)
         if options.get("reconnect_storm"):
             out(
-                f"reconnect storm: server pid {options['server_pid'][0]} killed, "
+                f"reconnect storm: server pid {options['server_pid'][0]} killed (dead after {stats.storm_dead:.2f} s), "
                 f"started again as pid {stats.storm_pid} "
-                f"(answering after {stats.storm_restart:.1f} s); {stats.storm_back} of {stats.storm_sockets} sockets "
+                f"(answering /healthz {stats.storm_restart:.1f} s after its start); "
+                f"{stats.storm_back} of {stats.storm_sockets} sockets "
                 f"back at the database's version {stats.storm_after_restart:.1f} s after the restart "
                 f"({stats.storm_after_kill:.1f} s after the kill)"
             )
