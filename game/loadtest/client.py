@@ -42,7 +42,7 @@ from game.loadtest.config import LoadConfig, socket_urls, stable_seed
 from game.loadtest.procstat import cpu_seconds, rss_of
 from game.loadtest.seats import create_match, join_match
 from game.loadtest.stats import LoadStats
-from game.loadtest.storm import ServerProcess, backoff_delay, wait_healthy
+from game.loadtest.storm import ServerProcess, backoff_delay, retry_reason, wait_healthy
 
 #: A shot whose event has not come back after this long counts as an error (s).
 SHOT_TIMEOUT = 10.0
@@ -208,7 +208,8 @@ class Socket:
                 break
             try:
                 version = await self.connect()
-            except (OSError, TimeoutError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+            except (OSError, TimeoutError, websockets.InvalidHandshake, websockets.ConnectionClosed) as exc:
+                self.runner.stats.retries[retry_reason(exc)] += 1
                 continue
             self.back_at = time.perf_counter()
             if version < seen:

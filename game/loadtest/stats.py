@@ -62,6 +62,9 @@ class LoadStats:
     storm_restart: float = 0.0
     storm_after_restart: float = 0.0
     storm_after_kill: float = 0.0
+    #: The storm's failed reconnect attempts by what failed them (refused, a handshake answered with a
+    #: status, a timeout...): each one costs a socket its next, longer backoff.
+    retries: Counter[str] = field(default_factory=Counter)
     #: pid -> the share of a core (%) each `LoadConfig.server_pids` process used over the window.
     server_cpu: dict[str, float] = field(default_factory=dict)
 
@@ -69,6 +72,7 @@ class LoadStats:
         data = dict(self.__dict__)
         data["errors"] = dict(self.errors)
         data["finishes"] = dict(self.finishes)
+        data["retries"] = dict(self.retries)
         data["server_cpu"] = dict(self.server_cpu)
         return data
 
@@ -77,7 +81,7 @@ class LoadStats:
         total = cls()
         for part in parts:
             for key, value in part.items():
-                if key in ("errors", "finishes", "server_cpu"):
+                if key in ("errors", "finishes", "server_cpu", "retries"):
                     getattr(total, key).update(value)
                 elif key == "window_began":
                     total.window_began = min(total.window_began or value, value)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import websockets
+
 #: Where cgroup v1's CPU controller is mounted (a process's cgroup path is relative to it).
 CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
 #: static/game/js/net.js: BACKOFF_BASE_MS, BACKOFF_MAX_MS.
@@ -82,11 +84,13 @@ class ServerProcess:
         restart came 10 s late."""
         os.kill(self.pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while is_alive(self.pid) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
             try:  # our child only if we started it; otherwise its parent reaps it
                 os.waitpid(self.pid, os.WNOHANG)
             except ChildProcessError:
                 pass
+            if not is_alive(self.pid):
+                return
             time.sleep(0.02)
 
     def start(self) -> subprocess.Popen[bytes]:
@@ -135,3 +139,17 @@ def wait_healthy(url: str, timeout: float = 60.0) -> bool:
         except (OSError, urllib.error.URLError):
             time.sleep(0.05)
     return False
+
+
+def retry_reason(exc: BaseException) -> str:
+    """A failed reconnect attempt in a word or two: a refused connection, the handshake's HTTP status or
+    close code, a timeout."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "refused"
+    if isinstance(exc, websockets.InvalidStatus):
+        return f"http {exc.response.status_code}"
+    if isinstance(exc, websockets.ConnectionClosed):
+        return f"closed {exc.rcvd.code}" if exc.rcvd is not None else "closed"
+    if isinstance(exc, TimeoutError):
+        return "timeout"
+    return type(exc).__name__

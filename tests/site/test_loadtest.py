@@ -347,6 +347,8 @@ def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[...
     none behind, and the restarted process is the same server (same port, same log)."""
     import signal
 
+    from game.loadtest.storm import is_alive
+
     server = daphne_factory(KAIZA_BOT_PACE="0")
     assert server.process is not None and server.log_path is not None
     restarted = None
@@ -367,7 +369,7 @@ def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[...
         restarted = int(found.group(2))
         assert "8 of 8 sockets back at the database's version" in text, text
         assert "errors: 0; versions missed: 0" in text and "result: OK" in text and exit_code == 0, text
-        assert not Path(f"/proc/{server.process.pid}").exists(), "the fixture's process was the one killed"
+        assert not is_alive(server.process.pid), "the fixture's process was the one killed"
         assert f"-p\0{server.port}\0".encode() in Path(f"/proc/{restarted}/cmdline").read_bytes()
     finally:
         if restarted is not None:

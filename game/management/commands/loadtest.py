@@ -335,6 +335,8 @@ class Command(BaseCommand):
                 f"back at the database's version {stats.storm_after_restart:.1f} s after the restart "
                 f"({stats.storm_after_kill:.1f} s after the kill)"
             )
+            tried = ", ".join(f"{reason} {n}" for reason, n in stats.retries.most_common())
+            out(f"reconnect storm: failed attempts: {tried or 'none'}")
         peaks: dict[int, int | None] = {}
         for pid in options["server_pid"]:
             rss, peaks[pid] = rss_of(pid)
