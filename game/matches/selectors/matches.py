@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 
 from game.accounts.selectors import profile_name
 from game.chat.selectors import chat_recent
@@ -23,7 +23,8 @@ from game.matches.selectors.match_state import (
     seats_present,
     state_of,
 )
-from game.models import Match, MatchConnection, MatchEvent, Profile
+from game.matches.selectors.snapshot_parts import Parts, SnapshotParts
+from game.models import ChatMessage, Match, MatchConnection, MatchEvent, Profile
 from game.models.tournaments import TournamentPairing
 from game.realtime import protocol
 from game.teams.selectors import team_info, team_lineup, team_seats
@@ -92,39 +93,67 @@ def match_role(*, match: Match, user: AnyUser) -> tuple[str, int | None, str]:
     return "spectator", None, profile.display_name if profile else ""
 
 
+#: The version-bound parts of this process's snapshots (game.matches.selectors.snapshot_parts).
+SNAPSHOT_PARTS = SnapshotParts()
+
+
 def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | None:
-    """The full `snapshot` event a socket gets on connect or when too far behind."""
-    match = match_get(match_id=match_id)
+    """The full `snapshot` event a socket gets on connect or when too far behind.
+
+    One query for the row (with the newest chat message's id), and the rest from `SNAPSHOT_PARTS`
+    while the version is the one they were built at: a restart's 700 reconnections built each part
+    700 times (docs/performance-load.md, round 14)."""
+    match = (
+        Match.objects.select_related("player1", "player2", "club")
+        .annotate(chat_top=Subquery(ChatMessage.objects.filter(match=OuterRef("pk")).order_by("-id").values("id")[:1]))
+        .filter(pk=match_id)
+        .first()
+    )
     if match is None:
         return None
     role, seat, name = match_role(match=match, user=user)
+    # What else the row says that the parts show: a match aborted or decided keeps its version only if
+    # no event was written, so its status and result are in the key as well.
+    key = (match.version, match.status, match.winner_id, match.result_reason, match.result_code)
+    parts = SNAPSHOT_PARTS.get(match.pk, key, lambda: _version_parts(match))
+    top: int | None = getattr(match, "chat_top", None)  # the annotation above
     data = {
-        "state": state_of(match.snapshot),
-        "match": match_info(match=match),
+        "state": parts.state,
+        "match": parts.info,
         "you": {"name": name, "role": role, "seat": seat},
         "clock": clock_info(match),
-        "history": match_history(match=match),
-        "result": match_stored_result(match=match),
+        "history": parts.history,
+        "result": parts.result,
         # The recent chat this reader may read (unversioned, so a reload or reconnect loses none).
-        "chat": chat_recent(match_id=match.pk, role=role),
+        "chat": SNAPSHOT_PARTS.chat(parts, role, top, lambda: chat_recent(match_id=match.pk, role=role)),
     }
-    last = match_last_shot(match=match)
-    if last is not None:
+    last = parts.last_shot
+    if last is not None and last["started_at"] >= time.time() - LAST_SHOT_WINDOW:
         data["last_shot"] = last
     return protocol.event("snapshot", data, match.version)
 
 
-def match_last_shot(*, match: Match) -> dict[str, Any] | None:
+def _version_parts(match: Match) -> Parts:
+    return Parts(
+        state=state_of(match.snapshot),
+        info=match_info(match=match),
+        history=match_history(match=match),
+        result=match_stored_result(match=match),
+        last_shot=match_last_shot(match=match, window=None),
+    )
+
+
+def match_last_shot(*, match: Match, window: float | None = LAST_SHOT_WINDOW) -> dict[str, Any] | None:
     """The latest shot, if it may still be rolling, so a socket that joins mid-shot animates it from the
     right moment instead of jumping to the end (the client decides from `started_at` and the segments
-    whether any of it is left to show)."""
+    whether any of it is left to show). `window` None: the latest shot however old (the caller checks)."""
     row = (
         MatchEvent.objects.filter(match=match, type="shot", version__gte=match.version - 1)
         .order_by("-version")
         .only("data", "created_at")
         .first()
     )
-    if row is None or row.created_at.timestamp() < time.time() - LAST_SHOT_WINDOW:
+    if row is None or (window is not None and row.created_at.timestamp() < time.time() - window):
         return None
     return {
         "segments": row.data.get("segments"),
