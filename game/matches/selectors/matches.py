@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 
 from game.accounts.selectors import profile_name
 from game.chat.selectors import chat_recent
@@ -187,7 +187,9 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
     Read on every change of a match's sockets (coalesced: game.realtime.presence), so in as few statements as
     it can: the row without its users, the fresh connections in one read, and the players' profiles
     only for a seat nobody holds (a bot is always there)."""
-    match = Match.objects.filter(pk=match_id).first()
+    # Without the engine state (tens of kB of JSON decoded on every read): its players' names are
+    # read as one key of it (a restart's storm read every match's presence each second).
+    match = Match.objects.defer("snapshot").annotate(engine_players=F("snapshot__players")).filter(pk=match_id).first()
     if match is None:
         return {"players": [], "spectators": 0}
     fresh = list(
@@ -212,7 +214,8 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
         return {"players": members, "spectators": spectators}
     ids = [match.player1_id, match.player2_id]
     there = seats_present(live, bot_seats(match, (seat for seat in (0, 1) if seat not in live)))
-    names = engine_names(match)
+    players = getattr(match, "engine_players", None)
+    names = [players[0]["name"], players[1]["name"]] if players and len(players) == 2 else engine_names(match)
     return {
         "players": [
             {"name": names[seat], "seat": seat, "connected": seat in there}

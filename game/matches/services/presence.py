@@ -74,7 +74,9 @@ def match_set_connected(
     publish), else None."""
     now = game_now()
     with transaction.atomic():
-        match = Match.objects.filter(pk=match_id).first()
+        # The row without its engine state (tens of kB of JSON to decode) to learn the seat; a player of
+        # a running match then locks and reads it whole, as the grace needs it.
+        match = Match.objects.defer("snapshot").filter(pk=match_id).first()
         if match is None:
             return None
         seat = seat_of(match, user)
