@@ -51,6 +51,8 @@ def test_scaleout_refuses_arguments_it_cannot_use() -> None:
     assert done.returncode == 2 and "QUOTA is in cores" in done.stderr
     done = run_scaleout("1", "0.5", "10", "--database", "x; DROP")
     assert done.returncode == 2 and "--database takes a plain name" in done.stderr
+    done = run_scaleout("1", "0.5", "10", "--period-ms", "0.5")
+    assert done.returncode == 2 and "--period-ms is 1 to 1000" in done.stderr
 
 
 @pytest.mark.services
@@ -115,6 +117,10 @@ def test_scaleout_puts_each_server_in_its_cgroup_with_the_quota(tmp_path: Path) 
             child.kill()
             child.wait()
         assert "periods throttled" in scaleout.throttling(group)
+        # A shorter period deals the same share in finer slices: 0.4 core of 20 ms is 8 ms each.
+        scaleout.make_cgroup(index, 0.4, 20_000)
+        assert (group / "cpu.cfs_period_us").read_text().strip() == "20000"
+        assert (group / "cpu.cfs_quota_us").read_text().strip() == "8000"
     finally:
         scaleout.remove_cgroup(group)
     assert not group.exists()
