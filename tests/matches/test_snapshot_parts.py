@@ -22,7 +22,8 @@ from game.matches.services import match_create, match_join
 from game.matches.services.inputs import match_lag
 from game.models import Match
 
-pytestmark = pytest.mark.django_db
+# Also in the PostgreSQL step (`services`): the row's read annotates a subquery and a JSON key.
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 
 @pytest.fixture(autouse=True)
@@ -104,6 +105,17 @@ def test_the_last_shot_leaves_the_snapshot_when_its_window_has_passed(monkeypatc
     monkeypatch.setattr(selectors, "LAST_SHOT_WINDOW", -1.0)  # the window has passed: same parts, no shot
     stopped, queries = read(match_id, AnonymousUser())
     assert queries == 1 and "last_shot" not in stopped["d"]
+
+
+def test_presence_names_the_players_as_the_engine_knows_them() -> None:
+    """`match_presence` reads the players' names as one key of the engine state (not the whole state):
+    a player who renames himself mid-match keeps the name the match knows him by."""
+    alice, _bob, match_id = started_match()
+    alice.profile.display_name = "Alice the Second"
+    alice.profile.save(update_fields=["display_name"])
+    presence = selectors.match_presence(match_id=match_id)
+    assert [(p["name"], p["seat"]) for p in presence["players"]] == [("Alice", 0), ("Bob", 1)]
+    assert presence["spectators"] == 0
 
 
 def test_the_store_keeps_only_its_limit_of_matches() -> None:
