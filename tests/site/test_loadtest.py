@@ -368,6 +368,8 @@ def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[...
         assert found and int(found.group(1)) == server.process.pid, text
         restarted = int(found.group(2))
         assert "8 of 8 sockets back at the database's version" in text, text
+        # While the process boots its sockets' attempts are refused, and the report counts them so.
+        assert re.search(r"^reconnect storm: failed attempts: (none|refused \d+)", text, re.M), text
         assert "errors: 0; versions missed: 0" in text and "result: OK" in text and exit_code == 0, text
         assert not is_alive(server.process.pid), "the fixture's process was the one killed"
         assert f"-p\0{server.port}\0".encode() in Path(f"/proc/{restarted}/cmdline").read_bytes()
@@ -418,3 +420,18 @@ def test_the_storm_does_not_wait_for_a_zombie_it_cannot_reap() -> None:
         parent.kill()
         parent.wait()
     assert not is_alive(os.getpid() + 10**7)  # no such process
+
+
+def test_a_failed_reconnect_attempt_is_named_by_what_failed_it() -> None:
+    """The storm's `failed attempts` line counts by these words: a refused connection while the process
+    boots, a socket closed with its code (4429: the server refused it), a timeout, else the class."""
+    import websockets
+    from websockets.frames import Close
+
+    from game.loadtest.storm import retry_reason
+
+    assert retry_reason(ConnectionRefusedError()) == "refused"
+    assert retry_reason(websockets.ConnectionClosed(Close(4429, "too many"), None)) == "closed 4429"
+    assert retry_reason(websockets.ConnectionClosed(None, None)) == "closed"
+    assert retry_reason(TimeoutError()) == "timeout"
+    assert retry_reason(ConnectionResetError()) == "ConnectionResetError"

@@ -153,13 +153,15 @@ def seat_users(match: Match) -> list[Any]:
     return [match.player1, match.player2]
 
 
-def engine_names(match: Match) -> list[str | None]:
+def engine_names(match: Match, players: list[dict[str, Any]] | None = None) -> list[str | None]:
     """Names as the engine knows them: from the snapshot once started (a guest who signs up mid-match
     and picks a new display name keeps the old one in this match), else the current display names.
+    `players`: the snapshot's `players`, when the caller read that key alone (the row without its state).
 
     A read: every seated user has a profile by then (match_create and match_join ensure it; bots are
     made with one), so a missing profile falls back to the username instead of creating one here."""
-    players = (match.snapshot or {}).get("players")
+    if players is None:
+        players = (match.snapshot or {}).get("players")
     if players and len(players) == 2:
         return [players[0]["name"], players[1]["name"]]
     names: list[str | None] = []

@@ -139,21 +139,21 @@ def _version_parts(match: Match) -> Parts:
         info=match_info(match=match),
         history=match_history(match=match),
         result=match_stored_result(match=match),
-        last_shot=match_last_shot(match=match, window=None),
+        last_shot=match_last_shot(match=match),
     )
 
 
-def match_last_shot(*, match: Match, window: float | None = LAST_SHOT_WINDOW) -> dict[str, Any] | None:
-    """The latest shot, if it may still be rolling, so a socket that joins mid-shot animates it from the
-    right moment instead of jumping to the end (the client decides from `started_at` and the segments
-    whether any of it is left to show). `window` None: the latest shot however old (the caller checks)."""
+def match_last_shot(*, match: Match) -> dict[str, Any] | None:
+    """The latest shot of this version, however old: the snapshot sends it while it may still be rolling
+    (`LAST_SHOT_WINDOW`), so a socket that joins mid-shot animates it from the right moment instead of
+    jumping to the end (the client decides from `started_at` and the segments whether any is left)."""
     row = (
         MatchEvent.objects.filter(match=match, type="shot", version__gte=match.version - 1)
         .order_by("-version")
         .only("data", "created_at")
         .first()
     )
-    if row is None or (window is not None and row.created_at.timestamp() < time.time() - window):
+    if row is None:
         return None
     return {
         "segments": row.data.get("segments"),
@@ -214,8 +214,7 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
         return {"players": members, "spectators": spectators}
     ids = [match.player1_id, match.player2_id]
     there = seats_present(live, bot_seats(match, (seat for seat in (0, 1) if seat not in live)))
-    players = getattr(match, "engine_players", None)
-    names = [players[0]["name"], players[1]["name"]] if players and len(players) == 2 else engine_names(match)
+    names = engine_names(match, getattr(match, "engine_players", None) or [])
     return {
         "players": [
             {"name": names[seat], "seat": seat, "connected": seat in there}
