@@ -109,7 +109,8 @@ def test_client_shows_connection_lost(
         phone.goto(url.replace(server.url, proxy.url))
         driver.wait_ready(phone)
         proxy.freeze()
-        phone.wait_for_selector(".kz-lost", state="visible", timeout=8000)
+        # Only a look: the 8 s bound is asserted above. A slow host's phone page took just over 8 s.
+        phone.wait_for_selector(".kz-lost", state="visible", timeout=15000)
         phone.screenshot(path=str(artifacts_dir / "lifecycle-lost-phone.png"))
         proxy.thaw()
         phone.wait_for_selector(".kz-lost", state="hidden", timeout=20000)
