@@ -1,0 +1,72 @@
+"""The cup of `two_rounds_then_cup`: after the two opening rounds, everyone with a win goes on.
+
+The qualifiers are ranked by their two games (wins, then Kaisa points, then the draw list: the program
+draws a lot for the last tie, Kaiza takes the list, itself drawn) and seeded into a bracket of the next
+power of two. Seats are filled by doubling: a bracket of two is 1 v 2; each doubling gives every seed
+`s` the opponent `2n + 1 - s` beside it, so 1 and 2 meet only in the final and the seats nobody fills
+(the lowest seeds of a short field) are byes of the top seeds. The first cup round is round 3; a loss
+in the cup is out.
+"""
+
+from __future__ import annotations
+
+from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, Game, Pairing, Record
+
+
+def cup_seats(size: int) -> list[tuple[int, int]]:
+    """The first cup round's games as pairs of 1-based seeds, in bracket order (size a power of 2)."""
+    pairs = [(2, 1)]
+    while len(pairs) * 2 < size:
+        total = len(pairs) * 4 + 1
+        pairs = [(total - seed, seed) for pair in pairs for seed in pair]
+    return [(min(pair), max(pair)) for pair in pairs]
+
+
+def cup_ranking(table: dict[int, Record]) -> list[int]:
+    """The qualifiers, best first: a win in the two opening rounds, ranked by wins, points, the list."""
+    qualified = [record for record in table.values() if not record.out and record.wins > 0]
+    qualified.sort(key=lambda r: (-r.wins, -r.points, r.position))
+    return [record.entrant for record in qualified]
+
+
+def bracket_size(entries: int) -> int:
+    size = 2
+    while size < entries:
+        size *= 2
+    return size
+
+
+#: A seat whose player is not known yet (the game feeding it is still being played).
+UNDECIDED = "undecided"
+
+
+def cup_game(table: dict[int, Record], games: tuple[Game, ...]) -> Pairing | None:
+    """The first cup game in bracket order whose two players are known and not yet drawn."""
+    ranking = cup_ranking(table)
+    if len(ranking) < 2:
+        return None
+    size = bracket_size(len(ranking))
+    sides: list[int | str | None] = []  # None: a bye
+    for high, low in cup_seats(size):
+        sides.append(ranking[high - 1] if high <= len(ranking) else None)
+        sides.append(ranking[low - 1] if low <= len(ranking) else None)
+    round_number = CUP_FIRST_ROUND
+    while len(sides) > 1:
+        advancing: list[int | str | None] = []
+        for first, second in zip(sides[::2], sides[1::2], strict=True):
+            if first is None or second is None:
+                advancing.append(first if second is None else second)
+            elif isinstance(first, str) or isinstance(second, str):
+                advancing.append(UNDECIDED)
+            else:
+                played = _cup_game(games, first, second, round_number)
+                if played is None:
+                    return Pairing(first, second, round_number, table[first].games + 1, table[second].games + 1)
+                advancing.append(UNDECIDED if played.winner is None else played.winner)
+        sides = advancing
+        round_number += 1
+    return None
+
+
+def _cup_game(games: tuple[Game, ...], first: int, second: int, round_number: int) -> Game | None:
+    return next((g for g in games if g.round == round_number and g.has(first) and g.has(second)), None)

@@ -1,0 +1,211 @@
+"""The records of a double-loss draw ("tuplakaavio") and what is known of each player from them.
+
+An event is its format and its draw list (the entrants in the order they were drawn, seeds placed
+first: :mod:`game.tournaments.pairing.draw_seeding`); its state is that and every game drawn so far, in
+draw order, each with its result once it has one. Everything else (who is out, who waits, the next
+game, the placings) is derived, so the same list and results always give the same draw (issue 28).
+
+A game has a round (`round`) and each player his own round in it (`first_round`, `second_round`): a
+player who rested plays his own round 3 against someone in his round 4, in round 4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+#: The earliest and the latest round a knockout may start from (the program's `Pudari2Kierros` …
+#: `Pudari6Kierros`).
+KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST = 2, 6
+#: The cup of `two_rounds_then_cup` starts in round 3 and a loss there is final.
+CUP_FIRST_ROUND = 3
+#: The smallest field the draw takes (the program's minimum: the opening needs four).
+MINIMUM_FIELD = 4
+#: No knockout: a round no event reaches.
+NEVER = 10_000
+
+
+class Format(StrEnum):
+    DOUBLE_LOSS = "double_loss"
+    DOUBLE_LOSS_THEN_KNOCKOUT = "double_loss_then_knockout"
+    TWO_ROUNDS_THEN_CUP = "two_rounds_then_cup"
+
+
+class DrawError(ValueError):
+    """A state the draw refuses: `reason` says why, in words a tournament director can act on."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Event:
+    """`entrants`: ids in draw-list order. `knockout_from`: the round from which one loss is out
+    (only for `double_loss_then_knockout`, 2..6)."""
+
+    format: Format
+    entrants: tuple[int, ...]
+    knockout_from: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(set(self.entrants)) != len(self.entrants):
+            raise DrawError("an entrant is twice in the draw list")
+        if len(self.entrants) < MINIMUM_FIELD:
+            raise DrawError(f"a double-loss draw needs at least {MINIMUM_FIELD} entrants")
+        if self.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT:
+            if self.knockout_from is None or not KNOCKOUT_FROM_EARLIEST <= self.knockout_from <= KNOCKOUT_FROM_LATEST:
+                raise DrawError(
+                    f"a knockout starts from round {KNOCKOUT_FROM_EARLIEST} to {KNOCKOUT_FROM_LATEST}, "
+                    f"not {self.knockout_from}"
+                )
+        elif self.knockout_from is not None:
+            raise DrawError(f"{self.format} has no knockout round to choose")
+
+    @property
+    def single_loss_from(self) -> int:
+        """The first round in which a single loss puts a player out."""
+        if self.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT:
+            assert self.knockout_from is not None
+            return self.knockout_from
+        if self.format == Format.TWO_ROUNDS_THEN_CUP:
+            return CUP_FIRST_ROUND
+        return NEVER
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A game to give to the next free table: `first` is the player whose turn it was to be drawn."""
+
+    first: int
+    second: int
+    round: int
+    first_round: int
+    second_round: int
+
+
+@dataclass(frozen=True)
+class Game:
+    """A drawn game; `winner` None while it is being played. Points are the Kaisa scores (a winner of
+    a shoot-out may have fewer, K-11.4), used by the placings and the cup's seeding only."""
+
+    first: int
+    second: int
+    round: int
+    first_round: int
+    second_round: int
+    winner: int | None = None
+    first_points: int = 0
+    second_points: int = 0
+
+    @property
+    def played(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def loser(self) -> int | None:
+        if self.winner is None:
+            return None
+        return self.second if self.winner == self.first else self.first
+
+    def has(self, entrant: int) -> bool:
+        return entrant in (self.first, self.second)
+
+    def points_of(self, entrant: int) -> int:
+        return self.first_points if entrant == self.first else self.second_points
+
+    @classmethod
+    def drawn(cls, pairing: Pairing) -> Game:
+        return cls(pairing.first, pairing.second, pairing.round, pairing.first_round, pairing.second_round)
+
+
+@dataclass
+class Record:
+    """One player's line of the draw."""
+
+    entrant: int
+    position: int
+    games: int = 0
+    losses: int = 0
+    wins: int = 0
+    points: int = 0
+    pending: int = 0
+    pending_single_loss: int = 0
+    out_after: int = 0
+    opponents: list[int] = field(default_factory=list)
+
+    @property
+    def out(self) -> bool:
+        return self.out_after > 0
+
+    @property
+    def surely_in(self) -> bool:
+        """In, whatever his games in progress end in: the only players the draw pairs while results
+        are awaited (a player who may be out must not be given a table)."""
+        return not self.out and self.pending_single_loss == 0 and self.pending + self.losses <= 1
+
+
+@dataclass(frozen=True)
+class DrawState:
+    event: Event
+    games: tuple[Game, ...] = ()
+
+    def __post_init__(self) -> None:
+        records(self)  # validates
+
+    def with_game(self, game: Game) -> DrawState:
+        return DrawState(self.event, (*self.games, game))
+
+
+def records(state: DrawState) -> dict[int, Record]:
+    """Every entrant's record, validating the games in order: each names two different entrants who
+    are both still in and not in another game, in the right rounds, and a result names one of them."""
+    event = state.event
+    table = {entrant: Record(entrant, position) for position, entrant in enumerate(event.entrants)}
+    for number, game in enumerate(state.games, start=1):
+        where = f"game {number} ({game.first} v {game.second})"
+        for entrant in (game.first, game.second):
+            if entrant not in table:
+                raise DrawError(f"{where} names {entrant}, who is not in the draw list")
+        if game.first == game.second:
+            raise DrawError(f"{where} pairs a player with himself")
+        for entrant, own_round in ((game.first, game.first_round), (game.second, game.second_round)):
+            record = table[entrant]
+            if record.out:
+                if game.played and game.winner != entrant and record.losses >= 2:
+                    raise DrawError(
+                        f"{where} would be a third loss for {entrant}, out after his game {record.out_after}"
+                    )
+                raise DrawError(f"{where}: {entrant} is already out (after his game {record.out_after})")
+            if record.pending:
+                raise DrawError(f"{where}: {entrant} is still playing an earlier game")
+            if own_round != record.games + 1:
+                raise DrawError(f"{where}: it is {entrant}'s own round {record.games + 1}, not {own_round}")
+        if game.round < max(game.first_round, game.second_round):
+            raise DrawError(f"{where}: a game is in the later of its players' own rounds or after")
+        if game.winner is not None and game.winner not in (game.first, game.second):
+            raise DrawError(f"{where}: the winner {game.winner} did not play in it")
+        for entrant in (game.first, game.second):
+            _count(table[entrant], game, event.single_loss_from)
+    return table
+
+
+def _count(record: Record, game: Game, single_loss_from: int) -> None:
+    record.games += 1
+    record.opponents.append(game.second if record.entrant == game.first else game.first)
+    if not game.played:
+        record.pending += 1
+        if game.round >= single_loss_from:
+            record.pending_single_loss += 1
+        return
+    record.points += game.points_of(record.entrant)
+    if game.winner == record.entrant:
+        record.wins += 1
+        return
+    record.losses += 1
+    if record.losses == 2 or game.round >= single_loss_from:
+        record.out_after = record.games
+
+
+def pending_games(state: DrawState) -> list[Game]:
+    return [game for game in state.games if not game.played]
