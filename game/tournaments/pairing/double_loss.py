@@ -60,6 +60,8 @@ def next_game(state: DrawState) -> Pairing | None:
     if planned is not None or not _opening_done(state):
         return planned
     waiting = pending_games(state)
+    if state.event.format == Format.TWO_ROUNDS_THEN_CUP:
+        return _cup_game(state, table)
     if len(waiting) > MOST_IN_PROGRESS:
         return None
     unfinished = [i for i, game in enumerate(state.games) if not game.played]
@@ -116,10 +118,15 @@ def _completed(state: DrawState, winners: dict[int, int]) -> DrawState:
 
 def _drawn_after(state: DrawState) -> Pairing | None:
     """The next game once every result is in."""
-    table = records(state)
-    if state.event.format == Format.TWO_ROUNDS_THEN_CUP:
-        return cup_game(table, state.games)
-    return searched_game(table, state.event.single_loss_from)
+    return searched_game(records(state), state.event.single_loss_from)
+
+
+def _cup_game(state: DrawState, table: dict[int, Record]) -> Pairing | None:
+    """The cup needs no trial of outcomes: a seat still played for is skipped, the rest is known."""
+    opening_games = tuple(g for g in state.games if g.round <= 2)
+    if not all(g.played for g in opening_games):
+        return None  # the seeding waits for every opening result
+    return cup_game(table, records(DrawState(state.event, opening_games)), state.games)
 
 
 @dataclass(frozen=True)

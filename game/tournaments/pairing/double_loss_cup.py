@@ -22,9 +22,10 @@ def cup_seats(size: int) -> list[tuple[int, int]]:
     return [(min(pair), max(pair)) for pair in pairs]
 
 
-def cup_ranking(table: dict[int, Record]) -> list[int]:
-    """The qualifiers, best first: a win in the two opening rounds, ranked by wins, points, the list."""
-    qualified = [record for record in table.values() if not record.out and record.wins > 0]
+def cup_ranking(opening: dict[int, Record]) -> list[int]:
+    """The qualifiers, best first, from the records of the two opening rounds: a win, then ranked by
+    wins, points and the list."""
+    qualified = [record for record in opening.values() if not record.out and record.wins > 0]
     qualified.sort(key=lambda r: (-r.wins, -r.points, r.position))
     return [record.entrant for record in qualified]
 
@@ -40,9 +41,10 @@ def bracket_size(entries: int) -> int:
 UNDECIDED = "undecided"
 
 
-def cup_game(table: dict[int, Record], games: tuple[Game, ...]) -> Pairing | None:
-    """The first cup game in bracket order whose two players are known and not yet drawn."""
-    ranking = cup_ranking(table)
+def cup_game(table: dict[int, Record], opening: dict[int, Record], games: tuple[Game, ...]) -> Pairing | None:
+    """The first cup game in bracket order whose two players are known and not yet drawn; `opening`
+    is the records after rounds 1 and 2 alone (the cup's seeding), `table` those of now."""
+    ranking = cup_ranking(opening)
     if len(ranking) < 2:
         return None
     size = bracket_size(len(ranking))

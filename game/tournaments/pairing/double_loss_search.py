@@ -71,7 +71,10 @@ def searched_game(table: dict[int, Record], single_loss_from: int) -> Pairing | 
     if len(alive) < 2:
         return None
     if len(alive) <= CAREFUL_FIELD:
-        pair = _end_game(alive, single_loss_from)
+        try:
+            pair = _end_game(alive, single_loss_from)
+        except _TooLong:
+            pair = _seeker_game(alive)
     else:
         pair = _seeker_game(alive)
     if pair is None:
@@ -158,12 +161,22 @@ def _end_game(alive: list[Record], single_loss_from: int) -> tuple[int, int] | N
     return pair
 
 
+class _TooLong(Exception):
+    """The end-game search passed :data:`END_GAME_BUDGET` pairings: the seeker's rule decides."""
+
+
+#: Pairings the end-game search may score before it gives up (a few seconds of Python; the samples'
+#: end games take far fewer).
+END_GAME_BUDGET = 200_000
+
+
 class _EndGame:
     """The whole-event search: min over the pairings one may draw of the max over both results."""
 
     def __init__(self, single_loss_from: int) -> None:
         self.single_loss_from = single_loss_from
         self.best = lru_cache(maxsize=None)(self._best)
+        self.scored = 0
 
     def _best(self, players: tuple[Player, ...], meetings: Meetings) -> tuple[int, tuple[int, int] | None]:
         fewest = players[0][0]
@@ -189,6 +202,9 @@ class _EndGame:
         return (ROUND_GAP if best is None else best), pair
 
     def pairing_cost(self, players: tuple[Player, ...], meetings: Meetings, one: Player, other: Player) -> int:
+        self.scored += 1
+        if self.scored > END_GAME_BUDGET:
+            raise _TooLong
         if abs(one[0] - other[0]) > 1:
             return ROUND_GAP
         size = len(players)
@@ -209,9 +225,12 @@ class _EndGame:
         for winner, loser in ((one, other), (other, one)):
             rest = [p for p in players if p not in (one, other)]
             rest.append((winner[0] + 1, winner[1], winner[2], winner[3]))
+            kept = after_meetings
             if loser[3] + 1 < 2 and round_number < self.single_loss_from:
                 rest.append((loser[0] + 1, loser[1], loser[2], loser[3] + 1))
-            worst = max(worst, self.state_cost(tuple(sorted(rest)), after_meetings, cost))
+            else:  # out: his meetings no longer matter, and the search reuses more states without them
+                kept = tuple(item for item in after_meetings if loser[2] not in item[0])
+            worst = max(worst, self.state_cost(tuple(sorted(rest)), kept, cost))
             if worst >= ROUND_GAP:
                 break
         return worst

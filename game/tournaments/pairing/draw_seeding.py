@@ -1,0 +1,64 @@
+"""The draw list of a double-loss event with its top 1–8 seeded ("Sijoitettu"), as the program places
+them: spread over the list so the seeds meet as late as possible.
+
+Positions are 1-based places in a list of `n`. Seed 1 goes second from the foot (n - 1), seed 2 to
+the middle (n / 2, rounded down), seed 3 to the middle of the upper half (half of seed 2's place),
+seed 4 between seeds 1 and 2, seed 5 between seeds 4 and 2, seed 6 to half of seed 3's place, seed 7
+between seeds 2 and 3, seed 8 between seeds 1 and 4 (rounded up); "between" is the mean, rounded half
+to even as the program's arithmetic does. A place already taken or off the list (small fields) gives
+the nearest free place, the upper first: Kaiza's choice, where the program would let two seeds share
+a place. Everyone else fills the free places in the order they were drawn (the caller draws them: the
+list stays a pure function of its inputs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from game.tournaments.pairing.double_loss_state import DrawError
+
+MOST_SEEDS = 8
+
+
+def seed_places(size: int, seeds: int) -> list[int]:
+    """The 1-based places of seeds 1..`seeds` in a list of `size`."""
+    if not 0 <= seeds <= min(MOST_SEEDS, size):
+        raise DrawError(f"1 to {MOST_SEEDS} seeds, and no more than the entrants; not {seeds}")
+    wanted: list[int] = []
+    formulas = (
+        lambda p: size - 1,
+        lambda p: size // 2,
+        lambda p: p[1] // 2,
+        lambda p: round((p[1] + p[0]) / 2),
+        lambda p: round((p[3] + p[1]) / 2),
+        lambda p: p[2] // 2,
+        lambda p: round((p[1] + p[2]) / 2),
+        lambda p: math.ceil((p[0] + p[3]) / 2),
+    )
+    taken: list[int] = []
+    for formula in formulas[:seeds]:
+        # later formulas read the places the program computed, not the ones a clash moved
+        place = formula(wanted)
+        wanted.append(place)
+        taken.append(_nearest_free(place, size, taken))
+    return taken
+
+
+def _nearest_free(place: int, size: int, taken: list[int]) -> int:
+    for distance in range(size + 1):
+        for candidate in (place - distance, place + distance):
+            if 1 <= candidate <= size and candidate not in taken:
+                return candidate
+    raise DrawError("no free place left for a seed")
+
+
+def seeded_draw_list(seeded: Sequence[int], unseeded: Sequence[int]) -> tuple[int, ...]:
+    """The draw list: `seeded` in seed order (1 first), `unseeded` in the order they were drawn."""
+    size = len(seeded) + len(unseeded)
+    places = seed_places(size, len(seeded))
+    slots: list[int | None] = [None] * size
+    for entrant, place in zip(seeded, places, strict=True):
+        slots[place - 1] = entrant
+    others = iter(unseeded)
+    return tuple(entrant if entrant is not None else next(others) for entrant in slots)
