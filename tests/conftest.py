@@ -104,6 +104,31 @@ def django_db_modify_db_settings(
         database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _channel_groups_of_this_worker() -> Iterator[None]:
+    """Under a Redis channel layer (the services run of `make test`) the tests of each pytest-xdist
+    worker keep their groups under a prefix of their own: the lobby's broadcasts of one worker's test
+    would otherwise reach the other worker's lobby sockets (a seek test that expects silence heard a
+    stranger's seek). Servers a test starts have their own prefix already (tests.support.daphne)."""
+    from channels.layers import channel_layers
+    from django.conf import settings
+
+    layer = settings.CHANNEL_LAYERS.get("default", {})
+    if "prefix" in layer.get("CONFIG", {}):
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        prefix = layer["CONFIG"]["prefix"] = f"{layer['CONFIG']['prefix']}-{worker}-{os.getpid()}"
+        channel_layers.backends.clear()
+        yield
+        import redis
+
+        client = redis.Redis.from_url(layer["CONFIG"]["hosts"][0])
+        for key in client.scan_iter(f"{prefix}*"):
+            client.delete(key)
+        client.close()
+        return
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _services_missing_fail_in_ci() -> None:
     missing = os.environ.get("KAIZA_SERVICES_MISSING")
