@@ -45,7 +45,9 @@ class LevelSpec:
     times the aim is corrected by the object ball's measured direction;
     ``robust``: how many of the best candidates are replayed with the aim nudged; ``angle_noise`` (rad)
     and ``speed_noise`` (fraction): the stroke's standard deviations; ``budget``: search time (s);
-    ``placement_choice``: how many of the best placements it picks from at random.
+    ``placement_choice``: how many of the best placements it picks from at random; ``max_simulations``:
+    a cap on the shots the search plays, a budget that is the same on every machine (None: the time
+    budget alone; the analysis sets the time budget to ``math.inf`` and bounds its search by this).
     """
 
     pairs: int
@@ -58,6 +60,7 @@ class LevelSpec:
     budget: float
     placement_choice: int
     lag_noise: float
+    max_simulations: int | None = None
 
 
 _SPINS_1 = ((0.0, 0.0),)

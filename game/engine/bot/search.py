@@ -81,7 +81,9 @@ class _Search:
         self.simulations = 0
 
     def out_of_time(self) -> bool:
-        return time.perf_counter() > self.deadline
+        """Past the level's time budget, or past its cap on simulations when it has one."""
+        cap = self.spec.max_simulations
+        return (cap is not None and self.simulations >= cap) or time.perf_counter() > self.deadline
 
     def allowed(self, call: dict[str, Any]) -> bool:
         """Whether the rules accept this call here (K-4.3), asked without shooting and remembered."""
@@ -153,7 +155,34 @@ def _object_direction(shot: Any, cue_ball: str, ball: str) -> float | None:
 def search_shot(
     snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: random.Random
 ) -> tuple[dict[str, Any], dict[str, float], float]:
+    """The call, the strike and the value of the shot ``spec`` finds best for ``player`` here."""
     search = _Search(snapshot, player, spec, rng)
+    candidates = _candidates(search)
+    if candidates:
+        chosen = _robust_best(search, candidates)
+        return chosen.call, chosen.strike, chosen.value
+    return _fallback(search)
+
+
+def search_candidates(snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: random.Random) -> list[Candidate]:
+    """Every shot the search of ``spec`` played, best value first (what :func:`search_shot` chooses
+    among, before its robustness replays); the fallback's one shot when no aim line was playable.
+
+    For tools that want more than the one shot the bot plays (the analysis ranks several). With a
+    ``spec.budget`` of ``math.inf`` the search is bounded by the spec's counts alone, so the same
+    position gives the same candidates on any machine.
+    """
+    search = _Search(snapshot, player, spec, rng)
+    candidates = _candidates(search)
+    if not candidates:
+        call, strike, value = _fallback(search)
+        candidates = [Candidate(call, strike, value, value > 0)]
+    return candidates
+
+
+def _candidates(search: _Search) -> list[Candidate]:
+    """The shots played for the aim lines, best value first."""
+    snapshot, player, spec = search.snapshot, search.player, search.spec
     table, balls, cue_ball = search.table, search.balls, search.cue_ball
     cue = balls.get(cue_ball)
     if cue is None:
@@ -184,11 +213,8 @@ def search_shot(
             if search.out_of_time():
                 break
             _try_line(search, line, call, base_speed * factor, side, height, candidates)
-    if candidates:
-        candidates.sort(key=lambda c: -c.value)
-        chosen = _robust_best(search, candidates)
-        return chosen.call, chosen.strike, chosen.value
-    return _fallback(search)
+    candidates.sort(key=lambda c: -c.value)
+    return candidates
 
 
 def _try_line(

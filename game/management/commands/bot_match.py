@@ -1,10 +1,11 @@
 """`python manage.py bot_match`: the bot level sanity table (level A against level B over N matches).
 
 A benchmark, not a test: it prints figures. Matches are played on the engine alone (no server, no
-database) from the lag to the end, each bot seated first in half of them so the lag side does not
-favour one level. A full game to 60 between bots that miss a lot is long, so ``--target`` lowers the
-winning score and ``--max-moves`` caps a match (a capped match is decided on points and counted as
-such); both are printed with the table so the figures say what they measured.
+database) from the lag to the end by :func:`game.engine.bot.play.play_match` (``bot_ladder``'s loop
+too), each bot seated first in half of them so the lag side does not favour one level. A full game to
+60 between bots that miss a lot is long, so ``--target`` lowers the winning score and ``--max-moves``
+caps a match (a capped match is decided on points and counted as such); both are printed with the
+table so the figures say what they measured.
 """
 
 from __future__ import annotations
@@ -16,38 +17,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from game.engine.bot import apply_move, choose_move
 from game.engine.bot.levels import LEVELS
-from game.engine.rules import Match, Ruleset
-
-
-def play_match(
-    levels: dict[str, int], seats: tuple[str, str], *, target: int, max_moves: int, seed: int, stats: dict[str, Any]
-) -> tuple[str | None, dict[str, int], bool]:
-    """One bot-against-bot match on the engine: (winner, scores, capped)."""
-    match = Match.new(players=seats, ruleset=Ruleset(target_score=target))
-    for move_number in range(max_moves):
-        pending = match.pending()
-        if not pending:
-            return match.winner, match.scores, False
-        player, action = pending[0]
-        started = time.perf_counter()
-        move = choose_move(match.snapshot(), levels[player], player=player, seed=seed * 100_003 + move_number)
-        elapsed = time.perf_counter() - started
-        outcome = apply_move(match, move)
-        if action == "shoot":
-            level = levels[player]
-            stats["times"][level].append(elapsed)
-            stats["shots"][level] += 1
-            verdict = outcome.verdict
-            stats["pots"][level] += bool(verdict.get("scored"))
-            stats["fouls"][level] += bool(verdict.get("penalty"))
-            stats["points"][level] += int(verdict.get("points", 0)) - int(verdict.get("penalty", 0))
-    scores = match.scores
-    names = list(scores)
-    if scores[names[0]] == scores[names[1]]:
-        return None, scores, True
-    return max(names, key=lambda n: scores[n]), scores, True
+from game.engine.bot.play import LevelStats, play_match
 
 
 class Command(BaseCommand):
@@ -66,8 +37,7 @@ class Command(BaseCommand):
         names = {strong: f"level{strong}", weak: f"level{weak}"}
         if strong == weak:
             names = {strong: f"level{strong}"}
-        stats: dict[str, Any] = {key: defaultdict(int) for key in ("shots", "pots", "fouls", "points")}
-        stats["times"] = defaultdict(list)
+        stats = LevelStats()
         wins: dict[int, int] = defaultdict(int)
         capped = draws = 0
         margins: list[int] = []
@@ -76,7 +46,7 @@ class Command(BaseCommand):
             a, b = (f"A:{names[strong]}", f"B:{names.get(weak, names[strong])}")
             levels = {a: strong, b: weak}
             seats = (a, b) if index % 2 == 0 else (b, a)
-            winner, scores, was_capped = play_match(
+            result = play_match(
                 levels,
                 seats,
                 target=options["target"],
@@ -84,6 +54,7 @@ class Command(BaseCommand):
                 seed=options["seed"] + index,
                 stats=stats,
             )
+            winner, scores, was_capped = result.winner, result.scores, result.capped
             capped += was_capped
             if winner is None:
                 draws += 1
@@ -106,11 +77,11 @@ class Command(BaseCommand):
             f"{'think p50':>10} {'think max':>10}"
         )
         for level in sorted({strong, weak}, reverse=True):
-            times = stats["times"][level] or [0.0]
-            shots = stats["shots"][level] or 1
+            times = stats.times[level] or [0.0]
+            shots = stats.shots[level] or 1
             self.stdout.write(
-                f"{level:>5} {wins[level]:>5} {stats['shots'][level]:>6} "
-                f"{100 * stats['pots'][level] / shots:>5.1f}% {stats['fouls'][level]:>6} "
-                f"{stats['points'][level] / shots:>9.2f} {statistics.median(times):>9.2f}s {max(times):>9.2f}s"
+                f"{level:>5} {wins[level]:>5} {stats.shots[level]:>6} "
+                f"{100 * stats.pots[level] / shots:>5.1f}% {stats.fouls[level]:>6} "
+                f"{stats.points[level] / shots:>9.2f} {statistics.median(times):>9.2f}s {max(times):>9.2f}s"
             )
         self.stdout.write(f"draws {draws}, capped {capped}, mean margin (A - B) {statistics.mean(margins):+.1f}")
