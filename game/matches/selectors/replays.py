@@ -10,6 +10,7 @@ so the page replays exactly what players saw without simulating anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from game.accounts.selectors import match_scores, profile_name
@@ -231,6 +232,35 @@ def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:
     CPU-bound (every shot is simulated again): call it off the event loop, never inside a request of a
     busy server. Tests and tools use it to check that a record reproduces its match.
     """
+    return _replayed(record).snapshot()
+
+
+def replay_shots(*, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The shots of a replay record as the shot analysis reads them (game.engine.analysis.played_shots):
+    ``{"snapshot", "player", "call", "strike"}`` per stored `shoot`, the snapshot the position just
+    before it. A match stores its inputs, not a position per shot (Shot.input, Shot.snapshot_hash), so
+    the positions come from running the record through the engine; CPU-bound like replay_run."""
+    shots: list[dict[str, Any]] = []
+
+    def before(engine_match: EngineMatch, entry: dict[str, Any], data: dict[str, Any]) -> None:
+        if entry["kind"] == "shoot":
+            shots.append(
+                {
+                    "snapshot": engine_match.snapshot(),
+                    "player": entry["player"],
+                    "call": data.get("call"),
+                    "strike": data["strike"],
+                }
+            )
+
+    _replayed(record, before=before)
+    return shots
+
+
+def _replayed(
+    record: dict[str, Any], before: Callable[[EngineMatch, dict[str, Any], dict[str, Any]], None] | None = None
+) -> EngineMatch:
+    """The engine match after every input of ``record``; ``before`` sees each input before it is applied."""
     setup = record["new"]
     engine_match = EngineMatch.new(
         players=tuple(setup["players"]),
@@ -248,7 +278,9 @@ def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:
             # reason is the one the match finished with.
             data["loser"] = players[1 - players.index(entry["player"])]
             data.setdefault("reason", final.get("finish_reason") or "forfeit")
+        if before is not None:
+            before(engine_match, entry, data)
         replay_apply(engine_match, kind=entry["kind"], player=entry["player"], data=data)
     for name, connected in (record.get("presence") or {}).items():
         engine_match.set_connected(name, connected)
-    return engine_match.snapshot()
+    return engine_match
