@@ -32,14 +32,17 @@ class LevelStats:
     """What the levels did over the matches one ``LevelStats`` was passed to, keyed by level.
 
     A **visit** (K-6.1) starts with a level's first shot of a match and with every shot after its
-    own shot that passed the turn or was the opponent's; ``fouls`` counts shots with a penalty (K-8.1)
-    and ``points`` the points scored minus the penalties.
+    own shot that passed the turn or was the opponent's; ``fouls`` counts shots with a penalty (K-8.1),
+    ``replays`` the shots from hand the rules had played again (K-7.2: the cue ball did not cross the
+    home line; they count as shots of the same visit) and ``points`` the points scored minus the
+    penalties.
     """
 
     shots: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     visits: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     pots: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     fouls: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    replays: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     points: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     times: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
 
@@ -102,6 +105,7 @@ def play_match(
             stats.shots[level] += 1
             stats.pots[level] += bool(verdict.get("scored"))
             stats.fouls[level] += bool(verdict.get("penalty"))
+            stats.replays[level] += bool(verdict.get("replay"))
             stats.points[level] += int(verdict.get("points", 0)) - int(verdict.get("penalty", 0))
         last_shooter, visit_open = player, not verdict.get("turn_passes", True)
         if on_shot is not None:

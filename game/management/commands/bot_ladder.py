@@ -5,7 +5,8 @@ matches on the engine alone through the one bot match loop (:func:`game.engine.b
 ``bot_match``'s too), match i on seed S + i, the seats and the break alternating (the higher level
 breaks in the even matches whoever wins the lag, K-3.2). Per level it prints the win rate, points per
 visit (points minus penalties, K-8.1), pot rate (shots whose call scored) and fouls per visit, over all
-the matches it played; the last lines read ``level K over level K-1: W% of N matches``, one per pair.
+the matches it played, with its shots, visits and K-7.2 replays (shots from hand played again); the
+last lines read ``level K over level K-1: W% of N matches``, one per pair.
 
 The levels search within their time budgets, so the figures depend a little on the host's speed:
 print the host's timeit with them. ``--target`` and ``--max-moves`` shorten the matches (a capped
@@ -92,7 +93,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"{'level':>5} {'matches':>7} {'win %':>6} {'pts/visit':>9} {'pot %':>6} {'fouls/visit':>11} "
-            f"{'shots':>6} {'visits':>6} {'think p50':>9}"
+            f"{'shots':>6} {'visits':>6} {'replays':>7} {'think p50':>9}"
         )
         for level in levels:
             shots = stats.shots[level] or 1
@@ -101,6 +102,7 @@ class Command(BaseCommand):
                 f"{level:>5} {played[level]:>7} {100 * won[level] / (played[level] or 1):>5.0f}% "
                 f"{stats.points[level] / visits:>9.2f} {100 * stats.pots[level] / shots:>5.1f}% "
                 f"{stats.fouls[level] / visits:>11.2f} {stats.shots[level]:>6} {stats.visits[level]:>6} "
+                f"{stats.replays[level]:>7} "
                 f"{statistics.median(stats.times[level] or [0.0]):>8.2f}s"
             )
         for higher, lower, wins in pairs:
