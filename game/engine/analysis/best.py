@@ -24,9 +24,11 @@ from game.engine.rules import Match
 
 #: The level whose search the analysis uses: the strongest.
 ANALYSIS_LEVEL = LEVELS[-1]
-#: The search's budget in simulations. Level 5's whole search plays 240 to 480 shots a position; on
-#: every 4th position of the sample match (10 positions) a cap of 240 found the same best shots, with
-#: the same expected points, as the uncapped search, in half its time (a cap of 120 chose other shots in 4 of 10).
+#: The search's budget in simulations. Level 5's whole search plays up to 900 shots (12 pairs, 25
+#: speed and spin variations, 3 tries each with the aim corrections). On every 4th position of the
+#: sample match (10 positions) a cap of 240 found the uncapped search's best shot in 9 (the tenth
+#: worth 1.75 expected points less), 120 in 5, 360 in all 10; but 360 took the 40-shot benchmark from
+#: 29 s to 48 s on the same host, too near the issue's 60 s bar on a shared machine.
 ANALYSIS_SIMULATIONS = 240
 #: Its search with no deadline (see the module docstring).
 ANALYSIS_SPEC: LevelSpec = dataclasses.replace(
