@@ -45,6 +45,77 @@ test("the loop runs fixed steps and drops the gap after a hidden tab", () => {
   assert.equal(renders, 3);
 });
 
+test("the loop stops asking for frames while nothing moves and idles on its timer until woken", () => {
+  const frames = [];
+  const timers = [];
+  let busy = true;
+  let updates = 0;
+  let renders = 0;
+  const loop = createLoop({
+    update: () => updates++,
+    render: () => renders++,
+    busy: () => busy,
+    step: 10,
+    idleStep: 100,
+    raf: (f) => (frames.push(f), frames.length),
+    caf: (h) => (frames[h - 1] = null),
+    setTimer: (f) => (timers.push(f), timers.length),
+    clearTimer: (h) => (timers[h - 1] = null),
+    clock: () => 1000,
+  });
+  loop.start();
+  assert.equal(frames.length, 1);
+  frames[0](0); // something moves: the next frame is asked for
+  assert.equal(frames.length, 2);
+  assert.equal(timers.length, 0);
+  busy = false;
+  frames[1](16); // still: that frame is given back, the idle timer runs instead
+  assert.equal(frames[2], null, "the frame asked for at the start of a still frame is cancelled");
+  assert.equal(timers.length, 1);
+  const [rendersBefore, updatesBefore] = [renders, updates];
+  timers[0](); // an idle tick: one update, one render, the next tick
+  assert.equal(renders, rendersBefore + 1);
+  assert.equal(updates, updatesBefore + 1);
+  assert.equal(timers.length, 2);
+  assert.equal(frames.length, 3, "no frame while idle");
+  loop.wake(); // a new state: a frame at once, the idle tick cancelled
+  assert.equal(frames.length, 4);
+  assert.equal(timers[1], null);
+  loop.wake(); // already awake: no second frame
+  assert.equal(frames.length, 4);
+  loop.stop();
+  assert.equal(frames[3], null);
+  loop.wake(); // stopped: nothing wakes it
+  assert.equal(frames.length, 4);
+});
+
+test("an idle tick that sets a new state hands over to the frames", () => {
+  const frames = [];
+  const timers = [];
+  let loop = null;
+  let moving = false;
+  loop = createLoop({
+    update: () => {
+      if (moving) loop.wake();
+    },
+    render() {},
+    busy: () => moving,
+    raf: (f) => (frames.push(f), frames.length),
+    caf() {},
+    setTimer: (f) => (timers.push(f), timers.length),
+    clearTimer() {},
+    clock: () => 0,
+  });
+  loop.start();
+  frames[0](0);
+  assert.equal(timers.length, 1, "still: idling");
+  moving = true;
+  const asked = frames.length;
+  timers[0]();
+  assert.equal(frames.length, asked + 1, "the tick's new state asked for one frame");
+  assert.equal(timers.length, 1, "and no further idle tick");
+});
+
 test("words: calls, clocks, verdicts", () => {
   assert.equal(describeCall({ ball: "red1", pocket: "foot_left", object_cushions: 1, cue_cushions: 0, via: "kaisa" }), "red → top right · 1 cushion · via kaisa");
   assert.equal(formatClock(65.2), "1:06");

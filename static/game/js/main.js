@@ -58,8 +58,12 @@ function boot(root) {
   const sound = createSound(root, table);
   const lastShot = createLastShot(root, { sound, clock: clockNow });
 
+  // The loop's wake (set once it exists): a new state is drawn at the next frame, not the next idle tick.
+  let wake = () => {};
   function set(next) {
+    if (next === state) return;
     state = next;
+    wake();
   }
 
   let chat = null;
@@ -138,6 +142,8 @@ function boot(root) {
   let lastHudState = null;
   let wasMyTurn = false;
   let lastLagRound = null;
+  // The last frame drew the last shot's replay: frames go on until it ends.
+  let replaying = false;
 
   function resize() {
     const rect = stage.getBoundingClientRect();
@@ -153,6 +159,7 @@ function boot(root) {
     setPocketPlaces(pocketPlaces(tf, table));
     setPortrait(tf.portrait);
     lastDrawn = null;
+    wake();
   }
   const observer = new ResizeObserver(resize);
   observer.observe(stage);
@@ -177,6 +184,7 @@ function boot(root) {
     },
     render: (now) => {
       const replayed = lastShot.view(state, now);
+      replaying = Boolean(replayed);
       if (replayed) {
         renderer.draw(replayed.state, replayed.now);
         lastDrawn = null;
@@ -185,7 +193,7 @@ function boot(root) {
         animating(state, now) ||
         aimGliding(state, now) ||
         glideDrawn ||
-        (now - lastDrawAt > 120 && marching(state, now))
+        (now - lastDrawAt > 90 && marching(state, now))
       ) {
         glideDrawn = aimGliding(state, now);
         renderer.draw(state, now);
@@ -206,11 +214,20 @@ function boot(root) {
         lastHudAt = now;
       }
     },
+    // Frames while something moves or a drawing is owed; otherwise the loop idles on its timer, which
+    // keeps the clocks, the HUD and the marching call line going (loop.js).
+    busy: (now) =>
+      state !== lastDrawn || state.steps.length > 0 || aimGliding(state, now) || glideDrawn || replaying,
   });
+  wake = loop.wake;
+  // Any press or key wakes the frames before its own handler runs (a replay button, a drag's start).
+  const wakeOnInput = () => loop.wake();
+  for (const type of ["pointerdown", "keydown", "click"]) document.addEventListener(type, wakeOnInput, true);
   loop.start();
 
   return () => {
     loop.stop();
+    for (const type of ["pointerdown", "keydown", "click"]) document.removeEventListener(type, wakeOnInput, true);
     observer.disconnect();
     unbindPointer();
     unbindKeys();
