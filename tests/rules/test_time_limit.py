@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine.rules import Match, RuleError
+from game.engine.rules import Match, RuleError, words
 from tests.rules.fakes import STRIKE, E, Script
 from tests.rules.helpers import START, position, shot
 
@@ -62,6 +62,32 @@ def test_k11_1_limit_two_extra_visits_white2_last_then_shootout() -> None:
     assert m.phase == "shootout" and snap["shootout"]["stage"] == "lag"
     assert snap["balls"] == {"white1": None, "white2": None, "red1": None, "red2": None, "kaisa": [1.42, 0.71]}
     assert m.pending() == [("alice", "lag"), ("bob", "lag")]
+
+
+def test_k11_1_no_extra_visits_goes_from_the_round_to_the_shootout() -> None:
+    """A club event's clock (issue 28: game time, then the shoot-out visits, no extra visits): once the
+    time is up, white2's visit ends the round and the K-11.2 shoot-out begins at once, with the words
+    saying so in every language."""
+    script = Script()
+    m = position(clock=clock(), ruleset={"extra_visits_each": 0, "shootout_visits": 3}, simulate=script)
+    with script:
+        for _ in range(2):
+            script.push(MISS)
+        miss(m, now=11.0)  # alice: the time is up, the round goes on
+        assert m.phase == "play" and m.current_player == "bob"
+        miss(m, now=12.0)  # bob (white2) ends the round
+    snap = m.snapshot()
+    assert m.phase == "shootout" and snap["shootout"]["stage"] == "lag" and snap["extra_visits"] == []
+    assert (
+        words.text("time_up", {"extra_each": 0})
+        == "Time is up: this round is finished, then the shoot-out (K-11.1, K-11.2)"
+    )
+    assert "1 more visit " in words.text("time_up", {"extra_each": 1})
+    with pytest.raises(RuleError) as err:
+        Match.new(ruleset={"extra_visits_each": -1})
+    assert err.value.code == "bad_ruleset"
+    with pytest.raises(RuleError):
+        Match.new(ruleset={"shootout_visits": 0})
 
 
 def test_k11_1_a_winner_during_extra_visits_ends_the_game() -> None:

@@ -80,6 +80,8 @@ class Ruleset:
             raise RuleError("bad_ruleset", "ball_diameter must be between 0.05 and 0.08 m")
         if ruleset.time_warning > ruleset.time_limit or ruleset.time_limit <= 0:
             raise RuleError("bad_ruleset", "time_warning must not come after a positive time_limit")
+        if ruleset.extra_visits_each < 0 or ruleset.shootout_visits < 1 or ruleset.target_score < 1:
+            raise RuleError("bad_ruleset", "extra visits are 0 or more, shoot-out visits and the target 1 or more")
         return ruleset
 
 

@@ -108,9 +108,10 @@ def end_visit(state: MatchState) -> MatchState:
     state = next_visit(state)
     if state.phase == Phase.PLAY:
         if state.clock.expired and ending_cue == "white2":
-            state = state.evolve(
-                phase=Phase.EXTRA_VISITS, extra_visits=("white1", "white2") * state.ruleset.extra_visits_each
-            )
+            extra = ("white1", "white2") * state.ruleset.extra_visits_each
+            # An event's clock without extra visits (game/matches/clock_presets.py, the club presets)
+            # goes from the end of the round straight to the shoot-out (K-11.2).
+            state = state.evolve(phase=Phase.EXTRA_VISITS, extra_visits=extra) if extra else start_shootout(state)
     elif state.phase == Phase.EXTRA_VISITS:
         extra = state.extra_visits[1:] if state.extra_visits else ()
         state = state.evolve(extra_visits=extra)

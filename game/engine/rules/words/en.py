@@ -268,6 +268,8 @@ EN_TEXTS: dict[str, Template] = {
     "time_up": lambda w, p: (
         f"Time is up: this round is finished, then each player gets "
         f"{p['extra_each']} more visit{'s' if p['extra_each'] != 1 else ''} (K-11.1)"
+        if p["extra_each"]
+        else "Time is up: this round is finished, then the shoot-out (K-11.1, K-11.2)"
     ),
     "extra_visits": lambda w, p: f"Extra visits: {_visits(p['extra_each'])} each, {p['last']} takes the last (K-11.1)",
     "shootout": lambda w, p: (

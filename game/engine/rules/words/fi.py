@@ -287,6 +287,8 @@ FI_TEXTS: dict[str, Template] = {
     "time_warning": lambda w, p: f"Aikaraja: viimeiset {_duration(p['seconds'])}",
     "time_up": lambda w, p: (
         f"Aika loppui: tämä kierros pelataan loppuun, sitten kumpikin saa vielä {_visits(p['extra_each'])} (K-11.1)"
+        if p["extra_each"]
+        else "Aika loppui: tämä kierros pelataan loppuun, sitten ratkaisulyönnit (K-11.1, K-11.2)"
     ),
     "extra_visits": lambda w, p: f"Lisävuorot: {_visits(p['extra_each'])} kummallekin, viimeisenä {p['last']} (K-11.1)",
     "shootout": lambda w, p: (

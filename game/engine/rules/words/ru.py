@@ -308,6 +308,8 @@ RU_TEXTS: dict[str, Template] = {
     "time_warning": lambda w, p: f"Лимит времени: осталось {_duration(p['seconds'])}",
     "time_up": lambda w, p: (
         f"Время вышло: этот круг доигрывается, затем каждому игроку ещё {_visits(p['extra_each'])} (K-11.1)"
+        if p["extra_each"]
+        else "Время вышло: этот круг доигрывается, затем серия пенальти (K-11.1, K-11.2)"
     ),
     "extra_visits": lambda w, p: (
         f"Дополнительные подходы: по {_visits(p['extra_each'])}, последним играет {p['last']} (K-11.1)"
