@@ -56,6 +56,11 @@ class Tournament(models.Model):
         verbose_name=_("time limit"),
         help_text=_("K-11 match limit, seconds; empty: none"),
     )
+    #: The event's clock and target (issue 28): the `ruleset` JSON every match of it is created with,
+    #: only what differs from the K-11 defaults (game/matches/clock_presets.py `EventClock.ruleset`).
+    ruleset = models.JSONField(
+        default=dict, blank=True, verbose_name=_("ruleset"), help_text=_("the clock and target of its matches")
+    )
     max_entries = models.PositiveSmallIntegerField(default=16, verbose_name=_("most entries"))
     starts_at = models.DateTimeField(verbose_name=_("start time"))
     status = models.CharField(
@@ -220,6 +225,9 @@ class TournamentPairing(models.Model):
     second_points = models.FloatField(default=0.0, verbose_name=_("second entry's points"))
     first_score = models.IntegerField(default=0, verbose_name=_("first entry's score"))
     second_score = models.IntegerField(default=0, verbose_name=_("second entry's score"))
+    #: How the game ended, the match's `result_code` (target, time_limit, shootout, resign, ...): a game
+    #: decided in the shoot-out keeps both scores and its winner, who may have fewer points (K-11.4).
+    result_code = models.CharField(max_length=16, blank=True, verbose_name=_("how the game ended"))
     #: Epoch seconds: if the match has not started by then, whoever did not come loses by forfeit
     #: (fired by the server clocks, game/matches/services/deadlines.py); null once started or decided.
     no_show_deadline = models.FloatField(null=True, blank=True, verbose_name=_("no-show deadline"))

@@ -22,7 +22,8 @@ from django.utils.translation import gettext_noop
 
 from game.accounts.services import profile_ensure
 from game.common.clock import game_now
-from game.matches.services import SHOT_CLOCK_RANGE, TIME_LIMIT_RANGE, Applied, MatchError, check_range, lock, start
+from game.matches.clock_presets import EventClock
+from game.matches.services import SHOT_CLOCK_RANGE, Applied, MatchError, check_range, clock_settings, lock, start
 from game.models import Club, Match, Membership, TeamSeat
 from game.teams.selectors import TEAM_SIZES
 
@@ -59,12 +60,14 @@ def team_match_create(
     shot_clock: int | None = None,
     club: Club | None = None,
     created_by: User | None = None,
+    clock: EventClock | None = None,
 ) -> Match:
     """A team match with every member seated, started at once (phase ``lag``): ``teams[i]`` lists
     team i's members in their rotation order (the first ones lag, K-3.1); 2 to 4 per team, both teams
     the same size, nobody twice. ``rated`` only for a caller that rates team results (a club
     tournament): each member's rating then moves against the other team's mean (docs/teams.md).
-    ``time_limit`` (K-11, seconds) and ``shot_clock`` as for a one-to-one match."""
+    ``time_limit`` (K-11, seconds), ``clock`` (an event's clock and target) and ``shot_clock`` as for a
+    one-to-one match."""
     if not isinstance(teams, list | tuple) or len(teams) != 2:
         raise MatchError("bad_teams", gettext_noop("a team match has exactly two teams"))
     if any(not isinstance(members, list | tuple) for members in teams):
@@ -77,7 +80,7 @@ def team_match_create(
         raise MatchError("bad_teams", gettext_noop("every member must be a user"))
     if len({u.pk for u in everyone}) != len(everyone):
         raise MatchError("duplicate_member", gettext_noop("a player can only take one place in a match"))
-    time_limit = check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
+    time_limit, ruleset = clock_settings(clock, time_limit)
     shot_clock = check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
     for user in everyone:
         _check_member(user, rated=bool(rated), club=club)
@@ -91,6 +94,7 @@ def team_match_create(
             shot_clock=shot_clock,
             club=club,
             team_size=size,
+            ruleset=ruleset,
         )
         TeamSeat.objects.bulk_create(
             TeamSeat(match=match, user=user, team=team, order=order)
@@ -110,11 +114,12 @@ def team_match_open(
     time_limit: int | None = None,
     shot_clock: int | None = None,
     club: Club | None = None,
+    clock: EventClock | None = None,
 ) -> Match:
     """A casual team match in the lobby, ``user`` first in team 0; it starts when every place is taken
     (:func:`team_match_join`)."""
     size = _check_size(team_size)
-    time_limit = check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
+    time_limit, ruleset = clock_settings(clock, time_limit)
     shot_clock = check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
     _check_member(user, rated=False, club=club)
     with transaction.atomic():
@@ -126,6 +131,7 @@ def team_match_open(
             shot_clock=shot_clock,
             club=club,
             team_size=size,
+            ruleset=ruleset,
         )
         TeamSeat.objects.create(match=match, user=user, team=0, order=0)
     return match

@@ -25,8 +25,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from game.clubs import selectors as club_selectors
+from game.matches.clock_presets import KAISA_RULES, NO_LIMIT, EventClockError, event_clock_make
+from game.matches.views.play import EventClockForm
 from game.models import Club
-from game.models.tournaments import DEFAULT_TIME_LIMIT, Tournament, TournamentPairing
+from game.models.tournaments import Tournament, TournamentPairing
 from game.realtime import fanout as realtime
 from game.tournaments import services
 from game.tournaments.selectors import tournaments as selectors
@@ -36,26 +38,26 @@ from game.tournaments.services.base import is_manager
 T = "game/tournaments/"
 
 
-class TournamentForm(forms.Form):
-    """Shapes only; the service decides what is allowed (its messages come back as form errors)."""
+class TournamentForm(EventClockForm):
+    """Shapes only; the service decides what is allowed (its messages come back as form errors). The
+    clock and target fields are the match form's (EventClockForm), the Kaisa rules preselected."""
+
+    DEFAULT_CLOCK = KAISA_RULES.key
 
     name = forms.CharField(max_length=80, min_length=3, label=_("Name"))
     format = forms.ChoiceField(choices=Tournament.Format.choices, label=_("Format"))
     kind = forms.ChoiceField(choices=Tournament.Kind.choices, label=_("Singles or teams"))
     team_size = forms.IntegerField(min_value=2, max_value=4, required=False, label=_("Players per team"))
     rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
-    time_limit = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=240,
-        initial=DEFAULT_TIME_LIMIT // 60,
-        label=_("Time limit (minutes, K-11)"),
-        help_text=_("65 is the classic 60 + 5; empty: no limit"),
-    )
     max_entries = forms.IntegerField(min_value=2, max_value=64, initial=16, label=_("Most entries"))
     starts_at = forms.DateTimeField(
         label=_("Start time"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["clock"].initial = KAISA_RULES.key
+        self.order_fields(["name", "format", "kind", "team_size", "rated", "max_entries", "starts_at"])
 
 
 def refusal_words(error: services.TournamentError) -> str:
@@ -91,6 +93,13 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            # No preset: no time limit, or the minutes given with the Kaisa rules' other numbers.
+            clock = data["clock"] or event_clock_make(preset=NO_LIMIT, game_minutes=data["time_limit"])
+        except EventClockError as error:
+            for words, params in error.problems:
+                form.add_error(None, gettext(words) % params if params else gettext(words))
+            return render(request, T + "form.html", {"form": form, "club": club}, status=400)
+        try:
             tournament = services.tournament_create(
                 user=request.user,
                 club=club,
@@ -99,7 +108,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 kind=data["kind"],
                 team_size=data["team_size"] or 1,
                 rated=data["rated"],
-                time_limit=data["time_limit"] * 60 if data["time_limit"] else None,
+                clock=clock,
                 max_entries=data["max_entries"],
                 starts_at=data["starts_at"],
             )

@@ -17,6 +17,7 @@ from game.accounts.services import bot_user_for_level, profile_ensure
 from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
+from game.matches.clock_presets import GAME_MINUTES, EventClock, EventClockError, event_clock_check
 from game.matches.selectors.match_state import AnyUser, clock_info, deadline_next, engine_names, seat_of, state_of
 from game.matches.selectors.matches import match_info
 from game.matches.services.base import Applied, MatchError, lock, store_event
@@ -26,7 +27,7 @@ from game.models import Club, Match, Membership
 from game.teams.selectors import team_lineup
 from game.tournaments.selectors.tournaments import reserved_player
 
-TIME_LIMIT_RANGE = (60, 4 * 3600)
+TIME_LIMIT_RANGE = (GAME_MINUTES[0] * 60, GAME_MINUTES[1] * 60)
 SHOT_CLOCK_RANGE = (5, 600)
 
 
@@ -36,6 +37,22 @@ def check_range(name: str, value: int | None, low: int, high: int) -> int | None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise MatchError("bad_value", f"{name} must be from {low} to {high} seconds")
     return value
+
+
+def clock_settings(clock: EventClock | None, time_limit: int | None) -> tuple[int | None, dict[str, Any]]:
+    """A new match's `time_limit` and `ruleset` JSON from an event's clock (issue 28): the clock's
+    limit and numbers (checked here, at the edge), or `time_limit` alone with the K-11 defaults. A
+    clock and a different `time_limit` both given are refused: one of them would be ignored."""
+    if clock is None:
+        return check_range("time_limit", time_limit, *TIME_LIMIT_RANGE), {}
+    if time_limit is not None and time_limit != clock.time_limit:
+        raise MatchError("bad_value", gettext_noop("give the time limit either as the clock or alone"))
+    try:
+        event_clock_check(clock)
+    except EventClockError as exc:
+        words, params = exc.problems[0]
+        raise MatchError("bad_value", words, params) from exc
+    return clock.time_limit, clock.ruleset()
 
 
 def start(match: Match, now: float) -> dict[str, Any]:
@@ -77,8 +94,10 @@ def match_create(
     shot_clock: int | None,
     club: Club | None = None,
     opponent_bot_level: int | None = None,
+    clock: EventClock | None = None,
 ) -> tuple[Match, list[dict[str, Any]]]:
     """A new match with `user` in seat 0: open for an opponent, or started at once against a bot.
+    `clock`: an event's clock and target (game/matches/clock_presets.py), else `time_limit` alone.
 
     Returns the match and the events to publish (the `started` event of a bot match)."""
     profile = profile_ensure(user=user)
@@ -88,7 +107,7 @@ def match_create(
         # Ratings measure players against players: games against the computer would let anyone farm
         # points from a weak level (lichess does not rate games against its engine either).
         raise MatchError("bot_unrated", gettext_noop("games against the computer are casual"))
-    time_limit = check_range("time_limit", time_limit, *TIME_LIMIT_RANGE)
+    time_limit, ruleset = clock_settings(clock, time_limit)
     shot_clock = check_range("shot_clock", shot_clock, *SHOT_CLOCK_RANGE)
     if (
         club is not None
@@ -104,6 +123,7 @@ def match_create(
             time_limit=time_limit,
             shot_clock=shot_clock,
             club=club,
+            ruleset=ruleset,
         )
         if opponent_bot_level is not None:
             bot = bot_user_for_level(level=opponent_bot_level)

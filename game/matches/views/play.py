@@ -28,6 +28,7 @@ from game.clubs.selectors import club_get, clubs_for_user
 from game.common.ratelimit import rate_limited
 from game.engine.table import kaisa_table
 from game.lobby.services import SEEK_TIME_LIMITS
+from game.matches.clock_presets import GAME_MINUTES, NO_LIMIT, EventClockError, event_clock_make, preset_choices
 from game.matches.selectors.matches import (
     computer_level_against,
     match_get,
@@ -58,15 +59,65 @@ def match_error_words(error: MatchError) -> str:
     return words % error.params if error.params else words
 
 
-class CreateMatchForm(forms.Form):
-    rated = forms.BooleanField(required=False, label=gettext_lazy("Rated"), help_text=gettext_lazy("needs an account"))
-    time_limit = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=240,
-        label=gettext_lazy("Time limit (minutes, K-11)"),
-        help_text=gettext_lazy("empty: none; the classic is 65 (60 + 5)"),
+def _setting(**words: Any) -> forms.IntegerField:
+    """An optional whole number of the clock; `words`: its label and help text."""
+    return forms.IntegerField(required=False, **words)
+
+
+class EventClockForm(forms.Form):
+    """An event's clock and target (issue 28, K-11), shared by the tournament and the match forms: a
+    preset, and any of its numbers replaced. The ranges are checked once, by
+    game/matches/clock_presets.py (its words become the form's errors); `cleaned_data["clock"]` is the
+    EventClock, or None for a match with no preset but its minutes (the K-11 limit of old: the warning
+    at the same share of it as 60 of 65)."""
+
+    #: The clock of a form sent without one (a match: none; the tournament form: the Kaisa rules).
+    DEFAULT_CLOCK = NO_LIMIT
+    clock = forms.ChoiceField(
+        choices=preset_choices(with_no_limit=True), required=False, initial=NO_LIMIT, label=gettext_lazy("Clock (K-11)")
     )
+    time_limit = _setting(
+        label=gettext_lazy("Game time (minutes)"), help_text=gettext_lazy("empty: the clock's; 65 is 60 + 5")
+    )
+    warning_minutes = _setting(
+        label=gettext_lazy("Warning (minutes before the end)"), help_text=gettext_lazy("empty: the clock's")
+    )
+    extra_visits = _setting(label=gettext_lazy("Extra visits each"), help_text=gettext_lazy("empty: the clock's"))
+    shootout_visits = _setting(
+        label=gettext_lazy("Shoot-out visits each"), help_text=gettext_lazy("empty: the clock's")
+    )
+    target_score = _setting(label=gettext_lazy("Target score"), help_text=gettext_lazy("empty: the clock's"))
+
+    SETTINGS = ("warning_minutes", "extra_visits", "shootout_visits", "target_score")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        given = {name: data.get(name) for name in self.SETTINGS}
+        minutes = data.get("time_limit")
+        data["clock"] = data.get("clock") or self.DEFAULT_CLOCK
+        if data["clock"] == NO_LIMIT and all(v is None for v in given.values()):
+            data["clock"] = None  # no preset: `time_limit` alone, or no limit at all
+            if minutes is not None and not GAME_MINUTES[0] <= minutes <= GAME_MINUTES[1]:
+                words = _("the game time is %(least)s to %(most)s minutes")
+                self.add_error("time_limit", words % {"least": GAME_MINUTES[0], "most": GAME_MINUTES[1]})
+            return data
+        try:
+            data["clock"] = event_clock_make(preset=data["clock"], game_minutes=minutes, **given)
+        except EventClockError as error:
+            for words, params in error.problems:
+                self.add_error(None, _(words) % params if params else _(words))
+        return data
+
+
+def legacy_time_limit(data: dict[str, Any]) -> int | None:
+    """The seconds of a form's limit given without a clock (`EventClockForm`), else None."""
+    return data["time_limit"] * 60 if data["clock"] is None and data["time_limit"] else None
+
+
+class CreateMatchForm(EventClockForm):
+    rated = forms.BooleanField(required=False, label=gettext_lazy("Rated"), help_text=gettext_lazy("needs an account"))
     shot_clock = forms.IntegerField(
         required=False,
         min_value=5,
@@ -120,7 +171,10 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
         labels = {name: field.label or name for name, field in form.fields.items()}
-        problems = (f"{labels.get(k, k)}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
+        problems = (
+            f"{labels[k]}: {' '.join(str(e) for e in v)}" if k in labels else " ".join(str(e) for e in v)
+            for k, v in form.errors.items()
+        )
         messages.error(request, "; ".join(problems))
         return redirect("lobby")
     data = form.cleaned_data
@@ -144,7 +198,8 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
         match, events = match_create(
             user=user,
             rated=bool(data["rated"]),
-            time_limit=data["time_limit"] * 60 if data["time_limit"] else None,
+            time_limit=legacy_time_limit(data),
+            clock=data["clock"],
             shot_clock=data["shot_clock"],
             club=club,
             opponent_bot_level=None if opponent == "human" else int(opponent),
@@ -168,7 +223,8 @@ def _team_create(request: HttpRequest, data: dict[str, Any]) -> HttpResponse:
         match = team_match_open(
             user=player_user(request),
             team_size=data["team_size"],
-            time_limit=data["time_limit"] * 60 if data["time_limit"] else None,
+            time_limit=legacy_time_limit(data),
+            clock=data["clock"],
             shot_clock=data["shot_clock"],
         )
     except MatchError as exc:

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
+from game.matches.clock_presets import event_clock_of, preset_of
 from game.matches.selectors.match_state import AnyUser
 from game.models import Match, Membership, Profile
 from game.models.tournaments import (
@@ -237,12 +238,28 @@ def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
         "scheduled": is_scheduled(tournament),
         "rated": tournament.rated,
         "time_limit_minutes": tournament.time_limit // 60 if tournament.time_limit else None,
+        "clock": clock_summary(tournament),
         "starts_at": tournament.starts_at,
         "entries": TournamentEntry.objects.filter(tournament=tournament).count(),
         "max_entries": tournament.max_entries,
         "winner": tournament.winner.name if tournament.winner_id and tournament.winner else None,
         "club": tournament.club.name,
         "club_slug": tournament.club.slug,
+    }
+
+
+def clock_summary(tournament: Tournament) -> dict[str, Any]:
+    """The event's clock and target as the page says them: its preset's name, or None when the club
+    changed a number (the page then gives the numbers)."""
+    clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
+    preset = preset_of(clock)
+    return {
+        "preset": str(preset.label) if preset is not None else None,
+        "minutes": clock.game_minutes,
+        "warning_minutes": clock.warning_minutes,
+        "extra_visits": clock.extra_visits,
+        "shootout_visits": clock.shootout_visits,
+        "target": clock.target_score,
     }
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
+from game.matches.clock_presets import event_clock_of
 from game.matches.selectors.match_state import deadline_next, fresh_since
 from game.matches.services import (
     Applied,
@@ -162,24 +163,23 @@ def create_match(tournament: Tournament, first: list[Any], second: list[Any]) ->
     0 and the seat 1 waits for the second's (matches.lifecycle.match_join lets only them in). A team
     pairing's match has every member seated at once, the first entry as team 0, each team in its
     playing order, rated as the tournament is (docs/teams.md: each member against the other team's
-    mean), and starts at once."""
-
+    mean), and starts at once. Its clock and target are the tournament's (issue 28); one made before
+    tournaments had them (an empty `ruleset`) keeps its time limit alone, as then."""
+    clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit) if tournament.ruleset else None
+    limit = None if clock is not None else tournament.time_limit
     try:
         if tournament.kind == Tournament.Kind.TEAMS:
             return team_match_create(
                 teams=[first, second],
                 rated=tournament.rated,
-                time_limit=tournament.time_limit,
+                time_limit=limit,
+                clock=clock,
                 shot_clock=None,
                 club=tournament.club,
                 created_by=first[0],
             )
         match, _ = match_create(
-            user=first[0],
-            rated=tournament.rated,
-            time_limit=tournament.time_limit,
-            shot_clock=None,
-            club=tournament.club,
+            user=first[0], rated=tournament.rated, time_limit=limit, clock=clock, shot_clock=None, club=tournament.club
         )
     except MatchError as exc:
         raise TournamentError(exc.code, exc.template, exc.params) from exc
@@ -193,9 +193,11 @@ def _decide(
     how: str,
     points: tuple[float, float],
     scores: tuple[int, int] = (0, 0),
+    result_code: str = "",
 ) -> None:
     pairing.winner_id = winner
     pairing.how = how
+    pairing.result_code = result_code
     pairing.first_points, pairing.second_points = points
     pairing.first_score, pairing.second_score = scores
     pairing.status = TournamentPairing.Status.DONE
@@ -273,6 +275,7 @@ def tournament_match_finished(*, match: Match) -> None:
                 how=TournamentPairing.How.PLAYED,
                 points=_points_for(tournament, pairing, winner),
                 scores=scores,
+                result_code=match.result_code,  # "shootout": both scores kept, the winner marked (K-11.4)
             )
             _after_result(tournament, pairing.round, now)
     except (TournamentError, MatchError) as exc:
@@ -443,6 +446,7 @@ def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | 
         how=TournamentPairing.How.FIXED,
         points=points,
         scores=(pairing.first_score, pairing.second_score),
+        result_code=pairing.result_code,
     )
     TournamentResultFix.objects.create(
         pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)

@@ -17,10 +17,9 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_noop, ngettext_lazy
 
-from game.matches.services import TIME_LIMIT_RANGE
+from game.matches.clock_presets import KAISA_RULES, EventClock, event_clock_problems
 from game.models import Club, Profile
 from game.models.tournaments import (
-    DEFAULT_TIME_LIMIT,
     Tournament,
     TournamentEntry,
     TournamentEntryMember,
@@ -44,7 +43,7 @@ def _range(bounds: tuple[int, ...]) -> dict[str, object]:
 
 
 def _clean(
-    *, name: str, format: str, kind: str, team_size: int, max_entries: int, time_limit: int | None, starts_at: Any
+    *, name: str, format: str, kind: str, team_size: int, max_entries: int, clock: EventClock, starts_at: Any
 ) -> dict[str, Any]:
     errors: list[tuple[str | Promise, dict[str, object]]] = []
     name = (name or "").strip()
@@ -62,9 +61,10 @@ def _clean(
         errors.append((gettext_noop("the number of entries is a whole number"), {}))
     elif not ENTRIES_RANGE[0] <= max_entries <= ENTRIES_RANGE[1]:
         errors.append((gettext_noop("a tournament takes %(least)s to %(most)s entries"), _range(ENTRIES_RANGE)))
-    if time_limit is not None and not TIME_LIMIT_RANGE[0] <= time_limit <= TIME_LIMIT_RANGE[1]:
-        minutes = (TIME_LIMIT_RANGE[0] // 60, TIME_LIMIT_RANGE[1] // 60)
-        errors.append((gettext_noop("the time limit is %(least)s to %(most)s minutes"), _range(minutes)))
+    if not isinstance(clock, EventClock):
+        errors.append((gettext_noop("choose a clock"), {}))
+    else:
+        errors.extend(event_clock_problems(clock))
     if not isinstance(starts_at, datetime.datetime):
         errors.append((gettext_noop("give a start time"), {}))
     elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
@@ -77,7 +77,8 @@ def _clean(
         "kind": kind,
         "team_size": team_size,
         "max_entries": max_entries,
-        "time_limit": time_limit,
+        "time_limit": clock.time_limit,
+        "ruleset": clock.ruleset(),
         "starts_at": starts_at,
     }
 
@@ -91,11 +92,13 @@ def tournament_create(
     kind: str = Tournament.Kind.SINGLES,
     team_size: int = 1,
     rated: bool = True,
-    time_limit: int | None = DEFAULT_TIME_LIMIT,
+    clock: EventClock = KAISA_RULES.clock,
     max_entries: int = 16,
     starts_at: Any,
 ) -> Tournament:
-    """A club's owner or admin announces a tournament; members enter until it starts."""
+    """A club's owner or admin announces a tournament; members enter until it starts. `clock`: the
+    event's clock and target (game/matches/clock_presets.py; K-11's 60 + 5 by default), which every
+    match of it is created with."""
     require_manager(club_id=club.pk, user=user)
     fields = _clean(
         name=name,
@@ -103,7 +106,7 @@ def tournament_create(
         kind=kind,
         team_size=team_size,
         max_entries=max_entries,
-        time_limit=time_limit,
+        clock=clock,
         starts_at=starts_at,
     )
     return Tournament.objects.create(club=club, rated=bool(rated), created_by=user, **fields)

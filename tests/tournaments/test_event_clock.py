@@ -1,0 +1,292 @@
+"""Issue 28 item 2, the event's clock and target: the three presets reach the engine through the match's
+`ruleset` (K-11.1 warning and limit, the extra visits, the K-11.4 shoot-out visits, the K-9.1 target),
+bad settings are refused at the edge with nothing stored."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from game.common import clock as game_clock
+from game.engine.rules import Match as EngineMatch
+from game.engine.rules import Ruleset
+from game.matches.clock_presets import (
+    KAISA_RULES,
+    NO_LIMIT,
+    PRESETS,
+    RANKING_EVENT,
+    WEEKLY_EVENT,
+    EventClock,
+    EventClockError,
+    event_clock_make,
+)
+from game.matches.services import MatchError, match_create, match_join
+from game.matches.services.deadlines import deadlines_fire_due
+from game.models import Match
+from game.models.tournaments import Tournament, TournamentPairing
+from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create, tournament_enter
+from tests.rules.fakes import STRIKE, Script
+from tests.rules.helpers import position, shot
+from tests.support.community_factories import make_club, make_player
+from tests.tournaments.test_tournaments import _on_page
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+MISS = shot([])
+KAISA = {"ball": "kaisa", "pocket": "foot_left"}
+
+
+def _club() -> tuple[Any, Any, dict[str, Any]]:
+    owner = make_player("Owner")
+    players = {"Aino": make_player("Aino", rating=1700), "Bertta": make_player("Bertta", rating=1600)}
+    return make_club("Biljardi", owner, members=tuple(players.values())), owner, players
+
+
+def _started_pairing(clock: EventClock) -> tuple[Tournament, TournamentPairing, Match]:
+    """A round robin of two with `clock`, its one match started (Bertta took her seat)."""
+    club, owner, players = _club()
+    tournament = tournament_create(
+        user=owner, club=club, name="Viikkokisa", format="round_robin", starts_at=timezone.now(), clock=clock
+    )
+    for user in players.values():
+        tournament_enter(user=user, tournament_id=tournament.pk)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    pairing = TournamentPairing.objects.get(tournament=tournament)
+    assert pairing.match is not None
+    match_join(match_id=pairing.match.pk, user=players["Bertta"])
+    match = Match.objects.get(pk=pairing.match.pk)
+    assert match.status == Match.Status.ACTIVE
+    for seat, name in enumerate(("Aino", "Bertta")):
+        _on_page(match, players[name], seat)  # both at the table: no disconnect grace runs out
+    return tournament, pairing, match
+
+
+def _k11_numbers(ruleset: Ruleset) -> tuple[float, float, int, int, int]:
+    return (
+        ruleset.time_limit,
+        ruleset.time_warning,
+        ruleset.extra_visits_each,
+        ruleset.shootout_visits,
+        ruleset.target_score,
+    )
+
+
+def _expected(clock: EventClock) -> tuple[float, float, int, int, int]:
+    assert clock.game_minutes is not None
+    limit = clock.game_minutes * 60.0
+    return (limit, limit - clock.warning_minutes * 60.0, clock.extra_visits, clock.shootout_visits, clock.target_score)
+
+
+def _miss(m: EngineMatch, script: Script) -> None:
+    """A visit that scores nothing; in the shoot-out the cue ball leaves the home (a real try)."""
+    player = m.current_player
+    cue = m.cue_ball_of(player)
+    if m.pending() == [(player, "place")]:
+        m.place(player, cue, (0.3, 0.3))
+    script.push(shot([], moves={cue: (1.0, 0.3)}) if m.phase == "shootout" else MISS)
+    m.shoot(player, KAISA, STRIKE)
+
+
+def test_the_presets_numbers() -> None:
+    """The K-11 default is the engine's own Ruleset; the club presets as issue 28 gives them."""
+    k11 = Ruleset()
+    assert _expected(KAISA_RULES.clock) == _k11_numbers(k11) == (3900.0, 3600.0, 2, 10, 60)
+    assert KAISA_RULES.clock.ruleset() == {}  # an unchanged K-11 match stores what it always did
+    assert _expected(RANKING_EVENT.clock) == (3600.0, 3300.0, 0, 5, 60)
+    assert _expected(WEEKLY_EVENT.clock) == (2400.0, 2100.0, 0, 3, 60)
+    assert list(PRESETS) == ["kaisa_rules", "ranking_event", "weekly_event"]
+    assert [str(p.label) for p in PRESETS.values()] == [
+        "Kaisa rules (60 + 5 min, shoot-out 10)",
+        "Ranking event (60 min, shoot-out 5)",
+        "Weekly event (40 min, shoot-out 3)",
+    ]
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_event_clock_presets(key: str) -> None:
+    """Each preset: the tournament and its match carry the preset's numbers, the server's clock fires
+    K-11.1's warning and limit at the preset's minutes, and then the engine gives the preset's extra
+    visits (none: the shoot-out at once) and ends the shoot-out after the preset's visits (K-11.4)."""
+    preset = PRESETS[key]
+    tournament, _pairing, match = _started_pairing(preset.clock)
+    assert tournament.time_limit == match.time_limit == preset.clock.time_limit
+    assert _k11_numbers(Ruleset.from_dict(tournament.ruleset)) == _expected(preset.clock)
+    assert _k11_numbers(Ruleset.from_dict(match.ruleset)) == _expected(preset.clock)
+    limit, warning, extra, visits, _target = _expected(preset.clock)
+    clock = match.snapshot["clock"]
+    assert (clock["limit"], clock["warning"]) == (limit, warning)
+    started = clock["started"]
+
+    # K-11.1 on the game clock: nothing before the warning, the warning at it, the limit at the limit.
+    game_clock.advance(started + warning - 1 - game_clock.game_now())
+    deadlines_fire_due()
+    match.refresh_from_db()
+    assert not match.snapshot["clock"]["warned"]
+    game_clock.advance(2)
+    deadlines_fire_due()
+    match.refresh_from_db()
+    assert match.snapshot["clock"]["warned"] and not match.snapshot["clock"]["expired"]
+    game_clock.advance(limit - warning - 2)
+    deadlines_fire_due()
+    match.refresh_from_db()
+    assert not match.snapshot["clock"]["expired"]
+    game_clock.advance(2)
+    deadlines_fire_due()
+    match.refresh_from_db()
+    assert match.snapshot["clock"]["expired"]
+
+    # The engine reads the stored clock and ruleset: the round ends with white2's visit, then the extra
+    # visits (2 each for the Kaisa rules, none for the club events) and the shoot-out.
+    script = Script()
+    m = position("play", clock=match.snapshot["clock"], ruleset=match.ruleset, simulate=script)
+    with script:
+        _miss(m, script)  # alice, white1: the round is not over
+        assert m.phase == "play"
+        _miss(m, script)  # bob, white2: the round is over
+        if extra:
+            assert m.phase == "extra_visits" and m.snapshot()["extra_visits"] == ["white1", "white2"] * extra
+            for _ in range(2 * extra):
+                _miss(m, script)
+    assert m.phase == "shootout"
+
+    # K-11.4: the shoot-out lasts the preset's visits each, then the higher score wins.
+    shootout = {"stage": "shoot", "visits": [visits - 1, visits - 1]}
+    for before_last in (False, True):
+        script = Script()
+        so = shootout if before_last else {"stage": "shoot", "visits": [max(visits - 2, 0), max(visits - 2, 0)]}
+        m = position(
+            "shootout",
+            scores=(40, 46),
+            shootout=so,
+            balls={"kaisa": [1.42, 0.71]},
+            ruleset=match.ruleset,
+            simulate=script,
+        )
+        with script:
+            _miss(m, script)
+            _miss(m, script)
+        if before_last or visits == 1:
+            assert m.phase == "finished" and m.winner == "bob"
+        else:
+            assert m.phase == "shootout"
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_event_clock_presets_for_a_casual_match(key: str) -> None:
+    """The same presets for a casual match: its ruleset and clock are the preset's once it starts."""
+    preset = PRESETS[key]
+    ann, bob = make_player("Ann"), make_player("Bob")
+    match, _ = match_create(user=ann, rated=False, time_limit=None, shot_clock=None, clock=preset.clock)
+    match_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.time_limit == preset.clock.time_limit
+    assert _k11_numbers(Ruleset.from_dict(match.snapshot["ruleset"])) == _expected(preset.clock)
+    limit, warning, *_ = _expected(preset.clock)
+    assert (match.snapshot["clock"]["limit"], match.snapshot["clock"]["warning"]) == (limit, warning)
+
+
+def test_lobby_form_creates_a_match_with_a_preset_and_refuses_bad_settings() -> None:
+    client = Client()
+    client.force_login(make_player("Ann"))
+    sent = {"opponent": "human", "clock": WEEKLY_EVENT.key, "time_limit": "", "shot_clock": ""}
+    made = client.post("/lobby/create/", sent)
+    assert made.status_code == 302
+    match = Match.objects.get()
+    assert match.time_limit == 2400 and Ruleset.from_dict(match.ruleset).shootout_visits == 3
+    # A target of 5, a warning after the start, no shoot-out at all: refused with the words, nothing made.
+    for bad, words in (
+        ({"target_score": "5"}, "the target is 20 to 200 points"),
+        ({"time_limit": "4"}, "the warning must come after the game has begun"),
+        ({"shootout_visits": "0"}, "the shoot-out is 1 to 20 visits each"),
+        ({"clock": NO_LIMIT, "time_limit": "999"}, "the game time is 1 to 240 minutes"),
+        ({"clock": "lightning"}, "Select a valid choice"),
+    ):
+        page = client.post("/lobby/create/", {**sent, **bad}, follow=True)
+        assert words in page.content.decode(), bad
+    assert Match.objects.count() == 1
+    # No preset and minutes alone: the K-11 limit of old (the warning at 60/65 of it), no ruleset.
+    client.post("/lobby/create/", {"opponent": "human", "time_limit": "30", "shot_clock": ""})
+    newest = Match.objects.order_by("-created_at").first()
+    assert newest is not None and newest.time_limit == 1800 and newest.ruleset == {}
+
+
+def test_bad_event_clock_settings_store_nothing() -> None:
+    club, owner, _players = _club()
+    start = timezone.now() + datetime.timedelta(hours=1)
+    for bad, code_words in (
+        (
+            EventClock(game_minutes=0, warning_minutes=0, extra_visits=0, shootout_visits=3, target_score=60),
+            "game time",
+        ),
+        (
+            EventClock(game_minutes=40, warning_minutes=45, extra_visits=0, shootout_visits=3, target_score=60),
+            "warning",
+        ),
+        (EventClock(game_minutes=40, warning_minutes=5, extra_visits=9, shootout_visits=3, target_score=60), "extra"),
+        (
+            EventClock(game_minutes=40, warning_minutes=5, extra_visits=0, shootout_visits=0, target_score=60),
+            "shoot-out",
+        ),
+        (
+            EventClock(game_minutes=None, warning_minutes=5, extra_visits=0, shootout_visits=3, target_score=1000),
+            "target",
+        ),
+    ):
+        with pytest.raises(TournamentError) as refused:
+            tournament_create(user=owner, club=club, name="Kisa", format="round_robin", starts_at=start, clock=bad)
+        assert refused.value.code == "bad_value" and code_words in refused.value.message
+        with pytest.raises(MatchError) as refused_match:
+            match_create(user=owner, rated=False, time_limit=None, shot_clock=None, clock=bad)
+        assert refused_match.value.code == "bad_value"
+    with pytest.raises(MatchError):  # a clock and another limit: one of them would be ignored
+        match_create(user=owner, rated=False, time_limit=600, shot_clock=None, clock=WEEKLY_EVENT.clock)
+    with pytest.raises(EventClockError):
+        event_clock_make(preset="lightning")
+    assert Tournament.objects.count() == 0 and Match.objects.count() == 0
+
+    # The page: the service's words as the form's error, a 400, nothing stored; a good one is made.
+    client = Client()
+    client.force_login(owner)
+    data = {
+        "name": "Viikkokisa",
+        "format": "round_robin",
+        "kind": "singles",
+        "rated": "on",
+        "clock": WEEKLY_EVENT.key,
+        "max_entries": "8",
+        "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+    }
+    for bad, words in (
+        ({"target_score": "300"}, "the target is 20 to 200 points"),
+        ({"extra_visits": "6"}, "each player gets 0 to 5 extra visits"),
+        ({"warning_minutes": "40"}, "the warning comes 0 to 30 minutes before the end"),
+        ({"time_limit": "0"}, "the game time is 1 to 240 minutes"),
+    ):
+        page = client.post(f"/clubs/{club.slug}/tournaments/new/", {**data, **bad})
+        assert page.status_code == 400 and words in page.content.decode(), bad
+    assert Tournament.objects.count() == 0
+    made = client.post(f"/clubs/{club.slug}/tournaments/new/", {**data, "target_score": "80"})
+    assert made.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.time_limit == 2400
+    assert tournament.ruleset == {
+        "target_score": 80,
+        "plain_white_pass_score": 79,
+        "extra_visits_each": 0,
+        "shootout_visits": 3,
+        "time_limit": 2400.0,
+        "time_warning": 2100.0,
+    }
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "K-11 limit 40 min" in page and "shoot-out 3 visits" in page and "target 80" in page
+    preset_made = client.post(
+        f"/clubs/{club.slug}/tournaments/new/", {**data, "name": "Ranking", "clock": "ranking_event"}
+    )
+    assert preset_made.status_code == 302
+    ranking = Tournament.objects.get(name="Ranking")
+    assert (ranking.time_limit, Ruleset.from_dict(ranking.ruleset).shootout_visits) == (3600, 5)
+    assert "Ranking event (60 min, shoot-out 5)" in client.get(f"/tournaments/{ranking.pk}/").content.decode()
