@@ -123,6 +123,27 @@ test("result: the snapshot's result shows the end card after a reload, the same 
   assert.deepEqual(ratingWords(null), []);
 });
 
+test("result: a game won in the shoot-out with fewer points shows the server's 45v – 52 (K-11.4)", () => {
+  const result = {
+    winner: "alice",
+    loser: "bob",
+    scores: [45, 52],
+    score_line: "45v – 52",
+    how: "shootout",
+    text: "alice won 45–52 in the shoot-out",
+    rated: false,
+    unrated_reason: null,
+    rating_changes: [],
+  };
+  const finished = game({ phase: "finished", winner: "alice", pending: [], players: players(45, 52) });
+  const card = endCard(receive(fresh("spectator", "carol"), { t: "snapshot", v: 40, d: { state: finished, result } }, 0));
+  assert.equal(card.title, "alice wins");
+  assert.equal(card.score, "alice 45v – 52 bob");
+  assert.equal(card.reason, "alice won 45–52 in the shoot-out");
+  const older = endCard(receive(fresh(), { t: "snapshot", v: 40, d: { state: finished, result: { ...result, score_line: undefined } } }, 0));
+  assert.equal(older.score, "alice 45 – 52 bob", "a result stored before score_line prints the scores");
+});
+
 test("result: a live finished event carries the result into the card", () => {
   let s = receive(fresh("spectator", "carol"), { t: "snapshot", v: 9, d: { state: game() } }, 0);
   const fin = game({ phase: "finished", winner: "bob", pending: [] });

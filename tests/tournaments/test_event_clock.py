@@ -1,6 +1,7 @@
 """Issue 28 item 2, the event's clock and target: the three presets reach the engine through the match's
 `ruleset` (K-11.1 warning and limit, the extra visits, the K-11.4 shoot-out visits, the K-9.1 target),
-bad settings are refused at the edge with nothing stored."""
+bad settings are refused at the edge with nothing stored, and a game decided in the shoot-out keeps
+both scores and its winner, shown as KaisaKaavio writes it (`45v – 52`)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,14 @@ from game.matches.clock_presets import (
     EventClockError,
     event_clock_make,
 )
+from game.matches.selectors.match_result import match_stored_result, score_line
+from game.matches.selectors.match_state import engine_names
 from game.matches.services import MatchError, match_create, match_join
 from game.matches.services.deadlines import deadlines_fire_due
+from game.matches.services.inputs import finish_from_engine
 from game.models import Match
 from game.models.tournaments import Tournament, TournamentPairing
+from game.tournaments.selectors.tournaments import rounds, standings
 from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create, tournament_enter
 from tests.rules.fakes import STRIKE, Script
 from tests.rules.helpers import position, shot
@@ -290,3 +295,68 @@ def test_bad_event_clock_settings_store_nothing() -> None:
     ranking = Tournament.objects.get(name="Ranking")
     assert (ranking.time_limit, Ruleset.from_dict(ranking.ruleset).shootout_visits) == (3600, 5)
     assert "Ranking event (60 min, shoot-out 5)" in client.get(f"/tournaments/{ranking.pk}/").content.decode()
+
+
+def test_shootout_result_recorded_with_both_scores() -> None:
+    """K-11.4: a game decided in the shoot-out whose winner has fewer points (as a result from a real
+    table or a KaisaKaavio file is; Kaiza's own shoot-out adds its points to the game score): the match
+    finishes through the one path every match ends by, the pairing keeps 45 and 52 and marks the winner,
+    and the end card, the round's results, the standings and the replay say `45v – 52`."""
+    tournament, pairing, match = _started_pairing(WEEKLY_EVENT.clock)
+    first, second = engine_names(match)
+    assert (first, second) == ("Aino", "Bertta")
+    final = EngineMatch.from_snapshot(
+        {
+            "phase": "finished",
+            "players": [
+                {"name": first, "cue_ball": "white1", "score": 45},
+                {"name": second, "cue_ball": "white2", "score": 52},
+            ],
+            "turn": 0,
+            "balls": {"kaisa": [1.42, 0.71]},
+            "winner": first,
+            "ruleset": match.ruleset,
+        }
+    ).snapshot()
+    match.snapshot = final
+    finished = finish_from_engine(match, final, game_clock.game_now(), "shootout")
+
+    # The stored result: both scores, the winner, how it ended.
+    match.refresh_from_db()
+    pairing.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.winner is not None and match.result_code == "shootout"
+    assert (pairing.first_score, pairing.second_score) == (45, 52)
+    assert pairing.winner_id == pairing.first_id and pairing.result_code == "shootout"
+    assert (pairing.first_points, pairing.second_points) == (1.0, 0.0)
+
+    # The end card's data (the `finished` event and the stored result a reload shows).
+    for result in (finished["result"], match_stored_result(match=match)):
+        assert result is not None
+        assert (result["winner"], result["loser"], result["scores"], result["how"]) == (
+            first,
+            second,
+            [45, 52],
+            "shootout",
+        )
+        assert result["score_line"] == "45v – 52"
+        assert result["text"] == "Aino won 45–52 in the shoot-out"
+        assert all("45–52" in words for words in result["words"].values())
+
+    # The round's results and the standings: the winner marked, the win counted, both scores kept.
+    view = rounds(tournament=tournament)[0]["pairings"][0]
+    assert (view["score"], view["score_line"], view["winner"], view["shootout"]) == ((45, 52), "45v – 52", first, True)
+    table = {row["name"]: row for row in standings(tournament=tournament)}
+    assert (table[first]["rank"], table[first]["won"], table[first]["won_in_shootout"]) == (1, 1, 1)
+    assert (table[second]["lost"], table[second]["won_in_shootout"]) == (1, 0)
+    assert table[first]["frames_difference"] == -7  # the points stay as played
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "45v – 52" in page and "Aino won in the shoot-out" in page and "1 in the shoot-out" in page
+    replay = Client().get(f"/m/{match.pk}/replay/").content.decode()
+    assert "45v – 52" in replay and "decided in the shoot-out" in replay
+
+
+def test_score_line_marks_only_a_shootout_winner() -> None:
+    assert score_line(scores=[45, 52], winner_seat=0, how="shootout") == "45v – 52"
+    assert score_line(scores=[58, 40], winner_seat=1, how="shootout") == "58 – 40v"
+    assert score_line(scores=[60, 41], winner_seat=0, how="target") == "60 – 41"
+    assert score_line(scores=[0, -6], winner_seat=0, how="shootout") == "0v – −6"

@@ -7,6 +7,7 @@ here, the codes (`how`, the unrated reason) come from the services and `rating_e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils import translation
@@ -17,6 +18,19 @@ from game.models import Match, MatchEvent, RatingChange, TeamSeat
 from game.ratings.selectors import reason_text
 
 HOW_CODES: tuple[str, ...] = ("target", "resign", "shot_clock", "abandoned", "time_limit", "shootout", "aborted")
+#: KaisaKaavio's mark of the winner's score (`45v`), written where a game was decided in the shoot-out.
+WINNER_MARK = "v"
+
+
+def score_line(*, scores: Sequence[int], winner_seat: int | None, how: str) -> str:
+    """Both scores in seat order as KaisaKaavio writes a result: in a game decided in the shoot-out the
+    winner's score carries a `v` (`45v – 52`: the winner may have fewer points, K-11.4); any other game
+    is `60 – 41`. A negative score (K-11.3 penalties) has a true minus sign, as the end card prints it."""
+    marks = ["", ""]
+    if how == "shootout" and winner_seat is not None:
+        marks[winner_seat] = WINNER_MARK
+    shown = [f"−{abs(int(s))}" if int(s) < 0 else str(int(s)) for s in scores]
+    return f"{shown[0]}{marks[0]} – {shown[1]}{marks[1]}"
 
 
 def rating_change_dict(*, player: str, before: float, after: float) -> dict:
@@ -100,10 +114,12 @@ def match_result(
         code = unrated or "aborted"
         reason_words = reason_text(code)
         unrated_words = unrated_reason_words(code)
+    winner_seat = names.index(winner) if winner is not None and winner in names else None
     return {
         "winner": winner,
         "loser": loser,
         "scores": scores,
+        "score_line": score_line(scores=scores, winner_seat=winner_seat, how=how),
         "how": how,
         "text": said["en"],
         "words": said,

@@ -17,6 +17,7 @@ from game.accounts.selectors import match_scores, profile_name
 from game.engine import ENGINE_VERSION
 from game.engine.rules import Match as EngineMatch
 from game.matches.selectors.history import verdict_words
+from game.matches.selectors.match_result import score_line
 from game.models import Match, MatchEvent, Shot
 from game.site.selectors.practice import position_from_segments
 
@@ -167,7 +168,10 @@ def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
     final_scores = list(match_scores(match=match))
     if steps:
         steps[-1]["scores"] = final_scores
+    winner_name = (match.snapshot or {}).get("winner")
+    winner_seat = players.index(winner_name) if winner_name in players else None
     return {
+        "score_line": score_line(scores=final_scores, winner_seat=winner_seat, how=match.result_code),
         "players": players,
         **({"teams": teams} if teams else {}),
         "steps": steps,

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from game.matches.selectors.match_result import WINNER_MARK
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.pairing import knockout
 from game.tournaments.selectors import tournaments as selectors
@@ -85,8 +86,10 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
             marks.append(entry is not None and slot in winners and won == entry)
         pairing = pairings.get(selectors.slot_name(slot))
         score = None
+        shootout = False  # KaisaKaavio's `v` beside the winner's score of a game decided in the shoot-out
         if pairing is not None and pairing.status == TournamentPairing.Status.DONE and pairing.how == "played":
             score = (pairing.first_score, pairing.second_score)
+            shootout = pairing.result_code == "shootout"
         boxes.append(
             {
                 "x": x,
@@ -96,7 +99,7 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
                         "name": sides[i] or "",
                         "bye": sides[i] is None,
                         "won": marks[i],
-                        "score": score[i] if score else "",
+                        "score": f"{score[i]}{WINNER_MARK if shootout and marks[i] else ''}" if score else "",
                         "y": y - BOX_HEIGHT / 2 + 17 + i * 20,
                     }
                     for i in (0, 1)

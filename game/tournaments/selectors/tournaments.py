@@ -14,6 +14,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 
 from game.matches.clock_presets import event_clock_of, preset_of
+from game.matches.selectors.match_result import score_line
 from game.matches.selectors.match_state import AnyUser
 from game.models import Match, Membership, Profile
 from game.models.tournaments import (
@@ -130,7 +131,18 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
         rows = [keyed[e] for e in order]
         for i, row in enumerate(rows):
             row.rank = i + 1
-    return [_row(row, by_id[row.entry]) for row in rows]
+    shootout_wins = shootout_wins_of(tournament=tournament)
+    return [{**_row(row, by_id[row.entry]), "won_in_shootout": shootout_wins.get(row.entry, 0)} for row in rows]
+
+
+def shootout_wins_of(*, tournament: Tournament) -> dict[int, int]:
+    """How many of each entry's wins were decided in the shoot-out (K-11.4; the table marks them `v`)."""
+    wins: dict[int, int] = {}
+    for winner in TournamentPairing.objects.filter(
+        tournament=tournament, status=TournamentPairing.Status.DONE, result_code="shootout", winner__isnull=False
+    ).values_list("winner_id", flat=True):
+        wins[winner] = wins.get(winner, 0) + 1
+    return wins
 
 
 def _row(row: Row, entry: TournamentEntry) -> dict[str, Any]:
@@ -162,10 +174,20 @@ def _score(match: Match | None) -> tuple[int, int] | None:
     return int(players[0].get("score", 0)), int(players[1].get("score", 0))
 
 
+def pairing_score_line(pairing: TournamentPairing) -> str:
+    """A decided pairing's result as KaisaKaavio writes it: `45v – 52` when the shoot-out decided it."""
+    seat = None
+    if pairing.winner_id is not None:
+        seat = 0 if pairing.winner_id == pairing.first_id else 1
+    scores = (pairing.first_score, pairing.second_score)
+    return score_line(scores=scores, winner_seat=seat, how=pairing.result_code)
+
+
 def pairing_view(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
     match = pairing.match
     live = _score(match)
     done = pairing.status == TournamentPairing.Status.DONE
+    scored = done and pairing.how != "bye"
     return {
         "id": pairing.pk,
         "slot": pairing.slot,
@@ -177,7 +199,9 @@ def pairing_view(pairing: TournamentPairing, names: dict[int, str]) -> dict[str,
         "done": done,
         "how": pairing.how,
         "how_text": TournamentPairing.How(pairing.how).label if pairing.how else "",
-        "score": (pairing.first_score, pairing.second_score) if done and pairing.how != "bye" else live,
+        "score": (pairing.first_score, pairing.second_score) if scored else live,
+        "score_line": pairing_score_line(pairing) if scored else "",
+        "shootout": scored and pairing.result_code == "shootout",
         "match_id": match.pk if match is not None else None,
         "match_status": match.status if match is not None else None,
         "match_url": f"/m/{match.pk}/" if match is not None else None,

@@ -39,8 +39,11 @@ export function endCard(state) {
   } else title = interpolate(gettext("%(player)s wins"), { player: winner });
   const scores = result && Array.isArray(result.scores) ? result.scores : players.map((p) => p.score);
   const names = players.length ? players.map((p) => p.name) : matchNames(state);
-  const score =
-    names.length === 2 && scores.length === 2 ? `${names[0]} ${signed(scores[0])} – ${signed(scores[1])} ${names[1]}` : "";
+  // The server's score line ("45v – 52": the shoot-out's winner marked as KaisaKaavio writes it);
+  // a result stored before it existed, or a card without a result, prints the scores.
+  const line = result && typeof result.score_line === "string" && result.score_line ? result.score_line : null;
+  const plain = scores.length === 2 ? `${signed(scores[0])} – ${signed(scores[1])}` : "";
+  const score = names.length === 2 && scores.length === 2 ? `${names[0]} ${line || plain} ${names[1]}` : "";
   const reason = reasonWords(result, fin, game, winner, how);
   const ratings = ratingWords(result ? result.rating_changes : fin && fin.rating_changes);
   let rated = "";
