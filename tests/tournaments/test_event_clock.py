@@ -32,6 +32,7 @@ from game.matches.services.deadlines import deadlines_fire_due
 from game.matches.services.inputs import finish_from_engine
 from game.models import Match
 from game.models.tournaments import Tournament, TournamentPairing
+from game.tournaments.selectors.bracket import bracket_layout
 from game.tournaments.selectors.tournaments import rounds, standings
 from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create, tournament_enter
 from tests.rules.fakes import STRIKE, Script
@@ -51,11 +52,11 @@ def _club() -> tuple[Any, Any, dict[str, Any]]:
     return make_club("Biljardi", owner, members=tuple(players.values())), owner, players
 
 
-def _started_pairing(clock: EventClock) -> tuple[Tournament, TournamentPairing, Match]:
-    """A round robin of two with `clock`, its one match started (Bertta took her seat)."""
+def _started_pairing(clock: EventClock, fmt: str = "round_robin") -> tuple[Tournament, TournamentPairing, Match]:
+    """A tournament of two (a round robin) with `clock`, its one match started (Bertta took her seat)."""
     club, owner, players = _club()
     tournament = tournament_create(
-        user=owner, club=club, name="Viikkokisa", format="round_robin", starts_at=timezone.now(), clock=clock
+        user=owner, club=club, name="Viikkokisa", format=fmt, starts_at=timezone.now(), clock=clock
     )
     for user in players.values():
         tournament_enter(user=user, tournament_id=tournament.pk)
@@ -297,6 +298,26 @@ def test_bad_event_clock_settings_store_nothing() -> None:
     assert "Ranking event (60 min, shoot-out 5)" in client.get(f"/tournaments/{ranking.pk}/").content.decode()
 
 
+def _finish_in_the_shootout(match: Match, scores: tuple[int, int], winner_seat: int) -> dict[str, Any]:
+    """End `match` as a game decided in the shoot-out, through the one path every match ends by."""
+    names = engine_names(match)
+    final = EngineMatch.from_snapshot(
+        {
+            "phase": "finished",
+            "players": [
+                {"name": names[0], "cue_ball": "white1", "score": scores[0]},
+                {"name": names[1], "cue_ball": "white2", "score": scores[1]},
+            ],
+            "turn": 0,
+            "balls": {"kaisa": [1.42, 0.71]},
+            "winner": names[winner_seat],
+            "ruleset": match.ruleset,
+        }
+    ).snapshot()
+    match.snapshot = final
+    return finish_from_engine(match, final, game_clock.game_now(), "shootout")
+
+
 def test_shootout_result_recorded_with_both_scores() -> None:
     """K-11.4: a game decided in the shoot-out whose winner has fewer points (as a result from a real
     table or a KaisaKaavio file is; Kaiza's own shoot-out adds its points to the game score): the match
@@ -305,21 +326,7 @@ def test_shootout_result_recorded_with_both_scores() -> None:
     tournament, pairing, match = _started_pairing(WEEKLY_EVENT.clock)
     first, second = engine_names(match)
     assert (first, second) == ("Aino", "Bertta")
-    final = EngineMatch.from_snapshot(
-        {
-            "phase": "finished",
-            "players": [
-                {"name": first, "cue_ball": "white1", "score": 45},
-                {"name": second, "cue_ball": "white2", "score": 52},
-            ],
-            "turn": 0,
-            "balls": {"kaisa": [1.42, 0.71]},
-            "winner": first,
-            "ruleset": match.ruleset,
-        }
-    ).snapshot()
-    match.snapshot = final
-    finished = finish_from_engine(match, final, game_clock.game_now(), "shootout")
+    finished = _finish_in_the_shootout(match, (45, 52), 0)
 
     # The stored result: both scores, the winner, how it ended.
     match.refresh_from_db()
@@ -360,3 +367,14 @@ def test_score_line_marks_only_a_shootout_winner() -> None:
     assert score_line(scores=[58, 40], winner_seat=1, how="shootout") == "58 – 40v"
     assert score_line(scores=[60, 41], winner_seat=0, how="target") == "60 – 41"
     assert score_line(scores=[0, -6], winner_seat=0, how="shootout") == "0v – −6"
+
+
+def test_bracket_marks_the_shootout_winner() -> None:
+    """A knockout's bracket box: the winner's score of a shoot-out game carries the `v` (Bertta 40v)."""
+    tournament, _pairing, match = _started_pairing(RANKING_EVENT.clock, fmt="single_elimination")
+    _finish_in_the_shootout(match, (46, 40), 1)
+    box = bracket_layout(tournament=tournament)["boxes"][0]
+    assert [(side["name"], side["won"], side["score"]) for side in box["sides"]] == [
+        ("Aino", False, "46"),
+        ("Bertta", True, "40v"),
+    ]
