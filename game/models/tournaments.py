@@ -26,6 +26,9 @@ class Tournament(models.Model):
         SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
         DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
         SWISS = "swiss", _("Swiss system")
+        DOUBLE_LOSS = "double_loss", _("Double-loss draw")
+        DOUBLE_LOSS_THEN_KNOCKOUT = "double_loss_then_knockout", _("Double-loss draw, then knockout from round N")
+        TWO_ROUNDS_THEN_CUP = "two_rounds_then_cup", _("Two rounds, then a cup")
 
     class Kind(models.TextChoices):
         SINGLES = "singles", _("Singles")
@@ -40,7 +43,12 @@ class Tournament(models.Model):
     club = models.ForeignKey("game.Club", on_delete=models.CASCADE, related_name="tournaments", verbose_name=_("club"))
     name = models.CharField(max_length=80, verbose_name=_("name"))
     format = models.CharField(
-        max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN, verbose_name=_("format")
+        max_length=32, choices=Format.choices, default=Format.ROUND_ROBIN, verbose_name=_("format")
+    )
+    #: `double_loss_then_knockout`: the round from which one loss is out (2..6, checked by the
+    #: services against the draw's bounds); null for every other format.
+    knockout_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("knockout from round"), help_text=_("one loss is out from this round on")
     )
     kind = models.CharField(
         max_length=10, choices=Kind.choices, default=Kind.SINGLES, verbose_name=_("singles or teams")
@@ -109,6 +117,9 @@ class TournamentEntry(models.Model):
         default=1500.0, verbose_name=_("rating"), help_text=_("the rating seeding used (a team's mean)")
     )
     seed = models.PositiveSmallIntegerField(default=0, verbose_name=_("seed"))
+    #: The final placing of a drawn format (double loss, cup), stored when the tournament ends; shared
+    #: by entries level on every count; null before the end and in the other formats.
+    place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("final placing"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:

@@ -46,6 +46,11 @@ class TournamentForm(EventClockForm):
 
     name = forms.CharField(max_length=80, min_length=3, label=_("Name"))
     format = forms.ChoiceField(choices=Tournament.Format.choices, label=_("Format"))
+    knockout_from = forms.IntegerField(
+        required=False,
+        label=_("Knockout from round"),
+        help_text=_("Double-loss draw, then knockout: from this round on (2 to 6) one loss is out"),
+    )
     kind = forms.ChoiceField(choices=Tournament.Kind.choices, label=_("Singles or teams"))
     team_size = forms.IntegerField(min_value=2, max_value=4, required=False, label=_("Players per team"))
     rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
@@ -111,6 +116,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 clock=clock,
                 max_entries=data["max_entries"],
                 starts_at=data["starts_at"],
+                knockout_from=data["knockout_from"],
             )
         except services.TournamentError as error:
             form.add_error(None, refusal_words(error))
@@ -124,13 +130,15 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
 def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     manager = is_manager(club_id=tournament.club_id, user=request.user)
     rounds = selectors.rounds(tournament=tournament)
+    draw = selectors.draw_view(tournament=tournament)
     return {
         "tournament": tournament,
         "summary": selectors.tournament_summary(tournament=tournament),
         "entries": selectors.entries_in_seed_order(tournament=tournament),
         "standings": selectors.standings(tournament=tournament),
         "rounds": rounds,
-        "current": selectors.current_round(tournament=tournament),
+        "current": None if draw is not None else selectors.current_round(tournament=tournament),
+        "draw": draw,
         "bracket": bracket_layout(tournament=tournament),
         "swiss": tournament.format == Tournament.Format.SWISS,
         "can_manage": manager,

@@ -26,10 +26,15 @@ from game.models.tournaments import (
     TournamentRound,
 )
 from game.tournaments.pairing import knockout
+from game.tournaments.pairing.double_loss import is_finished, placings
+from game.tournaments.pairing.double_loss_state import records
 from game.tournaments.pairing.results import Result
 from game.tournaments.pairing.standings import Row, round_robin_standings, swiss_standings
+from game.tournaments.selectors.draw import SEED_ORDER, draw_state, drawn_pairings, is_drawn
 
 ELIMINATIONS = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
+#: The statuses of a tournament whose entries closed (and were seeded) and were not called off.
+PLAYED = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
 
 
 def is_double(tournament: Tournament) -> bool:
@@ -37,7 +42,7 @@ def is_double(tournament: Tournament) -> bool:
 
 
 def entries_in_seed_order(*, tournament: Tournament) -> list[TournamentEntry]:
-    return list(TournamentEntry.objects.filter(tournament=tournament).order_by("seed", "-rating", "id"))
+    return list(TournamentEntry.objects.filter(tournament=tournament).order_by(*SEED_ORDER))
 
 
 def entry_of_user(*, tournament: Tournament, user: AnyUser) -> TournamentEntry | None:
@@ -131,6 +136,12 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
         rows = [keyed[e] for e in order]
         for i, row in enumerate(rows):
             row.rank = i + 1
+    elif is_drawn(tournament) and tournament.status in PLAYED:
+        keyed = {row.entry: row for row in rows}
+        ranked = placings(draw_state(tournament=tournament))  # the draw's order: in, then wins, points
+        rows = [keyed[p.entrant] for p in ranked]
+        for row, placing in zip(rows, ranked, strict=True):
+            row.rank = placing.place
     shootout_wins = shootout_wins_of(tournament=tournament)
     return [{**_row(row, by_id[row.entry]), "won_in_shootout": shootout_wins.get(row.entry, 0)} for row in rows]
 
@@ -225,6 +236,54 @@ def rounds(*, tournament: Tournament) -> list[dict[str, Any]]:
     return [by_round[n] for n in sorted(by_round)]
 
 
+def draw_view(*, tournament: Tournament) -> dict[str, Any] | None:
+    """What the pages show of a double-loss draw (issue 28): the games in progress, the draw list with
+    each player's losses and the round he went out in, and the final placings once it is over. None
+    for the other formats and before the entries close (there is no list yet)."""
+    if not is_drawn(tournament) or tournament.status not in PLAYED:
+        return None
+    pairings = drawn_pairings(tournament=tournament)
+    state = draw_state(tournament=tournament, pairings=pairings)
+    table = records(state)
+    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    out_round: dict[int, int] = {}
+    games_of: dict[int, int] = {}
+    for game in state.games:
+        for entrant in (game.first, game.second):
+            games_of[entrant] = games_of.get(entrant, 0) + 1
+            if table[entrant].out_after == games_of[entrant]:
+                out_round[entrant] = game.round
+    finished = is_finished(state)
+    places = {p.entrant: p.place for p in placings(state)} if finished else {}
+    rows = [
+        {
+            "position": position,
+            "name": names.get(entrant, "?"),
+            "losses": table[entrant].losses,
+            "wins": table[entrant].wins,
+            "games": table[entrant].games,
+            "playing": table[entrant].pending > 0,
+            "out_round": out_round.get(entrant),
+            "place": places.get(entrant),
+        }
+        for position, entrant in enumerate(state.event.entrants, start=1)
+    ]
+    playing = (
+        TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.PLAYING)
+        .select_related("round", "match")
+        .prefetch_related("fixes")
+        .order_by("index", "pk")
+    )
+    in_progress = [{**pairing_view(p, names), "round": p.round.number} for p in playing]
+    return {
+        "list": rows,
+        "in_progress": in_progress,
+        "placings": sorted((r for r in rows if r["place"] is not None), key=lambda r: (r["place"], r["position"])),
+        "finished": finished,
+        "knockout_from": state.event.single_loss_from if tournament.format != Tournament.Format.DOUBLE_LOSS else None,
+    }
+
+
 def current_round(*, tournament: Tournament) -> dict[str, Any] | None:
     every = rounds(tournament=tournament)
     playing = [r for r in every if r["status"] != "done"]
@@ -250,12 +309,18 @@ def status_words(tournament: Tournament) -> str:
     return str(tournament.get_status_display())
 
 
+def format_words(tournament: Tournament) -> str:
+    if tournament.format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT and tournament.knockout_from:
+        return gettext("Double-loss draw, then knockout from round %(round)s") % {"round": tournament.knockout_from}
+    return str(tournament.get_format_display())
+
+
 def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
     return {
         "id": tournament.pk,
         "name": tournament.name,
         "url": f"/tournaments/{tournament.pk}/",
-        "format": tournament.get_format_display(),
+        "format": format_words(tournament),
         "kind": tournament.get_kind_display(),
         "status": tournament.status,
         "status_text": status_words(tournament),

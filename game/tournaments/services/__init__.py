@@ -3,7 +3,8 @@
 
 from game.tournaments.services.base import TournamentError
 from game.tournaments.services.clocks import tournament_clocks_fire
-from game.tournaments.services.play import tournament_match_finished, tournament_result_fix
+from game.tournaments.services.fixes import tournament_result_fix
+from game.tournaments.services.play import tournament_match_finished
 from game.tournaments.services.setup import (
     tournament_close_entries,
     tournament_create,

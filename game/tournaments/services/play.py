@@ -13,7 +13,6 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
 from game.matches.clock_presets import event_clock_of
@@ -33,7 +32,6 @@ from game.models.tournaments import (
     NO_SHOW_AFTER,
     Tournament,
     TournamentPairing,
-    TournamentResultFix,
     TournamentRound,
 )
 from game.teams.selectors import team_winner
@@ -44,12 +42,16 @@ from game.tournaments.pairing.round_robin import round_robin_rounds
 from game.tournaments.pairing.standings import round_robin_standings, swiss_standings
 from game.tournaments.pairing.swiss import swiss_pairings, swiss_round_count
 from game.tournaments.selectors import tournaments as selectors
-from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
+from game.tournaments.selectors.draw import is_drawn
+from game.tournaments.services import draw
+from game.tournaments.services.base import TournamentError, is_member, lock_tournament
 
 logger = logging.getLogger(__name__)
 
 
 def plan_rounds(tournament: Tournament, entries: int) -> int:
+    if is_drawn(tournament):
+        return 0  # drawn one game at a time: the number of rounds is known at the end
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         return len(round_robin_rounds(list(range(entries))))
     if tournament.format == Tournament.Format.SWISS:
@@ -109,7 +111,12 @@ def round_begin_if_due(tournament: Tournament, round_: TournamentRound, now: flo
 
 
 def round_begin(tournament: Tournament, round_: TournamentRound, now: float) -> None:
-    """Make every pairing's match (byes are decided at once) and start the no-show clocks."""
+    """Make every pairing's match (byes are decided at once) and start the no-show clocks. A drawn
+    format begins all its stored games at once and draws on (:func:`draw_advance`)."""
+    if is_drawn(tournament):
+        draw.draw_rounds_begin(tournament)
+        draw_advance(tournament, now)
+        return
     round_.status = TournamentRound.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
@@ -122,24 +129,55 @@ def round_begin(tournament: Tournament, round_: TournamentRound, now: float) -> 
         ]
     )
     for pairing in TournamentPairing.objects.filter(round=round_).order_by("index"):
-        if pairing.second_id is None:
-            _decide(pairing, winner=pairing.first_id, how=TournamentPairing.How.BYE, points=(WIN, LOSS))
-            continue
-        first, second = players[pairing.first_id], players[pairing.second_id]
-        try:
-            _give_match(tournament, pairing, first, second, now)
-        except TournamentError as exc:
-            # The match services refuse a player (no longer a member, say): who cannot play loses
-            # the pairing, as a no-show would. A single match checks its first player only (the
-            # second is checked when joining); a team match checks every member of both teams.
-            logger.info("tournament %s: pairing %s forfeited at its start (%s)", tournament.pk, pairing.pk, exc.code)
-            can_play = [False, True]
-            if tournament.kind == Tournament.Kind.TEAMS:
-                members = [all(is_member(club_id=tournament.club_id, user=u) for u in side) for side in (first, second)]
-                can_play = members if not all(members) else can_play
-            _forfeit(tournament, pairing, can_play)
-            continue
+        _pairing_begin(tournament, pairing, players, now)
     _after_result(tournament, round_, now)
+
+
+def _pairing_begin(
+    tournament: Tournament, pairing: TournamentPairing, players: dict[int, list[Any]], now: float
+) -> None:
+    if pairing.second_id is None:
+        pairing_decide(pairing, winner=pairing.first_id, how=TournamentPairing.How.BYE, points=(WIN, LOSS))
+        return
+    first, second = players[pairing.first_id], players[pairing.second_id]
+    try:
+        _give_match(tournament, pairing, first, second, now)
+    except TournamentError as exc:
+        # The match services refuse a player (no longer a member, say): who cannot play loses
+        # the pairing, as a no-show would. A single match checks its first player only (the
+        # second is checked when joining); a team match checks every member of both teams.
+        logger.info("tournament %s: pairing %s forfeited at its start (%s)", tournament.pk, pairing.pk, exc.code)
+        can_play = [False, True]
+        if tournament.kind == Tournament.Kind.TEAMS:
+            members = [all(is_member(club_id=tournament.club_id, user=u) for u in side) for side in (first, second)]
+            can_play = members if not all(members) else can_play
+        _forfeit(tournament, pairing, can_play)
+
+
+def draw_advance(tournament: Tournament, now: float) -> None:
+    """A drawn format after anything was decided (the entries closed, a result, a no-show, a fix):
+    store every game the draw gives now and, once the tournament has begun, give each its match at
+    once (online every drawn game is played at once: there are no tables to wait for). A game
+    decided at its start (a player who cannot play) feeds the draw again; it ends when the draw is
+    over, with the placings stored (:func:`_finish`)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return
+    begun = tournament.starts_at.timestamp() <= now
+    while True:
+        draw.draw_store_next(tournament, begun=begun)
+        waiting = list(
+            TournamentPairing.objects.filter(
+                tournament=tournament, status=TournamentPairing.Status.PLAYING, match__isnull=True
+            ).order_by("index")
+        )
+        if not begun or not waiting:
+            break
+        players = selectors.entry_players(entry_ids=[e for p in waiting for e in (p.first_id, p.second_id) if e])
+        for pairing in waiting:
+            _pairing_begin(tournament, pairing, players, now)
+    draw.draw_rounds_settle(tournament)
+    if draw.draw_is_over(tournament):
+        tournament_finish(tournament)
 
 
 def _give_match(
@@ -186,7 +224,7 @@ def create_match(tournament: Tournament, first: list[Any], second: list[Any]) ->
     return match
 
 
-def _decide(
+def pairing_decide(
     pairing: TournamentPairing,
     *,
     winner: int | None,
@@ -207,7 +245,11 @@ def _decide(
 
 
 def _after_result(tournament: Tournament, round_: TournamentRound, now: float) -> None:
-    """When the last pairing of the round is decided: the next round, or the end of the tournament."""
+    """When the last pairing of the round is decided: the next round, or the end of the tournament.
+    A drawn format draws on after every result instead."""
+    if is_drawn(tournament):
+        draw_advance(tournament, now)
+        return
     if TournamentPairing.objects.filter(round=round_, status=TournamentPairing.Status.PLAYING).exists():
         return
     round_.status = TournamentRound.Status.DONE
@@ -217,13 +259,16 @@ def _after_result(tournament: Tournament, round_: TournamentRound, now: float) -
     if following is not None:
         round_begin(tournament, following, now)
         return
-    _finish(tournament)
+    tournament_finish(tournament)
 
 
-def _finish(tournament: Tournament) -> None:
+def tournament_finish(tournament: Tournament) -> None:
     ids = [e.pk for e in selectors.entries_in_seed_order(tournament=tournament)]
-    if tournament.format in selectors.ELIMINATIONS:
-        top: int | None = knockout.champion(
+    top: int | None
+    if is_drawn(tournament):
+        top = draw.draw_placings_store(tournament)
+    elif tournament.format in selectors.ELIMINATIONS:
+        top = knockout.champion(
             ids, selectors.slot_winners(tournament=tournament), double=selectors.is_double(tournament)
         )
     else:
@@ -237,7 +282,7 @@ def _finish(tournament: Tournament) -> None:
     tournament.save(update_fields=["winner", "status", "finished_at"])
 
 
-def _points_for(tournament: Tournament, pairing: TournamentPairing, winner: int | None) -> tuple[float, float]:
+def pairing_points(tournament: Tournament, pairing: TournamentPairing, winner: int | None) -> tuple[float, float]:
     result = decided(pairing.first_id, pairing.second_id, winner)
     return result.first_points, result.second_points
 
@@ -265,15 +310,17 @@ def tournament_match_finished(*, match: Match) -> None:
                 winner = None if team is None else (pairing.first_id, pairing.second_id)[team]
             elif match.winner_id is not None:
                 winner = pairing.first_id if match.winner_id == match.player1_id else pairing.second_id
-            if winner is None and tournament.format in selectors.ELIMINATIONS:
-                winner = pairing.first_id  # a level knockout match (K-11 after the shoot-out): the better seed
+            if winner is None and (tournament.format in selectors.ELIMINATIONS or is_drawn(tournament)):
+                # a level knockout match (K-11 after the shoot-out): the better seed; in a draw the
+                # entry the draw was seeking a game for (a drawn format has no drawn game)
+                winner = pairing.first_id
             seated = (match.snapshot or {}).get("players") or []  # a team match's sides: the team scores
             scores = (int(seated[0].get("score", 0)), int(seated[1].get("score", 0))) if len(seated) == 2 else (0, 0)
-            _decide(
+            pairing_decide(
                 pairing,
                 winner=winner,
                 how=TournamentPairing.How.PLAYED,
-                points=_points_for(tournament, pairing, winner),
+                points=pairing_points(tournament, pairing, winner),
                 scores=scores,
                 result_code=match.result_code,  # "shootout": both scores kept, the winner marked (K-11.4)
             )
@@ -395,74 +442,20 @@ def _forfeit(tournament: Tournament, pairing: TournamentPairing, can_play: list[
     forfeit, both such: both lose."""
     if can_play[0] != can_play[1]:
         winner = pairing.first_id if can_play[0] else pairing.second_id
-        _decide(
-            pairing, winner=winner, how=TournamentPairing.How.FORFEIT, points=_points_for(tournament, pairing, winner)
+        pairing_decide(
+            pairing,
+            winner=winner,
+            how=TournamentPairing.How.FORFEIT,
+            points=pairing_points(tournament, pairing, winner),
         )
     else:
-        _decide(pairing, winner=None, how=TournamentPairing.How.DOUBLE_FORFEIT, points=(LOSS, LOSS))
+        pairing_decide(pairing, winner=None, how=TournamentPairing.How.DOUBLE_FORFEIT, points=(LOSS, LOSS))
 
 
 def match_user(user_id: int) -> Any:
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.get(pk=user_id)
-
-
-# --- an admin's fixed result (issue 18) ---------------------------------------------------------------
-# A decided pairing's winner set again, with the reason and the result before kept
-# (TournamentResultFix); the tournament's winner follows. Here, beside the play it decides as.
-
-
-@transaction.atomic
-def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | None, reason: str) -> TournamentPairing:
-    """An admin sets a decided pairing's result (None: a draw, round robin and Swiss only); the reason
-    and the result before are kept (TournamentResultFix). A knockout result whose winner has already
-    been paired on is refused: the bracket would no longer follow."""
-    pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
-    if pairing is None:
-        raise TournamentError("not_found", gettext_noop("there is no such pairing"))
-    tournament = lock_tournament(pairing.tournament_id)
-    require_manager(club_id=tournament.club_id, user=user)
-    reason = (reason or "").strip()
-    if not 3 <= len(reason) <= 300:
-        raise TournamentError("reason_required", gettext_noop("give a reason (3 to 300 characters)"))
-    if pairing.status != TournamentPairing.Status.DONE or pairing.second_id is None:
-        raise TournamentError("not_finished", gettext_noop("only a played pairing's result can be fixed"))
-    elimination = tournament.format in selectors.ELIMINATIONS
-    if winner_entry_id not in (pairing.first_id, pairing.second_id) and not (
-        winner_entry_id is None and not elimination
-    ):
-        raise TournamentError("bad_value", gettext_noop("the winner must be one of the pairing's two entries"))
-    later = TournamentRound.objects.filter(tournament=tournament, number__gt=pairing.round.number).exists()
-    if elimination and later and winner_entry_id != pairing.winner_id:
-        raise TournamentError(
-            "next_round_started", gettext_noop("the winner has already been paired in the next round")
-        )
-    before = _result_record(pairing)
-    points = _points_for(tournament, pairing, winner_entry_id)
-    _decide(
-        pairing,
-        winner=winner_entry_id,
-        how=TournamentPairing.How.FIXED,
-        points=points,
-        scores=(pairing.first_score, pairing.second_score),
-        result_code=pairing.result_code,
-    )
-    TournamentResultFix.objects.create(
-        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
-    )
-    if tournament.status == Tournament.Status.FINISHED:
-        _finish(tournament)  # the winner may have changed
-    return pairing
-
-
-def _result_record(pairing: TournamentPairing) -> dict[str, Any]:
-    return {
-        "winner": pairing.winner_id,
-        "how": pairing.how,
-        "points": [pairing.first_points, pairing.second_points],
-        "scores": [pairing.first_score, pairing.second_score],
-    }
 
 
 # --- how the tournaments hear the matches (connected in game.apps) -----------------------------------

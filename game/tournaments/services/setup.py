@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_noop, ngettext_lazy
 
+from game.common.clock import game_now
 from game.matches.clock_presets import KAISA_RULES, EventClock, event_clock_problems
 from game.models import Club, Profile
 from game.models.tournaments import (
@@ -26,9 +27,11 @@ from game.models.tournaments import (
     TournamentPairing,
     TournamentRound,
 )
+from game.tournaments.pairing.double_loss_state import KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST, MINIMUM_FIELD
+from game.tournaments.selectors.draw import is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
-from game.tournaments.services.play import plan_rounds, round_begin_if_due, round_pair
+from game.tournaments.services.play import draw_advance, plan_rounds, round_begin_if_due, round_pair
 
 NAME_LENGTH = (3, 80)
 ENTRIES_RANGE = (2, 64)
@@ -43,7 +46,15 @@ def _range(bounds: tuple[int, ...]) -> dict[str, object]:
 
 
 def _clean(
-    *, name: str, format: str, kind: str, team_size: int, max_entries: int, clock: EventClock, starts_at: Any
+    *,
+    name: str,
+    format: str,
+    kind: str,
+    team_size: int,
+    max_entries: int,
+    clock: EventClock,
+    starts_at: Any,
+    knockout_from: Any = None,
 ) -> dict[str, Any]:
     errors: list[tuple[str | Promise, dict[str, object]]] = []
     name = (name or "").strip()
@@ -51,6 +62,18 @@ def _clean(
         errors.append((gettext_noop("the name is %(least)s to %(most)s characters"), _range(NAME_LENGTH)))
     if format not in Tournament.Format.values:
         errors.append((gettext_noop("choose a format"), {}))
+    elif format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT:
+        knockout_rounds = (KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST)
+        if (
+            isinstance(knockout_from, bool)
+            or not isinstance(knockout_from, int)
+            or not knockout_rounds[0] <= knockout_from <= knockout_rounds[1]
+        ):
+            errors.append(
+                (gettext_noop("the knockout starts from a round from %(least)s to %(most)s"), _range(knockout_rounds))
+            )
+    else:
+        knockout_from = None  # only the knockout variant has the setting; the form may send one anyway
     if kind not in Tournament.Kind.values:
         errors.append((gettext_noop("choose singles or teams"), {}))
     elif kind == Tournament.Kind.SINGLES:
@@ -80,6 +103,7 @@ def _clean(
         "time_limit": clock.time_limit,
         "ruleset": clock.ruleset(),
         "starts_at": starts_at,
+        "knockout_from": knockout_from,
     }
 
 
@@ -95,10 +119,12 @@ def tournament_create(
     clock: EventClock = KAISA_RULES.clock,
     max_entries: int = 16,
     starts_at: Any,
+    knockout_from: int | None = None,
 ) -> Tournament:
     """A club's owner or admin announces a tournament; members enter until it starts. `clock`: the
     event's clock and target (game/matches/clock_presets.py; K-11's 60 + 5 by default), which every
-    match of it is created with."""
+    match of it is created with. `knockout_from`: the round (2 to 6) from which one loss is out, for
+    `double_loss_then_knockout` only (ignored for the other formats)."""
     require_manager(club_id=club.pk, user=user)
     fields = _clean(
         name=name,
@@ -108,6 +134,7 @@ def tournament_create(
         max_entries=max_entries,
         clock=clock,
         starts_at=starts_at,
+        knockout_from=knockout_from,
     )
     return Tournament.objects.create(club=club, rated=bool(rated), created_by=user, **fields)
 
@@ -184,14 +211,17 @@ def tournament_withdraw(*, user: Any, tournament_id: int) -> None:
 
 
 def min_entries(tournament: Tournament) -> int:
+    if is_drawn(tournament):
+        return MINIMUM_FIELD
     return 3 if tournament.format == Tournament.Format.DOUBLE_ELIMINATION else 2
 
 
 @transaction.atomic
 def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None = None) -> Tournament:
-    """Close the entries: seed by rating (a team by its mean), plan the rounds, pair round 1. Play
-    begins at the start time (at once if it has come). `user` None is the server clock at the start
-    time."""
+    """Close the entries: seed by rating (a team by its mean), plan the rounds, pair round 1 (a drawn
+    format: store the games the draw gives, from the draw list the seeds make,
+    game/tournaments/selectors/draw.py). Play begins at the start time (at once if it has come).
+    `user` None is the server clock at the start time."""
     tournament = lock_tournament(tournament_id)
     if user is not None:
         require_manager(club_id=tournament.club_id, user=user)
@@ -209,6 +239,9 @@ def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None
     tournament.status = Tournament.Status.RUNNING
     tournament.rounds_planned = plan_rounds(tournament, len(entries))
     tournament.save(update_fields=["status", "rounds_planned"])
+    if is_drawn(tournament):
+        draw_advance(tournament, game_now() if now is None else now)
+        return tournament
     first = round_pair(tournament, 1)
     if first is not None:
         round_begin_if_due(tournament, first, now)
