@@ -171,3 +171,92 @@ def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, 
     assert "Juho" in pages.visible_text(page, "ol.entries")
     page.screenshot(path=str(artifacts / "tournament-new.png"), full_page=True)
     assert page.errors == []
+
+
+DRAW_SETUP = """
+from django.utils import timezone
+from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
+from tests.support.community_factories import make_club, make_player
+owner = make_player("Johtaja")
+players = [make_player(name, rating=rating) for name, rating in {players}]
+club = make_club("Kaisa Club", owner, members=tuple(players))
+t = tournament_create(user=owner, club=club, name="Tuplakaavio", format="double_loss", rated=False,
+                      starts_at=timezone.now())
+for player in players:
+    tournament_enter(user=player, tournament_id=t.pk)
+tournament_close_entries(user=owner, tournament_id=t.pk)
+result = t.pk
+"""
+
+# Every game in progress is given its no-show's end now: the server's own clock forfeits it (as the
+# deadline poll does in play) to the one player said to be on its match page, the first entry but in
+# every third game of the draw; the draw goes on in the server and the tournament socket tells the pages.
+DRAW_FORFEITS = """
+import time
+from game.models import MatchConnection
+from game.models.tournaments import TournamentPairing
+result = []
+for p in TournamentPairing.objects.filter(tournament_id={tid}, status="playing").select_related("first", "second"):
+    winner = p.second if p.index % 3 == 1 else p.first
+    MatchConnection.objects.create(
+        match_id=p.match_id, channel_name=f"e2e.{{p.pk}}", user=winner.members.get().user, seen_at=time.time()
+    )
+    TournamentPairing.objects.filter(pk=p.pk).update(no_show_deadline=time.time() - 1)
+    result.append(p.pk)
+"""
+
+
+@pytest.mark.browser
+def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path) -> None:
+    """Issue 28 item 1: a double-loss draw of five followed on a phone without a reload: the games in
+    progress, each player's losses, the draw list and who went out in which round, the final placings
+    (in English on the live page, in Finnish on the tournament page)."""
+    server = daphne_factory()
+    five = [("Aino", 1900), ("Bertta", 1800), ("Celia", 1700), ("Dora", 1600), ("Eeva", 1500)]
+    tid = pages.django_run(server.env, DRAW_SETUP.format(players=five))
+    live = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    live.goto(f"{server.url}/tournaments/{tid}/live/")
+    live.wait_for_function("() => document.querySelector('[data-socket-status]').textContent === 'Live'")
+    finnish = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    finnish.set_extra_http_headers({"Accept-Language": "fi"})
+    finnish.goto(f"{server.url}/tournaments/{tid}/")
+    for page in (live, finnish):
+        page.evaluate("() => { window.__kaizaNotReloaded = true; }")
+    # Round 1 of five: the list in twos, the fifth rests; nobody has lost yet.
+    playing = pages.visible_text(live, "[data-draw-playing]")
+    assert playing.count("Round 1") == 2 and "waiting for the players" in playing
+    assert live.locator("[data-draw-list] tbody tr").count() == 5
+    assert live.locator("[data-draw-list] tr[data-losses='0']").count() == 5
+    assert pages.visible_text(live, "[data-draw-list]").count("still in") == 1
+    for step in range(12):
+        decided = pages.django_run(server.env, DRAW_FORFEITS.format(tid=tid))
+        if not decided:
+            break
+        gone = " && ".join(
+            f"!document.querySelector('[data-draw-playing] tr[data-pairing=\"{pk}\"]')" for pk in decided
+        )
+        live.wait_for_function(f"() => {gone}", timeout=30000)
+        if step == 0:
+            live.wait_for_function(
+                "() => document.querySelectorAll(\"[data-draw-list] tr[data-losses='1']\").length === 2"
+            )
+            live.screenshot(path=str(artifacts_dir / "tournament-double-loss-round1.png"), full_page=True)
+    pages.wait_text(live, "[data-status]", "Winner", timeout=60)
+    pages.wait_text(finnish, "[data-status]", "Voittaja", timeout=60)
+    text = pages.visible_text(live, "[data-tournament-parts]")
+    assert "Final placings" in text and live.locator("[data-draw-playing]").count() == 0
+    listed = pages.visible_text(live, "[data-draw-list]")
+    assert listed.count("out in round") == 4 and listed.count("winner") == 1
+    assert live.locator("[data-draw-list] tr[data-losses='2']").count() == 4
+    ranks = live.locator("[data-standings] tbody td.rank").all_inner_texts()
+    assert ranks[0] == "1" and len(ranks) == 5
+    finnish_text = pages.visible_text(finnish, "[data-tournament-parts]")
+    assert "Loppusijoitukset" in finnish_text and "putosi kierroksella" in finnish_text
+    for page in (live, finnish):
+        assert page.evaluate("() => window.__kaizaNotReloaded === true"), "the page was reloaded"
+        assert page.errors == []
+    live.screenshot(path=str(artifacts_dir / "tournament-double-loss-final.png"), full_page=True)
+    finnish.screenshot(path=str(artifacts_dir / "tournament-double-loss-fi.png"), full_page=True)
+    assert pages.region_colours(live, "[data-draw-list]") > 20
+    time.sleep(0.5)
+    pages.assert_clean_log(server)
