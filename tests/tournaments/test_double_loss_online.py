@@ -36,6 +36,7 @@ from game.tournaments.services import (
     tournament_close_entries,
     tournament_create,
     tournament_enter,
+    tournament_pairing_swap,
     tournament_result_fix,
 )
 from tests.support.community_factories import make_club, make_player
@@ -211,6 +212,13 @@ def test_double_loss_state_rebuilt_from_the_database() -> None:
     # Drawn but not started: no matches until the start-time clock begins them.
     assert TournamentPairing.objects.filter(tournament=tournament).count() == 3
     assert not TournamentPairing.objects.filter(tournament=tournament, match__isnull=False).exists()
+    # An admin swaps two entries before the start: their seeds, so their places in the list, swap,
+    # and the stored games are still the draw of the new list.
+    head, third = mirror.event.entrants[0], mirror.event.entrants[2]
+    tournament_pairing_swap(user=owner, tournament_id=tournament.pk, entry_a=head, entry_b=third)
+    mirror = _draw_all(_mirror(tournament))
+    assert mirror.event.entrants[0] == third and mirror.event.entrants[2] == head
+    assert draw_state(tournament=tournament) == mirror and _stored(tournament) == _games(mirror)
     deadlines_fire_due(now=later.timestamp() + 1)
     assert not TournamentPairing.objects.filter(tournament=tournament, match__isnull=True).exists()
     tournament.starts_at = timezone.now()  # the rest of the test runs on the real clock
@@ -339,3 +347,27 @@ def test_double_loss_fixed_result_feeds_the_draw() -> None:
     fix = TournamentResultFix.objects.get()
     assert (fix.before["winner"], fix.after["winner"]) == (last.winner_id, new_winner)
     _placings_stored(tournament, _play_to_the_end(tournament, seed=12, mirror=fixed))
+
+
+def test_double_loss_no_show_is_a_loss_in_the_draw() -> None:
+    tournament, owner = _tournament(Tournament.Format.DOUBLE_LOSS, 4)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    pairing = TournamentPairing.objects.filter(tournament=tournament).order_by("index")[0]
+    assert pairing.no_show_deadline is not None
+    # Nobody comes to either match: each is a double forfeit, counted by the draw as won by its first
+    # entry (the draw has no game both lose), and the draw goes on with round 2 at once.
+    deadlines_fire_due(now=pairing.no_show_deadline + 1)
+    pairing.refresh_from_db()
+    assert (pairing.how, pairing.winner_id) == ("double_forfeit", None)
+    state = draw_state(tournament=tournament)
+    assert [g.winner for g in state.games[:2]] == [g.first for g in state.games[:2]]
+    assert len(state.games) == 4 and all(not g.played for g in state.games[2:])
+    assert _games(state) == _games(_draw_all(_mirror_with_first_winning(tournament, 2)))
+    assert not TournamentPairing.objects.filter(tournament=tournament, match__isnull=True).exists()
+
+
+def _mirror_with_first_winning(tournament: Tournament, games: int) -> DrawState:
+    state = _draw_all(_mirror(tournament))
+    for index in range(games):
+        state = record_result(state, index, winner=state.games[index].first)
+    return state
