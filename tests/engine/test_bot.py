@@ -245,3 +245,29 @@ def test_levels_and_refusals() -> None:
     assert LEVELS == (1, 2, 3, 4, 5)
     with pytest.raises(RuleError):
         apply_move(Match.from_snapshot(snapshot), {"action": "choose_break", "player": "alice", "take": True})
+
+
+@pytest.mark.parametrize(
+    "balls",
+    [
+        {"white2": [0.135, 0.131], "red1": [0.231, 0.847], "red2": [0.046, 0.947], "kaisa": [0.254, 0.457]},
+        {"white2": [0.241, 0.28], "red1": [0.093, 0.242], "red2": [0.473, 1.372], "kaisa": [0.144, 0.109]},
+    ],
+)
+def test_ball_in_hand_with_every_ball_in_the_home_is_not_replayed_for_ever(balls: dict[str, list[float]]) -> None:
+    """K-7.2: a shot from hand that does not cross the home line is replayed from the same position.
+    With every ball in the home, level 3 placed its cue ball behind white2 and shot into it, was
+    replayed, and chose the same again (the ladder's matches capped at 400 moves: these two layouts)."""
+    match = Match.from_snapshot(position({"white1": None, **balls}))
+    verdicts = []
+    for _ in range(4):
+        if match.pending()[0][0] != "alice":
+            break
+        move = choose_move(match.snapshot(), 3, seed=5, budget=0.3)
+        outcome = apply_move(match, move)
+        if move["action"] == "shoot":
+            verdicts.append(outcome.verdict)
+            if not outcome.verdict.get("replay"):
+                break
+    assert verdicts and not verdicts[-1].get("replay"), [v.get("reason") for v in verdicts]
+    assert len(verdicts) <= 2, [v.get("reason") for v in verdicts]

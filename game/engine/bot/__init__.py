@@ -35,6 +35,7 @@ from game.engine.bot import geometry as geo
 from game.engine.bot.levels import (
     COLOURS,
     FOOT_POCKETS,
+    HOME_EXIT_BONUS,
     LEVEL_SPECS,
     LEVELS,
     MIDDLE_POCKETS,
@@ -195,10 +196,22 @@ def _placement(snapshot: Mapping[str, Any], player: str, spec: LevelSpec, rng: r
     else:
         targets = targets_for(snapshot, player, balls, from_hand=True, table=table)
         pockets = pockets_for(snapshot, from_hand=True)
+        radius = table.ball_radius
         for point in filter(legal, points):
             trial = dict(balls)
             trial[ball] = point
-            scored.append((geo.best_value(table, trial, ball, point, targets, pockets), point))
+            # K-7.2: the cue ball must cross the home line or the shot is replayed. A point with a ball
+            # just ahead of it towards the foot (every ball in the home, say) could be shot only into
+            # that ball, and the same replayed shot came back for ever; a clear way out breaks the ties.
+            clear = not any(
+                pos is not None
+                and name != ball
+                and point[0] < pos[0] < table.home_line_x + radius
+                and abs(pos[1] - point[1]) < 2 * radius + 0.01
+                for name, pos in balls.items()
+            )
+            value = geo.best_value(table, trial, ball, point, targets, pockets)
+            scored.append((value + (HOME_EXIT_BONUS if clear else 0.0), point))
     if not scored:
         raise NoMoveError("no legal place for the ball in hand")
     scored.sort(key=lambda item: (-item[0], item[1]))

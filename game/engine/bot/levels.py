@@ -30,6 +30,14 @@ LEAVE_WEIGHT = 0.5
 IN_HAND_VALUE = 1.2
 #: Bonus for a shot that wins the match on the spot.
 WIN_BONUS = 100.0
+#: Cost of a shot from hand that the rules replay (K-7.2, the cue ball short of the home line): the
+#: position comes back unchanged, so a bot that valued it near zero (a miss that costs nothing) chose it
+#: again, the same way, every time: the ladder's capped matches of 400 moves. Dearer than any foul
+#: with the worst leave, cheaper than losing the match on the spot.
+REPLAY_COST = 20.0
+#: A ball-in-hand place with no ball between it and the home line towards the foot: a tie-break (a
+#: tenth of a point), so a place with a real shot still wins over one that is only clear.
+HOME_EXIT_BONUS = 0.1
 #: Grid step (m) of the placements the bot considers.
 PLACEMENT_STEP = 0.05
 #: quick_move's placement grid (m): coarse, since it only needs one legal point, found without scoring.

@@ -17,6 +17,7 @@ from game.engine.bot.levels import (
     IN_HAND_VALUE,
     LEAVE_WEIGHT,
     MIDDLE_POCKETS,
+    REPLAY_COST,
     WIN_BONUS,
     Candidate,
     LevelSpec,
@@ -114,7 +115,7 @@ class _Search:
         if after.get("phase") == "finished":
             return points + (WIN_BONUS if after.get("winner") == self.player else -WIN_BONUS)
         if verdict.get("replay"):
-            return points - 0.3
+            return points - REPLAY_COST
         if not verdict.get("turn_passes", True):
             return points + CONTINUATION_WEIGHT * self.ease(after, self.player)
         return points - LEAVE_WEIGHT * self.ease(after, self.opponent)
