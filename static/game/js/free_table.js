@@ -27,7 +27,7 @@ import {
   tick,
   animating,
 } from "./state.js";
-import { createRenderer, suggestedPocket } from "./render/renderer.js";
+import { createRenderer, marching, suggestedPocket } from "./render/renderer.js";
 import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
 import { bindKeyboard } from "./input/keyboard.js";
@@ -74,8 +74,12 @@ export function createFreeTable(root, host) {
   let pending = null;
   let generation = 0;
 
+  // The loop's wake (set once it exists): a new state is drawn at the next frame (loop.js idles otherwise).
+  let wake = () => {};
   function set(next) {
+    if (next === state) return;
     state = next;
+    wake();
   }
 
   function setPhase(next) {
@@ -283,6 +287,8 @@ export function createFreeTable(root, host) {
   let unbindPointer = bindPointer(canvas, { getState: () => state, getTransform: () => renderer.transform(), dispatch });
   const unbindKeys = bindKeyboard(document, dispatch);
 
+  let lastDrawn = null;
+  let lastDrawAt = 0;
   function resize() {
     const rect = stage.getBoundingClientRect();
     const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
@@ -290,6 +296,8 @@ export function createFreeTable(root, host) {
     canvas.style.width = `${rect.width}px`;
     canvas.style.height = `${rect.height}px`;
     canvas.dataset.transform = JSON.stringify({ a: tf.a, b: tf.b, c: tf.c, d: tf.d, e: tf.e, f: tf.f });
+    lastDrawn = null;
+    wake();
   }
   const observer = new ResizeObserver(resize);
   observer.observe(stage);
@@ -307,14 +315,21 @@ export function createFreeTable(root, host) {
       }
     },
     render: (now) => {
-      renderer.draw(state, now);
+      if (state !== lastDrawn || animating(state, now) || (now - lastDrawAt > 90 && marching(state, now))) {
+        renderer.draw(state, now);
+        lastDrawn = state;
+        lastDrawAt = now;
+      }
       pullMeter.update(state);
       if (state !== lastHud || animating(state, now)) {
         controls.update(state);
         lastHud = state;
       }
     },
+    // Frames while a shot rolls, an answer waits for its animation or a drawing is owed; else idle.
+    busy: () => state !== lastDrawn || Boolean(state && state.steps.length) || pending !== null,
   });
+  wake = loop.wake;
 
   return {
     load,
