@@ -33,13 +33,16 @@ Daphne's own `--websocket_connect_timeout` bounds the websocket handshake after 
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 from daphne.cli import CommandLineInterface
 from daphne.http_protocol import WebRequest
 from daphne.server import Server
+from django.core.exceptions import RequestAborted
 from twisted.internet import reactor as _reactor
 
 #: The scope extension's name.
@@ -129,6 +132,32 @@ def _deadline_request(deadline: RequestDeadline, *args: Any, **kwargs: Any) -> D
     return request
 
 
+logger = logging.getLogger(__name__)
+
+
+def quiet_aborted_requests(loop: asyncio.AbstractEventLoop) -> None:
+    """A request whose client went away is not an error of the server: one debug line, no traceback.
+
+    Django's ASGI handler runs each request beside a task listening for the client's disconnect. When
+    the client leaves first (a page that navigates on while its scripts still load), daphne cancels the
+    request's application instance; the listener task then ends with Django's `RequestAborted`, and
+    nobody is left to read it, so asyncio logs "Task exception was never retrieved" with a traceback
+    (seen in a browser test's server log). asyncio's own hook for such reports, the loop's exception
+    handler, drops exactly those and passes every other report on to the handler before it."""
+    previous = loop.get_exception_handler()
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if isinstance(context.get("exception"), RequestAborted):
+            logger.debug("a client left before its request was answered: %s", context.get("message"))
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+
 class KaizaServer(Server):
     """daphne's server; a websocket's application instance also gets its `DirectFrames`, and a slow
     client's connection is closed (the module docstring)."""
@@ -140,6 +169,8 @@ class KaizaServer(Server):
         # daphne makes its HTTP factory and listens in run(), then runs the reactor: the factory is
         # there, and no connection accepted yet, when the reactor starts.
         reactor.callWhenRunning(self.guard_slow_clients)
+        # Inside the running reactor (asyncio's loop under daphne's asyncio reactor).
+        reactor.callWhenRunning(lambda: quiet_aborted_requests(asyncio.get_event_loop()))
         super().run()
 
     def guard_slow_clients(self) -> None:
