@@ -9,6 +9,7 @@ import datetime
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -315,7 +316,10 @@ def _finish_in_the_shootout(match: Match, scores: tuple[int, int], winner_seat: 
         }
     ).snapshot()
     match.snapshot = final
-    return finish_from_engine(match, final, game_clock.game_now(), "shootout")
+    # Inside the writing transaction, as every caller of finish_from_engine is (its rating and
+    # tournament writes lock rows: PostgreSQL refuses select_for_update outside a transaction).
+    with transaction.atomic():
+        return finish_from_engine(match, final, game_clock.game_now(), "shootout")
 
 
 def test_shootout_result_recorded_with_both_scores() -> None:
