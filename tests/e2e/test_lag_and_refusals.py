@@ -123,6 +123,9 @@ def test_refused_input_keeps_aim_and_power(daphne_factory: Any, chromium: Any, a
         page.locator(".kz-canvas").focus()
         page.keyboard.press("Control+ArrowLeft")
         page.locator(".kz-power-input").fill(str(round(driver.power_for(1.9) * 1000)))
+    for page in (tab1, tab2):
+        # The readout is redrawn at the tab's next frame, not within fill()'s return.
+        page.wait_for_function("() => document.querySelector('.kz-speed').textContent.includes('1.9 m/s')")
     set_aim = readouts(tab2)
     assert set_aim[1] == "1.9 m/s" and set_aim[0] != "0.00°" and readouts(tab1) == set_aim, set_aim
     press_together(tab1, tab2)

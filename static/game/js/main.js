@@ -60,9 +60,15 @@ function boot(root) {
 
   // The loop's wake (set once it exists): a new state is drawn at the next frame, not the next idle tick.
   let wake = () => {};
+  // The lag round last seen: a new one starts at the server's lag speed, set with the state that
+  // brings it (checked in the loop instead, an idle page could reset the power its player had just set).
+  let lastLagRound = null;
   function set(next) {
     if (next === state) return;
     state = next;
+    const round = lagRound();
+    if (round && round !== lastLagRound) state = setAim(state, { speed: constraintsOf(state.shown, state.me).lag.speed });
+    lastLagRound = round;
     wake();
   }
 
@@ -141,7 +147,6 @@ function boot(root) {
   let lastHudAt = 0;
   let lastHudState = null;
   let wasMyTurn = false;
-  let lastLagRound = null;
   // The last frame drew the last shot's replay: frames go on until it ends.
   let replaying = false;
 
@@ -175,9 +180,6 @@ function boot(root) {
         if (net.requestCatchUp(state.gap.from)) set(markGapAsked(state, now));
       }
       if (state.error && now - state.error.at > 8000) set(clearError(state));
-      const round = lagRound();
-      if (round && round !== lastLagRound) set(setAim(state, { speed: constraintsOf(state.shown, state.me).lag.speed }));
-      lastLagRound = round;
       const myTurn = myActions(state).length > 0;
       if (myTurn && !wasMyTurn) canvas.focus({ preventScroll: true });
       wasMyTurn = myTurn;
