@@ -164,6 +164,33 @@ def close_sheet(page: Any) -> None:
         page.wait_for_selector("#kaiza-match[data-sheet='closed']")
 
 
+CUT_OFF_JS = """(root) => {
+  const width = document.documentElement.clientWidth;
+  const cut = [];
+  const reported = [];
+  for (const el of root.querySelectorAll("*")) {
+    if (reported.some((r) => r.contains(el))) continue; // its container is reported already
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
+    const name = `${el.tagName.toLowerCase()}: ${(el.innerText || "").trim().slice(0, 40)}`;
+    let why = null;
+    if (box.right > width + 1 || box.left < -1) why = `reaches ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`;
+    else if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible") why = "scrolls sideways";
+    if (why) {
+      cut.push(`${name} ${why}`);
+      reported.push(el);
+    }
+  }
+  return cut;
+}"""
+
+
+def cut_off(page: Any, selector: str) -> list[str]:
+    """What a person cannot read without scrolling sideways inside `selector`: elements reaching past
+    the viewport's edges, and boxes whose content is wider than they are (cut or scrolled)."""
+    return list(page.eval_on_selector(selector, CUT_OFF_JS))
+
+
 def shot_list(page: Any) -> list[str]:
     """The shot list's rows as a person reads them."""
     return [str(t) for t in page.locator(".kz-shots li").all_inner_texts()]

@@ -259,6 +259,10 @@ def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chro
         assert page.errors == []
     live.screenshot(path=str(artifacts_dir / "tournament-double-loss-final.png"), full_page=True)
     finnish.screenshot(path=str(artifacts_dir / "tournament-double-loss-fi.png"), full_page=True)
+    # Finnish words are long: on the phone nothing of the rounds, the draw or the standings is cut off
+    # or hidden to the side (the round cards' "Otteluun" button and "putosi kierroksella" were).
+    assert pages.cut_off(finnish, "[data-tournament-parts]") == []
+    assert finnish.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert pages.region_colours(live, "[data-draw-list]") > 20
     time.sleep(0.5)
     pages.assert_clean_log(server)
