@@ -174,8 +174,9 @@ CUT_OFF_JS = """(root) => {
     if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
     const name = `${el.tagName.toLowerCase()}: ${(el.innerText || "").trim().slice(0, 40)}`;
     let why = null;
-    if (box.right > width + 1 || box.left < -1) why = `reaches ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`;
-    else if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible") why = "scrolls sideways";
+    const sideways = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible";
+    if (box.right > width + 1 || box.left < -1) why = `reaches ${Math.round(box.left)}..${Math.round(box.right)}`;
+    else if (sideways) why = "scrolls sideways";
     if (why) {
       cut.push(`${name} ${why}`);
       reported.push(el);
