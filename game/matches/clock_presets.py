@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, gettext_noop
@@ -134,7 +134,8 @@ class EventClockError(ValueError):
         super().__init__("; ".join(words % params for words, params in problems))
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
+    """A whole number, not a bool (True is an int to Python, never a number of minutes to a form)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -143,7 +144,7 @@ def event_clock_problems(clock: EventClock) -> list[tuple[str, dict[str, object]
     problems: list[tuple[str, dict[str, object]]] = []
 
     def check(value: object, bounds: tuple[int, int], words: str) -> bool:
-        if not _whole(value) or not bounds[0] <= value <= bounds[1]:  # type: ignore[operator]
+        if not _whole(value) or not bounds[0] <= value <= bounds[1]:
             problems.append((words, {"least": bounds[0], "most": bounds[1]}))
             return False
         return True

@@ -20,17 +20,20 @@ import pytest
 from tests.e2e import pages
 from tests.support.daphne import DaphneServer
 
+#: The two round robin / knockout tests' entries: computer players of level 1 in a "Bot cup".
+BOT_CUP = {"name": "Bot cup", "player_kind": {"is_bot": True, "bot_level": 1}}
+
 SETUP = """
 from django.utils import timezone
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
 from tests.support.community_factories import make_club, make_player
 owner = make_player("{owner}")
-bots = [make_player(name, is_bot=True, bot_level=1, rating=rating) for name, rating in {players}]
-club = make_club("{club}", owner, members=tuple(bots))
-t = tournament_create(user=owner, club=club, name="Bot cup", format="{fmt}", rated=False,
+players = [make_player(name, rating=rating, **{player_kind}) for name, rating in {players}]
+club = make_club("{club}", owner, members=tuple(players))
+t = tournament_create(user=owner, club=club, name="{name}", format="{fmt}", rated=False,
                       starts_at=timezone.now())
-for bot in bots:
-    tournament_enter(user=bot, tournament_id=t.pk)
+for player in players:
+    tournament_enter(user=player, tournament_id=t.pk)
 tournament_close_entries(user=owner, tournament_id=t.pk)
 result = t.pk
 """
@@ -61,7 +64,7 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
     server = daphne_factory(KAIZA_BOT_PACE="0")
     four = [("Aino", 1800), ("Bertta", 1700), ("Celia", 1600), ("Dora", 1500)]
     tid = pages.django_run(
-        server.env, SETUP.format(owner="Organiser", club="Kaisa Club", fmt="round_robin", players=four)
+        server.env, SETUP.format(owner="Organiser", club="Kaisa Club", fmt="round_robin", players=four, **BOT_CUP)
     )
     live = pages.new_page(chromium)
     live.goto(f"{server.url}/tournaments/{tid}/live/")
@@ -107,7 +110,8 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
     # An elimination's bracket, drawn as SVG: five entries, byes to the top three seeds (1 v bye, 4 v 5).
     five = [("Eeva", 1900), ("Fanny", 1800), ("Greta", 1700), ("Hilla", 1600), ("Iida", 1500)]
     elimination = pages.django_run(
-        server.env, SETUP.format(owner="Organiser2", club="Second Club", fmt="single_elimination", players=five)
+        server.env,
+        SETUP.format(owner="Organiser2", club="Second Club", fmt="single_elimination", players=five, **BOT_CUP),
     )
     page = pages.new_page(chromium)
     page.goto(f"{server.url}/tournaments/{elimination}/")
@@ -174,21 +178,6 @@ def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, 
     assert page.errors == []
 
 
-DRAW_SETUP = """
-from django.utils import timezone
-from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
-from tests.support.community_factories import make_club, make_player
-owner = make_player("Johtaja")
-players = [make_player(name, rating=rating) for name, rating in {players}]
-club = make_club("Kaisa Club", owner, members=tuple(players))
-t = tournament_create(user=owner, club=club, name="Tuplakaavio", format="double_loss", rated=False,
-                      starts_at=timezone.now())
-for player in players:
-    tournament_enter(user=player, tournament_id=t.pk)
-tournament_close_entries(user=owner, tournament_id=t.pk)
-result = t.pk
-"""
-
 # Every game in progress is given its no-show's end now: the server's own clock forfeits it (as the
 # deadline poll does in play) to the one player said to be on its match page, the first entry but in
 # every third game of the draw; the draw goes on in the server and the tournament socket tells the pages.
@@ -215,7 +204,12 @@ def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chro
     (in English on the live page, in Finnish on the tournament page)."""
     server = daphne_factory()
     five = [("Aino", 1900), ("Bertta", 1800), ("Celia", 1700), ("Dora", 1600), ("Eeva", 1500)]
-    tid = pages.django_run(server.env, DRAW_SETUP.format(players=five))
+    tid = pages.django_run(
+        server.env,
+        SETUP.format(
+            owner="Johtaja", club="Kaisa Club", name="Tuplakaavio", fmt="double_loss", players=five, player_kind={}
+        ),
+    )
     live = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
     live.goto(f"{server.url}/tournaments/{tid}/live/")
     live.wait_for_function("() => document.querySelector('[data-socket-status]').textContent === 'Live'")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
@@ -148,12 +148,15 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
 
 def shootout_wins_of(*, tournament: Tournament) -> dict[int, int]:
     """How many of each entry's wins were decided in the shoot-out (K-11.4; the table marks them `v`)."""
-    wins: dict[int, int] = {}
-    for winner in TournamentPairing.objects.filter(
-        tournament=tournament, status=TournamentPairing.Status.DONE, result_code="shootout", winner__isnull=False
-    ).values_list("winner_id", flat=True):
-        wins[winner] = wins.get(winner, 0) + 1
-    return wins
+    rows = (
+        TournamentPairing.objects.filter(
+            tournament=tournament, status=TournamentPairing.Status.DONE, result_code="shootout", winner__isnull=False
+        )
+        .values("winner_id")
+        .annotate(wins=Count("pk"))
+        .order_by()
+    )
+    return {row["winner_id"]: row["wins"] for row in rows}
 
 
 def _row(row: Row, entry: TournamentEntry) -> dict[str, Any]:
