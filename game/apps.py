@@ -28,6 +28,11 @@ class GameConfig(AppConfig):
         match_finished.connect(tournament_play.on_match_finished, dispatch_uid="kaiza-tournament-match-finished")
         seat_arrived.connect(tournament_play.on_seat_arrived, dispatch_uid="kaiza-tournament-team-arrived")
         clock_source_register(tournament_clock_source)
+        from game.clubs.receivers import on_tournament_finished
+        from game.signals import tournament_finished
+
+        # A club's ranking series keep each finished tournament's placings (issue 28).
+        tournament_finished.connect(on_tournament_finished, dispatch_uid="kaiza-club-series-tournament-finished")
         from game.lobby import seek_clock
         from game.matches.clock_runner import each_poll_register
 

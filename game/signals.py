@@ -1,4 +1,5 @@
-"""What one domain tells the others, without knowing who listens (issue 27): the matches, so far.
+"""What one domain tells the others, without knowing who listens (issue 27): the matches, and a
+tournament's end (issue 28: the clubs' ranking series listen; tournaments never import clubs).
 
 A domain that builds on matches (tournaments, team events) reacts to these; the matches code never
 imports it. Receivers are connected in one place, `game.apps.GameConfig.ready`. Both signals are sent
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-__all__ = ["match_finished", "seat_arrived"]
+__all__ = ["match_finished", "seat_arrived", "tournament_finished"]
 
 #: A match finished or was aborted: `match` (closed, saved, its result recorded).
 match_finished = Signal()
@@ -18,3 +19,9 @@ match_finished = Signal()
 #: A seated player's socket came to an active match: `match` (locked) and `now` (game clock). Sent
 #: for team matches only so far (the tournaments' no-show clock listens).
 seat_arrived = Signal()
+
+#: A tournament's final placings were set, or set again (a result fixed after its end): `tournament`
+#: (finished, saved). Sent inside the transaction that finished it. A receiver reads the placings
+#: through game.tournaments.selectors.placings; sending it again for a finished tournament is how a
+#: change of an entry's identity (a walk-in joined to an account) reaches those who keep placings.
+tournament_finished = Signal()

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.urls import path
 
+from game.clubs import series_views
 from game.clubs import views as clubs
 from game.lobby import views as challenges
 from game.matches.views import computer, play, watch
@@ -22,6 +23,7 @@ urlpatterns = [
     *watch.urlpatterns,
     *players.urlpatterns,
     *clubs.urlpatterns,
+    *series_views.urlpatterns,
     *computer.urlpatterns,
     *tournaments.urlpatterns,
     *learn.urlpatterns,

@@ -1,4 +1,5 @@
-"""Reads about clubs: the directory, a club's members and requests, its matches and its leaderboard.
+"""Reads about clubs: the directory, a club's members and requests, its matches, its leaderboard and
+its ranking series' tables (issue 28; the scoring is described at `series_table`).
 
 The club leaderboard ranks the club's active members by their (global) rating, showing the matches
 they played *within the club* (finished matches marked for the club, rated or casual); members who have
@@ -13,7 +14,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q, QuerySet
 
 from game.accounts.selectors import LEADERBOARD_PAGE_SIZE, match_scores, profile_name, rating_label
-from game.models import Club, Match, Membership, Profile
+from game.models import Club, Match, Membership, Profile, RankingSeries, SeriesPlacing, Tournament
 
 CLUB_RECENT_MATCHES = 10
 MANAGER_ROLES = frozenset({Membership.Role.OWNER, Membership.Role.ADMIN})
@@ -129,3 +130,71 @@ def leaderboard_for_club(*, club: Club, page: int | str | None = 1, per_page: in
             profile.rank = None
         profile.rating_label = rating_label(rating=profile.rating, deviation=profile.rating_deviation)
     return paginated
+
+
+def series_counted_tournaments(*, series: RankingSeries) -> QuerySet[Tournament]:
+    """The club's finished tournaments the series counts: those it lists and those that start within
+    its season (both days included). A tournament reopened by a fixed result stops counting until it
+    ends again."""
+    counted = Q(pk__in=series.events.values("tournament_id"))
+    if series.starts_on is not None and series.ends_on is not None:
+        counted |= Q(starts_at__date__gte=series.starts_on, starts_at__date__lte=series.ends_on)
+    return Tournament.objects.filter(counted, club_id=series.club_id, status=Tournament.Status.FINISHED).order_by(
+        "starts_at", "id"
+    )
+
+
+def series_points_for(points: list[int], place: int) -> int:
+    """The points of a placing: the table's value for it, 0 beyond the table. Entries that share a
+    placing each score it in full."""
+    return points[place - 1] if 1 <= place <= len(points) else 0
+
+
+def series_table(*, series: RankingSeries) -> dict[str, Any]:
+    """The series table, from the placings kept for each counted event (SeriesPlacing), one row per
+    player (the entry's identity: its account when it has one, game.tournaments.selectors.placings).
+
+    Ranked by points; level on points, by the better placings: more wins, then more 2nd places, and so
+    on; level on those too, the same rank (listed by name). The name shown is the account's name
+    today, or the name the entry played under in its latest event."""
+    events = list(series_counted_tournaments(series=series))
+    placings = SeriesPlacing.objects.filter(tournament__in=events).order_by("tournament__starts_at", "tournament_id")
+    names = dict(
+        Profile.objects.filter(user_id__in=placings.exclude(user=None).values("user_id")).values_list(
+            "user_id", "display_name"
+        )
+    )
+    rows: dict[str, dict[str, Any]] = {}
+    for placing in placings:
+        row = rows.setdefault(placing.player_key, {"events": 0, "points": 0, "placings": [], "user": False})
+        row["name"] = names.get(placing.user_id, placing.name) if placing.user_id else placing.name
+        row["user"] = placing.user_id is not None
+        row["events"] += 1
+        row["points"] += series_points_for(series.points, placing.place)
+        row["placings"].append(placing.place)
+    deepest = max((p for row in rows.values() for p in row["placings"]), default=0)
+
+    def strength(row: dict[str, Any]) -> tuple[int, ...]:
+        return (-row["points"], *(-row["placings"].count(p) for p in range(1, deepest + 1)))
+
+    ordered = sorted(rows.values(), key=lambda row: (strength(row), row["name"].lower()))
+    for i, row in enumerate(ordered):
+        row["placings"].sort()
+        previous = ordered[i - 1] if i else None
+        row["rank"] = previous["rank"] if previous is not None and strength(previous) == strength(row) else i + 1
+        row["best"] = row["placings"][0]
+    return {
+        "series": series,
+        "rows": ordered,
+        "events": [{"name": t.name, "url": f"/tournaments/{t.pk}/", "starts_at": t.starts_at} for t in events],
+        "points": [{"place": place, "points": value} for place, value in enumerate(series.points, start=1)],
+    }
+
+
+def club_series_tables(*, club: Club) -> list[dict[str, Any]]:
+    """The club page's series, newest first, each with its table."""
+    return [series_table(series=series) for series in RankingSeries.objects.filter(club=club).select_related("club")]
+
+
+def series_of_club(*, club: Club, series_id: int) -> RankingSeries | None:
+    return RankingSeries.objects.filter(club=club, pk=series_id).select_related("club").first()

@@ -1,5 +1,6 @@
 """Club writes: creating and editing a club, joining (open, by request, by invitation), roles, leaving,
-and marking a match for a club.
+marking a match for a club, and the club's ranking series (issue 28: defining one, the tournaments it
+counts, and keeping each finished tournament's placings for it).
 
 Permissions live here, not in the views, so every caller (a view, the lobby, the admin's shell) gets the
 same answer: only an owner or admin edits the club, approves requests, invites or removes members; only
@@ -10,7 +11,9 @@ Errors are `ClubError` (a ValidationError: bad input or a state that does not al
 
 from __future__ import annotations
 
+import datetime
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,7 +21,9 @@ from django.db import IntegrityError, transaction
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from game.models import Club, Match, Membership
+from game.clubs.selectors import series_counted_tournaments
+from game.models import Club, Match, Membership, RankingSeries, RankingSeriesEvent, SeriesPlacing, Tournament
+from game.tournaments.selectors.placings import final_placings
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 RESERVED_SLUGS = frozenset({"new"})
@@ -243,3 +248,147 @@ def match_mark_for_club(*, match: Match, club: Club | None, user: Any) -> Match:
     match.club = club
     match.save(update_fields=["club", "updated_at"])
     return match
+
+
+# --- Ranking series (issue 28) ----------------------------------------------------------------------
+
+#: The most placings a points table may list, and the most points one placing may give.
+SERIES_MOST_PLACINGS = 64
+SERIES_MOST_POINTS = 1000
+
+
+def series_points_check(points: Sequence[int]) -> list[int]:
+    """A points table is 1 to 64 whole numbers from 0 to 1000, none above the one before it (a better
+    placing never scores less); the first fault is named in words."""
+    values = list(points)
+    if not 1 <= len(values) <= SERIES_MOST_PLACINGS:
+        raise ClubError({"points": [_("Give the points of 1 to 64 placings.")]})
+    for place, value in enumerate(values, start=1):
+        if not 0 <= value <= SERIES_MOST_POINTS:
+            message = _("Placing %(place)s: points are 0 to 1000, not %(value)s.")
+            raise ClubError({"points": [message % {"place": place, "value": value}]})
+        if place > 1 and value > values[place - 2]:
+            raise ClubError(
+                {
+                    "points": [
+                        _(
+                            "Points must not increase: placing %(place)s has %(value)s, more than the %(before)s "
+                            "of placing %(previous)s."
+                        )
+                        % {"place": place, "value": value, "before": values[place - 2], "previous": place - 1}
+                    ]
+                }
+            )
+    return values
+
+
+def _series_fields(
+    *,
+    club: Club,
+    name: str,
+    starts_on: datetime.date | None,
+    ends_on: datetime.date | None,
+    points: Sequence[int],
+    tournament_ids: Sequence[int],
+) -> dict[str, Any]:
+    errors: dict[str, list[str | Promise]] = {}
+    name = (name or "").strip()
+    if not 3 <= len(name) <= 80:
+        errors["name"] = [_("A series name is 3 to 80 characters.")]
+    if (starts_on is None) != (ends_on is None):
+        errors["ends_on"] = [_("Give both days of the season, or neither.")]
+    elif starts_on is not None and ends_on is not None and ends_on < starts_on:
+        errors["ends_on"] = [_("The season cannot end before it starts.")]
+    ids = sorted(set(tournament_ids))
+    if len(ids) != Tournament.objects.filter(club=club, pk__in=ids).count():
+        errors["tournaments"] = [_("A series counts only this club's own tournaments.")]
+    try:
+        values = series_points_check(points)
+    except ClubError as error:
+        errors["points"] = list(error.messages)
+        values = []
+    if errors:
+        raise ClubError(errors)
+    return {"name": name, "starts_on": starts_on, "ends_on": ends_on, "points": values, "tournament_ids": ids}
+
+
+@transaction.atomic
+def series_create(
+    *,
+    club: Club,
+    user: Any,
+    name: str,
+    points: Sequence[int],
+    starts_on: datetime.date | None = None,
+    ends_on: datetime.date | None = None,
+    tournament_ids: Sequence[int] = (),
+) -> RankingSeries:
+    """An owner or admin defines a series: its season, its listed tournaments, its points by placing."""
+    _require_manager(club=club, user=user)
+    fields = _series_fields(
+        club=club, name=name, starts_on=starts_on, ends_on=ends_on, points=points, tournament_ids=tournament_ids
+    )
+    ids = fields.pop("tournament_ids")
+    series = RankingSeries.objects.create(club=club, created_by=user, **fields)
+    RankingSeriesEvent.objects.bulk_create(RankingSeriesEvent(series=series, tournament_id=i) for i in ids)
+    _series_placings_fill(series)
+    return series
+
+
+@transaction.atomic
+def series_update(
+    *,
+    series: RankingSeries,
+    user: Any,
+    name: str,
+    points: Sequence[int],
+    starts_on: datetime.date | None = None,
+    ends_on: datetime.date | None = None,
+    tournament_ids: Sequence[int] = (),
+) -> RankingSeries:
+    """Edits a series; its table is scored again from the placings kept, at once."""
+    series = RankingSeries.objects.select_for_update().select_related("club").get(pk=series.pk)
+    _require_manager(club=series.club, user=user)
+    fields = _series_fields(
+        club=series.club, name=name, starts_on=starts_on, ends_on=ends_on, points=points, tournament_ids=tournament_ids
+    )
+    ids = fields.pop("tournament_ids")
+    for field, value in fields.items():
+        setattr(series, field, value)
+    series.save(update_fields=list(fields))
+    RankingSeriesEvent.objects.filter(series=series).exclude(tournament_id__in=ids).delete()
+    listed = set(RankingSeriesEvent.objects.filter(series=series).values_list("tournament_id", flat=True))
+    RankingSeriesEvent.objects.bulk_create(
+        RankingSeriesEvent(series=series, tournament_id=i) for i in ids if i not in listed
+    )
+    _series_placings_fill(series)
+    return series
+
+
+def series_placings_record(*, tournament: Tournament) -> int:
+    """Keep a finished tournament's final placings for the series (called from the receiver of
+    `tournament_finished`, inside the transaction that finished it); placings kept before are
+    replaced, so a result fixed after the end, or an entry that now names an account, is scored as it
+    stands. Returns the number of placings kept."""
+    placings = final_placings(tournament=tournament)
+    SeriesPlacing.objects.filter(tournament=tournament).delete()
+    SeriesPlacing.objects.bulk_create(
+        SeriesPlacing(
+            tournament=tournament,
+            entry_id=p.entry_id,
+            player_key=p.identity.key,
+            user_id=p.identity.user_id,
+            name=p.name,
+            place=p.place,
+        )
+        for p in placings
+    )
+    return len(placings)
+
+
+def _series_placings_fill(series: RankingSeries) -> None:
+    """A tournament that finished before it was put in a series (or before series existed) has no
+    placings kept yet: they are read now."""
+    kept = SeriesPlacing.objects.values("tournament_id")
+    for tournament in series_counted_tournaments(series=series).exclude(pk__in=kept):
+        series_placings_record(tournament=tournament)

@@ -132,6 +132,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "recent": club_selectors.club_recent_matches(club=club),
         "live": live_selectors.live_matches(club=club),
         "board": club_selectors.leaderboard_for_club(club=club, page=request.GET.get("page")),
+        "series_tables": club_selectors.club_series_tables(club=club),
         "roles": Membership.Role.choices,
         "invite_form": InviteForm(),
         "mark_form": MarkForm(),

@@ -419,6 +419,9 @@ class Seek(models.Model):
 # The match chat lives in its own module, imported here so Django registers it with the app.
 from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 
+# A club's ranking series (issue 28): scored from its finished tournaments' placings.
+from game.models.series import RankingSeries, RankingSeriesEvent, SeriesPlacing  # noqa: E402
+
 # Club tournaments live in their own module; imported here so Django registers them with the app.
 from game.models.tournaments import (  # noqa: E402
     Tournament,
@@ -439,8 +442,11 @@ __all__ = [
     "MatchResult",
     "Membership",
     "Profile",
+    "RankingSeries",
+    "RankingSeriesEvent",
     "RatingChange",
     "Seek",
+    "SeriesPlacing",
     "Shot",
     "Tournament",
     "TournamentEntry",

@@ -176,9 +176,8 @@ def champion(seeds: list[int], winners: Mapping[Slot, int | None], *, double: bo
         return None
 
 
-def placing(seeds: list[int], winners: Mapping[Slot, int | None], *, double: bool) -> list[int]:
-    """Entries from first to last: the champion, those still in (by seed), then the eliminated, the
-    later their last defeat the higher (ties by seed)."""
+def _out_rounds(seeds: list[int], winners: Mapping[Slot, int | None], *, double: bool) -> dict[int, int]:
+    """The tournament round each eliminated entry went out in (its last life lost, or the final)."""
     plan = sources(len(seeds), double=double)
     lives = 2 if double else 1
     losses = {entry: 0 for entry in seeds}
@@ -193,9 +192,32 @@ def placing(seeds: list[int], winners: Mapping[Slot, int | None], *, double: boo
         losses[loser] += 1
         if losses[loser] >= lives or slot.bracket == FINAL:
             out_in[loser] = tournament_round_of(slot, len(seeds))
+    return out_in
+
+
+def placing(seeds: list[int], winners: Mapping[Slot, int | None], *, double: bool) -> list[int]:
+    """Entries from first to last: the champion, those still in (by seed), then the eliminated, the
+    later their last defeat the higher (ties by seed)."""
+    out_in = _out_rounds(seeds, winners, double=double)
     top = champion(seeds, winners, double=double)
     position = {entry: i for i, entry in enumerate(seeds)}
     return sorted(
         seeds,
         key=lambda e: (e != top, e in out_in, -out_in.get(e, 0), position[e]),
     )
+
+
+def placing_ranks(seeds: list[int], winners: Mapping[Slot, int | None], *, double: bool) -> list[tuple[int, int]]:
+    """:func:`placing` with each entry's final placing, shared by the entries that went out in the same
+    round (the two losing semi-finalists are both 3rd, four quarter-finalists 5th), as a club's ranking
+    series scores a knockout (issue 28): the seed orders the list, never the placing."""
+    out_in = _out_rounds(seeds, winners, double=double)
+    top = champion(seeds, winners, double=double)
+    ordered = placing(seeds, winners, double=double)
+    ranks: list[tuple[int, int]] = []
+    for i, entry in enumerate(ordered):
+        key = (entry != top, entry in out_in, out_in.get(entry, 0))
+        previous = ordered[i - 1] if i else None
+        same = previous is not None and (previous != top, previous in out_in, out_in.get(previous, 0)) == key
+        ranks.append((entry, ranks[-1][1] if same else i + 1))
+    return ranks

@@ -34,6 +34,7 @@ from game.models.tournaments import (
     TournamentPairing,
     TournamentRound,
 )
+from game.signals import tournament_finished
 from game.teams.selectors import team_winner
 from game.teams.services import team_match_create
 from game.tournaments.pairing import knockout
@@ -280,6 +281,7 @@ def tournament_finish(tournament: Tournament) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["winner", "status", "finished_at"])
+    tournament_finished.send(sender=Tournament, tournament=tournament)
 
 
 def pairing_points(tournament: Tournament, pairing: TournamentPairing, winner: int | None) -> tuple[float, float]:
