@@ -235,11 +235,16 @@ def test_ranking_series_on_the_club_page(client: Any) -> None:
     club, owner, p = _club("W", ("Aino", "Bertta", "Celia"))
     week = _event(club, owner, list(p.values()), Tournament.Format.ROUND_ROBIN, "Week 1")
     client.force_login(owner)
+    form = client.get(f"/clubs/{club.slug}/series/new/").content.decode()
+    assert "Points by placing" in form and "25, 20, 16, 13, 11, 10" in form and "Week 1" in form
     response = client.post(
         f"/clubs/{club.slug}/series/new/",
         {"name": "Autumn ranking", "points": "25, 20, 16", "tournaments": [str(week.pk)]},
     )
     assert response.status_code == 302 and response["Location"].endswith("#series")
+    series = RankingSeries.objects.get(club=club)
+    edit = client.get(f"/clubs/{club.slug}/series/{series.pk}/edit/").content.decode()
+    assert 'value="Autumn ranking"' in edit and 'value="25, 20, 16"' in edit and "checked" in edit
     _play(week, owner, _by_rating)
 
     client.logout()
