@@ -171,3 +171,21 @@ def test_every_unversioned_message_is_built_by_its_builder() -> None:
             ):
                 ad_hoc.append(f"{name}:{node.lineno}")
     assert ad_hoc == []
+
+
+def test_tournaments_never_import_clubs() -> None:
+    """The clubs build on tournaments (a ranking series scores their placings, issue 28): they hear a
+    tournament's end through `game.signals.tournament_finished`, wired in game.apps. So nothing of the
+    tournaments' logic (services, selectors, pairing) imports the clubs, and no tournaments module
+    imports the clubs' writes; the tournaments' pages may read a club (its selectors)."""
+    edges = graph()
+    upward = sorted(
+        f"{module} imports {target}"
+        for module, targets in edges.items()
+        if module.startswith("game.tournaments")
+        for target in targets
+        if target.startswith("game.clubs")
+        and (target not in ("game.clubs", "game.clubs.selectors") or not module.startswith("game.tournaments.views"))
+    )
+    assert upward == []
+    assert "game.clubs.receivers" in edges["game.apps"]

@@ -20,7 +20,12 @@ from game.models import Match, RankingSeries, RankingSeriesEvent, SeriesPlacing
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.pairing import knockout
 from game.tournaments.selectors.placings import entry_identity
-from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
+from game.tournaments.services import (
+    tournament_close_entries,
+    tournament_create,
+    tournament_enter,
+    tournament_result_fix,
+)
 from tests.support.community_factories import make_club, make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -284,3 +289,21 @@ def test_knockout_placings_shared_by_round() -> None:
             winners[slot] = min(x for x in (a, b) if x is not None)
     ranks = knockout.placing_ranks(seeds, winners, double=False)
     assert ranks == [(1, 1), (2, 2), (3, 3), (4, 3), (5, 5), (6, 5), (7, 5), (8, 5)]
+
+
+def test_ranking_series_follows_a_fixed_result() -> None:
+    """An admin's fix after the end finishes the tournament again: the signal is sent again and the
+    series scores the placings as they now stand."""
+    club, owner, p = _club("F", ("Aino", "Bertta", "Celia"))
+    week = _event(club, owner, list(p.values()), Tournament.Format.ROUND_ROBIN, "Week 1")
+    series = series_create(club=club, user=owner, name="Weekly", points=[3, 2, 1], tournament_ids=[week.pk])
+    _play(week, owner, _by_rating)
+    assert [(r[1], r[3]) for r in _table(series)] == [("AinoF", 3), ("BerttaF", 2), ("CeliaF", 1)]
+    entries = dict(TournamentEntry.objects.filter(tournament=week).values_list("name", "pk"))
+    pairing = TournamentPairing.objects.get(
+        tournament=week,
+        first_id__in=[entries["AinoF"], entries["BerttaF"]],
+        second_id__in=[entries["AinoF"], entries["BerttaF"]],
+    )
+    tournament_result_fix(user=owner, pairing_id=pairing.pk, winner_entry_id=entries["BerttaF"], reason="scoresheet")
+    assert [(r[1], r[3]) for r in _table(series)] == [("BerttaF", 3), ("AinoF", 2), ("CeliaF", 1)]
