@@ -227,6 +227,8 @@ KAIZA_RATE_LIMITS = {
     "tutorial_try": {"ip": (60, 60)},
     # The practice table: every shot and every dropped ball is one request to the engine (nothing stored).
     "practice_try": {"ip": (120, 60)},
+    # The analysis board: each question is seconds of the engine pool's time (answers are kept per position).
+    "practice_ask": {"ip": (20, 60)},
 }
 # KAIZA_RATE_LIMITS='{"guest_create": {"ip": [1000, 60]}}' replaces an action's limits (a load test
 # whose clients all come from one address needs that; docs/performance-load.md).

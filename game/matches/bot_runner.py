@@ -4,10 +4,9 @@ The consumer schedules :func:`bot_turn_if_due` after every change it applies and
 the bot is woken by exactly the events that can make it due. Why it is built this way:
 
 - **The event loop stays free** (ARCHITECTURE.md section 1). A level-5 search is up to 1.5 s of pure
-  Python: a thread would hold the GIL and stall every socket of the process, so the search runs in a
-  ``ProcessPoolExecutor`` (lazily created, ``spawn`` so that no lock of daphne's threads is inherited,
-  one worker by default: ``KAIZA_BOT_WORKERS`` in settings or the environment). The worker function is
-  :func:`game.engine.bot.choose_move`: a snapshot dict and a level in, a plain dict out.
+  Python: a thread would hold the GIL and stall every socket of the process, so the search runs in the
+  server's engine pool (:mod:`game.common.engine_pool`, shared with the analysis board). The worker
+  function is :func:`game.engine.bot.choose_move`: a snapshot dict and a level in, a plain dict out.
 - **One thinker per match.** An in-process set keyed by match id stops a second task for the same match
   (a connect and a shot can both schedule one); across processes the services' version check makes a
   stale move fail harmlessly (``MatchError("stale")``), and the bot stops there.
@@ -20,14 +19,10 @@ the bot is woken by exactly the events that can make it due. Why it is built thi
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import logging
 import math
-import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +30,7 @@ from django.conf import settings
 
 from game.common.clock import game_now
 from game.common.db import db_async
+from game.common.engine_pool import run_in_engine_pool
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
@@ -63,7 +59,6 @@ THINK_TIMEOUT = 30.0
 MAX_ANIMATION_WAIT = 12.0
 
 _running: set[str] = set()
-_pool: ProcessPoolExecutor | None = None
 #: Matches known to have no computer player: both seats taken by people, which never changes once a
 #: match is active. Consulted before any database read, since the consumer wakes the runner after
 #: every change of every match (bounded: the oldest entries are dropped).
@@ -81,28 +76,9 @@ def _setting(name: str, default: float) -> float:
         return default
 
 
-def bot_workers() -> int:
-    return max(1, int(_setting("KAIZA_BOT_WORKERS", 1)))
-
-
 def bot_pace() -> float:
     """1.0 plays at a human pace (wait for the animation, aim over a second); 0 plays at once."""
     return max(0.0, _setting("KAIZA_BOT_PACE", 1.0))
-
-
-def executor() -> Executor:
-    """The process pool, created on first use (a server that never meets a bot never starts it)."""
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=bot_workers(), mp_context=multiprocessing.get_context("spawn"))
-    return _pool
-
-
-def _reset_pool() -> None:
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-    _pool = None
 
 
 @dataclass(frozen=True)
@@ -202,19 +178,8 @@ def seed_for(match_id: str, version: int) -> int:
 
 
 async def think(snapshot: dict[str, Any], level: int, player: str, seed: int) -> dict[str, Any]:
-    """Run the search in the process pool; a broken pool (a killed worker) is rebuilt once."""
-    loop = asyncio.get_running_loop()
-    for attempt in (1, 2):
-        try:
-            # The worker unpickles only game.engine.bot: no Django in the worker process.
-            job = functools.partial(choose_move, snapshot, level, player=player, seed=seed)
-            future = loop.run_in_executor(executor(), job)
-            return await asyncio.wait_for(future, THINK_TIMEOUT)
-        except BrokenProcessPool:
-            _reset_pool()
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
+    """Run the search in the engine pool (the worker unpickles only game.engine.bot: no Django there)."""
+    return await run_in_engine_pool(choose_move, snapshot, level, player=player, seed=seed, timeout=THINK_TIMEOUT)
 
 
 def aim_path(strike: dict[str, Any], seed: int, steps: int = AIM_STEPS) -> list[dict[str, float]]:

@@ -14,6 +14,7 @@ import pytest
 
 from game.site.selectors.practice import Position, read_position
 from tests.e2e import driver
+from tests.e2e.pages import cut_off
 from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.e2e.test_tutorial import cloth, colour_at
@@ -192,6 +193,26 @@ def test_practice_table_round_trip(
         settle(fi)
         assert fi.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         fi.screenshot(path=str(artifacts_dir / "practice-fi-phone.png"), full_page=True)
+
+        # The analysis board (issue 29 item 3), from a shared link with ask=1, in Finnish on the phone:
+        # three shots in words with their figures; "Show this shot" plays the sure red (K-5.3: 3 points).
+        fi.goto(f"{server.url}/practice/?p={code(POT)}&ask=1")
+        wait_ready(fi)
+        fi.wait_for_function("() => document.querySelectorAll('.kz-board-shot').length === 3", timeout=60000)
+        lines = fi.locator(".kz-board-line").all_inner_texts()
+        assert all("odotusarvo" in line and "pistettä" in line and "%" in line for line in lines), lines
+        sentences = fi.locator(".kz-board-sentence").all_inner_texts()
+        red = next(i for i, text in enumerate(sentences) if text.startswith("Punainen oikeaan alakulmapussiin"))
+        assert "ask=1" in fi.url
+        assert cut_off(fi, ".kz-board") == [] and fi.evaluate(
+            "document.documentElement.scrollWidth <= window.innerWidth + 1"
+        )
+        fi.locator(".kz-board").screenshot(path=str(artifacts_dir / "practice-board-fi.png"))
+        fi.locator(".kz-board-show").nth(red).click()
+        fi.wait_for_function(
+            "() => document.querySelector('.kz-practice-result').dataset.kind === 'verdict'", timeout=30000
+        )
+        assert fi.locator(".kz-practice-outcome").inner_text() == sentences[red]
 
         # From a replay: each shot's "Practise this shot" opens the position before it.
         page.goto(f"{server.url}/m/{match_id}/replay/")

@@ -5,7 +5,8 @@
 - :mod:`~game.engine.analysis.expected`: :func:`expected_points`, a strike re-simulated under the noise
   on the exact engine, the rules' points (penalties negative, K-8.1) averaged.
 - :mod:`~game.engine.analysis.best`: :func:`best_shots`, the strongest level's search without a
-  deadline, its best candidates ranked by expected points.
+  deadline, its best candidates ranked by expected points; :func:`engine_board`, the analysis board's
+  three best with what each does played exactly.
 - :mod:`~game.engine.analysis.report`: :func:`analyse_shot` (best against played, points lost never
   negative) and :func:`analyse_match` (per player: expected points per shot, points lost, accuracy).
 
@@ -13,7 +14,7 @@ Pure Python, no Django, no clock, no I/O: plain data in, frozen picklable result
 in any process, so the computer player's process pool can run it away from the event loop.
 """
 
-from game.engine.analysis.best import ANALYSIS_LEVEL, ANALYSIS_SPEC, best_shots
+from game.engine.analysis.best import ANALYSIS_LEVEL, ANALYSIS_SPEC, best_shots, engine_board
 from game.engine.analysis.expected import DEFAULT_SAMPLES, AnalysisError, ShotValue, expected_points
 from game.engine.analysis.noise import ANGLE_SIGMA, SPEED_SIGMA, STROKE_NOISE, TIP_SIGMA, ZERO_NOISE, StrokeNoise
 from game.engine.analysis.report import (
@@ -51,6 +52,7 @@ __all__ = [
     "analyse_played",
     "analyse_shot",
     "best_shots",
+    "engine_board",
     "expected_points",
     "played_shots",
     "sample_match",

@@ -20,7 +20,7 @@ from game.engine.analysis.expected import DEFAULT_SAMPLES, ShotValue, position_m
 from game.engine.analysis.noise import STROKE_NOISE, StrokeNoise
 from game.engine.bot.levels import LEVEL_SPECS, LEVELS, LevelSpec
 from game.engine.bot.search import search_candidates
-from game.engine.rules import Match
+from game.engine.rules import Match, RuleError
 
 #: The level whose search the analysis uses: the strongest.
 ANALYSIS_LEVEL = LEVELS[-1]
@@ -67,3 +67,23 @@ def ranked_shots(match: Match, player: str, k: int, noise: StrokeNoise, samples:
     values = [value_of(match, player, call, strike, noise, samples) for call, strike in distinct]
     values.sort(key=lambda v: (-v.expected_points, -v.success))
     return values[:k]
+
+
+def engine_board(
+    snapshot: Mapping[str, Any], k: int = 3, noise: StrokeNoise = STROKE_NOISE, samples: int = DEFAULT_SAMPLES
+) -> list[dict[str, Any]]:
+    """The analysis board's answer (issue 29 item 3): :func:`best_shots` as plain dicts, each with the
+    verdict the rules give its strike played exactly (``exact``: what the shot does when it comes off,
+    the page's words and its motion; None if the physics could not finish it), so a page can say what
+    each shot is and replay it. What the server's engine pool runs: plain data in and out."""
+    match, player = position_match(snapshot)
+    answers = []
+    for shot in ranked_shots(match, player, k, noise, samples):
+        try:
+            exact: dict[str, Any] | None = dict(
+                Match(match.state).shoot(player, call=shot.call, strike=shot.strike).verdict
+            )
+        except RuleError:
+            exact = None  # K-10.3: a strike the physics cannot finish scores nothing
+        answers.append({**shot.as_dict(), "exact": exact})
+    return answers

@@ -7,6 +7,10 @@ page's module (`static/game/js/practice.js`) draws.
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures.process import BrokenProcessPool
+
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
@@ -14,11 +18,20 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from game.common.engine_pool import run_in_engine_pool
 from game.common.ratelimit import RateLimited, rate_limit_consume
+from game.engine.analysis import STROKE_NOISE, engine_board
 from game.engine.rules import RuleError
 from game.engine.table import kaisa_table
-from game.site.selectors.free_table import refused_by_rules
+from game.site.selectors.engine_board import board_reply, keep_answer, kept_answer, read_question
+from game.site.selectors.free_table import TableAnswer, refused_by_rules
 from game.site.selectors.practice import practice_play, practice_state, read_position, start_position
+
+logger = logging.getLogger(__name__)
+
+#: Longest wait for the engine's answer on the board (s): a level-5 search and 6 shots valued under
+#: the noise take 1-3 s on a slow host; a queue of bots' searches ahead of it can add some.
+ASK_TIMEOUT = 60.0
 
 #: The balls as the page's "Put back" buttons name them (players read words, never ids).
 BALL_NAMES = (
@@ -50,6 +63,11 @@ def practice(request: HttpRequest) -> HttpResponse:
             "table": kaisa_table().as_dict(),
             "link_error": link_error,
             "ball_names": BALL_NAMES,
+            "noise": {
+                "angle_mrad": f"{STROKE_NOISE.angle * 1000:g}",
+                "speed_percent": f"{STROKE_NOISE.speed * 100:g}",
+                "tip_percent": f"{STROKE_NOISE.tip * 100:g}",
+            },
         },
     )
 
@@ -69,7 +87,37 @@ def practice_try(request: HttpRequest) -> JsonResponse:
     return JsonResponse(answer.as_dict(), status=400 if answer.error is not None else 200)
 
 
+@require_POST
+async def practice_ask(request: HttpRequest) -> JsonResponse:
+    """POST /practice/ask/ with ``{"position": code}``: the analysis board's answer (issue 29 item 3),
+    the engine's three best shots (game.site.selectors.engine_board), searched in the engine pool so the
+    server's loop never waits on it; 400 with the reason for a refused question, 429 past the address's
+    limit, 503 if the engine could not answer in time. Nothing is stored."""
+    try:
+        await sync_to_async(rate_limit_consume)(request, "practice_ask")
+    except RateLimited:
+        return JsonResponse(
+            {"ok": False, "error": {"code": "rate_limited", "message": "too many requests"}}, status=429
+        )
+    language = get_language()
+    question = read_question(request.body, language)
+    if isinstance(question, TableAnswer):
+        return JsonResponse(question.as_dict(), status=400)
+    answer = kept_answer(question.code)
+    if answer is None:
+        try:
+            answer = await run_in_engine_pool(engine_board, question.snapshot(), timeout=ASK_TIMEOUT)
+        except (TimeoutError, BrokenProcessPool) as exc:
+            logger.warning("the analysis board got no answer for %s: %r", question.code, exc)
+            return JsonResponse(
+                {"ok": False, "error": {"code": "engine_busy", "message": "the engine is busy: ask again"}}, status=503
+            )
+        keep_answer(question.code, answer)
+    return JsonResponse(board_reply(question, answer, language))
+
+
 urlpatterns: list[URLPattern] = [
     path("practice/", practice, name="practice"),
     path("practice/play/", practice_try, name="practice_play"),
+    path("practice/ask/", practice_ask, name="practice_ask"),
 ]

@@ -5,6 +5,10 @@
  * `state`, so undo is a stack of (code, state) pairs the server made, and the link is the code in the
  * URL. Nothing is stored anywhere but this page.
  *
+ * "Ask the engine" (the analysis board, issue 29) asks the server's engine for its three best shots from
+ * the position shown; "Show this shot" plays one from that position, exactly, as any shot here is played
+ * (Undo comes back). A link with `ask=1` opens the position with the engine's answer.
+ *
  * "Move balls" hands the canvas's pointer to a drag of any ball; the server checks where it was dropped
  * (on the cloth, overlapping no ball) and says why not. It holds no words: they are in the page.
  */
@@ -13,6 +17,7 @@ import { createFreeTable } from "./free_table.js";
 import { restingBalls, setPlacing } from "./state.js";
 import { ballAtPoint } from "./geometry.js";
 import { toWorld } from "./transform.js";
+import { boardItems, refusalWords } from "./engine_board.js";
 
 const UNDO_KEEP = 100;
 
@@ -29,6 +34,7 @@ function boot(root) {
     return el ? el.textContent : "";
   };
 
+  const csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
   /** The position shown: its code and the state the server made for it. */
   let current = { position: start.position, state: start.state };
   /** Earlier positions, the last one first to come back. */
@@ -37,7 +43,101 @@ function boot(root) {
   let before = null;
 
   function link() {
-    return new URL(`${root.dataset.pageUrl}?p=${encodeURIComponent(current.position)}`, window.location.href).href;
+    const ask = asked && asked.position === current.position && asked.reply ? "&ask=1" : "";
+    return new URL(`${root.dataset.pageUrl}?p=${encodeURIComponent(current.position)}${ask}`, window.location.href).href;
+  }
+
+  // ---- the analysis board: the engine's three best shots for the position shown -------------------
+  const boardRoot = $(".kz-board");
+  const boardWords = (key) => {
+    const el = boardRoot.querySelector(`.kz-board-words [data-words="${key}"]`);
+    return el ? el.textContent : "";
+  };
+  /** The position the engine was asked about, its state, and the answer once it came. */
+  let asked = null;
+
+  function boardStatus(text) {
+    const status = $(".kz-board-status");
+    status.hidden = !text;
+    status.textContent = text || "";
+  }
+
+  function clearBoard() {
+    asked = null;
+    const list = $(".kz-board-shots");
+    list.replaceChildren();
+    list.hidden = true;
+    boardStatus("");
+  }
+
+  async function askEngine() {
+    const question = { position: current.position, state: current.state, reply: null };
+    asked = question;
+    $(".kz-board-shots").hidden = true;
+    boardStatus(boardWords("thinking"));
+    $(".kz-board-ask").disabled = true;
+    let status = 0;
+    let reply;
+    try {
+      const response = await fetch(boardRoot.dataset.askUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify({ position: question.position }),
+        credentials: "same-origin",
+      });
+      status = response.status;
+      reply = await response.json();
+    } catch (err) {
+      reply = { ok: false, error: { code: "refused", message: "" } };
+    }
+    $(".kz-board-ask").disabled = false;
+    if (asked !== question) return; // the position moved on meanwhile
+    if (!reply.ok) {
+      const error = reply.error || {};
+      boardStatus(refusalWords(status === 429 ? "rate_limited" : error.code, error.message, boardWords));
+      return;
+    }
+    question.reply = reply;
+    drawBoard(question);
+    refresh();
+  }
+
+  function drawBoard(question) {
+    const items = boardItems(question.reply, boardWords);
+    const list = $(".kz-board-shots");
+    list.replaceChildren(
+      ...items.map((item) => {
+        const li = document.createElement("li");
+        li.className = "kz-board-shot";
+        const sentence = document.createElement("p");
+        sentence.className = "kz-board-sentence";
+        sentence.textContent = item.sentence;
+        const line = document.createElement("p");
+        line.className = "kz-board-line";
+        line.textContent = item.line;
+        const show = document.createElement("button");
+        show.type = "button";
+        show.className = "kz-btn kz-btn-ghost kz-board-show";
+        show.textContent = boardWords("show");
+        show.addEventListener("click", () => showShot(question, item.shoot));
+        li.append(sentence, line, show);
+        return li;
+      }),
+    );
+    list.hidden = items.length === 0;
+    boardStatus(items.length ? "" : boardWords("none"));
+  }
+
+  /** Play one of the engine's shots from the position it was asked about (Undo comes back to it). */
+  function showShot(question, shoot) {
+    if (board.phase !== "ready" && board.phase !== "judged") return;
+    if (current.position !== question.position) {
+      undo.push({ ...current });
+      current = { position: question.position, state: question.state };
+      board.load(current.state);
+    }
+    before = { ...current };
+    board.send({ position: question.position, shoot });
   }
 
   function show(kind, text) {
@@ -161,7 +261,8 @@ function boot(root) {
 
   const onClick = (event) => {
     const target = event.target;
-    if (target.closest(".kz-practice-arrange")) setMode(root.dataset.tool === "arrange" ? "shoot" : "arrange");
+    if (target.closest(".kz-board-ask")) askEngine();
+    else if (target.closest(".kz-practice-arrange")) setMode(root.dataset.tool === "arrange" ? "shoot" : "arrange");
     else if (target.closest(".kz-practice-undo")) {
       if (!undo.length || board.phase !== "ready") return;
       current = undo.pop();
@@ -190,9 +291,12 @@ function boot(root) {
   canvas.addEventListener("pointermove", onMove);
   canvas.addEventListener("pointerup", onUp);
   canvas.addEventListener("pointercancel", onCancel);
+  // Read before refresh() rewrites the address (with ask=1 only once the answer is shown).
+  const askOnOpen = new URL(window.location.href).searchParams.get("ask") === "1";
   board.load(current.state);
   refresh();
   board.start();
+  if (askOnOpen) askEngine();
   board.canvas.focus({ preventScroll: true });
 
   return () => {

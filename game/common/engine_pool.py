@@ -1,0 +1,69 @@
+"""The process pool every piece of engine work of the server runs in: the computer player's search, the
+engine's answers on the analysis board, a match's analysis.
+
+Why a pool of processes, and one: a level-5 search or a board question is a second or more of pure
+Python, and a thread would hold the GIL and stall every socket of the process (ARCHITECTURE.md
+section 1); one pool, because each worker is a whole interpreter and a second pool per kind of work
+would double them on a two-core server. The pool is created on first use (a server that never meets a
+bot nor a question never starts it), with ``spawn`` so that no lock of daphne's threads is inherited, and
+``KAIZA_BOT_WORKERS`` workers (settings or the environment; 1 by default). A worker runs only
+``game.engine`` functions: plain data in, plain data out, no Django.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from django.conf import settings
+
+T = TypeVar("T")
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def engine_workers() -> int:
+    """How many worker processes the pool has (``KAIZA_BOT_WORKERS``, at least 1)."""
+    value = getattr(settings, "KAIZA_BOT_WORKERS", None)
+    if value is None:
+        value = os.environ.get("KAIZA_BOT_WORKERS")
+    try:
+        return max(1, int(float(value))) if value is not None else 1
+    except ValueError:
+        return 1
+
+
+def engine_pool() -> ProcessPoolExecutor:
+    """The pool, created on first use."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=engine_workers(), mp_context=multiprocessing.get_context("spawn"))
+    return _pool
+
+
+def _reset_pool() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool = None
+
+
+async def run_in_engine_pool(function: Callable[..., T], *args: Any, timeout: float, **kwargs: Any) -> T:
+    """``function(*args, **kwargs)`` in a worker, awaited without holding the loop; a broken pool (a
+    killed worker) is rebuilt and the job tried once more. ``asyncio.TimeoutError`` after ``timeout`` s."""
+    loop = asyncio.get_running_loop()
+    job = functools.partial(function, *args, **kwargs)
+    for attempt in (1, 2):
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(engine_pool(), job), timeout)
+        except BrokenProcessPool:
+            _reset_pool()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")

@@ -1,0 +1,91 @@
+"""Issue 29 item 3: the analysis board. "Ask the engine" on a practice position answers the engine's
+three best shots (three different calls) with their expected points and success probability under the
+stated stroke noise, what each does in words, and a strike that replays exactly that on the practice
+table; the answer is the same for everyone who asks about the same position (shareable by its link);
+bad questions are refused with the reason and change nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from game.engine.analysis import STROKE_NOISE
+from game.models import Match as MatchRow
+from game.site.selectors import engine_board
+from tests.site.test_practice import AIM, POT, code
+
+pytestmark = pytest.mark.django_db
+
+
+def ask(client: Client, body: Any, **headers: str) -> Any:
+    return client.post(
+        "/practice/ask/",
+        body if isinstance(body, str) else json.dumps(body),
+        content_type="application/json",
+        **headers,
+    )
+
+
+def test_analysis_board_top_three(client: Client) -> None:
+    """K-5.3: a red on the lip of the bottom right pocket is worth its 3 points to the engine; the three
+    answers are three calls, best first; each replays on the practice table exactly as the board says."""
+    engine_board._kept.clear()
+    answer = ask(client, {"position": code(POT)})
+    assert answer.status_code == 200, answer.content
+    reply = answer.json()
+    shots = reply["shots"]
+    assert len(shots) == 3
+    calls = [json.dumps(s["call"], sort_keys=True) for s in shots]
+    assert len(set(calls)) == 3, calls
+    values = [s["expected_points"] for s in shots]
+    assert values == sorted(values, reverse=True), values
+    assert values[0] >= 1.5, shots[0]  # the red cannot be missed by much: 3 points most of the time
+    for shot in shots:
+        assert 0.0 <= shot["success"] <= 1.0 and shot["samples"] >= 1
+        # Players read words, never ids.
+        assert shot["words"] and not any(i in shot["words"] for i in ("white1", "red1", "red2", "foot_", "_")), shot
+    assert reply["noise"] == STROKE_NOISE.as_dict() and reply["position"] == code(POT)
+    # Each shot replays on the practice table, played exactly, as the board said it comes off.
+    for shot in shots:
+        played = client.post(
+            "/practice/play/",
+            json.dumps({"position": code(POT), "shoot": {"call": shot["call"], "strike": shot["strike"]}}),
+            content_type="application/json",
+        ).json()
+        verdict = played["event"]["d"]["verdict"]
+        assert verdict["points"] - verdict["penalty"] == shot["points"]
+        assert played["words"] == shot["words"]
+    # The same position, the same answer (kept, and the same from a fresh search in the pool).
+    assert ask(client, {"position": code(POT)}).json() == reply
+    engine_board._kept.clear()
+    assert ask(client, {"position": code(POT)}).json() == reply
+    finnish = ask(client, {"position": code(POT)}, HTTP_ACCEPT_LANGUAGE="fi").json()
+    assert [s["expected_points"] for s in finnish["shots"]] == values
+    assert finnish["shots"][0]["words"] != shots[0]["words"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error"),
+    [
+        ("not json", 400, "bad_json"),
+        ({"position": "AAAA"}, 400, "bad_position"),
+        ({"position": code(AIM), "shoot": {}}, 400, "bad_shape"),
+        ({"position": code({**AIM, "white1": None})}, 400, "cue_ball_in_hand"),
+    ],
+)
+def test_analysis_board_refuses_bad_questions(client: Client, body: Any, status: int, error: str) -> None:
+    engine_board._kept.clear()
+    answer = ask(client, body)
+    assert answer.status_code == status and answer.json()["error"]["code"] == error, answer.content
+    assert answer.json()["error"]["message"]
+    assert engine_board._kept == {} and MatchRow.objects.count() == 0
+
+
+def test_analysis_board_needs_a_post_and_is_limited_per_address(client: Client, settings: Any) -> None:
+    assert client.get("/practice/ask/").status_code == 405
+    settings.KAIZA_RATE_LIMITS = {**settings.KAIZA_RATE_LIMITS, "practice_ask": {"ip": (1, 60)}}
+    codes = [ask(client, {"position": "AAAA"}).status_code for _ in range(2)]
+    assert codes == [400, 429]
