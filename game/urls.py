@@ -7,6 +7,7 @@ from game.clubs import series_views
 from game.clubs import views as clubs
 from game.lobby import views as challenges
 from game.matches.views import computer, play, watch
+from game.puzzles import views as puzzles
 from game.site.views import catalogue, learn, players, practice
 from game.site.views import pages as site
 from game.tournaments import views as tournaments
@@ -28,6 +29,7 @@ urlpatterns = [
     *tournaments.urlpatterns,
     *learn.urlpatterns,
     *practice.urlpatterns,
+    *puzzles.urlpatterns,
 ]
 
 if settings.KAIZA_TEST_CLOCK:

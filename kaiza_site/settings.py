@@ -229,6 +229,8 @@ KAIZA_RATE_LIMITS = {
     "practice_try": {"ip": (120, 60)},
     # The analysis board: each question is seconds of the engine pool's time (answers are kept per position).
     "practice_ask": {"ip": (20, 60)},
+    # A puzzle page's requests (a placement, the one answer): the engine, one row written per answer.
+    "puzzle_answer": {"ip": (60, 60)},
 }
 # KAIZA_RATE_LIMITS='{"guest_create": {"ip": [1000, 60]}}' replaces an action's limits (a load test
 # whose clients all come from one address needs that; docs/performance-load.md).

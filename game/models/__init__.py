@@ -419,6 +419,9 @@ class Seek(models.Model):
 # The match chat lives in its own module, imported here so Django registers it with the app.
 from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 
+# Shot puzzles (issue 29) live in their own module; imported here so Django registers them with the app.
+from game.models.puzzles import Puzzle, PuzzleRating, PuzzleServing  # noqa: E402
+
 # A club's ranking series (issue 28): scored from its finished tournaments' placings.
 from game.models.series import RankingSeries, RankingSeriesEvent, SeriesPlacing  # noqa: E402
 
@@ -442,6 +445,9 @@ __all__ = [
     "MatchResult",
     "Membership",
     "Profile",
+    "Puzzle",
+    "PuzzleRating",
+    "PuzzleServing",
     "RankingSeries",
     "RankingSeriesEvent",
     "RatingChange",

@@ -10,11 +10,13 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 
 from game.matches.selectors.live import featured_match
 from game.matches.selectors.matches import matches_in_progress_for
+from game.puzzles.selectors import daily_puzzle
 from game.ratings import selectors as rating_eligibility
 from game.ratings.rules import rating_rules
 from game.site.selectors.rules_document import rules_document, rules_language
@@ -32,6 +34,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "bot_levels": BOT_LEVELS,
             "in_progress": matches_in_progress_for(user=request.user),
             "offer_tutorial": tutorial_offered(request),
+            "daily_puzzle": daily_puzzle(day=timezone.localdate()),
         },
     )
 

@@ -1,0 +1,159 @@
+"""Issue 29, item 4: puzzles stored from a rated match's analysis, served, answered and rated
+(game/puzzles/services.py). The puzzle is made from a hand-made position where the red pot is certain
+(tests/puzzles/conftest.py), through the real analysis, the real engine and the real database."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any
+
+import pytest
+
+from game.models import Profile, Puzzle, PuzzleRating, PuzzleServing, RatingChange
+from game.puzzles.selectors import Viewer, daily_puzzle, next_streak_puzzle, viewer_for
+from game.puzzles.services import puzzle_answer, puzzle_serve, puzzles_from_analysis
+from tests.puzzles.conftest import CALL
+from tests.support.community_factories import make_match, make_player
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
+
+Analysed = tuple[list[dict[str, Any]], dict[str, Any]]
+MISS = {"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0}
+
+
+@pytest.fixture
+def puzzle(analysed: Analysed) -> Puzzle:
+    shots, report = analysed
+    alice, bob = make_player("Alice"), make_player("Bob")
+    (made,) = puzzles_from_analysis(make_match(alice, bob, rated=True), report, shots=shots)
+    return made
+
+
+def rated(name: str) -> Viewer:
+    return viewer_for(user=make_player(name), session_key="")
+
+
+def answer(viewer: Viewer, serving: PuzzleServing | str, strike: dict[str, Any], call: dict[str, Any] = CALL) -> dict:
+    token = serving if isinstance(serving, str) else serving.token
+    body = json.dumps({"token": token, "shoot": {"call": call, "strike": strike}})
+    return puzzle_answer(viewer=viewer, body=body).as_dict()
+
+
+def test_puzzles_are_stored_once_and_only_from_rated_finished_matches(analysed: Analysed) -> None:
+    shots, report = analysed
+    alice, bob = make_player("Alice"), make_player("Bob")
+    match = make_match(alice, bob, rated=True)
+    first = puzzles_from_analysis(match, report, shots=shots)
+    again = puzzles_from_analysis(match, report, shots=shots)
+    assert [p.pk for p in first] == [p.pk for p in again] and len(first) == 1
+    assert Puzzle.objects.count() == 1
+    assert first[0].target == 3 and first[0].themes == []
+    assert puzzles_from_analysis(make_match(alice, bob, rated=False), report, shots=shots) == []
+    assert puzzles_from_analysis(make_match(alice, bob, status="active"), report, shots=shots) == []
+    assert Puzzle.objects.count() == 1
+
+
+def test_puzzle_solved_only_by_a_scoring_strike(puzzle: Puzzle) -> None:
+    viewer = rated("Solver")
+    solved = answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer), puzzle.strike, puzzle.call)
+    assert solved["ok"] and solved["solved"] is True and solved["points"] == 3 and solved["target"] == 3
+    # The shot's motion comes with it, to be drawn: the red's track ends in the pocket.
+    assert solved["event"]["t"] == "shot" and solved["event"]["d"]["segments"]["red1"][-1][0] == "pocket"
+    missed = answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer), MISS)
+    assert missed["ok"] and missed["solved"] is False and missed["points"] == 0
+    rows = PuzzleServing.objects.filter(puzzle=puzzle).order_by("id")
+    assert [(s.solved, s.points) for s in rows] == [(True, 3), (False, 0)]
+    puzzle.refresh_from_db()
+    assert (puzzle.attempts, puzzle.solved_count) == (2, 1)
+
+
+def test_puzzle_ratings_move(puzzle: Puzzle) -> None:
+    solver = rated("Solver")
+    profile_before = Profile.objects.values("rating", "rating_deviation").get(user=solver.user)
+    answer(solver, puzzle_serve(puzzle=puzzle, viewer=solver), puzzle.strike, puzzle.call)
+    mine = PuzzleRating.objects.get(user=solver.user)
+    puzzle.refresh_from_db()
+    assert mine.rating > 1500 and puzzle.rating < 1500 and mine.solved == 1
+
+    misser = rated("Misser")
+    before = puzzle.rating
+    answer(misser, puzzle_serve(puzzle=puzzle, viewer=misser), MISS)
+    theirs = PuzzleRating.objects.get(user=misser.user)
+    puzzle.refresh_from_db()
+    assert theirs.rating < 1500 and puzzle.rating > before and theirs.missed == 1
+    # Match ratings untouched.
+    assert Profile.objects.values("rating", "rating_deviation").get(user=solver.user) == profile_before
+    assert Profile.objects.get(user=misser.user).rating == 1500.0
+    assert RatingChange.objects.count() == 0
+
+
+def test_a_guest_solves_without_a_rating(puzzle: Puzzle) -> None:
+    guest = viewer_for(user=make_player("Guest", is_guest=True), session_key="")
+    visitor = Viewer(user=None, session_key="s" * 32)
+    for viewer in (guest, visitor):
+        assert answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer), puzzle.strike, puzzle.call)["rating"] is None
+    assert PuzzleRating.objects.count() == 0
+    puzzle.refresh_from_db()
+    assert puzzle.rating == 1500 and puzzle.solved_count == 2
+
+
+def test_an_answer_for_a_puzzle_not_served_to_you_is_refused(puzzle: Puzzle) -> None:
+    owner, other = rated("Owner"), rated("Other")
+    serving = puzzle_serve(puzzle=puzzle, viewer=owner)
+    for viewer, token in ((other, serving), (owner, "no-such-token"), (Viewer(None, "x" * 32), serving)):
+        refused = answer(viewer, token, puzzle.strike, puzzle.call)
+        words = "That puzzle was not served to you: open it from the puzzles page."
+        assert refused == {"ok": False, "error": {"code": "not_served", "message": words}}
+    serving.refresh_from_db()
+    puzzle.refresh_from_db()
+    assert serving.answered_at is None and puzzle.attempts == 0 and PuzzleRating.objects.count() == 0
+
+
+def test_a_puzzle_is_answered_once(puzzle: Puzzle) -> None:
+    viewer = rated("Solver")
+    serving = puzzle_serve(puzzle=puzzle, viewer=viewer)
+    assert answer(viewer, serving, MISS)["ok"]
+    again = answer(viewer, serving, puzzle.strike, puzzle.call)
+    assert again["ok"] is False and again["error"]["code"] == "answered"
+    serving.refresh_from_db()
+    assert serving.solved is False and PuzzleRating.objects.get(user=viewer.user).missed == 1
+
+
+@pytest.mark.parametrize(
+    "strike",
+    [
+        {"angle": -0.6, "speed": 12.0},
+        {"angle": -0.6, "speed": 0.0},
+        {"angle": -0.6, "speed": 1.5, "side": 0.5, "height": 0.5},
+        {"angle": 40.0, "speed": 1.5},
+    ],
+)
+def test_a_strike_out_of_the_limits_is_refused_and_nothing_stored(puzzle: Puzzle, strike: dict[str, Any]) -> None:
+    viewer = rated("Solver")
+    serving = puzzle_serve(puzzle=puzzle, viewer=viewer)
+    refused = answer(viewer, serving, strike)
+    assert refused["ok"] is False and refused["error"]["code"] == "out_of_limits"
+    assert "outside the strike limits" in refused["error"]["message"]
+    serving.refresh_from_db()
+    assert serving.answered_at is None and PuzzleRating.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["not json", "[]", '{"token": 5}', '{"token": "t", "extra": 1}', '{"token": "t", "shoot": {"call": {}}}'],
+)
+def test_malformed_answers_are_refused(puzzle: Puzzle, body: str) -> None:
+    viewer = rated("Solver")
+    puzzle_serve(puzzle=puzzle, viewer=viewer)
+    assert puzzle_answer(viewer=viewer, body=body).as_dict()["ok"] is False
+    assert not PuzzleServing.objects.exclude(answered_at=None).exists()
+
+
+def test_the_daily_puzzle_is_one_per_date_and_the_streak_skips_solved_ones(puzzle: Puzzle) -> None:
+    day = datetime.date(2026, 12, 3)
+    assert daily_puzzle(day=day) == daily_puzzle(day=day) == puzzle
+    viewer = rated("Solver")
+    assert next_streak_puzzle(viewer=viewer, rating=None) == puzzle
+    answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer, mode="streak"), puzzle.strike, puzzle.call)
+    assert next_streak_puzzle(viewer=viewer, rating=None) is None
