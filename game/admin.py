@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from game.matches.services.results import results_record
 from game.models import Club, Match, MatchResult, Membership, Profile, RatingChange, Shot, TeamSeat
 from game.models.chat import ChatMessage, ChatReport
+from game.models.puzzles import Puzzle
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentResultFix, TournamentRound
 from game.ratings.selectors import reason_text, resign_farm_suspects
 
@@ -241,6 +242,17 @@ class RatingChangeAdmin(admin.ModelAdmin):
     @admin.display(description=_("delta"))
     def delta_display(self, change: RatingChange) -> str:
         return f"{change.delta:+.1f}"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(Puzzle)
+class PuzzleAdmin(admin.ModelAdmin):
+    """Puzzles are made from analyses (game/puzzles/services.py), never typed in: read-only but deletable."""
+
+    list_display = ["id", "match", "shot_index", "target", "themes", "rating", "attempts", "solved_count"]
+    readonly_fields = [f.name for f in Puzzle._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

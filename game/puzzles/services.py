@@ -9,9 +9,10 @@
 - :func:`puzzle_serve` makes the one row an answer may be for (its token goes in the page).
 - :func:`puzzle_answer` judges an answer: the strike played exactly on the served puzzle's position
   (engine/analysis/puzzles.py), solved when it scores the target or more; a signed-in solver's and the
-  puzzle's puzzle ratings move (Glicko-2, each its own rating period, as a match does; match ratings
-  untouched). An answer for a puzzle not served to this viewer, a second answer, a strike outside the
-  strike limits or a malformed body is refused with words, and nothing is stored.
+  puzzle's puzzle ratings move on his first answer to that puzzle (Glicko-2, each its own rating period,
+  as a match does; match ratings untouched). An answer for a puzzle not served to this viewer, a second
+  answer, a strike outside the strike limits or a malformed body is refused with words, and nothing is
+  stored.
 """
 
 from __future__ import annotations
@@ -192,7 +193,14 @@ def _judged(
     serving.answer = {"call": event["d"]["call"], "strike": event["d"]["strike"]}
     Puzzle.objects.filter(pk=puzzle.pk).update(attempts=F("attempts") + 1, solved_count=F("solved_count") + int(solved))
     rating: dict[str, Any] | None = None
-    if viewer.rated:
+    answered_before = (
+        PuzzleServing.objects.filter(puzzle=puzzle, user=viewer.user).exclude(answered_at=None).exists()
+        if viewer.rated
+        else True
+    )
+    if not answered_before:
+        # Only a player's first answer to a puzzle is rated: solving it again (the daily puzzle reloaded,
+        # the answer now known) would farm the rating.
         rating = _rate(serving, viewer, solved)
     serving.save()
     return TableAnswer(

@@ -88,6 +88,15 @@ def test_puzzle_ratings_move(puzzle: Puzzle) -> None:
     assert RatingChange.objects.count() == 0
 
 
+def test_only_the_first_answer_to_a_puzzle_is_rated(puzzle: Puzzle) -> None:
+    viewer = rated("Solver")
+    assert answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer), MISS)["rating"]["delta"] < 0
+    low = PuzzleRating.objects.get(user=viewer.user).rating
+    again = answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer), puzzle.strike, puzzle.call)
+    assert again["solved"] is True and again["rating"] is None
+    assert PuzzleRating.objects.get(user=viewer.user).rating == low
+
+
 def test_a_guest_solves_without_a_rating(puzzle: Puzzle) -> None:
     guest = viewer_for(user=make_player("Guest", is_guest=True), session_key="")
     visitor = Viewer(user=None, session_key="s" * 32)

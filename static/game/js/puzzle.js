@@ -39,6 +39,7 @@ function boot(root) {
     }
     if (answer.words) lines.unshift(answer.words);
     show(answer.solved ? "verdict" : "refused", words(answer.solved ? "solved" : "missed"), lines.join(" · "));
+    if (answer.mode !== "streak") $(".kz-puzzle-restart").hidden = false;
     if (answer.mode === "streak") {
       const count = $(".kz-puzzle-streak-count");
       if (count) count.textContent = String(answer.streak);
