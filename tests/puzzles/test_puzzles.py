@@ -166,3 +166,34 @@ def test_the_daily_puzzle_is_one_per_date_and_the_streak_skips_solved_ones(puzzl
     assert next_streak_puzzle(viewer=viewer, rating=None) == puzzle
     answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer, mode="streak"), puzzle.strike, puzzle.call)
     assert next_streak_puzzle(viewer=viewer, rating=None) is None
+
+
+def test_from_hand_the_white_may_be_placed_first_and_a_placement_alone_stores_nothing(puzzle: Puzzle) -> None:
+    snapshot = dict(puzzle.snapshot)
+    snapshot["balls"] = {**snapshot["balls"], "white1": [0.3, 0.71]}
+    snapshot["visit"] = {"shots": 0, "middle_kaisa": False, "points": 0, "from_hand": True, "opening": False}
+    from_hand = Puzzle.objects.create(
+        match=puzzle.match,
+        shot_index=1,
+        snapshot=snapshot,
+        target=3,
+        call=CALL,
+        strike=MISS,
+        themes=["from_hand"],
+        best_expected=3.0,
+        played_expected=0.0,
+        success=1.0,
+    )
+    viewer = rated("Solver")
+    serving = puzzle_serve(puzzle=from_hand, viewer=viewer)
+    place = {"ball": "white1", "x": 0.35, "y": 0.6}
+    placed = puzzle_answer(viewer=viewer, body=json.dumps({"token": serving.token, "place": place})).as_dict()
+    assert placed["ok"] and placed["event"]["t"] == "placed" and placed["event"]["d"]["x"] == 0.35
+    outside = {"ball": "white1", "x": 1.5, "y": 0.6}  # beyond the home line (K-7.1)
+    refused = puzzle_answer(viewer=viewer, body=json.dumps({"token": serving.token, "place": outside})).as_dict()
+    assert refused["ok"] is False and refused["error"]["message"]
+    serving.refresh_from_db()
+    assert serving.answered_at is None
+    shot = {"call": CALL, "strike": MISS}
+    judged = puzzle_answer(viewer=viewer, body=json.dumps({"token": serving.token, "place": place, "shoot": shot}))
+    assert judged.as_dict()["ok"] and judged.as_dict()["solved"] is False
