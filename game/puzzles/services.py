@@ -123,7 +123,7 @@ def strike_limits_error(shoot: object) -> str | None:
     """Words for a strike outside the strike limits (speed, tip offset, angle), None when it is inside
     or not a strike at all (the socket's parser then says what is wrong with its shape)."""
     strike = shoot.get("strike") if isinstance(shoot, dict) else None
-    if not isinstance(strike, dict):
+    if not isinstance(strike, dict) or "angle" not in strike or "speed" not in strike:
         return None
     values = {key: strike.get(key, 0.0) for key in ("angle", "speed", "side", "height")}
     if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values.values()):

@@ -149,13 +149,31 @@ def test_a_strike_out_of_the_limits_is_refused_and_nothing_stored(puzzle: Puzzle
 
 
 @pytest.mark.parametrize(
-    "body",
-    ["not json", "[]", '{"token": 5}', '{"token": "t", "extra": 1}', '{"token": "t", "shoot": {"call": {}}}'],
+    ("body", "code"),
+    [
+        ("not json", "bad_json"),
+        ("[]", "bad_shape"),
+        ('{"token": 5}', "not_served"),
+        ('{"token": "TOKEN", "extra": 1}', "bad_shape"),
+        ('{"token": "TOKEN"}', "bad_shape"),
+        ('{"token": "TOKEN", "shoot": {"call": {}}}', "bad_value"),
+        (
+            '{"token": "TOKEN", "shoot": {"call": {"ball": "red1", "pocket": "foot_right"}, "strike": {"angle": 0.1}}}',
+            None,
+        ),
+        (
+            '{"token": "TOKEN", "shoot": {"call": {"ball": "no", "pocket": "x"}, "strike": {"angle": 0, "speed": 2}}}',
+            None,
+        ),
+    ],
 )
-def test_malformed_answers_are_refused(puzzle: Puzzle, body: str) -> None:
+def test_malformed_answers_are_refused(puzzle: Puzzle, body: str, code: str | None) -> None:
     viewer = rated("Solver")
-    puzzle_serve(puzzle=puzzle, viewer=viewer)
-    assert puzzle_answer(viewer=viewer, body=body).as_dict()["ok"] is False
+    serving = puzzle_serve(puzzle=puzzle, viewer=viewer)
+    refused = puzzle_answer(viewer=viewer, body=body.replace("TOKEN", serving.token)).as_dict()
+    assert refused["ok"] is False and refused["error"]["message"]
+    if code is not None:
+        assert refused["error"]["code"] == code
     assert not PuzzleServing.objects.exclude(answered_at=None).exists()
 
 
