@@ -70,6 +70,14 @@ class Tournament(models.Model):
         default=dict, blank=True, verbose_name=_("ruleset"), help_text=_("the clock and target of its matches")
     )
     max_entries = models.PositiveSmallIntegerField(default=16, verbose_name=_("most entries"))
+    #: An event played at the club on this many real tables (issue 28 item 3, 1..32, drawn formats
+    #: only): its games get a table, not an online match, and their results are entered by the
+    #: director (game/tournaments/services/club.py). Null: an online tournament.
+    tables = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("tables"), help_text=_("played at the club on this many tables")
+    )
+    #: At the club: the two players of a game may enter its result too, not only the director.
+    players_enter_results = models.BooleanField(default=False, verbose_name=_("players enter results"))
     starts_at = models.DateTimeField(verbose_name=_("start time"))
     status = models.CharField(
         max_length=14, choices=Status.choices, default=Status.REGISTRATION, db_index=True, verbose_name=_("status")
@@ -107,7 +115,10 @@ class Tournament(models.Model):
 
 
 class TournamentEntry(models.Model):
-    """One side of the tournament: a player, or a team (its members below). `seed` is 1 for the top."""
+    """One side of the tournament: a player, or a team (its members below). `seed` is 1 for the top.
+
+    An entry with no member is a walk-in of an event at the club (issue 28): a name only, joined to
+    an account later (game/tournaments/services/club.py `tournament_walk_in_link`)."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
@@ -242,6 +253,9 @@ class TournamentPairing(models.Model):
     #: Epoch seconds: if the match has not started by then, whoever did not come loses by forfeit
     #: (fired by the server clocks, game/matches/services/deadlines.py); null once started or decided.
     no_show_deadline = models.FloatField(null=True, blank=True, verbose_name=_("no-show deadline"))
+    #: At the club: the real table (1..N) the game is played on; null while it waits for a free one
+    #: (and online, where a game has its match instead).
+    table = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("table"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:

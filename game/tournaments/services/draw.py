@@ -52,6 +52,21 @@ def draw_store_next(tournament: Tournament, *, begun: bool) -> list[TournamentPa
     return stored
 
 
+def draw_tables_give(tournament: Tournament) -> list[TournamentPairing]:
+    """An event at the club (`Tournament.tables`): each drawn game still waiting for a table gets a
+    free one, in draw order, the lowest free table first; a game beyond the free tables waits. So
+    when a result frees a table, the next drawn game goes to it. Returns the games given a table."""
+    playing = TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.PLAYING)
+    taken = set(playing.filter(table__isnull=False).values_list("table", flat=True))
+    free = [table for table in range(1, (tournament.tables or 0) + 1) if table not in taken]
+    given: list[TournamentPairing] = []
+    for pairing, table in zip(playing.filter(table__isnull=True).order_by("index", "pk"), free, strict=False):
+        pairing.table = table
+        pairing.save(update_fields=["table"])
+        given.append(pairing)
+    return given
+
+
 def draw_rounds_begin(tournament: Tournament) -> None:
     """The start time came: every round paired before it is being played."""
     for round_ in TournamentRound.objects.filter(tournament=tournament).exclude(status=TournamentRound.Status.PLAYING):

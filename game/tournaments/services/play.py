@@ -160,12 +160,18 @@ def draw_advance(tournament: Tournament, now: float) -> None:
     store every game the draw gives now and, once the tournament has begun, give each its match at
     once (online every drawn game is played at once: there are no tables to wait for). A game
     decided at its start (a player who cannot play) feeds the draw again; it ends when the draw is
-    over, with the placings stored (:func:`_finish`)."""
+    over, with the placings stored (:func:`_finish`). An event at the club (`Tournament.tables`)
+    gives each stored game a free table instead (draw.draw_tables_give): its result is entered by
+    hand (game/tournaments/services/club.py), so it has no match and no no-show clock."""
     if tournament.status != Tournament.Status.RUNNING:
         return
     begun = tournament.starts_at.timestamp() <= now
     while True:
         draw.draw_store_next(tournament, begun=begun)
+        if tournament.tables:  # at the club: a game gets a free table, not a match; it waits if none
+            if begun:
+                draw.draw_tables_give(tournament)
+            break
         waiting = list(
             TournamentPairing.objects.filter(
                 tournament=tournament, status=TournamentPairing.Status.PLAYING, match__isnull=True

@@ -28,7 +28,7 @@ from game.models.tournaments import (
     TournamentRound,
 )
 from game.tournaments.pairing.double_loss_state import KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST, MINIMUM_FIELD
-from game.tournaments.selectors.draw import is_drawn
+from game.tournaments.selectors.draw import DRAWN_FORMATS, is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, plan_rounds, round_begin_if_due, round_pair
@@ -38,6 +38,8 @@ ENTRIES_RANGE = (2, 64)
 TEAM_SIZES = (2, 3, 4)
 #: How far in the past a start time may be given (a form filled in slowly), seconds.
 START_SLACK = 300
+#: An event at the club is played on 1 to 32 real tables (issue 28; a large hall has about 30).
+TABLES_RANGE = (1, 32)
 
 
 def _range(bounds: tuple[int, ...]) -> dict[str, object]:
@@ -55,6 +57,7 @@ def _clean(
     clock: EventClock,
     starts_at: Any,
     knockout_from: Any = None,
+    tables: Any = None,
 ) -> dict[str, Any]:
     errors: list[tuple[str | Promise, dict[str, object]]] = []
     name = (name or "").strip()
@@ -88,6 +91,13 @@ def _clean(
         errors.append((gettext_noop("choose a clock"), {}))
     else:
         errors.extend(event_clock_problems(clock))
+    if tables is not None:
+        if isinstance(tables, bool) or not isinstance(tables, int) or not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
+            errors.append((gettext_noop("an event at the club has %(least)s to %(most)s tables"), _range(TABLES_RANGE)))
+        elif format not in DRAWN_FORMATS:
+            errors.append((gettext_noop("an event at the club is played as a double-loss draw"), {}))
+        elif kind != Tournament.Kind.SINGLES:
+            errors.append((gettext_noop("an event at the club is for single players"), {}))
     if not isinstance(starts_at, datetime.datetime):
         errors.append((gettext_noop("give a start time"), {}))
     elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
@@ -104,6 +114,7 @@ def _clean(
         "ruleset": clock.ruleset(),
         "starts_at": starts_at,
         "knockout_from": knockout_from,
+        "tables": tables,
     }
 
 
@@ -120,11 +131,16 @@ def tournament_create(
     max_entries: int = 16,
     starts_at: Any,
     knockout_from: int | None = None,
+    tables: int | None = None,
+    players_enter_results: bool = False,
 ) -> Tournament:
     """A club's owner or admin announces a tournament; members enter until it starts. `clock`: the
     event's clock and target (game/matches/clock_presets.py; K-11's 60 + 5 by default), which every
     match of it is created with. `knockout_from`: the round (2 to 6) from which one loss is out, for
-    `double_loss_then_knockout` only (ignored for the other formats)."""
+    `double_loss_then_knockout` only (ignored for the other formats). `tables`: an event played at the
+    club on that many real tables (1 to 32, a drawn format of single players): its games are given
+    tables and their results entered by the director, or by the two players too if
+    `players_enter_results` (game/tournaments/services/club.py); None: online."""
     require_manager(club_id=club.pk, user=user)
     fields = _clean(
         name=name,
@@ -135,8 +151,17 @@ def tournament_create(
         clock=clock,
         starts_at=starts_at,
         knockout_from=knockout_from,
+        tables=tables,
     )
-    return Tournament.objects.create(club=club, rated=bool(rated), created_by=user, **fields)
+    # Games over the board have no match, so nothing of them is rated: an event at the club is unrated.
+    rated = bool(rated) and fields["tables"] is None
+    return Tournament.objects.create(
+        club=club,
+        rated=rated,
+        created_by=user,
+        players_enter_results=bool(players_enter_results) and fields["tables"] is not None,
+        **fields,
+    )
 
 
 @transaction.atomic

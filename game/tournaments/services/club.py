@@ -1,0 +1,321 @@
+"""An event played at the club on real tables (issue 28 item 3): walk-in entries, the director's
+(or the players') results entered by hand, and corrections that draw the later games again.
+
+The games of such an event have no online match: the draw gives each a free table
+(draw.draw_tables_give, called from play.draw_advance) and its result is typed in here as the
+players report it: each score and how the game ended (at the target, on time, or in the shoot-out
+with its winner, K-9.1 and K-11). Nothing over the board moves a rating: the ratings follow online
+rated games only, and this event has none.
+
+Every refusal is a TournamentError raised before anything is written or inside the transaction
+that it rolls back, so a refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_noop
+
+from game.common.clock import game_now
+from game.models import Profile
+from game.models.tournaments import (
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentResultFix,
+    TournamentRound,
+)
+from game.tournaments.services import draw
+from game.tournaments.services.base import TournamentError, is_manager, lock_tournament, require_manager
+from game.tournaments.services.play import draw_advance, pairing_decide, pairing_points, tournament_finish
+
+#: How a game over the board ended: the codes a match's `result_code` uses for the same ends, so the
+#: pages and KaisaKaavio's `45v` mark read both alike (matches.selectors.match_result.score_line).
+AT_TARGET, ON_TIME, SHOOTOUT = "target", "time_limit", "shootout"
+ENDS = (AT_TARGET, ON_TIME, SHOOTOUT)
+#: A score may pass the target by the last shot's points (a kaisa and reds together, K-9.1) and go
+#: below zero by penalties (K-8.1, K-11.3); no real game goes 30 beyond either, so a score outside
+#: -30 .. target + 30 is a typing slip and is refused.
+SCORE_MARGIN = 30
+WALK_IN_NAME = (1, 80)
+
+
+@dataclass(frozen=True)
+class BoardResult:
+    """A result as the director types it: each side's score, how it ended, and for a shoot-out the
+    winner's entry id (a shoot-out winner may have fewer points, K-11.4; otherwise the scores say)."""
+
+    first_score: int
+    second_score: int
+    ended: str
+    shootout_winner: int | None = None
+
+
+@dataclass(frozen=True)
+class Redrawn:
+    """A game that a correction draws again: its names, round and table, and its result if it had one."""
+
+    pairing_id: int
+    first: str
+    second: str
+    round: int
+    table: int | None
+    had_result: bool
+
+
+def target_of(tournament: Tournament) -> int:
+    return int((tournament.ruleset or {}).get("target_score", 60))
+
+
+def _require_club_event(tournament: Tournament) -> None:
+    if not tournament.tables:
+        raise TournamentError("not_at_club", gettext_noop("this tournament is played online, not at the club"))
+
+
+# --- walk-ins ----------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_walk_in_enter(*, user: Any, tournament_id: int, name: str) -> TournamentEntry:
+    """The director enters a player who came on the day, by name only (no account): an entry with no
+    member. Names are unique in the event, so the director and the pages can tell players apart."""
+    tournament = lock_tournament(tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    _require_club_event(tournament)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
+    name = " ".join((name or "").split())
+    if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
+        raise TournamentError(
+            "bad_value",
+            gettext_noop("the name is %(least)s to %(most)s characters"),
+            {"least": WALK_IN_NAME[0], "most": WALK_IN_NAME[1]},
+        )
+    if TournamentEntry.objects.filter(tournament=tournament, name__iexact=name).exists():
+        raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": name})
+    if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
+        raise TournamentError("full", gettext_noop("this tournament is full"))
+    return TournamentEntry.objects.create(tournament=tournament, name=name)
+
+
+def is_walk_in(entry: TournamentEntry) -> bool:
+    return not TournamentEntryMember.objects.filter(entry=entry).exists()
+
+
+@transaction.atomic
+def tournament_walk_in_link(*, user: Any, entry_id: int, account: Any) -> TournamentEntry:
+    """The director joins a walk-in entry to the player's account, during the event or after it: the
+    entry, its games and its placing are then that player's. Refused if the account already has an
+    entry in the event (one entry per player) or is a guest. The account's rating is not touched:
+    over-the-board games have no match and rate nothing. The entry keeps the name it played under."""
+    entry = TournamentEntry.objects.filter(pk=entry_id).first()
+    if entry is None:
+        raise TournamentError("not_found", gettext_noop("there is no such entry"))
+    tournament = lock_tournament(entry.tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    if not is_walk_in(entry):
+        raise TournamentError("not_walk_in", gettext_noop("this entry already belongs to an account"))
+    account_id = getattr(account, "pk", None)
+    profile = Profile.objects.filter(user_id=account_id).first() if isinstance(account_id, int) else None
+    if profile is None or profile.is_guest:
+        raise TournamentError("needs_account", gettext_noop("choose a registered account"))
+    if TournamentEntryMember.objects.filter(tournament=tournament, user_id=profile.user_id).exists():
+        raise TournamentError(
+            "already_entered",
+            gettext_noop("%(name)s already has an entry in this tournament"),
+            {"name": profile.display_name},
+        )
+    TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user_id=profile.user_id, position=0)
+    return entry
+
+
+# --- results entered by hand -------------------------------------------------------------------------
+
+
+def may_enter_result(*, tournament: Tournament, pairing: TournamentPairing, user: Any) -> bool:
+    """The director (the club's owner or an admin) always; the game's two players if the director
+    allows it (`Tournament.players_enter_results`)."""
+    if is_manager(club_id=tournament.club_id, user=user):
+        return True
+    if not tournament.players_enter_results or not getattr(user, "is_authenticated", False):
+        return False
+    return TournamentEntryMember.objects.filter(
+        entry_id__in=(pairing.first_id, pairing.second_id), user_id=user.pk
+    ).exists()
+
+
+def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: int) -> int:
+    """The winning entry of `result` if it is one a game can end with; a refusal in words otherwise."""
+    scores = (result.first_score, result.second_score)
+    if result.ended not in ENDS:
+        raise TournamentError("bad_value", gettext_noop("choose how the game ended"))
+    if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        raise TournamentError("bad_value", gettext_noop("a score is a whole number"))
+    lowest, highest = -SCORE_MARGIN, target + SCORE_MARGIN
+    if not all(lowest <= s <= highest for s in scores):
+        raise TournamentError(
+            "bad_value", gettext_noop("a score is from %(least)s to %(most)s"), {"least": lowest, "most": highest}
+        )
+    sides = (pairing.first_id, pairing.second_id)
+    reached = [s >= target for s in scores]
+    if result.ended == AT_TARGET:
+        if reached.count(True) != 1:
+            raise TournamentError(
+                "bad_value",
+                gettext_noop("a game finished at the target has one player at %(target)s or more"),
+                {"target": target},
+            )
+        return sides[reached.index(True)]  # type: ignore[return-value]
+    if result.ended == ON_TIME:
+        if any(reached):
+            raise TournamentError(
+                "bad_value",
+                gettext_noop("a player at %(target)s won at the target, not on time"),
+                {"target": target},
+            )
+        if scores[0] == scores[1]:
+            raise TournamentError(
+                "bad_value", gettext_noop("level on time is not an end: the game went to the shoot-out")
+            )
+        return sides[0 if scores[0] > scores[1] else 1]  # type: ignore[return-value]
+    if result.shootout_winner not in sides:
+        raise TournamentError("bad_value", gettext_noop("choose the winner of the shoot-out"))
+    if all(reached):
+        raise TournamentError("bad_value", gettext_noop("only one player can reach the target"))
+    if any(reached) and sides[reached.index(True)] != result.shootout_winner:
+        raise TournamentError("bad_value", gettext_noop("the player who reached the target won the shoot-out"))
+    return int(result.shootout_winner)  # type: ignore[arg-type]
+
+
+def _locked_pairing(pairing_id: int) -> tuple[TournamentPairing, Tournament]:
+    pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
+    if pairing is None:
+        raise TournamentError("not_found", gettext_noop("there is no such game"))
+    tournament = lock_tournament(pairing.tournament_id)
+    _require_club_event(tournament)
+    return pairing, tournament
+
+
+def _decide(tournament: Tournament, pairing: TournamentPairing, result: BoardResult) -> None:
+    winner = result_winner(pairing=pairing, result=result, target=target_of(tournament))
+    pairing_decide(
+        pairing,
+        winner=winner,
+        how=TournamentPairing.How.PLAYED,
+        points=pairing_points(tournament, pairing, winner),
+        scores=(result.first_score, result.second_score),
+        result_code=result.ended,
+    )
+
+
+@transaction.atomic
+def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult) -> TournamentPairing:
+    """A game on a table has ended: its result is stored, the table is free, the draw draws on and
+    the next drawn game goes to the free table (play.draw_advance). Only a game being played on a
+    table takes a result; an entered one is corrected (:func:`tournament_result_correct`)."""
+    pairing, tournament = _locked_pairing(pairing_id)
+    if not may_enter_result(tournament=tournament, pairing=pairing, user=user):
+        raise TournamentError(
+            "not_allowed", gettext_noop("only the director enters this game's result"), forbidden=True
+        )
+    if pairing.status == TournamentPairing.Status.DONE:
+        raise TournamentError("already_entered", gettext_noop("this game's result is in: correct it instead"))
+    if pairing.table is None:
+        raise TournamentError("no_table", gettext_noop("this game is waiting for a table"))
+    _decide(tournament, pairing, result)  # it keeps its table, which is free once nothing plays on it
+    draw_advance(tournament, game_now())
+    return pairing
+
+
+def correction_redraws(*, tournament: Tournament, pairing: TournamentPairing, new_winner: int) -> list[Redrawn]:
+    """The games a correction of `pairing` to `new_winner` draws again. A new winner changes both
+    players' losses (and whether each is still in), so every later game naming one of them was drawn
+    from the wrong record; a game redrawn frees its players' later games too, so the rule follows on
+    through them. Later games between other players stand as they were drawn (as an admin's fix of an
+    online draw leaves them, docs/double-loss-draw.md). The same winner draws nothing again."""
+    if new_winner == pairing.winner_id:
+        return []
+    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    touched = {pairing.first_id, pairing.second_id}
+    redrawn: list[Redrawn] = []
+    later = TournamentPairing.objects.filter(tournament=tournament, index__gt=pairing.index).select_related("round")
+    for game in later.order_by("index", "pk"):
+        if game.first_id in touched or game.second_id in touched:
+            touched.update((game.first_id, game.second_id))
+            redrawn.append(
+                Redrawn(
+                    pairing_id=game.pk,
+                    first=names.get(game.first_id, "?"),
+                    second=names.get(game.second_id or 0, "?"),
+                    round=game.round.number,
+                    table=game.table,
+                    had_result=game.status == TournamentPairing.Status.DONE,
+                )
+            )
+    return redrawn
+
+
+def redraw_words(redrawn: list[Redrawn]) -> str:
+    return ", ".join(f"{r.first} – {r.second} ({r.round})" for r in redrawn)
+
+
+@transaction.atomic
+def tournament_result_correct(
+    *, user: Any, pairing_id: int, result: BoardResult, confirm: bool, reason: str = ""
+) -> list[Redrawn]:
+    """The director corrects an entered result. If the winner changes, the later games drawn from it
+    (:func:`correction_redraws`) are removed, with any result they had, and the draw draws again from
+    the corrected result; their tables go to the new games. Without `confirm` a correction that
+    redraws anything is refused with the list of those games (the form's warning step), so the
+    director sees what changes before it does. The result before is kept (TournamentResultFix)."""
+    pairing, tournament = _locked_pairing(pairing_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    if pairing.status != TournamentPairing.Status.DONE:
+        raise TournamentError("not_finished", gettext_noop("this game has no result yet: enter it instead"))
+    reason = " ".join((reason or "").split())
+    if len(reason) > 300:
+        raise TournamentError("bad_value", gettext_noop("the reason is at most 300 characters"))
+    winner = result_winner(pairing=pairing, result=result, target=target_of(tournament))
+    redrawn = correction_redraws(tournament=tournament, pairing=pairing, new_winner=winner)
+    if redrawn and not confirm:
+        raise TournamentError(
+            "confirm_redraw",
+            gettext_noop("these games are drawn again: %(games)s; confirm the correction to go on"),
+            {"games": redraw_words(redrawn)},
+        )
+    before = _record(pairing)
+    _decide(tournament, pairing, result)
+    TournamentResultFix.objects.create(
+        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_record(pairing)
+    )
+    if redrawn:
+        TournamentPairing.objects.filter(pk__in=[r.pairing_id for r in redrawn]).delete()
+        _renumber(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        if draw.draw_is_over(tournament):
+            tournament_finish(tournament)  # the placings may have changed with the result
+        else:
+            draw.draw_reopen(tournament)  # a player back in: the draw goes on
+    draw_advance(tournament, game_now())
+    return redrawn
+
+
+def _renumber(tournament: Tournament) -> None:
+    """The draw order without gaps, so the next drawn game's index (the number of games) is free."""
+    for index, game in enumerate(TournamentPairing.objects.filter(tournament=tournament).order_by("index", "pk")):
+        if game.index != index:
+            game.index = index
+            game.save(update_fields=["index"])
+    TournamentRound.objects.filter(tournament=tournament, pairings__isnull=True).delete()
+
+
+def _record(pairing: TournamentPairing) -> dict[str, Any]:
+    return {
+        "winner": pairing.winner_id,
+        "how": pairing.result_code,
+        "scores": [pairing.first_score, pairing.second_score],
+    }

@@ -1,0 +1,244 @@
+"""An event on real tables (issue 28 item 3): walk-ins joined to accounts later, games given to the
+free tables as the draw gives them, results entered by hand and validated, corrections that draw the
+later games again after a warning. Real services and rows; the draw is checked against the rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db.models import Q
+from django.utils import timezone
+
+from game.models import Profile
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
+from game.tournaments.pairing.double_loss import records
+from game.tournaments.selectors.draw import draw_state
+from game.tournaments.selectors.tournaments import entry_of_user
+from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create
+from game.tournaments.services.club import (
+    AT_TARGET,
+    ON_TIME,
+    SHOOTOUT,
+    BoardResult,
+    tournament_result_correct,
+    tournament_result_enter,
+    tournament_walk_in_enter,
+    tournament_walk_in_link,
+)
+from tests.support.community_factories import make_club, make_player
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+NAMES = ("Aino", "Bertta", "Celia", "Dora", "Eeva", "Fanny", "Greta", "Hilla")
+WIN_FIRST = BoardResult(60, 31, AT_TARGET)
+
+
+def club_event(size: int, tables: int, *, tag: str = "", **extra: Any) -> tuple[Tournament, Any]:
+    owner = make_player(f"Director{tag}{size}{tables}")
+    club = make_club(f"Club {tag}{size} {tables}", owner)
+    tournament = tournament_create(
+        user=owner,
+        club=club,
+        name="Friday at the club",
+        format=Tournament.Format.DOUBLE_LOSS,
+        starts_at=timezone.now(),
+        tables=tables,
+        **extra,
+    )
+    for name in NAMES[:size]:
+        tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name=name)
+    return tournament, owner
+
+
+def on_tables(tournament: Tournament) -> dict[int, TournamentPairing]:
+    playing = TournamentPairing.objects.filter(
+        tournament=tournament, status=TournamentPairing.Status.PLAYING, table__isnull=False
+    )
+    return {p.table: p for p in playing}  # type: ignore[misc]
+
+
+def waiting(tournament: Tournament) -> list[TournamentPairing]:
+    return list(
+        TournamentPairing.objects.filter(
+            tournament=tournament, status=TournamentPairing.Status.PLAYING, table__isnull=True
+        ).order_by("index")
+    )
+
+
+def test_next_game_goes_to_the_free_table() -> None:
+    tournament, owner = club_event(6, 2)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    tables = on_tables(tournament)
+    assert sorted(tables) == [1, 2]
+    queue = waiting(tournament)
+    assert len(queue) == 1  # round 1 of six is three games: the third waits for a table
+    assert all(p.match_id is None for p in TournamentPairing.objects.filter(tournament=tournament))
+    assert queue[0].index > max(p.index for p in tables.values())  # tables go in draw order
+
+    tournament_result_enter(user=owner, pairing_id=tables[2].pk, result=WIN_FIRST)
+    now = on_tables(tournament)
+    assert now[2].pk == queue[0].pk  # the waiting game went to the table that became free
+    assert now[1].pk == tables[1].pk
+    finished = TournamentPairing.objects.get(pk=tables[2].pk)
+    assert finished.status == TournamentPairing.Status.DONE and finished.table == 2
+    assert (finished.first_score, finished.second_score, finished.result_code) == (60, 31, "target")
+
+    # a game is entered once; a waiting game takes no result
+    with pytest.raises(TournamentError) as refused:
+        tournament_result_enter(user=owner, pairing_id=tables[2].pk, result=WIN_FIRST)
+    assert refused.value.code == "already_entered"
+    for game in waiting(tournament):
+        with pytest.raises(TournamentError) as refused:
+            tournament_result_enter(user=owner, pairing_id=game.pk, result=WIN_FIRST)
+        assert refused.value.code == "no_table"
+
+
+def test_results_are_validated_and_players_may_enter_when_allowed() -> None:
+    tournament, owner = club_event(4, 2, tag="v", players_enter_results=True)
+    aino = make_player("AinoAccount")
+    tournament_walk_in_link(user=owner, entry_id=TournamentEntry.objects.get(name="Aino").pk, account=aino)
+    stranger = make_player("Stranger")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    game = next(p for p in on_tables(tournament).values() if "Aino" in (p.first.name, p.second.name))
+    bad = [
+        BoardResult(60, 60, AT_TARGET),  # two at the target
+        BoardResult(50, 40, AT_TARGET),  # nobody at the target
+        BoardResult(61, 40, ON_TIME),  # a target reached is not on time
+        BoardResult(40, 40, ON_TIME),  # level on time goes to the shoot-out
+        BoardResult(40, 52, SHOOTOUT, None),  # a shoot-out needs its winner
+        BoardResult(60, 40, SHOOTOUT, game.second_id),  # the one at 60 won it
+        BoardResult(200, 10, AT_TARGET),  # beyond any last shot
+        BoardResult(10, 10, "resigned"),
+    ]
+    for result in bad:
+        with pytest.raises(TournamentError):
+            tournament_result_enter(user=owner, pairing_id=game.pk, result=result)
+    assert TournamentPairing.objects.get(pk=game.pk).status == TournamentPairing.Status.PLAYING
+    with pytest.raises(TournamentError) as refused:
+        tournament_result_enter(user=stranger, pairing_id=game.pk, result=WIN_FIRST)
+    assert refused.value.forbidden
+    # Aino plays in it and the director allows the players: a shoot-out won with fewer points
+    tournament_result_enter(
+        user=aino, pairing_id=game.pk, result=BoardResult(45, 52, SHOOTOUT, shootout_winner=game.first_id)
+    )
+    decided = TournamentPairing.objects.get(pk=game.pk)
+    assert decided.winner_id == decided.first_id and decided.result_code == "shootout"
+    assert (decided.first_score, decided.second_score) == (45, 52)
+
+
+def test_walk_in_joins_an_account_later() -> None:
+    tournament, owner = club_event(4, 2, tag="w")
+    player = make_player("Dora Account", rating=1720.0)
+    other = make_player("Someone")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    for game in on_tables(tournament).values():
+        tournament_result_enter(user=owner, pairing_id=game.pk, result=BoardResult(61, 30, AT_TARGET))
+    dora = TournamentEntry.objects.get(tournament=tournament, name="Dora")
+    assert entry_of_user(tournament=tournament, user=player) is None
+
+    tournament_walk_in_link(user=owner, entry_id=dora.pk, account=player)
+    assert entry_of_user(tournament=tournament, user=player) == dora
+    assert TournamentEntry.objects.get(pk=dora.pk).name == "Dora"  # the name it played under
+    assert Profile.objects.get(user=player).rating == 1720.0  # over the board rates nothing
+    assert not tournament.rated and not Tournament.objects.get(pk=tournament.pk).rated
+
+    with pytest.raises(TournamentError) as refused:  # the account has an entry in this event now
+        tournament_walk_in_link(
+            user=owner, entry_id=TournamentEntry.objects.get(tournament=tournament, name="Aino").pk, account=player
+        )
+    assert refused.value.code == "already_entered"
+    with pytest.raises(TournamentError) as refused:  # the entry is no walk-in any more
+        tournament_walk_in_link(user=owner, entry_id=dora.pk, account=other)
+    assert refused.value.code == "not_walk_in"
+    with pytest.raises(TournamentError) as refused:  # only the director links
+        tournament_walk_in_link(
+            user=other, entry_id=TournamentEntry.objects.get(tournament=tournament, name="Aino").pk, account=other
+        )
+    assert refused.value.forbidden
+    with pytest.raises(TournamentError):  # walk-ins only before the entries close
+        tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name="Late")
+
+
+def test_walk_in_names_are_checked_and_online_events_take_none() -> None:
+    tournament, owner = club_event(4, 2, tag="n")
+    for name in ("", "aino", "x" * 81):
+        with pytest.raises(TournamentError):
+            tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name=name)
+    online = tournament_create(
+        user=owner, club=tournament.club, name="Online", format=Tournament.Format.DOUBLE_LOSS, starts_at=timezone.now()
+    )
+    with pytest.raises(TournamentError) as refused:
+        tournament_walk_in_enter(user=owner, tournament_id=online.pk, name="Walker")
+    assert refused.value.code == "not_at_club"
+    for tables, fmt in ((0, Tournament.Format.DOUBLE_LOSS), (33, Tournament.Format.DOUBLE_LOSS), (4, "swiss")):
+        with pytest.raises(TournamentError):
+            tournament_create(
+                user=owner, club=tournament.club, name="Bad", format=fmt, starts_at=timezone.now(), tables=tables
+            )
+
+
+def _play_until(tournament: Tournament, owner: Any, done: Any) -> None:
+    """Enter results (the first named wins at the target) until `done()` or nothing is on a table."""
+    while not done():
+        tables = on_tables(tournament)
+        if not tables:
+            return
+        tournament_result_enter(user=owner, pairing_id=tables[min(tables)].pk, result=WIN_FIRST)
+
+
+def test_corrected_result_redraws_later_games() -> None:
+    tournament, owner = club_event(8, 3, tag="c")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    ids = list(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", flat=True))
+
+    def someone_out() -> bool:
+        table = records(draw_state(tournament=tournament))
+        return any(table[e].out for e in ids)
+
+    _play_until(tournament, owner, someone_out)
+    table = records(draw_state(tournament=tournament))
+    out = next(e for e in ids if table[e].out)
+    done = TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.DONE)
+    first_loss = done.filter(Q(first_id=out) | Q(second_id=out)).exclude(winner_id=out).order_by("index").first()
+    assert first_loss is not None
+    both = (first_loss.first_id, first_loss.second_id)
+    later_of_theirs = list(
+        TournamentPairing.objects.filter(tournament=tournament, index__gt=first_loss.index)
+        .filter(Q(first_id__in=both) | Q(second_id__in=both))
+        .values_list("pk", flat=True)
+    )
+    assert later_of_theirs  # the out player's second loss at least was drawn from it
+    before = list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index"))
+    reversed_result = BoardResult(60, 20, AT_TARGET) if first_loss.first_id == out else BoardResult(20, 60, AT_TARGET)
+
+    with pytest.raises(TournamentError) as warned:  # the warning step: nothing changes yet
+        tournament_result_correct(user=owner, pairing_id=first_loss.pk, result=reversed_result, confirm=False)
+    assert warned.value.code == "confirm_redraw"
+    out_name = TournamentEntry.objects.get(pk=out).name
+    assert out_name in warned.value.message
+    assert list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index")) == before
+
+    redrawn = tournament_result_correct(
+        user=owner, pairing_id=first_loss.pk, result=reversed_result, confirm=True, reason="scores swapped"
+    )
+    assert set(later_of_theirs) <= {r.pairing_id for r in redrawn}
+    assert not TournamentPairing.objects.filter(pk__in=[r.pairing_id for r in redrawn]).exists()
+    corrected = TournamentPairing.objects.get(pk=first_loss.pk)
+    assert corrected.winner_id == out and corrected.fixes.get().reason == "scores swapped"
+    state = draw_state(tournament=tournament)  # the rows are a draw again, with no gap in the order
+    indices = list(TournamentPairing.objects.filter(tournament=tournament).values_list("index", flat=True))
+    assert sorted(indices) == list(range(len(indices)))
+    assert not records(state)[out].out  # back in: he won the corrected game
+    assert (
+        TournamentPairing.objects.filter(tournament=tournament, index__gt=corrected.index)
+        .filter(Q(first_id=out) | Q(second_id=out))
+        .exists()
+    )  # and the draw gave him his next game again
+    assert len(on_tables(tournament)) <= 3
+
+    # the same winner with other scores draws nothing again, and needs no confirmation
+    same = BoardResult(60, 25, AT_TARGET) if corrected.first_id == out else BoardResult(25, 60, AT_TARGET)
+    assert tournament_result_correct(user=owner, pairing_id=corrected.pk, result=same, confirm=False) == []
+    _play_until(tournament, owner, lambda: False)
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
