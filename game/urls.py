@@ -10,6 +10,7 @@ from game.matches.views import computer, play, watch
 from game.puzzles import views as puzzles
 from game.site.views import catalogue, learn, players, practice
 from game.site.views import pages as site
+from game.tournaments import club_views as club_events
 from game.tournaments import views as tournaments
 
 urlpatterns = [
@@ -27,6 +28,7 @@ urlpatterns = [
     *series_views.urlpatterns,
     *computer.urlpatterns,
     *tournaments.urlpatterns,
+    *club_events.urlpatterns,
     *learn.urlpatterns,
     *practice.urlpatterns,
     *puzzles.urlpatterns,

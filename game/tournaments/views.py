@@ -33,6 +33,7 @@ from game.realtime import fanout as realtime
 from game.tournaments import services
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.bracket import bracket_layout
+from game.tournaments.selectors.club import tables_view, walk_ins
 from game.tournaments.services.base import is_manager
 
 T = "game/tournaments/"
@@ -55,6 +56,16 @@ class TournamentForm(EventClockForm):
     team_size = forms.IntegerField(min_value=2, max_value=4, required=False, label=_("Players per team"))
     rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
     max_entries = forms.IntegerField(min_value=2, max_value=64, initial=16, label=_("Most entries"))
+    tables = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=32,
+        label=_("Played at the club on tables"),
+        help_text=_("At the club: the number of real tables (1 to 32); the director enters the results. Empty: online"),
+    )
+    players_enter_results = forms.BooleanField(
+        required=False, label=_("The two players may enter their game's result too")
+    )
     starts_at = forms.DateTimeField(
         label=_("Start time"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
     )
@@ -117,6 +128,8 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 max_entries=data["max_entries"],
                 starts_at=data["starts_at"],
                 knockout_from=data["knockout_from"],
+                tables=data["tables"],
+                players_enter_results=data["players_enter_results"],
             )
         except services.TournamentError as error:
             form.add_error(None, refusal_words(error))
@@ -139,6 +152,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "rounds": rounds,
         "current": None if draw is not None else selectors.current_round(tournament=tournament),
         "draw": draw,
+        "tables": tables_view(tournament=tournament),
         "bracket": bracket_layout(tournament=tournament),
         "swiss": tournament.format == Tournament.Format.SWISS,
         "can_manage": manager,
@@ -147,6 +161,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "teammate_places": list(range(2, tournament.team_size + 1)),
         "fixes": selectors.fixes_of(tournament=tournament) if manager else [],
         "editable_round": bool(rounds) and rounds[-1]["status"] == "paired",
+        "walk_ins": walk_ins(tournament=tournament) if manager else [],
     }
 
 

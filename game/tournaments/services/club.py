@@ -47,10 +47,11 @@ WALK_IN_NAME = (1, 80)
 @dataclass(frozen=True)
 class BoardResult:
     """A result as the director types it: each side's score, how it ended, and for a shoot-out the
-    winner's entry id (a shoot-out winner may have fewer points, K-11.4; otherwise the scores say)."""
+    winner's entry id (a shoot-out winner may have fewer points, K-11.4; otherwise the scores say).
+    A score None is one the form could not read as a number: refused with the reason like any other."""
 
-    first_score: int
-    second_score: int
+    first_score: int | None
+    second_score: int | None
     ended: str
     shootout_winner: int | None = None
 
@@ -155,13 +156,14 @@ def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: in
         raise TournamentError("bad_value", gettext_noop("choose how the game ended"))
     if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
         raise TournamentError("bad_value", gettext_noop("a score is a whole number"))
+    values = (int(scores[0] or 0), int(scores[1] or 0))
     lowest, highest = -SCORE_MARGIN, target + SCORE_MARGIN
-    if not all(lowest <= s <= highest for s in scores):
+    if not all(lowest <= s <= highest for s in values):
         raise TournamentError(
             "bad_value", gettext_noop("a score is from %(least)s to %(most)s"), {"least": lowest, "most": highest}
         )
     sides = (pairing.first_id, pairing.second_id)
-    reached = [s >= target for s in scores]
+    reached = [s >= target for s in values]
     if result.ended == AT_TARGET:
         if reached.count(True) != 1:
             raise TournamentError(
@@ -177,11 +179,11 @@ def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: in
                 gettext_noop("a player at %(target)s won at the target, not on time"),
                 {"target": target},
             )
-        if scores[0] == scores[1]:
+        if values[0] == values[1]:
             raise TournamentError(
                 "bad_value", gettext_noop("level on time is not an end: the game went to the shoot-out")
             )
-        return sides[0 if scores[0] > scores[1] else 1]  # type: ignore[return-value]
+        return sides[0 if values[0] > values[1] else 1]  # type: ignore[return-value]
     if result.shootout_winner not in sides:
         raise TournamentError("bad_value", gettext_noop("choose the winner of the shoot-out"))
     if all(reached):
@@ -207,7 +209,7 @@ def _decide(tournament: Tournament, pairing: TournamentPairing, result: BoardRes
         winner=winner,
         how=TournamentPairing.How.PLAYED,
         points=pairing_points(tournament, pairing, winner),
-        scores=(result.first_score, result.second_score),
+        scores=(int(result.first_score or 0), int(result.second_score or 0)),
         result_code=result.ended,
     )
 

@@ -1,0 +1,232 @@
+"""The pages of an event at the club (issue 28 item 3): the director's phone page of the tables with
+a result form for each game, the correction's warning step, walk-in entries and their link to an
+account, and the printable score sheets. The public page of the tables is the tournament's live page
+(its parts show the tables, and follow the tournament socket without a reload).
+
+Thin, as game/tournaments/views.py: forms are read here, every decision is the services' (a refusal
+comes back as its words and nothing has changed); after a write the pages are told.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from game.models import Profile
+from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
+from game.realtime import fanout as realtime
+from game.tournaments.selectors.club import score_sheets, tables_view
+from game.tournaments.selectors.tournaments import tournament_summary
+from game.tournaments.services import TournamentError
+from game.tournaments.services.base import is_manager
+from game.tournaments.services.club import (
+    AT_TARGET,
+    ON_TIME,
+    SHOOTOUT,
+    BoardResult,
+    tournament_result_correct,
+    tournament_result_enter,
+    tournament_walk_in_enter,
+    tournament_walk_in_link,
+)
+from game.tournaments.views import refusal_words
+
+T = "game/tournaments/"
+ENDED_CHOICES = ((AT_TARGET, _("Finished at the target")), (ON_TIME, _("On time")), (SHOOTOUT, _("In the shoot-out")))
+
+
+def _club_event_or_404(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id, tables__isnull=False).first()
+    if tournament is None:
+        raise Http404("No such event at the club")
+    return tournament
+
+
+def _forbidden(request: HttpRequest, message: Any, tournament_id: int) -> HttpResponse:
+    return render(
+        request,
+        "game/community/forbidden.html",
+        {"message": message, "back": f"/tournaments/{tournament_id}/"},
+        status=403,
+    )
+
+
+def _may_see_tables(request: HttpRequest, tournament: Tournament) -> bool:
+    """The director's page: the club's managers, and the entrants when they may enter results."""
+    if is_manager(club_id=tournament.club_id, user=request.user):
+        return True
+    return (
+        tournament.players_enter_results
+        and TournamentEntryMember.objects.filter(tournament=tournament, user_id=int(request.user.pk or 0)).exists()
+    )
+
+
+def _tables_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    mine = set(
+        TournamentEntryMember.objects.filter(tournament=tournament, user_id=int(request.user.pk or 0)).values_list(
+            "entry_id", flat=True
+        )
+    )
+    return {
+        "tournament": tournament,
+        "summary": tournament_summary(tournament=tournament),
+        "view": tables_view(tournament=tournament),
+        "can_manage": is_manager(club_id=tournament.club_id, user=request.user),
+        "my_entries": mine,
+        "ended_choices": ENDED_CHOICES,
+        **extra,
+    }
+
+
+@login_required
+def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _club_event_or_404(tournament_id)
+    if not _may_see_tables(request, tournament):
+        return _forbidden(request, _("Only the director enters the results of this event."), tournament_id)
+    return render(request, T + "tables.html", _tables_context(request, tournament))
+
+
+def _number(value: str | None) -> int | None:
+    text = (value or "").strip().replace("−", "-")
+    if not text or len(text) > 6:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _result_of(request: HttpRequest) -> BoardResult:
+    return BoardResult(
+        first_score=_number(request.POST.get("first_score")),
+        second_score=_number(request.POST.get("second_score")),
+        ended=request.POST.get("ended", ""),
+        shootout_winner=_number(request.POST.get("shootout_winner")),
+    )
+
+
+@login_required
+@require_POST
+def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    """Enter a game's result, or correct an entered one. A correction that draws games again first
+    shows the director which (the warning step); the form sent again with `confirm` does it."""
+    tournament = _club_event_or_404(tournament_id)
+    pairing = TournamentPairing.objects.filter(pk=pairing_id, tournament=tournament).first()
+    if pairing is None:
+        raise Http404("No such game")
+    result = _result_of(request)
+    correcting = pairing.status == TournamentPairing.Status.DONE
+    try:
+        if correcting:
+            tournament_result_correct(
+                user=request.user,
+                pairing_id=pairing.pk,
+                result=result,
+                confirm=request.POST.get("confirm") == "1",
+                reason=request.POST.get("reason", "")[:400],
+            )
+        else:
+            tournament_result_enter(user=request.user, pairing_id=pairing.pk, result=result)
+    except TournamentError as error:
+        if error.forbidden:
+            return _forbidden(request, refusal_words(error), tournament_id)
+        if error.code == "confirm_redraw":
+            pending = {
+                "pairing": pairing_id,
+                "first_score": request.POST.get("first_score", ""),
+                "second_score": request.POST.get("second_score", ""),
+                "ended": result.ended,
+                "shootout_winner": request.POST.get("shootout_winner", ""),
+                "reason": request.POST.get("reason", "")[:300],
+                "warning": refusal_words(error),
+            }
+            return render(request, T + "tables.html", _tables_context(request, tournament, confirm=pending))
+        messages.error(request, refusal_words(error))
+    else:
+        messages.success(request, _("The result is corrected.") if correcting else _("The result is in."))
+        realtime.tournament_publish_sync(tournament_id)
+    return redirect("tournament_tables", tournament_id=tournament_id)
+
+
+def _act(request: HttpRequest, tournament_id: int, action: Any, success: Any) -> HttpResponse:
+    try:
+        action()
+    except TournamentError as error:
+        if error.forbidden:
+            return _forbidden(request, refusal_words(error), tournament_id)
+        messages.error(request, refusal_words(error))
+    else:
+        messages.success(request, success)
+        realtime.tournament_publish_sync(tournament_id)
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def tournament_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _club_event_or_404(tournament_id)
+    return _act(
+        request,
+        tournament_id,
+        lambda: tournament_walk_in_enter(
+            user=request.user, tournament_id=tournament_id, name=request.POST.get("name", "")[:200]
+        ),
+        _("The player is entered."),
+    )
+
+
+def _account(named: str) -> Any:
+    """The account a director names by its display name or user name (None: no such account)."""
+    named = named.strip()[:150]
+    profile = Profile.objects.filter(display_name__iexact=named).select_related("user").first()
+    if profile is not None:
+        return profile.user
+    return get_user_model().objects.filter(username__iexact=named).first()
+
+
+@login_required
+@require_POST
+def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _club_event_or_404(tournament_id)
+    entry = TournamentEntry.objects.filter(
+        pk=_number(request.POST.get("entry")) or 0, tournament_id=tournament_id
+    ).first()
+    if entry is None:
+        raise Http404("No such entry")
+    account = _account(request.POST.get("account", ""))
+    return _act(
+        request,
+        tournament_id,
+        lambda: tournament_walk_in_link(user=request.user, entry_id=entry.pk, account=account),
+        _("The entry is joined to the account."),
+    )
+
+
+@login_required
+def tournament_sheets(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The score sheets to print, one per game not yet ended (print CSS: one page each)."""
+    tournament = _club_event_or_404(tournament_id)
+    if not is_manager(club_id=tournament.club_id, user=request.user):
+        return _forbidden(request, _("Only the director prints the score sheets."), tournament_id)
+    return render(request, T + "sheets.html", {"tournament": tournament, "sheets": score_sheets(tournament=tournament)})
+
+
+urlpatterns: list[URLPattern] = [
+    path("tournaments/<int:tournament_id>/tables/", tournament_tables, name="tournament_tables"),
+    path("tournaments/<int:tournament_id>/sheets/", tournament_sheets, name="tournament_sheets"),
+    path("tournaments/<int:tournament_id>/walk-in/", tournament_walk_in, name="tournament_walk_in"),
+    path("tournaments/<int:tournament_id>/walk-in/join/", tournament_walk_in_join, name="tournament_walk_in_join"),
+    path(
+        "tournaments/<int:tournament_id>/pairings/<int:pairing_id>/result/",
+        tournament_result,
+        name="tournament_result",
+    ),
+]

@@ -1,0 +1,113 @@
+"""The pages of an event at the club (issue 28 item 3) through Django's test client: the form's
+tables setting, walk-ins entered and joined, the director's tables page with its result form in
+three languages, the correction's warning step, the public page of the tables and the score sheets."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
+from game.tournaments.services import tournament_close_entries
+from game.tournaments.services.club import AT_TARGET, BoardResult, tournament_result_enter
+from tests.support.community_factories import make_club, make_player
+from tests.tournaments.test_club_event import club_event, on_tables
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def test_director_creates_an_event_at_the_club_and_enters_walk_ins(client: Any) -> None:
+    owner = make_player("Pagedirector")
+    club = make_club("Page club", owner)
+    client.force_login(owner)
+    start = (timezone.localtime() + datetime.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "name": "Friday weekly",
+        "format": "double_loss",
+        "kind": "singles",
+        "clock": "weekly_event",
+        "max_entries": "16",
+        "starts_at": start,
+        "tables": "40",
+    }
+    bad = client.post(f"/clubs/{club.slug}/tournaments/new/", data)
+    assert bad.status_code == 400 and Tournament.objects.count() == 0
+    data["tables"] = "2"
+    made = client.post(f"/clubs/{club.slug}/tournaments/new/", data)
+    tournament = Tournament.objects.get()
+    assert made.status_code == 302 and (tournament.tables, tournament.rated) == (2, False)
+    for name in ("Aino", "Bertta", "Celia", "Dora"):
+        client.post(f"/tournaments/{tournament.pk}/walk-in/", {"name": name})
+    refused = client.post(f"/tournaments/{tournament.pk}/walk-in/", {"name": "aino"}, follow=True)
+    assert "aino is already entered" in refused.content.decode()
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Dora" in page and "Tables and results" in page and "Join a player without an account" in page
+    player = make_player("Dora Online")
+    joined = client.post(
+        f"/tournaments/{tournament.pk}/walk-in/join/",
+        {"entry": TournamentEntry.objects.get(name="Dora").pk, "account": "Dora Online"},
+        follow=True,
+    )
+    assert "The entry is joined to the account." in joined.content.decode()
+    assert TournamentEntry.objects.get(name="Dora").members.get().user == player
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("Table 1", "Save the result", "Waiting for a table")),
+        ("fi", ("Pöytä 1", "Tallenna tulos", "Odottaa pöytää")),
+        ("ru", ("Стол 1", "Сохранить результат", "Ждут стола")),
+    ],
+)
+def test_director_tables_page_in_three_languages(client: Any, language: str, words: tuple[str, ...]) -> None:
+    tournament, owner = club_event(6, 2, tag=f"p{language}")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    client.force_login(owner)
+    page = client.get(f"/tournaments/{tournament.pk}/tables/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in words:
+        assert word in page
+    stranger = make_player(f"Nosy{language}")
+    client.force_login(stranger)
+    assert client.get(f"/tournaments/{tournament.pk}/tables/").status_code == 403
+
+
+def test_result_form_enters_and_the_correction_warns_first(client: Any) -> None:
+    tournament, owner = club_event(8, 4, tag="f")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    client.force_login(owner)
+    game = on_tables(tournament)[1]
+    url = f"/tournaments/{tournament.pk}/pairings/{game.pk}/result/"
+    bad = client.post(url, {"first_score": "abc", "second_score": "20", "ended": "target"}, follow=True)
+    assert "a score is a whole number" in bad.content.decode()
+    assert TournamentPairing.objects.get(pk=game.pk).status == TournamentPairing.Status.PLAYING
+    client.post(url, {"first_score": "60", "second_score": "20", "ended": "target"})
+    assert TournamentPairing.objects.get(pk=game.pk).winner_id == game.first_id
+    for other in on_tables(tournament).values():  # round 1 in, round 2 drawn from the list
+        tournament_result_enter(user=owner, pairing_id=other.pk, result=BoardResult(60, 10, AT_TARGET))
+    warned = client.post(url, {"first_score": "20", "second_score": "60", "ended": "target"})
+    text = warned.content.decode()
+    assert warned.status_code == 200 and "Confirm the correction" in text and "drawn again" in text
+    assert TournamentPairing.objects.get(pk=game.pk).winner_id == game.first_id  # nothing changed yet
+    done = client.post(url, {"first_score": "20", "second_score": "60", "ended": "target", "confirm": "1"}, follow=True)
+    assert "The result is corrected." in done.content.decode()
+    assert TournamentPairing.objects.get(pk=game.pk).winner_id == game.second_id
+
+
+def test_public_tables_page_and_score_sheets(client: Any) -> None:
+    tournament, owner = club_event(6, 2, tag="s")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    live = client.get(f"/tournaments/{tournament.pk}/live/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    first = on_tables(tournament)[1]
+    assert "Pöytä 1" in live and first.first.name in live and "Odottaa pöytää" in live
+    parts = client.get(f"/tournaments/{tournament.pk}/parts/?live=1").content.decode()
+    assert "data-club-tables" in parts  # the part the live page fetches again when the socket says so
+    assert client.get(f"/tournaments/{tournament.pk}/sheets/").status_code == 302  # login first
+    client.force_login(owner)
+    sheets = client.get(f"/tournaments/{tournament.pk}/sheets/").content.decode()
+    assert sheets.count('class="sheet"') == 3  # one per game: two on tables, one waiting
+    assert "Table 2" in sheets and "Weekly" not in sheets and "target 60" in sheets
+    assert "page-break-after: always" in sheets and "Friday at the club" in sheets
