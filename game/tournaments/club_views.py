@@ -18,9 +18,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from game.models import Profile
+from game.models import Club, Profile
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
 from game.realtime import fanout as realtime
 from game.tournaments.selectors.club import score_sheets, tables_view
@@ -37,6 +38,7 @@ from game.tournaments.services.club import (
     tournament_walk_in_enter,
     tournament_walk_in_link,
 )
+from game.tournaments.services.kaavio import MOST_BYTES, kaavio_import
 from game.tournaments.views import refusal_words
 
 T = "game/tournaments/"
@@ -50,11 +52,11 @@ def _club_event_or_404(tournament_id: int) -> Tournament:
     return tournament
 
 
-def _forbidden(request: HttpRequest, message: Any, tournament_id: int) -> HttpResponse:
+def _forbidden(request: HttpRequest, message: Any, back: str) -> HttpResponse:
     return render(
         request,
         "game/community/forbidden.html",
-        {"message": message, "back": f"/tournaments/{tournament_id}/"},
+        {"message": message, "back": back},
         status=403,
     )
 
@@ -90,7 +92,9 @@ def _tables_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
 def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _club_event_or_404(tournament_id)
     if not _may_see_tables(request, tournament):
-        return _forbidden(request, _("Only the director enters the results of this event."), tournament_id)
+        return _forbidden(
+            request, _("Only the director enters the results of this event."), f"/tournaments/{tournament_id}/"
+        )
     return render(request, T + "tables.html", _tables_context(request, tournament))
 
 
@@ -137,7 +141,7 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
             tournament_result_enter(user=request.user, pairing_id=pairing.pk, result=result)
     except TournamentError as error:
         if error.forbidden:
-            return _forbidden(request, refusal_words(error), tournament_id)
+            return _forbidden(request, refusal_words(error), f"/tournaments/{tournament_id}/")
         if error.code == "confirm_redraw":
             pending = {
                 "pairing": pairing_id,
@@ -161,7 +165,7 @@ def _act(request: HttpRequest, tournament_id: int, action: Any, success: Any) ->
         action()
     except TournamentError as error:
         if error.forbidden:
-            return _forbidden(request, refusal_words(error), tournament_id)
+            return _forbidden(request, refusal_words(error), f"/tournaments/{tournament_id}/")
         messages.error(request, refusal_words(error))
     else:
         messages.success(request, success)
@@ -215,11 +219,43 @@ def tournament_sheets(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The score sheets to print, one per game not yet ended (print CSS: one page each)."""
     tournament = _club_event_or_404(tournament_id)
     if not is_manager(club_id=tournament.club_id, user=request.user):
-        return _forbidden(request, _("Only the director prints the score sheets."), tournament_id)
+        return _forbidden(request, _("Only the director prints the score sheets."), f"/tournaments/{tournament_id}/")
     return render(request, T + "sheets.html", {"tournament": tournament, "sheets": score_sheets(tournament=tournament)})
 
 
+@login_required
+@require_POST
+def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club admin uploads a KaisaKaavio file: the event is made (services/kaavio.py) and its page
+    shown; a refused file stores nothing and the club page says why."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club")
+    if not is_manager(club_id=club.pk, user=request.user):
+        return _forbidden(request, _("Only the club's owner or an admin can import an event."), f"/clubs/{club.slug}/")
+    upload = request.FILES.get("file")
+    try:
+        if upload is None:
+            raise TournamentError("bad_file", gettext_noop("choose a KaisaKaavio file"))
+        if upload.size is not None and upload.size > MOST_BYTES:
+            raise TournamentError("bad_file", gettext_noop("the file is too large"))
+        tournament = kaavio_import(
+            user=request.user,
+            club=club,
+            data=upload.read(MOST_BYTES + 1),
+            tables=_number(request.POST.get("tables")) or 0,
+        )
+    except TournamentError as error:
+        if error.forbidden:
+            return _forbidden(request, refusal_words(error), f"/clubs/{club.slug}/")
+        messages.error(request, refusal_words(error))
+        return redirect(f"/clubs/{club.slug}/#tournaments")
+    messages.success(request, _("The event is imported."))
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
 urlpatterns: list[URLPattern] = [
+    path("clubs/<slug:slug>/kaisakaavio/", club_kaisakaavio_import, name="club_kaisakaavio_import"),
     path("tournaments/<int:tournament_id>/tables/", tournament_tables, name="tournament_tables"),
     path("tournaments/<int:tournament_id>/sheets/", tournament_sheets, name="tournament_sheets"),
     path("tournaments/<int:tournament_id>/walk-in/", tournament_walk_in, name="tournament_walk_in"),

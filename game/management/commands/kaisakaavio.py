@@ -3,8 +3,11 @@ event file (issue 28, a benchmark like `loadtest`).
 
 Before each of the file's games Kaiza draws the next game from the file's games so far (every result
 in), prints the round, the file's two players and `same` or `differs` (with what Kaiza drew), then
-goes on from the file's game and its result. The last line is `draw agreement: A/B games`. Subcommands
-`import` and `export` (a club's event in the database) come with the event models.
+goes on from the file's game and its result. The last line is `draw agreement: A/B games`.
+
+`import FILE --club SLUG [--tables N]` makes the file's event an event of the club played at the club
+(participants as walk-ins, every game and result; game/tournaments/services/kaavio.py) and prints its
+page; `export EVENT_ID FILE` writes a drawn event in the same format. A refused file stores nothing.
 """
 
 from __future__ import annotations
@@ -13,21 +16,38 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from game.models import Club
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.kaisakaavio import KaavioError, parse, replay
 from game.tournaments.pairing.double_loss import DrawError
+from game.tournaments.services.base import TournamentError
+from game.tournaments.services.kaavio import DEFAULT_TABLES, kaavio_export, kaavio_import
 
 
 class Command(BaseCommand):
-    help = "KaisaKaavio event files: replay FILE re-draws the event with Kaiza's draw and compares."
+    help = "KaisaKaavio event files: replay FILE compares the draw; import FILE --club SLUG; export EVENT_ID FILE."
 
     def add_arguments(self, parser: CommandParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True)
         replay_parser = actions.add_parser("replay", help="re-draw FILE's event and compare game by game")
         replay_parser.add_argument("file", type=Path)
+        import_parser = actions.add_parser("import", help="create a club's event from FILE")
+        import_parser.add_argument("file", type=Path)
+        import_parser.add_argument("--club", required=True, help="the club's slug")
+        import_parser.add_argument("--tables", type=int, default=DEFAULT_TABLES, help="tables at the club")
+        export_parser = actions.add_parser("export", help="write the event EVENT_ID to FILE")
+        export_parser.add_argument("event_id", type=int)
+        export_parser.add_argument("file", type=Path)
 
     def handle(self, *args: object, **options: object) -> None:
         path = options["file"]
         assert isinstance(path, Path)
+        if options["action"] == "import":
+            self._import(path, str(options["club"]), int(str(options["tables"])))
+            return
+        if options["action"] == "export":
+            self._export(int(str(options["event_id"])), path)
+            return
         try:
             kaavio = parse(path.read_bytes())
             lines = replay(kaavio)
@@ -45,3 +65,31 @@ class Command(BaseCommand):
             self.stdout.write(f"{line.number:>4}  round {line.round:>2}  {first} v {second}  {verdict}")
         agreed = sum(1 for line in lines if line.same)
         self.stdout.write(f"draw agreement: {agreed}/{len(lines)} games")
+
+    def _import(self, path: Path, slug: str, tables: int) -> None:
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
+            raise CommandError(f"there is no club {slug!r}")
+        try:
+            tournament = kaavio_import(user=None, club=club, data=path.read_bytes(), tables=tables)
+        except OSError as error:
+            raise CommandError(f"cannot read {path}: {error.strerror}") from error
+        except TournamentError as error:
+            raise CommandError(f"{path}: {error.message}") from error
+        entries = TournamentEntry.objects.filter(tournament=tournament).count()
+        games = TournamentPairing.objects.filter(tournament=tournament).count()
+        self.stdout.write(f"imported {tournament.name!r}: {entries} participants, {games} games")
+        self.stdout.write(f"/tournaments/{tournament.pk}/")
+
+    def _export(self, event_id: int, path: Path) -> None:
+        tournament = Tournament.objects.filter(pk=event_id).first()
+        if tournament is None:
+            raise CommandError(f"there is no event {event_id}")
+        try:
+            text = kaavio_export(tournament=tournament)
+            path.write_text(text, encoding="utf-8")
+        except TournamentError as error:
+            raise CommandError(error.message) from error
+        except OSError as error:
+            raise CommandError(f"cannot write {path}: {error.strerror}") from error
+        self.stdout.write(f"wrote {path}")
