@@ -103,6 +103,7 @@ def test_public_tables_page_and_score_sheets(client: Any) -> None:
     live = client.get(f"/tournaments/{tournament.pk}/live/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
     first = on_tables(tournament)[1]
     assert "Pöytä 1" in live and first.first.name in live and "Odottaa pöytää" in live
+    assert "alkaa alkamisaikana" not in live  # the draw's games in progress name their tables instead
     parts = client.get(f"/tournaments/{tournament.pk}/parts/?live=1").content.decode()
     assert "data-club-tables" in parts  # the part the live page fetches again when the socket says so
     assert client.get(f"/tournaments/{tournament.pk}/sheets/").status_code == 302  # login first

@@ -219,6 +219,7 @@ def pairing_view(pairing: TournamentPairing, names: dict[int, str]) -> dict[str,
         "match_id": match.pk if match is not None else None,
         "match_status": match.status if match is not None else None,
         "match_url": f"/m/{match.pk}/" if match is not None else None,
+        "table": pairing.table,  # at the club: the real table it is played on (None: waiting, or online)
         "fixes": [f.reason for f in pairing.fixes.all()],
     }
 
