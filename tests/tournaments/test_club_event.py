@@ -242,3 +242,27 @@ def test_corrected_result_redraws_later_games() -> None:
     assert tournament_result_correct(user=owner, pairing_id=corrected.pk, result=same, confirm=False) == []
     _play_until(tournament, owner, lambda: False)
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+
+
+def test_a_walk_in_joined_after_the_event_counts_in_the_series_under_the_account() -> None:
+    """Issue 28 items 3 and 4: a club's ranking series scores a walk-in under the name it played as;
+    joined to an account after the event, the event's placing is filed under the account."""
+    from game.clubs.selectors import series_table
+    from game.clubs.services import series_create
+
+    tournament, owner = club_event(4, 2, tag="s")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    _play_until(tournament, owner, lambda: Tournament.objects.get(pk=tournament.pk).status == "finished")
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    series = series_create(
+        club=tournament.club, user=owner, name="Fridays", points=[10, 6, 4, 2], tournament_ids=[tournament.pk]
+    )
+    before = {row["name"]: (row["points"], row["user"]) for row in series_table(series=series)["rows"]}
+    assert set(before) == set(NAMES[:4]) and not any(user for _points, user in before.values())
+
+    account = make_player("Dora Account")
+    dora = TournamentEntry.objects.get(tournament=tournament, name="Dora")
+    tournament_walk_in_link(user=owner, entry_id=dora.pk, account=account)
+    after = {row["name"]: (row["points"], row["user"]) for row in series_table(series=series)["rows"]}
+    assert after["Dora Account"] == (before["Dora"][0], True) and "Dora" not in after
+    assert {k: v for k, v in after.items() if k != "Dora Account"} == {k: v for k, v in before.items() if k != "Dora"}

@@ -29,6 +29,7 @@ from game.models.tournaments import (
     TournamentResultFix,
     TournamentRound,
 )
+from game.signals import tournament_finished
 from game.tournaments.services import draw
 from game.tournaments.services.base import TournamentError, is_manager, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, pairing_decide, pairing_points, tournament_finish
@@ -131,6 +132,10 @@ def tournament_walk_in_link(*, user: Any, entry_id: int, account: Any) -> Tourna
             {"name": profile.display_name},
         )
     TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user_id=profile.user_id, position=0)
+    if tournament.status == Tournament.Status.FINISHED:
+        # The placing kept for a club's ranking series was the walk-in's own (selectors.placings
+        # entry_identity): told again, the series files it under the account.
+        tournament_finished.send(sender=Tournament, tournament=tournament)
     return entry
 
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0016_double_loss_formats"),
+        ("game", "0018_puzzles"),
     ]
 
     operations = [
