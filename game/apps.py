@@ -37,6 +37,9 @@ class GameConfig(AppConfig):
         from game.matches.clock_runner import each_poll_register
 
         each_poll_register(seek_clock.pair_and_widen)  # quick pairing's queue, each poll (issue 17)
+        from game.matches import analysis_runner
+
+        each_poll_register(analysis_runner.start_waiting)  # the shot analyses asked for (issue 29)
 
         # What the real-time layer needs of the domains (it imports none of them: game.realtime.hooks).
         from game.matches.consumer import schedule_bot_turn

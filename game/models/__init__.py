@@ -416,7 +416,9 @@ class Seek(models.Model):
         return f"Seek by {self.user_id}"
 
 
-# The match chat lives in its own module, imported here so Django registers it with the app.
+# The match chat and a finished match's shot analysis (issue 29) live in their own modules, imported
+# here so Django registers them with the app.
+from game.models.analysis import MatchAnalysis  # noqa: E402
 from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 
 # Shot puzzles (issue 29) live in their own module; imported here so Django registers them with the app.
@@ -440,6 +442,7 @@ __all__ = [
     "ChatReport",
     "Club",
     "Match",
+    "MatchAnalysis",
     "MatchConnection",
     "MatchEvent",
     "MatchResult",

@@ -14,7 +14,7 @@ Pure Python, no Django, no clock, no I/O: plain data in, frozen picklable result
 in any process, so the computer player's process pool can run it away from the event loop.
 """
 
-from game.engine.analysis.best import ANALYSIS_LEVEL, ANALYSIS_SPEC, best_shots, engine_board
+from game.engine.analysis.best import ANALYSIS_LEVEL, ANALYSIS_SIMULATIONS, ANALYSIS_SPEC, best_shots, engine_board
 from game.engine.analysis.expected import DEFAULT_SAMPLES, AnalysisError, ShotValue, expected_points
 from game.engine.analysis.noise import ANGLE_SIGMA, SPEED_SIGMA, STROKE_NOISE, TIP_SIGMA, ZERO_NOISE, StrokeNoise
 from game.engine.analysis.report import (
@@ -34,6 +34,7 @@ from game.engine.analysis.sample import sample_match
 __all__ = [
     "ACCURACY_MARGIN",
     "ANALYSIS_LEVEL",
+    "ANALYSIS_SIMULATIONS",
     "ANALYSIS_SPEC",
     "ANGLE_SIGMA",
     "DEFAULT_SAMPLES",

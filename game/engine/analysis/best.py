@@ -16,7 +16,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from game.engine.analysis.expected import DEFAULT_SAMPLES, ShotValue, position_match, stable_seed, value_of
+from game.engine.analysis.expected import (
+    DEFAULT_SAMPLES,
+    AnalysisError,
+    ShotValue,
+    position_match,
+    stable_seed,
+    value_of,
+)
 from game.engine.analysis.noise import STROKE_NOISE, StrokeNoise
 from game.engine.bot.levels import LEVEL_SPECS, LEVELS, LevelSpec
 from game.engine.bot.search import search_candidates
@@ -42,22 +49,37 @@ EXTRA_VALUED = 3
 
 
 def best_shots(
-    snapshot: Mapping[str, Any], k: int = 3, noise: StrokeNoise = STROKE_NOISE, samples: int = DEFAULT_SAMPLES
+    snapshot: Mapping[str, Any],
+    k: int = 3,
+    noise: StrokeNoise = STROKE_NOISE,
+    samples: int = DEFAULT_SAMPLES,
+    simulations: int = ANALYSIS_SIMULATIONS,
 ) -> list[ShotValue]:
     """Up to ``k`` shots for the player to shoot in ``snapshot``, best expected points first, each with
     its success probability under ``noise``: one strike per call (the search's best for that call), so
     the three are three different ideas. AnalysisError if nobody is to shoot there."""
     match, player = position_match(snapshot)
-    return ranked_shots(match, player, k, noise, samples)
+    return ranked_shots(match, player, k, noise, samples, simulations)
 
 
-def ranked_shots(match: Match, player: str, k: int, noise: StrokeNoise, samples: int) -> list[ShotValue]:
+def search_spec(simulations: int = ANALYSIS_SIMULATIONS) -> LevelSpec:
+    """:data:`ANALYSIS_SPEC` with another budget in simulations (tests search a few dozen shots)."""
+    if simulations == ANALYSIS_SIMULATIONS:
+        return ANALYSIS_SPEC
+    if simulations < 1:
+        raise AnalysisError("bad_simulations", "the search needs at least one simulation")
+    return dataclasses.replace(ANALYSIS_SPEC, max_simulations=simulations)
+
+
+def ranked_shots(
+    match: Match, player: str, k: int, noise: StrokeNoise, samples: int, simulations: int = ANALYSIS_SIMULATIONS
+) -> list[ShotValue]:
     """:func:`best_shots` on a position already read."""
     snapshot = match.snapshot()
     rng = random.Random(stable_seed(snapshot, player, "search"))
     distinct: list[tuple[dict[str, Any], dict[str, float]]] = []
     seen: set[str] = set()
-    for candidate in search_candidates(snapshot, player, ANALYSIS_SPEC, rng):
+    for candidate in search_candidates(snapshot, player, search_spec(simulations), rng):
         key = repr(sorted(candidate.call.items()))
         if key not in seen:
             seen.add(key)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.engine.analysis.best import ranked_shots
+from game.engine.analysis.best import ANALYSIS_SIMULATIONS, ranked_shots
 from game.engine.analysis.expected import (
     DEFAULT_SAMPLES,
     AnalysisError,
@@ -111,6 +111,7 @@ def analyse_shot(
     played: Mapping[str, Any],
     noise: StrokeNoise = STROKE_NOISE,
     samples: int = DEFAULT_SAMPLES,
+    simulations: int = ANALYSIS_SIMULATIONS,
 ) -> ShotAnalysis:
     """The best shot in ``snapshot`` against ``played`` (``{"call", "strike"}``, optionally ``"player"``).
 
@@ -121,17 +122,22 @@ def analyse_shot(
         raise AnalysisError("not_your_turn", f"{named!r} is not the player to shoot here ({player!r} is)")
     call, strike = checked_shot(match, player, played.get("call"), played.get("strike"))
     own = value_of(match, player, call, strike, noise, samples)
-    searched = ranked_shots(match, player, 1, noise, samples)
+    searched = ranked_shots(match, player, 1, noise, samples, simulations)
     best = searched[0] if searched else own
     if own.expected_points >= best.expected_points:
         return ShotAnalysis(player, own, own, True)
     return ShotAnalysis(player, best, own, False)
 
 
-def analyse_played(shot: PlayedShot, noise: StrokeNoise = STROKE_NOISE, samples: int = DEFAULT_SAMPLES) -> ShotAnalysis:
+def analyse_played(
+    shot: PlayedShot,
+    noise: StrokeNoise = STROKE_NOISE,
+    samples: int = DEFAULT_SAMPLES,
+    simulations: int = ANALYSIS_SIMULATIONS,
+) -> ShotAnalysis:
     """:func:`analyse_shot` of a :class:`PlayedShot` (one argument: what a pool maps over)."""
     return analyse_shot(
-        shot.snapshot, {"player": shot.player, "call": shot.call, "strike": shot.strike}, noise, samples
+        shot.snapshot, {"player": shot.player, "call": shot.call, "strike": shot.strike}, noise, samples, simulations
     )
 
 

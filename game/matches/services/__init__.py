@@ -12,6 +12,15 @@ and `match_services.match_shoot(...)` keep working. It is the matches' one publi
 named here too: the row lock, the stored event, the start of a match, the grace, the abandonment.
 """
 
+from game.matches.services.analysis import (
+    Requested,
+    analysis_claim,
+    analysis_fail,
+    analysis_finish,
+    analysis_progress,
+    analysis_request,
+    analysis_user_limit,
+)
 from game.matches.services.base import Applied, MatchError, lock, store_event
 from game.matches.services.deadlines import match_abandon
 from game.matches.services.inputs import (
@@ -42,6 +51,13 @@ __all__ = [
     "TIME_LIMIT_RANGE",
     "Applied",
     "MatchError",
+    "Requested",
+    "analysis_claim",
+    "analysis_fail",
+    "analysis_finish",
+    "analysis_progress",
+    "analysis_request",
+    "analysis_user_limit",
     "check_range",
     "clock_settings",
     "commit_change",

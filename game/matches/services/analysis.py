@@ -1,0 +1,144 @@
+"""The shot analysis of a finished match, as stored (issue 29, game.models.MatchAnalysis): asked for,
+taken, advanced shot by shot, finished or failed. Each write is one short transaction; the CPU work
+(game.engine.analysis) runs in the computer player's pool (game.matches.analysis_runner), never here.
+
+One analysis per match however many ask: the row's one-to-one key on the match, taken with
+``get_or_create`` under a lock of the match row, so two requests at once make one row and both get it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from game.matches.services.base import MatchError
+from game.models import Match, MatchAnalysis
+
+#: Analyses one user may have waiting (queued or running) at once: each costs a worker of the computer
+#: player's pool for up to a minute (bench_analysis: a 40-shot match in about 30 s), so one account
+#: cannot fill the queue. ``KAIZA_ANALYSIS_USER_LIMIT`` in settings or the environment overrides it.
+USER_LIMIT = 2
+#: A running analysis whose progress has not moved for this long is taken as lost (its process died)
+#: and may be taken again.
+STALE_AFTER = timedelta(minutes=5)
+
+
+def _setting(name: str, default: int) -> int:
+    value = getattr(settings, name, None)
+    if value is None:
+        value = os.environ.get(name)
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def analysis_user_limit() -> int:
+    return max(1, _setting("KAIZA_ANALYSIS_USER_LIMIT", USER_LIMIT))
+
+
+@dataclass(frozen=True)
+class Requested:
+    """What a request did: the analysis (new, re-asked after a failure, or the one already there) and
+    whether it now waits for a worker (the caller may then start it at once)."""
+
+    analysis: MatchAnalysis
+    queued: bool
+
+
+def analysis_request(*, match_id: str, user: Any) -> Requested:
+    """Ask for the analysis of a finished match. Asking again returns the one there is; a failed one is
+    queued again. Refused (MatchError, nothing stored): a visitor without an account, a match that is
+    not finished, a user who already has :func:`analysis_user_limit` analyses waiting."""
+    if user is None or not user.is_authenticated:
+        raise MatchError("login_required", gettext_noop("Log in to ask for an analysis."))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise MatchError("not_found", gettext_noop("There is no such match."))
+        if match.status != Match.Status.FINISHED:
+            raise MatchError("not_finished", gettext_noop("Only a finished match can be analysed."))
+        existing = MatchAnalysis.objects.filter(match=match).first()
+        if existing is not None and existing.status != MatchAnalysis.Status.FAILED:
+            return Requested(existing, False)
+        limit = analysis_user_limit()
+        waiting = MatchAnalysis.objects.filter(requested_by=user, status__in=MatchAnalysis.WAITING).count()
+        if waiting >= limit:
+            raise MatchError(
+                "analysis_limit",
+                gettext_noop("You already have %(limit)s analyses waiting: wait until one is done."),
+                {"limit": limit},
+            )
+        if existing is not None:
+            existing.status = MatchAnalysis.Status.QUEUED
+            existing.requested_by = user
+            existing.failure = ""
+            existing.done_shots = existing.total_shots = 0
+            existing.report = None
+            existing.started_at = existing.finished_at = None
+            existing.save()
+            return Requested(existing, True)
+        try:
+            with transaction.atomic():
+                analysis = MatchAnalysis.objects.create(match=match, requested_by=user)
+        except IntegrityError:  # pragma: no cover - the match row lock makes this the other request's row
+            return Requested(MatchAnalysis.objects.get(match=match), False)
+        return Requested(analysis, True)
+
+
+def analysis_claim(*, analysis_id: int | None = None) -> MatchAnalysis | None:
+    """Take one analysis to run (``analysis_id``'s, or the oldest waiting): a queued one, or a running
+    one whose process stopped reporting (:data:`STALE_AFTER`). ``FOR UPDATE SKIP LOCKED``: two
+    processes never take the same one. None when there is nothing to take."""
+    stale = timezone.now() - STALE_AFTER
+    with transaction.atomic():
+        rows = MatchAnalysis.objects.filter(
+            Q(status=MatchAnalysis.Status.QUEUED) | Q(status=MatchAnalysis.Status.RUNNING, updated_at__lt=stale)
+        )
+        if analysis_id is not None:
+            rows = rows.filter(pk=analysis_id)
+        analysis = rows.select_for_update(skip_locked=True).order_by("created_at").first()
+        if analysis is None:
+            return None
+        analysis.status = MatchAnalysis.Status.RUNNING
+        analysis.started_at = timezone.now()
+        analysis.done_shots = 0
+        analysis.save(update_fields=["status", "started_at", "done_shots", "updated_at"])
+        return analysis
+
+
+def analysis_progress(*, analysis_id: int, done: int, total: int) -> None:
+    """Shot ``done`` of ``total`` analysed (the page shows it; the time shows the run is alive)."""
+    MatchAnalysis.objects.filter(pk=analysis_id, status=MatchAnalysis.Status.RUNNING).update(
+        done_shots=done, total_shots=total, updated_at=timezone.now()
+    )
+
+
+def analysis_finish(*, analysis_id: int, report: dict[str, Any]) -> None:
+    """The report stored, the analysis done."""
+    total = len(report.get("shots") or [])
+    MatchAnalysis.objects.filter(pk=analysis_id).update(
+        status=MatchAnalysis.Status.DONE,
+        report=report,
+        done_shots=total,
+        total_shots=total,
+        failure="",
+        finished_at=timezone.now(),
+        updated_at=timezone.now(),
+    )
+
+
+def analysis_fail(*, analysis_id: int, reason: str) -> None:
+    """The analysis failed with ``reason`` (kept for the admin; the page says it failed and may be asked
+    again)."""
+    MatchAnalysis.objects.filter(pk=analysis_id).update(
+        status=MatchAnalysis.Status.FAILED, failure=reason[:200], finished_at=timezone.now(), updated_at=timezone.now()
+    )
