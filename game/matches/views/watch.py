@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import json
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
-from django.urls import URLPattern, path
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from game.chat.selectors import chat_for_replay
 from game.engine.table import kaisa_table
+from game.matches.selectors import analysis as analysis_selectors
 from game.matches.selectors import live as live_selectors
 from game.matches.selectors import replays as replay_selectors
+from game.matches.services import MatchError, analysis_request
+from game.matches.views.play import match_error_words
 from game.models import Match
 
 T = "game/community/"
@@ -51,7 +55,12 @@ def _replayable(match_id: str) -> Match:
 
 def replay(request: HttpRequest, match_id: str) -> HttpResponse:
     match = _replayable(match_id)
-    steps = replay_selectors.match_replay_steps(match=match, language=translation.get_language() or "en")
+    language = translation.get_language() or "en"
+    steps = replay_selectors.match_replay_steps(match=match, language=language)
+    analysis = analysis_selectors.match_analysis_view(match=match, language=language)
+    by_seq = (analysis or {}).get("by_seq") or {}
+    for step in steps["steps"]:
+        step["analysis"] = by_seq.get(step["seq"])
     return render(
         request,
         T + "replay.html",
@@ -61,6 +70,7 @@ def replay(request: HttpRequest, match_id: str) -> HttpResponse:
             "table": kaisa_table().as_dict(),
             "shots": len(steps["steps"]),
             "chat": chat_for_replay(match=match),
+            "analysis": analysis,
         },
     )
 
@@ -75,9 +85,38 @@ def replay_json(request: HttpRequest, match_id: str) -> HttpResponse:
     return response
 
 
+# --- Shot analysis (issue 29) ---------------------------------------------------------------------
+
+
+@require_POST
+def analyse(request: HttpRequest, match_id: str) -> HttpResponse:
+    """ "Analyse" on the end card and the replay page: the analysis asked for (once per match, however
+    many ask), then the replay page, which shows its progress live. A refusal (a visitor without an
+    account, an unfinished match, too many analyses waiting) is said on the page; nothing is stored."""
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        analysis_request(match_id=match.pk, user=request.user)
+    except MatchError as exc:
+        messages.error(request, match_error_words(exc))
+        if match.status not in replay_selectors.REPLAYABLE:
+            return redirect("match", match_id=match.pk)
+    return redirect(reverse("replay", args=[match.pk]) + "#analysis")
+
+
+@never_cache
+@require_GET
+def analysis_json(request: HttpRequest, match_id: str) -> JsonResponse:
+    """The analysis's status and progress (the replay page asks once when its socket opens)."""
+    match = get_object_or_404(Match, pk=match_id)
+    view = analysis_selectors.match_analysis_view(match=match) or {"status": None, "done": 0, "total": 0}
+    return JsonResponse({"status": view["status"], "done": view["done"], "total": view["total"]})
+
+
 urlpatterns: list[URLPattern] = [
     path("watch/", watch, name="watch"),
     path("watch.json", watch_json, name="watch_json"),
     path("m/<matchid:match_id>/replay/", replay, name="replay"),
     path("m/<matchid:match_id>/replay.json", replay_json, name="replay_json"),
+    path("m/<matchid:match_id>/analysis/", analyse, name="analyse"),
+    path("m/<matchid:match_id>/analysis.json", analysis_json, name="analysis_json"),
 ]

@@ -13,6 +13,8 @@ import { fitTable } from "./transform.js";
 import { renderTable } from "./render/table.js";
 import { createBallSprites, drawBalls, rollOrientations } from "./render/balls.js";
 import { gettext, interpolate, said } from "./i18n.js";
+import { createNet, socketUrl } from "./net.js";
+import { analysisProgress } from "./analysis.js";
 
 /** Pause between two inputs while playing, seconds (at 1x). */
 const STEP_GAP = 0.7;
@@ -273,5 +275,41 @@ function start(root) {
   return () => unbind.forEach((f) => f());
 }
 
+/**
+ * While the match's analysis waits or runs: "Analysing: shot k of N" from the match socket's
+ * `analysis` messages, live; once it is done the page loads again with the report. The socket's
+ * opening also asks the stored status once (`data-status-url`), so an analysis that ended between
+ * the page and the socket is not waited for in vain.
+ */
+function followAnalysis(panel) {
+  const line = panel.querySelector("[data-analysis-progress]");
+  let net = null;
+  function show(d) {
+    const shown = analysisProgress(d);
+    if (!shown || !line) return;
+    line.textContent = shown.text;
+    panel.dataset.status = shown.status;
+    if (shown.status === "done" || shown.status === "failed") {
+      if (net) net.close();
+      if (shown.reload) window.location.reload();
+    }
+  }
+  net = createNet({
+    url: socketUrl(`/ws/match/${panel.dataset.match}/`, window.location),
+    onMessage: (msg) => {
+      if (msg.t === "analysis") show(msg.d);
+    },
+    onStatus: (status) => {
+      if (status !== "open") return;
+      fetch(panel.dataset.statusUrl, { headers: { Accept: "application/json" }, cache: "no-store" })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((d) => d && show(d))
+        .catch(() => {});
+    },
+  });
+}
+
 const root = document.querySelector("[data-replay]");
 if (root) start(root);
+const analysisPanel = document.querySelector("[data-analysis]");
+if (analysisPanel && ["queued", "running"].includes(analysisPanel.dataset.status)) followAnalysis(analysisPanel);
