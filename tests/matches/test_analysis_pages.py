@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from game.engine.analysis import STROKE_NOISE, analyse_played, played_shots, summarise_match
+from game.matches.selectors.analysis import call_words, strike_words
 from game.matches.selectors.replays import match_player_names, match_replay_record, replay_shots
 from game.matches.services import analysis_claim, analysis_finish
 from game.models import MatchAnalysis
@@ -79,4 +81,13 @@ def test_a_done_analysis_is_shown_to_everyone_beside_its_shots(client: Client) -
     assert page.count('class="shot-ev-bar"') == len(shots)
     if not all(a.best_is_played for a in analyses):
         assert "Best: " in page and " into " in page and " m/s at " in page
-    assert "Every shot, the engine" in page and "aim 1.0 mrad" in page
+    assert "How the shots are valued" in page and "aim 1.0 mrad" in page
+
+
+def test_the_best_shot_is_said_in_words_never_ids() -> None:
+    with translation.override("fi"):
+        said = call_words({"ball": "red1", "pocket": "foot_left", "object_cushions": 1}, "fi")
+        assert "red1" not in said and "foot_left" not in said and "vallin kautta" in said
+        strike = {"angle": 0.5, "speed": 2.34, "side": 0.2, "height": 0.3}
+        assert strike_words(strike) == "2,3 m/s suuntaan 29°, yläkierre ja oikea sivukierre"
+    assert strike_words({"angle": -0.5, "speed": 1.0, "side": 0.0, "height": -0.2}) == "1.0 m/s at 331°, draw"

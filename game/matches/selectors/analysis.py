@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -51,7 +52,7 @@ def strike_words(strike: dict[str, Any]) -> str:
         tip = tips[0] if tips else pgettext("cue tip", "centre ball")
     degrees = math.degrees(float(strike.get("angle") or 0.0)) % 360
     return _("%(speed)s m/s at %(angle)s°, %(tip)s") % {
-        "speed": f"{float(strike.get('speed') or 0.0):.1f}",
+        "speed": formats.number_format(float(strike.get("speed") or 0.0), 1),
         "angle": f"{degrees:.0f}",
         "tip": tip,
     }
