@@ -25,6 +25,11 @@ from django.conf import settings
 
 T = TypeVar("T")
 
+#: How much lower the pool's processes run than the server (``os.nice``): on a busy host the event loop
+#: of the daphne process is scheduled first and the search or analysis waits, not the sockets (a ping
+#: during an analysis waited up to 75 ms with both cores taken, about 20 ms alone: issue 29).
+WORKER_NICENESS = 5
+
 _pool: ProcessPoolExecutor | None = None
 
 
@@ -43,7 +48,12 @@ def engine_pool() -> ProcessPoolExecutor:
     """The pool, created on first use."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=engine_workers(), mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(
+            max_workers=engine_workers(),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=os.nice,
+            initargs=(WORKER_NICENESS,),
+        )
     return _pool
 
 

@@ -108,27 +108,34 @@ async def test_analysis_values_the_best_shot_at_least_as_high_as_the_played_one(
 
 
 async def test_analysis_runs_off_the_event_loop() -> None:
-    """While an analysis runs, a socket of the match is answered within 50 ms, and it hears the
-    progress shot by shot."""
+    """While an analysis runs, a socket is answered within 50 ms, and the match's socket hears the
+    progress shot by shot.
+
+    Each shot is 0.1-0.7 s of CPU: run on the loop it would hold every ping of its shot for that long.
+    One ping in twenty may wait longer (never 250 ms): on this 2-core machine shared by the other
+    test worker and the pool's own process, the scheduler alone held single pings 70 ms (alone, the
+    slowest of 50 was 19 ms)."""
     match, alice, _bob = await finished_match(inputs=8)
     requested = await database_sync_to_async(analysis_request)(match_id=match.pk, user=alice)
     watcher = await connect_communicator("watcher", match.pk, None)
     pinger = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/ping/")
     assert (await pinger.connect(timeout=10))[0]
     running = asyncio.create_task(analysis_runner.run_one(requested.analysis.pk))
-    slowest = 0.0
+    waits: list[float] = []
     pings = 0
     while not running.done():
         started = time.monotonic()
         await pinger.send_json_to({"t": "ping", "d": pings})
         assert await pinger.receive_json_from(timeout=5) == {"t": "pong", "d": pings}
-        slowest = max(slowest, time.monotonic() - started)
+        waits.append(time.monotonic() - started)
         pings += 1
         await asyncio.sleep(0.01)
     await pinger.disconnect()
     assert await running == requested.analysis.pk
     assert pings >= 5, "the analysis ended before the loop was measured"
-    assert slowest < 0.05, f"a ping waited {slowest * 1000:.0f} ms during the analysis"
+    late = [round(w * 1000) for w in waits if w >= 0.05]
+    assert len(late) <= max(1, len(waits) // 20), f"{len(late)} of {len(waits)} pings waited 50 ms or more: {late}"
+    assert max(waits) < 0.25, f"a ping waited {max(waits) * 1000:.0f} ms during the analysis"
     await watcher.until(lambda m: m["t"] == "analysis" and m["d"]["status"] == "done")
     progress = [m["d"] for m in watcher.inbox if m.get("t") == "analysis"]
     total = progress[-1]["total"]
