@@ -132,8 +132,7 @@ async def start_waiting() -> None:
     :data:`RUNNING_PER_PROCESS` (it runs as a task of its own: the poll does not wait for it)."""
     if len(_tasks) >= RUNNING_PER_PROCESS:
         return
-    waiting = await db_async(MatchAnalysis.objects.filter(status=MatchAnalysis.Status.QUEUED).exists)()
-    if waiting:
+    if await db_async(match_services.analysis_waiting)():
         task = asyncio.create_task(run_one(), name="analysis")
         _tasks.add(task)
         task.add_done_callback(_finished)

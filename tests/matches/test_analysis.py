@@ -12,6 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from game.engine.analysis import STROKE_NOISE, expected_points
 from game.matches import analysis_runner
@@ -185,3 +186,30 @@ async def test_a_failed_analysis_says_why_and_can_be_asked_again() -> None:
     assert again.queued and again.analysis.pk == failed.pk
     requeued = await stored(match)
     assert requeued is not None and requeued.status == MatchAnalysis.Status.QUEUED and not requeued.failure
+
+
+async def test_the_clock_poll_starts_a_waiting_analysis_and_takes_back_a_lost_one() -> None:
+    """Each process's poll starts what waits; a run whose process died (no progress for STALE_AFTER)
+    is taken again and finished."""
+    from game.matches.services import analysis_claim, analysis_waiting
+    from game.matches.services.analysis import STALE_AFTER
+
+    match, alice, _bob = await finished_match(inputs=6)
+    requested = await database_sync_to_async(analysis_request)(match_id=match.pk, user=alice)
+    assert await database_sync_to_async(analysis_claim)(analysis_id=requested.analysis.pk) is not None
+    assert not await database_sync_to_async(analysis_waiting)()  # running, and alive
+
+    @database_sync_to_async
+    def lose_its_process() -> None:
+        MatchAnalysis.objects.filter(pk=requested.analysis.pk).update(updated_at=timezone.now() - 2 * STALE_AFTER)
+
+    await lose_its_process()
+    assert await database_sync_to_async(analysis_waiting)()
+    await analysis_runner.start_waiting()
+    for _ in range(600):  # bounded: a few seconds at the tests' figures
+        analysis = await stored(match)
+        if analysis is not None and analysis.status == MatchAnalysis.Status.DONE:
+            break
+        await asyncio.sleep(0.02)
+    assert analysis is not None and analysis.status == MatchAnalysis.Status.DONE
+    assert not await database_sync_to_async(analysis_waiting)()

@@ -20,6 +20,7 @@ from game.matches.services.analysis import (
     analysis_progress,
     analysis_request,
     analysis_user_limit,
+    analysis_waiting,
 )
 from game.matches.services.base import Applied, MatchError, lock, store_event
 from game.matches.services.deadlines import match_abandon
@@ -58,6 +59,7 @@ __all__ = [
     "analysis_progress",
     "analysis_request",
     "analysis_user_limit",
+    "analysis_waiting",
     "check_range",
     "clock_settings",
     "commit_change",

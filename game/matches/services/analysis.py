@@ -94,15 +94,23 @@ def analysis_request(*, match_id: str, user: Any) -> Requested:
         return Requested(analysis, True)
 
 
+def _takeable() -> Q:
+    """Queued, or running in a process that stopped reporting (:data:`STALE_AFTER`)."""
+    stale = timezone.now() - STALE_AFTER
+    return Q(status=MatchAnalysis.Status.QUEUED) | Q(status=MatchAnalysis.Status.RUNNING, updated_at__lt=stale)
+
+
+def analysis_waiting() -> bool:
+    """Is there an analysis to take? (a read, each clock poll of every process asks it)"""
+    return MatchAnalysis.objects.filter(_takeable()).exists()
+
+
 def analysis_claim(*, analysis_id: int | None = None) -> MatchAnalysis | None:
     """Take one analysis to run (``analysis_id``'s, or the oldest waiting): a queued one, or a running
     one whose process stopped reporting (:data:`STALE_AFTER`). ``FOR UPDATE SKIP LOCKED``: two
     processes never take the same one. None when there is nothing to take."""
-    stale = timezone.now() - STALE_AFTER
     with transaction.atomic():
-        rows = MatchAnalysis.objects.filter(
-            Q(status=MatchAnalysis.Status.QUEUED) | Q(status=MatchAnalysis.Status.RUNNING, updated_at__lt=stale)
-        )
+        rows = MatchAnalysis.objects.filter(_takeable())
         if analysis_id is not None:
             rows = rows.filter(pk=analysis_id)
         analysis = rows.select_for_update(skip_locked=True).order_by("created_at").first()
