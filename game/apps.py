@@ -33,6 +33,11 @@ class GameConfig(AppConfig):
 
         # A club's ranking series keep each finished tournament's placings (issue 28).
         tournament_finished.connect(on_tournament_finished, dispatch_uid="kaiza-club-series-tournament-finished")
+        from game.puzzles.receivers import on_analysis_finished
+        from game.signals import analysis_finished
+
+        # A stored analysis of a rated match makes its shot puzzles (issue 29).
+        analysis_finished.connect(on_analysis_finished, dispatch_uid="kaiza-puzzles-analysis-finished")
         from game.lobby import seek_clock
         from game.matches.clock_runner import each_poll_register
 

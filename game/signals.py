@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-__all__ = ["match_finished", "seat_arrived", "tournament_finished"]
+__all__ = ["analysis_finished", "match_finished", "seat_arrived", "tournament_finished"]
 
 #: A match finished or was aborted: `match` (closed, saved, its result recorded).
 match_finished = Signal()
@@ -25,3 +25,8 @@ seat_arrived = Signal()
 #: through game.tournaments.selectors.placings; sending it again for a finished tournament is how a
 #: change of an entry's identity (a walk-in joined to an account) reaches those who keep placings.
 tournament_finished = Signal()
+
+#: A match's shot analysis was stored (issue 29): `match`, `report` (MatchAnalysis.as_dict()) and
+#: `positions` (each analysed shot's `snapshot` and `player`, in the report's order; None when the
+#: sender has none at hand). Sent inside the transaction that stored it (the puzzles listen).
+analysis_finished = Signal()

@@ -4,9 +4,9 @@ Why it is built this way:
 
 - **The event loop stays free** (ARCHITECTURE.md section 1). An analysis is about 0.7 s of pure Python
   a shot (bench_analysis), and even the replay of the record that gives each shot its position is CPU
-  work: every piece runs in the server's engine pool (:mod:`game.common.engine_pool`, shared with the
-  computer player and the analysis board; its workers import the engine, never Django). The loop only awaits the futures, writes the progress
-  through the database pool and publishes it.
+  work: every piece runs in the server's engine pool (:mod:`game.common.engine_pool`, shared with
+  the computer player and the analysis board; its workers import the engine, never Django). The loop
+  only awaits the futures, writes the progress through the database pool and publishes it.
 - **Shot by shot.** One pool job per shot, the progress stored and published (``analysis {status,
   done, total}`` to the match's group: the match page's and the replay page's sockets) after each, so a
   page shows "shot k of N" live and a bot's move can take the pool between two shots.
@@ -110,7 +110,8 @@ async def run_one(analysis_id: int | None = None) -> int | None:
             await _publish(match_id, "running", index + 1, total)
         report = summarise_match(analyses, players, STROKE_NOISE, samples).as_dict()
         report["simulations"] = simulations
-        await db_async(match_services.analysis_finish)(analysis_id=analysis.pk, report=report)
+        positions = [{"snapshot": shot.snapshot, "player": shot.player} for shot in shots]
+        await db_async(match_services.analysis_finish)(analysis_id=analysis.pk, report=report, positions=positions)
         await _publish(match_id, "done", total, total)
     except Exception as exc:
         logger.exception("the analysis of match %s failed", match_id)

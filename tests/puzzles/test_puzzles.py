@@ -54,6 +54,25 @@ def test_puzzles_are_stored_once_and_only_from_rated_finished_matches(analysed: 
     assert Puzzle.objects.count() == 1
 
 
+def test_a_stored_analysis_makes_its_matchs_puzzles(analysed: Analysed) -> None:
+    """The hook: the matches store an analysis and say so (game.signals.analysis_finished); the puzzles
+    hear it (game/puzzles/receivers.py) and make the rated match's puzzles from its analysed positions."""
+    from game.matches.services import analysis_claim, analysis_finish, analysis_request
+    from game.models import MatchAnalysis
+
+    shots, report = analysed
+    alice, bob = make_player("Alice"), make_player("Bob")
+    for rated_match, made in ((True, 1), (False, 0)):
+        match = make_match(alice, bob, rated=rated_match)
+        analysis_request(match_id=match.pk, user=alice)
+        analysis = analysis_claim()
+        assert analysis is not None and analysis.match_id == match.pk
+        analysis_finish(analysis_id=analysis.pk, report=report, positions=shots)
+        assert MatchAnalysis.objects.get(pk=analysis.pk).status == MatchAnalysis.Status.DONE
+        assert Puzzle.objects.filter(match=match).count() == made
+    assert Puzzle.objects.get().target == 3
+
+
 def test_puzzle_solved_only_by_a_scoring_strike(puzzle: Puzzle) -> None:
     viewer = rated("Solver")
     solved = answer(viewer, puzzle_serve(puzzle=puzzle, viewer=viewer), puzzle.strike, puzzle.call)

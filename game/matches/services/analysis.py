@@ -9,6 +9,7 @@ One analysis per match however many ask: the row's one-to-one key on the match, 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -21,6 +22,7 @@ from django.utils.translation import gettext_noop
 
 from game.matches.services.base import MatchError
 from game.models import Match, MatchAnalysis
+from game.signals import analysis_finished
 
 #: Analyses one user may have waiting (queued or running) at once: each costs a worker of the computer
 #: player's pool for up to a minute (bench_analysis: a 40-shot match in about 30 s), so one account
@@ -130,10 +132,15 @@ def analysis_progress(*, analysis_id: int, done: int, total: int) -> None:
     )
 
 
-def analysis_finish(*, analysis_id: int, report: dict[str, Any]) -> None:
-    """The report stored, the analysis done."""
+@transaction.atomic
+def analysis_finish(
+    *, analysis_id: int, report: dict[str, Any], positions: Sequence[Mapping[str, Any]] | None = None
+) -> None:
+    """The report stored, the analysis done; ``analysis_finished`` told in the same transaction (the
+    puzzles of a rated match are made from it), with the analysed ``positions`` (``snapshot`` and
+    ``player`` of each shot, in the report's order) so no listener replays the match again."""
     total = len(report.get("shots") or [])
-    MatchAnalysis.objects.filter(pk=analysis_id).update(
+    done = MatchAnalysis.objects.filter(pk=analysis_id).update(
         status=MatchAnalysis.Status.DONE,
         report=report,
         done_shots=total,
@@ -142,6 +149,9 @@ def analysis_finish(*, analysis_id: int, report: dict[str, Any]) -> None:
         finished_at=timezone.now(),
         updated_at=timezone.now(),
     )
+    if done:
+        match = Match.objects.get(analysis__pk=analysis_id)
+        analysis_finished.send(sender=MatchAnalysis, match=match, report=report, positions=positions)
 
 
 def analysis_fail(*, analysis_id: int, reason: str) -> None:

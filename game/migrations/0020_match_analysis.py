@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0016_double_loss_formats"),
+        ("game", "0019_club_event_tables"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
