@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from game.clubs import selectors as club_selectors
 from game.clubs import services as club_services
+from game.common.forms import form_errors_add
 from game.models import Club, RankingSeries, Tournament
 
 T = "game/community/"
@@ -83,16 +84,6 @@ def _club_or_404(slug: str) -> Club:
     return club
 
 
-def _apply_errors(form: forms.Form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, msgs in error.message_dict.items():
-            for msg in msgs:
-                form.add_error(field if field in form.fields else None, msg)
-    else:
-        for msg in error.messages:
-            form.add_error(None, msg)
-
-
 def _forbidden(request: HttpRequest, club: Club) -> HttpResponse:
     message = _("Only the club's owner or an admin can do that.")
     back = reverse("club", kwargs={"slug": club.slug})
@@ -123,7 +114,7 @@ def _series_form_page(
         except club_services.ClubPermissionError:
             return _forbidden(request, club)
         except ValidationError as error:
-            _apply_errors(form, error)
+            form_errors_add(form, error)
         else:
             messages.success(request, _("Series saved: %(name)s.") % {"name": series.name})
             return redirect(reverse("club", kwargs={"slug": club.slug}) + "#series")

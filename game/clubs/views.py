@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from game.clubs import selectors as club_selectors
 from game.clubs import services as club_services
+from game.common.forms import form_errors_add
 from game.common.ratelimit import rate_limited
 from game.matches.selectors import live as live_selectors
 from game.models import Club, Match, Membership, Profile
@@ -68,16 +69,6 @@ def _error_text(error: ValidationError) -> str:
     return " ".join(error.messages)
 
 
-def _apply_errors(form: forms.Form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, msgs in error.message_dict.items():
-            for msg in msgs:
-                form.add_error(field if field in form.fields else None, msg)
-    else:
-        for msg in error.messages:
-            form.add_error(None, msg)
-
-
 def _forbidden(request: HttpRequest, message: str, back: str) -> HttpResponse:
     return render(request, T + "forbidden.html", {"message": message, "back": back}, status=403)
 
@@ -101,7 +92,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
         try:
             club = club_services.club_create(user=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _apply_errors(form, error)
+            form_errors_add(form, error)
         else:
             messages.success(request, _("Welcome to %(club)s: you are its owner.") % {"club": club.name})
             return redirect("club", slug=club.slug)
@@ -154,7 +145,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
         except club_services.ClubPermissionError as error:
             return _forbidden(request, str(error.args[0] if error.args else error), club_url(club))
         except ValidationError as error:
-            _apply_errors(form, error)
+            form_errors_add(form, error)
         else:
             messages.success(request, _("Club updated."))
             return redirect("club", slug=club.slug)

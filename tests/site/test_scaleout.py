@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import services
-from tests.support.daphne import free_port
+from tests.support.daphne import free_ports
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "scaleout.sh"
@@ -64,7 +64,7 @@ def test_scaleout_runs_two_processes_in_their_cgroups_and_cleans_up(tmp_path: Pa
     log = tmp_path / "scaleout.log"
     done = run_scaleout(
         "2", "0.5", "2", "1", "3",
-        "--port", str(free_port()), "--database", database, "--redis-db", "7", "--log", str(log),
+        "--port", str(free_ports(2)), "--database", database, "--redis-db", "7", "--log", str(log),
         # Judged, generous for a busy test machine: the bars themselves are the benchmark's.
         "--loadtest-arg=--max-shot-p99=5000", "--loadtest-arg=--max-aim-p99=5000", "--loadtest-arg=--think=0.3",
     )  # fmt: skip

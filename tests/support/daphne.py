@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -25,6 +26,33 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+#: Where free_ports looks: below Linux's ephemeral range (32768-60999), so no socket another test opens
+#: with port 0 is given one of them meanwhile.
+PORT_RUNS = range(20000, 32000)
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive ports that are free now, for a script that numbers its own
+    servers from a base port (scripts/scaleout.sh: base, base + 1, ...). free_port() checks one port
+    only, and the next one up may be any socket's ephemeral port: a server once failed so in CI."""
+    rng = random.Random(os.getpid() ^ time.monotonic_ns())
+    for _ in range(200):
+        base = rng.randrange(PORT_RUNS.start, PORT_RUNS.stop - count)
+        socks = []
+        try:
+            for port in range(base, base + count):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                socks.append(sock)
+                sock.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for sock in socks:
+                sock.close()
+    raise RuntimeError(f"no {count} consecutive free ports in {PORT_RUNS}")
 
 
 def server_env(**overrides: str) -> dict[str, str]:
