@@ -7,9 +7,10 @@ Why it is built this way:
   work: every piece runs in the server's engine pool (:mod:`game.common.engine_pool`, shared with
   the computer player and the analysis board; its workers import the engine, never Django). The loop
   only awaits the futures, writes the progress through the database pool and publishes it.
-- **Shot by shot.** One pool job per shot, the progress stored and published (``analysis {status,
-  done, total}`` to the match's group: the match page's and the replay page's sockets) after each, so a
-  page shows "shot k of N" live and a bot's move can take the pool between two shots.
+- **Shot by shot.** One pool job per shot (its analysis and the best shot's exact motion), the
+  progress stored and published (``analysis {status, done, total}`` to the match's group: the match
+  page's and the replay page's sockets) after each, so a page shows "shot k of N" live and a bot's
+  move can take the pool between two shots.
 - **Taken once.** Every daphne process's clock poll (game.matches.clock_runner.EACH_POLL, registered in
   game.apps) calls :func:`start_waiting`, which takes a queued analysis with ``FOR UPDATE SKIP LOCKED``
   (game.matches.services.analysis_claim): two processes never run the same one. A crash marks it
@@ -31,7 +32,7 @@ from game.engine.analysis import (
     ANALYSIS_SIMULATIONS,
     DEFAULT_SAMPLES,
     STROKE_NOISE,
-    analyse_played,
+    analyse_with_motion,
     played_shots,
     summarise_match,
 )
@@ -102,14 +103,21 @@ async def run_one(analysis_id: int | None = None) -> int | None:
         await _publish(match_id, "running", 0, total)
         samples, simulations = analysis_samples(), analysis_simulations()
         analyses = []
+        motions = []
         for index, shot in enumerate(shots):
-            analyses.append(
-                await run_in_engine_pool(analyse_played, shot, STROKE_NOISE, samples, simulations, timeout=SHOT_TIMEOUT)
+            analysed, motion = await run_in_engine_pool(
+                analyse_with_motion, shot, STROKE_NOISE, samples, simulations, timeout=SHOT_TIMEOUT
             )
+            analyses.append(analysed)
+            motions.append(motion)
             await db_async(match_services.analysis_progress)(analysis_id=analysis.pk, done=index + 1, total=total)
             await _publish(match_id, "running", index + 1, total)
         report = summarise_match(analyses, players, STROKE_NOISE, samples).as_dict()
         report["simulations"] = simulations
+        # The engine's shot played exactly, beside each shot: the replay page's "Show the engine's shot"
+        # draws and plays these segments (game.matches.selectors.analysis.engine_shot).
+        for shot_report, motion in zip(report["shots"], motions, strict=True):
+            shot_report["best_motion"] = motion
         positions = [{"snapshot": shot.snapshot, "player": shot.player} for shot in shots]
         await db_async(match_services.analysis_finish)(analysis_id=analysis.pk, report=report, positions=positions)
         await _publish(match_id, "done", total, total)

@@ -23,6 +23,7 @@ from game.engine.analysis.expected import (
     value_of,
 )
 from game.engine.analysis.noise import STROKE_NOISE, StrokeNoise
+from game.engine.rules import RuleError
 
 #: A shot is "accurate" when it loses at most this many expected points to the best: about the
 #: standard error of two 24-sample estimates, so a shot is not called inaccurate on sampling noise.
@@ -139,6 +140,44 @@ def analyse_played(
     return analyse_shot(
         shot.snapshot, {"player": shot.player, "call": shot.call, "strike": shot.strike}, noise, samples, simulations
     )
+
+
+def exact_motion(snapshot: Mapping[str, Any], call: Mapping[str, Any], strike: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's shot played exactly (no noise) in ``snapshot``: ``{"segments", "cue_ball", "verdict"}``,
+    the physics' wire segments the replay page animates as it animates a played shot, so the page
+    draws what the engine computed and never simulates. The engine is deterministic: the same
+    position, call and strike always give these segments. AnalysisError if the rules refuse it."""
+    match, player = position_match(snapshot)
+    parsed_call, parsed_strike = checked_shot(match, player, call, strike)
+    seat = match.state.names.index(player)
+    cue_ball = str((snapshot.get("players") or [{}, {}])[seat].get("cue_ball") or "")
+    try:
+        outcome = match.shoot(player, call=parsed_call, strike=parsed_strike)
+    except RuleError as exc:
+        raise AnalysisError(exc.code, f"the strike cannot be played here: {exc.message}") from exc
+    shot = outcome.shot
+    return {
+        "segments": shot.segments if shot is not None else {},
+        "cue_ball": cue_ball,
+        "verdict": dict(outcome.verdict),
+    }
+
+
+def analyse_with_motion(
+    shot: PlayedShot,
+    noise: StrokeNoise = STROKE_NOISE,
+    samples: int = DEFAULT_SAMPLES,
+    simulations: int = ANALYSIS_SIMULATIONS,
+) -> tuple[ShotAnalysis, dict[str, Any] | None]:
+    """:func:`analyse_played` and the best shot's :func:`exact_motion` in one pool job (one position read,
+    one round trip); the motion is None when the rules refuse to play it (never expected: the search
+    only proposes shots the rules accept)."""
+    analysis = analyse_played(shot, noise, samples, simulations)
+    try:
+        motion = exact_motion(shot.snapshot, analysis.best.call, analysis.best.strike)
+    except AnalysisError:
+        motion = None
+    return analysis, motion
 
 
 def summarise_match(
