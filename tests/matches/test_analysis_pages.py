@@ -4,17 +4,25 @@ and beside every shot the engine's best shot in words with the played shot's val
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import translation
 
-from game.engine.analysis import STROKE_NOISE, analyse_played, played_shots, summarise_match
-from game.matches.selectors.analysis import call_words, strike_words
-from game.matches.selectors.replays import match_player_names, match_replay_record, replay_shots
+from game.engine.analysis import (
+    STROKE_NOISE,
+    analyse_played,
+    analyse_with_motion,
+    exact_motion,
+    played_shots,
+    summarise_match,
+)
+from game.matches.selectors.analysis import call_words, match_graph, strike_words
+from game.matches.selectors.replays import match_player_names, match_replay_record, match_replay_steps, replay_shots
 from game.matches.services import analysis_claim, analysis_finish
-from game.models import MatchAnalysis
+from game.models import MatchAnalysis, Shot
 from tests.support.community_factories import make_player, play_engine_match
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +99,91 @@ def test_the_best_shot_is_said_in_words_never_ids() -> None:
         strike = {"angle": 0.5, "speed": 2.34, "side": 0.2, "height": 0.3}
         assert strike_words(strike) == "2,3 m/s suuntaan 29°, yläkierre ja oikea sivukierre"
     assert strike_words({"angle": -0.5, "speed": 1.0, "side": 0.0, "height": -0.2}) == "1.0 m/s at 331°, draw"
+
+
+def _analysed_with_motions(match: Any) -> tuple[list[Any], dict[str, Any]]:
+    """The match analysed as the runner stores it: each shot's analysis and the best shot's exact motion."""
+    MatchAnalysis.objects.create(match=match, requested_by=match.player1)
+    claimed = analysis_claim()
+    assert claimed is not None
+    shots = played_shots(replay_shots(record=match_replay_record(match=match)))
+    pairs = [analyse_with_motion(shot, STROKE_NOISE, 2, 20) for shot in shots]
+    report = summarise_match([a for a, _ in pairs], match_player_names(match=match), STROKE_NOISE, 2).as_dict()
+    for shot_report, (_, motion) in zip(report["shots"], pairs, strict=True):
+        shot_report["best_motion"] = motion
+    analysis_finish(analysis_id=claimed.pk, report=report)
+    return shots, report
+
+
+def test_the_engine_shot_is_sent_exactly_as_the_engine_plays_it(client: Client) -> None:
+    match = _match()
+    shots, report = _analysed_with_motions(match)
+    seqs = list(Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True))
+    page = client.get(f"/m/{match.pk}/replay/").content.decode()
+    assert page.count("data-engine-shot=") == len(shots) >= 2
+    assert "Show the engine's shot" in page and "Play the engine's shot" in page
+    for seq, shot, shot_report in zip(seqs, shots, report["shots"], strict=True):
+        sent = client.get(f"/m/{match.pk}/analysis/shot/{seq}.json").json()
+        best = shot_report["best"]
+        # The engine is deterministic: played again now, the best shot moves exactly as was stored.
+        again = exact_motion(shot.snapshot, best["call"], best["strike"])
+        assert sent["segments"] == json.loads(json.dumps(again["segments"]))
+        assert sent["segments"], "the engine's shot moves the cue ball"
+        assert sent["call"]["ball"] == best["call"]["ball"] and sent["call"]["pocket"] == best["call"]["pocket"]
+        assert sent["cue_ball"] == again["cue_ball"] and sent["cue_ball"] in sent["segments"]
+        assert " into " in sent["words"]
+    # Not an analysed shot, a shot number that is no shot: a clear refusal in words.
+    missing = client.get(f"/m/{match.pk}/analysis/shot/99999.json")
+    assert missing.status_code == 404 and "not there" in missing.json()["error"]
+
+
+def test_an_analysis_stored_without_motions_offers_no_engine_shot(client: Client) -> None:
+    match = _match()
+    MatchAnalysis.objects.create(match=match, requested_by=match.player1)
+    claimed = analysis_claim()
+    assert claimed is not None
+    shots = played_shots(replay_shots(record=match_replay_record(match=match)))
+    report = summarise_match(
+        [analyse_played(s, STROKE_NOISE, 2, 20) for s in shots], match_player_names(match=match), STROKE_NOISE, 2
+    ).as_dict()
+    analysis_finish(analysis_id=claimed.pk, report=report)
+    page = client.get(f"/m/{match.pk}/replay/").content.decode()
+    assert "data-engine-shot=" not in page and "data-analysis-graph" in page
+    seq = Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True).first()
+    assert client.get(f"/m/{match.pk}/analysis/shot/{seq}.json").status_code == 404
+
+
+def test_the_graph_follows_the_score_and_the_expected_points(client: Client) -> None:
+    match = _match()
+    shots, report = _analysed_with_motions(match)
+    page = client.get(f"/m/{match.pk}/replay/").content.decode()
+    assert page.count('data-series="score"') == 2 and page.count('data-series="expected"') == 2
+    assert " style=" not in page.split("data-analysis-graph", 1)[1].split("</figure>", 1)[0]
+    players = match_player_names(match=match)
+    steps = match_replay_steps(match=match)["steps"]
+    seqs = [s["seq"] for s in steps if s["kind"] == "shoot"]
+    graph = match_graph(steps, seqs, report["shots"], players)
+    assert graph is not None and graph["shots"] == len(shots)
+    for seat, series in enumerate(graph["series"]):
+        own = sum(s["played"]["expected_points"] for s in report["shots"] if s["player"] == players[seat])
+        assert series["final_expected"] == round(own, 1)
+        last_shoot = next(s for s in reversed(steps) if s["kind"] == "shoot")
+        assert series["final_score"] == last_shoot["scores"][seat]
+        points = [tuple(map(float, p.split(","))) for p in series["score"].split()]
+        assert len(points) == len(shots) + 1  # the start and after every shot
+        assert all(graph["left"] <= x <= graph["right"] and graph["top"] <= y <= graph["bottom"] for x, y in points)
+        assert [x for x, _ in points] == sorted(x for x, _ in points)
+
+
+def test_the_graph_scales_to_what_was_scored() -> None:
+    steps = [{"seq": 1, "scores": [5, 0]}, {"seq": 2, "scores": [5, -2]}, {"seq": 3, "scores": [13, -2]}]
+    shot = lambda player, ev: {"player": player, "played": {"expected_points": ev}}  # noqa: E731
+    graph = match_graph(steps, [1, 2, 3], [shot("A", 3.0), shot("B", -1.5), shot("A", 4.0)], ["A", "B"])
+    assert graph is not None
+    a, b = graph["series"]
+    assert (a["final_score"], a["final_expected"], b["final_score"], b["final_expected"]) == (13, 7.0, -2, -1.5)
+    labels = [float(t["label"]) for t in graph["ticks_y"]]
+    assert labels[0] <= -2 and labels[-1] >= 13  # the axis holds the lowest and the highest
+    top_y = min(float(p.split(",")[1]) for p in a["score"].split())
+    assert top_y >= graph["top"]
+    assert match_graph([], [], [], ["A", "B"]) is None

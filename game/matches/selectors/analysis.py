@@ -61,6 +61,7 @@ def strike_words(strike: dict[str, Any]) -> str:
 def _shot_view(shot: dict[str, Any], language: str) -> dict[str, Any]:
     best, played = shot["best"], shot["played"]
     return {
+        "has_motion": isinstance(shot.get("best_motion"), dict),
         "best_is_played": shot["best_is_played"],
         "best_call": call_words(best["call"], language),
         "best_strike": strike_words(best["strike"]),
@@ -74,10 +75,13 @@ def _shot_view(shot: dict[str, Any], language: str) -> dict[str, Any]:
     }
 
 
-def match_analysis_view(*, match: Match, language: str = "en") -> dict[str, Any] | None:
+def match_analysis_view(
+    *, match: Match, language: str = "en", steps: list[dict[str, Any]] | None = None
+) -> dict[str, Any] | None:
     """The page's view of the analysis: None when nobody asked; else ``status``, ``done``, ``total``,
     and when done ``players`` (the report's per-player figures), ``noise`` and ``samples`` (the model,
-    stated on the page) and ``by_seq`` (stored shot seq -> that shot's analysis in words)."""
+    stated on the page), ``by_seq`` (stored shot seq -> that shot's analysis in words) and ``graph``
+    (:func:`match_graph` over the replay's ``steps``, game.matches.selectors.replays.match_replay_steps)."""
     analysis = MatchAnalysis.objects.filter(match=match).first()
     if analysis is None:
         return None
@@ -95,6 +99,11 @@ def match_analysis_view(*, match: Match, language: str = "en") -> dict[str, Any]
             for p in report.get("players") or []
         ],
         by_seq={seq: _shot_view(shot, language) for seq, shot in zip(seqs, shots, strict=False)},
+        graph=(
+            match_graph(steps, seqs, shots, [p["player"] for p in report.get("players") or []])
+            if steps is not None
+            else None
+        ),
         samples=report.get("samples"),
         margin=report.get("accuracy_margin"),
         angle_mrad=round(1000 * float(noise.get("angle_rad") or 0.0), 2),
@@ -102,3 +111,126 @@ def match_analysis_view(*, match: Match, language: str = "en") -> dict[str, Any]
         tip_percent=round(100 * float(noise.get("tip_fraction") or 0.0), 1),
     )
     return view
+
+
+def engine_shot(*, match: Match, seq: int, language: str = "en") -> dict[str, Any] | None:
+    """The engine's best shot beside stored shot ``seq``, as the replay page draws and plays it: the
+    call (ball and pocket ids for the drawing, and in words), the strike, the cue ball and the exact
+    motion segments stored with the analysis (the engine is deterministic: what it played when it
+    analysed). None when the analysis is not done, ``seq`` is not an analysed shot, or the analysis
+    was made before motions were stored."""
+    analysis = MatchAnalysis.objects.filter(match=match, status=MatchAnalysis.Status.DONE).first()
+    report = analysis.report if analysis is not None else None
+    if not isinstance(report, dict):
+        return None
+    seqs = list(Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True))
+    if seq not in seqs:
+        return None
+    shots = report.get("shots") or []
+    index = seqs.index(seq)
+    if index >= len(shots):
+        return None
+    shot = shots[index]
+    motion = shot.get("best_motion")
+    if not isinstance(motion, dict) or not isinstance(motion.get("segments"), dict):
+        return None
+    best = shot["best"]
+    return {
+        "seq": seq,
+        "call": {key: best["call"].get(key) for key in ("ball", "pocket", "via")},
+        "strike": best["strike"],
+        "cue_ball": motion.get("cue_ball"),
+        "segments": motion["segments"],
+        "words": call_words(best["call"], language),
+        "expected_points": best["expected_points"],
+    }
+
+
+#: The graph's drawing box (SVG user units; the page scales it to its width, a phone's included).
+GRAPH_WIDTH = 320
+GRAPH_HEIGHT = 180
+GRAPH_PAD = {"left": 30, "right": 8, "top": 10, "bottom": 22}
+
+
+def match_graph(
+    steps: list[dict[str, Any]], seqs: list[int], shots: list[dict[str, Any]], players: list[str]
+) -> dict[str, Any] | None:
+    """The match over its analysed shots, as an inline SVG's geometry (the template draws it; no
+    script, no inline style, so the page's CSP holds): per player the score after each shot and the
+    running sum of the expected points of that player's shots as played. Where the score runs above
+    its dashed line the player scored more than the strokes were worth under the noise (luck or a
+    noise model too harsh); below it, less. x: shot 0 (the start) to N; y: points.
+
+    ``steps`` are the replay's (``seq`` and ``scores`` after each input), ``seqs`` the analysed shots'
+    seqs in order and ``shots`` the report's shots in the same order. None without a shot."""
+    count = min(len(seqs), len(shots))
+    if count == 0 or len(players) != 2:
+        return None
+    scores_after = {step["seq"]: step.get("scores") or [0, 0] for step in steps}
+    seat = {name: i for i, name in enumerate(players)}
+    score_rows: list[list[float]] = [[0.0, 0.0]]
+    expected_rows: list[list[float]] = [[0.0, 0.0]]
+    for seq, shot in zip(seqs[:count], shots[:count], strict=True):
+        scores = scores_after.get(seq) or score_rows[-1]
+        score_rows.append([float(scores[0]), float(scores[1])])
+        running = list(expected_rows[-1])
+        if shot.get("player") in seat:
+            running[seat[shot["player"]]] += float(shot["played"]["expected_points"])
+        expected_rows.append(running)
+    values = [v for row in score_rows + expected_rows for v in row]
+    low, high = min(0.0, min(values)), max(1.0, max(values))
+    step_y = _nice_step((high - low) / 4)
+    low, high = math.floor(low / step_y) * step_y, math.ceil(high / step_y) * step_y
+    left, top = GRAPH_PAD["left"], GRAPH_PAD["top"]
+    inner_w = GRAPH_WIDTH - left - GRAPH_PAD["right"]
+    inner_h = GRAPH_HEIGHT - top - GRAPH_PAD["bottom"]
+
+    def x_of(k: int) -> float:
+        return left + inner_w * k / count
+
+    def y_of(v: float) -> float:
+        return top + inner_h * (high - v) / (high - low)
+
+    def line(rows: list[list[float]], i: int) -> str:
+        return " ".join(f"{x_of(k):.1f},{y_of(row[i]):.1f}" for k, row in enumerate(rows))
+
+    ticks_y = []
+    value = low
+    while value <= high + 1e-9:
+        ticks_y.append({"y": round(y_of(value), 1), "label": f"{value:g}"})
+        value += step_y
+    step_x = max(1, int(_nice_step(count / 5)))
+    ticks_x = [{"x": round(x_of(k), 1), "label": str(k)} for k in range(0, count + 1, step_x)]
+    return {
+        "width": GRAPH_WIDTH,
+        "height": GRAPH_HEIGHT,
+        "left": left,
+        "right": GRAPH_WIDTH - GRAPH_PAD["right"],
+        "top": top,
+        "bottom": round(top + inner_h, 1),
+        "shots": count,
+        "series": [
+            {
+                "seat": i,
+                "player": name,
+                "score": line(score_rows, i),
+                "expected": line(expected_rows, i),
+                "final_score": round(score_rows[-1][i]),
+                "final_expected": round(expected_rows[-1][i], 1),
+            }
+            for i, name in enumerate(players)
+        ],
+        "ticks_y": ticks_y,
+        "ticks_x": ticks_x,
+    }
+
+
+def _nice_step(raw: float) -> float:
+    """1, 2 or 5 times a power of ten, at least ``raw`` (axis ticks a reader counts at a glance)."""
+    if raw <= 0:
+        return 1.0
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw:
+            return float(factor * power)
+    return float(10 * power)  # pragma: no cover - the loop always returns

@@ -57,7 +57,7 @@ def replay(request: HttpRequest, match_id: str) -> HttpResponse:
     match = _replayable(match_id)
     language = translation.get_language() or "en"
     steps = replay_selectors.match_replay_steps(match=match, language=language)
-    analysis = analysis_selectors.match_analysis_view(match=match, language=language)
+    analysis = analysis_selectors.match_analysis_view(match=match, language=language, steps=steps["steps"])
     by_seq = (analysis or {}).get("by_seq") or {}
     for step in steps["steps"]:
         step["analysis"] = by_seq.get(step["seq"])
@@ -112,6 +112,18 @@ def analysis_json(request: HttpRequest, match_id: str) -> JsonResponse:
     return JsonResponse({"status": view["status"], "done": view["done"], "total": view["total"]})
 
 
+@require_GET
+def engine_shot_json(request: HttpRequest, match_id: str, seq: int) -> JsonResponse:
+    """The engine's best shot beside stored shot ``seq`` (call, strike, exact motion segments): the
+    replay page draws and plays what this sends and never simulates. 404 with words when there is
+    none (not analysed yet, not an analysed shot)."""
+    match = _replayable(match_id)
+    shot = analysis_selectors.engine_shot(match=match, seq=seq, language=translation.get_language() or "en")
+    if shot is None:
+        return JsonResponse({"error": _("The engine's shot is not there for this shot.")}, status=404)
+    return JsonResponse(shot)
+
+
 urlpatterns: list[URLPattern] = [
     path("watch/", watch, name="watch"),
     path("watch.json", watch_json, name="watch_json"),
@@ -119,4 +131,5 @@ urlpatterns: list[URLPattern] = [
     path("m/<matchid:match_id>/replay.json", replay_json, name="replay_json"),
     path("m/<matchid:match_id>/analysis/", analyse, name="analyse"),
     path("m/<matchid:match_id>/analysis.json", analysis_json, name="analysis_json"),
+    path("m/<matchid:match_id>/analysis/shot/<int:seq>.json", engine_shot_json, name="engine_shot_json"),
 ]

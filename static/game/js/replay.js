@@ -6,12 +6,21 @@
  * State in, drawing out: `view` holds the step index and the animation clock; `draw` only reads it.
  * The root element carries `data-index` and `data-state` (paused | playing) so tests and styles can
  * follow along.
+ *
+ * The engine's shot (issue 29): "Show the engine's shot" beside an analysed shot fetches the engine's
+ * best shot there (call, strike and the exact motion segments the server computed when it analysed)
+ * and draws it on the position before that shot: the called ball and pocket ringed as the match page
+ * rings a call, the cue on the strike's line and the cue ball's and the called ball's paths; "Play
+ * the engine's shot" runs those segments through the same animation as a played shot. The root then
+ * carries `data-engine-shot` (the step), `data-engine-state` (shown | playing | played) and, once
+ * drawn, `data-engine-drawn`.
  */
 
 import { animationDuration, parseSegments, positionsAt } from "./trajectory.js";
-import { fitTable } from "./transform.js";
+import { canvasMatrix, fitTable } from "./transform.js";
 import { renderTable } from "./render/table.js";
 import { createBallSprites, drawBalls, rollOrientations } from "./render/balls.js";
+import { drawCue, drawRing } from "./render/cue.js";
 import { gettext, interpolate, said } from "./i18n.js";
 import { createNet, socketUrl } from "./net.js";
 import { analysisProgress } from "./analysis.js";
@@ -122,7 +131,9 @@ function start(root) {
   const playButton = root.querySelector('[data-action="play"]');
   const list = document.querySelector("[data-shot-list]");
   const R = table.ball_radius;
-  const view = { index: 0, playing: false, anim: null, gapUntil: 0, orientations: {} };
+  const view = { index: 0, playing: false, anim: null, gapUntil: 0, orientations: {}, engine: null };
+  const enginePanel = root.querySelector("[data-engine-panel]");
+  let engineAsk = 0;
   let tf = null;
   let tableImage = null;
   let sprites = null;
@@ -153,9 +164,39 @@ function start(root) {
       }
       return out;
     }
+    const resting = view.engine ? (view.engine.state === "played" ? view.engine.rest : view.engine.base) : after[view.index];
     const out = {};
-    for (const [id, p] of Object.entries(after[view.index])) out[id] = { x: p[0], y: p[1], drop: 0 };
+    for (const [id, p] of Object.entries(resting)) out[id] = { x: p[0], y: p[1], drop: 0 };
     return out;
+  }
+
+  /** The engine's shot before it is played: the call ringed, the balls' paths and the cue. */
+  function drawEngineCall(engine, under) {
+    const px = 1 / tf.scale;
+    ctx.setTransform(...canvasMatrix(tf));
+    const { call, base, cue, tracks } = engine;
+    if (under) {
+      if (call.pocket && table.pockets[call.pocket]) {
+        drawRing(ctx, table.pockets[call.pocket].mouth_center, R * 1.25, "rgba(255,205,70,0.95)", px, true, 0);
+      }
+      if (call.ball && base[call.ball]) drawRing(ctx, base[call.ball], R * 1.45, "rgba(255,205,70,0.95)", px, false);
+      if (call.via && base[call.via]) drawRing(ctx, base[call.via], R * 1.45, "rgba(140,200,255,0.9)", px, true, 0);
+      for (const [id, colour] of [[cue, "rgba(255,255,255,0.75)"], [call.ball, "rgba(255,205,70,0.8)"]]) {
+        const path = engine.paths[id];
+        if (!path || path.length < 2) continue;
+        ctx.save();
+        ctx.setLineDash([6 * px, 5 * px]);
+        ctx.strokeStyle = colour;
+        ctx.lineWidth = 1.4 * px;
+        ctx.beginPath();
+        ctx.moveTo(path[0][0], path[0][1]);
+        for (const p of path.slice(1)) ctx.lineTo(p[0], p[1]);
+        ctx.stroke();
+        ctx.restore();
+      }
+    } else if (cue && base[cue] && tracks) {
+      drawCue(ctx, base[cue], Number(engine.strike.angle) || 0, R, 0.02, 0.95, px);
+    }
   }
 
   function draw(now = performance.now()) {
@@ -163,9 +204,80 @@ function start(root) {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.drawImage(tableImage, 0, 0);
+    const shown = view.engine && view.engine.state === "shown" ? view.engine : null;
+    if (shown) drawEngineCall(shown, true);
     const balls = ballsNow(now);
     rollOrientations(view.orientations, balls, R);
     drawBalls(ctx, sprites, tf, balls, R, view.orientations);
+    if (shown) {
+      drawEngineCall(shown, false);
+      root.dataset.engineDrawn = String(shown.index);
+    }
+  }
+
+  /** Where a ball goes in the engine's motion, sampled for the drawn path (pocketed: up to the pocket). */
+  function pathsOf(tracks) {
+    const end = animationDuration(tracks);
+    const paths = {};
+    for (let k = 0; k <= 60; k += 1) {
+      for (const [id, b] of Object.entries(positionsAt(tracks, (end * k) / 60))) (paths[id] ||= []).push([b.x, b.y]);
+    }
+    return paths;
+  }
+
+  function setEngineState(state) {
+    if (!view.engine) {
+      delete root.dataset.engineShot;
+      delete root.dataset.engineState;
+      delete root.dataset.engineDrawn;
+      if (enginePanel) enginePanel.hidden = true;
+      return;
+    }
+    view.engine.state = state;
+    root.dataset.engineShot = String(view.engine.index);
+    root.dataset.engineState = state;
+    if (enginePanel) enginePanel.hidden = false;
+  }
+
+  /** "Show the engine's shot" beside step `index`: the position before it, the engine's shot drawn. */
+  function showEngineShot(index, url) {
+    const ask = (engineAsk += 1);
+    fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((d) => {
+        if (ask !== engineAsk || !d) return;
+        const tracks = safeTracks(d.segments);
+        if (!tracks) return;
+        setPlaying(false);
+        goTo(index - 1);
+        const base = startOf(tracks, after[index - 1]);
+        view.engine = {
+          index,
+          call: d.call || {},
+          strike: d.strike || {},
+          cue: d.cue_ball,
+          tracks,
+          base,
+          rest: restingAfter(tracks, base),
+          paths: pathsOf(tracks),
+          state: "shown",
+        };
+        setEngineState("shown");
+        const words = enginePanel && enginePanel.querySelector("[data-engine-words]");
+        if (words) words.textContent = interpolate(gettext("The engine's shot: %(call)s"), { call: d.words });
+        draw();
+      })
+      .catch(() => {});
+  }
+
+  function playEngineShot() {
+    const engine = view.engine;
+    if (!engine) return;
+    const speed = Number(speedSelect.value) || 1;
+    view.orientations = {};
+    view.anim = { step: { tracks: engine.tracks }, t0: performance.now(), speed, base: engine.base, engine: true };
+    view.anim.duration = animationDuration(engine.tracks) / speed;
+    setEngineState("playing");
   }
 
   function showStep() {
@@ -197,6 +309,8 @@ function start(root) {
     const target = Math.max(0, Math.min(steps.length, index));
     const step = target > 0 ? steps[target - 1] : null;
     view.anim = null;
+    view.engine = null;
+    setEngineState(null);
     if (animate && step && step.tracks && target === view.index + 1) {
       view.anim = {
         step,
@@ -214,8 +328,10 @@ function start(root) {
 
   function frame(now) {
     if (view.anim && (now - view.anim.t0) / 1000 >= view.anim.duration) {
+      const engine = view.anim.engine;
       view.anim = null;
-      view.gapUntil = now + (STEP_GAP * 1000) / (Number(speedSelect.value) || 1);
+      if (engine && view.engine) setEngineState("played");
+      else view.gapUntil = now + (STEP_GAP * 1000) / (Number(speedSelect.value) || 1);
     }
     if (view.playing && !view.anim && now >= view.gapUntil) {
       if (view.index >= steps.length) {
@@ -256,6 +372,11 @@ function start(root) {
   on(scrub, "input", () => (setPlaying(false), goTo(Number(scrub.value))));
   if (list) {
     on(list, "click", (event) => {
+      const engineButton = event.target.closest("[data-engine-shot]");
+      if (engineButton) {
+        showEngineShot(Number(engineButton.dataset.engineShot), engineButton.dataset.url);
+        return;
+      }
       const li = event.target.closest("li[data-index]");
       if (li) (setPlaying(false), goTo(Number(li.dataset.index)));
     });
@@ -268,6 +389,8 @@ function start(root) {
       actions[key]();
     }
   });
+  const enginePlay = root.querySelector("[data-engine-play]");
+  if (enginePlay) on(enginePlay, "click", playEngineShot);
   on(window, "resize", resize);
   resize();
   showStep();
