@@ -159,6 +159,10 @@ def test_the_graph_follows_the_score_and_the_expected_points(client: Client) -> 
     page = client.get(f"/m/{match.pk}/replay/").content.decode()
     assert page.count('data-series="score"') == 2 and page.count('data-series="expected"') == 2
     assert " style=" not in page.split("data-analysis-graph", 1)[1].split("</figure>", 1)[0]
+    for language, words in (("fi", "Näytä moottorin lyönti"), ("ru", "Показать удар движка")):
+        translated = client.get(f"/m/{match.pk}/replay/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert words in translated and "Show the engine's shot" not in translated
+        assert "expected points of the shots played" not in translated
     players = match_player_names(match=match)
     steps = match_replay_steps(match=match)["steps"]
     seqs = [s["seq"] for s in steps if s["kind"] == "shoot"]

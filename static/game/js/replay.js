@@ -382,7 +382,7 @@ function start(root) {
     });
   }
   on(document, "keydown", (event) => {
-    if (event.target.closest("input, select, textarea")) return;
+    if (event.target.closest("input, select, textarea, [data-engine-shot], [data-engine-play]")) return;
     const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[event.key];
     if (key) {
       event.preventDefault();
