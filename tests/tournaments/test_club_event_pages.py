@@ -5,9 +5,12 @@ three languages, the correction's warning step, the public page of the tables an
 from __future__ import annotations
 
 import datetime
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.utils import timezone
 
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
@@ -111,4 +114,32 @@ def test_public_tables_page_and_score_sheets(client: Any) -> None:
     sheets = client.get(f"/tournaments/{tournament.pk}/sheets/").content.decode()
     assert sheets.count('class="sheet"') == 3  # one per game: two on tables, one waiting
     assert "Table 2" in sheets and "Weekly" not in sheets and "target 60" in sheets
-    assert "page-break-after: always" in sheets and "Friday at the club" in sheets
+    assert "game/css/score_sheets.css" in sheets and "Friday at the club" in sheets
+    assert "page-break-after: always" in finders_text("game/css/score_sheets.css")  # one sheet a page
+
+
+INLINE = re.compile(r"<style|\son[a-z]+=", re.IGNORECASE)
+
+
+def finders_text(path: str) -> str:
+    found = finders.find(path)
+    assert isinstance(found, str), path
+    return Path(found).read_text()
+
+
+def test_club_event_pages_style_and_print_within_the_sites_policy(client: Any) -> None:
+    """The site's policy (settings.CONTENT_SECURITY_POLICY) runs no inline style or handler: the tables
+    page's form layout and the sheets' print layout and Print button were inline and did nothing in a
+    browser; they come from the site's own static files."""
+    tournament, owner = club_event(6, 2, tag="c")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    client.force_login(owner)
+    tables = client.get(f"/tournaments/{tournament.pk}/tables/")
+    sheets = client.get(f"/tournaments/{tournament.pk}/sheets/")
+    assert "style-src 'self'" in tables["Content-Security-Policy"]
+    for page in (tables, sheets):
+        assert page.status_code == 200 and INLINE.search(page.content.decode()) is None
+    assert "game/css/club_event.css" in tables.content.decode()
+    assert ".result-fields" in finders_text("game/css/club_event.css")
+    assert "data-print" in sheets.content.decode() and "game/js/print.js" in sheets.content.decode()
+    assert "window.print()" in finders_text("game/js/print.js")
