@@ -23,18 +23,23 @@ from tests.support.daphne import DaphneServer
 #: The two round robin / knockout tests' entries: computer players of level 1 in a "Bot cup".
 BOT_CUP = {"name": "Bot cup", "player_kind": {"is_bot": True, "bot_level": 1}}
 
+#: Each tournament starts in an hour while its players enter, then now: a start time already come would let
+#: the server's clock poll start (and, with no entries yet, cancel) it between two statements.
 SETUP = """
+import datetime
 from django.utils import timezone
+from game.models.tournaments import Tournament
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
 from tests.support.community_factories import make_club, make_player
 owner = make_player("{owner}")
 players = [make_player(name, rating=rating, **{player_kind}) for name, rating in {players}]
 club = make_club("{club}", owner, members=tuple(players))
 t = tournament_create(user=owner, club=club, name="{name}", format="{fmt}", rated=False,
-                      starts_at=timezone.now())
+                      starts_at=timezone.now() + datetime.timedelta(hours=1))
 for player in players:
     tournament_enter(user=player, tournament_id=t.pk)
 tournament_close_entries(user=owner, tournament_id=t.pk)
+Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
 result = t.pk
 """
 
@@ -124,17 +129,21 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
 
 
 HUMANS = """
+import datetime
 from django.utils import timezone
+from game.models.tournaments import Tournament
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
 from tests.support.community_factories import DEMO_PASSWORD, make_club, make_player
 juho, kalle = make_player("Juho", rating=1650), make_player("Kalle", rating=1550)
 juho.set_password(DEMO_PASSWORD)
 juho.save()
 club = make_club("Third Club", juho, members=(kalle,))
-t = tournament_create(user=juho, club=club, name="Evening cup", format="round_robin", starts_at=timezone.now())
+t = tournament_create(user=juho, club=club, name="Evening cup", format="round_robin",
+                      starts_at=timezone.now() + datetime.timedelta(hours=1))
 tournament_enter(user=juho, tournament_id=t.pk)
 tournament_enter(user=kalle, tournament_id=t.pk)
 tournament_close_entries(user=juho, tournament_id=t.pk)
+Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
 result = club.slug
 """
 
