@@ -75,7 +75,9 @@ def main() -> None:
             breaker = m.pending()[0][0]
             m.choose_break(breaker, True)
             m.place(m.pending()[0][0], "white2", (2.6, 0.71))
-            page = open_page(browser, match, "carol", "spectator", viewport=viewport, device_scale_factor=scale)
+            page = open_page(
+                browser, match, "carol", "spectator", viewport=viewport, device_scale_factor=scale, animation_rate=1
+            )
             page.evaluate(RECORDER)
             deltas: list[float] = []
             long_frames = 0

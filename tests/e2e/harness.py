@@ -18,11 +18,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 ORIGIN = "http://kaiza.test"
+#: Shots roll this many times faster on the harness's pages, as on a test server (tests/support/daphne.py
+#: sets KAIZA_ANIMATION_RATE): what a page test checks of a shot is the same, in a fraction of the time.
+E2E_ANIMATION_RATE = 4.0
 CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
-def render_match_page(match_id: str, me: str, role: str, language: str | None = None) -> str:
-    """The real match template, rendered with the context the view gives it (in `language`)."""
+def render_match_page(match_id: str, me: str, role: str, language: str | None = None, animation_rate: float = 1) -> str:
+    """The real match template, rendered with the context the view gives it (in `language`; shots rolled
+    `animation_rate` times faster, as a test server's settings.KAIZA_ANIMATION_RATE does)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kaiza_site.settings")
     import django
 
@@ -32,7 +36,7 @@ def render_match_page(match_id: str, me: str, role: str, language: str | None = 
 
     if language:
         with translation.override(language):
-            return render_match_page(match_id, me, role)
+            return render_match_page(match_id, me, role, animation_rate=animation_rate)
 
     from game.engine.table import kaisa_table
 
@@ -44,6 +48,7 @@ def render_match_page(match_id: str, me: str, role: str, language: str | None = 
             "me": me,
             "role": role,
             "table": kaisa_table().as_dict(),
+            "animation_rate": animation_rate,
         },
     )
 
@@ -231,10 +236,12 @@ def open_page(
     init_script: str | None = None,
     touch: bool = False,
     language: str | None = None,
+    animation_rate: float = E2E_ANIMATION_RATE,
 ) -> Any:
     """A new browser context showing the match as `name` (player or spectator); `init_script` runs in
     the page before its own scripts (e.g. a recording AudioContext); `touch` makes it a phone's (a touch
-    screen, mobile viewport rules); `language` renders the page in that language."""
+    screen, mobile viewport rules); `language` renders the page in that language; `animation_rate` as a
+    test server's (1 rolls shots in real time, as scripts/bench_frames.py measures them)."""
     context = browser.new_context(
         viewport=viewport or {"width": 1400, "height": 860},
         device_scale_factor=device_scale_factor,
@@ -243,7 +250,7 @@ def open_page(
     )
     if init_script:
         context.add_init_script(init_script)
-    html = render_match_page(match.match_id, name, role, language)
+    html = render_match_page(match.match_id, name, role, language, animation_rate=animation_rate)
 
     def serve(route: Any) -> None:
         path = route.request.url[len(ORIGIN) :].split("?")[0]

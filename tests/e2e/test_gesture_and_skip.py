@@ -194,8 +194,9 @@ def _animating(page: Any) -> bool:
 
 
 def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
+    # In real time (animation_rate=1): the lag rolls for seconds, long enough to press Skip on each page.
     match = EngineMatch()
-    alice = open_page(chromium, match, "alice", "player", init_script=AUDIO_STUB)
+    alice = open_page(chromium, match, "alice", "player", init_script=AUDIO_STUB, animation_rate=1)
     bob = open_page(
         chromium,
         match,
@@ -204,9 +205,16 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
         viewport={"width": 844, "height": 390},
         device_scale_factor=2,
         init_script=AUDIO_STUB,
+        animation_rate=1,
     )
     carol = open_page(
-        chromium, match, "carol", "spectator", viewport={"width": 390, "height": 844}, device_scale_factor=2
+        chromium,
+        match,
+        "carol",
+        "spectator",
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        animation_rate=1,
     )
     for page in (alice, bob, carol):
         driver.wait_ready(page)
