@@ -17,10 +17,12 @@ from tests.e2e.test_security_pages import VIOLATIONS
 from tests.support.daphne import DaphneServer
 
 #: Eight walk-ins (names only, no accounts) on four tables, double-loss; the director has a password.
-#: The event starts in an hour while the director enters the players, then now: a start time already come
-#: would let the server's clock poll start (and, with no entries yet, cancel) it between two statements.
+#: The event starts in an hour while the director enters the players, then now as the entries close (one
+#: transaction): a start time already come would let the server's clock poll start (and, with no entries
+#: yet, cancel) it between two statements.
 SETUP = """
 import datetime
+from django.db import transaction
 from django.utils import timezone
 from game.models.tournaments import Tournament
 from game.tournaments.services import tournament_close_entries, tournament_create
@@ -34,8 +36,9 @@ t = tournament_create(user=director, club=club, name="Perjantaikaisa", format=To
                       starts_at=timezone.now() + datetime.timedelta(hours=1), tables=4)
 for name in ("Aino", "Bertta", "Celia", "Dora", "Eeva", "Fanny", "Greta", "Hilla"):
     tournament_walk_in_enter(user=director, tournament_id=t.pk, name=name)
-tournament_close_entries(user=director, tournament_id=t.pk)
-Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+with transaction.atomic():  # the poll sees the start time come only with the entries closed
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    tournament_close_entries(user=director, tournament_id=t.pk)
 result = t.pk
 """
 

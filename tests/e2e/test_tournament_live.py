@@ -23,10 +23,12 @@ from tests.support.daphne import DaphneServer
 #: The two round robin / knockout tests' entries: computer players of level 1 in a "Bot cup".
 BOT_CUP = {"name": "Bot cup", "player_kind": {"is_bot": True, "bot_level": 1}}
 
-#: Each tournament starts in an hour while its players enter, then now: a start time already come would let
-#: the server's clock poll start (and, with no entries yet, cancel) it between two statements.
+#: Each tournament starts in an hour while its players enter, then now as the entries close (one
+#: transaction): a start time already come would let the server's clock poll start (and, with no entries
+#: yet, cancel) it between two statements.
 SETUP = """
 import datetime
+from django.db import transaction
 from django.utils import timezone
 from game.models.tournaments import Tournament
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
@@ -38,8 +40,9 @@ t = tournament_create(user=owner, club=club, name="{name}", format="{fmt}", rate
                       starts_at=timezone.now() + datetime.timedelta(hours=1))
 for player in players:
     tournament_enter(user=player, tournament_id=t.pk)
-tournament_close_entries(user=owner, tournament_id=t.pk)
-Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+with transaction.atomic():  # the poll sees the start time come only with the entries closed
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    tournament_close_entries(user=owner, tournament_id=t.pk)
 result = t.pk
 """
 
@@ -130,6 +133,7 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
 
 HUMANS = """
 import datetime
+from django.db import transaction
 from django.utils import timezone
 from game.models.tournaments import Tournament
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_enter
@@ -142,8 +146,9 @@ t = tournament_create(user=juho, club=club, name="Evening cup", format="round_ro
                       starts_at=timezone.now() + datetime.timedelta(hours=1))
 tournament_enter(user=juho, tournament_id=t.pk)
 tournament_enter(user=kalle, tournament_id=t.pk)
-tournament_close_entries(user=juho, tournament_id=t.pk)
-Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+with transaction.atomic():  # the poll sees the start time come only with the entries closed
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    tournament_close_entries(user=juho, tournament_id=t.pk)
 result = club.slug
 """
 
