@@ -6,6 +6,7 @@ skip with the reason on a bare machine, fail when `CI` is set.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable, Iterator, Sequence
@@ -284,8 +285,9 @@ def live_server_url(daphne_factory: Callable[..., DaphneServer]) -> str:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """A real headless Chromium through Playwright (Debian's browser; Playwright downloads none)."""
+def _chromium_browser() -> Iterator[Any]:
+    """A real headless Chromium through Playwright (Debian's browser; Playwright downloads none), one per
+    test module: a test's pages never outlive the module, whatever a test leaves open."""
     services.require(
         services.chromium_available(),
         f"Chromium is not installed at {services.CHROMIUM_PATH} (apt-get install chromium) or Playwright is missing",
@@ -300,6 +302,22 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def chromium(_chromium_browser: Any) -> Iterator[Any]:
+    """The module's Chromium; the browser contexts a test opens are closed when it ends. A match page
+    left open keeps drawing its clocks and, once the test's server is stopped, tries to reconnect: the
+    pages of a module's earlier tests cost the later ones CPU on a 2-core host. (This fixture is set up
+    after a test's servers when the test names it after them, so the pages close before the servers stop.)"""
+    from playwright.sync_api import Error as PlaywrightError
+
+    before = set(_chromium_browser.contexts)
+    yield _chromium_browser
+    for context in _chromium_browser.contexts:
+        if context not in before:
+            with contextlib.suppress(PlaywrightError):  # the browser went away with a failed test
+                context.close()
 
 
 @pytest.fixture

@@ -17,6 +17,35 @@ import pytest
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
 DEFAULT_POSTGRES_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+#: Playwright's own --disable-features list (playwright 1.65.2, pinned in pyproject.toml). Chromium
+#: keeps only the last --disable-features switch of its command line, and Playwright puts the caller's
+#: switches after its own: a switch of ours must repeat Playwright's features or it drops them
+#: (HTTPS upgrades, paint holding, ...). tests/e2e/test_browser_switches.py checks this list against
+#: the switch Playwright really passes, so an upgrade that changes it fails there, not silently.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+#: Debian's Chromium (156) draws the address bar's suggestion popup of every window as pages of its own
+#: (the WebUI omnibox popup: two more renderer processes per browser context, even headless, where there
+#: is no address bar): about 1.2 s of CPU for each context a test opens (eight contexts: 15.2 CPU-s with
+#: the popup, 5.4 without, on this 2-core host), and the page tests open hundreds.
+KAIZA_DISABLED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
+#: The guide's switches, and the features above.
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -26,6 +55,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-features=" + ",".join((*PLAYWRIGHT_DISABLED_FEATURES, *KAIZA_DISABLED_FEATURES)),
 ]
 
 
