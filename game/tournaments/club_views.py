@@ -153,7 +153,17 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
                 "warning": refusal_words(error),
             }
             return render(request, T + "tables.html", _tables_context(request, tournament, confirm=pending))
-        messages.error(request, refusal_words(error))
+        failed = {
+            "pairing": pairing_id,
+            "first_score": result.first_score,
+            "second_score": result.second_score,
+            "ended": result.ended,
+            "shootout_winner": result.shootout_winner,
+            "error": refusal_words(error),
+        }
+        # The refusal beside the form it answers, with what was typed kept (on a phone of four
+        # tables a message at the top is out of sight); 400: nothing was stored.
+        return render(request, T + "tables.html", _tables_context(request, tournament, failed=failed), status=400)
     else:
         messages.success(request, _("The result is corrected.") if correcting else _("The result is in."))
         realtime.tournament_publish_sync(tournament_id)

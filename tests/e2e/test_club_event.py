@@ -102,6 +102,18 @@ def test_club_event_on_real_tables(
     assert director.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     director.screenshot(path=str(artifacts_dir / "club-event-director-fi.png"), full_page=True)
 
+    # The shoot-out winner's radios show only once "in the shoot-out" is chosen (result_form.js).
+    first_table = director.locator("article[data-table='1']")
+    radios = first_table.locator("input[name=shootout_winner]")
+    assert radios.count() == 2 and not radios.first.is_visible() and not radios.last.is_visible()
+    first_table.locator("select[name=ended]").select_option("shootout")
+    assert radios.first.is_visible() and radios.last.is_visible()
+    assert games["1"][0] in pages.visible_text(director, "article[data-table='1'] fieldset")
+    director.screenshot(path=str(artifacts_dir / "club-event-director-shootout-fi.png"), full_page=True)
+    first_table.locator("select[name=ended]").select_option("time_limit")
+    assert not radios.first.is_visible()
+    first_table.locator("select[name=ended]").select_option("target")
+
     freed: list[str] = []
     for step, number in enumerate(["1", "2", "3", "4"]):
         first, second = games[number]

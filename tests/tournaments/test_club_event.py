@@ -266,3 +266,24 @@ def test_a_walk_in_joined_after_the_event_counts_in_the_series_under_the_account
     after = {row["name"]: (row["points"], row["user"]) for row in series_table(series=series)["rows"]}
     assert after["Dora Account"] == (before["Dora"][0], True) and "Dora" not in after
     assert {k: v for k, v in after.items() if k != "Dora Account"} == {k: v for k, v in before.items() if k != "Dora"}
+
+
+def test_a_shootout_needs_its_winner_and_other_ends_ignore_one() -> None:
+    """K-11.4: a shoot-out's winner may have fewer points, so it must be named; the other ends take
+    their winner from the scores (K-9.1 at the target, K-11.1 ahead when the time is up) and a shoot-out winner sent
+    with them is ignored (services.club.result_winner says why), whichever side it names."""
+    tournament, owner = club_event(4, 2, tag="o")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    games = sorted(on_tables(tournament).values(), key=lambda p: p.table or 0)
+    with pytest.raises(TournamentError) as refused:
+        tournament_result_enter(user=owner, pairing_id=games[0].pk, result=BoardResult(40, 52, SHOOTOUT, None))
+    assert "winner of the shoot-out" in refused.value.message
+    assert TournamentPairing.objects.get(pk=games[0].pk).status == TournamentPairing.Status.PLAYING
+
+    at_target = BoardResult(60, 31, AT_TARGET, shootout_winner=games[0].second_id)
+    tournament_result_enter(user=owner, pairing_id=games[0].pk, result=at_target)
+    on_time = BoardResult(40, 35, ON_TIME, shootout_winner=games[1].second_id)
+    tournament_result_enter(user=owner, pairing_id=games[1].pk, result=on_time)
+    for game, code in ((games[0], "target"), (games[1], "time_limit")):
+        stored = TournamentPairing.objects.get(pk=game.pk)
+        assert (stored.winner_id, stored.result_code) == (game.first_id, code)

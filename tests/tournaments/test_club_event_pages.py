@@ -143,3 +143,34 @@ def test_club_event_pages_style_and_print_within_the_sites_policy(client: Any) -
     assert ".result-fields" in finders_text("game/css/club_event.css")
     assert "data-print" in sheets.content.decode() and "game/js/print.js" in sheets.content.decode()
     assert "window.print()" in finders_text("game/js/print.js")
+
+
+def test_shootout_form_refuses_without_a_winner_beside_the_form(client: Any) -> None:
+    """The tables page wires the radios' script (static/game/js/result_form.js, within the policy);
+    a shoot-out sent without its winner comes back refused beside that game's form, with the scores
+    typed kept and nothing stored; a winner ticked beside another end is ignored (K-9.1, K-11.4)."""
+    tournament, owner = club_event(4, 2, tag="w")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    client.force_login(owner)
+    page = client.get(f"/tournaments/{tournament.pk}/tables/").content.decode()
+    assert "game/js/result_form.js" in page and page.count("data-shootout-winner") == 2
+    assert 'const SHOOTOUT = "shootout"' in finders_text("game/js/result_form.js")
+    games = on_tables(tournament)
+    url = f"/tournaments/{tournament.pk}/pairings/{games[1].pk}/result/"
+    refused = client.post(url, {"first_score": "45", "second_score": "52", "ended": "shootout"})
+    text = refused.content.decode()
+    assert refused.status_code == 400 and text.count("data-form-error") == 1
+    card = text[text.index('data-table="1"') : text.index('data-table="2"')]
+    assert "choose the winner of the shoot-out" in card and 'value="45"' in card and 'value="52"' in card
+    assert TournamentPairing.objects.get(pk=games[1].pk).status == TournamentPairing.Status.PLAYING
+
+    ignored = {"first_score": "60", "second_score": "52", "ended": "target", "shootout_winner": games[1].second_id}
+    assert client.post(url, ignored).status_code == 302
+    assert TournamentPairing.objects.get(pk=games[1].pk).winner_id == games[1].first_id
+    done = client.post(
+        f"/tournaments/{tournament.pk}/pairings/{games[2].pk}/result/",
+        {"first_score": "45", "second_score": "52", "ended": "shootout", "shootout_winner": games[2].first_id},
+    )
+    assert done.status_code == 302
+    won = TournamentPairing.objects.get(pk=games[2].pk)
+    assert (won.winner_id, won.result_code, won.first_score) == (won.first_id, "shootout", 45)

@@ -21,6 +21,7 @@ def _game(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
         "second_entry": pairing.second_id,
         "done": done,
         "winner": names.get(pairing.winner_id or 0) if done else None,
+        "winner_entry": pairing.winner_id if done else None,
         "first_score": pairing.first_score,
         "second_score": pairing.second_score,
         "ended": pairing.result_code,

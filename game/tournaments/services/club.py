@@ -155,7 +155,14 @@ def may_enter_result(*, tournament: Tournament, pairing: TournamentPairing, user
 
 
 def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: int) -> int:
-    """The winning entry of `result` if it is one a game can end with; a refusal in words otherwise."""
+    """The winning entry of `result` if it is one a game can end with; a refusal in words otherwise.
+
+    A shoot-out needs its winner (K-11.4: he may have fewer points, so the scores cannot say). With
+    any other end the shoot-out winner is ignored, not refused: the scores name the winner (the one
+    at the target, K-9.1; the one ahead when the time is up, K-11.1), so a tick cannot change what is stored,
+    and a form without its script shows the radios with every end, where a director who ticked one
+    and then chose "on time" meant the end he chose. Refusing would stop him for a field that says
+    nothing. (With the script the radios are hidden and disabled for those ends, so none is sent.)"""
     scores = (result.first_score, result.second_score)
     if result.ended not in ENDS:
         raise TournamentError("bad_value", gettext_noop("choose how the game ended"))
