@@ -287,3 +287,79 @@ def test_a_shootout_needs_its_winner_and_other_ends_ignore_one() -> None:
     for game, code in ((games[0], "target"), (games[1], "time_limit")):
         stored = TournamentPairing.objects.get(pk=game.pk)
         assert (stored.winner_id, stored.result_code) == (game.first_id, code)
+
+
+def test_points_only_correction_reseeds_the_cup() -> None:
+    """`two_rounds_then_cup` seeds its cup by the opening rounds' wins, then Kaisa points
+    (pairing/double_loss_cup.py): a correction that keeps an opening game's winner but changes his
+    points, and so his seed, draws again the cup games the new seeding moves, after the same warning
+    step as a changed winner; a points change that moves no seed draws nothing again."""
+    from game.tournaments.pairing.double_loss_cup import bracket_size, cup_ranking, cup_seats
+    from game.tournaments.pairing.double_loss_state import DrawState
+
+    owner = make_player("CupDirector")
+    tournament = tournament_create(
+        user=owner,
+        club=make_club("Cup club", owner),
+        name="Cup at the club",
+        format=Tournament.Format.TWO_ROUNDS_THEN_CUP,
+        starts_at=timezone.now(),
+        tables=4,
+    )
+    for name in NAMES:
+        tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name=name)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+
+    def cup_games() -> list[TournamentPairing]:
+        return list(TournamentPairing.objects.filter(tournament=tournament, round__number__gte=3).order_by("index"))
+
+    _play_until(tournament, owner, lambda: bool(cup_games()))  # every opening game won 60-31
+
+    def seeded_pairs() -> set[frozenset[int]]:
+        state = draw_state(tournament=tournament)
+        ranking = cup_ranking(records(DrawState(state.event, tuple(g for g in state.games if g.round <= 2))))
+        size = len(ranking)
+        return {frozenset((ranking[a - 1], ranking[b - 1])) for a, b in cup_seats(bracket_size(size)) if b <= size}
+
+    before = cup_games()
+    assert {frozenset((g.first_id, g.second_id)) for g in before} == seeded_pairs()  # 4 v 5 and 3 v 6
+    assert len(before) == 2  # six qualifiers (two with two wins, four with one), seeds 1 and 2 rest
+    state = draw_state(tournament=tournament)
+    opening = records(DrawState(state.event, tuple(g for g in state.games if g.round <= 2)))
+    lowest = cup_ranking(opening)[-1]  # seed 6: one win, level on points, last by the list
+    won = TournamentPairing.objects.get(tournament=tournament, round__number__lte=2, winner_id=lowest)
+    more = BoardResult(90, 31, AT_TARGET) if won.first_id == lowest else BoardResult(31, 90, AT_TARGET)
+    rows = list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index", "first_score"))
+
+    with pytest.raises(TournamentError) as warned:  # the winner stays, the seeding does not
+        tournament_result_correct(user=owner, pairing_id=won.pk, result=more, confirm=False)
+    assert warned.value.code == "confirm_redraw"
+    for game in before:
+        assert f"{game.first.name} – {game.second.name} (3)" in warned.value.message
+    assert (
+        list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index", "first_score")) == rows
+    )
+
+    redrawn = tournament_result_correct(user=owner, pairing_id=won.pk, result=more, confirm=True)
+    assert {r.pairing_id for r in redrawn} == {g.pk for g in before}
+    assert TournamentPairing.objects.get(pk=won.pk).winner_id == lowest
+    after = cup_games()
+    assert {frozenset((g.first_id, g.second_id)) for g in after} == seeded_pairs()
+    assert lowest in {g.first_id for g in after} | {g.second_id for g in after}
+    assert {frozenset((g.first_id, g.second_id)) for g in after}.isdisjoint(
+        {frozenset((g.first_id, g.second_id)) for g in before}
+    )  # seed 6 is seed 3 now: 3 v 6 and 4 v 5 are other pairs
+    assert all(g.table is not None for g in after)
+
+    # a loser's points change in a game of a player now out moves no seed: nothing is drawn again
+    out_game = next(
+        g
+        for g in TournamentPairing.objects.filter(tournament=tournament, round__number=2).select_related("round")
+        if records(draw_state(tournament=tournament))[g.first_id if g.winner_id == g.second_id else g.second_id].out
+    )
+    fewer = (
+        BoardResult(60, 12, AT_TARGET) if out_game.winner_id == out_game.first_id else BoardResult(12, 60, AT_TARGET)
+    )
+    kept = [g.pk for g in cup_games()]
+    assert tournament_result_correct(user=owner, pairing_id=out_game.pk, result=fewer, confirm=False) == []
+    assert [g.pk for g in cup_games()] == kept

@@ -41,17 +41,23 @@ def bracket_size(entries: int) -> int:
 UNDECIDED = "undecided"
 
 
+def _seeded_sides(ranking: list[int]) -> list[int | str | None]:
+    """The first cup round's seats in bracket order, two by two (None: a bye); empty below two."""
+    if len(ranking) < 2:
+        return []
+    sides: list[int | str | None] = []
+    for high, low in cup_seats(bracket_size(len(ranking))):
+        sides.append(ranking[high - 1] if high <= len(ranking) else None)
+        sides.append(ranking[low - 1] if low <= len(ranking) else None)
+    return sides
+
+
 def cup_game(table: dict[int, Record], opening: dict[int, Record], games: tuple[Game, ...]) -> Pairing | None:
     """The first cup game in bracket order whose two players are known and not yet drawn; `opening`
     is the records after rounds 1 and 2 alone (the cup's seeding), `table` those of now."""
-    ranking = cup_ranking(opening)
-    if len(ranking) < 2:
+    sides = _seeded_sides(cup_ranking(opening))
+    if len(sides) < 2:
         return None
-    size = bracket_size(len(ranking))
-    sides: list[int | str | None] = []  # None: a bye
-    for high, low in cup_seats(size):
-        sides.append(ranking[high - 1] if high <= len(ranking) else None)
-        sides.append(ranking[low - 1] if low <= len(ranking) else None)
     round_number = CUP_FIRST_ROUND
     while len(sides) > 1:
         advancing: list[int | str | None] = []
@@ -70,5 +76,39 @@ def cup_game(table: dict[int, Record], opening: dict[int, Record], games: tuple[
     return None
 
 
+def cup_games_kept(opening: dict[int, Record], games: tuple[Game, ...]) -> set[int]:
+    """The indices of the drawn cup games (round 3 on) that the bracket seeded from `opening` has:
+    the walk of :func:`cup_game` through the games played. A game the seeding no longer gives (its
+    seats changed, or a seat is fed by a game that is not kept) is not in it, so a correction of an
+    opening game draws again exactly the cup games its new seeding moves, and nothing when the
+    seeding stays (a points-only change that keeps the order)."""
+    sides = _seeded_sides(cup_ranking(opening))
+    kept: set[int] = set()
+    round_number = CUP_FIRST_ROUND
+    while len(sides) > 1:
+        advancing: list[int | str | None] = []
+        for first, second in zip(sides[::2], sides[1::2], strict=True):
+            if first is None or second is None:
+                advancing.append(first if second is None else second)
+            elif isinstance(first, str) or isinstance(second, str):
+                advancing.append(UNDECIDED)
+            else:
+                index = _cup_index(games, first, second, round_number)
+                if index is None:
+                    advancing.append(UNDECIDED)
+                else:
+                    kept.add(index)
+                    winner = games[index].winner
+                    advancing.append(UNDECIDED if winner is None else winner)
+        sides = advancing
+        round_number += 1
+    return kept
+
+
+def _cup_index(games: tuple[Game, ...], first: int, second: int, round_number: int) -> int | None:
+    return next((i for i, g in enumerate(games) if g.round == round_number and g.has(first) and g.has(second)), None)
+
+
 def _cup_game(games: tuple[Game, ...], first: int, second: int, round_number: int) -> Game | None:
-    return next((g for g in games if g.round == round_number and g.has(first) and g.has(second)), None)
+    index = _cup_index(games, first, second, round_number)
+    return None if index is None else games[index]

@@ -30,6 +30,10 @@ from game.models.tournaments import (
     TournamentRound,
 )
 from game.signals import tournament_finished
+from game.tournaments.pairing.double_loss import DrawState, record_result
+from game.tournaments.pairing.double_loss_cup import cup_games_kept
+from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, records
+from game.tournaments.selectors.draw import draw_state, drawn_pairings
 from game.tournaments.services import draw
 from game.tournaments.services.base import TournamentError, is_manager, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, pairing_decide, pairing_points, tournament_finish
@@ -245,20 +249,27 @@ def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult) 
     return pairing
 
 
-def correction_redraws(*, tournament: Tournament, pairing: TournamentPairing, new_winner: int) -> list[Redrawn]:
-    """The games a correction of `pairing` to `new_winner` draws again. A new winner changes both
-    players' losses (and whether each is still in), so every later game naming one of them was drawn
-    from the wrong record; a game redrawn frees its players' later games too, so the rule follows on
-    through them. Later games between other players stand as they were drawn (as an admin's fix of an
-    online draw leaves them, docs/double-loss-draw.md). The same winner draws nothing again."""
-    if new_winner == pairing.winner_id:
-        return []
+def correction_redraws(
+    *, tournament: Tournament, pairing: TournamentPairing, new_winner: int, new_scores: tuple[int, int] | None = None
+) -> list[Redrawn]:
+    """The games a correction of `pairing` to `new_winner` (and `new_scores`) draws again. A new
+    winner changes both players' losses (and whether each is still in), so every later game naming
+    one of them was drawn from the wrong record; a game redrawn frees its players' later games too,
+    so the rule follows on through them. Later games between other players stand as they were drawn
+    (as an admin's fix of an online draw leaves them, docs/double-loss-draw.md).
+
+    `two_rounds_then_cup` seeds its cup by the opening rounds' wins and then Kaisa points
+    (pairing/double_loss_cup.py), so a correction of an opening game, even one that keeps the winner
+    and changes only the points, can move seeds and with them cup games between other players: the
+    cup games the corrected seeding no longer gives are drawn again too (:func:`_cup_reseeded`).
+    The same winner draws nothing else again, nor a seeding that gives the same cup games."""
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
-    touched = {pairing.first_id, pairing.second_id}
+    touched = {pairing.first_id, pairing.second_id} if new_winner != pairing.winner_id else set()
+    reseeded = _cup_reseeded(tournament, pairing, new_winner, new_scores)
     redrawn: list[Redrawn] = []
     later = TournamentPairing.objects.filter(tournament=tournament, index__gt=pairing.index).select_related("round")
     for game in later.order_by("index", "pk"):
-        if game.first_id in touched or game.second_id in touched:
+        if game.pk in reseeded or game.first_id in touched or game.second_id in touched:
             touched.update((game.first_id, game.second_id))
             redrawn.append(
                 Redrawn(
@@ -273,6 +284,29 @@ def correction_redraws(*, tournament: Tournament, pairing: TournamentPairing, ne
     return redrawn
 
 
+def _cup_reseeded(
+    tournament: Tournament, pairing: TournamentPairing, new_winner: int, new_scores: tuple[int, int] | None
+) -> set[int]:
+    """The cup games (their pairing ids) that the seeding after correcting opening game `pairing`
+    no longer gives; empty for other formats and for a cup game corrected (it seeds nothing)."""
+    if tournament.format != Tournament.Format.TWO_ROUNDS_THEN_CUP or pairing.round.number >= CUP_FIRST_ROUND:
+        return set()
+    pairings = drawn_pairings(tournament=tournament)
+    state = draw_state(tournament=tournament, pairings=pairings)
+    position = next(i for i, p in enumerate(pairings) if p.pk == pairing.pk)
+    scores = new_scores if new_scores is not None else (pairing.first_score, pairing.second_score)
+    corrected = record_result(state, position, winner=new_winner, points=scores).games
+    opening = tuple(g for g in corrected if g.round < CUP_FIRST_ROUND)
+    if not all(g.played for g in opening):
+        return set()  # no cup game is drawn before every opening result is in
+    kept = cup_games_kept(records(DrawState(state.event, opening)), corrected)
+    return {
+        p.pk
+        for i, (p, g) in enumerate(zip(pairings, corrected, strict=True))
+        if g.round >= CUP_FIRST_ROUND and i not in kept
+    }
+
+
 def redraw_words(redrawn: list[Redrawn]) -> str:
     return ", ".join(f"{r.first} – {r.second} ({r.round})" for r in redrawn)
 
@@ -281,9 +315,10 @@ def redraw_words(redrawn: list[Redrawn]) -> str:
 def tournament_result_correct(
     *, user: Any, pairing_id: int, result: BoardResult, confirm: bool, reason: str = ""
 ) -> list[Redrawn]:
-    """The director corrects an entered result. If the winner changes, the later games drawn from it
-    (:func:`correction_redraws`) are removed, with any result they had, and the draw draws again from
-    the corrected result; their tables go to the new games. Without `confirm` a correction that
+    """The director corrects an entered result. If the winner changes (or, in a cup event, the
+    seeding moves), the later games drawn from it (:func:`correction_redraws`) are removed, with any
+    result they had, and the draw draws again from the corrected result; their tables go to the new
+    games. Without `confirm` a correction that
     redraws anything is refused with the list of those games (the form's warning step), so the
     director sees what changes before it does. The result before is kept (TournamentResultFix)."""
     pairing, tournament = _locked_pairing(pairing_id)
@@ -294,7 +329,8 @@ def tournament_result_correct(
     if len(reason) > 300:
         raise TournamentError("bad_value", gettext_noop("the reason is at most 300 characters"))
     winner = result_winner(pairing=pairing, result=result, target=target_of(tournament))
-    redrawn = correction_redraws(tournament=tournament, pairing=pairing, new_winner=winner)
+    scores = (int(result.first_score or 0), int(result.second_score or 0))
+    redrawn = correction_redraws(tournament=tournament, pairing=pairing, new_winner=winner, new_scores=scores)
     if redrawn and not confirm:
         raise TournamentError(
             "confirm_redraw",
