@@ -76,6 +76,12 @@ class Tournament(models.Model):
     tables = models.PositiveSmallIntegerField(
         null=True, blank=True, verbose_name=_("tables"), help_text=_("played at the club on this many tables")
     )
+    #: An event imported from a KaisaKaavio file (issue 28 item 5): how many of its top seeds the file
+    #: marked (`Sijoitettu` 1..n, 0: none), so an export marks the same. Null: Kaiza seeded the event
+    #: itself, and its top 1-8 seeds are the marked ones (selectors/draw.py places them).
+    seeds_marked = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("seeds marked"), help_text=_("KaisaKaavio's seed marks of an import")
+    )
     #: At the club: the two players of a game may enter its result too, not only the director.
     players_enter_results = models.BooleanField(default=False, verbose_name=_("players enter results"))
     starts_at = models.DateTimeField(verbose_name=_("start time"))

@@ -237,7 +237,8 @@ def tournament_sheets(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
     """A club admin uploads a KaisaKaavio file: the event is made (services/kaavio.py) and its page
-    shown; a refused file stores nothing and the club page says why."""
+    shown with the file's fields Kaiza did not keep; a refused file stores nothing and the club page
+    says why."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise Http404("No such club")
@@ -249,7 +250,7 @@ def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
             raise TournamentError("bad_file", gettext_noop("choose a KaisaKaavio file"))
         if upload.size is not None and upload.size > MOST_BYTES:
             raise TournamentError("bad_file", gettext_noop("the file is too large"))
-        tournament = kaavio_import(
+        imported = kaavio_import(
             user=request.user,
             club=club,
             data=upload.read(MOST_BYTES + 1),
@@ -261,7 +262,13 @@ def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, refusal_words(error))
         return redirect(f"/clubs/{club.slug}/#tournaments")
     messages.success(request, _("The event is imported."))
-    return redirect("tournament", tournament_id=tournament.pk)
+    if imported.ignored:
+        messages.info(
+            request,
+            _("Not kept from the file (Kaiza has no place for them): %(fields)s")
+            % {"fields": ", ".join(imported.ignored)},
+        )
+    return redirect("tournament", tournament_id=imported.tournament.pk)
 
 
 urlpatterns: list[URLPattern] = [

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from game.tournaments.pairing.double_loss import DrawState, Event, Format, Game, next_game
 
@@ -80,6 +80,9 @@ class KaavioFile:
     participants: tuple[Participant, ...]
     games: tuple[FileGame, ...]
     other_fields: tuple[tuple[str, str], ...] = ()
+    #: The program's other lists (e.g. `JalkiIlmoittautuneet`, late entries) by tag and length: Kaiza
+    #: reads nothing in them and writes none back, so they are only named to the user as ignored.
+    other_lists: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     @property
     def draw_list(self) -> tuple[int, ...]:
@@ -119,6 +122,9 @@ def parse(data: bytes | str) -> KaavioFile:
         participants=participants,
         games=games,
         other_fields=tuple((tag, text) for tag, text in fields.items() if tag not in SETTINGS),
+        other_lists=tuple(
+            (child.tag, len(child)) for child in root if len(child) and child.tag not in ("Osallistujat", "Pelit")
+        ),
     )
 
 

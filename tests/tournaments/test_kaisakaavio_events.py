@@ -4,6 +4,7 @@ same; a bad file is refused with its reason and stores nothing, from the command
 
 from __future__ import annotations
 
+import datetime
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,8 @@ from tests.tournaments.test_kaisakaavio_files import FIXTURE, SAMPLES
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 SAMPLE_NAMES = ("weekly-knockout-from-round-3.xml", "pairs-double-loss.xml", "ranking-double-loss.xml")
-FILES = [FIXTURE, *(SAMPLES / name for name in SAMPLE_NAMES if (SAMPLES / name).exists())]
+SEEDED = FIXTURE.parent / "kaiza-club-night-seeded.xml"
+FILES = [FIXTURE, SEEDED, *(SAMPLES / name for name in SAMPLE_NAMES if (SAMPLES / name).exists())]
 
 
 def _content(kaavio: KaavioFile) -> tuple[Any, ...]:
@@ -46,6 +48,34 @@ def _content(kaavio: KaavioFile) -> tuple[Any, ...]:
     )
     settings = (kaavio.name, kaavio.format, kaavio.game_minutes, kaavio.shootout_visits, kaavio.target)
     return settings, tuple(names[i] for i in kaavio.draw_list), games
+
+
+def _kept(kaavio: KaavioFile) -> tuple[Any, ...]:
+    """The other settings a round trip keeps (services/kaavio.py kept_of): the start as an instant
+    (when the file has a date), the most entries (within Kaiza's 64), the game, the seed marks by
+    name and each game's table; what the file leaves out is not compared."""
+    fields = dict(kaavio.other_fields)
+    start = None
+    if fields.get("AlkamisAika"):
+        hour, minute = (int(x) for x in (fields.get("KellonAika") or "00:00").split(":"))
+        start = datetime.datetime.fromisoformat(fields["AlkamisAika"]).replace(hour=hour, minute=minute)
+    most = int(fields["PelaajiaEnintaan"]) if int(fields.get("PelaajiaEnintaan") or 999) <= 64 else None
+    seeds = tuple(sorted((p.name, p.seeded) for p in kaavio.participants if p.seeded))
+    tables = tuple(dict(g.extra).get("Poyta") or None for g in kaavio.games)
+    return start, most, fields.get("Laji"), seeds, tables
+
+
+def _kept_again(original: KaavioFile, written: KaavioFile) -> tuple[Any, ...]:
+    """`written`'s kept settings, leaving out what `original` does not have."""
+    start, most, game, seeds, tables = _kept(written)
+    first = _kept(original)
+    return (
+        start if first[0] is not None else None,
+        most if first[1] is not None else None,
+        game if first[2] is not None else None,
+        seeds,
+        tables,
+    )
 
 
 def _rows() -> tuple[int, int, int]:
@@ -85,12 +115,65 @@ def test_kaisakaavio_round_trip(path: Path, tmp_path: Path) -> None:
     written = tmp_path / "out.xml"
     call_command("kaisakaavio", "export", str(tournament.pk), str(written), stdout=StringIO())
     assert _content(parse(written.read_bytes())) == _content(original)
+    assert _kept_again(original, parse(written.read_bytes())) == _kept(original)
 
 
-def _file(players: int, games: str, kind: str = "TuplaKaavio") -> bytes:
-    people = "".join(f'<Pelaaja Nimi="P{i}" Id="{i}"/>' for i in range(1, players + 1))
+def test_kaisakaavio_import_keeps_the_other_settings_and_names_what_it_ignores(tmp_path: Path, client: Any) -> None:
+    """The start, the most entries, the game, the seed marks and the tables are Kaiza's own settings
+    once imported (and written back: test_kaisakaavio_round_trip); the fields with no home in Kaiza
+    are named by the command and on the upload page, the kept ones are not."""
+    owner = make_player("Keeper")
+    club = make_club("Keeping club", owner)
+    out = StringIO()
+    call_command("kaisakaavio", "import", str(SEEDED), "--club", club.slug, stdout=out)
+    tournament = Tournament.objects.get()
+    assert tournament.starts_at == datetime.datetime(2026, 11, 27, 16, 30, tzinfo=datetime.UTC)  # 18:30 +02:00
+    assert (tournament.max_entries, tournament.seeds_marked, tournament.tables) == (24, 3, 4)
+    seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("name", "seed"))
+    assert (seeds["Maija Gren"], seeds["Jussi Dahl"], seeds["Eero Berg"]) == (1, 2, 3)
+    tables = {(p.first.name, p.status): p.table for p in TournamentPairing.objects.filter(tournament=tournament)}
+    assert tables == {
+        ("Aino Aalto", "done"): 1,
+        ("Ilona Carlsson", "playing"): 3,
+        ("Kaisa Ek", "done"): 2,
+        ("Maija Gren", "playing"): 4,
+    }
+    line = next(line for line in out.getvalue().splitlines() if line.startswith("not kept"))
+    for name in (
+        "KilpailunJohtaja",
+        "Yksipaivainen",
+        "OsallistumisMaksu",
+        "KilpailuOnViikkokisa",
+        "JalkiIlmoittautuneet (1)",
+        "Pelaaja Seura",
+        "Pelaaja OsMaksu",
+        "Peli Alkoi",
+        "Peli Paattyi",
+    ):
+        assert name in line, line
+    for name in ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji", "Sijoitettu", "Poyta", "PeliAika"):
+        assert name not in line, line
+    sample = parse(SAMPLES / SAMPLE_NAMES[2]) if (SAMPLES / SAMPLE_NAMES[2]).exists() else None
+    if sample is not None:  # 256 entries are beyond Kaiza's 64: named, not kept, not refused
+        text = StringIO()
+        call_command("kaisakaavio", "import", str(SAMPLES / SAMPLE_NAMES[2]), "--club", club.slug, stdout=text)
+        assert "PelaajiaEnintaan (256: Kaiza takes at most 64 entries)" in text.getvalue()
+    client.force_login(owner)
+    page = client.post(
+        f"/clubs/{club.slug}/kaisakaavio/",
+        {"file": SimpleUploadedFile("e.xml", SEEDED.read_bytes()), "tables": "4"},
+        follow=True,
+    ).content.decode()
+    assert "The event is imported." in page and "Not kept from the file" in page and "Pelaaja Seura" in page
+
+
+def _file(
+    players: int, games: str, kind: str = "TuplaKaavio", *, settings: str = "", marks: dict[int, str] | None = None
+) -> bytes:
+    marks = marks or {}
+    people = "".join(f'<Pelaaja Nimi="P{i}" Sijoitettu="{marks.get(i, "")}" Id="{i}"/>' for i in range(1, players + 1))
     return (
-        f'<?xml version="1.0"?><Kilpailu><Nimi>Bad event</Nimi><PeliAika>40</PeliAika>'
+        f'<?xml version="1.0"?><Kilpailu><Nimi>Bad event</Nimi><PeliAika>40</PeliAika>{settings}'
         f"<RankkareidenMaara>3</RankkareidenMaara><TavoitePistemaara>60</TavoitePistemaara>"
         f"<KaavioTyyppi>{kind}</KaavioTyyppi><Osallistujat>{people}</Osallistujat><Pelit>{games}</Pelit></Kilpailu>"
     ).encode()
@@ -114,6 +197,36 @@ BAD_FILES = [
     ),
     (_file(4, ROUND_ONE + _game(2, 1, 3, (3, 2), ("60v", "0"))), "own round"),  # the draw's rules refuse it
     (_file(3, ""), "4 to 64 participants"),
+    # the other settings Kaiza keeps: a bad value is refused, not dropped (services/kaavio.py kept_of)
+    (_file(4, ROUND_ONE, settings="<AlkamisAika>next friday</AlkamisAika>"), "AlkamisAika 'next friday'"),
+    (
+        _file(
+            4, ROUND_ONE, settings="<AlkamisAika>2026-11-27T00:00:00+02:00</AlkamisAika><KellonAika>25:00</KellonAika>"
+        ),
+        "KellonAika '25:00' is not a time of day",
+    ),
+    (_file(4, ROUND_ONE, settings="<PelaajiaEnintaan>many</PelaajiaEnintaan>"), "PelaajiaEnintaan 'many'"),
+    (_file(4, ROUND_ONE, settings="<PelaajiaEnintaan>3</PelaajiaEnintaan>"), "fewer than the file's 4"),
+    (_file(4, ROUND_ONE, settings="<Laji>Pool</Laji>"), "Kaiza plays Kaisa only"),
+    (_file(4, ROUND_ONE, marks={3: "9"}), "a seed is 1 to 4"),
+    (_file(4, ROUND_ONE, marks={3: "1", 2: "1"}), "both marked seed 1"),
+    (_file(4, ROUND_ONE, marks={3: "2"}), "without a gap"),
+    (_file(4, ROUND_ONE, marks={1: "1"}), "marked seed 1 at place 1"),
+    (_file(4, ROUND_ONE.replace('Tilanne="Pelattu"', 'Poyta="x" Tilanne="Pelattu"', 1)), "'x' is not a table 1 to 32"),
+    (
+        _file(4, ROUND_ONE.replace('"60v"', '""').replace('"10"', '""').replace('Tilanne="Pelattu"', 'Poyta="5"', 1)),
+        "on table 5, and the event has 4 tables",
+    ),
+    (
+        _file(
+            4,
+            ROUND_ONE.replace('"60v"', '""')
+            .replace('"10"', '""')
+            .replace('"20"', '""')
+            .replace('Tilanne="Pelattu"', 'Poyta="2"'),
+        ),
+        "both being played on table 2",
+    ),
 ]
 
 

@@ -6,7 +6,8 @@ in), prints the round, the file's two players and `same` or `differs` (with what
 goes on from the file's game and its result. The last line is `draw agreement: A/B games`.
 
 `import FILE --club SLUG [--tables N]` makes the file's event an event of the club played at the club
-(participants as walk-ins, every game and result; game/tournaments/services/kaavio.py) and prints its
+(participants as walk-ins, every game and result, the settings Kaiza has a home for;
+game/tournaments/services/kaavio.py), prints the file's fields it did not keep and the event's
 page; `export EVENT_ID FILE` writes a drawn event in the same format. A refused file stores nothing.
 """
 
@@ -71,14 +72,19 @@ class Command(BaseCommand):
         if club is None:
             raise CommandError(f"there is no club {slug!r}")
         try:
-            tournament = kaavio_import(user=None, club=club, data=path.read_bytes(), tables=tables)
+            imported = kaavio_import(user=None, club=club, data=path.read_bytes(), tables=tables)
         except OSError as error:
             raise CommandError(f"cannot read {path}: {error.strerror}") from error
         except TournamentError as error:
             raise CommandError(f"{path}: {error.message}") from error
+        tournament = imported.tournament
         entries = TournamentEntry.objects.filter(tournament=tournament).count()
         games = TournamentPairing.objects.filter(tournament=tournament).count()
         self.stdout.write(f"imported {tournament.name!r}: {entries} participants, {games} games")
+        if imported.ignored:
+            self.stdout.write(f"not kept (Kaiza has no place for them): {', '.join(imported.ignored)}")
+        else:
+            self.stdout.write("every field of the file is kept")
         self.stdout.write(f"/tournaments/{tournament.pk}/")
 
     def _export(self, event_id: int, path: Path) -> None:

@@ -15,13 +15,24 @@ Decisions (docs/double-loss-draw.md, "KaisaKaavio files"):
 - **Everything is checked before anything is written**, and the import is one transaction: a refused
   file (not XML, an unknown format, a game naming an unknown player, a third loss, a draw Kaiza's
   rules refuse) stores nothing and says why.
-- What Kaiza has no place for (the program's other settings and attributes) is not kept; the export
-  writes the settings Kaiza has and leaves the rest to the program's defaults.
+- **The program's other settings that Kaiza has a home for are kept** (:func:`kept_of`) and written
+  back by the export: the start (`AlkamisAika`'s date at `KellonAika`) as the event's start time,
+  `PelaajiaEnintaan` as its most entries (when within Kaiza's 2..64), `Laji` (Kaisa: a file of
+  another game is refused), the seed marks `Sijoitettu` (Kaiza's seeds 1-8 at the handbook's places:
+  a mark must be where its seed stands in the draw list) and each game's table `Poyta`. A bad value
+  in one of them is refused with the reason, like any other.
+- **What Kaiza has no place for is named, not kept** (:attr:`Imported.ignored`: the program's fees,
+  dress code, director's name, end date, the players' clubs, the games' clock times, late entries):
+  the command prints the list and the upload page shows it, so nobody believes they were moved.
 """
 
 from __future__ import annotations
 
+import datetime
+import re
+from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -34,6 +45,7 @@ from game.models.tournaments import Tournament, TournamentEntry, TournamentPairi
 from game.tournaments.kaisakaavio import FORMATS, PLAYED, FileGame, KaavioError, KaavioFile, Participant, parse, write
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished
 from game.tournaments.pairing.double_loss_state import MINIMUM_FIELD
+from game.tournaments.pairing.draw_seeding import MOST_SEEDS, seed_places
 from game.tournaments.pairing.results import decided
 from game.tournaments.selectors.draw import draw_list, draw_state, drawn_pairings, is_drawn
 from game.tournaments.services.base import TournamentError, require_manager
@@ -50,6 +62,35 @@ WARNING_MINUTES = 5
 #: An upload larger than this is refused unread: the largest sample (111 games) is about 40 kB.
 MOST_BYTES = 2_000_000
 FALLBACK_NAME = "KaisaKaavio"
+#: The settings beyond the clock and format that Kaiza keeps (Tournament.starts_at, max_entries; the
+#: game, which is always Kaisa); every other one of the file is named as ignored.
+KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji")
+KAISA = "Kaisa"
+#: The program is Finnish and its files give Finnish times (the samples' offsets are +02:00 and
+#: +03:00): an export writes the start in Finland's time, the same instant as Kaiza's UTC.
+FILE_ZONE = ZoneInfo("Europe/Helsinki")
+_CLOCK_TIME = re.compile(r"^\s*(\d{1,2})[:.](\d{2})\s*$")
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What a file gives Kaiza beyond its participants, games and clock (checked): the start (None:
+    no date in the file), the most entries (None: not kept), how many top seeds it marks, each
+    game's table by its index (0-based, in draw order), and the names of the fields it ignores."""
+
+    starts_at: datetime.datetime | None
+    max_entries: int | None
+    seeds_marked: int
+    tables: dict[int, int]
+    ignored: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Imported:
+    """The event an import made and the file's fields it did not keep (to tell the user)."""
+
+    tournament: Tournament
+    ignored: tuple[str, ...]
 
 
 def _refused(reason: str) -> TournamentError:
@@ -123,6 +164,115 @@ def _check(kaavio: KaavioFile) -> None:
         raise _refused(error.reason) from error
 
 
+def _start_of(fields: dict[str, str], ignored: list[str]) -> datetime.datetime | None:
+    """`AlkamisAika` (a date, with its offset) at `KellonAika` (HH:MM, midnight if none)."""
+    day, clock = fields.get("AlkamisAika", ""), fields.get("KellonAika", "")
+    if not day:
+        if clock:
+            ignored.append("KellonAika (no AlkamisAika: no date to start on)")
+        return None
+    try:
+        start = datetime.datetime.fromisoformat(day)
+    except ValueError as error:
+        raise _refused(f"AlkamisAika {day!r} is not a date") from error
+    hour = minute = 0
+    if clock:
+        match = _CLOCK_TIME.match(clock)
+        if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+            raise _refused(f"KellonAika {clock!r} is not a time of day (HH:MM)")
+        hour, minute = int(match[1]), int(match[2])
+    start = start.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if start.tzinfo is None:
+        start = start.replace(tzinfo=FILE_ZONE)
+    return start
+
+
+def _seeds_marked(kaavio: KaavioFile) -> int:
+    """The number of top seeds the file marks (`Sijoitettu`), checked against the draw list: Kaiza's
+    seed k stands at the handbook's place for seed k (selectors/draw.py), so a mark elsewhere, a
+    mark that is not 1 to 8, repeated, or with a gap below it, has no home and is refused."""
+    order = list(kaavio.draw_list)
+    by_id = {p.id: p for p in kaavio.participants}
+    marks: dict[int, Participant] = {}
+    for participant in kaavio.participants:
+        text = participant.seeded.strip()
+        if not text:
+            continue
+        if not text.isdigit() or not 1 <= int(text) <= min(MOST_SEEDS, len(order)):
+            raise _refused(
+                f"{participant.name!r} is marked seed {text!r}: a seed is 1 to {min(MOST_SEEDS, len(order))}"
+            )
+        if int(text) in marks:
+            raise _refused(f"{participant.name!r} and {marks[int(text)].name!r} are both marked seed {text}")
+        marks[int(text)] = participant
+    if sorted(marks) != list(range(1, len(marks) + 1)):
+        raise _refused(f"the seed marks are {sorted(marks)}: they run from 1 without a gap")
+    places = seed_places(len(order), min(MOST_SEEDS, len(order)))
+    for seed, participant in marks.items():
+        place = order.index(participant.id) + 1
+        if place != places[seed - 1]:
+            expected = by_id[order[places[seed - 1] - 1]].name
+            raise _refused(
+                f"{participant.name!r} is marked seed {seed} at place {place} of the draw list, where seed "
+                f"{seed} stands at place {places[seed - 1]} ({expected!r})"
+            )
+    return len(marks)
+
+
+def _tables_of(kaavio: KaavioFile, tables: int) -> dict[int, int]:
+    """Each game's table (`Poyta`): a played game keeps the one it was played on (1 to 32), a game
+    not yet played is on it now, so it is one of the event's tables and no other such game's."""
+    given: dict[int, int] = {}
+    busy: dict[int, int] = {}
+    for index, game in enumerate(kaavio.games):
+        text = dict(game.extra).get("Poyta", "").strip()
+        if not text:
+            continue
+        if not text.isdigit() or not TABLES_RANGE[0] <= int(text) <= TABLES_RANGE[1]:
+            raise _refused(
+                f"game {index + 1}'s table (Poyta) {text!r} is not a table {TABLES_RANGE[0]} to {TABLES_RANGE[1]}"
+            )
+        table = int(text)
+        if not game.played:
+            if table > tables:
+                raise _refused(f"game {index + 1} is being played on table {table}, and the event has {tables} tables")
+            if table in busy:
+                raise _refused(f"games {busy[table] + 1} and {index + 1} are both being played on table {table}")
+            busy[table] = index
+        given[index] = table
+    return given
+
+
+def kept_of(kaavio: KaavioFile, *, tables: int) -> Kept:
+    """The file's settings, seed marks and tables that Kaiza keeps, checked, and the names of the
+    rest (fields with a value only: an empty one loses nothing)."""
+    fields = dict(kaavio.other_fields)
+    ignored: list[str] = []
+    starts_at = _start_of(fields, ignored)
+    max_entries = None
+    most = fields.get("PelaajiaEnintaan", "").strip()
+    if most:
+        if not most.isdigit():
+            raise _refused(f"PelaajiaEnintaan {most!r} is not a number")
+        if int(most) < len(kaavio.participants):
+            raise _refused(f"PelaajiaEnintaan {most} is fewer than the file's {len(kaavio.participants)} participants")
+        if int(most) <= ENTRIES_RANGE[1]:
+            max_entries = max(int(most), ENTRIES_RANGE[0])
+        else:
+            ignored.append(f"PelaajiaEnintaan ({most}: Kaiza takes at most {ENTRIES_RANGE[1]} entries)")
+    game = fields.get("Laji", "").strip()
+    if game and game.lower() != KAISA.lower():
+        raise _refused(f"the game (Laji) is {game!r}: Kaiza plays Kaisa only")
+    ignored += [tag for tag, text in kaavio.other_fields if tag not in KEPT_SETTINGS and text.strip()]
+    ignored += [f"{tag} ({count})" for tag, count in kaavio.other_lists]
+    participant_fields = {"Seura"} if any(p.club.strip() for p in kaavio.participants) else set()
+    participant_fields |= {k for p in kaavio.participants for k, v in p.extra if v.strip()}
+    ignored += [f"Pelaaja {name}" for name in sorted(participant_fields)]
+    game_fields = {k for g in kaavio.games for k, v in g.extra if k != "Poyta" and v.strip()}
+    ignored += [f"Peli {name}" for name in sorted(game_fields)]
+    return Kept(starts_at, max_entries, _seeds_marked(kaavio), _tables_of(kaavio, tables), tuple(ignored))
+
+
 def _winner_id(game: FileGame) -> int | None:
     if not game.played:
         return None
@@ -130,9 +280,10 @@ def _winner_id(game: FileGame) -> int | None:
 
 
 @transaction.atomic
-def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_TABLES) -> Tournament:
+def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_TABLES) -> Imported:
     """A KaisaKaavio file as a new event of `club` played at the club on `tables` tables. `user` None
-    is the operator's command (manage.py kaisakaavio import); otherwise a club admin's upload."""
+    is the operator's command (manage.py kaisakaavio import); otherwise a club admin's upload. The
+    event comes back with the names of the file's fields Kaiza did not keep."""
     if user is not None:
         require_manager(club_id=club.pk, user=user)
     if not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
@@ -144,6 +295,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     except KaavioError as error:
         raise _refused(error.reason) from error
     _check(kaavio)
+    kept = kept_of(kaavio, tables=tables)
     clock = _clock(kaavio)
     kind, knockout_from = FORMATS[kaavio.format]
     name = " ".join(kaavio.name.split())[:80]
@@ -155,8 +307,9 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         rated=False,
         time_limit=clock.time_limit,
         ruleset=clock.ruleset(),
-        max_entries=max(16, len(kaavio.participants)),
-        starts_at=timezone.now(),
+        max_entries=kept.max_entries or max(16, len(kaavio.participants)),
+        starts_at=kept.starts_at or timezone.now(),
+        seeds_marked=kept.seeds_marked,
         status=Tournament.Status.RUNNING,
         tables=tables,
         created_by=user,
@@ -176,7 +329,9 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         )
         rounds[game.round] = round_
         first, second = entry_of[game.first_id], entry_of[game.second_id]
-        pairing = TournamentPairing(round=round_, tournament=tournament, index=index, first=first, second=second)
+        pairing = TournamentPairing(
+            round=round_, tournament=tournament, index=index, first=first, second=second, table=kept.tables.get(index)
+        )
         winner_file_id = _winner_id(game)
         if winner_file_id is not None:
             winner = entry_of[winner_file_id].pk
@@ -198,7 +353,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         tournament_finish(tournament)
     else:
         draw_advance(tournament, game_now())  # the unplayed games get tables, the draw goes on
-    return tournament
+    return Imported(tournament, kept.ignored)
 
 
 _FORMAT_NAMES = {value: key for key, value in FORMATS.items()}
@@ -215,6 +370,15 @@ def kaavio_export(*, tournament: Tournament) -> str:
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
     knockout = tournament.knockout_from if tournament.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
+    seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
+    marked = tournament.seeds_marked if tournament.seeds_marked is not None else min(MOST_SEEDS, len(seeds))
+    start = tournament.starts_at.astimezone(FILE_ZONE)
+    settings = (
+        ("AlkamisAika", start.replace(hour=0, minute=0, second=0, microsecond=0).isoformat()),
+        ("KellonAika", start.strftime("%H:%M")),
+        ("PelaajiaEnintaan", str(tournament.max_entries)),
+        ("Laji", KAISA),
+    )
     games = []
     for pairing, game in zip(pairings, state.games, strict=True):
         done = pairing.status == TournamentPairing.Status.DONE
@@ -232,6 +396,7 @@ def kaavio_export(*, tournament: Tournament) -> str:
                 second_points=pairing.second_score if done else None,
                 winner=winner,
                 state=PLAYED if done else "",
+                extra=(("Poyta", "" if pairing.table is None else str(pairing.table)),),
             )
         )
     return write(
@@ -241,7 +406,11 @@ def kaavio_export(*, tournament: Tournament) -> str:
             game_minutes=clock.game_minutes,
             shootout_visits=clock.shootout_visits,
             target=clock.target_score,
-            participants=tuple(Participant(id=file_id[e], name=names[e]) for e in state.event.entrants),
+            participants=tuple(
+                Participant(id=file_id[e], name=names[e], seeded=str(seeds[e]) if 1 <= seeds[e] <= marked else "")
+                for e in state.event.entrants
+            ),
             games=tuple(games),
+            other_fields=settings,
         )
     )
