@@ -188,3 +188,79 @@ def test_club_event_on_real_tables(
     for page in (spectator, director, phone):
         assert page.errors == [] and page.evaluate("() => window.__csp") == [], page.url
     pages.assert_clean_log(server)
+
+
+#: SETUP, then two of round 1's four results in (the live page has tables, latest results, the draw's
+#: record and the standings to show).
+TWO_RESULTS = (
+    SETUP.replace("result = t.pk", "")
+    + """
+from game.models.tournaments import TournamentPairing
+from game.tournaments.services.club import AT_TARGET, SHOOTOUT, BoardResult, tournament_result_enter
+on = {p.table: p for p in TournamentPairing.objects.filter(tournament=t, table__isnull=False)}
+tournament_result_enter(user=director, pairing_id=on[1].pk, result=BoardResult(60, 31, AT_TARGET))
+tournament_result_enter(user=director, pairing_id=on[2].pk, result=BoardResult(45, 52, SHOOTOUT, on[2].first_id))
+result = t.pk
+"""
+)
+
+#: The live page's socket is up (its status reads the word for live).
+LIVE = "() => { const s = document.querySelector('[data-socket-status]'); return s.textContent === s.dataset.live; }"
+
+#: Each part's box in the viewport: {name: [top, bottom, left, right]}, and the tables' type size.
+BOXES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+  return {
+    tables: box(document.querySelector('[data-club-tables] table')),
+    standings: box(document.querySelector('[data-standings]')),
+    font: parseFloat(getComputedStyle(document.querySelector('[data-club-tables] td')).fontSize),
+    height: window.innerHeight,
+  };
+}"""
+
+#: Where the latest results' first bullet is drawn against the text of the card's heading: an outside
+#: marker sits about 1em left of its item's box, so it is inside the card's text column when the item
+#: starts at least that far right of the heading's text.
+BULLET = """() => {
+  const card = document.querySelector('[data-club-tables]');
+  const heading = [...card.querySelectorAll('h3')].pop();
+  const item = card.querySelector('ul li');
+  const range = document.createRange();
+  range.selectNodeContents(heading);
+  const text = range.getBoundingClientRect().left;
+  const font = parseFloat(getComputedStyle(item).fontSize);
+  return { marker: item.getBoundingClientRect().left - font, text, style: getComputedStyle(item).listStyleType };
+}"""
+
+
+@pytest.mark.browser
+def test_club_event_live_page_on_a_tv(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    """Issue 28 item 3, "readable on a club's TV": the public live page of an event on real tables, in
+    Finnish, at 1920×1080 and 1280×720: nothing cut off or scrolling sideways, the type larger on the
+    big screen, and at 1920×1080 the four tables and the standings of eight players both on screen
+    without scrolling. The latest results' bullets sit in the card's text column, not its padding."""
+    server = daphne_factory()
+    tid = pages.django_run(server.env, TWO_RESULTS)
+    fonts = {}
+    for width, height in ((1920, 1080), (1280, 720)):
+        tv = finnish(chromium, {"width": width, "height": height})
+        tv.goto(f"{server.url}/tournaments/{tid}/live/")
+        tv.wait_for_function(LIVE)
+        assert "Viimeisimmät tulokset" in pages.visible_text(tv, "[data-club-tables]")
+        tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi.png"))
+        tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi-full.png"), full_page=True)
+        assert pages.cut_off(tv, "main") == [], width
+        assert tv.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), width
+        boxes = tv.evaluate(BOXES)
+        fonts[width] = boxes["font"]
+        if width == 1920:
+            for part in ("tables", "standings"):
+                top, bottom, _left, _right = boxes[part]
+                assert 0 <= top and bottom <= boxes["height"], (part, boxes)
+        bullet = tv.evaluate(BULLET)
+        assert bullet["style"] != "none" and bullet["marker"] >= bullet["text"] - 1, bullet
+        assert tv.errors == [] and tv.evaluate("() => window.__csp") == []
+    assert fonts[1920] >= 20 and fonts[1920] > fonts[1280] >= 16, fonts  # readable across a room
+    pages.assert_clean_log(server)
