@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from django.conf import settings
+from game.common.knobs import setting_int
 
 T = TypeVar("T")
 
@@ -35,13 +35,7 @@ _pool: ProcessPoolExecutor | None = None
 
 def engine_workers() -> int:
     """How many worker processes the pool has (``KAIZA_BOT_WORKERS``, at least 1)."""
-    value = getattr(settings, "KAIZA_BOT_WORKERS", None)
-    if value is None:
-        value = os.environ.get("KAIZA_BOT_WORKERS")
-    try:
-        return max(1, int(float(value))) if value is not None else 1
-    except ValueError:
-        return 1
+    return setting_int("KAIZA_BOT_WORKERS", 1, minimum=1)
 
 
 def engine_pool() -> ProcessPoolExecutor:

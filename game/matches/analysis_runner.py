@@ -21,13 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from typing import Any
-
-from django.conf import settings
 
 from game.common.db import db_async
 from game.common.engine_pool import run_in_engine_pool
+from game.common.knobs import setting_int
 from game.engine.analysis import (
     ANALYSIS_SIMULATIONS,
     DEFAULT_SAMPLES,
@@ -55,24 +53,14 @@ _running: set[int] = set()
 _tasks: set[asyncio.Task[Any]] = set()
 
 
-def _setting(name: str, default: int) -> int:
-    value = getattr(settings, name, None)
-    if value is None:
-        value = os.environ.get(name)
-    try:
-        return max(1, int(value)) if value is not None else default
-    except ValueError:
-        return default
-
-
 def analysis_samples() -> int:
     """Noisy strikes per valued shot (the engine's 24; tests set ``KAIZA_ANALYSIS_SAMPLES`` low)."""
-    return _setting("KAIZA_ANALYSIS_SAMPLES", DEFAULT_SAMPLES)
+    return setting_int("KAIZA_ANALYSIS_SAMPLES", DEFAULT_SAMPLES, minimum=1)
 
 
 def analysis_simulations() -> int:
     """The best-shot search's budget in simulations (the engine's; ``KAIZA_ANALYSIS_SIMULATIONS``)."""
-    return _setting("KAIZA_ANALYSIS_SIMULATIONS", ANALYSIS_SIMULATIONS)
+    return setting_int("KAIZA_ANALYSIS_SIMULATIONS", ANALYSIS_SIMULATIONS, minimum=1)
 
 
 def _claimed_record(analysis_id: int | None) -> tuple[MatchAnalysis, dict[str, Any], list[str]] | None:

@@ -22,15 +22,13 @@ import asyncio
 import hashlib
 import logging
 import math
-import os
 from dataclasses import dataclass
 from typing import Any
-
-from django.conf import settings
 
 from game.common.clock import game_now
 from game.common.db import db_async
 from game.common.engine_pool import run_in_engine_pool
+from game.common.knobs import setting_number
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
@@ -66,19 +64,9 @@ _no_bot: dict[str, None] = {}
 NO_BOT_MEMORY = 10_000
 
 
-def _setting(name: str, default: float) -> float:
-    value = getattr(settings, name, None)
-    if value is None:
-        value = os.environ.get(name)
-    try:
-        return float(value) if value is not None else default
-    except ValueError:
-        return default
-
-
 def bot_pace() -> float:
     """1.0 plays at a human pace (wait for the animation, aim over a second); 0 plays at once."""
-    return max(0.0, _setting("KAIZA_BOT_PACE", 1.0))
+    return setting_number("KAIZA_BOT_PACE", 1.0, minimum=0.0)
 
 
 @dataclass(frozen=True)

@@ -141,3 +141,29 @@ def test_the_streak_counts_solves_and_ends_when_none_are_left(client: Client, pu
 
 def test_an_unknown_puzzle_is_not_found(client: Client) -> None:
     assert client.get("/puzzles/999/").status_code == 404
+
+
+def _words(response: Any) -> dict[str, str]:
+    """The hidden words a free-table page's script says (``.kz-learn-words [data-words]``), by key."""
+    assert response.status_code == 200
+    box = re.search(r'<div class="kz-learn-words" hidden>(.*?)</div>', response.content.decode(), re.S)
+    assert box is not None
+    found = re.findall(r'<span data-words="([a-z_]+)">([^<]*)</span>', box.group(1))
+    assert len(found) == len({key for key, _ in found}), found  # each word once
+    return dict(found)
+
+
+@pytest.mark.parametrize("language", ["en", "fi", "ru"])
+def test_the_puzzle_and_practice_pages_say_the_free_tables_words_alike(
+    client: Client, puzzle: Puzzle, language: str
+) -> None:
+    """The four words both scripts say come from one include: the same on both pages, in each language."""
+    shared = ("rate_limited", "refused", "call_first", "illegal_placement")
+    on_puzzle = _words(client.get(f"/puzzles/{puzzle.pk}/", HTTP_ACCEPT_LANGUAGE=language))
+    on_practice = _words(client.get("/practice/", HTTP_ACCEPT_LANGUAGE=language))
+    for key in shared:
+        assert on_puzzle[key] and on_puzzle[key] == on_practice[key], key
+    assert "solved" in on_puzzle and "copied" in on_practice
+    if language != "en":
+        english = _words(client.get("/practice/", HTTP_ACCEPT_LANGUAGE="en"))
+        assert all(on_practice[key] != english[key] for key in shared), language

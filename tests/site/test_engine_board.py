@@ -32,7 +32,7 @@ def ask(client: Client, body: Any, **headers: str) -> Any:
 def test_analysis_board_top_three(client: Client) -> None:
     """K-5.3: a red on the lip of the bottom right pocket is worth its 3 points to the engine; the three
     answers are three calls, best first; each replays on the practice table exactly as the board says."""
-    engine_board._kept.clear()
+    engine_board.forget_answers()
     answer = ask(client, {"position": code(POT)})
     assert answer.status_code == 200, answer.content
     reply = answer.json()
@@ -60,7 +60,7 @@ def test_analysis_board_top_three(client: Client) -> None:
         assert played["words"] == shot["words"]
     # The same position, the same answer (kept, and the same from a fresh search in the pool).
     assert ask(client, {"position": code(POT)}).json() == reply
-    engine_board._kept.clear()
+    engine_board.forget_answers()
     assert ask(client, {"position": code(POT)}).json() == reply
     finnish = ask(client, {"position": code(POT)}, HTTP_ACCEPT_LANGUAGE="fi").json()
     assert [s["expected_points"] for s in finnish["shots"]] == values
@@ -77,11 +77,11 @@ def test_analysis_board_top_three(client: Client) -> None:
     ],
 )
 def test_analysis_board_refuses_bad_questions(client: Client, body: Any, status: int, error: str) -> None:
-    engine_board._kept.clear()
+    engine_board.forget_answers()
     answer = ask(client, body)
     assert answer.status_code == status and answer.json()["error"]["code"] == error, answer.content
     assert answer.json()["error"]["message"]
-    assert engine_board._kept == {} and MatchRow.objects.count() == 0
+    assert engine_board.answers_kept() == 0 and MatchRow.objects.count() == 0
 
 
 def test_analysis_board_needs_a_post_and_is_limited_per_address(client: Client, settings: Any) -> None:

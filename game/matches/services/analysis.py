@@ -8,18 +8,17 @@ One analysis per match however many ask: the row's one-to-one key on the match, 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from game.common.knobs import setting_int
 from game.matches.services.base import MatchError
 from game.models import Match, MatchAnalysis
 from game.signals import analysis_finished
@@ -33,18 +32,8 @@ USER_LIMIT = 2
 STALE_AFTER = timedelta(minutes=5)
 
 
-def _setting(name: str, default: int) -> int:
-    value = getattr(settings, name, None)
-    if value is None:
-        value = os.environ.get(name)
-    try:
-        return int(value) if value is not None else default
-    except ValueError:
-        return default
-
-
 def analysis_user_limit() -> int:
-    return max(1, _setting("KAIZA_ANALYSIS_USER_LIMIT", USER_LIMIT))
+    return setting_int("KAIZA_ANALYSIS_USER_LIMIT", USER_LIMIT, minimum=1)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,18 @@ def keep_answer(code: str, answer: list[dict[str, Any]]) -> None:
         _kept.popitem(last=False)
 
 
+def forget_answers() -> None:
+    """Drop every kept answer of this process. For a test that must see the engine answer afresh in the
+    pool (the same position must give the same answer searched again), and for an operator after an
+    engine change in a running process: a kept answer is only as good as the engine that made it."""
+    _kept.clear()
+
+
+def answers_kept() -> int:
+    """How many answers this process keeps (a refused question must keep none)."""
+    return len(_kept)
+
+
 def board_reply(position: Position, answer: Sequence[Mapping[str, Any]], language: str | None) -> dict[str, Any]:
     """The page's JSON: each shot's call and strike (to replay it), its expected points and success
     probability, and in words what it does played exactly; the noise the figures were made under."""
