@@ -58,6 +58,16 @@ def _reset_pool() -> None:
     _pool = None
 
 
+def engine_pool_close() -> None:
+    """Stop the pool's workers (the next job starts a fresh pool, read again from
+    ``KAIZA_BOT_WORKERS``): for a command that measures the pool with a number of workers of its own
+    (bench_analysis: one), so it neither inherits a pool nor leaves its worker running."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=True, cancel_futures=True)
+    _pool = None
+
+
 async def run_in_engine_pool(function: Callable[..., T], *args: Any, timeout: float, **kwargs: Any) -> T:
     """``function(*args, **kwargs)`` in a worker, awaited without holding the loop; a broken pool (a
     killed worker) is rebuilt and the job tried once more. ``asyncio.TimeoutError`` after ``timeout`` s."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from game.common.db import db_async
@@ -30,6 +31,7 @@ from game.engine.analysis import (
     ANALYSIS_SIMULATIONS,
     DEFAULT_SAMPLES,
     STROKE_NOISE,
+    PlayedShot,
     analyse_with_motion,
     played_shots,
     summarise_match,
@@ -75,6 +77,39 @@ async def _publish(match_id: str, status: protocol.AnalysisStatus, done: int, to
     await realtime.relay(match_id, protocol.analysis(status, done, total))
 
 
+#: Told after shot ``done`` of ``total`` (and once with 0 before the first): the server stores and
+#: publishes it, the benchmark prints it.
+Progress = Callable[[int, int], Awaitable[None]]
+
+
+async def analyse_record(
+    record: Mapping[str, Any], players: list[str], *, samples: int, simulations: int, progress: Progress
+) -> tuple[dict[str, Any], list[PlayedShot]]:
+    """A stored match's analysis the product's way: the positions replayed from its input ``record``,
+    then one engine-pool job a shot (its analysis and the best shot's exact motion), ``progress``
+    awaited after each; the report (with ``simulations`` and each shot's ``best_motion``) and the
+    shots analysed. The one path of the server (:func:`run_one`) and of ``bench_analysis``."""
+    shots = played_shots(await run_in_engine_pool(record_shots, record, timeout=SHOT_TIMEOUT))
+    total = len(shots)
+    await progress(0, total)
+    analyses = []
+    motions = []
+    for index, shot in enumerate(shots):
+        analysed, motion = await run_in_engine_pool(
+            analyse_with_motion, shot, STROKE_NOISE, samples, simulations, timeout=SHOT_TIMEOUT
+        )
+        analyses.append(analysed)
+        motions.append(motion)
+        await progress(index + 1, total)
+    report = summarise_match(analyses, players, STROKE_NOISE, samples).as_dict()
+    report["simulations"] = simulations
+    # The engine's shot played exactly, beside each shot: the replay page's "Show the engine's shot"
+    # draws and plays these segments (game.matches.selectors.analysis.engine_shot).
+    for shot_report, motion in zip(report["shots"], motions, strict=True):
+        shot_report["best_motion"] = motion
+    return report, shots
+
+
 async def run_one(analysis_id: int | None = None) -> int | None:
     """Take one waiting analysis (``analysis_id``'s, or the oldest) and run it to its end; the id run,
     or None when there was none to take."""
@@ -84,28 +119,16 @@ async def run_one(analysis_id: int | None = None) -> int | None:
     analysis, record, players = claimed
     match_id = str(analysis.match_id)
     _running.add(analysis.pk)
+
+    async def progress(done: int, total: int) -> None:
+        await db_async(match_services.analysis_progress)(analysis_id=analysis.pk, done=done, total=total)
+        await _publish(match_id, "running", done, total)
+
     try:
-        shots = played_shots(await run_in_engine_pool(record_shots, record, timeout=SHOT_TIMEOUT))
+        report, shots = await analyse_record(
+            record, players, samples=analysis_samples(), simulations=analysis_simulations(), progress=progress
+        )
         total = len(shots)
-        await db_async(match_services.analysis_progress)(analysis_id=analysis.pk, done=0, total=total)
-        await _publish(match_id, "running", 0, total)
-        samples, simulations = analysis_samples(), analysis_simulations()
-        analyses = []
-        motions = []
-        for index, shot in enumerate(shots):
-            analysed, motion = await run_in_engine_pool(
-                analyse_with_motion, shot, STROKE_NOISE, samples, simulations, timeout=SHOT_TIMEOUT
-            )
-            analyses.append(analysed)
-            motions.append(motion)
-            await db_async(match_services.analysis_progress)(analysis_id=analysis.pk, done=index + 1, total=total)
-            await _publish(match_id, "running", index + 1, total)
-        report = summarise_match(analyses, players, STROKE_NOISE, samples).as_dict()
-        report["simulations"] = simulations
-        # The engine's shot played exactly, beside each shot: the replay page's "Show the engine's shot"
-        # draws and plays these segments (game.matches.selectors.analysis.engine_shot).
-        for shot_report, motion in zip(report["shots"], motions, strict=True):
-            shot_report["best_motion"] = motion
         positions = [{"snapshot": shot.snapshot, "player": shot.player} for shot in shots]
         await db_async(match_services.analysis_finish)(analysis_id=analysis.pk, report=report, positions=positions)
         await _publish(match_id, "done", total, total)

@@ -35,9 +35,12 @@ from game.engine.analysis import (
     analyse_shot,
     best_shots,
     expected_points,
+    played_shots,
     sample_match,
     summarise_match,
 )
+from game.engine.analysis.sample import sample_record
+from game.engine.replay import record_shots
 from game.engine.rules import Match
 from game.engine.rules.strike import parse_strike
 from game.engine.table import kaisa_table
@@ -268,3 +271,12 @@ def test_analyse_match_reports_progress_and_per_player_figures(played_match: lis
         assert 0.0 <= summary.accuracy <= 1.0
     assert result.as_dict()["noise"] == STROKE_NOISE.as_dict()
     assert json.loads(json.dumps(result.as_dict()))["accuracy_margin"] == ACCURACY_MARGIN
+
+
+def test_the_sample_record_replays_to_the_sample_matchs_shots() -> None:
+    """bench_analysis starts from the sample match's input record, as the server starts from a stored
+    match's: replayed, it gives exactly the positions, shooters and strikes of the sample match."""
+    record = sample_record(shots=4)
+    assert [entry["kind"] for entry in record["inputs"]][:2] == ["lag", "lag"]
+    replayed = played_shots(record_shots(record))
+    assert replayed == sample_match(shots=4)

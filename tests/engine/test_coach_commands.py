@@ -46,9 +46,20 @@ def test_bot_ladder_needs_two_levels() -> None:
 
 
 def test_bench_analysis_prints_its_last_line() -> None:
+    """The server's path (the record replayed, one pool job a shot, one worker, each best shot's motion),
+    cut to two shots and a small search: the last line is the contract, the host's speed beside it."""
     out = StringIO()
-    call_command("bench_analysis", shots=2, samples=4, stdout=out)
+    call_command("bench_analysis", shots=2, samples=4, simulations=20, stdout=out)
     lines = out.getvalue().strip().splitlines()
     assert re.fullmatch(r"analysis: 2 shots in \d+\.\d s", lines[-1]), lines[-1]
-    assert re.fullmatch(r"host: timeit sum\(i\*i for i in range\(10\*\*6\)\): \d+ ms \(best of 5\)", lines[0])
+    host = r"timeit sum\(i\*i for i in range\(10\*\*6\)\): \d+ ms \(best of 5\)"
+    assert re.fullmatch(r"host: " + host, lines[0]), lines[0]
+    assert re.fullmatch(r"host after: " + host, lines[-2]), lines[-2]
+    assert "pool: 1 worker, started in" in out.getvalue()
+    assert "motions: 2 of 2 best shots played exactly" in lines
     assert sum(line.startswith(("north:", "south:")) for line in lines) == 2
+
+
+def test_bench_analysis_refuses_a_search_of_nothing() -> None:
+    with pytest.raises(CommandError):
+        call_command("bench_analysis", shots=2, simulations=0, stdout=StringIO())

@@ -25,6 +25,9 @@ MOVE_SEED_STRIDE = 100_003
 
 #: Called after every shot with the snapshot before it, the shooter, the move and the outcome.
 ShotHook = Callable[[Mapping[str, Any], str, Mapping[str, Any], Any], None]
+#: Called after every move (lag, break choice, placement, shot) with the same four; what a stored
+#: match's input record is made of (game.engine.analysis.sample.sample_record).
+MoveHook = ShotHook
 
 
 @dataclass
@@ -68,12 +71,13 @@ def play_match(
     budget: float | None = None,
     on_shot: ShotHook | None = None,
     max_shots: int | None = None,
+    on_move: MoveHook | None = None,
 ) -> MatchResult:
     """One bot-against-bot match: ``levels`` maps each seat's name to its level, ``seats`` is the join
     order (the lag sides, K-3.1). ``breaker`` decides the K-3.2 choice (the lag winner breaks only if
     it is the breaker), so a series can alternate the break whoever wins the lag; None lets the lag
     winner break. ``budget`` overrides every level's search time; ``max_shots`` caps the shots like
-    ``max_moves`` caps the moves; ``on_shot`` sees every shot."""
+    ``max_moves`` caps the moves; ``on_shot`` sees every shot, ``on_move`` every move."""
     match = Match.new(players=seats, ruleset=Ruleset(target_score=target))
     last_shooter: str | None = None
     visit_open = False
@@ -94,6 +98,8 @@ def play_match(
         if action == "choose_break" and breaker is not None:
             move = {**move, "take": player == breaker}
         outcome = apply_move(match, move)
+        if on_move is not None:
+            on_move(snapshot, player, move, outcome)
         if action != "shoot":
             continue
         shots += 1
