@@ -21,7 +21,7 @@ from game.engine.analysis import (
 )
 from game.matches.selectors.analysis import call_words, match_graph, strike_words
 from game.matches.selectors.replays import match_player_names, match_replay_record, match_replay_steps, replay_shots
-from game.matches.services import analysis_claim, analysis_finish
+from game.matches.services import analysis_claim, analysis_finish, analysis_store_motion
 from game.models import MatchAnalysis, Shot
 from tests.support.community_factories import make_player, play_engine_match
 
@@ -137,7 +137,10 @@ def test_the_engine_shot_is_sent_exactly_as_the_engine_plays_it(client: Client) 
     assert missing.status_code == 404 and "not there" in missing.json()["error"]
 
 
-def test_an_analysis_stored_without_motions_offers_no_engine_shot(client: Client) -> None:
+def test_an_analysis_stored_without_motions_offers_the_engine_shot_made_when_asked(client: Client) -> None:
+    """An analysis stored before the motions were kept: the replay still offers the engine's shot beside
+    every shot; the first ask makes its motion in the engine pool (exactly the engine's, played in the
+    position before that shot), stores it, and the next ask is sent the stored one."""
     match = _match()
     MatchAnalysis.objects.create(match=match, requested_by=match.player1)
     claimed = analysis_claim()
@@ -148,9 +151,39 @@ def test_an_analysis_stored_without_motions_offers_no_engine_shot(client: Client
     ).as_dict()
     analysis_finish(analysis_id=claimed.pk, report=report)
     page = client.get(f"/m/{match.pk}/replay/").content.decode()
-    assert "data-engine-shot=" not in page and "data-analysis-graph" in page
+    assert page.count("data-engine-shot=") == len(shots) >= 2 and "data-analysis-graph" in page
+    seqs = list(Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True))
+    index = len(seqs) - 1  # the last shot: the match replayed all the way to it
+    sent = client.get(f"/m/{match.pk}/analysis/shot/{seqs[index]}.json")
+    assert sent.status_code == 200, sent.content
+    best = report["shots"][index]["best"]
+    again = exact_motion(shots[index].snapshot, best["call"], best["strike"])
+    assert sent.json()["segments"] == json.loads(json.dumps(again["segments"])) and sent.json()["segments"]
+    assert sent.json()["cue_ball"] == again["cue_ball"] and " into " in sent.json()["words"]
+    stored = MatchAnalysis.objects.get(pk=claimed.pk).report["shots"]
+    assert stored[index]["best_motion"]["segments"] == sent.json()["segments"]
+    assert all("best_motion" not in shot for shot in stored[:index])  # made only for the shot asked about
+    assert client.get(f"/m/{match.pk}/analysis/shot/{seqs[index]}.json").json() == sent.json()
+    # Stored once: a second store of that shot, a shot that is not there, change nothing.
+    assert not analysis_store_motion(analysis_id=claimed.pk, index=index, motion={"segments": {}})
+    assert not analysis_store_motion(analysis_id=claimed.pk, index=len(seqs), motion={"segments": {}})
+    assert MatchAnalysis.objects.get(pk=claimed.pk).report["shots"] == stored
+
+
+def test_an_engine_shot_the_rules_refused_is_said_not_there(client: Client) -> None:
+    """A best shot stored as refused (its motion None: the rules would not play it again) is not
+    offered, and asking for it is a 404 in words, nothing made or stored."""
+    match = _match()
+    _shots, report = _analysed_with_motions(match)
+    analysis = MatchAnalysis.objects.get(match=match)
+    analysis.report["shots"][0]["best_motion"] = None
+    analysis.save(update_fields=["report"])
+    page = client.get(f"/m/{match.pk}/replay/").content.decode()
+    assert page.count("data-engine-shot=") == len(report["shots"]) - 1
     seq = Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True).first()
-    assert client.get(f"/m/{match.pk}/analysis/shot/{seq}.json").status_code == 404
+    refused = client.get(f"/m/{match.pk}/analysis/shot/{seq}.json")
+    assert refused.status_code == 404 and "not there" in refused.json()["error"]
+    assert MatchAnalysis.objects.get(match=match).report["shots"][0]["best_motion"] is None
 
 
 def test_the_graph_follows_the_score_and_the_expected_points(client: Client) -> None:

@@ -28,6 +28,7 @@ from game.engine.analysis.report import (
     analyse_shot,
     analyse_with_motion,
     exact_motion,
+    motion_in_record,
     played_shots,
     summarise_match,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "engine_board",
     "exact_motion",
     "expected_points",
+    "motion_in_record",
     "played_shots",
     "sample_match",
     "summarise_match",

@@ -23,6 +23,7 @@ from game.engine.analysis.expected import (
     value_of,
 )
 from game.engine.analysis.noise import STROKE_NOISE, StrokeNoise
+from game.engine.replay import record_shots
 from game.engine.rules import RuleError
 
 #: A shot is "accurate" when it loses at most this many expected points to the best: about the
@@ -178,6 +179,23 @@ def analyse_with_motion(
     except AnalysisError:
         motion = None
     return analysis, motion
+
+
+def motion_in_record(
+    record: Mapping[str, Any], index: int, call: Mapping[str, Any], strike: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """:func:`exact_motion` of ``call`` and ``strike`` in the position before the ``index``-th shot
+    (from 0, counting ``shoot`` inputs) of a stored match's input ``record``: the best shot's motion of
+    an analysis stored before the motions were kept, made when a page first asks for it. The position
+    is the record replayed (CPU work: one pool job); None when the rules refuse the strike there, as
+    :func:`analyse_with_motion` stores it. AnalysisError if the record has no such shot."""
+    shots = record_shots(record)
+    if not 0 <= index < len(shots):
+        raise AnalysisError("no_such_shot", f"the match has {len(shots)} shots, not a shot {index + 1}")
+    try:
+        return exact_motion(shots[index]["snapshot"], call, strike)
+    except AnalysisError:
+        return None
 
 
 def summarise_match(

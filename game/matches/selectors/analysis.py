@@ -8,6 +8,7 @@ Players read words, never ids: the call is said with the rules' own ball and poc
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import formats
@@ -61,7 +62,10 @@ def strike_words(strike: dict[str, Any]) -> str:
 def _shot_view(shot: dict[str, Any], language: str) -> dict[str, Any]:
     best, played = shot["best"], shot["played"]
     return {
-        "has_motion": isinstance(shot.get("best_motion"), dict),
+        # The engine's shot is offered beside every analysed shot: its stored motion, or for an analysis
+        # stored before the motions were kept (no "best_motion" at all) one made when asked
+        # (engine_shot_wanted); not when the rules refused to play it (stored as None).
+        "offers_engine_shot": "best_motion" not in shot or isinstance(shot.get("best_motion"), dict),
         "best_is_played": shot["best_is_played"],
         "best_call": call_words(best["call"], language),
         "best_strike": strike_words(best["strike"]),
@@ -113,15 +117,11 @@ def match_analysis_view(
     return view
 
 
-def engine_shot(*, match: Match, seq: int, language: str = "en") -> dict[str, Any] | None:
-    """The engine's best shot beside stored shot ``seq``, as the replay page draws and plays it: the
-    call (ball and pocket ids for the drawing, and in words), the strike, the cue ball and the exact
-    motion segments stored with the analysis (the engine is deterministic: what it played when it
-    analysed). None when the analysis is not done, ``seq`` is not an analysed shot, or the analysis
-    was made before motions were stored."""
+def _analysed_shot(match: Match, seq: int) -> tuple[MatchAnalysis, int, dict[str, Any]] | None:
+    """The done analysis, the index of stored shot ``seq`` among the analysed shots and its report."""
     analysis = MatchAnalysis.objects.filter(match=match, status=MatchAnalysis.Status.DONE).first()
     report = analysis.report if analysis is not None else None
-    if not isinstance(report, dict):
+    if analysis is None or not isinstance(report, dict):
         return None
     seqs = list(Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True))
     if seq not in seqs:
@@ -130,7 +130,19 @@ def engine_shot(*, match: Match, seq: int, language: str = "en") -> dict[str, An
     index = seqs.index(seq)
     if index >= len(shots):
         return None
-    shot = shots[index]
+    return analysis, index, shots[index]
+
+
+def engine_shot(*, match: Match, seq: int, language: str = "en") -> dict[str, Any] | None:
+    """The engine's best shot beside stored shot ``seq``, as the replay page draws and plays it: the
+    call (ball and pocket ids for the drawing, and in words), the strike, the cue ball and the exact
+    motion segments stored with the analysis (the engine is deterministic: what it played when it
+    analysed). None when the analysis is not done, ``seq`` is not an analysed shot, or its motion is
+    not stored (:func:`engine_shot_wanted` says whether it can be made)."""
+    found = _analysed_shot(match, seq)
+    if found is None:
+        return None
+    shot = found[2]
     motion = shot.get("best_motion")
     if not isinstance(motion, dict) or not isinstance(motion.get("segments"), dict):
         return None
@@ -144,6 +156,27 @@ def engine_shot(*, match: Match, seq: int, language: str = "en") -> dict[str, An
         "words": call_words(best["call"], language),
         "expected_points": best["expected_points"],
     }
+
+
+@dataclass(frozen=True)
+class MotionWanted:
+    """An analysed shot whose best shot's motion was never stored (an analysis made before the motions
+    were kept): what the engine pool needs to make it (game.engine.analysis.motion_in_record)."""
+
+    analysis_id: int
+    index: int
+    call: dict[str, Any]
+    strike: dict[str, Any]
+
+
+def engine_shot_wanted(*, match: Match, seq: int) -> MotionWanted | None:
+    """The motion to make for stored shot ``seq``, or None: not an analysed shot, or its motion is
+    stored already (a motion the rules refused is stored as None and not asked again)."""
+    found = _analysed_shot(match, seq)
+    if found is None or "best_motion" in found[2]:
+        return None
+    analysis, index, shot = found
+    return MotionWanted(analysis.pk, index, dict(shot["best"]["call"]), dict(shot["best"]["strike"]))
 
 
 #: The graph's drawing box (SVG user units; the page scales it to its width, a phone's included).

@@ -19,6 +19,7 @@ from game.matches.services.analysis import (
     analysis_finish,
     analysis_progress,
     analysis_request,
+    analysis_store_motion,
     analysis_user_limit,
     analysis_waiting,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "analysis_finish",
     "analysis_progress",
     "analysis_request",
+    "analysis_store_motion",
     "analysis_user_limit",
     "analysis_waiting",
     "check_range",

@@ -149,3 +149,21 @@ def analysis_fail(*, analysis_id: int, reason: str) -> None:
     MatchAnalysis.objects.filter(pk=analysis_id).update(
         status=MatchAnalysis.Status.FAILED, failure=reason[:200], finished_at=timezone.now(), updated_at=timezone.now()
     )
+
+
+@transaction.atomic
+def analysis_store_motion(*, analysis_id: int, index: int, motion: Mapping[str, Any] | None) -> bool:
+    """Keep the best shot's exact motion beside shot ``index`` (from 0) of a done analysis stored
+    before the motions were kept (game.matches.selectors.analysis.engine_shot_wanted), so the next page
+    that asks is sent it without the engine; None when the rules refused it (said, never asked again).
+    Under a lock of the row: two pages asking at once store it once. False (nothing stored) when the
+    analysis is not done, has no such shot, or the shot has its motion already."""
+    analysis = MatchAnalysis.objects.select_for_update().filter(pk=analysis_id).first()
+    if analysis is None or analysis.status != MatchAnalysis.Status.DONE or not isinstance(analysis.report, dict):
+        return False
+    shots = analysis.report.get("shots") or []
+    if not 0 <= index < len(shots) or "best_motion" in shots[index]:
+        return False
+    shots[index]["best_motion"] = dict(motion) if motion is not None else None
+    analysis.save(update_fields=["report"])
+    return True

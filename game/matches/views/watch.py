@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
+from concurrent.futures.process import BrokenProcessPool
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,15 +17,18 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from game.chat.selectors import chat_for_replay
+from game.common.engine_pool import run_in_engine_pool
+from game.engine.analysis import AnalysisError, motion_in_record
 from game.engine.table import kaisa_table
 from game.matches.selectors import analysis as analysis_selectors
 from game.matches.selectors import live as live_selectors
 from game.matches.selectors import replays as replay_selectors
-from game.matches.services import MatchError, analysis_request
+from game.matches.services import MatchError, analysis_request, analysis_store_motion
 from game.matches.views.play import match_error_words
 from game.models import Match
 
 T = "game/community/"
+logger = logging.getLogger(__name__)
 
 
 # --- Live -----------------------------------------------------------------------------------------
@@ -112,13 +118,36 @@ def analysis_json(request: HttpRequest, match_id: str) -> JsonResponse:
     return JsonResponse({"status": view["status"], "done": view["done"], "total": view["total"]})
 
 
+#: Longest wait for the engine pool to make an older analysis's engine shot (s): the match replayed to
+#: that shot and the shot played once, well under a second of work when the pool is free.
+MOTION_TIMEOUT = 20.0
+
+
 @require_GET
-def engine_shot_json(request: HttpRequest, match_id: str, seq: int) -> JsonResponse:
+async def engine_shot_json(request: HttpRequest, match_id: str, seq: int) -> JsonResponse:
     """The engine's best shot beside stored shot ``seq`` (call, strike, exact motion segments): the
-    replay page draws and plays what this sends and never simulates. 404 with words when there is
-    none (not analysed yet, not an analysed shot)."""
-    match = _replayable(match_id)
-    shot = analysis_selectors.engine_shot(match=match, seq=seq, language=translation.get_language() or "en")
+    replay page draws and plays what this sends and never simulates. An analysis stored before the
+    motions were kept has none: the motion is made in the engine pool when first asked (the match
+    replayed to that shot, CPU work the event loop never does), stored, and sent. 404 with words when
+    there is none (not analysed yet, not an analysed shot, a shot the rules refuse to play again), 503
+    when the engine could not answer in time."""
+    match = await sync_to_async(_replayable)(match_id)
+    language = translation.get_language() or "en"
+    shot = await sync_to_async(analysis_selectors.engine_shot)(match=match, seq=seq, language=language)
+    if shot is None:
+        wanted = await sync_to_async(analysis_selectors.engine_shot_wanted)(match=match, seq=seq)
+        if wanted is not None:
+            record = await sync_to_async(replay_selectors.match_replay_record)(match=match)
+            try:
+                motion = await run_in_engine_pool(
+                    motion_in_record, record, wanted.index, wanted.call, wanted.strike, timeout=MOTION_TIMEOUT
+                )
+            except (TimeoutError, BrokenProcessPool, AnalysisError) as exc:
+                logger.warning("no engine shot made for match %s shot %s: %r", match.pk, seq, exc)
+                return JsonResponse({"error": _("The engine is busy: ask again in a moment.")}, status=503)
+            store = sync_to_async(analysis_store_motion)
+            await store(analysis_id=wanted.analysis_id, index=wanted.index, motion=motion)
+            shot = await sync_to_async(analysis_selectors.engine_shot)(match=match, seq=seq, language=language)
     if shot is None:
         return JsonResponse({"error": _("The engine's shot is not there for this shot.")}, status=404)
     return JsonResponse(shot)

@@ -133,6 +133,7 @@ function start(root) {
   const R = table.ball_radius;
   const view = { index: 0, playing: false, anim: null, gapUntil: 0, orientations: {}, engine: null };
   const enginePanel = root.querySelector("[data-engine-panel]");
+  const enginePlay = root.querySelector("[data-engine-play]");
   let engineAsk = 0;
   let tf = null;
   let tableImage = null;
@@ -243,9 +244,23 @@ function start(root) {
   function showEngineShot(index, url) {
     const ask = (engineAsk += 1);
     fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((d) => {
+      .then((response) => response.json().then((d) => ({ ok: response.ok, d })))
+      .then(({ ok, d }) => {
         if (ask !== engineAsk || !d) return;
+        if (!ok) {
+          // Said, not swallowed: an older analysis's shot the engine was too busy to make, or one
+          // that is not there.
+          const words = enginePanel && enginePanel.querySelector("[data-engine-words]");
+          if (words && d.error) {
+            setPlaying(false);
+            goTo(index - 1);
+            words.textContent = d.error;
+            enginePanel.hidden = false;
+            if (enginePlay) enginePlay.hidden = true;
+          }
+          return;
+        }
+        if (enginePlay) enginePlay.hidden = false;
         const tracks = safeTracks(d.segments);
         if (!tracks) return;
         setPlaying(false);
@@ -389,7 +404,6 @@ function start(root) {
       actions[key]();
     }
   });
-  const enginePlay = root.querySelector("[data-engine-play]");
   if (enginePlay) on(enginePlay, "click", playEngineShot);
   on(window, "resize", resize);
   resize();
