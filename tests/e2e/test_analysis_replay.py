@@ -1,7 +1,8 @@
 """The engine's analysis of a finished match, end to end in Chromium against a real daphne (issue 29):
-a signed-in player presses "Analyse" on the end card, lands on the replay page and sees the progress
-move shot by shot, the page shows the analysis when it is done, "Show the engine's shot" draws the
-engine's best shot on the table and plays it, and the match graph is there on a phone.
+a signed-in player presses "Analyse" on the end card and sees the progress move shot by shot on the card
+itself (the match socket's `analysis` messages), then the card's link to the replay, which shows the
+analysis; "Show the engine's shot" draws the engine's best shot on the table and plays it, and the
+match graph is there on a phone.
 
 The analysis runs for real in the server's engine pool, with few samples and a small search
 (KAIZA_ANALYSIS_SAMPLES / KAIZA_ANALYSIS_SIMULATIONS in the server's environment) so the test is quick
@@ -23,20 +24,20 @@ from tests.support.daphne import DaphneServer
 
 pytestmark = pytest.mark.browser
 
-#: Every text the progress line shows, kept in sessionStorage: the page reloads itself when the
-#: analysis is done, and the texts seen before must outlive that.
+#: Every text a progress line shows (the end card's, the replay page's), kept in sessionStorage, so
+#: the texts seen outlive a page's load.
 PROGRESS_RECORDER = """(() => {
-  const note = () => {
-    const el = document.querySelector('[data-analysis-progress]');
-    if (!el) return;
+  const LINES = '.kz-end-analysis-line, [data-analysis-progress]';
+  const note = (el) => {
     const seen = JSON.parse(sessionStorage.getItem('kzProgress') || '[]');
     const t = el.textContent.trim();
     if (t && seen.at(-1) !== t) { seen.push(t); sessionStorage.setItem('kzProgress', JSON.stringify(seen)); }
   };
   document.addEventListener('DOMContentLoaded', () => {
-    note();
-    const el = document.querySelector('[data-analysis-progress]');
-    if (el) new MutationObserver(note).observe(el, { childList: true, characterData: true, subtree: true });
+    for (const el of document.querySelectorAll(LINES)) {
+      note(el);
+      new MutationObserver(() => note(el)).observe(el, { childList: true, characterData: true, subtree: true });
+    }
   });
 })();"""
 
@@ -89,10 +90,18 @@ def test_replay_shows_the_analysis(
     analyse.wait_for(state="visible", timeout=30000)
     page.screenshot(path=str(artifacts_dir / "analysis-end-card.png"))
     analyse.click()
-    page.wait_for_url(f"**/m/{match_id}/replay/**")
-    # Done: the page has loaded itself again with the report.
-    page.wait_for_selector('[data-analysis][data-status="done"]', timeout=90000)
+    # The card itself shows the progress, shot by shot, then the link to the replay's analysis.
+    card = page.locator(".kz-end-card")
+    page.wait_for_selector('.kz-end-card[data-analysis-status="done"]', timeout=90000)
+    assert page.url.rstrip("/").endswith(f"/m/{match_id}"), page.url  # the card, not another page
+    link = card.locator(".kz-end-analysis-link")
+    assert link.is_visible() and pages.visible_text(page, ".kz-end-analysis-line") == "Analysis done."
+    assert not card.locator(".kz-analyse").is_visible()  # asked once: the button has done its work
     seen = json.loads(page.evaluate("() => sessionStorage.getItem('kzProgress') || '[]'"))
+    page.screenshot(path=str(artifacts_dir / "analysis-end-card-done.png"))
+    link.click()
+    page.wait_for_url(f"**/m/{match_id}/replay/**")
+    page.wait_for_selector('[data-analysis][data-status="done"]', timeout=10000)
     running = [t for t in seen if t.startswith("Analysing: shot ")]
     assert running, seen
     counted = [int(t.removeprefix("Analysing: shot ").split(" of ")[0]) for t in running]

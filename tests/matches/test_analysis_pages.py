@@ -72,6 +72,38 @@ def test_the_end_card_offers_analyse_to_signed_in_users(client: Client) -> None:
     assert f'action="/m/{match.pk}/analysis/"' in client.get(f"/m/{match.pk}/").content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "link"),
+    [
+        ("en", "See the analysis on the replay"),
+        ("fi", "Katso analyysi uusinnasta"),
+        ("ru", "Смотреть анализ в повторе"),
+    ],
+)
+def test_the_end_cards_analyse_answers_its_script_and_links_to_the_replay(
+    client: Client, language: str, link: str
+) -> None:
+    """The end card's script asks for JSON: the status (queued, once however often it asks) and the
+    replay's address; the card carries the link to the replay's analysis in the reader's language
+    (shown by the script when the socket says it is done); a refusal is words with 400, nothing stored."""
+    match = _match()
+    client.force_login(match.player1)
+    page = client.get(f"/m/{match.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'class="kz-end-analysis-link" href="/m/{match.pk}/replay/#analysis" hidden>{link}</a>' in page
+    asked = [
+        client.post(f"/m/{match.pk}/analysis/", HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE=language)
+        for _ in range(2)
+    ]
+    for answer in asked:
+        assert answer.status_code == 200
+        assert answer.json() == {"status": "queued", "done": 0, "total": 0, "replay": f"/m/{match.pk}/replay/#analysis"}
+    assert MatchAnalysis.objects.filter(match=match).count() == 1
+    unfinished = play_engine_match(make_player("Dora"), make_player("Erik"), inputs=4, resign=False)
+    refused = client.post(f"/m/{unfinished.pk}/analysis/", HTTP_ACCEPT="application/json")
+    assert refused.status_code == 400 and refused.json()["code"] == "not_finished" and refused.json()["error"]
+    assert not MatchAnalysis.objects.filter(match=unfinished).exists()
+
+
 def test_a_done_analysis_is_shown_to_everyone_beside_its_shots(client: Client) -> None:
     match = _match()
     MatchAnalysis.objects.create(match=match, requested_by=match.player1)

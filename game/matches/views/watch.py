@@ -94,18 +94,38 @@ def replay_json(request: HttpRequest, match_id: str) -> HttpResponse:
 # --- Shot analysis (issue 29) ---------------------------------------------------------------------
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
 @require_POST
 def analyse(request: HttpRequest, match_id: str) -> HttpResponse:
     """ "Analyse" on the end card and the replay page: the analysis asked for (once per match, however
-    many ask), then the replay page, which shows its progress live. A refusal (a visitor without an
-    account, an unfinished match, too many analyses waiting) is said on the page; nothing is stored."""
+    many ask). A form's post is sent to the replay page, which shows its progress live; the end card's
+    script asks for JSON (``Accept: application/json``) and is answered the status and progress, then
+    follows the match socket's ``analysis`` messages on the card. A refusal (a visitor without an
+    account, an unfinished match, too many analyses waiting) is said in words (on the page, or as the
+    JSON's ``error`` with 400); nothing is stored."""
     match = get_object_or_404(Match, pk=match_id)
     try:
-        analysis_request(match_id=match.pk, user=request.user)
+        requested = analysis_request(match_id=match.pk, user=request.user)
     except MatchError as exc:
+        if _wants_json(request):
+            return JsonResponse({"code": exc.code, "error": match_error_words(exc)}, status=400)
         messages.error(request, match_error_words(exc))
         if match.status not in replay_selectors.REPLAYABLE:
             return redirect("match", match_id=match.pk)
+        return redirect(reverse("replay", args=[match.pk]) + "#analysis")
+    if _wants_json(request):
+        analysis = requested.analysis
+        return JsonResponse(
+            {
+                "status": analysis.status,
+                "done": analysis.done_shots,
+                "total": analysis.total_shots,
+                "replay": reverse("replay", args=[match.pk]) + "#analysis",
+            }
+        )
     return redirect(reverse("replay", args=[match.pk]) + "#analysis")
 
 

@@ -25,6 +25,7 @@ import {
 } from "./state.js";
 import { createRenderer, marching } from "./render/renderer.js";
 import { createHud } from "./ui/hud.js";
+import { createEndAnalysis } from "./ui/endanalysis.js";
 import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
 import { bindKeyboard } from "./input/keyboard.js";
@@ -57,6 +58,8 @@ function boot(root) {
   const hud = createHud(root);
   const sound = createSound(root, table);
   const lastShot = createLastShot(root, { sound, clock: clockNow });
+  // The end card's "Analyse": the progress on the card from the socket's `analysis` messages.
+  const endAnalysis = createEndAnalysis(root);
 
   // The loop's wake (set once it exists): a new state is drawn at the next frame, not the next idle tick.
   let wake = () => {};
@@ -83,6 +86,7 @@ function boot(root) {
       set(receive(state, msg, clockNow(), epochNow()));
       if (ours && !keepStrike()) set(setAim(state, { speed: DEFAULT_AIM.speed, side: 0, height: 0 }));
       if (chat) chat.receive(msg);
+      endAnalysis.heard(msg);
       if (msg.t === "snapshot" || msg.t === "shot") set(autoCall(state, table));
       // My own rematch offer: the new match is mine to open.
       if (msg.t === "rematch" && msg.d && msg.d.from === state.me && msg.d.url) window.location.assign(msg.d.url);
