@@ -19,7 +19,7 @@ from game.engine.analysis import (
     played_shots,
     summarise_match,
 )
-from game.matches.selectors.analysis import call_words, match_graph, strike_words
+from game.matches.selectors.analysis import call_words, match_graph, shot_visits, strike_words
 from game.matches.selectors.replays import match_player_names, match_replay_record, match_replay_steps, replay_shots
 from game.matches.services import analysis_claim, analysis_finish, analysis_store_motion
 from game.models import MatchAnalysis, Shot
@@ -224,22 +224,30 @@ def test_the_graph_follows_the_score_and_the_expected_points(client: Client) -> 
     page = client.get(f"/m/{match.pk}/replay/").content.decode()
     assert page.count('data-series="score"') == 2 and page.count('data-series="expected"') == 2
     assert " style=" not in page.split("data-analysis-graph", 1)[1].split("</figure>", 1)[0]
-    for language, words in (("fi", "Näytä moottorin lyönti"), ("ru", "Показать удар движка")):
+    assert "The match visit by visit" in page
+    for language, words, title, over in (
+        ("fi", "Näytä moottorin lyönti", "Ottelu vuoro vuorolta", "vuoron ajalta"),
+        ("ru", "Показать удар движка", "Матч по подходам", "(ударов: "),
+    ):
         translated = client.get(f"/m/{match.pk}/replay/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert words in translated and "Show the engine's shot" not in translated
-        assert "expected points of the shots played" not in translated
+        assert title in translated and over in translated
+        assert "expected points of the shots played" not in translated and "visit by visit" not in translated
     players = match_player_names(match=match)
     steps = match_replay_steps(match=match)["steps"]
     seqs = [s["seq"] for s in steps if s["kind"] == "shoot"]
     graph = match_graph(steps, seqs, report["shots"], players)
     assert graph is not None and graph["shots"] == len(shots)
+    visits = shot_visits(steps, seqs, [s["player"] for s in report["shots"]])
+    assert graph["visits"] == len(visits) and sum(len(v) for v in visits) == len(shots)
+    assert f'data-graph-visits="{len(visits)}"' in page and f"Over {len(visits)} visit" in page
     for seat, series in enumerate(graph["series"]):
         own = sum(s["played"]["expected_points"] for s in report["shots"] if s["player"] == players[seat])
         assert series["final_expected"] == round(own, 1)
         last_shoot = next(s for s in reversed(steps) if s["kind"] == "shoot")
         assert series["final_score"] == last_shoot["scores"][seat]
         points = [tuple(map(float, p.split(","))) for p in series["score"].split()]
-        assert len(points) == len(shots) + 1  # the start and after every shot
+        assert len(points) == len(visits) + 1  # the start and after every visit
         assert all(graph["left"] <= x <= graph["right"] and graph["top"] <= y <= graph["bottom"] for x, y in points)
         assert [x for x, _ in points] == sorted(x for x, _ in points)
 
@@ -256,3 +264,37 @@ def test_the_graph_scales_to_what_was_scored() -> None:
     top_y = min(float(p.split(",")[1]) for p in a["score"].split())
     assert top_y >= graph["top"]
     assert match_graph([], [], [], ["A", "B"]) is None
+
+
+def test_the_graph_steps_visit_by_visit() -> None:
+    """K-6.1: a fulfilled call keeps the player at the table; anything else ends the visit. A's pot and
+    miss are one visit (one step of the graph), B's foul one, A's two pots and a miss the third."""
+    verdict = lambda passes: {"turn_passes": passes}  # noqa: E731
+    steps = [
+        {"seq": 1, "scores": [3, 0], "verdict": verdict(False)},
+        {"seq": 2, "scores": [3, 0], "verdict": verdict(True)},
+        {"seq": 3, "scores": [3, -2], "verdict": verdict(True)},
+        {"seq": 4, "scores": [5, -2], "verdict": verdict(False)},
+        {"seq": 5, "scores": [10, -2], "verdict": verdict(False)},
+        {"seq": 6, "scores": [10, -2], "verdict": verdict(True)},
+    ]
+    players = ["A", "A", "B", "A", "A", "A"]
+    assert shot_visits(steps, [1, 2, 3, 4, 5, 6], players) == [[0, 1], [2], [3, 4, 5]]
+    shot = lambda player, ev: {"player": player, "played": {"expected_points": ev}}  # noqa: E731
+    values = [2.0, 0.5, -1.0, 2.5, 3.0, 0.5]
+    graph = match_graph(
+        steps, [1, 2, 3, 4, 5, 6], [shot(p, v) for p, v in zip(players, values, strict=True)], ["A", "B"]
+    )
+    assert graph is not None and (graph["visits"], graph["shots"]) == (3, 6)
+    a, b = graph["series"]
+    ys = lambda line: [float(point.split(",")[1]) for point in line.split()]  # noqa: E731
+    assert len(ys(a["score"])) == len(ys(b["expected"])) == 4  # the start and three visits
+    assert ys(a["score"])[1] == ys(a["score"])[2] > ys(a["score"])[3]  # A's score stands still in B's visit
+    assert (a["final_score"], a["final_expected"], b["final_score"], b["final_expected"]) == (10, 8.5, -2, -1.0)
+    assert [t["label"] for t in graph["ticks_x"]] == ["0", "1", "2", "3"]
+    # Without verdicts (a stored step that has none) a visit ends only where the player changes.
+    bare = [{"seq": step["seq"], "scores": step["scores"]} for step in steps]
+    assert shot_visits(bare, [1, 2, 3, 4, 5, 6], players) == [[0, 1], [2], [3, 4, 5]]
+    assert shot_visits(steps[:2], [1, 2], ["A", "A"]) == [[0, 1]]
+    passed = [{"seq": 1, "verdict": verdict(True)}, {"seq": 2, "verdict": verdict(True)}]
+    assert shot_visits(passed, [1, 2], ["A", "A"]) == [[0], [1]]  # the turn passed, A at the table again

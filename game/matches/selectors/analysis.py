@@ -185,31 +185,54 @@ GRAPH_HEIGHT = 180
 GRAPH_PAD = {"left": 30, "right": 8, "top": 10, "bottom": 22}
 
 
+def shot_visits(steps: list[dict[str, Any]], seqs: list[int], players_of: list[Any]) -> list[list[int]]:
+    """The analysed shots grouped into visits (a player's turn at the table: one or more shots, K-6.1),
+    as lists of indices into ``seqs``. A visit ends where the rules passed the turn (the shot's verdict
+    ``turn_passes``) or where the next shot is another player's; a shot without a stored verdict ends
+    its visit only at a change of player."""
+    verdicts = {step["seq"]: step.get("verdict") for step in steps}
+    visits: list[list[int]] = []
+    open_visit = False
+    for index, seq in enumerate(seqs):
+        if not (open_visit and visits and players_of[visits[-1][-1]] == players_of[index]):
+            visits.append([])
+        visits[-1].append(index)
+        verdict = verdicts.get(seq)
+        open_visit = not (isinstance(verdict, dict) and verdict.get("turn_passes", False))
+    return visits
+
+
 def match_graph(
     steps: list[dict[str, Any]], seqs: list[int], shots: list[dict[str, Any]], players: list[str]
 ) -> dict[str, Any] | None:
-    """The match over its analysed shots, as an inline SVG's geometry (the template draws it; no
-    script, no inline style, so the page's CSP holds): per player the score after each shot and the
-    running sum of the expected points of that player's shots as played. Where the score runs above
-    its dashed line the player scored more than the strokes were worth under the noise (luck or a
-    noise model too harsh); below it, less. x: shot 0 (the start) to N; y: points.
+    """The match over its analysed shots visit by visit (:func:`shot_visits`), as an inline SVG's
+    geometry (the template draws it; no script, no inline style, so the page's CSP holds): per player
+    the score after each visit and the running sum of the expected points of that player's shots as
+    played. Where the score runs above its dashed line the player scored more than the strokes were
+    worth under the noise (luck or a noise model too harsh); below it, less. x: visit 0 (the start) to
+    V; y: points. Per visit, not per shot: a break of five pots is one step up, as a player sees it.
 
-    ``steps`` are the replay's (``seq`` and ``scores`` after each input), ``seqs`` the analysed shots'
-    seqs in order and ``shots`` the report's shots in the same order. None without a shot."""
+    ``steps`` are the replay's (``seq``, ``verdict`` and ``scores`` after each input), ``seqs`` the
+    analysed shots' seqs in order and ``shots`` the report's shots in the same order. None without a
+    shot."""
     count = min(len(seqs), len(shots))
     if count == 0 or len(players) != 2:
         return None
+    seqs, shots = seqs[:count], shots[:count]
     scores_after = {step["seq"]: step.get("scores") or [0, 0] for step in steps}
     seat = {name: i for i, name in enumerate(players)}
+    visits = shot_visits(steps, seqs, [shot.get("player") for shot in shots])
     score_rows: list[list[float]] = [[0.0, 0.0]]
     expected_rows: list[list[float]] = [[0.0, 0.0]]
-    for seq, shot in zip(seqs[:count], shots[:count], strict=True):
-        scores = scores_after.get(seq) or score_rows[-1]
+    for visit in visits:
+        scores = scores_after.get(seqs[visit[-1]]) or score_rows[-1]
         score_rows.append([float(scores[0]), float(scores[1])])
         running = list(expected_rows[-1])
-        if shot.get("player") in seat:
-            running[seat[shot["player"]]] += float(shot["played"]["expected_points"])
+        for index in visit:
+            if shots[index].get("player") in seat:
+                running[seat[shots[index]["player"]]] += float(shots[index]["played"]["expected_points"])
         expected_rows.append(running)
+    steps_x = len(visits)
     values = [v for row in score_rows + expected_rows for v in row]
     low, high = min(0.0, min(values)), max(1.0, max(values))
     step_y = _nice_step((high - low) / 4)
@@ -219,7 +242,7 @@ def match_graph(
     inner_h = GRAPH_HEIGHT - top - GRAPH_PAD["bottom"]
 
     def x_of(k: int) -> float:
-        return left + inner_w * k / count
+        return left + inner_w * k / steps_x
 
     def y_of(v: float) -> float:
         return top + inner_h * (high - v) / (high - low)
@@ -232,8 +255,8 @@ def match_graph(
     while value <= high + 1e-9:
         ticks_y.append({"y": round(y_of(value), 1), "label": f"{value:g}"})
         value += step_y
-    step_x = max(1, int(_nice_step(count / 5)))
-    ticks_x = [{"x": round(x_of(k), 1), "label": str(k)} for k in range(0, count + 1, step_x)]
+    step_x = max(1, int(_nice_step(steps_x / 5)))
+    ticks_x = [{"x": round(x_of(k), 1), "label": str(k)} for k in range(0, steps_x + 1, step_x)]
     return {
         "width": GRAPH_WIDTH,
         "height": GRAPH_HEIGHT,
@@ -242,6 +265,7 @@ def match_graph(
         "top": top,
         "bottom": round(top + inner_h, 1),
         "shots": count,
+        "visits": steps_x,
         "series": [
             {
                 "seat": i,
