@@ -115,7 +115,14 @@ async def test_analysis_runs_off_the_event_loop() -> None:
     Each shot is 0.1-0.7 s of CPU: run on the loop it would hold every ping of its shot for that long.
     One ping in twenty may wait longer (never 250 ms): on this 2-core machine shared by the other
     test worker and the pool's own process, the scheduler alone held single pings 70 ms (alone, the
-    slowest of 50 was 19 ms)."""
+    slowest of 50 was 19 ms). Measured (issue 29, the kernel's schedstat of the loop's thread per
+    ping, load average 7 beside another suite): of every ping late by 50 ms or more, all but a few
+    milliseconds was the loop's thread runnable and waiting for a CPU; the loop's own work is about
+    1.5 ms a shot (the progress stored in the database pool, published), the other threads of the
+    process took at most 4 ms of CPU during any late ping, and the results unpickled are 1 to 3 KiB.
+    The one cause in the code, the worker process started on the loop's thread (29 to 52 ms, the
+    first ping), is gone: game.common.engine_pool hands jobs to the pool from a thread
+    (tests/common/test_engine_pool.py). Idle pings on that host were late as often (1 to 3 of 60)."""
     match, alice, _bob = await finished_match(inputs=8)
     requested = await database_sync_to_async(analysis_request)(match_id=match.pk, user=alice)
     watcher = await connect_communicator("watcher", match.pk, None)
