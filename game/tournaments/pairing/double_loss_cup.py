@@ -10,6 +10,8 @@ in the cup is out.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, Game, Pairing, Record
 
 
@@ -55,24 +57,9 @@ def _seeded_sides(ranking: list[int]) -> list[int | str | None]:
 def cup_game(table: dict[int, Record], opening: dict[int, Record], games: tuple[Game, ...]) -> Pairing | None:
     """The first cup game in bracket order whose two players are known and not yet drawn; `opening`
     is the records after rounds 1 and 2 alone (the cup's seeding), `table` those of now."""
-    sides = _seeded_sides(cup_ranking(opening))
-    if len(sides) < 2:
-        return None
-    round_number = CUP_FIRST_ROUND
-    while len(sides) > 1:
-        advancing: list[int | str | None] = []
-        for first, second in zip(sides[::2], sides[1::2], strict=True):
-            if first is None or second is None:
-                advancing.append(first if second is None else second)
-            elif isinstance(first, str) or isinstance(second, str):
-                advancing.append(UNDECIDED)
-            else:
-                played = _cup_game(games, first, second, round_number)
-                if played is None:
-                    return Pairing(first, second, round_number, table[first].games + 1, table[second].games + 1)
-                advancing.append(UNDECIDED if played.winner is None else played.winner)
-        sides = advancing
-        round_number += 1
+    for first, second, round_number, index in _bracket_pairs(opening, games):
+        if index is None:
+            return Pairing(first, second, round_number, table[first].games + 1, table[second].games + 1)
     return None
 
 
@@ -82,8 +69,15 @@ def cup_games_kept(opening: dict[int, Record], games: tuple[Game, ...]) -> set[i
     seats changed, or a seat is fed by a game that is not kept) is not in it, so a correction of an
     opening game draws again exactly the cup games its new seeding moves, and nothing when the
     seeding stays (a points-only change that keeps the order)."""
+    return {index for *_, index in _bracket_pairs(opening, games) if index is not None}
+
+
+def _bracket_pairs(opening: dict[int, Record], games: tuple[Game, ...]) -> Iterator[tuple[int, int, int, int | None]]:
+    """The one walk of the bracket seeded from `opening` through the games played, for the draw and
+    for a correction alike: each pair whose two players are known, with its round and the index of
+    its drawn game in `games` (None: not drawn yet, so it sends nobody on). A bye sends its player on;
+    an undecided game sends on nobody known."""
     sides = _seeded_sides(cup_ranking(opening))
-    kept: set[int] = set()
     round_number = CUP_FIRST_ROUND
     while len(sides) > 1:
         advancing: list[int | str | None] = []
@@ -93,22 +87,12 @@ def cup_games_kept(opening: dict[int, Record], games: tuple[Game, ...]) -> set[i
             elif isinstance(first, str) or isinstance(second, str):
                 advancing.append(UNDECIDED)
             else:
-                index = _cup_index(games, first, second, round_number)
-                if index is None:
-                    advancing.append(UNDECIDED)
-                else:
-                    kept.add(index)
-                    winner = games[index].winner
-                    advancing.append(UNDECIDED if winner is None else winner)
+                index = next(
+                    (i for i, g in enumerate(games) if g.round == round_number and g.has(first) and g.has(second)),
+                    None,
+                )
+                yield first, second, round_number, index
+                winner = None if index is None else games[index].winner
+                advancing.append(UNDECIDED if winner is None else winner)
         sides = advancing
         round_number += 1
-    return kept
-
-
-def _cup_index(games: tuple[Game, ...], first: int, second: int, round_number: int) -> int | None:
-    return next((i for i, g in enumerate(games) if g.round == round_number and g.has(first) and g.has(second)), None)
-
-
-def _cup_game(games: tuple[Game, ...], first: int, second: int, round_number: int) -> Game | None:
-    index = _cup_index(games, first, second, round_number)
-    return None if index is None else games[index]
