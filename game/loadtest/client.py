@@ -7,7 +7,8 @@ match are spread round-robin over them (`spread="socket"`, as a front balancing 
 the fan-out crosses processes through the channel layer; `spread="match"` puts every socket of a match
 on one of them, as a front that routes `/ws/match/<id>/` by the match id does (docs/deploy.md).
 
-What is measured (all clients of a match live in one process, so one clock serves them all):
+What is measured (the players and spectators of a match live in one process, each latency is the
+difference of two `time.perf_counter()` readings of that process):
 
 - shot round trip: ``shoot`` (or ``lag``) sent -> the ``shot`` event with that player and ack received,
   by the shooter, by the opponent and by each spectator;
@@ -19,6 +20,15 @@ What is measured (all clients of a match live in one process, so one clock serve
   answer, failed setup), versions missed (a gap in a socket's versions, or a socket that did not reach
   its match's last version after the drain).
 
+The featured crowd of match 0 (``LoadConfig.featured``) may live in processes of its own
+(``LoadConfig.crowd_procs``: a crowd of 2,000 sockets is more than one client loop reads in time). Its
+send and receipt times are then taken in different processes: the process of match 0 keeps its send
+times, each crowd process the time each of its sockets received each shot and aim, by the same keys,
+and the merge subtracts one from the other (`LoadStats.join_crowd`). That needs one clock for every
+process: `perf_counter` is Linux's CLOCK_MONOTONIC, the machine's (the command refuses elsewhere:
+`config.shared_clock_problem`). All processes wait at one barrier after their set-up, so their windows
+are the same seconds and the players start only once the crowd is connected.
+
 The players' moves come from :func:`game.engine.bot.quick_move`: legal, about a millisecond each.
 """
 
@@ -27,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -38,9 +49,9 @@ from websockets.typing import Origin
 from game.common.gctune import tune_garbage_collector
 from game.engine.bot import quick_move
 from game.engine.bot.levels import NoMoveError
-from game.loadtest.config import LoadConfig, socket_urls, stable_seed
+from game.loadtest.config import START_TIMEOUT, LoadConfig, crowd_share, socket_urls, stable_seed
 from game.loadtest.procstat import cpu_seconds, rss_of
-from game.loadtest.seats import create_match, join_match
+from game.loadtest.seats import SeatedMatch, seat_match
 from game.loadtest.stats import LoadStats
 from game.loadtest.storm import ServerProcess, backoff_delay, retry_reason, wait_healthy
 
@@ -152,7 +163,7 @@ class Socket:
         if isinstance(state, dict):
             self.state = state
         if message["t"] == "finished":
-            if not self.run.finished:
+            if not self.run.finished and not self.runner.crowd_only:  # match 0's process counts it
                 self.runner.stats.finished += 1
                 result = (message.get("d") or {}).get("result") or {}
                 self.runner.stats.finishes[str(result.get("how") or "unknown")] += 1
@@ -173,15 +184,7 @@ class Socket:
                         self.record_shot(message["d"], now)
                     self.maybe_act()
                 elif t == "aim":
-                    sent = self.run.aims.get((message["d"]["angle"], message["d"]["speed"]))
-                    if sent is not None and self.runner.measuring:
-                        if self.featured:
-                            stats.aim_featured.append(now - sent)
-                        else:
-                            (stats.aim_opponent if self.role == "player" else stats.aim_spectator).append(now - sent)
-                        if self.role == "player" and self.in_featured_match():
-                            stats.aim_featured_players.append(now - sent)
-                        stats.aim_timeline.append((now - self.runner.window_start, now - sent))
+                    self.record_aim(message["d"], now)
                 elif t == "pong" and self.ping_sent is not None:
                     if self.runner.measuring:
                         stats.ping.append(now - self.ping_sent)
@@ -218,8 +221,31 @@ class Socket:
             return
         self.runner.stats.errors["storm:not_back"] += 1
 
+    def record_aim(self, data: dict[str, Any], now: float) -> None:
+        key = (data["angle"], data["speed"])
+        if not self.runner.measuring:
+            return
+        stats = self.runner.stats
+        if self.runner.crowd_only:  # its send time is in match 0's process: joined after the run
+            stats.crowd_aim_receipts.setdefault(key, []).append(now)
+            return
+        sent = self.run.aims.get(key)
+        if sent is None:
+            return
+        if self.featured:
+            stats.aim_featured.append(now - sent)
+        else:
+            (stats.aim_opponent if self.role == "player" else stats.aim_spectator).append(now - sent)
+        if self.role == "player" and self.in_featured_match():
+            stats.aim_featured_players.append(now - sent)
+        stats.aim_timeline.append((now - self.runner.window_start, now - sent))
+
     def record_shot(self, data: dict[str, Any], now: float) -> None:
         key = (data.get("player"), data.get("ack"))
+        if self.runner.crowd_only:  # its send time is in match 0's process: joined after the run
+            if self.runner.measuring:
+                self.runner.stats.crowd_shot_receipts.setdefault(key, []).append(now)
+            return
         sent = self.run.shots.get(key)
         if self.role == "player" and data.get("player") == self.name:
             self.run.answered.add(key)
@@ -343,31 +369,28 @@ class LoadRunner:
         self.listeners: list[asyncio.Task[None]] = []
         #: The storm's kill is under way: a socket closed by it reconnects instead of counting an error.
         self.storming = False
+        #: A crowd process (`LoadConfig.crowd_index`): match 0's crowd only, its receipts kept for the merge.
+        self.crowd_only = config.crowd_index is not None
 
     async def setup_match(self, index: int, gate: asyncio.Semaphore) -> MatchRun | None:
         urls = self.config.urls
-        # The HTTP steps go round-robin either way (a front balances pages); only the sockets follow `spread`.
-        url_a = urls[index % len(urls)]
-        url_b = urls[(index + 1) % len(urls)]
         at = socket_urls(urls, index, self.config.spectators, self.config.spread)
         async with gate:
             try:
-                if self.config.bare:
-                    run = MatchRun(f"bare{index}")
-                    sockets = [Socket(self, run, at[i], None, "player", False, f"?seat={i}") for i in (0, 1)]
-                else:
-                    match_id, first = await asyncio.to_thread(create_match, url_a)
-                    second = await asyncio.to_thread(join_match, url_b, match_id)
-                    run = MatchRun(match_id)
-                    sockets = [
-                        Socket(self, run, at[0], first.header(), "player", False),
-                        Socket(self, run, at[1], second.header(), "player", False),
-                    ]
+                seated = self.config.seated if index == 0 else None
+                if seated is None:
+                    # The HTTP steps go round-robin either way (a front balances pages); only the
+                    # sockets follow `spread`.
+                    seated = await asyncio.to_thread(seat_match, urls, index, self.config.bare)
+                run = MatchRun(seated.match_id)
+                sockets = [
+                    Socket(self, run, at[i], seated.cookies[i], "player", False, seated.queries[i]) for i in (0, 1)
+                ]
                 run.index = index
                 for j in range(self.config.spectators):
                     probe = j == 0 and index - self.config.first_match < self.config.ping_probes
                     sockets.append(Socket(self, run, at[2 + j], None, "spectator", probe))
-                crowd = self.config.featured if index == 0 else 0
+                crowd = self.config.featured if index == 0 and not self.config.crowd_procs else 0
                 for j in range(crowd):
                     # Round-robin over the servers whatever `spread` says: a crowd is more than one
                     # process should fan out to (docs/deploy.md's hash of the path would put it on one;
@@ -385,6 +408,40 @@ class LoadRunner:
                 self.stats.errors[f"setup:{type(exc).__name__}"] += 1
                 return None
 
+    async def setup_crowd(self, seated: SeatedMatch, gate: asyncio.Semaphore) -> MatchRun:
+        """A crowd process's share of match 0's crowd, connected `setup_concurrency` at a time; a socket
+        that fails to connect is a set-up error, the others watch on."""
+        config, run = self.config, MatchRun(seated.match_id)
+        assert config.crowd_index is not None
+        urls = config.urls
+        share = crowd_share(config.featured, config.crowd_procs, config.crowd_index)
+        # Round-robin over the servers by the socket's number in the whole crowd, as in one process.
+        crowd = [Socket(self, run, urls[j % len(urls)], None, "spectator", False, featured=True) for j in share]
+
+        async def connect(socket: Socket) -> Socket | None:
+            async with gate:
+                try:
+                    await socket.connect()
+                except Exception as exc:
+                    self.stats.errors[f"setup:{type(exc).__name__}"] += 1
+                    return None
+            self.listeners.append(asyncio.create_task(socket.listen()))
+            return socket
+
+        run.sockets = [s for s in await asyncio.gather(*(connect(s) for s in crowd)) if s is not None]
+        return run
+
+    async def wait_for_the_others(self) -> None:
+        """Wait at the run's barrier until every process is set up (`LoadConfig.start_barrier`), in a
+        thread: the sockets are read meanwhile. A process that never came fails the set-up."""
+        barrier = self.config.start_barrier
+        if barrier is None:
+            return
+        try:
+            await asyncio.to_thread(barrier.wait, START_TIMEOUT)
+        except threading.BrokenBarrierError:
+            self.stats.errors["setup:start_barrier"] += 1
+
     def start_match(self, run: MatchRun) -> None:
         """Let the match's players play (at once, or at its place in the stagger)."""
         if not self.playing:
@@ -394,11 +451,12 @@ class LoadRunner:
             s.maybe_act()
 
     async def loop_lag(self) -> None:
+        lags = self.stats.crowd_loop_lag if self.crowd_only else self.stats.loop_lag
         while self.playing:
             start = time.perf_counter()
             await asyncio.sleep(LOOP_TICK)
             if self.measuring:
-                self.stats.loop_lag.append(max(0.0, time.perf_counter() - start - LOOP_TICK))
+                lags.append(max(0.0, time.perf_counter() - start - LOOP_TICK))
 
     async def run(self) -> LoadStats:
         config = self.config
@@ -407,15 +465,18 @@ class LoadRunner:
         indexes = range(config.first_match, config.first_match + config.matches)
         made = await asyncio.gather(*(self.setup_match(i, gate) for i in indexes))
         self.runs = [run for run in made if run is not None]
+        if self.crowd_only and config.seated is not None:
+            self.runs.append(await self.setup_crowd(config.seated, gate))
         sockets = [s for run in self.runs for s in run.sockets]
         self.stats.sockets = len(sockets)
+        await self.wait_for_the_others()
         self.stats.setup_seconds = time.perf_counter() - started
         self.playing = True
         self.measuring = True
         background = [asyncio.create_task(self.loop_lag())]
         background += [asyncio.create_task(s.pinger()) for s in sockets if s.probe]
         # One client process reads the servers' CPU (all of them measure about the same window).
-        pids = config.server_pids if config.first_match == 0 else []
+        pids = config.server_pids if config.first_match == 0 and not self.crowd_only else []
         cpu_before = {pid: cpu_seconds(pid) for pid in pids}
         window_start = self.window_start = time.perf_counter()
         self.stats.window_began = time.time()
@@ -438,9 +499,17 @@ class LoadRunner:
             await self.storm()
         self.measuring = False
         for run in self.runs:
+            if self.crowd_only:  # match 0's last version is its players' process's to say
+                self.stats.crowd_last_versions.update(s.last_v for s in run.sockets)
+                continue
             for s in run.sockets:
                 if s.last_v < run.max_v:
                     self.stats.missed += run.max_v - s.last_v
+            if run.index == 0 and config.crowd_procs:
+                self.stats.featured_shot_sent = dict(run.shots)
+                self.stats.featured_aim_sent = dict(run.aims)
+                self.stats.featured_max_v = run.max_v
+                self.stats.featured_window_start = window_start
         for task in background:
             task.cancel()
         for s in sockets:

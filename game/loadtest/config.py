@@ -6,8 +6,25 @@ without the client's machinery.
 
 from __future__ import annotations
 
+import sys
+import time
 import zlib
 from dataclasses import dataclass, field
+from typing import Protocol
+
+from game.loadtest.seats import SeatedMatch
+
+#: How long a process waits at `LoadConfig.start_barrier` for the others' set-up (s): 2,000 sockets
+#: take a while to connect, a process that died never comes.
+START_TIMEOUT = 600.0
+
+
+class StartBarrier(Protocol):
+    """What a process of the run waits at before its window (a `multiprocessing.Manager().Barrier`'s
+    proxy: picklable, so it travels in `LoadConfig`)."""
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
 
 #: After the run, how long sockets get to receive the last events before versions are compared (s).
 DRAIN = 3.0
@@ -45,6 +62,19 @@ class LoadConfig:
     #: After the window: kill the first of `server_pids` (serving the first of `urls`) with SIGKILL,
     #: start it again, and time its sockets' return (game.loadtest.storm; ``--reconnect-storm``).
     reconnect_storm: bool = False
+    #: ``--crowd-procs``: the featured crowd in this many client processes of its own, apart from its
+    #: match's players (0: in the process of match 0, beside them). Every process of the run has it.
+    crowd_procs: int = 0
+    #: In a crowd process: which one (0 to `crowd_procs` - 1), holding the crowd sockets
+    #: `crowd_share(featured, crowd_procs, crowd_index)` of match 0 and nothing else; None in a process
+    #: of matches.
+    crowd_index: int | None = None
+    #: Match 0 seated by the command before any process starts (with `crowd_procs`): the crowd
+    #: processes watch it, the process of match 0 plays it.
+    seated: SeatedMatch | None = None
+    #: Where every process of a run of several waits between its set-up and its window, so all measure
+    #: the same seconds and no match is played before the crowd is there (None: one process).
+    start_barrier: StartBarrier | None = None
 
 
 def stable_seed(*parts: object) -> int:
@@ -63,3 +93,28 @@ def socket_urls(urls: list[str], index: int, spectators: int, spread: str) -> li
         return [urls[index % len(urls)]] * (2 + spectators)
     players = [urls[index % len(urls)], urls[(index + 1) % len(urls)]]
     return players + [urls[(index + j) % len(urls)] for j in range(spectators)]
+
+
+def crowd_share(featured: int, crowd_procs: int, index: int) -> range:
+    """The featured crowd's sockets (numbered 0 to `featured` - 1: socket j on server j mod the
+    servers) that crowd process `index` of `crowd_procs` holds: as even a share as can be."""
+    share, extra = divmod(featured, crowd_procs)
+    start = index * share + min(index, extra)
+    return range(start, start + share + (1 if index < extra else 0))
+
+
+def shared_clock_problem() -> str | None:
+    """Why the crowd's latencies cannot be measured across processes here, or None when they can.
+
+    A crowd process notes when each shot and aim reached it, the players' process when it sent them,
+    both with `time.perf_counter()`, and the merge subtracts the one from the other. That holds where
+    perf_counter is CLOCK_MONOTONIC: on Linux one clock for every process of the machine (since
+    boot, not adjusted), and all the client processes run on one machine. Elsewhere its origin may be
+    per process (the documentation promises only differences within one)."""
+    clock = time.get_clock_info("perf_counter")
+    if sys.platform.startswith("linux") and clock.implementation == "clock_gettime(CLOCK_MONOTONIC)":
+        return None
+    return (
+        f"time.perf_counter() here is {clock.implementation} on {sys.platform}, not Linux's CLOCK_MONOTONIC: "
+        "times taken in two processes cannot be compared"
+    )

@@ -7,6 +7,7 @@ import http.cookiejar
 import re
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass
 
 
 class HttpSession:
@@ -55,3 +56,25 @@ def join_match(base: str, match_id: str) -> HttpSession:
     if session.cookie("sessionid") is None:
         raise RuntimeError("joining gave no session")
     return session
+
+
+@dataclass(frozen=True)
+class SeatedMatch:
+    """A match with both seats taken: its id, and what each player's socket shows to be that player
+    (the session's cookie header; against the bare relay, the seat in the URL's query). Plain strings:
+    the command seats the featured match and hands it to the client processes it spawns
+    (`LoadConfig.seated`)."""
+
+    match_id: str
+    cookies: tuple[str | None, str | None] = (None, None)
+    queries: tuple[str, str] = ("", "")
+
+
+def seat_match(urls: list[str], index: int, bare: bool) -> SeatedMatch:
+    """Seat match `index` of a run, as two browsers would: created on one server, joined on the next
+    (the pages go round-robin). The bare relay has no seats to take: a seat in each socket's URL."""
+    if bare:
+        return SeatedMatch(f"bare{index}", queries=("?seat=0", "?seat=1"))
+    match_id, first = create_match(urls[index % len(urls)])
+    second = join_match(urls[(index + 1) % len(urls)], match_id)
+    return SeatedMatch(match_id, cookies=(first.header(), second.header()))

@@ -7,8 +7,14 @@ and judges them (game.management.commands.loadtest) and the tests read them with
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+#: A shot's key (player, ack) or an aim's (angle, speed): what the server echoes of what was sent.
+Key = TypeVar("Key", bound=Hashable)
+ShotKey = tuple[str | None, int | None]
+AimKey = tuple[float, float]
 
 
 @dataclass
@@ -30,6 +36,20 @@ class LoadStats:
     aim_featured_players: list[float] = field(default_factory=list)
     ping: list[float] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)
+    #: The crowd processes' own loop lag (``--crowd-procs``): 1,000 sockets' frames on one loop.
+    crowd_loop_lag: list[float] = field(default_factory=list)
+    #: With the crowd in processes of its own (``--crowd-procs``), its latencies are joined after the
+    #: run (`join_crowd`): the process of match 0 gives the send times (perf_counter) of that match's
+    #: shots and aims and its last version; each crowd process, per shot and aim key, when each of its
+    #: sockets received it (measuring), and how many of its sockets ended at which version.
+    featured_shot_sent: dict[ShotKey, float] = field(default_factory=dict)
+    featured_aim_sent: dict[AimKey, float] = field(default_factory=dict)
+    featured_max_v: int = 0
+    #: When the window of match 0's process began (perf_counter): the crowd's timeline counts from it.
+    featured_window_start: float = 0.0
+    crowd_shot_receipts: dict[ShotKey, list[float]] = field(default_factory=dict)
+    crowd_aim_receipts: dict[AimKey, list[float]] = field(default_factory=dict)
+    crowd_last_versions: Counter[int] = field(default_factory=Counter)
     #: (seconds into the window, latency) of every shot and aim sample, for the per-second timeline.
     shot_timeline: list[tuple[float, float]] = field(default_factory=list)
     aim_timeline: list[tuple[float, float]] = field(default_factory=list)
@@ -74,6 +94,7 @@ class LoadStats:
         data["finishes"] = dict(self.finishes)
         data["retries"] = dict(self.retries)
         data["server_cpu"] = dict(self.server_cpu)
+        data["crowd_last_versions"] = dict(self.crowd_last_versions)
         return data
 
     @classmethod
@@ -81,12 +102,53 @@ class LoadStats:
         total = cls()
         for part in parts:
             for key, value in part.items():
-                if key in ("errors", "finishes", "server_cpu", "retries"):
+                if key in ("errors", "finishes", "server_cpu", "retries", "crowd_last_versions"):
                     getattr(total, key).update(value)
+                elif key in ("featured_shot_sent", "featured_aim_sent"):
+                    getattr(total, key).update(value)
+                elif key in ("crowd_shot_receipts", "crowd_aim_receipts"):
+                    receipts = getattr(total, key)
+                    for sample, times in value.items():
+                        receipts.setdefault(sample, []).extend(times)
+                elif key in ("featured_max_v", "featured_window_start"):
+                    setattr(total, key, max(getattr(total, key), value))
                 elif key == "window_began":
                     total.window_began = min(total.window_began or value, value)
                 elif key in ("window", "setup_seconds") or key.startswith("storm_"):
                     setattr(total, key, max(getattr(total, key), value))
                 else:
                     setattr(total, key, getattr(total, key) + value)
+        total.join_crowd()
         return total
+
+    def join_crowd(self) -> None:
+        """Turn the crowd processes' receipts into the featured crowd's samples (shot round trip, aim
+        relay, the timeline) by the send times of match 0's process, and count the versions each crowd
+        socket ended short of the match's last one; the receipts are then spent (a second join adds
+        nothing). Only the processes' clocks being one makes this right (config.shared_clock_problem)."""
+        start = self.featured_window_start
+        for received, latency in receipt_latencies(self.featured_shot_sent, self.crowd_shot_receipts):
+            self.shot_featured.append(latency)
+            self.shot_timeline.append((received - start, latency))
+        for received, latency in receipt_latencies(self.featured_aim_sent, self.crowd_aim_receipts):
+            self.aim_featured.append(latency)
+            self.aim_timeline.append((received - start, latency))
+        self.crowd_shot_receipts.clear()
+        self.crowd_aim_receipts.clear()
+        if self.crowd_last_versions:
+            last = max(self.featured_max_v, *self.crowd_last_versions)
+            self.missed += versions_short(self.crowd_last_versions, last)
+            self.crowd_last_versions.clear()
+
+
+def receipt_latencies(sent: dict[Key, float], receipts: dict[Key, list[float]]) -> list[tuple[float, float]]:
+    """(receipt time, latency) of every receipt whose key was sent: times of one clock (perf_counter),
+    taken in different processes. A key never sent (a shot before the window, another match's aim)
+    has no latency and is left out."""
+    return [(received, received - sent[key]) for key, times in receipts.items() if key in sent for received in times]
+
+
+def versions_short(last_versions: Counter[int], last: int) -> int:
+    """The versions missed by sockets that ended before `last` (`last_versions`: how many sockets
+    ended at each version)."""
+    return sum((last - version) * count for version, count in last_versions.items() if version < last)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from game.loadtest.client import LoadConfig, LoadRunner, run_load, socket_urls
+from game.loadtest.config import crowd_share
 from game.loadtest.procstat import cpu_seconds
 from game.loadtest.stats import LoadStats
 from tests.support.daphne import DaphneServer
@@ -435,3 +437,98 @@ def test_a_failed_reconnect_attempt_is_named_by_what_failed_it() -> None:
     assert retry_reason(websockets.ConnectionClosed(None, None)) == "closed"
     assert retry_reason(TimeoutError()) == "timeout"
     assert retry_reason(ConnectionResetError()) == "ConnectionResetError"
+
+
+def test_the_featured_crowd_in_processes_of_its_own_is_measured_across_them(
+    daphne_factory: Callable[..., DaphneServer],
+) -> None:
+    """Issue 30, item 3: `--crowd-procs 2` puts the featured crowd in two client processes of its own,
+    apart from match 0's players (the command seats match 0 for all of them). Its latencies join the
+    crowd processes' receipt times with the send times of the players' process: every featured row has
+    samples, positive and plausible; every shot reached all six crowd sockets (three times the
+    players' own two receipts per shot: none lost or joined twice), and no version was missed."""
+    server = daphne_factory(KAIZA_BOT_PACE="0")
+    text, code = loadtest(
+        url=[server.url], matches=1, spectators=1, featured=6, crowd_procs=2, duration=2.0, think=0.3, timeline=True
+    )
+    assert code == 0, text
+    assert "= 9 sockets" in text and "6 more spectators on match 0 in 2 crowd process(es)" in text, text
+    assert "errors: 0; versions missed: 0" in text and "result: OK" in text, text
+    rows = {
+        label: (int(n), [float(v) for v in figures.split()])
+        for label, n, figures in re.findall(r"^(\S.*?)\s{2,}(\d+)((?:\s+\S+){4})$", text, re.M)
+    }
+    for label in ("shot round trip: featured crowd", "aim relay: featured crowd"):
+        n, (p50, _p95, _p99, worst) = rows[label]
+        assert n > 0 and 0 < p50 <= worst < 10_000, (label, text)
+    crowd_shots = rows["shot round trip: featured crowd"][0]
+    players_shots = rows["shot round trip: featured players"][0]
+    assert players_shots >= 2 and crowd_shots == 3 * players_shots, text
+    assert rows["aim relay: featured players"][0] > 0 and rows["client loop lag: crowd processes"][0] > 0, text
+    # The crowd's samples are in the timeline too, counted from match 0's window.
+    seconds = re.findall(r"^\s+(\d+)\s+(\d+)\s+\S+\s+(\d+)\s+\S+$", text, re.M)
+    shots = sum(rows[f"shot round trip: {who}"][0] for who in ("shooter", "opponent", "spectators", "featured crowd"))
+    assert sum(int(row[1]) for row in seconds) == shots, text
+
+
+def test_the_crowd_processes_receipts_join_the_players_send_times() -> None:
+    """The join of `--crowd-procs` (LoadStats.join_crowd): each receipt of a crowd process minus the
+    send time of the same shot (player, ack) or aim (angle, speed) in match 0's process; a receipt of
+    a key never sent is left out; a crowd socket that ended short of the match's last version counts
+    the versions it missed. The parts cross process boundaries pickled, in any order."""
+    import pickle
+
+    players = LoadStats(
+        shot_featured_players=[0.04, 0.05],
+        featured_shot_sent={("A", 1): 10.0, ("B", 1): 12.0},
+        featured_aim_sent={(1.5, 2.0): 9.0},
+        featured_max_v=7,
+        featured_window_start=8.0,
+    )
+    first_crowd = LoadStats(
+        crowd_shot_receipts={("A", 1): [10.05, 10.07], ("Z", 9): [11.0]},
+        crowd_aim_receipts={(1.5, 2.0): [9.02], (3.0, 2.0): [9.5]},
+        crowd_last_versions=Counter({7: 2}),
+    )
+    second_crowd = LoadStats(
+        crowd_shot_receipts={("A", 1): [10.1], ("B", 1): [12.2]},
+        crowd_last_versions=Counter({7: 1, 5: 1}),
+    )
+    parts = [pickle.loads(pickle.dumps(part.as_dict())) for part in (players, first_crowd, second_crowd)]
+    for order in (parts, parts[::-1]):
+        stats = LoadStats.merge(order)
+        assert sorted(stats.shot_featured) == pytest.approx([0.05, 0.07, 0.1, 0.2])
+        assert stats.aim_featured == pytest.approx([0.02]), "the aim (3.0, 2.0) was never sent"
+        timeline = [value for sample in sorted(stats.shot_timeline) for value in sample]
+        assert timeline == pytest.approx([2.05, 0.05, 2.07, 0.07, 2.1, 0.1, 4.2, 0.2]), "seconds from match 0's window"
+        assert stats.missed == 2, "one crowd socket ended at version 5 of 7"
+        assert stats.shot_featured_players == [0.04, 0.05] and stats.sockets == 0
+    # A crowd socket ahead of the players' process's last read: the others are short of its version.
+    ahead = LoadStats.merge([players.as_dict(), LoadStats(crowd_last_versions=Counter({8: 1, 7: 3})).as_dict()])
+    assert ahead.missed == 3
+
+
+def test_the_crowd_is_shared_out_whole_and_refused_where_clocks_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each crowd socket in exactly one crowd process, as evenly as can be; `--crowd-procs` refused
+    without a crowd to share, and where perf_counter is not one clock for every process."""
+    import types
+
+    from game.loadtest import config
+
+    shares = [list(crowd_share(7, 3, index)) for index in range(3)]
+    assert shares == [[0, 1, 2], [3, 4], [5, 6]]
+    assert [len(crowd_share(2000, 2, index)) for index in range(2)] == [1000, 1000]
+    with pytest.raises(CommandError, match="--crowd-procs 3 needs 0 to --featured \\(2\\) processes"):
+        call_command("loadtest", url=["http://127.0.0.1:9"], featured=2, crowd_procs=3, stdout=StringIO())
+    with pytest.raises(CommandError, match="--reconnect-storm needs"):
+        call_command(
+            "loadtest", url=["http://127.0.0.1:9"], featured=2, crowd_procs=1, reconnect_storm=True, server_pid=[1]
+        )
+    assert config.shared_clock_problem() is None, "this suite runs on Linux"
+    monkeypatch.setattr(config, "sys", types.SimpleNamespace(platform="darwin"))
+    assert "not Linux's CLOCK_MONOTONIC" in (config.shared_clock_problem() or "")
+    with pytest.raises(CommandError, match=r"measures the crowd across processes, and time\.perf_counter\(\) here is"):
+        call_command("loadtest", url=["http://127.0.0.1:9"], featured=2, crowd_procs=1, stdout=StringIO())
+    # Without --crowd-procs the crowd is measured in one process: no shared clock needed.
+    with pytest.raises(CommandError, match="--stagger 5 s must be shorter"):
+        call_command("loadtest", url=["http://127.0.0.1:9"], featured=2, duration=5.0, stagger=5.0, stdout=StringIO())

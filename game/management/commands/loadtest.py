@@ -10,13 +10,21 @@ The run is judged against the bars (issue 19): any error or missed version, a sh
 ``--max-aim-p99`` (ms, both rows: the opponent's and the spectators') or a server's peak RSS over
 ``--max-rss`` (MB, of each ``--server-pid``) prints ``result: FAILED`` with each reason and exits 1; a
 bar of 0 is not judged. ``--procs`` splits the clients over several processes (whole matches per
-process) so the client is never the bottleneck; ``--server-pid`` reads
+process) so the client is never the bottleneck; every process of a run of several waits at one
+barrier after its set-up, so all measure the same seconds. ``--server-pid`` reads
 the peak RSS (VmHWM) of server processes on this machine and the CPU each used over the window.
 ``--stagger SECONDS`` starts the matches spread evenly over that many seconds of the window (their
 breaks in different seconds, as on a real site) instead of all at its start. ``--featured N`` puts
 N more spectators on match 0 (a club final, the home page's match): their shot round trip is its own
 row and bar (``--max-crowd-shot-p99``), and that match's players get rows of their own too (they
-are also in the shooter and opponent rows, judged by the usual bars). ``--reconnect-storm`` kills the
+are also in the shooter and opponent rows, judged by the usual bars). ``--crowd-procs C`` puts that
+crowd in C client processes of its own, apart from match 0's players (one client loop holding a crowd
+of 2,000 sockets would be the limit, not the server): the command seats match 0 before any process
+starts, the players start once the crowd is connected, and the crowd's latencies join the receipt
+times of the crowd processes with the send times of match 0's process after the run.
+Those times come from different processes: it needs ``time.perf_counter()`` to be one clock for the
+machine, Linux's CLOCK_MONOTONIC, and refuses to run elsewhere. The client loop lag has its own row
+for the crowd processes. ``--reconnect-storm`` kills the
 first ``--server-pid`` with SIGKILL after the window, starts it again as it was (game.loadtest.storm),
 and times how long until every socket it held has its snapshot again (``--max-storm-seconds``); a
 snapshot older than a version the socket had seen counts as versions missed.
@@ -34,8 +42,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from game.loadtest.client import run_load
-from game.loadtest.config import SPREADS, LoadConfig
+from game.loadtest.config import SPREADS, LoadConfig, shared_clock_problem
 from game.loadtest.procstat import rss_of
+from game.loadtest.seats import SeatedMatch, seat_match
 from game.loadtest.stats import LoadStats
 
 
@@ -201,6 +210,13 @@ class Command(BaseCommand):
             help="bar: the featured crowd's shot round trip p99 in ms (0: not judged; its thinned aims are not)",
         )
         parser.add_argument(
+            "--crowd-procs",
+            type=int,
+            default=0,
+            help="client processes of their own for the --featured crowd, apart from its match's players "
+            "(0: in match 0's process); its latencies are joined across processes by CLOCK_MONOTONIC (Linux)",
+        )
+        parser.add_argument(
             "--reconnect-storm",
             action="store_true",
             help="after the window, SIGKILL the first --server-pid (serving the first --url), start it again, "
@@ -228,10 +244,15 @@ class Command(BaseCommand):
         stagger, featured = options.get("stagger") or 0.0, options.get("featured") or 0
         if stagger < 0 or featured < 0:
             raise CommandError("--stagger and --featured take 0 or more")
-        if options.get("reconnect_storm") and (not options["server_pid"] or procs != 1):
+        crowd_procs = options.get("crowd_procs") or 0
+        if options.get("reconnect_storm") and (not options["server_pid"] or procs != 1 or crowd_procs):
             raise CommandError(
                 "--reconnect-storm needs --server-pid (of the first --url's server) and one client process"
             )
+        if crowd_procs < 0 or crowd_procs > featured:
+            raise CommandError(f"--crowd-procs {crowd_procs} needs 0 to --featured ({featured}) processes")
+        if crowd_procs and (problem := shared_clock_problem()):
+            raise CommandError(f"--crowd-procs measures the crowd across processes, and {problem}")
         if stagger >= options["duration"]:
             raise CommandError(f"--stagger {stagger:g} s must be shorter than --duration {options['duration']:g} s")
         base = LoadConfig(
@@ -250,6 +271,8 @@ class Command(BaseCommand):
             stagger_step=stagger / matches,
             featured=featured,
             reconnect_storm=bool(options.get("reconnect_storm")),
+            crowd_procs=crowd_procs,
+            seated=self.seat_featured_match(urls, bool(options.get("bare"))) if crowd_procs else None,
         )
         share, extra = divmod(matches, procs)
         configs, first = [], 0
@@ -265,16 +288,30 @@ class Command(BaseCommand):
                     )
                 )
             first += count
+        concurrency = max(1, base.setup_concurrency // max(1, crowd_procs))
+        for index in range(crowd_procs):
+            configs.append(replace(base, matches=0, crowd_index=index, setup_concurrency=concurrency))
         if len(configs) == 1:
             parts = [run_load(configs[0])]
         else:
             context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=len(configs), mp_context=context) as pool:
-                parts = list(pool.map(run_load, configs))
+            with context.Manager() as manager:
+                barrier = manager.Barrier(len(configs))
+                configs = [replace(config, start_barrier=barrier) for config in configs]
+                with ProcessPoolExecutor(max_workers=len(configs), mp_context=context) as pool:
+                    parts = list(pool.map(run_load, configs))
         stats = LoadStats.merge(parts)
         ok = self.report(stats, options, urls)
         if not ok:
             sys.exit(1)
+
+    def seat_featured_match(self, urls: list[str], bare: bool) -> SeatedMatch:
+        """Match 0 seated before the client processes start: the crowd processes connect to it while
+        the players' process sets up, and none of them could seat it for the others."""
+        try:
+            return seat_match(urls, 0, bare)
+        except Exception as exc:
+            raise CommandError(f"seating match 0 on {urls[0]} failed: {type(exc).__name__}: {exc}") from exc
 
     def report(self, stats: LoadStats, options: dict[str, Any], urls: list[str]) -> bool:
         out = self.stdout.write
@@ -287,6 +324,7 @@ class Command(BaseCommand):
             + ("; bare relay" if options.get("bare") else "")
             + (f"; starts spread over {options['stagger']:g} s" if options.get("stagger") else "")
             + (f"; {options['featured']} more spectators on match 0" if options.get("featured") else "")
+            + (f" in {options['crowd_procs']} crowd process(es)" if options.get("crowd_procs") else "")
             + (f", sockets spread by {options.get('spread', 'socket')}" if len(urls) > 1 else "")
         )
         out(f"{'latency (ms)':<34}{'n':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}")
@@ -308,6 +346,7 @@ class Command(BaseCommand):
             ),
             ("ping round trip (server loop)", stats.ping),
             ("client loop lag", stats.loop_lag),
+            *([("client loop lag: crowd processes", stats.crowd_loop_lag)] if options.get("crowd_procs") else []),
         ]
         for label, values in rows:
             out(
@@ -354,7 +393,8 @@ class Command(BaseCommand):
 
     def timeline(self, stats: LoadStats) -> None:
         """Per second of the window: shot and aim samples and their p99 (ms). A merged run's processes
-        each count from their own window start, which are within the set-up's spread of each other."""
+        each count from their own window start; they began together, at the barrier after every
+        process's set-up (LoadConfig.start_barrier)."""
         out = self.stdout.write
         began = datetime.datetime.fromtimestamp(stats.window_began).strftime("%H:%M:%S")
         out(f"timeline: second 0 began at {began} (local time)")
