@@ -102,7 +102,7 @@ def run_once(kind: str, m: int, args: argparse.Namespace, log: Path) -> dict[str
     try:
         cmd = [PY, "manage.py", "loadtest", "--url", f"http://127.0.0.1:{port}", "--matches", str(m)]
         cmd += ["--spectators", str(args.spectators), "--duration", str(args.duration), "--think", "3-8"]
-        cmd += ["--server-pid", str(process.pid)] + (["--bare"] if kind == "bare" else [])
+        cmd += ["--server-pid", str(process.pid), "--procs", str(args.procs)] + (["--bare"] if kind == "bare" else [])
         clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         done = subprocess.run(cmd, cwd=ROOT, env=clean, capture_output=True, text=True)
     finally:
@@ -134,6 +134,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2, help="runs of each kind at each M")
     parser.add_argument("--spectators", type=int, default=5)
     parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument(
+        "--procs",
+        type=int,
+        default=1,
+        help="load client processes (loadtest --procs): above M = 200 one client loop lags behind the server",
+    )
     parser.add_argument("--port", type=int, default=8102)
     parser.add_argument("--log", type=Path, default=Path("/tmp/bench_bare.log"))
     args = parser.parse_args()
