@@ -168,6 +168,19 @@ def test_the_crowd_and_the_storm_have_bars_of_their_own() -> None:
     assert missed_bars(crowd, options, {}) == [], "a crowd at 300 ms is within its 500 ms bar"
     crowd.shot_featured = [0.6] * 100
     assert missed_bars(crowd, options, {}) == ["shot round trip p99 (featured crowd) 600.0 ms > 500 ms"]
+    # The featured match's own players are judged apart by the players' bars (a crowd must not slow
+    # them), though their samples are in the usual rows too, where other matches' would hide them.
+    slowed = LoadStats(
+        shots=1,
+        shot_shooter=[0.01] * 1000,
+        aim_opponent=[0.01] * 1000,
+        shot_featured_players=[0.2] * 6,
+        aim_featured_players=[0.06] * 100,
+    )
+    assert missed_bars(slowed, options, {}) == [
+        "shot round trip p99 (featured players) 200.0 ms > 150 ms",
+        "aim relay p99 (featured players) 60.0 ms > 50 ms",
+    ]
 
     storm = {**options, "reconnect_storm": True, "max_storm_seconds": 10}
     back = LoadStats(shots=1, storm_sockets=700, storm_back=700, storm_after_restart=4.0)
