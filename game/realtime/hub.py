@@ -275,7 +275,12 @@ class MatchHub:
         )
         if kind == "match.event" and group in self.spectator_aims:
             self.spectator_aims[group].pending = None  # the match moved on: a held aim is stale
-        for member in list(local):
+        for index, member in enumerate(crowd_order(local)):
+            if index and not index % CROWD_SLICE:
+                # A crowd (a final on the home page): the loop takes its turns between slices, so the
+                # players' next aim or input is not held behind a thousand spectators' writes. Their
+                # order holds: a later message's fan-out starts its slices after this one's.
+                await asyncio.sleep(0)
             try:
                 if kind == "match.event":
                     await member.hub_event(message)
@@ -354,6 +359,17 @@ class MatchHub:
             state.timer.cancel()
 
 
+def crowd_order(local: dict[HubMember, None]) -> list[HubMember]:
+    """A group's local sockets in the order a message reaches them: as they joined, but in a crowd
+    (more than `CROWD_SLICE`) the players and sockets still connecting first, so a player who came back
+    after a thousand spectators joined is not served after them (issue 30: a crowd must not slow the
+    match's players)."""
+    members = list(local)
+    if len(members) > CROWD_SLICE:
+        members.sort(key=lambda member: getattr(member, "audience_role", None) == "spectator")  # stable
+    return members
+
+
 class SpectatorAims:
     """One group's aims to spectators: the bucket that paces them, the aim held and when it came
     (loop time), the timer that sends it after a quiet interval."""
@@ -366,6 +382,12 @@ class SpectatorAims:
         self.held_at = 0.0
         self.timer: asyncio.TimerHandle | None = None
 
+
+#: Sockets of one match in one process that a message reaches before the hub lets the loop take its
+#: turn: a match's usual 7 go out at once; a crowd of 1,000 (a club final, the home page's featured
+#: match) took the loop for tens of milliseconds per aim and per shot, and its players' aims waited
+#: behind it (docs/performance-load.md, round 15).
+CROWD_SLICE = 100
 
 #: Seconds between two aims relayed to a match's spectators by one process: 10 a second, where the
 #: players get up to 20 (game.matches.consumer.MatchConsumer.aim_interval). A page in a drag sends 18 a second

@@ -211,3 +211,39 @@ async def test_aims_stay_in_the_process_until_another_process_serves_the_match()
         received = await layer.receive(other.channel)
     assert json.loads(received["text"])["d"]["angle"] == 0.2
     await the_hub.leave(GROUP, watcher)
+
+
+async def test_a_crowd_is_served_after_the_players_in_slices_that_let_the_loop_run() -> None:
+    """Issue 30 item 3: a crowd of 450 spectators joined before the players came back. An event reaches
+    the players first, the loop gets its turns between slices of `CROWD_SLICE` sockets (another task ran
+    before the last spectator had it), and two events dispatched at once reach every socket in order."""
+    handed: list[str] = []  # every handing, in the order the hub made them
+
+    class Counted(Socket):
+        def note(self, text: str) -> None:
+            handed.append(self.channel_name)
+            super().note(text)
+
+    crowd = [Counted(f"s{i}", "spectator") for i in range(450)]
+    players = [Counted("alice", "player"), Counted("bob", "player")]
+    layer, the_hub = await joined(*crowd, *players)
+    ran_at: list[int] = []
+
+    async def probe() -> None:
+        await asyncio.sleep(0)
+        ran_at.append(sum(1 for s in crowd if s.got))
+
+    def event(v: int) -> dict[str, Any]:
+        return {"type": "match.event", "group": GROUP, "text": json.dumps({"t": "shot", "v": v})}
+
+    try:
+        await asyncio.gather(the_hub.dispatch(event(1)), the_hub.dispatch(event(2)), probe())
+        assert handed[:2] == ["test.alice", "test.bob"], handed[:3]
+        assert ran_at and ran_at[0] < len(crowd), ran_at  # the probe ran mid-fan-out
+        for socket in [*players, *crowd]:
+            assert [json.loads(text)["v"] for _, text in socket.got] == [1, 2], socket.channel_name
+        # A match's usual sockets (7) go out in one turn, as they joined.
+        assert hub.crowd_order({s: None for s in crowd[:7]}) == crowd[:7]
+    finally:
+        for member in [*crowd, *players]:
+            await the_hub.leave(GROUP, member)
