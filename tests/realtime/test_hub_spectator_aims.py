@@ -226,7 +226,7 @@ async def test_a_crowd_is_served_after_the_players_in_slices_that_let_the_loop_r
 
     crowd = [Counted(f"s{i}", "spectator") for i in range(450)]
     players = [Counted("alice", "player"), Counted("bob", "player")]
-    layer, the_hub = await joined(*crowd, *players)
+    _layer, the_hub = await joined(*crowd, *players)
     ran_at: list[int] = []
 
     async def probe() -> None:

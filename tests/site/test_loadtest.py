@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.loadtest.client import LoadConfig, LoadRunner, run_load, socket_urls
-from game.loadtest.config import crowd_share
+from game.loadtest.config import LoadConfig, crowd_share, socket_urls
 from game.loadtest.procstat import cpu_seconds
+from game.loadtest.runner import LoadRunner, run_load
 from game.loadtest.stats import LoadStats
 from tests.support.daphne import DaphneServer
 
@@ -347,10 +347,10 @@ def test_stable_seed_is_the_same_in_another_process() -> None:
     import subprocess
     import sys
 
-    from game.loadtest.client import stable_seed
+    from game.loadtest.config import stable_seed
 
     here = stable_seed(1, "abc", 3, "Guest-1")
-    code = "from game.loadtest.client import stable_seed; print(stable_seed(1, 'abc', 3, 'Guest-1'))"
+    code = "from game.loadtest.config import stable_seed; print(stable_seed(1, 'abc', 3, 'Guest-1'))"
     there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert int(there) == here and 0 <= here < 2**32
     assert stable_seed(1, "abc", 4, "Guest-1") != here

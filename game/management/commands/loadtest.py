@@ -41,9 +41,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game.loadtest.client import run_load
 from game.loadtest.config import SPREADS, LoadConfig, shared_clock_problem
 from game.loadtest.procstat import rss_of
+from game.loadtest.runner import run_load
 from game.loadtest.seats import SeatedMatch, seat_match
 from game.loadtest.stats import LoadStats
 
