@@ -102,7 +102,8 @@ def run_once(kind: str, m: int, args: argparse.Namespace, log: Path) -> dict[str
     try:
         cmd = [PY, "manage.py", "loadtest", "--url", f"http://127.0.0.1:{port}", "--matches", str(m)]
         cmd += ["--spectators", str(args.spectators), "--duration", str(args.duration), "--think", "3-8"]
-        cmd += ["--server-pid", str(process.pid), "--procs", str(args.procs)] + (["--bare"] if kind == "bare" else [])
+        cmd += ["--server-pid", str(process.pid), "--procs", str(args.procs), "--stagger", str(args.stagger)]
+        cmd += ["--bare"] if kind == "bare" else []
         clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         done = subprocess.run(cmd, cwd=ROOT, env=clean, capture_output=True, text=True)
     finally:
@@ -134,6 +135,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2, help="runs of each kind at each M")
     parser.add_argument("--spectators", type=int, default=5)
     parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="seconds over which the matches start (loadtest --stagger; 0: all at the window's start)",
+    )
     parser.add_argument(
         "--procs",
         type=int,
