@@ -34,8 +34,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Browser tests go last: Playwright's sync API runs an event loop in the main thread while a
     browser is open, which would break the asyncio tests that follow it.
 
-    The `slow` browser tests (about a minute or more each) lead each worker's browser tests, dealt out
-    by the seconds each took (`@pytest.mark.slow(seconds)`), longest first to the lightest share:
+    The `slow` browser tests (15 s or more each) lead each worker's browser tests, dealt out by the
+    seconds each took (`@pytest.mark.slow(seconds)`, as measured on four workers), longest first to
+    the lightest share (a long test left unmarked landed last and ran alone while the others idled):
     pytest-xdist's worksteal hands each worker one contiguous share of this list at the start and
     can steal only tests not yet begun, so four of them in one file, one share, ran end to end on one
     worker while the other had run out of work.

@@ -41,6 +41,7 @@ def say(page: Any, text: str) -> None:
     page.press(".kz-chat-input", "Enter")
 
 
+@pytest.mark.slow(26)
 def test_players_and_spectators_chat(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

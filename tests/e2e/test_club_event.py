@@ -70,7 +70,7 @@ def live_tables(page: Any) -> dict[str, list[str]]:
 
 
 @pytest.mark.browser
-@pytest.mark.slow(60)
+@pytest.mark.slow(17)
 def test_club_event_on_real_tables(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

@@ -38,7 +38,7 @@ def press_together(*pages_: Any) -> list[float]:
     return [float(p.evaluate("() => window.kzPressedAt")) for p in pages_]
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(17)
 def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifacts_dir: Path) -> None:
     """K-3.1: two pages press Lag at the same moment: both lags are played, the page says both
     distances and who won; then the opening placement in the corridor says why (K-3.3)."""

@@ -63,6 +63,7 @@ def _to_the_opening_shot(players: dict[str, Any]) -> tuple[str, Any]:
     raise AssertionError("the opening shot never came")
 
 
+@pytest.mark.slow(28)
 def test_illegal_call_is_shown_before_the_shot(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

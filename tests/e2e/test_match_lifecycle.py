@@ -38,7 +38,7 @@ def _move(page: Any, name: str, others: list[Any]) -> str:
     return act
 
 
-@pytest.mark.slow(85)
+@pytest.mark.slow(46)
 def test_client_shows_connection_lost(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -117,7 +117,7 @@ def test_client_shows_connection_lost(
     pages.assert_clean_log(server)
 
 
-@pytest.mark.slow(220)
+@pytest.mark.slow(42)
 def test_reload_keeps_the_shot_list(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -196,7 +196,7 @@ def test_end_card_after_a_resignation(
     pages.assert_clean_log(server)
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(30)
 def test_end_card_after_three_shot_clock_expiries(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -241,7 +241,7 @@ def test_end_card_after_three_shot_clock_expiries(
     pages.assert_clean_log(server)
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(38)
 def test_end_card_shows_the_result(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -349,7 +349,7 @@ def _lag_ball_drawn(page: Any, seat: int) -> bool:
     return float(mean) > 150  # a white ball; the cloth is dark green
 
 
-@pytest.mark.slow(150)
+@pytest.mark.slow(54)
 def test_time_limit_and_shootout_through_the_page(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

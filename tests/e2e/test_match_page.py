@@ -14,7 +14,7 @@ from tests.e2e.harness import EngineMatch, open_page
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.slow(55)
+@pytest.mark.slow(36)
 def test_players_and_spectator_play_and_see_the_same_match(chromium: Any, artifacts_dir: Path) -> None:
     match = EngineMatch()
     alice = open_page(chromium, match, "alice", "player")

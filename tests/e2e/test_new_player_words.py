@@ -75,6 +75,7 @@ def _play_the_computer(page: Any, server: DaphneServer, level: int = 1) -> str:
     return str(page.url)
 
 
+@pytest.mark.slow(31)
 def test_language_switch_translates_the_match_page(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:

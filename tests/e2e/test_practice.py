@@ -57,6 +57,7 @@ def wait_position_change(page: Any, old: str) -> None:
 
 
 @pytest.mark.browser
+@pytest.mark.slow(54)
 def test_practice_table_round_trip(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

@@ -39,6 +39,7 @@ def non_blank(page: Any, selector: str) -> bool:
 
 
 @pytest.mark.browser
+@pytest.mark.slow(45)
 def test_csp_blocks_inline_script(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

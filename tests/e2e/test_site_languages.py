@@ -33,6 +33,7 @@ WORDS = {
 
 
 @pytest.mark.browser
+@pytest.mark.slow(17)
 def test_home_and_match_pages_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

@@ -137,7 +137,7 @@ def _lags(players: dict[str, Any], watcher: Any) -> None:
     raise AssertionError("the lag never ended")
 
 
-@pytest.mark.slow(50)
+@pytest.mark.slow(36)
 def test_sound_follows_the_shot(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:
@@ -245,7 +245,7 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str) -> None:
     assert button.get_attribute("aria-pressed") == "false"
 
 
-@pytest.mark.slow(105)
+@pytest.mark.slow(27)
 def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path) -> None:
     server = daphne_factory()
     players, carol = _match(chromium, server)

@@ -27,7 +27,7 @@ def _page(chromium: Any, viewport: dict[str, int] | None = None) -> Any:
     return page
 
 
-@pytest.mark.slow(75)
+@pytest.mark.slow(39)
 def test_team_match_page_shows_teams_and_the_player_at_the_table(
     chromium: Any, live_server_url: str, artifacts_dir: Path
 ) -> None:

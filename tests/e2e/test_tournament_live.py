@@ -67,7 +67,7 @@ def _points(page: Any) -> float:
 
 
 @pytest.mark.browser
-@pytest.mark.slow(90)
+@pytest.mark.slow(55)
 def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path) -> None:
     server = daphne_factory(KAIZA_BOT_PACE="0")
     four = [("Aino", 1800), ("Bertta", 1700), ("Celia", 1600), ("Dora", 1500)]
