@@ -275,6 +275,11 @@ class MatchHub:
         )
         if kind == "match.event" and group in self.spectator_aims:
             self.spectator_aims[group].pending = None  # the match moved on: a held aim is stale
+        sending = self.spectator_aims[group].sending if group in self.spectator_aims else None
+        if sending is not None and not sending.done():
+            # A held aim still on its way to a spectator with events queued: it goes first, or a
+            # newer aim could reach that socket's queue before it (and the cue would jump back).
+            await asyncio.shield(sending)
         for index, member in enumerate(crowd_order(local)):
             if index and not index % CROWD_SLICE:
                 # A crowd (a final on the home page): the loop takes its turns between slices, so the
@@ -339,12 +344,26 @@ class MatchHub:
         # aims reach the spectators within one interval (the bucket's burst is two: CI, once).
         state.bucket.take()
         text, state.pending = state.pending, None
+        queued: list[HubMember] = []
         for member in list(self.members.get(group) or ()):
             if getattr(member, "audience_role", None) != "spectator":
                 continue
             try:
                 if not member.relay_now(text):
-                    self._spawn(member.hub_relay(text), "kaiza-held-aim")
+                    queued.append(member)
+            except Exception:
+                logger.exception("match hub: delivering to %s failed", member.channel_name)
+        if queued:
+            # One task for the sockets with events queued, which the group's next message waits for
+            # (`dispatch`): each of them gets this aim before any newer one.
+            state.sending = self.loop.create_task(self._relay_held(queued, text), name="kaiza-held-aim")
+            self.background.add(state.sending)
+            state.sending.add_done_callback(self.background.discard)
+
+    async def _relay_held(self, members: list[HubMember], text: str) -> None:
+        for member in members:
+            try:
+                await member.hub_relay(text)
             except Exception:
                 logger.exception("match hub: delivering to %s failed", member.channel_name)
 
@@ -374,13 +393,15 @@ class SpectatorAims:
     """One group's aims to spectators: the bucket that paces them, the aim held and when it came
     (loop time), the timer that sends it after a quiet interval."""
 
-    __slots__ = ("bucket", "held_at", "pending", "timer")
+    __slots__ = ("bucket", "held_at", "pending", "sending", "timer")
 
     def __init__(self) -> None:
         self.bucket = TokenBucket(SPECTATOR_AIM_BURST, 1 / SPECTATOR_AIM_INTERVAL)
         self.pending: str | None = None
         self.held_at = 0.0
         self.timer: asyncio.TimerHandle | None = None
+        #: The held aim's delivery to spectators with events queued, while under way.
+        self.sending: asyncio.Task[None] | None = None
 
 
 #: Sockets of one match in one process that a message reaches before the hub lets the loop take its

@@ -9,10 +9,10 @@ const table = JSON.parse(readFileSync(new URL("./fixtures/table.json", import.me
 const segments = { white1: [[0, 0.5, 0.7, 1, 0, 0, 0], [1, 1.5, 0.7, 0, 0, 0, 0]] };
 const live = { table, shown: { balls: { white1: [1.5, 0.7] } }, steps: [], lagRest: {}, ui: {} };
 
-function page(speedup = 1) {
+function page() {
   let t = 0;
   const root = { dataset: {}, querySelectorAll: () => [] };
-  const shot = createLastShot(root, { clock: () => t, speedup });
+  const shot = createLastShot(root, { clock: () => t });
   return { root, shot, at: (ms) => (t = ms) };
 }
 
@@ -45,21 +45,4 @@ test("a live event ends a replay at once; a snapshot's last shot can be replayed
   shot.heard({ t: "shot", v: 5, d: { segments: { white1: [["bad"]] } } }); // malformed: not kept
   shot.start(1);
   assert.ok(shot.view(live, 400)); // the snapshot's shot is still the one to replay
-});
-
-test("on a test server's faster page (speedup 4) a replay at ½× runs at 2× of real time, its sound too", () => {
-  let t = 0;
-  const played = [];
-  const sound = { play: (tracks, startIn, rate) => (played.push(rate), []), stop: () => {} };
-  const root = { dataset: {}, querySelectorAll: () => [] };
-  const shot = createLastShot(root, { clock: () => t, sound, speedup: 4 });
-  shot.heard({ t: "shot", v: 7, d: { segments } });
-  shot.start(0.5);
-  assert.equal(root.dataset.replay, "0.5"); // the chosen rate, as the button says
-  assert.deepEqual(played, [2]);
-  const mid = shot.view(live, 250); // 250 ms at ½× of 4×: 500 ms of shot time
-  assert.equal(mid.now, 500);
-  assert.equal(root.dataset.replayT, "0.500");
-  assert.ok(shot.view(live, 600)); // the end (1 s of shot time at 2×: 500 ms) and its tail of 400 ms
-  assert.equal(shot.view(live, 1000), null);
 });

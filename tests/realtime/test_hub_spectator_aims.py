@@ -247,3 +247,25 @@ async def test_a_crowd_is_served_after_the_players_in_slices_that_let_the_loop_r
     finally:
         for member in [*crowd, *players]:
             await the_hub.leave(GROUP, member)
+
+
+async def test_a_held_aim_reaches_a_busy_spectator_before_the_next_aim() -> None:
+    """A held aim goes to a spectator with events queued through a task; the group's next aim, relayed
+    before that task ran, used to reach the socket's queue first (the cue jumped back: CI, once, in the
+    test above). `dispatch` now waits for the held aim's delivery."""
+    aimer, busy_watcher = Socket("aimer", "player"), Socket("busy", "spectator", busy=True)
+    layer, the_hub = await joined(aimer, busy_watcher)
+    try:
+        for angle in (0.1, 0.2, 0.3):  # two go out with the bucket's burst, the third is held
+            await hub.publish(layer, aim(angle, exclude=aimer.channel_name))
+        assert busy_watcher.aims() == [0.1, 0.2]
+        state = the_hub.spectator_aims[GROUP]
+        state.held_at -= hub.SPECTATOR_AIM_INTERVAL  # the quiet interval has passed
+        state.bucket.tokens = state.bucket.capacity  # and refilled the bucket
+        the_hub._send_held_aim(GROUP)  # what its timer does: the held aim's task is made, not yet run
+        await hub.publish(layer, aim(0.4, exclude=aimer.channel_name))
+        await asyncio.sleep(0)
+        assert busy_watcher.aims() == [0.1, 0.2, 0.3, 0.4]
+    finally:
+        for member in (aimer, busy_watcher):
+            await the_hub.leave(GROUP, member)

@@ -57,7 +57,7 @@ function boot(root) {
   const renderer = createRenderer(canvas, table);
   const hud = createHud(root);
   const sound = createSound(root, table);
-  const lastShot = createLastShot(root, { sound, clock: clockNow, speedup: rate });
+  const lastShot = createLastShot(root, { sound, clock: clockNow });
   // The end card's "Analyse": the progress on the card from the socket's `analysis` messages.
   const endAnalysis = createEndAnalysis(root);
 

@@ -6,10 +6,6 @@
  * timeline step is that shot, evaluated at slowed shot time — the same drawing path as a live shot.
  * The live state is never touched: when the replay ends, or the moment any versioned event arrives,
  * the page draws the live state again. Its sound plays too, slowed with it.
- *
- * `speedup` is a test server's animation rate (settings.KAIZA_ANIMATION_RATE, 1 in production): a
- * replay at ½× then runs at ½× of the page's faster live shots, as every other shot on that page does,
- * so a page test sees the same replay in a quarter of the time. `data-replay` keeps the chosen rate.
  */
 
 import { animationDuration, parseSegments } from "../trajectory.js";
@@ -18,9 +14,9 @@ const TAIL = 400; // ms of the final position held before the live state returns
 
 /**
  * @param {HTMLElement} root
- * @param {{sound?: {play: Function, stop: Function}, clock?: () => number, speedup?: number}} opts
+ * @param {{sound?: {play: Function, stop: Function}, clock?: () => number}} opts
  */
-export function createLastShot(root, { sound = null, clock = () => performance.now(), speedup = 1 } = {}) {
+export function createLastShot(root, { sound = null, clock = () => performance.now() } = {}) {
   let last = null;
   let replay = null;
   const buttons = [...root.querySelectorAll(".kz-replay-last")];
@@ -48,7 +44,7 @@ export function createLastShot(root, { sound = null, clock = () => performance.n
   function start(rate) {
     if (!last) return;
     end();
-    const nodes = sound ? sound.play(last.tracks, 0, rate * speedup) : [];
+    const nodes = sound ? sound.play(last.tracks, 0, rate) : [];
     replay = { rate, at: clock(), nodes, shot: last };
     root.dataset.replay = String(rate);
     for (const b of buttons) b.setAttribute("aria-pressed", String(Number(b.dataset.rate) === rate));
@@ -69,7 +65,7 @@ export function createLastShot(root, { sound = null, clock = () => performance.n
    */
   function view(state, now) {
     if (!replay) return null;
-    const shotMs = (now - replay.at) * replay.rate * speedup;
+    const shotMs = (now - replay.at) * replay.rate;
     const { shot } = replay;
     if (shotMs > shot.duration + TAIL) {
       end();
