@@ -17,6 +17,14 @@ ShotKey = tuple[str | None, int | None]
 AimKey = tuple[float, float]
 
 
+#: Fields merged by `update`: counters summed, and the featured match's send times (one process has them).
+COUNTED_OR_KEYED = frozenset(
+    {"errors", "finishes", "server_cpu", "retries", "crowd_last_versions", "featured_shot_sent", "featured_aim_sent"}
+)
+#: Fields merged by taking the largest: durations, and the featured match's figures (one process has them).
+LARGEST = frozenset({"window", "setup_seconds", "featured_max_v", "featured_window_start"})
+
+
 @dataclass
 class LoadStats:
     """Raw figures of one client process; merged by the command, then summarised."""
@@ -102,19 +110,15 @@ class LoadStats:
         total = cls()
         for part in parts:
             for key, value in part.items():
-                if key in ("errors", "finishes", "server_cpu", "retries", "crowd_last_versions"):
-                    getattr(total, key).update(value)
-                elif key in ("featured_shot_sent", "featured_aim_sent"):
+                if key in COUNTED_OR_KEYED:
                     getattr(total, key).update(value)
                 elif key in ("crowd_shot_receipts", "crowd_aim_receipts"):
                     receipts = getattr(total, key)
                     for sample, times in value.items():
                         receipts.setdefault(sample, []).extend(times)
-                elif key in ("featured_max_v", "featured_window_start"):
-                    setattr(total, key, max(getattr(total, key), value))
                 elif key == "window_began":
                     total.window_began = min(total.window_began or value, value)
-                elif key in ("window", "setup_seconds") or key.startswith("storm_"):
+                elif key in LARGEST or key.startswith("storm_"):
                     setattr(total, key, max(getattr(total, key), value))
                 else:
                     setattr(total, key, getattr(total, key) + value)

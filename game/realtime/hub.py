@@ -356,9 +356,7 @@ class MatchHub:
         if queued:
             # One task for the sockets with events queued, which the group's next message waits for
             # (`dispatch`): each of them gets this aim before any newer one.
-            state.sending = self.loop.create_task(self._relay_held(queued, text), name="kaiza-held-aim")
-            self.background.add(state.sending)
-            state.sending.add_done_callback(self.background.discard)
+            state.sending = self._spawn(self._relay_held(queued, text), "kaiza-held-aim")
 
     async def _relay_held(self, members: list[HubMember], text: str) -> None:
         for member in members:
@@ -367,10 +365,11 @@ class MatchHub:
             except Exception:
                 logger.exception("match hub: delivering to %s failed", member.channel_name)
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
+    def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         task = self.loop.create_task(coroutine, name=name)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
+        return task
 
     def _drop_spectator_aims(self, group: str) -> None:
         state = self.spectator_aims.pop(group, None)
