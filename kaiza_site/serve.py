@@ -45,6 +45,8 @@ from daphne.server import Server
 from django.core.exceptions import RequestAborted
 from twisted.internet import reactor as _reactor
 
+from kaiza_site import loopwatch
+
 #: The scope extension's name.
 EXTENSION = "kaiza.frames"
 
@@ -171,6 +173,7 @@ class KaizaServer(Server):
         reactor.callWhenRunning(self.guard_slow_clients)
         # Inside the running reactor (asyncio's loop under daphne's asyncio reactor).
         reactor.callWhenRunning(lambda: quiet_aborted_requests(asyncio.get_event_loop()))
+        reactor.callWhenRunning(lambda: loopwatch.install(asyncio.get_event_loop()))
         super().run()
 
     def guard_slow_clients(self) -> None:

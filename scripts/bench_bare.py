@@ -104,6 +104,7 @@ def run_once(kind: str, m: int, args: argparse.Namespace, log: Path) -> dict[str
         cmd += ["--spectators", str(args.spectators), "--duration", str(args.duration), "--think", "3-8"]
         cmd += ["--server-pid", str(process.pid), "--procs", str(args.procs), "--stagger", str(args.stagger)]
         cmd += ["--bare"] if kind == "bare" else []
+        cmd += args.loadtest_arg
         clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         done = subprocess.run(cmd, cwd=ROOT, env=clean, capture_output=True, text=True)
     finally:
@@ -146,6 +147,12 @@ def main() -> int:
         type=int,
         default=1,
         help="load client processes (loadtest --procs): above M = 200 one client loop lags behind the server",
+    )
+    parser.add_argument(
+        "--loadtest-arg",
+        action="append",
+        default=[],
+        help="one more argument for every loadtest run, e.g. --loadtest-arg=--timeline (repeatable)",
     )
     parser.add_argument("--port", type=int, default=8102)
     parser.add_argument("--log", type=Path, default=Path("/tmp/bench_bare.log"))

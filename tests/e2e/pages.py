@@ -4,16 +4,14 @@ through the lobby, read what a person sees (visible text, screenshot regions), a
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from tests.e2e import driver
-from tests.support.daphne import PROJECT_DIR, DaphneServer
+from tests.support import django_shell
+from tests.support.daphne import DaphneServer
 
 DESKTOP = {"width": 1400, "height": 860}
 PHONE_PORTRAIT = {"width": 390, "height": 844}
@@ -43,14 +41,9 @@ def new_page(chromium: Any, viewport: dict[str, int] | None = None, scale: float
 
 
 def django_run(env: dict[str, str], code: str) -> Any:
-    """Runs `code` (which sets `result`) in a Django process on the server's database; returns result."""
-    script = f"import django, json\ndjango.setup()\n{code}\nprint('RESULT=' + json.dumps(result))\n"
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    line = next(line for line in done.stdout.splitlines() if line.startswith("RESULT="))
-    return json.loads(line.removeprefix("RESULT="))
+    """Runs `code` (which sets `result`) with Django on the server's database; returns result
+    (tests.support.django_shell: one process per server environment, not one per snippet)."""
+    return django_shell.django_run(env, code)
 
 
 def create_match(page: Any, base_url: str, *, time_limit_min: int | None = None, shot_clock: int | None = None) -> str:

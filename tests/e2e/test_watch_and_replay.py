@@ -5,33 +5,21 @@ download its record. Screenshots of every community page go to test-artifacts/co
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support import django_shell
 from tests.support.community_factories import DEMO_PASSWORD
-from tests.support.daphne import PROJECT_DIR, DaphneServer
+from tests.support.daphne import DaphneServer
 
 
 def django_call(env: dict[str, str], code: str) -> Any:
-    """Runs `code` (which sets `result`) in a Django process on the server's database; returns result."""
-    script = (
-        "import django, json\n"
-        "django.setup()\n"
-        "from tests.support.community_factories import *\n"
-        f"{code}\n"
-        "print('RESULT=' + json.dumps(result))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    line = next(line for line in done.stdout.splitlines() if line.startswith("RESULT="))
-    return json.loads(line.removeprefix("RESULT="))
+    """Runs `code` (which sets `result`) with Django on the server's database and the community
+    factories imported; returns result."""
+    return django_shell.django_run(env, code, factories=True)
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:

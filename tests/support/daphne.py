@@ -19,6 +19,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.support import django_shell
+
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
@@ -92,8 +94,11 @@ TRACEBACK_MARKERS = ("Traceback (most recent call last)", "Unhandled Error", "Un
 
 
 def stop_all() -> None:
+    """Stops this test process's servers and ends its Django shells (their database connections would
+    keep a PostgreSQL database from being dropped)."""
     for server in list(RUNNING):
         server.stop()
+    django_shell.close_all()
 
 
 def log_tracebacks(path: Path) -> list[str]:
