@@ -7,8 +7,11 @@ skip with the reason on a bare machine, fail when `CI` is set.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
+import tempfile
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -199,25 +202,73 @@ def redis_channel_layer(settings: Any, redis_url: str) -> Iterator[str]:
     client.close()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller (or a run without workers) names the run; its pytest-xdist workers inherit the
+    name with its environment, and share the migrated templates under it (`_run_shared`)."""
+    if not hasattr(config, "workerinput"):
+        os.environ["KAIZA_TEST_RUN"] = uuid.uuid4().hex[:12]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The controller drops the run's shared templates once every worker is done."""
+    if hasattr(config, "workerinput") or "KAIZA_TEST_RUN" not in os.environ:
+        return
+    shared = _run_dir()
+    marker = shared / "postgres-template"
+    if marker.exists():
+        with contextlib.suppress(Exception):  # the service went away meanwhile: nothing left to drop
+            services.postgres_drop_database(marker.read_text())
+    shutil.rmtree(shared, ignore_errors=True)
+
+
+def _run_dir() -> Path:
+    path = Path(tempfile.gettempdir()) / f"kaiza-test-{os.environ['KAIZA_TEST_RUN']}"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+@contextlib.contextmanager
+def _run_shared() -> Iterator[Path]:
+    """The run's shared directory, held by this process alone: the workers of one run migrate one
+    template of each kind between them (the first to need it, the others wait and reuse it). A
+    `migrate` costs 4-5 s of CPU, and four workers in two steps each made their own (50 s of CPU in a
+    run of `make test`)."""
+    shared = _run_dir()
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield shared
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
-def _postgres_template() -> Iterator[str]:
-    """A PostgreSQL database migrated once per pytest worker, the template of every test's own: a
-    `CREATE DATABASE ... TEMPLATE` takes a fraction of a second, a `migrate` 5-9 s."""
+def _postgres_template() -> str:
+    """A PostgreSQL database migrated once per run, the template of every test's own: a `CREATE
+    DATABASE ... TEMPLATE` takes a fraction of a second, a `migrate` 5-9 s. Dropped by the controller
+    at the end of the run (pytest_unconfigure)."""
     services.require(services.postgres_available(), f"PostgreSQL is not reachable at {services.postgres_admin_url()}")
-    url = services.postgres_create_database()
-    try:
-        migrate(server_env(DATABASE_URL=url))
-        yield url
-    finally:
-        services.postgres_drop_database(url)
+    with _run_shared() as shared:
+        marker = shared / "postgres-template"
+        if not marker.exists():
+            url = services.postgres_create_database(name=f"kaiza_tpl_{os.environ['KAIZA_TEST_RUN']}")
+            try:
+                migrate(server_env(DATABASE_URL=url))
+            except BaseException:
+                services.postgres_drop_database(url)
+                raise
+            marker.write_text(url)
+        return marker.read_text()
 
 
 @pytest.fixture
 def postgres_database_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """A fresh PostgreSQL database, migrated (a copy of the worker's template), dropped afterwards,
+    """A fresh PostgreSQL database, migrated (a copy of the run's template), dropped afterwards,
     for tests that run their own servers."""
     services.require(services.postgres_available(), f"PostgreSQL is not reachable at {services.postgres_admin_url()}")
-    url = services.postgres_create_database(template=request.getfixturevalue("_postgres_template"))
+    template = request.getfixturevalue("_postgres_template")
+    with _run_shared():  # one copy at a time: PostgreSQL copies a template nobody else is reading
+        url = services.postgres_create_database(template=template)
     MIGRATED.add(url)
     try:
         yield url
@@ -228,12 +279,16 @@ def postgres_database_url(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The embedded SQLite database migrated once per pytest worker: each server's database starts as
-    a copy of it (milliseconds, where a `migrate` takes 5-9 s on this machine)."""
-    path = tmp_path_factory.mktemp("template") / "db.sqlite3"
-    migrate(server_env(SQLITE_PATH=str(path)))
-    return path
+def _sqlite_template() -> Path:
+    """The embedded SQLite database migrated once per run: each server's database starts as a copy
+    of it (milliseconds, where a `migrate` takes 5-9 s on this machine)."""
+    with _run_shared() as shared:
+        path = shared / "template.sqlite3"
+        if not path.exists():
+            partial = shared / f"template-{os.getpid()}.sqlite3"
+            migrate(server_env(SQLITE_PATH=str(partial)))
+            partial.rename(path)
+        return path
 
 
 @pytest.fixture

@@ -120,12 +120,12 @@ def postgres_available() -> bool:
         return False
 
 
-def postgres_create_database(template: str | None = None) -> str:
+def postgres_create_database(template: str | None = None, name: str | None = None) -> str:
     """A fresh database for a test that runs its own server processes, empty or a copy of the
     database at `template` (a URL; nobody may be connected to it); returns its URL."""
     import psycopg
 
-    name = f"kaiza_t_{uuid.uuid4().hex[:12]}"
+    name = name or f"kaiza_t_{uuid.uuid4().hex[:12]}"
     copy = f' TEMPLATE "{urlparse(template).path.lstrip("/")}"' if template else ""
     with psycopg.connect(postgres_admin_url(), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"{copy}')
