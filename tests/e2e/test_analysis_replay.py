@@ -55,7 +55,7 @@ def _differing(a: list[int], b: list[int]) -> int:
     return sum(1 for x, y in zip(a, b, strict=True) if abs(x - y) > 24)
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(14)
 def test_replay_shows_the_analysis(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:

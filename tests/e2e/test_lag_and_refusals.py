@@ -106,7 +106,7 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
         assert page.errors == []
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(12)
 def test_refused_input_keeps_aim_and_power(daphne_factory: Any, chromium: Any, artifacts_dir: Path) -> None:
     """alice lags from two tabs at the same moment: one lag is played, the other is refused; the
     refused tab says why in words and keeps the aim and power its player set."""

@@ -178,7 +178,7 @@ def _accept_dialogs(page: Any) -> None:
     page.on("dialog", lambda dialog: dialog.accept())
 
 
-@pytest.mark.slow(40)
+@pytest.mark.slow(18)
 def test_end_card_after_a_resignation(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -196,7 +196,7 @@ def test_end_card_after_a_resignation(
     pages.assert_clean_log(server)
 
 
-@pytest.mark.slow(30)
+@pytest.mark.slow(43)
 def test_end_card_after_three_shot_clock_expiries(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

@@ -22,7 +22,7 @@ def _page(chromium: Any, viewport: dict[str, int], scale: float = 1) -> Any:
     return page
 
 
-@pytest.mark.slow(31)
+@pytest.mark.slow(39)
 def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url: str, artifacts_dir: Path) -> None:
     alice = _page(chromium, {"width": 1400, "height": 860})
     alice.goto(f"{live_server_url}/lobby/")

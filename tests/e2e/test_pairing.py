@@ -44,6 +44,7 @@ def seek(page: Any, base_url: str, time_limit: str) -> None:
     page.click("#seek-start")
 
 
+@pytest.mark.slow(17)
 def test_quick_pairing_matches_two_seekers(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:
@@ -84,7 +85,7 @@ def test_quick_pairing_matches_two_seekers(
     assert_clean_log(server)
 
 
-@pytest.mark.slow(65)
+@pytest.mark.slow(10)
 def test_rematch_from_the_end_card(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:
@@ -121,6 +122,7 @@ def test_rematch_from_the_end_card(
     assert_clean_log(server)
 
 
+@pytest.mark.slow(14)
 def test_challenge_from_a_profile(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:

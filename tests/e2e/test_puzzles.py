@@ -47,7 +47,7 @@ def sign_in(page: Any, base_url: str) -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.slow(17)
+@pytest.mark.slow(25)
 def test_daily_puzzle_can_be_solved(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

@@ -33,7 +33,7 @@ WORDS = {
 
 
 @pytest.mark.browser
-@pytest.mark.slow(17)
+@pytest.mark.slow(27)
 def test_home_and_match_pages_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -109,6 +109,7 @@ TOURNAMENT_WORDS = {
 
 
 @pytest.mark.browser
+@pytest.mark.slow(17)
 def test_tournament_bracket_and_team_match_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

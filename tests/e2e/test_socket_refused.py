@@ -22,6 +22,7 @@ from tests.support.daphne import DaphneServer
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.slow(18)
 def test_a_refused_match_page_says_why_in_three_languages(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

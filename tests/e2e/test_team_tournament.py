@@ -46,6 +46,7 @@ result = TournamentPairing.objects.get(tournament_id={tid}).match_id
 """
 
 
+@pytest.mark.slow(19)
 def test_a_team_enters_and_plays_its_tournament_match(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

@@ -67,7 +67,7 @@ def _points(page: Any) -> float:
 
 
 @pytest.mark.browser
-@pytest.mark.slow(55)
+@pytest.mark.slow(35)
 def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path) -> None:
     server = daphne_factory(KAIZA_BOT_PACE="0")
     four = [("Aino", 1800), ("Bertta", 1700), ("Celia", 1600), ("Dora", 1500)]
@@ -211,7 +211,7 @@ for p in TournamentPairing.objects.filter(tournament_id={tid}, status="playing")
 
 
 @pytest.mark.browser
-@pytest.mark.slow(80)
+@pytest.mark.slow(23)
 def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path) -> None:
     """Issue 28 item 1: a double-loss draw of five followed on a phone without a reload: the games in
     progress, each player's losses, the draw list and who went out in which round, the final placings

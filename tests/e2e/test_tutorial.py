@@ -135,7 +135,7 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
 
 
 @pytest.mark.browser
-@pytest.mark.slow(39)
+@pytest.mark.slow(50)
 def test_tutorial_can_be_finished(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

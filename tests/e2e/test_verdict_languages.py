@@ -55,7 +55,7 @@ def _newest_row(page: Any, needle: str, timeout: float = 20.0) -> str:
     raise AssertionError(f"no shot-list row with {needle!r}; rows: {rows[:4]}")
 
 
-@pytest.mark.slow(25)
+@pytest.mark.slow(39)
 def test_verdict_in_each_readers_language(
     chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path
 ) -> None:

@@ -27,6 +27,7 @@ def shoot(page: Any, artifacts: Path, name: str) -> None:
 
 
 @pytest.mark.browser
+@pytest.mark.slow(20)
 def test_watch_a_live_match_and_replay_a_finished_one(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
