@@ -118,6 +118,33 @@ def test_presence_names_the_players_as_the_engine_knows_them() -> None:
     assert presence["spectators"] == 0
 
 
+def test_presence_counts_a_crowd_in_the_database() -> None:
+    """A featured match's crowd is counted by the database (COUNT DISTINCT), not read row by row into
+    Python once a second: people, not sockets, as before (a viewer's tabs count once, a row without a
+    viewer alone, an empty viewer like none)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from game.models import MatchConnection
+
+    _alice, _bob, match_id = started_match()
+    now = time.time()
+
+    def row(channel: str, viewer: str | None, seen_at: float = now) -> MatchConnection:
+        return MatchConnection(match_id=match_id, channel_name=channel, viewer=viewer, seen_at=seen_at)
+
+    rows = [row(f"crowd.{i}", f"ip:192.0.2.{i % 200}") for i in range(400)]  # 200 people, two tabs each
+    rows += [row(f"alone.{i}", None) for i in range(7)]
+    rows += [row(f"blank.{i}", "") for i in range(3)]
+    rows.append(row("stale", "ip:198.51.100.1", now - 3600))
+    MatchConnection.objects.bulk_create(rows)
+    with CaptureQueriesContext(connection) as queries:
+        presence = selectors.match_presence(match_id=match_id)
+    assert presence["spectators"] == 200 + 7 + 3  # the stale row does not count
+    reads = [q["sql"] for q in queries.captured_queries if "matchconnection" in q["sql"].lower()]
+    assert len(reads) == 2 and any("COUNT(DISTINCT" in sql.upper() for sql in reads), reads
+
+
 def test_the_store_keeps_only_its_limit_of_matches() -> None:
     parts = SnapshotParts(limit=2)
     made = []

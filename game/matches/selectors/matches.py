@@ -6,7 +6,8 @@ import time
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, NullIf
 
 from game.accounts.selectors import profile_name
 from game.chat.selectors import chat_recent
@@ -184,23 +185,24 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
     not sockets: spectators are distinct viewers (game.realtime.presence.viewer_of; a row without one counts
     alone), and a player is connected while any of his sockets' rows is fresh.
 
-    Read on every change of a match's sockets (coalesced: game.realtime.presence), so in as few statements as
-    it can: the row without its users, the fresh connections in one read, and the players' profiles
-    only for a seat nobody holds (a bot is always there)."""
+    Read on every change of a match's sockets (coalesced: game.realtime.presence), so in few statements:
+    the row without its users, the seated connections, the spectators as a count, and the players'
+    profiles only for a seat nobody holds (a bot is always there)."""
     # Without the engine state (tens of kB of JSON decoded on every read): its players' names are
     # read as one key of it (a restart's storm read every match's presence each second).
     match = Match.objects.defer("snapshot").annotate(engine_players=F("snapshot__players")).filter(pk=match_id).first()
     if match is None:
         return {"players": [], "spectators": 0}
-    fresh = list(
-        MatchConnection.objects.filter(match_id=match_id, seen_at__gte=fresh_since()).values_list(
-            "seat", "user_id", "viewer", "channel_name"
-        )
-    )
-    live = {seat for seat, _user, _viewer, _channel in fresh if seat is not None}
-    spectators = len({viewer or channel for seat, _user, viewer, channel in fresh if seat is None})
+    fresh = MatchConnection.objects.filter(match_id=match_id, seen_at__gte=fresh_since())
+    seated = list(fresh.filter(seat__isnull=False).values_list("seat", "user_id"))
+    # The crowd as one number counted by the database: a featured match's 2,000 spectator rows were read
+    # into Python and counted there, once a second per process while they came and went (issue 30).
+    spectators = fresh.filter(seat__isnull=True).aggregate(
+        viewers=Count(Coalesce(NullIf("viewer", Value("")), "channel_name"), distinct=True)
+    )["viewers"]
+    live = {seat for seat, _user in seated if seat is not None}
     if match.team_size:  # every member by name, with his team as the seat
-        here = {user for seat, user, _viewer, _channel in fresh if seat is not None}
+        here = {user for _seat, user in seated}
         lineup = team_lineup(match)
         members = [
             {
