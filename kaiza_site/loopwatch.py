@@ -10,7 +10,10 @@ Why a thread and not py-spy: py-spy samples a whole run, and a quarter-second st
 window is lost among the other samples; the watchdog keeps only the stall (issue 30: the load benchmark
 with staggered starts missed its bars by one second of twenty). The run time and wait time tell a loop
 that computes (run ~ held) from one starved of a CPU by other processes (wait ~ held) from one blocked
-in a call that sleeps (neither).
+in a call that sleeps or waits for the GIL (neither; the other threads' run time then names the holder).
+
+A diagnostic, not a monitor: each probe reads every thread's schedstat (a few hundred small reads a
+second) and takes the GIL, so it costs the server some CPU; leave it off when measuring capacity.
 """
 
 from __future__ import annotations
@@ -41,13 +44,14 @@ def _schedstat(thread_id: int) -> tuple[float, float]:
         return 0.0, 0.0
 
 
-def _threads() -> dict[int, tuple[float, str]]:
-    """Every thread of the process: native id -> (seconds run, name)."""
+def _threads() -> dict[int, tuple[float, float, str]]:
+    """Every thread of the process: native id -> (seconds run, seconds waited for a CPU, name)."""
     names = {thread.native_id: thread.name for thread in threading.enumerate()}
-    out = {}
+    out: dict[int, tuple[float, float, str]] = {}
     try:
         for entry in os.listdir("/proc/self/task"):
-            out[int(entry)] = (_schedstat(int(entry))[0], names.get(int(entry), entry))
+            ran, waited = _schedstat(int(entry))
+            out[int(entry)] = (ran, waited, names.get(int(entry), entry))
     except OSError:
         pass
     return out
@@ -124,12 +128,11 @@ class LoopWatch:
         while not self.loop.is_closed() and not self.stopped.is_set():
             self.answered.clear()
             asked = time.perf_counter()
-            run0, wait0 = _schedstat(self.native_id)
             try:
                 self.loop.call_soon_threadsafe(self.answered.set)
             except RuntimeError:
                 return  # the loop closed
-            threads0 = _threads()
+            before = _threads()
             samples: collections.Counter[str] = collections.Counter()
             if not self.answered.wait(self.threshold):
                 while not self.answered.wait(TICK):
@@ -140,12 +143,14 @@ class LoopWatch:
             # Late answers count even when this thread could not sample (another thread held the GIL:
             # then neither the loop nor this thread ran until it let go).
             if held > self.threshold:
-                run1, wait1 = _schedstat(self.native_id)
-                threads1 = _threads()
+                after = _threads()
+                loop_before = before.get(self.native_id, (0.0, 0.0, ""))  # no /proc: zeros
+                loop_after = after.get(self.native_id, loop_before)
+                run, wait = loop_after[0] - loop_before[0], loop_after[1] - loop_before[1]
                 others = ", ".join(
-                    f"{name} ran {(threads1[key][0] - run) * 1000:.0f} ms"
-                    for key, (run, name) in threads0.items()
-                    if key in threads1 and threads1[key][0] - run > 0.005
+                    f"{name} ran {(after[key][0] - ran) * 1000:.0f} ms"
+                    for key, (ran, _waited, name) in before.items()
+                    if key != self.native_id and key in after and after[key][0] - ran > 0.005
                 )
                 report = "\n".join(f"--- {count} samples:\n{stack}" for stack, count in samples.most_common(4))
                 logger.warning(
@@ -153,8 +158,8 @@ class LoopWatch:
                     "collections: %s); stacks:\n%s",
                     _clock(time.time() - held),
                     held * 1000,
-                    (run1 - run0) * 1000,
-                    (wait1 - wait0) * 1000,
+                    run * 1000,
+                    wait * 1000,
                     others,
                     _collections_since(asked),
                     report,

@@ -40,10 +40,11 @@ def new_page(chromium: Any, viewport: dict[str, int] | None = None, scale: float
     return page
 
 
-def django_run(env: dict[str, str], code: str) -> Any:
-    """Runs `code` (which sets `result`) with Django on the server's database; returns result
-    (tests.support.django_shell: one process per server environment, not one per snippet)."""
-    return django_shell.django_run(env, code)
+def django_run(env: dict[str, str], code: str, *, factories: bool = False) -> Any:
+    """Runs `code` (which sets `result`) with Django on the server's database, `factories` with
+    tests.support.community_factories imported first; returns result (tests.support.django_shell: one
+    process per server environment, not one per snippet)."""
+    return django_shell.django_run(env, code, factories=factories)
 
 
 def create_match(page: Any, base_url: str, *, time_limit_min: int | None = None, shot_clock: int | None = None) -> str:

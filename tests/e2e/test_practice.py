@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 
 from game.site.selectors.practice import Position, read_position
-from tests.e2e import driver
+from tests.e2e import driver, pages
 from tests.e2e.pages import cut_off
 from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.e2e.test_tutorial import cloth, colour_at
-from tests.e2e.test_watch_and_replay import django_call
 from tests.site.test_practice import POT, SHOT_POT, code
 from tests.support.daphne import DaphneServer
 
@@ -62,8 +61,8 @@ def test_practice_table_round_trip(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
     server = daphne_factory(DEBUG="false")
-    match_id = django_call(
-        server.env, "result = play_engine_match(make_player('Alice'), make_player('Bob'), inputs=10).pk"
+    match_id = pages.django_run(
+        server.env, "result = play_engine_match(make_player('Alice'), make_player('Bob'), inputs=10).pk", factories=True
     )
     context = chromium.new_context(viewport={"width": 1280, "height": 860})
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)

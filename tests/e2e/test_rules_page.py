@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e import pages
 from tests.e2e.test_security_pages import VIOLATIONS
-from tests.e2e.test_watch_and_replay import django_call
 from tests.support.daphne import DaphneServer
 
 #: The colour at the middle of an element's screenshot, as (r, g, b).
@@ -108,8 +108,10 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
 
         # A replay's shot list: a verdict's rule id is a link that opens the rules on that rule.
         page.set_viewport_size({"width": 1280, "height": 860})
-        match_id = django_call(
-            server.env, "result = play_engine_match(make_player('Alice'), make_player('Bob'), inputs=10).pk"
+        match_id = pages.django_run(
+            server.env,
+            "result = play_engine_match(make_player('Alice'), make_player('Bob'), inputs=10).pk",
+            factories=True,
         )
         page.goto(f"{server.url}/m/{match_id}/replay/")
         link = page.locator(".shot-list .shot-rules a.rule-link").first

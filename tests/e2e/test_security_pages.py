@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_watch_and_replay import django_call
+from tests.e2e import pages
 from tests.support.community_factories import DEMO_PASSWORD
 from tests.support.daphne import DaphneServer
 
@@ -45,11 +45,12 @@ def test_csp_blocks_inline_script(
 ) -> None:
     # No club may be created: submitting the form shows the 429 page (the limit is the real one, set to 0).
     server = daphne_factory(DEBUG="false", KAIZA_RATE_LIMITS='{"club_create": {"user": [0, 3600]}}')
-    ids = django_call(
+    ids = pages.django_run(
         server.env,
         "result = seed_demo()\n"
         "from django.contrib.auth import get_user_model\n"
         "get_user_model().objects.create_superuser('root', 'root@kaiza.invalid', DEMO_PASSWORD)",
+        factories=True,
     )
     context = chromium.new_context(viewport={"width": 1280, "height": 860})
     context.add_init_script(VIOLATIONS)

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e import pages
 from tests.e2e.test_security_pages import VIOLATIONS, non_blank
-from tests.e2e.test_watch_and_replay import django_call
 from tests.support.daphne import DaphneServer
 
 #: Per language: words the home page and the match page show (from game/locale), and the header's.
@@ -38,7 +38,7 @@ def test_home_and_match_pages_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
     server = daphne_factory(DEBUG="false")
-    ids = django_call(server.env, "result = seed_demo()")
+    ids = pages.django_run(server.env, "result = seed_demo()", factories=True)
     errors: list[str] = []
     for language, words in WORDS.items():
         # The browser's own language (Accept-Language) decides a first visit.
@@ -114,10 +114,11 @@ def test_tournament_bracket_and_team_match_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
     server = daphne_factory(DEBUG="false")
-    ids = django_call(
+    ids = pages.django_run(
         server.env,
         "from tests.site.test_i18n_site import seed_tournaments_and_teams\n"
         "result = seed_tournaments_and_teams(seed_demo())",
+        factories=True,
     )
     errors: list[str] = []
     for language, words in TOURNAMENT_WORDS.items():

@@ -11,15 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.support import django_shell
+from tests.e2e import pages
 from tests.support.community_factories import DEMO_PASSWORD
 from tests.support.daphne import DaphneServer
-
-
-def django_call(env: dict[str, str], code: str) -> Any:
-    """Runs `code` (which sets `result`) with Django on the server's database and the community
-    factories imported; returns result."""
-    return django_shell.django_run(env, code, factories=True)
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:
@@ -34,11 +28,12 @@ def test_watch_a_live_match_and_replay_a_finished_one(
     from playwright.sync_api import expect
 
     server = daphne_factory()
-    ids = django_call(
+    ids = pages.django_run(
         server.env,
         "from game.models import Match\n"
         "result = seed_demo()\n"
         "result['final'] = Match.objects.get(pk=result['finished']).snapshot",
+        factories=True,
     )
     final = ids["final"]
     context = chromium.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
@@ -63,7 +58,7 @@ def test_watch_a_live_match_and_replay_a_finished_one(
                 return c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0; }"""
         )
         shoot(page, artifacts_dir, "watch")
-        django_call(server.env, f"set_live_score({ids['live']!r}, 0, 33)\nresult = True")
+        pages.django_run(server.env, f"set_live_score({ids['live']!r}, 0, 33)\nresult = True", factories=True)
         expect(live_row.locator(".score")).to_contain_text("33", timeout=12_000)
         expect(featured.locator('[data-seat="0"]')).to_have_text("33")
 
