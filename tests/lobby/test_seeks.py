@@ -219,3 +219,21 @@ def test_concurrent_ticks_pair_each_seek_once() -> None:
         sorted([m.player1.profile.display_name, m.player2.profile.display_name]) for m in Match.objects.all()
     )
     assert pairs == [["A", "B"], ["C", "D"]]  # by rating: nobody in two matches
+
+
+def test_a_window_only_widens() -> None:
+    """A tick that reads an earlier time than one already applied (the seek's own tick as it is queued,
+    racing the clock loop's; another process's clock a little behind) neither narrows the window nor
+    tells the seeker anything: once a window was announced at its widest it stays so. Before, the
+    stale tick narrowed it and the next tick announced the widest window a second time (the CI failure
+    of stop 38 in test_different_time_limit_choices_never_pair)."""
+    from game.lobby.services.seeks import seeks_widen
+
+    since = time.time()
+    user = player("Ansa", 1500)
+    Seek.objects.create(user=user, channel_name="test!ansa", rating=1500, since=since, window=WINDOW_START)
+    widest = seeks_widen(now=since + 3600)
+    assert [w.info["window"] for w in widest] == [WINDOW_MAX]
+    assert seeks_widen(now=since + 1) == []  # the stale tick: nothing to tell
+    assert Seek.objects.get().window == WINDOW_MAX
+    assert seeks_widen(now=since + 3601) == []  # nothing grew since it was announced

@@ -159,13 +159,17 @@ def seeks_pair(*, now: float | None = None) -> list[Paired]:
 
 
 def seeks_widen(*, now: float | None = None) -> list[Widened]:
-    """The waiting seeks whose window grew since it was last announced, now announced (stored)."""
+    """The waiting seeks whose window grew since it was last announced, now announced (stored).
+
+    A window only grows: a tick that reads an earlier ``now`` than one already applied (the seek's own
+    tick as it is queued, racing the clock loop's, or another process's clock a little behind) leaves
+    it as it is, so a seeker is never told a narrower window and then the wider one again."""
     now = game_now() if now is None else now
     widened: list[Widened] = []
     with transaction.atomic():
         for seek in Seek.objects.select_for_update(skip_locked=True).order_by("since", "pk"):
             window = seek_window(now - seek.since)
-            if window != seek.window:
+            if window > seek.window:
                 seek.window = window
                 seek.save(update_fields=["window"])
                 widened.append(Widened(seek.channel_name, seek_info(seek, now)))
