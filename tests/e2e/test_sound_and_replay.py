@@ -192,8 +192,9 @@ def test_sound_follows_the_shot(
     pages.assert_clean_log(server)
 
 
-def _replay(page: Any, rate: str, artifacts: Path, name: str) -> None:
-    """Replay the last shot at `rate`; the drawn table changes at that speed and returns to the live state.
+def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = False) -> None:
+    """Replay the last shot at `rate`; the drawn table changes at that speed and returns to the live state:
+    at the shot's end, or (`stop`) at once when the person presses the same button again.
 
     Any versioned message ends a replay at once (that is the design), and on a loaded machine one can
     come mid-sample (a reconnect's snapshot after a stalled socket): such an attempt is started again,
@@ -236,7 +237,14 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str) -> None:
     # Shot time runs at the chosen speed (generous bounds: a busy machine drops frames).
     speed = (samples[-1][1] - samples[0][1]) / (samples[-1][0] - samples[0][0])
     assert 0.45 * float(rate) < speed < 1.35 * float(rate), speed
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
+    if stop:
+        # The pressed button again: the replay stops mid-shot (a lag at ½× runs about 14 s otherwise).
+        pages.open_sheet(page)
+        assert button.get_attribute("aria-pressed") == "true"
+        button.click()
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=2000)
+    else:
+        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
     time.sleep(0.3)
     assert page.evaluate(CANVAS_PRINT) == live
     assert button.get_attribute("aria-pressed") == "false"
@@ -251,10 +259,10 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
 
     assert pages.visible_text(carol, ".kz-feel").lower().startswith("replay the last shot")
     _replay(carol, "1", artifacts_dir, "spectator-1x")
-    _replay(carol, "0.5", artifacts_dir, "spectator-half")
+    _replay(carol, "0.5", artifacts_dir, "spectator-half", stop=True)
     chooser_name, chooser = next((n, p) for n, p in players.items() if "choose_break" in driver.actions(p))
     other = next(p for n, p in players.items() if n != chooser_name)
-    _replay(other, "1", artifacts_dir, "player-1x")
+    _replay(other, "1", artifacts_dir, "player-1x", stop=True)
 
     # A live event during a replay ends it at once: the lag winner takes the break while the spectator replays.
     driver.wait_ready(carol)

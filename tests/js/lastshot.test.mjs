@@ -46,3 +46,20 @@ test("a live event ends a replay at once; a snapshot's last shot can be replayed
   shot.start(1);
   assert.ok(shot.view(live, 400)); // the snapshot's shot is still the one to replay
 });
+
+test("pressing the running replay's button again stops it; the other rate restarts it", () => {
+  const { root, shot, at } = page();
+  shot.heard({ t: "shot", v: 7, d: { segments } });
+  at(0);
+  shot.toggle(0.5);
+  assert.equal(root.dataset.replay, "0.5");
+  assert.ok(shot.view(live, 500));
+  at(500);
+  shot.toggle(1); // the other button: a replay at 1× from the start
+  assert.equal(root.dataset.replay, "1");
+  assert.equal(shot.view(live, 700).now, 200);
+  shot.toggle(1); // the same button again: stopped, the live state is drawn
+  assert.equal(root.dataset.replay, "");
+  assert.equal(shot.view(live, 800), null);
+  assert.equal(root.dataset.replayT, undefined);
+});

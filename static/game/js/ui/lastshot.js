@@ -5,7 +5,9 @@
  * `last_shot`) and, while a replay runs, hands the renderer a copy of the live state whose only
  * timeline step is that shot, evaluated at slowed shot time — the same drawing path as a live shot.
  * The live state is never touched: when the replay ends, or the moment any versioned event arrives,
- * the page draws the live state again. Its sound plays too, slowed with it.
+ * the page draws the live state again. Its sound plays too, slowed with it. The buttons are toggles
+ * (`aria-pressed`): pressing the running replay's button again stops it, so nobody has to sit
+ * through a long shot at half speed to get the live table back.
  */
 
 import { animationDuration, parseSegments } from "../trajectory.js";
@@ -85,7 +87,13 @@ export function createLastShot(root, { sound = null, clock = () => performance.n
     for (const b of buttons) if (b.disabled !== off) b.disabled = off;
   }
 
-  const onClick = (e) => start(Number(e.currentTarget.dataset.rate) || 1);
+  /** A button's press: start a replay at `rate`, or stop the one running at that rate. */
+  function toggle(rate) {
+    if (replay && replay.rate === rate) end();
+    else start(rate);
+  }
+
+  const onClick = (e) => toggle(Number(e.currentTarget.dataset.rate) || 1);
   for (const b of buttons) b.addEventListener("click", onClick);
   root.dataset.replay = "";
 
@@ -94,6 +102,7 @@ export function createLastShot(root, { sound = null, clock = () => performance.n
     view,
     update,
     start,
+    toggle,
     end,
     unbind() {
       for (const b of buttons) b.removeEventListener("click", onClick);
