@@ -165,6 +165,24 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
             pipe.expire(key, self.group_expiry)
             await pipe.execute()
 
+    async def group_add_many(self, groups: list[str], channel: str) -> None:
+        """`group_add` of one channel to many groups in one pipeline per Redis host, not a round trip
+        per group: a match hub adds itself again to every group it serves each beat
+        (game.realtime.hub `resubscribe`), 200 groups at 200 matches."""
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        by_host: dict[int, list[str]] = {}
+        for group in groups:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            by_host.setdefault(self.consistent_hash(group), []).append(group)
+        now = time.time()
+        for index, names in sorted(by_host.items()):
+            async with self.connection(index).pipeline(transaction=False) as pipe:
+                for group in names:
+                    key = self.group_key(group)
+                    pipe.zadd(key, {channel: now})
+                    pipe.expire(key, self.group_expiry)
+                await pipe.execute()
+
     async def group_discard(self, group: str, channel: str) -> None:
         assert self.require_valid_group_name(group), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"

@@ -87,6 +87,9 @@ class CleanCloseMixin(NoConnectionHopMixin):
     #: This socket's places in the process's socket caps (game.common.ratelimit.socket_slots), given back by
     #: `release_once`.
     slots: tuple[tuple[str, str, int], ...] = ()
+    #: Frames sent to this socket so far: a socket sent something since the process's last heartbeat is
+    #: plainly alive to its client, and the match socket skips that beat (game.matches.consumer).
+    frames_out = 0
 
     def slot_match_id(self) -> str | None:
         """The match this socket counts for in the per-match cap (the match socket's); None: only the
@@ -153,6 +156,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
         says why); anywhere else, and whenever the socket is not plainly open, through ASGI like every
         other send (dropped quietly once closing)."""
         if not self.send_direct(text):
+            self.frames_out += 1
             await self.send(text_data=text)  # type: ignore[attr-defined]
 
     def send_direct(self, text: str) -> bool:
@@ -161,7 +165,10 @@ class CleanCloseMixin(NoConnectionHopMixin):
         if self.closing:
             return True
         frames = self.frames
-        return frames is not None and frames.send_text(text)
+        if frames is not None and frames.send_text(text):
+            self.frames_out += 1
+            return True
+        return False
 
     def relay_now(self, text: str) -> bool:
         """The hub's synchronous fast path (game.realtime.hub.MatchHub.dispatch); subclasses with a queue of

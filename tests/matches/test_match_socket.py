@@ -22,6 +22,7 @@ from game.models import Match, MatchEvent, Shot
 from tests.support.community_factories import establish
 from tests.support.play_support import (
     BREAK_CALL,
+    LAG_WINNING,
     connect_communicator,
     fast_password_hasher,
     fresh_channel_layer_and_connections,
@@ -522,4 +523,60 @@ async def test_a_late_joiner_gets_the_shot_in_progress() -> None:
     assert last["player"] == shot["d"]["player"]
     assert before - 30 < last["started_at"] <= time.time()
     for p in (alice, bob, late):
+        await p.close()
+
+
+async def test_the_heartbeat_skips_sockets_that_heard_from_us_since_the_last_beat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A beat goes to a socket that was sent nothing since the last beat (an idle spectator) and to one
+    behind; a socket that was sent frames (the aims of a player lining up) and has every version has
+    nothing to learn from it, and its client heard from us, so its beat is skipped (issue 30: at 200
+    matches the beats were one frame in fourteen)."""
+    from channels.layers import get_channel_layer
+
+    from game.matches.services import match_lag
+    from game.realtime import hub, presence
+
+    monkeypatch.setattr(hub, "BEAT_INTERVAL", 3600.0)  # only the beats this test runs
+    alice_user, bob_user, match_id = await two_players()
+    alice = await connect_communicator("alice", match_id, alice_user)
+    bob = await connect_communicator("bob", match_id, bob_user)
+    spectator = await connect_communicator("spectator", match_id, None)
+    everyone = (alice, bob, spectator)
+    process_hub = hub.current(get_channel_layer())
+    assert process_hub is not None
+
+    async def beats() -> dict[str, int]:
+        await presence.heartbeat(process_hub)
+        return {p.name: sum(m["t"] == "beat" for m in await p.drain(0.2)) for p in everyone}
+
+    async def alice_aims(count: int) -> None:
+        for i in range(count):
+            await alice.send("aim", {"angle": i / 100, "speed": 1.0, "side": 0.0, "height": 0.0})
+            await asyncio.sleep(0.06)
+
+    await asyncio.sleep(1.1)  # the spectator's arrival is counted in a presence message at most once a second
+    await beats()  # each was sent its snapshot and presence since the hub began: this beat settles the marks
+    assert await beats() == {"alice": 1, "bob": 1, "spectator": 1}, "nothing sent since: every socket beats"
+    await alice_aims(5)
+    # bob and the spectator were sent alice's aims; alice (her own aims are not echoed) was sent nothing.
+    assert await beats() == {"alice": 1, "bob": 0, "spectator": 0}
+    assert await beats() == {"alice": 1, "bob": 1, "spectator": 1}, "quiet again: the beats come back"
+
+    # A lag stored and never published (the process died between commit and publish): every socket is
+    # behind, so each gets the event and then its beat, aims sent to it or not.
+    def store_without_publishing() -> int:
+        applied = match_lag(
+            match_id=match_id, user=alice_user, strike=LAG_WINNING, ack=next_ack(), expected_version=alice.v
+        )
+        return int(applied.events[0]["v"])
+
+    stored = await database_sync_to_async(store_without_publishing)()
+    await alice_aims(3)
+    await presence.heartbeat(process_hub)
+    for p in everyone:
+        await p.until_version(stored, timeout=5)
+        assert (await p.until(lambda m: m["t"] == "beat", timeout=5))["d"] == {"v": stored}
+    for p in everyone:
         await p.close()

@@ -101,3 +101,74 @@ def test_the_layer_uses_only_public_names_of_channels_redis() -> None:
         assert not any(
             line.strip() and line.strip() in stock_source for line in script.splitlines() if len(line.strip()) > 40
         )
+
+
+class Member:
+    """A hub member that keeps what reaches it (the hub's side of a socket)."""
+
+    def __init__(self, name: str) -> None:
+        self.channel_name = f"test.{name}"
+        self.texts: list[str] = []
+
+    async def hub_event(self, message: dict[str, Any]) -> None:
+        self.texts.append(message["text"])
+
+    async def hub_relay(self, text: str) -> None:
+        self.texts.append(text)
+
+    def relay_now(self, text: str) -> bool:
+        self.texts.append(text)
+        return True
+
+    async def hub_beat(self, version: int, text: str) -> None:
+        pass
+
+
+async def test_a_hub_resubscribes_every_group_it_serves_in_one_pipeline(redis_url: str) -> None:
+    """A restarted Redis has forgotten the groups: the hub's beat adds itself to every group that still
+    has a member again, in one pipeline (`group_add_many`: a round trip per group was 200 a beat at 200
+    matches), and then another process's publish reaches it; a group it left stays left."""
+    from game.realtime import hub
+
+    prefix = f"kaiza-test-layer-{uuid.uuid4().hex[:8]}"
+    here = KaizaRedisChannelLayer(hosts=[redis_url], prefix=prefix)
+    there = KaizaRedisChannelLayer(hosts=[redis_url], prefix=prefix)  # another process's layer
+    members = {group: Member(group) for group in ("m-a", "m-b", "m-c")}
+    try:
+        process_hub = None
+        for group, member in members.items():
+            process_hub = await hub.join(here, group, member)
+        assert process_hub is not None
+        await process_hub.leave("m-c", members["m-c"])
+        connection = here.connection(0)
+        keys = [key async for key in connection.scan_iter(match=f"{prefix}:kg:*")]
+        assert len(keys) == 2
+        await connection.delete(*keys)  # what a Redis restart leaves: no group knows the hub
+
+        added: list[list[str]] = []
+        add_many = here.group_add_many
+
+        async def counted(groups: list[str], channel: str) -> None:
+            added.append(list(groups))
+            await add_many(groups, channel)
+
+        here.group_add_many = counted  # type: ignore[method-assign]
+        await process_hub.resubscribe()
+        assert added == [["m-a", "m-b"]], added  # one call for every group still served, m-c not again
+        assert not process_hub.layer_failed
+        for group in ("m-a", "m-b", "m-c"):
+            await there.group_send(group, {"type": "match.relay", "group": group, "text": f"to {group}"})
+        for group in ("m-a", "m-b"):
+            for _ in range(100):
+                if members[group].texts:
+                    break
+                await asyncio.sleep(0.02)
+            assert members[group].texts == [f"to {group}"], group
+        assert members["m-c"].texts == []
+    finally:
+        for group in ("m-a", "m-b"):
+            if process_hub is not None:
+                await process_hub.leave(group, members[group])
+        for layer in (here, there):
+            await layer.flush()
+            await layer.close_pools()
