@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -268,7 +267,6 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         {
             "match_id": match.id,
             "ws_path": f"/ws/match/{match.id}/",
-            "animation_rate": settings.KAIZA_ANIMATION_RATE,
             "me": me,
             "role": role,
             "table": kaisa_table().as_dict(),

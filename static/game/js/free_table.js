@@ -66,6 +66,8 @@ export function createFreeTable(root, host) {
   const stage = root.querySelector(".kz-stage");
   const renderer = createRenderer(canvas, table);
   const presetCall = host.presetCall || (() => null);
+  // A test server's faster shots (game/common/context_processors.py); absent, shots roll in real time.
+  const rate = Number(root.dataset.animationRate) > 0 ? Number(root.dataset.animationRate) : 1;
 
   let state = null;
   /** "ready" (the player may act), "trying" (an input is on its way or animating), "judged" (shown). */
@@ -91,7 +93,7 @@ export function createFreeTable(root, host) {
    * aim kept when asked (the practice table's "again, a little finer"). */
   function load(positionState, { keepAim = false } = {}) {
     generation += 1;
-    let s = createState({ table, me: ME, role: "player" });
+    let s = createState({ table, me: ME, role: "player", rate });
     s = setConnection(s, "open");
     if (state && keepAim) s = { ...s, aim: { ...state.aim } };
     set(receive(s, { t: "snapshot", v: 1, d: { state: positionState } }, performance.now()));
