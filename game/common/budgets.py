@@ -199,7 +199,9 @@ class SharedBudget:
             return self._local_take(key, capacity, rate)
         try:
             if self._sync is None or self._url != url:
-                client = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+                client = redis.Redis.from_url(
+                    url, socket_timeout=2.0, socket_connect_timeout=2.0, client_name=self.client_name()
+                )
                 self._sync = (client, client.register_script(TAKE_SCRIPT))
             _client, script = self._sync
             granted, _wait = script(keys=[self._key(key)], args=[capacity, rate, 1])
@@ -229,6 +231,11 @@ class SharedBudget:
 
     def _key(self, key: str) -> str:
         return self._prefix + key
+
+    def client_name(self) -> str:
+        """The name this budget's Redis connections give themselves (`CLIENT LIST` tells them apart
+        from the channel layer's and the cache's): its key prefix."""
+        return self._prefix.rstrip(":")
 
     def _local_take(self, key: str, capacity: float, rate: float) -> bool:
         bucket = self.local.get(key)
@@ -297,7 +304,9 @@ class SharedBudget:
         The script is loaded once per client (and again after Redis forgot it, e.g. a restart)."""
         loop = asyncio.get_running_loop()
         if self._async is None or self._async[0] is not loop:
-            client = redis.asyncio.Redis.from_url(self._url, socket_timeout=2.0, socket_connect_timeout=2.0)
+            client = redis.asyncio.Redis.from_url(
+                self._url, socket_timeout=2.0, socket_connect_timeout=2.0, client_name=self.client_name()
+            )
             self._async = (loop, client, "")
         for attempt in (1, 2):
             _loop, client, sha = self._async

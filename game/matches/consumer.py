@@ -41,6 +41,9 @@ __all__ = ["MatchConsumer", "NotFoundConsumer", "PingConsumer", "schedule_bot_tu
 
 logger = logging.getLogger(__name__)
 
+#: Frames sent to a match socket since the process's last beat from which on that beat is skipped
+#: (`MatchConsumer.hub_beat`): a stream, not a presence update or two.
+BEAT_SKIP_FRAMES = 4
 #: Background tasks (bot turns, aim flushes) referenced here so the event loop cannot drop them.
 _BACKGROUND: set[asyncio.Task[Any]] = set()
 #: The snapshots of visitors without an account, shared by those who ask at once (`read_snapshot`).
@@ -430,13 +433,15 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         return not self.outbox.busy and self.send_direct(text)
 
     async def hub_beat(self, version: int, text: str) -> None:
-        """The process's heartbeat (game.realtime.presence). Skipped for a socket that was sent a frame
-        since the last beat and already has every version up to `version`: its client has heard from us
-        (it pings only after 2 s of silence) and has nothing to catch up, so the beat would only cost a
-        frame. In a match being played that is nearly every socket: at 200 matches with five
-        spectators the beats were one frame in fourteen (docs/performance-load.md, round 17). A socket
-        sent nothing (an idle spectator), or behind, gets its beat as before."""
-        if self.frames_out != self.beat_mark and version <= self.outbox.last_v and not self.outbox.busy:
+        """The process's heartbeat (game.realtime.presence). Skipped for a socket in a stream, sent
+        `BEAT_SKIP_FRAMES` frames or more since the last beat (the aims of a player lining up a shot,
+        up to 20 a second), that already has every version up to `version`: its client hears from us
+        all the time and has nothing to catch up, and at 200 matches the beats were one frame in
+        fourteen. Any other socket beats as before: an idle spectator's, or one sent a frame or two (a
+        beat a little late would make its client ping, a frame in and a pong out for one beat saved),
+        or one behind."""
+        streaming = self.frames_out - self.beat_mark >= BEAT_SKIP_FRAMES
+        if streaming and version <= self.outbox.last_v and not self.outbox.busy:
             self.beat_mark = self.frames_out
             return
         await self.outbox.hub_beat(version, text)

@@ -23,7 +23,7 @@ socket's closing can cancel a read and drop a message meant for others.
 
 Faults heal here, because delivery through the layer is at most once and the database is the record:
 - every `BEAT_INTERVAL` the process's heartbeat (`heartbeat`, set by `game.realtime.presence`) tells each local
-  match socket the match's latest stored version (but one sent frames since and not behind), and a
+  match socket the match's latest stored version (but one in a stream of frames since, not behind), and a
   socket behind fills the gap from the database: an event whose publish never happened (a crash
   between commit and publish, Redis down) reaches everyone within one beat;
 - every beat adds the hub to each of its groups again, since a restarted Redis has forgotten them

@@ -9,7 +9,7 @@ at exit.
 `heartbeat` is the hub's periodic call (`game.realtime.hub.BEAT_INTERVAL`): one database call reads the latest
 stored version of every match the process has sockets in, and each of those sockets gets
 `beat {v}` (behind it, a socket fills the gap from the database first; one that is not behind and was
-sent frames since the last beat skips it: game.matches.consumer `hub_beat`). Every `TOUCH_EVERY` beats the
+sent a stream of frames since the last beat skips it: game.matches.consumer `hub_beat`). Every `TOUCH_EVERY` beats the
 same call marks the process's sockets alive. Stale rows of any process are purged by the server
 clocks' poll (`game.matches.clock_runner`), which runs in every process, sockets or not.
 

@@ -87,8 +87,8 @@ class CleanCloseMixin(NoConnectionHopMixin):
     #: This socket's places in the process's socket caps (game.common.ratelimit.socket_slots), given back by
     #: `release_once`.
     slots: tuple[tuple[str, str, int], ...] = ()
-    #: Frames sent to this socket so far: a socket sent something since the process's last heartbeat is
-    #: plainly alive to its client, and the match socket skips that beat (game.matches.consumer).
+    #: Frames sent to this socket so far: a match socket sent a stream of frames since the process's last
+    #: heartbeat skips that beat (game.matches.consumer `hub_beat`).
     frames_out = 0
 
     def slot_match_id(self) -> str | None:

@@ -35,6 +35,9 @@ def test_a_refused_match_page_says_why_in_three_languages(
         try:
             first = context.new_page()
             url = create_match(first, server.url)
+            # The first tab's socket holds the match's one place before the second tab comes (the page
+            # may render before its socket is in: on a loaded CI host the second tab once got in first).
+            first.wait_for_selector("#kaiza-match[data-connection='open']", timeout=20_000)
             second = context.new_page()
             second.on("pageerror", lambda exc: errors.append(str(exc)))
             second.goto(url)
