@@ -38,7 +38,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Browser tests go last: Playwright's sync API runs an event loop in the main thread while a
     browser is open, which would break the asyncio tests that follow it.
 
-    The `slow` browser tests (15 s or more each) lead each worker's browser tests, dealt out by the
+    The slow tests without a browser (9 s or more) lead each worker's share. The `slow` browser tests
+    (15 s or more each) lead each worker's browser tests, dealt out by the
     seconds each took (`@pytest.mark.slow(seconds)`, as measured on four workers), longest first to
     the lightest share (a long test left unmarked landed last and ran alone while the others idled):
     pytest-xdist's worksteal hands each worker one contiguous share of this list at the start and
@@ -72,27 +73,37 @@ def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     plain = [item for item in items if "chromium" not in getattr(item, "fixturenames", ())]
     slow = [item for item in browser if item.get_closest_marker("slow") is not None]
     quick = [item for item in browser if item.get_closest_marker("slow") is None]
+    # Slow tests without a browser (a load run, two servers, the fuzzer) lead their share: one begun
+    # last kept its worker busy alone after the others were done (the services step's tail).
+    heads = _longest_first([item for item in plain if item.get_closest_marker("slow") is not None], workers)
+    plain = [item for item in plain if item.get_closest_marker("slow") is None]
     sizes, left = [], len(items)
     for share in range(workers):
         sizes.append(left // (workers - share))
         left -= sizes[-1]
-    # Longest first, each to the share with the least so far (the seconds each took: `slow`'s argument).
-    turns: list[list[pytest.Item]] = [[] for _ in range(workers)]
-    load = [0.0] * workers
-    for item in sorted(slow, key=_seconds, reverse=True):
-        share = load.index(min(load))
-        turns[share].append(item)
-        load[share] += _seconds(item)
+    turns = _longest_first(slow, workers)
     dealt: list[pytest.Item] = []
     for share, size in enumerate(sizes):
         own = plain[: len(plain) // (workers - share)]
         del plain[: len(own)]
-        turn = turns[share]
-        fill = max(0, size - len(own) - len(turn)) if share < workers - 1 else len(quick)
-        dealt += [*own, *turn, *quick[:fill]]
+        head, turn = heads[share], turns[share]
+        fill = max(0, size - len(head) - len(own) - len(turn)) if share < workers - 1 else len(quick)
+        dealt += [*head, *own, *turn, *quick[:fill]]
         del quick[:fill]
     assert len(dealt) == len(items), "every test dealt once"
     return dealt
+
+
+def _longest_first(items: list[pytest.Item], workers: int) -> list[list[pytest.Item]]:
+    """`items` in `workers` turns, longest first, each to the turn with the least so far (the seconds
+    each took: `slow`'s argument)."""
+    turns: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for item in sorted(items, key=_seconds, reverse=True):
+        share = load.index(min(load))
+        turns[share].append(item)
+        load[share] += _seconds(item)
+    return turns
 
 
 @pytest.fixture(scope="session")

@@ -73,3 +73,20 @@ def test_slow_tests_lead_each_share_balanced_by_their_seconds() -> None:
         loads.append(sum(i.seconds for i in slow))
     # 290 + 105 + 50 against 220 + 150 + 85: the two longest never in one share (510 s alone).
     assert sorted(loads) == [445, 455], loads
+
+
+def test_slow_tests_without_a_browser_lead_their_shares() -> None:
+    """A load run or a two-server test (`slow`, no browser) begins first in its share, longest first to
+    the lightest share: one begun last kept its worker busy alone after the others were done."""
+    heavy = [Item(f"plain-slow{s}", seconds=s) for s in (28, 22, 21, 15)]
+    items = [*_suite()[:10], heavy[2], *_suite()[10:30], heavy[0], heavy[3], *_suite()[30:], heavy[1]]
+    dealt = _dealt(items, 2)
+    assert sorted(i.name for i in dealt) == sorted(i.name for i in items)
+    loads = []
+    for share in _shares(dealt, 2):
+        head = [i for i in share if not i.fixturenames and i.seconds is not None]
+        assert share[: len(head)] == head, [i.name for i in share]  # they lead the share
+        kinds = [bool(i.fixturenames) for i in share]
+        assert kinds == sorted(kinds)  # and no browser test comes before a plain one
+        loads.append(sum(i.seconds for i in head))
+    assert sorted(loads) == [43, 43], loads  # 28 + 15 against 22 + 21

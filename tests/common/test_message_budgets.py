@@ -40,7 +40,6 @@ async def ping_replies(player: Player, count: int) -> list[str]:
 
 
 @pytest.mark.services
-@pytest.mark.slow(40)
 async def test_budget_shared_across_two_processes(
     daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str
 ) -> None:

@@ -9,6 +9,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from tests.matches.test_daphne_play import Browser
 from tests.support.daphne import DaphneServer
 
@@ -41,6 +43,7 @@ async def until(socket: Any, t: str, timeout: float = 20.0) -> dict[str, Any]:
     return await asyncio.wait_for(wait(), timeout)
 
 
+@pytest.mark.slow(9)
 async def test_seekers_on_two_processes_are_paired_by_the_clock_tick(
     daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str
 ) -> None:

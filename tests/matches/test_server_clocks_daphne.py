@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from game.engine.rules import Match as EngineMatch
 from tests.matches.test_daphne_play import Browser, join_match, socket_for
 from tests.support.daphne import DaphneServer
@@ -23,6 +25,7 @@ def create_clocked_match(browser: Browser, shot_clock: int) -> str:
     return url.rstrip("/").rsplit("/", 1)[-1]
 
 
+@pytest.mark.slow(9)
 async def test_deadline_fires_once_across_two_processes(
     daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str, tmp_path: Path
 ) -> None:

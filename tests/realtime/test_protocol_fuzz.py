@@ -305,6 +305,7 @@ def unlimited_rates(monkeypatch: pytest.MonkeyPatch) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(batch=st.lists(st.tuples(st.sampled_from(["bob", "spectator"]), frames), min_size=60, max_size=100))
+@pytest.mark.slow(22)
 def test_protocol_fuzz_changes_nothing(batch: list[tuple[str, str]], unlimited_rates: None) -> None:
     """Thousands of frames in all (30 batches of 60-100) from the seated player who is not to move and
     from a spectator: each is answered with one error, and the stored match never changes."""

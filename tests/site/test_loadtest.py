@@ -43,6 +43,7 @@ def loadtest(**options: object) -> tuple[str, int]:
     return out.getvalue(), 0
 
 
+@pytest.mark.slow(15)
 def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: Callable[..., DaphneServer]) -> None:
     server = daphne_factory(KAIZA_BOT_PACE="0")
     stats = smoke([server.url])
@@ -98,6 +99,7 @@ def test_loadtest_exits_non_zero_when_the_server_is_gone() -> None:
 
 
 @pytest.mark.services
+@pytest.mark.slow(10)
 def test_loadtest_across_two_processes_with_redis_and_postgres(
     daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str
 ) -> None:
@@ -356,6 +358,7 @@ def test_stable_seed_is_the_same_in_another_process() -> None:
     assert stable_seed(1, "abc", 4, "Guest-1") != here
 
 
+@pytest.mark.slow(21)
 def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[..., DaphneServer]) -> None:
     """`--reconnect-storm` (issue 30, item 2): the server is killed with SIGKILL after the window and
     started again as it was; every socket it held comes back with a snapshot at the database's version,

@@ -56,6 +56,7 @@ def test_scaleout_refuses_arguments_it_cannot_use() -> None:
 
 
 @pytest.mark.services
+@pytest.mark.slow(28)
 def test_scaleout_runs_two_processes_in_their_cgroups_and_cleans_up(tmp_path: Path) -> None:
     services.require(services.postgres_available(), "PostgreSQL is not reachable on 127.0.0.1:5432")
     services.require(services.redis_available(), "Redis is not reachable on 127.0.0.1:6379")
