@@ -254,6 +254,8 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
 def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneServer], artifacts_dir: Path) -> None:
     server = daphne_factory()
     players, carol = _match(chromium, server)
+    # A spectator's phone shows no shooting dock (the phone layout's grid once showed it over `hidden`).
+    assert carol.locator(".kz-controls").is_hidden() and carol.locator(".kz-shoot").is_hidden()
     assert carol.locator(".kz-replay-last").first.is_disabled()  # nothing to replay yet
     _lags(players, carol)
 
