@@ -441,8 +441,6 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         beat a little late would make its client ping, a frame in and a pong out for one beat saved),
         or one behind."""
         streaming = self.frames_out - self.beat_mark >= BEAT_SKIP_FRAMES
-        if streaming and version <= self.outbox.last_v and not self.outbox.busy:
-            self.beat_mark = self.frames_out
-            return
-        await self.outbox.hub_beat(version, text)
-        self.beat_mark = self.frames_out
+        if not (streaming and version <= self.outbox.last_v and not self.outbox.busy):
+            await self.outbox.hub_beat(version, text)
+        self.beat_mark = self.frames_out  # after the beat: its own frame is no stream

@@ -157,17 +157,11 @@ class KaizaRedisChannelLayer(RedisChannelLayer):
             raise ChannelFull()
 
     async def group_add(self, group: str, channel: str) -> None:
-        assert self.require_valid_group_name(group), "Group name not valid"
-        assert self.require_valid_channel_name(channel), "Channel name not valid"
-        key = self.group_key(group)
-        async with self.connection(self.consistent_hash(group)).pipeline(transaction=False) as pipe:
-            pipe.zadd(key, {channel: time.time()})
-            pipe.expire(key, self.group_expiry)
-            await pipe.execute()
+        await self.group_add_many([group], channel)
 
     async def group_add_many(self, groups: list[str], channel: str) -> None:
-        """`group_add` of one channel to many groups in one pipeline per Redis host, not a round trip
-        per group: a match hub adds itself again to every group it serves each beat
+        """One channel added to groups (each kept `group_expiry`), in one pipeline per Redis host, not a
+        round trip per group: a match hub adds itself again to every group it serves each beat
         (game.realtime.hub `resubscribe`), 200 groups at 200 matches."""
         assert self.require_valid_channel_name(channel), "Channel name not valid"
         by_host: dict[int, list[str]] = {}

@@ -5,6 +5,7 @@ import {
   activePlayer,
   aimGliding,
   animating,
+  animationRate,
   ballsAt,
   classifyVersion,
   createState,
@@ -277,4 +278,12 @@ test("an unchanged table is redrawn only while a called ring marches", async () 
   assert.equal(marching({ ...spectator, call: s.call }, 10), false, "a spectator draws no call");
   s = receive(s, shotMsg(4), 1000);
   assert.equal(marching(s, 1500), false, "a rolling shot is redrawn every frame anyway");
+});
+
+test("a page's animation rate: a test server's number, else real time", () => {
+  assert.equal(animationRate({ animationRate: "16" }), 16);
+  assert.equal(animationRate({}), 1);
+  assert.equal(animationRate({ animationRate: "" }), 1);
+  assert.equal(animationRate({ animationRate: "fast" }), 1);
+  assert.equal(animationRate({ animationRate: "-2" }), 1);
 });

@@ -12,6 +12,7 @@
 
 import {
   clearCall,
+  animationRate,
   createState,
   myActions,
   myCueBall,
@@ -66,8 +67,7 @@ export function createFreeTable(root, host) {
   const stage = root.querySelector(".kz-stage");
   const renderer = createRenderer(canvas, table);
   const presetCall = host.presetCall || (() => null);
-  // A test server's faster shots (game/common/context_processors.py); absent, shots roll in real time.
-  const rate = Number(root.dataset.animationRate) > 0 ? Number(root.dataset.animationRate) : 1;
+  const rate = animationRate(root.dataset);
 
   let state = null;
   /** "ready" (the player may act), "trying" (an input is on its way or animating), "judged" (shown). */

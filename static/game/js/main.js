@@ -9,6 +9,7 @@ import { createNet, socketUrl } from "./net.js";
 import { autoCall, intend } from "./intents.js";
 import {
   clearError,
+  animationRate,
   createState,
   markGapAsked,
   markSent,
@@ -46,8 +47,7 @@ import { setPocketPlaces } from "./ui/words.js";
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
   const page = root.dataset;
-  // A test server's faster shots (settings.KAIZA_ANIMATION_RATE); absent, shots roll in real time.
-  const rate = Number(page.animationRate) > 0 ? Number(page.animationRate) : 1;
+  const rate = animationRate(page);
   let state = createState({ table, matchId: page.matchId, me: page.me, role: page.role || "spectator", rate });
   const clockNow = () => performance.now();
   const epochNow = () => Date.now() / 1000;
