@@ -253,6 +253,8 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
     alice.locator(".kz-canvas").focus()
     # (The slider, not the keys: each lag round starts at the server's suggested power, K-3.1.)
     alice.locator(".kz-power-input").fill(str(round(driver.power_for(6.0) * 1000)))
+    # The readout is drawn at the loop's next frame, not in the input event.
+    alice.wait_for_function("() => document.querySelector('.kz-speed').textContent === '6.0 m/s'")
     assert alice.inner_text(".kz-speed") == "6.0 m/s"
     alice.keyboard.press("Space")
     bob.wait_for_selector(".kz-skip:not([hidden])", timeout=5000)

@@ -59,6 +59,8 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
         page.wait_for_function("() => document.querySelector('.kz-speed').textContent === '1.6 m/s'")
     # bob a little softer, so the lag is not a tie (the two halves are mirror images).
     bob.locator(".kz-power-input").fill(str(round(driver.power_for(1.5) * 1000)))
+    # The readout is drawn at the loop's next frame, not in the input event: wait for it, then read it.
+    bob.wait_for_function("() => document.querySelector('.kz-speed').textContent === '1.5 m/s'")
     assert pages.visible_text(bob, ".kz-speed") == "1.5 m/s"
     pressed = press_together(alice, bob)
     # Both pages' timers fire at the same wall-clock instant; a loaded host ran them 22 ms apart (a run
