@@ -19,8 +19,6 @@ import pytest
 from tests.support import services
 from tests.support.daphne import DaphneServer
 
-pytestmark = pytest.mark.services
-
 REQUESTS = 20
 
 

@@ -39,7 +39,6 @@ async def ping_replies(player: Player, count: int) -> list[str]:
     return replies
 
 
-@pytest.mark.services
 async def test_budget_shared_across_two_processes(
     daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str
 ) -> None:

@@ -98,7 +98,6 @@ def test_loadtest_exits_non_zero_when_the_server_is_gone() -> None:
     assert "setup:" in out.getvalue()
 
 
-@pytest.mark.services
 @pytest.mark.slow(10)
 def test_loadtest_across_two_processes_with_redis_and_postgres(
     daphne_factory: Callable[..., DaphneServer], postgres_database_url: str, redis_url: str

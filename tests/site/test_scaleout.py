@@ -55,7 +55,6 @@ def test_scaleout_refuses_arguments_it_cannot_use() -> None:
     assert done.returncode == 2 and "--period-ms is 1 to 1000" in done.stderr
 
 
-@pytest.mark.services
 @pytest.mark.slow(28)
 def test_scaleout_runs_two_processes_in_their_cgroups_and_cleans_up(tmp_path: Path) -> None:
     services.require(services.postgres_available(), "PostgreSQL is not reachable on 127.0.0.1:5432")
