@@ -25,16 +25,14 @@ migrate: install
 run: migrate
 	$(BIN)/python -m kaiza_site.serve -b $(HOST) -p $(PORT) kaiza_site.asgi:application
 
-# `make test` lints first: a ruff or mypy failure stops it before the five-minute suite.
-test: install lint
+# `make test` runs the lint beside the suite (scripts/run_tests.py): a ruff or mypy failure is printed
+# as soon as it is known and fails the run at its end.
+test: install
 	$(BIN)/python scripts/run_tests.py
 
-# Each step stops make at its first failure: ruff's rules, ruff's formatting, then mypy
-# (configured in pyproject.toml: the engine strict, the rest with django-stubs).
+# ruff's rules, ruff's formatting, then mypy (scripts/run_tests.py's LINT); the first failure stops it.
 lint: install
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/python -m mypy game kaiza_site
+	$(BIN)/python scripts/run_tests.py --lint
 
 # Developers only (needs GNU gettext): re-extract the site's strings into game/locale/{fi,ru} and compile
 # the .mo files, which are committed so `make run` and `make test` need no gettext (docs/i18n.md).

@@ -1,5 +1,7 @@
-"""The whole test suite, as `make test` runs it.
+"""The whole test suite, as `make test` runs it, and the lint (`make lint`).
 
+0. the lint (`LINT`), beside step 1: mypy holds one core for about 9 s of a fresh clone, and before the
+   suite the other stood idle; its verdict is printed as soon as it is known and a failure fails the run;
 1. pytest over everything with the embedded defaults (SQLite, in-memory channel layer);
 2. the web tests (marked `services`) again against real PostgreSQL and the Redis channel layer;
 3. the JavaScript unit tests with `node --test`.
@@ -19,6 +21,8 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -26,6 +30,48 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.support import services  # noqa: E402
+
+#: ruff's rules, ruff's formatting, then mypy (configured in pyproject.toml: the engine strict, the rest
+#: with django-stubs), each from this interpreter's environment; the first failure stops the lint.
+LINT = (
+    ("-m", "ruff", "check", "."),
+    ("-m", "ruff", "format", "--check", "."),
+    ("-m", "mypy", "game", "kaiza_site"),
+)
+
+
+def lint(echo: Callable[[str], None]) -> int:
+    """Run LINT in order, each command's output given to `echo`; the first non-zero exit code, or 0."""
+    for args in LINT:
+        cmd = [sys.executable, *args]
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        echo(f"$ {' '.join(cmd)}\n{done.stdout}{done.stderr}")
+        if done.returncode:
+            return done.returncode
+    return 0
+
+
+class LintBeside(threading.Thread):
+    """The lint in a thread of its own while the suite runs; a failure is printed the moment it is known
+    (a developer may stop the suite then) and fails the run at its end."""
+
+    def __init__(self) -> None:
+        super().__init__(name="lint", daemon=True)
+        self.output: list[str] = []
+        self.code: int | None = None
+
+    def run(self) -> None:
+        self.code = lint(self.output.append)
+        if self.code:
+            said = "".join(self.output)
+            print(f"{said}\nlint failed (above): the suite goes on; make test fails at its end", flush=True)
+
+    def verdict(self) -> int:
+        """Waits for the lint; prints what it said when it passed; 1 if it failed."""
+        self.join()
+        if self.code == 0:
+            print("".join(self.output), end="", flush=True)
+        return 1 if self.code else 0
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
@@ -36,6 +82,10 @@ def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
 
 
 def main(argv: list[str]) -> int:
+    if argv == ["--lint"]:
+        return lint(lambda text: print(text, end="", flush=True))
+    linting = LintBeside()
+    linting.start()
     failures = 0
     workers = os.environ.get("KAIZA_TEST_WORKERS", str(min(8, 2 * (os.cpu_count() or 1))))
     argv = ["-n", workers, "--dist", "worksteal", "--durations=25", *argv]
@@ -78,6 +128,7 @@ def main(argv: list[str]) -> int:
             failures += services.in_ci()
         else:
             failures += run([node, "--test", *js_tests]) != 0
+    failures += linting.verdict()
     return 1 if failures else 0
 
 
