@@ -22,10 +22,6 @@ export const MIN_SPEED = 0.2;
 const HISTORY_KEEP = 200;
 
 /**
- * @param {{table: object, matchId: string, me: string, role: string, rate?: number}} page
- *   `rate`: shot time per display time (1: real time; a test server's pages roll shots faster).
- */
-/**
  * How many times faster than real time a page rolls shots: its `data-animation-rate` (set only by a
  * test server, game/common/context_processors.py), else 1.
  */
@@ -34,6 +30,10 @@ export function animationRate(dataset) {
   return rate > 0 ? rate : 1;
 }
 
+/**
+ * @param {{table: object, matchId: string, me: string, role: string, rate?: number}} page
+ *   `rate`: shot time per display time (1: real time; a test server's pages roll shots faster).
+ */
 export function createState({ table, matchId = "", me = "", role = "spectator", rate = 1 }) {
   return {
     table,
