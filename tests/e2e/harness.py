@@ -15,13 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.daphne import E2E_ANIMATION_RATE
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 ORIGIN = "http://kaiza.test"
-#: Shots roll this many times faster on the harness's pages, as on a test server (tests/support/daphne.py
-#: sets KAIZA_ANIMATION_RATE, default 16, read from the environment here too): what a page test checks of
-#: a shot is the same, in a fraction of the time.
-E2E_ANIMATION_RATE = float(os.environ.get("KAIZA_ANIMATION_RATE", "16"))
 CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 

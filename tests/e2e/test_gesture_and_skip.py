@@ -95,7 +95,9 @@ def _brightness(page: Any, world: tuple[float, float], path: Path) -> float:
 
 def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     match = EngineMatch()
-    page = open_page(chromium, match, "alice", "player", init_script=POINTER_TIMES)
+    # Shots at 8 times real time: the pulled lag below rolls for about a second, which the wait for
+    # the page's animation sees on a loaded host (at the suite's rate it can be over in a few frames).
+    page = open_page(chromium, match, "alice", "player", init_script=POINTER_TIMES, animation_rate=8)
     driver.wait_ready(page)
     assert driver.actions(page) == ["lag"]
     assert _angle(page) == 0.0

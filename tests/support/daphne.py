@@ -57,6 +57,16 @@ def free_ports(count: int) -> int:
     raise RuntimeError(f"no {count} consecutive free ports in {PORT_RUNS}")
 
 
+#: How many times faster than real time the test servers' pages (and tests/e2e/harness.py's) roll shots,
+#: unless a test asks for its own rate (one that watches a shot roll asks for 1): what a page test checks
+#: of a shot (its path, its end, the score after it) is the same, in a fraction of the time and of the
+#: renderer's frames, which are most of the browser tests' CPU. 4 -> 16: step 1 of make test 7:47 ->
+#: 7:12 (a page test of six shots 34 -> 24 CPU-s); 16 -> 48: the browser tests alone 323-336 s (630-657
+#: machine CPU-s) -> 300 s (585), every test passing; at 96 a test failed and nothing was gained (305 s).
+#: KAIZA_ANIMATION_RATE in the environment overrides it for a run.
+E2E_ANIMATION_RATE = float(os.environ.get("KAIZA_ANIMATION_RATE", "48"))
+
+
 def server_env(**overrides: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
     env.setdefault("SECRET_KEY", "kaiza-test-secret-key-for-server-processes-0123456789")
@@ -64,11 +74,8 @@ def server_env(**overrides: str) -> dict[str, str]:
     env["PYTHONUNBUFFERED"] = "1"
     # The game clock can be moved by the test (game/common/clock.py): no test waits for a deadline.
     env.setdefault("KAIZA_TEST_CLOCK", "1")
-    # Shots roll sixteen times faster on the match pages (settings.KAIZA_ANIMATION_RATE): what a page
-    # test checks of a shot (its path, its end, the score after it) is the same, in a fraction of the
-    # time and of the renderer's frames (4 → 16: step 1 of make test 7:47 → 7:12, one session; a page
-    # test of six shots 34 → 24 CPU-s). A test that watches a shot roll asks for its own rate.
-    env.setdefault("KAIZA_ANIMATION_RATE", "16")
+    # Shots roll E2E_ANIMATION_RATE times faster on the match pages (settings.KAIZA_ANIMATION_RATE).
+    env.setdefault("KAIZA_ANIMATION_RATE", str(E2E_ANIMATION_RATE))
     # Rate-limit counts of this server's own (a server given REDIS_URL keeps them in the shared Redis).
     env.setdefault("CACHE_KEY_PREFIX", f"kaiza-test-{uuid.uuid4().hex[:12]}")
     # Channel groups of this test process's own (the servers of one test share them): servers of two
