@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
@@ -96,6 +97,21 @@ def main(argv: list[str]) -> int:
     base_env = {
         k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "PYTHONDONTWRITEBYTECODE"}
     }
+    # One run for both steps: the services step reuses the SQLite and PostgreSQL templates the first
+    # step migrated (tests/conftest.py `_run_shared`); they are dropped here, at the end.
+    run_name = base_env["KAIZA_TEST_RUN"] = uuid.uuid4().hex[:12]
+    try:
+        failures += steps(argv, base_env)
+    finally:
+        services.drop_run_templates(run_name)
+    failures += linting.verdict()
+    return 1 if failures else 0
+
+
+def steps(argv: list[str], base_env: dict[str, str]) -> int:
+    """Step 1 (the embedded defaults), step 2 (the `services` tests on PostgreSQL and Redis), step 3
+    (node --test); the number of steps that failed."""
+    failures = 0
     failures += run([sys.executable, "-m", "pytest", *argv], env=base_env) != 0
 
     matrix_env = dict(base_env)
@@ -128,8 +144,7 @@ def main(argv: list[str]) -> int:
             failures += services.in_ci()
         else:
             failures += run([node, "--test", *js_tests]) != 0
-    failures += linting.verdict()
-    return 1 if failures else 0
+    return failures
 
 
 if __name__ == "__main__":

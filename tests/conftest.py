@@ -10,7 +10,6 @@ import contextlib
 import fcntl
 import os
 import shutil
-import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -263,27 +262,29 @@ def redis_channel_layer(settings: Any, redis_url: str) -> Iterator[str]:
     client.close()
 
 
+#: Set by the controller that named the run (not given one): it drops the run's templates at its end.
+_NAMED_HERE = "_kaiza_named_the_run"
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """The controller (or a run without workers) names the run; its pytest-xdist workers inherit the
-    name with its environment, and share the migrated templates under it (`_run_shared`)."""
-    if not hasattr(config, "workerinput"):
+    """The controller (or a run without workers) names the run unless it was given a name; its
+    pytest-xdist workers inherit the name with its environment, and share the migrated templates under
+    it (`_run_shared`). `scripts/run_tests.py` names one run for both steps of `make test`, so the
+    services step reuses the templates of the first (it migrated PostgreSQL again, 4 s at its start
+    while its four workers waited)."""
+    if not hasattr(config, "workerinput") and not os.environ.get("KAIZA_TEST_RUN"):
         os.environ["KAIZA_TEST_RUN"] = uuid.uuid4().hex[:12]
+        setattr(config, _NAMED_HERE, True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """The controller drops the run's shared templates once every worker is done."""
-    if hasattr(config, "workerinput") or "KAIZA_TEST_RUN" not in os.environ:
-        return
-    shared = _run_dir()
-    marker = shared / "postgres-template"
-    if marker.exists():
-        with contextlib.suppress(Exception):  # the service went away meanwhile: nothing left to drop
-            services.postgres_drop_database(marker.read_text())
-    shutil.rmtree(shared, ignore_errors=True)
+    """The controller that named the run drops its shared templates once every worker is done."""
+    if getattr(config, _NAMED_HERE, False):
+        services.drop_run_templates(os.environ["KAIZA_TEST_RUN"])
 
 
 def _run_dir() -> Path:
-    path = Path(tempfile.gettempdir()) / f"kaiza-test-{os.environ['KAIZA_TEST_RUN']}"
+    path = services.run_dir(os.environ["KAIZA_TEST_RUN"])
     path.mkdir(exist_ok=True)
     return path
 

@@ -6,10 +6,13 @@ it are skipped with the reason; when `CI` is set they fail, so a CI run can neve
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
+import tempfile
 import uuid
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -139,6 +142,23 @@ def postgres_drop_database(url: str) -> None:
     name = urlparse(url).path.lstrip("/")
     with psycopg.connect(postgres_admin_url(), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run_dir(run: str) -> Path:
+    """The directory a test run's processes share (the migrated templates, `tests/conftest.py`)."""
+    return Path(tempfile.gettempdir()) / f"kaiza-test-{run}"
+
+
+def drop_run_templates(run: str) -> None:
+    """Remove what a test run shared: its PostgreSQL template, if one was made, and its directory.
+    Called by whoever named the run: `scripts/run_tests.py` for both steps of `make test`, else the
+    pytest controller (tests/conftest.py)."""
+    shared = run_dir(run)
+    marker = shared / "postgres-template"
+    if marker.exists():
+        with contextlib.suppress(Exception):  # the service went away meanwhile: nothing left to drop
+            postgres_drop_database(marker.read_text())
+    shutil.rmtree(shared, ignore_errors=True)
 
 
 def chromium_available() -> bool:
