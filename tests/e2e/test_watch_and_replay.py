@@ -102,6 +102,30 @@ def test_watch_a_live_match_and_replay_a_finished_one(
         page.click(f'[data-shot-list] li[data-index="{min(6, count)}"]')
         shoot(page, artifacts_dir, "replay")
 
+        # Paused, the replay draws nothing more (it drew the whole table sixty times a second); the next
+        # shot rolls on frames again, and the loop rests once it has.
+        page.evaluate(
+            """() => { window.__tableDraws = 0; const draw = CanvasRenderingContext2D.prototype.drawImage;
+                CanvasRenderingContext2D.prototype.drawImage = function (...args) {
+                  if (this.canvas.matches('[data-canvas]')) window.__tableDraws += 1;
+                  return draw.apply(this, args); }; }"""
+        )
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.__tableDraws") == 0, "a paused replay keeps drawing"
+        page.click('[data-action="next"]')
+        page.wait_for_function("() => window.__tableDraws > 5", timeout=5_000)
+        # The shot has rolled once no draw came for 300 ms (the old loop never stopped: this timed out).
+        page.wait_for_function(
+            """() => { const seen = window.__drawsSeen || (window.__drawsSeen = { n: -1, at: 0 });
+                const now = performance.now();
+                if (window.__tableDraws !== seen.n) { seen.n = window.__tableDraws; seen.at = now; return false; }
+                return now - seen.at > 300; }""",
+            timeout=10_000,
+        )
+        rested = page.evaluate("window.__tableDraws")
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.__tableDraws") == rested, "the replay keeps drawing after the shot"
+
         with page.expect_download() as download_info:
             page.click("[data-download]")
         record = json.loads(Path(download_info.value.path()).read_text())

@@ -132,6 +132,8 @@ function start(root) {
   const list = document.querySelector("[data-shot-list]");
   const R = table.ball_radius;
   const view = { index: 0, playing: false, anim: null, gapUntil: 0, orientations: {}, engine: null };
+  /** The pending animation frame, if any (`wake`): none while nothing moves. */
+  let frameHandle = null;
   const enginePanel = root.querySelector("[data-engine-panel]");
   const enginePlay = root.querySelector("[data-engine-play]");
   let engineAsk = 0;
@@ -293,6 +295,7 @@ function start(root) {
     view.anim = { step: { tracks: engine.tracks }, t0: performance.now(), speed, base: engine.base, engine: true };
     view.anim.duration = animationDuration(engine.tracks) / speed;
     setEngineState("playing");
+    wake();
   }
 
   function showStep() {
@@ -339,9 +342,11 @@ function start(root) {
     if (!view.anim) view.orientations = {};
     showStep();
     draw();
+    if (view.anim) wake();
   }
 
   function frame(now) {
+    frameHandle = null;
     if (view.anim && (now - view.anim.t0) / 1000 >= view.anim.duration) {
       const engine = view.anim.engine;
       view.anim = null;
@@ -359,7 +364,14 @@ function start(root) {
       }
     }
     draw(now);
-    requestAnimationFrame(frame);
+    // Frames only while a shot rolls or the replay plays: a paused replay drew the whole table sixty
+    // times a second for nothing (every change of a still view draws at once: goTo, resize, the engine's
+    // shot), as the match page's loop already avoids (loop.js).
+    if (view.anim || view.playing) wake();
+  }
+
+  function wake() {
+    if (frameHandle === null) frameHandle = requestAnimationFrame(frame);
   }
 
   function setPlaying(on) {
@@ -367,6 +379,7 @@ function start(root) {
     if (view.playing && view.index >= steps.length) goTo(0);
     view.gapUntil = 0;
     showStep();
+    wake();
   }
 
   const actions = {
@@ -408,7 +421,7 @@ function start(root) {
   on(window, "resize", resize);
   resize();
   showStep();
-  requestAnimationFrame(frame);
+  wake();
   return () => unbind.forEach((f) => f());
 }
 
