@@ -311,7 +311,7 @@ def _postgres_template() -> str:
     at the end of the run (pytest_unconfigure)."""
     services.require(services.postgres_available(), f"PostgreSQL is not reachable at {services.postgres_admin_url()}")
     with _run_shared() as shared:
-        marker = shared / "postgres-template"
+        marker = shared / services.POSTGRES_TEMPLATE_MARKER
         if not marker.exists():
             url = services.postgres_create_database(name=f"kaiza_tpl_{os.environ['KAIZA_TEST_RUN']}")
             try:

@@ -114,3 +114,29 @@ def test_a_services_test_with_a_database_of_its_own_is_refused() -> None:
         MarkedItem("plain", (), ["settings"]),
     ]
     assert _services_runs_repeated(items) == ["own-db-twice"]
+
+
+def test_a_runs_templates_are_dropped_by_whoever_named_it() -> None:
+    """`make test` names one run for both steps and drops what it shared at its end
+    (tests.support.services.drop_run_templates): the PostgreSQL template its marker names, and the
+    run's directory."""
+    import uuid
+
+    from tests.support import services
+
+    services.require(services.postgres_available(), f"PostgreSQL is not reachable at {services.postgres_admin_url()}")
+    run = f"probe{uuid.uuid4().hex[:8]}"
+    shared = services.run_dir(run)
+    shared.mkdir()
+    url = services.postgres_create_database(name=f"kaiza_tpl_{run}")
+    (shared / services.POSTGRES_TEMPLATE_MARKER).write_text(url)
+    try:
+        services.drop_run_templates(run)
+        import psycopg
+
+        with psycopg.connect(services.postgres_admin_url(), autocommit=True) as conn:
+            left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [f"kaiza_tpl_{run}"]).fetchall()
+        assert left == [], "the run's PostgreSQL template is left"
+        assert not shared.exists(), "the run's directory is left"
+    finally:
+        services.postgres_drop_database(url)

@@ -144,6 +144,10 @@ def postgres_drop_database(url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+#: The file in a run's directory that names its migrated PostgreSQL template (a database URL).
+POSTGRES_TEMPLATE_MARKER = "postgres-template"
+
+
 def run_dir(run: str) -> Path:
     """The directory a test run's processes share (the migrated templates, `tests/conftest.py`)."""
     return Path(tempfile.gettempdir()) / f"kaiza-test-{run}"
@@ -154,7 +158,7 @@ def drop_run_templates(run: str) -> None:
     Called by whoever named the run: `scripts/run_tests.py` for both steps of `make test`, else the
     pytest controller (tests/conftest.py)."""
     shared = run_dir(run)
-    marker = shared / "postgres-template"
+    marker = shared / POSTGRES_TEMPLATE_MARKER
     if marker.exists():
         with contextlib.suppress(Exception):  # the service went away meanwhile: nothing left to drop
             postgres_drop_database(marker.read_text())
