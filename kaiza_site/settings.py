@@ -113,6 +113,12 @@ if DATABASE_URL:
             # A request or input waits this long for a free connection, then fails with an error.
             "timeout": 10,
         }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # Prepared statements on: Django turns psycopg's off (None) for transaction poolers such as
+        # PgBouncer, which this site does not use (its pool is each process's own, above). Only the
+        # input path asks for them (game.matches.services.rows, `_cursor`); Django's cursors bind on
+        # the client and never prepare, whatever this number.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 else:
     DATABASES = {
         "default": {

@@ -268,6 +268,61 @@ async def test_an_input_stores_its_writes_in_one_round_trip_on_postgresql() -> N
     assert after["hash"] != before["hash"]
 
 
+@database_sync_to_async
+def two_shots_seeing_prepared(match_id: str, user: Any, shot: dict[str, Any], v: int) -> list[list[str]]:
+    """The same player's shot twice from the same position (set back between them, as an admin repair
+    would), on one connection; after each, the statements PostgreSQL holds prepared there (first words)."""
+    from django.db import connection
+
+    from game.matches.services import match_shoot
+
+    def named(sql: str) -> str:  # a write by its first three words; the locking read by its lock
+        words = sql.replace('"', "").split()
+        return (
+            "SELECT ... FOR UPDATE" if words[0] == "SELECT" and words[-2:] == ["FOR", "UPDATE"] else " ".join(words[:3])
+        )
+
+    def held() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return sorted(named(row[0]) for row in cursor.fetchall())
+
+    seen = []
+    position = Match.objects.get(pk=match_id).snapshot
+    for _ in range(2):
+        match_shoot(match_id=match_id, user=user, ack=next_ack(), expected_version=v, **shot)
+        seen.append(held() if connection.vendor == "postgresql" else [])
+        Match.objects.filter(pk=match_id).update(snapshot=position)
+        v += 1
+    return seen
+
+
+async def test_the_input_paths_statements_are_prepared_once_per_connection_on_postgresql() -> None:
+    """On PostgreSQL the input path's own statements (`rows`: the locking read, the event, the match's
+    columns, the Shot row) are prepared on the connection the first time they run there, and the next
+    input reuses them instead of parsing and planning them again (docs/performance-load.md, round 19);
+    Django's own queries stay unprepared. Both shots are stored whole (on SQLite too, with nothing held)."""
+    from django.db import connection
+
+    alice_user, _bob_user, match_id, v, shot = await in_play_position()
+    before = await stored(match_id)
+    first, second = await two_shots_seeing_prepared(match_id, alice_user, shot, v)
+    after = await stored(match_id)
+    assert after["match"].version == v + 2 and len(after["shots"]) == len(before["shots"]) + 2
+    assert [e["version"] for e in after["events"]][-2:] == [v + 1, v + 2]
+    if connection.vendor == "postgresql":
+        # (an event's INSERT may be held twice: once per set of its parameters' types)
+        assert sorted(set(first)) == [
+            "INSERT INTO game_matchevent",
+            "INSERT INTO game_shot",
+            "SELECT ... FOR UPDATE",
+            "UPDATE game_match SET",
+        ], first
+        assert second == first, "prepared again instead of reused"
+    else:
+        assert first == second == []
+
+
 async def test_hello_catches_up_missed_events_and_resyncs_when_far_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     alice_user, bob_user, match_id = await two_players()
     alice = await connect_communicator("alice", match_id, alice_user)

@@ -16,13 +16,14 @@ On PostgreSQL the writes of an input (a player's or a server clock's) that does 
 out together (`batched_writes`, psycopg's pipeline mode): the event, the row's columns and the Shot row
 cost one round trip instead of three. Under the load benchmark the one database thread of a daphne
 process spent more of each input waiting on those round trips than running Python
-(docs/performance-load.md, round 9).
+(docs/performance-load.md, round 9). They are also prepared statements there (`_cursor`): PostgreSQL
+parses and plans each once per pooled connection, not once per input (round 19).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -63,16 +64,58 @@ def _prepared(model: type[Model], values: Mapping[str, Any]) -> list[Any]:
     return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]  # type: ignore[union-attr]
 
 
+def _cursor() -> Any:
+    """Django's cursor (its error classes, its query log); on PostgreSQL over a psycopg cursor that binds
+    its parameters on the server and prepares each statement on its connection the first time it runs
+    there, so the input path's statements are parsed and planned once per pooled connection instead of
+    on every input. Django's own cursors bind on the client and cannot prepare; its
+    `server_side_binding` option would change every query of the site, and these few are ours."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.ensure_connection()
+    preparing, timezone_of = _preparing()
+    raw = preparing(connection.connection)
+    if timezone_of(raw) != connection.timezone:
+        # The connection's time zone moved since it opened (Django then gives its cursors a loader
+        # of their own): leave that case to Django's cursor.
+        raw.close()
+        return connection.cursor()
+    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+
+
+@functools.cache
+def _preparing() -> tuple[type[Any], Callable[[Any], Any]]:
+    """The preparing cursor class, and how to read the time zone its `timestamptz` values load in."""
+    import psycopg
+
+    timestamptz = psycopg.postgres.types["timestamptz"].oid
+
+    class PreparingCursor(psycopg.Cursor[Any]):
+        """Server-side binding with every statement prepared (`prepare=True`): Django turns psycopg's
+        own preparing after five runs off (`prepare_threshold` None, for poolers such as PgBouncer in
+        transaction mode, which this site does not use)."""
+
+        def execute(
+            self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+        ) -> Any:
+            return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
+
+    def timezone_of(cursor: Any) -> Any:
+        return getattr(cursor.adapters.get_loader(timestamptz, psycopg.pq.Format.TEXT), "timezone", None)
+
+    return PreparingCursor, timezone_of
+
+
 def insert_row(model: type[Model], values: Mapping[str, Any]) -> None:
     """INSERT one row of `model`: `values` by field name (a foreign key by its field name, with the
     related row's primary key as the value)."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_insert_sql(model, tuple(values), connection.vendor), _prepared(model, values))
 
 
 def update_row(model: type[Model], pk: Any, values: Mapping[str, Any]) -> None:
     """UPDATE the named fields of one row of `model`."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_update_sql(model, tuple(values), connection.vendor), [*_prepared(model, values), pk])
 
 
@@ -168,7 +211,7 @@ def lock_for_input(match_id: str, user: AnyUser | None, ack: int | None) -> Lock
     fresh = fresh_since()
     vendor = connection.vendor
     sql = _lock_sql(vendor, bool(connection.features.has_select_for_update))
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, [user_id, ack, fresh, fresh, match_id])
         row = cursor.fetchone()
     if row is None:
