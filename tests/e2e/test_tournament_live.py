@@ -4,12 +4,13 @@
 Set-up goes through the services in a Django process on the server's database (as an admin and the
 players' seats would): four bot members enter, the entries close, and each round's matches (made by the
 tournament services) get a lowered target (K-9.1, 2 points: the first scoring shot wins) before their
-second bot takes its seat. The bots play in the server (game/matches/bot_runner.py), woken by a spectator's page
+second bot takes its seat. The bots play in the server (game/matches/bot_runner.py), woken by a spectator's socket
 on each match; the tournament socket tells the pages. Screenshots: test-artifacts/tournament-*.png.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -61,6 +62,24 @@ for p in TournamentPairing.objects.filter(tournament_id={tid}, status="playing")
 """
 
 
+def _spectator_socket(server: DaphneServer, match_id: str) -> Any:
+    """An anonymous spectator's match socket, open until closed; its snapshot has arrived. It keeps
+    every frame the server sends it (an unbounded queue), so the server never waits on it."""
+    from websockets.sync.client import connect
+    from websockets.typing import Origin
+
+    socket = connect(
+        f"{server.url.replace('http', 'ws', 1)}/ws/match/{match_id}/",
+        origin=Origin(server.url),
+        max_queue=None,
+        open_timeout=30,
+    )
+    for _ in range(10):  # bounded; the snapshot is a socket's first frame
+        if json.loads(socket.recv(timeout=30))["t"] == "snapshot":
+            return socket
+    raise AssertionError(f"no snapshot on match {match_id}'s socket")
+
+
 def _points(page: Any) -> float:
     cells = page.locator("[data-standings] td[data-points]").all_inner_texts()
     return sum(float(text) for text in cells)
@@ -86,11 +105,9 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
     for number in (1, 2, 3):
         seated = pages.django_run(server.env, SEAT_ROUND.format(tid=tid))
         assert len(seated) == 2, seated
-        watchers = []
-        for match_id in seated:  # a spectator's page wakes the bots (MatchConsumer.connect)
-            watcher = pages.new_page(chromium)
-            pages.watch(watcher, f"{server.url}/m/{match_id}/")
-            watchers.append(watcher)
+        # A spectator's socket wakes the bots (MatchConsumer.connect); what the pages show of a match is
+        # the match page tests' business, here the tournament's pages are watched.
+        watchers = [_spectator_socket(server, match_id) for match_id in seated]
         # Each finished match is one point more in the standings, shown without a reload.
         live.wait_for_function(
             f"() => [...document.querySelectorAll('[data-standings] td[data-points]')]"
@@ -100,7 +117,7 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
         if number == 1:
             live.screenshot(path=str(artifacts_dir / "tournament-live-round1.png"), full_page=True)
         for watcher in watchers:
-            watcher.context.close()
+            watcher.close()
     pages.wait_text(live, "[data-status]", "Winner", timeout=60)
     pages.wait_text(tour, "[data-status]", "Winner", timeout=60)
     for page in (live, tour):
