@@ -257,6 +257,11 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     # A spectator's phone shows no shooting dock (the phone layout's grid once showed it over `hidden`).
     assert carol.locator(".kz-controls").is_hidden() and carol.locator(".kz-shoot").is_hidden()
     assert carol.locator(".kz-replay-last").first.is_disabled()  # nothing to replay yet
+    # Both players' names read whole on the spectator's phone (both were cut to "Guest-…", alike).
+    shown = carol.eval_on_selector_all(
+        ".kz-name", "els => els.map((e) => [e.innerText, e.scrollWidth - e.clientWidth])"
+    )
+    assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
     _lags(players, carol)
 
     assert pages.visible_text(carol, ".kz-feel").lower().startswith("replay the last shot")
