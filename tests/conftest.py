@@ -157,6 +157,13 @@ def django_db_modify_db_settings(
         return
     name = database.get("TEST", {}).get("NAME") or f"test_{database['NAME']}"
     database.setdefault("TEST", {})["NAME"] = name
+    # Emptied by DELETE after each transactional test, not TRUNCATE (tests/support/pg_flush_by_delete).
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        from django.db import connections
+
+        database["ENGINE"] = "tests.support.pg_flush_by_delete"
+        connections["default"].close()
+        del connections["default"]  # made at start-up with Django's backend: made again with this one
     url = urlparse(services.postgres_admin_url())._replace(path=f"/{name}").geturl()
     template = request.getfixturevalue("_postgres_template")
     with _run_shared():  # one copy of the template at a time (postgres_database_url)
