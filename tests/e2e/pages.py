@@ -186,6 +186,12 @@ def cut_off(page: Any, selector: str) -> list[str]:
     return list(page.eval_on_selector(selector, CUT_OFF_JS))
 
 
+def names_shown(page: Any) -> list[tuple[str, int]]:
+    """The players' names on the scoreboard, each with how many pixels of it are cut off (0 or less: whole)."""
+    shown = page.eval_on_selector_all(".kz-name", "els => els.map((e) => [e.innerText, e.scrollWidth - e.clientWidth])")
+    return [(str(name), int(over)) for name, over in shown]
+
+
 def shot_list(page: Any) -> list[str]:
     """The shot list's rows as a person reads them."""
     return [str(t) for t in page.locator(".kz-shots li").all_inner_texts()]

@@ -258,10 +258,15 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     assert carol.locator(".kz-controls").is_hidden() and carol.locator(".kz-shoot").is_hidden()
     assert carol.locator(".kz-replay-last").first.is_disabled()  # nothing to replay yet
     # Both players' names read whole on the spectator's phone (both were cut to "Guest-…", alike).
-    shown = carol.eval_on_selector_all(
-        ".kz-name", "els => els.map((e) => [e.innerText, e.scrollWidth - e.clientWidth])"
-    )
+    shown = pages.names_shown(carol)
     assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
+    carol.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the names still read whole
+    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'landscape'")
+    shown = pages.names_shown(carol)
+    assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
+    carol.screenshot(path=str(artifacts_dir / "feel-spectator-phone-landscape.png"))
+    carol.set_viewport_size(pages.PHONE_PORTRAIT)
+    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'portrait'")
     _lags(players, carol)
 
     assert pages.visible_text(carol, ".kz-feel").lower().startswith("replay the last shot")
