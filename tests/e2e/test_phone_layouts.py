@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import driver, steered
+from tests.e2e import driver, pages, steered
 from tests.e2e.harness import ROOT, EngineMatch, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -196,7 +196,7 @@ def test_phone_landscape_in_view(chromium: Any) -> None:
     assert power["width"] >= 150 and power["height"] >= 44, power
     # The names read whole: nothing cut to "Gue…".
     page.screenshot(path=str(ARTIFACTS / "phone-layout-landscape.png"))
-    cut = page.eval_on_selector_all(".kz-name", "els => els.map((e) => [e.innerText, e.scrollWidth - e.clientWidth])")
+    cut = pages.names_shown(page)
     assert [name for name, _ in cut] == list(GUESTS) and all(over <= 0 for _, over in cut), cut
     _tap_power_high(page)
     _assert_layout(page, LANDSCAPE)
