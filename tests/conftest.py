@@ -409,31 +409,69 @@ def live_server_url(daphne_factory: Callable[..., DaphneServer]) -> str:
     return daphne_factory().url
 
 
-@pytest.fixture(scope="module")
-def _chromium_browser() -> Iterator[Any]:
-    """A real headless Chromium through Playwright (Debian's browser; Playwright downloads none), one per
-    test module: a test's pages never outlive the module, whatever a test leaves open."""
+class _BrowserKeeper:
+    """A worker's Chromium, kept while its page tests run one after another and closed before any other
+    test. Each launch costs about 1.2 CPU-s on this host (Playwright's driver 0.35, the browser 0.6, its
+    first context); one per test module launched it 49 times in tests/e2e's 56 tests on four workers,
+    because the dealing (`_dealt`) interleaves the modules. It cannot simply live for the session:
+    while Playwright's sync API is started, its event loop runs in this thread, and an asyncio test or an
+    `async_to_sync` after it fails ("another loop is running"); a worker runs its page tests last, but a
+    stolen share can bring other tests after them, so `pytest_runtest_teardown` closes it first."""
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self.browser: Any = None
+
+    def get(self) -> Any:
+        if self.browser is not None and not self.browser.is_connected():
+            self.close()  # it crashed or a test closed it: the next test gets a new one
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            self.browser = self._playwright.chromium.launch(
+                executable_path=services.CHROMIUM_PATH, args=services.CHROMIUM_ARGS, headless=True
+            )
+        return self.browser
+
+    def close(self) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+
+        browser, playwright, self.browser, self._playwright = self.browser, self._playwright, None, None
+        if browser is not None:
+            with contextlib.suppress(PlaywrightError):  # the browser went away with a failed test
+                browser.close()
+        if playwright is not None:
+            playwright.stop()
+
+
+_BROWSER = _BrowserKeeper()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After a test's fixtures are torn down: the worker's Chromium goes unless the next test uses it."""
+    yield
+    if nextitem is None or "chromium" not in getattr(nextitem, "fixturenames", ()):
+        _BROWSER.close()
+
+
+@pytest.fixture
+def _chromium_browser() -> Any:
+    """A real headless Chromium through Playwright (Debian's browser; Playwright downloads none), shared
+    by the page tests a worker runs back to back (`_BrowserKeeper`)."""
     services.require(
         services.chromium_available(),
         f"Chromium is not installed at {services.CHROMIUM_PATH} (apt-get install chromium) or Playwright is missing",
     )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=services.CHROMIUM_PATH, args=services.CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+    return _BROWSER.get()
 
 
 @pytest.fixture
 def chromium(_chromium_browser: Any) -> Iterator[Any]:
-    """The module's Chromium; the browser contexts a test opens are closed when it ends. A match page
+    """The worker's Chromium; the browser contexts a test opens are closed when it ends. A match page
     left open keeps drawing its clocks and, once the test's server is stopped, tries to reconnect: the
-    pages of a module's earlier tests cost the later ones CPU on a 2-core host. (This fixture is set up
+    pages of earlier tests would cost the later ones CPU on a 2-core host. (This fixture is set up
     after a test's servers when the test names it after them, so the pages close before the servers stop.)"""
     from playwright.sync_api import Error as PlaywrightError
 

@@ -305,11 +305,11 @@ if __name__ == "__main__":
         watcher = open_page(
             browser, match, "carol", "spectator", viewport={"width": 390, "height": 844}, device_scale_factor=2
         )
-        alice.screenshot(path=str(out / "preview-lag.png"))
+        alice.screenshot(path=str(out / "preview-lag.jpg"))
         match.play("alice", "lag", {"strike": {"angle": 0.0, "speed": 2.2, "side": 0, "height": 0}}, None)
         match.play("bob", "lag", {"strike": {"angle": 0.0, "speed": 2.6, "side": 0, "height": 0}}, None)
         time.sleep(0.1)
         for p in (alice, bob, watcher):
             wait_idle(p)
-        alice.screenshot(path=str(out / "preview-choice.png"))
+        alice.screenshot(path=str(out / "preview-choice.jpg"))
         browser.close()

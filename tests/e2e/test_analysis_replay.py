@@ -6,7 +6,7 @@ match graph is there on a phone.
 
 The analysis runs for real in the server's engine pool, with few samples and a small search
 (KAIZA_ANALYSIS_SAMPLES / KAIZA_ANALYSIS_SIMULATIONS in the server's environment) so the test is quick
-yet each shot takes long enough for its progress to be seen. Screenshots: test-artifacts/analysis-*.png.
+yet each shot takes long enough for its progress to be seen. Screenshots: test-artifacts/analysis-*.jpg.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_replay_shows_the_analysis(
     page.goto(f"{server.url}/m/{match_id}/")
     analyse = page.locator(".kz-end-card .kz-analyse")
     analyse.wait_for(state="visible", timeout=30000)
-    page.screenshot(path=str(artifacts_dir / "analysis-end-card.png"))
+    page.screenshot(path=str(artifacts_dir / "analysis-end-card.jpg"))
     analyse.click()
     # The card itself shows the progress, shot by shot, then the link to the replay's analysis.
     card = page.locator(".kz-end-card")
@@ -98,7 +98,7 @@ def test_replay_shows_the_analysis(
     assert link.is_visible() and pages.visible_text(page, ".kz-end-analysis-line") == "Analysis done."
     assert not card.locator(".kz-analyse").is_visible()  # asked once: the button has done its work
     seen = json.loads(page.evaluate("() => sessionStorage.getItem('kzProgress') || '[]'"))
-    page.screenshot(path=str(artifacts_dir / "analysis-end-card-done.png"))
+    page.screenshot(path=str(artifacts_dir / "analysis-end-card-done.jpg"))
     link.click()
     page.wait_for_url(f"**/m/{match_id}/replay/**")
     page.wait_for_selector('[data-analysis][data-status="done"]', timeout=10000)
@@ -126,7 +126,7 @@ def test_replay_shows_the_analysis(
     drawn = page.evaluate(CANVAS_PRINT)
     assert _differing(before, drawn) > 20
     assert "The engine's shot: " in pages.visible_text(page, "[data-engine-words]")
-    page.locator("[data-replay] .replay-stage").screenshot(path=str(artifacts_dir / "analysis-engine-shot.png"))
+    page.locator("[data-replay] .replay-stage").screenshot(path=str(artifacts_dir / "analysis-engine-shot.jpg"))
     page.select_option("[data-speed]", "4")  # the motion at 4x: the same segments, a shorter wait
     page.locator("[data-engine-play]").click()
     page.wait_for_function(
@@ -152,6 +152,6 @@ def test_replay_shows_the_analysis(
     assert box["y"] >= 0 and box["y"] + box["height"] <= pages.PHONE_PORTRAIT["height"], box
     assert box["width"] >= 250 and box["height"] >= 100, box
     assert phone.locator("[data-analysis-graph] polyline").count() == 4
-    phone.locator("[data-analysis-graph]").screenshot(path=str(artifacts_dir / "analysis-graph-phone.png"))
+    phone.locator("[data-analysis-graph]").screenshot(path=str(artifacts_dir / "analysis-graph-phone.jpg"))
     assert phone.errors == [], phone.errors
     pages.assert_clean_log(server)

@@ -2,7 +2,7 @@
 real daphne. Each channel reaches the right people (the players' chat everyone, the spectators' chat
 spectators only), quick phrases are buttons, text is shown as text, a player's mute hides the other's
 messages on their screen (and survives a reload, which also brings the chat back), and a spectator's
-report lands in the database. Screenshots: test-artifacts/chat-*.png."""
+report lands in the database. Screenshots: test-artifacts/chat-*.jpg."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_players_and_spectators_chat(
     bob.wait_for_function("() => document.querySelector('.kz-more-count')?.textContent === '1'", timeout=15000)
     assert pages.visible_text(bob, ".kz-more-count") == "1"
     assert bob.locator(".kz-more").get_attribute("aria-label") == "More: 1 new chat message"
-    bob.screenshot(path=str(artifacts_dir / "chat-bob-more-count.png"))
+    bob.screenshot(path=str(artifacts_dir / "chat-bob-more-count.jpg"))
     assert pages.open_sheet(bob)
     assert pages.visible_text(bob, ".kz-more-count") == ""
     for page in (alice, bob, carol):
@@ -136,9 +136,9 @@ def test_players_and_spectators_chat(
     for name, page in (("alice", alice), ("bob", bob), ("carol", carol)):
         card = page.locator(".kz-chat")
         card.scroll_into_view_if_needed()
-        card.screenshot(path=str(artifacts_dir / f"chat-{name}.png"))
+        card.screenshot(path=str(artifacts_dir / f"chat-{name}.jpg"))
         assert pages.region_colours(page, ".kz-chat") > 20
-    carol.screenshot(path=str(artifacts_dir / "chat-carol-page.png"), full_page=True)
+    carol.screenshot(path=str(artifacts_dir / "chat-carol-page.jpg"), full_page=True)
     for page in (alice, bob, carol):
         assert not page.errors, page.errors
     pages.assert_clean_log(server)

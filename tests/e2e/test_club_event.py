@@ -1,7 +1,7 @@
 """An event at the club on real tables, in a real Chromium against a real daphne (issue 28 item 3): the
 director, on a phone in Finnish, enters the results of four tables through the tables page's forms while
 a spectator's public live page (another browser, Finnish) follows without a reload: each result in the
-latest results, and the next drawn game given to a freed table. Screenshots: test-artifacts/club-event-*.png.
+latest results, and the next drawn game given to a freed table. Screenshots: test-artifacts/club-event-*.jpg.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_club_event_on_real_tables(
     for part in ("main .page-head", "main .club-tables", "main"):
         assert pages.cut_off(director, part) == [], part
     assert director.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    director.screenshot(path=str(artifacts_dir / "club-event-director-fi.png"), full_page=True)
+    director.screenshot(path=str(artifacts_dir / "club-event-director-fi.jpg"), full_page=True)
 
     # The shoot-out winner's radios show only once "in the shoot-out" is chosen (result_form.js).
     first_table = director.locator("article[data-table='1']")
@@ -109,7 +109,7 @@ def test_club_event_on_real_tables(
     first_table.locator("select[name=ended]").select_option("shootout")
     assert radios.first.is_visible() and radios.last.is_visible()
     assert games["1"][0] in pages.visible_text(director, "article[data-table='1'] fieldset")
-    director.screenshot(path=str(artifacts_dir / "club-event-director-shootout-fi.png"), full_page=True)
+    director.screenshot(path=str(artifacts_dir / "club-event-director-shootout-fi.jpg"), full_page=True)
     first_table.locator("select[name=ended]").select_option("time_limit")
     assert not radios.first.is_visible()
     first_table.locator("select[name=ended]").select_option("target")
@@ -146,7 +146,7 @@ def test_club_event_on_real_tables(
             if other not in freed:  # a table still playing keeps its game
                 assert now[other] == [*pair, "kierros 1"], now
         if step == 0:
-            spectator.screenshot(path=str(artifacts_dir / "club-event-live-first-result-fi.png"), full_page=True)
+            spectator.screenshot(path=str(artifacts_dir / "club-event-live-first-result-fi.jpg"), full_page=True)
 
     # Round 1 done: every freed table is given its next drawn game (round 2), on both pages.
     spectator.wait_for_function(
@@ -165,8 +165,8 @@ def test_club_event_on_real_tables(
         card = pages.visible_text(director, f"article[data-table='{number}']")
         assert row[0] in card and row[1] in card and "kierros 2" in card, card
     assert spectator.evaluate("() => window.__kaizaNotReloaded === true"), "the live page was reloaded"
-    spectator.screenshot(path=str(artifacts_dir / "club-event-live-fi.png"), full_page=True)
-    director.screenshot(path=str(artifacts_dir / "club-event-director-after-fi.png"), full_page=True)
+    spectator.screenshot(path=str(artifacts_dir / "club-event-live-fi.jpg"), full_page=True)
+    director.screenshot(path=str(artifacts_dir / "club-event-director-after-fi.jpg"), full_page=True)
 
     # On the phone nothing of the tables, the waiting list or the results is cut off.
     assert pages.cut_off(director, "main") == []
@@ -175,7 +175,7 @@ def test_club_event_on_real_tables(
     phone.goto(f"{server.url}/tournaments/{tid}/live/")
     assert pages.cut_off(phone, "[data-tournament-parts]") == []
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    phone.screenshot(path=str(artifacts_dir / "club-event-live-phone-fi.png"), full_page=True)
+    phone.screenshot(path=str(artifacts_dir / "club-event-live-phone-fi.jpg"), full_page=True)
     # The form's layout is the stylesheet's (an inline one was refused by the policy: issue 28's page
     # showed its fields run together in one line); the score sheets print from the button.
     label = director.locator("article[data-table='1'] .result-fields label").first
@@ -249,8 +249,8 @@ def test_club_event_live_page_on_a_tv(
         tv.goto(f"{server.url}/tournaments/{tid}/live/")
         tv.wait_for_function(LIVE)
         assert "Viimeisimmät tulokset" in pages.visible_text(tv, "[data-club-tables]")
-        tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi.png"))
-        tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi-full.png"), full_page=True)
+        tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi.jpg"))
+        tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi-full.jpg"), full_page=True)
         assert pages.cut_off(tv, "main") == [], width
         assert tv.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), width
         boxes = tv.evaluate(BOXES)

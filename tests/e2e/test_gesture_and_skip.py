@@ -9,7 +9,7 @@ release with power fires the shot at the pulled speed.
 15: skip a shot to its result. Every lag is a shot of about ten seconds; a player skips it and his page
 shows the final position at once (and the next input), while the other player's page goes on
 animating; a spectator skips with the key S. The skipped part's sounds are not played.
-Screenshots go to test-artifacts/gesture-*.png and skip-*.png.
+Screenshots go to test-artifacts/gesture-*.jpg and skip-*.jpg.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     page.mouse.up()
     assert abs(_angle(page) - 180.0) < 0.5, "the cue followed the finger to the other side"
     assert driver.actions(page) == ["lag"] and match.events == [], "nothing was shot"
-    page.screenshot(path=str(artifacts_dir / "gesture-swung.png"))
+    page.screenshot(path=str(artifacts_dir / "gesture-swung.jpg"))
 
     # The butt now lies to +x. Press on it and pull back (away from the ball): the power shows.
     butt = (bx + R + TIP_GAP + BUTT_FROM + 0.2, by)
@@ -140,7 +140,7 @@ def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     fill = page.locator(".kz-pullmeter-fill").bounding_box()
     bar = page.locator(".kz-pullmeter-bar").bounding_box()
     assert fill and bar and abs(fill["width"] / bar["width"] - 0.5) < 0.03, (fill, bar)
-    page.screenshot(path=str(artifacts_dir / "gesture-pulling.png"))
+    page.screenshot(path=str(artifacts_dir / "gesture-pulling.jpg"))
     # Back to zero and let go: cancelled, no shot.
     page.mouse.move(sx, sy, steps=6)
     assert _meter(page) == "Pull back for power · let go at zero: no shot"
@@ -258,7 +258,7 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
     skip = alice.locator(".kz-skip").bounding_box()
     assert skip and skip["width"] >= 44 and skip["height"] >= 44, skip
     assert alice.locator(".kz-skip").inner_text().startswith("Skip")
-    alice.screenshot(path=str(artifacts_dir / "skip-button.png"))
+    alice.screenshot(path=str(artifacts_dir / "skip-button.jpg"))
     bob.keyboard.press("s")
     alice.locator(".kz-skip").click()
     for page in (alice, bob):
@@ -272,7 +272,7 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
     for name, page in (("alice", alice), ("bob", bob)):
         seen = _brightness(page, rest, artifacts_dir / f"skip-{name}-skipped-bobs-lag.png")
         assert seen > 170, f"Bob's white lies at its final spot on {name}'s table ({seen:.0f})"
-    carol.screenshot(path=str(artifacts_dir / "skip-spectator-still-rolling.png"))
+    carol.screenshot(path=str(artifacts_dir / "skip-spectator-still-rolling.jpg"))
 
     # Alice lags hard (6 m/s: about ten seconds, Bob wins the lag): Bob skips it and sees the white's
     # final spot and his choice at once; Alice's page still rolls it.

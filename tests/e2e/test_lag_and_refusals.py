@@ -4,7 +4,7 @@ against a real daphne: both players press Lag at the same moment and both lags a
 the deciding lag's words give both distances; an illegal opening placement (K-3.3) says why in words;
 a refused input shows its reason and keeps the player's aim and power.
 
-Screenshots: test-artifacts/lag-*.png.
+Screenshots: test-artifacts/lag-*.jpg.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
         decided = next(s for s in shots if f"{a_name}: " in s and " mm" in s and f"{b_name}: " in s)
         assert "wins the lag" in decided
         assert not page.locator(".kz-toast").is_visible()
-    alice.screenshot(path=str(artifacts_dir / "lag-both-counted.png"))
+    alice.screenshot(path=str(artifacts_dir / "lag-both-counted.jpg"))
 
     # The desktop page places white2 (its winner passes the break, else the winner breaks): in a
     # corridor, the hint says why in words (K-3.3). (The landscape phone layout hides hints.)
@@ -102,7 +102,7 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
     placer.wait_for_function("() => document.querySelector('.kz-canvas').dataset.placement === 'illegal'")
     hint = pages.wait_text(placer, ".kz-hint", "corridor")
     assert "Not in the corridor between the centre spot and a foot pocket (K-3.3)." in hint, hint
-    placer.screenshot(path=str(artifacts_dir / "lag-opening-corridor.png"))
+    placer.screenshot(path=str(artifacts_dir / "lag-opening-corridor.jpg"))
     placer.mouse.up()
     for page in (alice, bob, carol):
         assert page.errors == []
@@ -154,7 +154,7 @@ def test_refused_input_keeps_aim_and_power(daphne_factory: Any, chromium: Any, a
     assert words and "_" not in words and "stale" not in words, words  # words, never a code
     assert "changed before your move arrived" in words or "already lagged" in words, words
     assert readouts(refused) == set_aim
-    refused.screenshot(path=str(artifacts_dir / "lag-refused-keeps-aim.png"))
+    refused.screenshot(path=str(artifacts_dir / "lag-refused-keeps-aim.jpg"))
     box = toast.bounding_box()
     assert box and box["width"] > 50 and box["height"] > 10
     # Exactly one lag of alice was played.

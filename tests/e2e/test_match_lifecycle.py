@@ -4,7 +4,7 @@ played through the page, and a silent network loss noticed and recovered from.
 
 Assertions read what a person sees: `inner_text` of visible elements and screenshot regions that are
 not blank; screenshots of the end card, the shoot-out and the connection-lost overlay go to
-test-artifacts/lifecycle-*.png (desktop and phone portrait).
+test-artifacts/lifecycle-*.jpg (desktop and phone portrait).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_client_shows_connection_lost(
         proxy.freeze()
         # Only a look: the 8 s bound is asserted above. A slow host's phone page took just over 8 s.
         phone.wait_for_selector(".kz-lost", state="visible", timeout=15000)
-        phone.screenshot(path=str(artifacts_dir / "lifecycle-lost-phone.png"))
+        phone.screenshot(path=str(artifacts_dir / "lifecycle-lost-phone.jpg"))
         proxy.thaw()
         phone.wait_for_selector(".kz-lost", state="hidden", timeout=20000)
     pages.assert_clean_log(server)
@@ -257,7 +257,7 @@ def test_end_card_shows_the_result(
     phone = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
     pages.watch(phone, url)
     phone.wait_for_selector(".kz-end", state="visible", timeout=20000)
-    phone.screenshot(path=str(artifacts_dir / "lifecycle-end-phone.png"))
+    phone.screenshot(path=str(artifacts_dir / "lifecycle-end-phone.jpg"))
     errors = [e for p in [*players.values(), carol, phone] for e in p.errors]
     assert errors == []
 
@@ -402,8 +402,8 @@ def test_time_limit_and_shootout_through_the_page(
     seat = next(i for i, p in enumerate(driver.shown_state(first)["players"]) if p["name"] == names[0])
     assert _lag_ball_drawn(first, seat), "the shoot-out lag ball is drawn"
     assert pages.visible_text(first, ".kz-angle") == "0.00°", "aim reset for the new phase"
-    first.screenshot(path=str(artifacts_dir / "lifecycle-shootout-lag-desktop.png"))
-    carol.screenshot(path=str(artifacts_dir / "lifecycle-shootout-lag-phone.png"))
+    first.screenshot(path=str(artifacts_dir / "lifecycle-shootout-lag-desktop.jpg"))
+    carol.screenshot(path=str(artifacts_dir / "lifecycle-shootout-lag-phone.jpg"))
     for name, page in players.items():
         _move(page, name, [p for p in everyone if p is not page])
     chooser = next(p for p in players.values() if driver.actions(p) == ["choose_break"])
@@ -416,8 +416,8 @@ def test_time_limit_and_shootout_through_the_page(
 
     # Shoot-out visits that pot nothing: level after 1 each, so sudden death.
     _steer_until(players, everyone, lambda: "Sudden death" in pages.visible_text(carol, ".kz-phase-detail"))
-    carol.screenshot(path=str(artifacts_dir / "lifecycle-shootout-sudden-death-phone.png"))
-    players[names[0]].screenshot(path=str(artifacts_dir / "lifecycle-shootout-sudden-death-desktop.png"))
+    carol.screenshot(path=str(artifacts_dir / "lifecycle-shootout-sudden-death-phone.jpg"))
+    players[names[0]].screenshot(path=str(artifacts_dir / "lifecycle-shootout-sudden-death-desktop.jpg"))
 
     # Sudden death: the shooter pockets their own cue ball, a penalty, and loses.
     for _ in range(3):

@@ -57,7 +57,7 @@ def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url:
     cue, _speed = driver.lag_strike(driver.shown_state(players[aimer]), aimer)
     driver.sweep(players[aimer], cue, -0.35, 0.35)
     carol.wait_for_function(f"() => Math.abs(Number(({driver.DRAWN_REMOTE_AIM})()) - 0.35) < 0.01", timeout=10000)
-    carol.screenshot(path=str(artifacts_dir / "live-spectator-sees-the-aim.png"))
+    carol.screenshot(path=str(artifacts_dir / "live-spectator-sees-the-aim.jpg"))
 
     result = flow.play(players, carol, shots_wanted=3)
 

@@ -4,7 +4,7 @@
   catalogue at `/jsi18n/<lang>/`, so the English copy the browser cached before the switch is never
   used again (it was: one URL, a fixed Last-Modified, a 304). No English is left on the page after a
   switch: the phase line, the turn line, the hint under the controls, the spin label, the sound button,
-  the spectator count, the shot list's lag entries. Screenshot: test-artifacts/new-player-switched-fi.png.
+  the spectator count, the shot list's lag entries. Screenshot: test-artifacts/new-player-switched-fi.jpg.
 - "Play again" on the end card after a game against the computer: one click, a new match against the
   same level, the player lands in it.
 - A visitor watching a match becomes a guest from the chat card and is back at the same match, watching,
@@ -110,7 +110,7 @@ def test_language_switch_translates_the_match_page(
 
     nodes = _text_nodes(page, "#kaiza-match")
     text = "\n".join(nodes).casefold()
-    page.screenshot(path=str(artifacts_dir / "new-player-switched-fi.png"))
+    page.screenshot(path=str(artifacts_dir / "new-player-switched-fi.jpg"))
     english = _english_msgids()
     left = sorted({node for node in nodes if node.casefold() in english})
     assert not left, f"English left on the Finnish match page: {left}; catalogues fetched: {catalogues}"
@@ -129,7 +129,7 @@ def test_language_switch_translates_the_match_page(
     left = sorted({node for node in nodes if node.casefold() in _english_msgids("ru")})
     assert not left, f"English left on the Russian match page: {left}"
     assert "звук вкл." in "\n".join(nodes).casefold(), nodes
-    page.screenshot(path=str(artifacts_dir / "new-player-switched-ru.png"))
+    page.screenshot(path=str(artifacts_dir / "new-player-switched-ru.jpg"))
     assert errors == []
     context.close()
 
@@ -151,7 +151,7 @@ def test_play_again_against_the_computer(
     assert "Play again" in card and "Rematch" not in card, card
     play_again = page.locator(".kz-play-again")
     assert play_again.is_visible() and play_again.bounding_box()["width"] >= 44
-    page.screenshot(path=str(artifacts_dir / "new-player-play-again.png"))
+    page.screenshot(path=str(artifacts_dir / "new-player-play-again.jpg"))
 
     # A spectator of the finished match reads the card without the button: it is the player's.
     watcher = pages.new_page(chromium)
@@ -183,7 +183,7 @@ def test_visitor_spectator_can_chat_as_guest(
     before = pages.visible_text(visitor, chat)
     assert "Sign in or play as a guest to chat." in before and "Chat as a guest" in before, before
     assert visitor.locator(".kz-chat-input").count() == 0
-    visitor.locator(chat).screenshot(path=str(artifacts_dir / "new-player-chat-visitor.png"))
+    visitor.locator(chat).screenshot(path=str(artifacts_dir / "new-player-chat-visitor.jpg"))
 
     visitor.locator(".kz-chat-as-guest").click()
     visitor.wait_for_url(re.compile(re.escape(url) + r"(#.*)?$"))
@@ -196,5 +196,5 @@ def test_visitor_spectator_can_chat_as_guest(
     visitor.locator(".kz-chat-send").click()
     pages.wait_text(visitor, ".kz-chat-log", "tervehdys katsomosta")
     assert guest in pages.visible_text(visitor, ".kz-chat-log")
-    visitor.locator(chat).screenshot(path=str(artifacts_dir / "new-player-chat-guest.png"))
+    visitor.locator(chat).screenshot(path=str(artifacts_dir / "new-player-chat-guest.jpg"))
     assert visitor.errors == [] and player.errors == []

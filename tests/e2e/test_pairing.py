@@ -63,7 +63,7 @@ def test_quick_pairing_matches_two_seekers(
     assert ann.locator("#seek-cancel").is_visible() and not ann.locator("#seek-form").is_visible()
     ann.wait_for_function("() => /0:0[2-9]/.test(document.getElementById('seek-status').textContent)")  # ticks
     assert region_colours(ann, "#quick-pairing", artifacts_dir / "pairing-waiting.png") > 20
-    ann.screenshot(path=str(artifacts_dir / "pairing-waiting-page.png"))
+    ann.screenshot(path=str(artifacts_dir / "pairing-waiting-page.jpg"))
 
     # Cancel and seek again: the card goes back to its choices, then waits again.
     ann.click("#seek-cancel")

@@ -129,14 +129,14 @@ def test_phone_portrait_controls_in_view(chromium: Any) -> None:
     assert loupe.is_visible()
     lbox = loupe.bounding_box()
     assert lbox["width"] >= 100 and lbox["y"] >= 0
-    page.screenshot(path=str(ARTIFACTS / "phone-portrait-loupe.png"))
+    page.screenshot(path=str(ARTIFACTS / "phone-portrait-loupe.jpg"))
     colours = page.evaluate(REGION_COLOURS, _b64(page.screenshot(clip=lbox)))
     assert colours > 40, f"the loupe looks blank: {colours} colours"
     page.mouse.up()
     page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.actions.includes('shoot')")
     wait_idle(page)
     _assert_in_view(page, ".kz-shoot")
-    page.screenshot(path=str(ARTIFACTS / "phone-portrait-shoot.png"))
+    page.screenshot(path=str(ARTIFACTS / "phone-portrait-shoot.jpg"))
 
     # A tap a finger's width beside a ball still picks it (the pick radius, not the ball's 3.4 cm).
     red2 = driver.balls(page)["red2"]
@@ -300,5 +300,5 @@ def test_keyboard_only_match(chromium: Any) -> None:
     wait_idle(page)
     assert page.inner_text(".kz-speed") == "2.5 m/s"
     assert page.evaluate("() => window.kzPointerEvents") == 0
-    page.screenshot(path=str(ARTIFACTS / "keyboard-after-break.png"))
+    page.screenshot(path=str(ARTIFACTS / "keyboard-after-break.jpg"))
     assert not errors, errors

@@ -4,7 +4,7 @@ in view while aiming, the names readable; pockets named as the table is drawn, i
 the shot list with rows on your turn at 1366×860.
 
 The match is played by the real engine in-process (harness.py); the page under test only through taps.
-Screenshots: test-artifacts/phone-layout-*.png.
+Screenshots: test-artifacts/phone-layout-*.jpg.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def test_phone_portrait_no_overlap(chromium: Any) -> None:
     assert table >= 0.85 * PORTRAIT["width"], table
     _tap_power_high(page)
     _assert_layout(page, PORTRAIT)
-    page.screenshot(path=str(ARTIFACTS / "phone-layout-portrait.png"))
+    page.screenshot(path=str(ARTIFACTS / "phone-layout-portrait.jpg"))
     _sheet(page, PORTRAIT, "phone-layout-portrait-sheet.png")
     assert not page.errors, page.errors
 
@@ -195,12 +195,12 @@ def test_phone_landscape_in_view(chromium: Any) -> None:
     power = page.locator(".kz-power-input").bounding_box()
     assert power["width"] >= 150 and power["height"] >= 44, power
     # The names read whole: nothing cut to "Gue…".
-    page.screenshot(path=str(ARTIFACTS / "phone-layout-landscape.png"))
+    page.screenshot(path=str(ARTIFACTS / "phone-layout-landscape.jpg"))
     cut = pages.names_shown(page)
     assert [name for name, _ in cut] == list(GUESTS) and all(over <= 0 for _, over in cut), cut
     _tap_power_high(page)
     _assert_layout(page, LANDSCAPE)
-    page.screenshot(path=str(ARTIFACTS / "phone-layout-landscape.png"))
+    page.screenshot(path=str(ARTIFACTS / "phone-layout-landscape.jpg"))
     _sheet(page, LANDSCAPE, "phone-layout-landscape-sheet.png")
     assert not page.errors, page.errors
 
@@ -232,7 +232,7 @@ def test_pocket_names_follow_the_orientation(
     text = _call(page, "kaisa", pocket)
     assert words in text, (pocket, text)
     view = "portrait" if portrait else "landscape"
-    page.screenshot(path=str(ARTIFACTS / f"phone-layout-pocket-{language}-{view}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"phone-layout-pocket-{language}-{view}.jpg"))
     assert not page.errors, page.errors
 
 
@@ -247,5 +247,5 @@ def test_laptop_shot_list_has_rows_on_your_turn(chromium: Any) -> None:
     first = rows.first.bounding_box()
     assert first["y"] >= shots["y"] - 0.5 and first["y"] + first["height"] <= LAPTOP["height"], (first, shots)
     assert "lag" in rows.first.inner_text()
-    page.screenshot(path=str(ARTIFACTS / "phone-layout-laptop.png"))
+    page.screenshot(path=str(ARTIFACTS / "phone-layout-laptop.jpg"))
     assert not page.errors, page.errors

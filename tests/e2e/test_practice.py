@@ -2,7 +2,7 @@
 from its link, drag a ball (and see a refused drop say why), call and shoot with the page's own controls
 (judged by the server's engine), read the verdict, undo back to the position, copy the link and open it in
 a new page to get the same position; then start from a replayed match's shot. Screenshots:
-test-artifacts/practice-*.png."""
+test-artifacts/practice-*.jpg."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_practice_table_round_trip(
         assert kaisa is not None and abs(kaisa[0] - target[0]) < 0.01 and abs(kaisa[1] - target[1]) < 0.01, kaisa
         assert cloth(colour_at(page, POT["kaisa"])) and not cloth(colour_at(page, kaisa))
         assert page.locator(".kz-practice-undo").is_enabled()
-        page.screenshot(path=str(artifacts_dir / "practice-moved.png"))
+        page.screenshot(path=str(artifacts_dir / "practice-moved.jpg"))
 
         # A drop onto another ball is refused with the reason, and nothing changes.
         arranged = data(page)["position"]
@@ -99,11 +99,11 @@ def test_practice_table_round_trip(
                 "() => document.querySelector('.kz-practice-result').dataset.kind === 'refused'", timeout=10000
             )
         except Exception:
-            page.screenshot(path=str(artifacts_dir / "practice-stuck.png"))
+            page.screenshot(path=str(artifacts_dir / "practice-stuck.jpg"))
             raise AssertionError((data(page), page.locator(".kz-practice-outcome").inner_text())) from None
         assert "overlap" in page.locator(".kz-practice-outcome").inner_text()
         assert data(page)["position"] == arranged
-        page.locator(".kz-practice-result").screenshot(path=str(artifacts_dir / "practice-refused.png"))
+        page.locator(".kz-practice-result").screenshot(path=str(artifacts_dir / "practice-refused.jpg"))
 
         # Back to shooting: call the red into the bottom right pocket and pot it.
         page.locator(".kz-practice-arrange").click()
@@ -116,7 +116,7 @@ def test_practice_table_round_trip(
         angle, speed = SHOT_POT["strike"]["angle"], SHOT_POT["strike"]["speed"]
         aim_on_cloth(page, cue, angle)
         refine_aim(page, angle)
-        page.screenshot(path=str(artifacts_dir / "practice-aim.png"))
+        page.screenshot(path=str(artifacts_dir / "practice-aim.jpg"))
         driver.pull_and_release(page, cue, angle, speed)
         page.wait_for_function(
             "(old) => { const d = document.querySelector('#kaiza-practice').dataset;"
@@ -128,7 +128,7 @@ def test_practice_table_round_trip(
         verdict = page.locator(".kz-practice-outcome").inner_text()
         assert "3" in verdict, verdict
         assert cloth(colour_at(page, POT["red1"])), "the potted red is gone from its place"
-        page.screenshot(path=str(artifacts_dir / "practice-verdict.png"))
+        page.screenshot(path=str(artifacts_dir / "practice-verdict.jpg"))
 
         # Undo: back to the position before the shot, the red where it was; again: before the move.
         page.locator(".kz-practice-undo").click()
@@ -136,7 +136,7 @@ def test_practice_table_round_trip(
         assert data(page)["position"] == arranged
         assert not cloth(colour_at(page, POT["red1"]))
         assert f"p={arranged}" in page.url
-        page.screenshot(path=str(artifacts_dir / "practice-undone.png"))
+        page.screenshot(path=str(artifacts_dir / "practice-undone.jpg"))
 
         # Copy the link; a new page opens the same position.
         page.locator(".kz-practice-copy").click()
@@ -149,7 +149,7 @@ def test_practice_table_round_trip(
         wait_ready(other)
         assert data(other)["position"] == arranged and position(other).balls == moved.balls
         assert not cloth(colour_at(other, kaisa)) and cloth(colour_at(other, POT["kaisa"]))
-        other.screenshot(path=str(artifacts_dir / "practice-link.png"))
+        other.screenshot(path=str(artifacts_dir / "practice-link.jpg"))
 
         page.locator(".kz-practice-undo").click()
         settle(page)
@@ -171,7 +171,7 @@ def test_practice_table_round_trip(
         assert position(page).balls["red1"] is None
         restore = page.locator('.kz-practice-restore[data-ball="red1"]')
         assert restore.is_visible() and restore.inner_text() == "Put back: a red"
-        page.screenshot(path=str(artifacts_dir / "practice-uncalled.png"))
+        page.screenshot(path=str(artifacts_dir / "practice-uncalled.jpg"))
         uncalled = data(page)["position"]
         restore.click()
         wait_position_change(page, uncalled)
@@ -192,7 +192,7 @@ def test_practice_table_round_trip(
         assert fi.locator(".kz-practice-arrange").inner_text() == "Siirrä palloja"
         settle(fi)
         assert fi.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        fi.screenshot(path=str(artifacts_dir / "practice-fi-phone.png"), full_page=True)
+        fi.screenshot(path=str(artifacts_dir / "practice-fi-phone.jpg"), full_page=True)
 
         # The analysis board (issue 29 item 3), from a shared link with ask=1, in Finnish on the phone:
         # three shots in words with their figures; "Show this shot" plays the sure red (K-5.3: 3 points).
@@ -207,7 +207,7 @@ def test_practice_table_round_trip(
         assert cut_off(fi, ".kz-board") == [] and fi.evaluate(
             "document.documentElement.scrollWidth <= window.innerWidth + 1"
         )
-        fi.locator(".kz-board").screenshot(path=str(artifacts_dir / "practice-board-fi.png"))
+        fi.locator(".kz-board").screenshot(path=str(artifacts_dir / "practice-board-fi.jpg"))
         fi.locator(".kz-board-show").nth(red).click()
         fi.wait_for_function(
             "() => document.querySelector('.kz-practice-result').dataset.kind === 'verdict'", timeout=30000
@@ -228,7 +228,7 @@ def test_practice_table_round_trip(
         for ball, at in replayed.balls.items():
             if at is not None:
                 assert not cloth(colour_at(page, at)), (ball, at)
-        page.screenshot(path=str(artifacts_dir / "practice-from-replay.png"))
+        page.screenshot(path=str(artifacts_dir / "practice-from-replay.jpg"))
         assert page.evaluate("window.__csp") == []
         assert errors == []
     finally:

@@ -2,7 +2,7 @@
 server's database from the hand-made position where a red pot is certain (tests/puzzles/conftest.py), a
 signed-in player follows the home page's card, calls, aims and shoots with the page's own controls, reads
 "Solved!" and his rating's change; on a phone the puzzle's controls are within the screen.
-Screenshots: test-artifacts/puzzle-*.png."""
+Screenshots: test-artifacts/puzzle-*.jpg."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_daily_puzzle_can_be_solved(
     aim_on_cloth(page, cue, angle)
     refine_aim(page, angle)
     page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
-    page.screenshot(path=str(artifacts_dir / "puzzle-aim.png"))
+    page.screenshot(path=str(artifacts_dir / "puzzle-aim.jpg"))
     driver.pull_and_release(page, cue, angle, speed)
     # The answer's motion is drawn, then the board stands back ("judged": one shot per serving).
     page.wait_for_function(
@@ -97,7 +97,7 @@ def test_daily_puzzle_can_be_solved(
     assert "Points scored: 3" in outcome, outcome
     rating = int(pages.visible_text(page, ".kz-puzzle-rating-value"))
     assert rating > 1500 and f"Your puzzle rating: {rating} (+{rating - 1500})" in outcome, outcome
-    page.screenshot(path=str(artifacts_dir / "puzzle-solved.png"))
+    page.screenshot(path=str(artifacts_dir / "puzzle-solved.jpg"))
     # The rating is stored: the page opened again shows it.
     page.goto(f"{server.url}/puzzles/")
     wait_ready(page)
@@ -115,7 +115,7 @@ def test_daily_puzzle_can_be_solved(
     box = shoot.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= pages.PHONE_PORTRAIT["width"], box
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    phone.screenshot(path=str(artifacts_dir / "puzzle-phone.png"), full_page=True)
+    phone.screenshot(path=str(artifacts_dir / "puzzle-phone.jpg"), full_page=True)
     for p in (page, phone):
         assert p.errors == []
     pages.assert_clean_log(server)

@@ -1,7 +1,7 @@
 """The rules page in Finnish and Russian (issue 16a) in a real Chromium against a real daphne: the reader's
 language (Accept-Language, or the `django_language` cookie the header's switcher sets) picks the text, a
 verdict's address `/rules/#K-6.2` opens on the same rule in each language, and the scoring table shows
-each ball as a disc in its colour with its points. Screenshots: test-artifacts/rules-{fi,ru}-*.png.
+each ball as a disc in its colour with its points. Screenshots: test-artifacts/rules-{fi,ru}-*.jpg.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def test_the_rules_page_in_the_readers_language(
         page.goto(f"{server.url}/rules/")
         assert page.locator("main h1").inner_text() == title
         assert scoring in page.locator("nav.rules-contents").inner_text()
-        page.screenshot(path=str(artifacts_dir / f"rules-{language}-top.png"))
+        page.screenshot(path=str(artifacts_dir / f"rules-{language}-top.jpg"))
 
         # A verdict's link lands on the same rule, in this language.
         page.goto(f"{server.url}/rules/#K-6.2")
@@ -59,7 +59,7 @@ def test_the_rules_page_in_the_readers_language(
         assert rule.is_visible() and rule.inner_text().startswith(rule_start)
         box = rule.bounding_box()
         assert box is not None and 0 <= box["y"] < 860 / 2, box
-        page.screenshot(path=str(artifacts_dir / f"rules-{language}-K-6.2.png"))
+        page.screenshot(path=str(artifacts_dir / f"rules-{language}-K-6.2.jpg"))
 
         # The scoring table: a disc per ball in its colour, the points in every language the same.
         table = page.locator("table.ball-table")
@@ -78,7 +78,7 @@ def test_the_rules_page_in_the_readers_language(
         r, g, b = colours["kaisa"]
         assert r > 180 and g > 130 and b < 90, colours
         assert min(colours["white"]) > 200, colours
-        table.screenshot(path=str(artifacts_dir / f"rules-{language}-scoring-table.png"))
+        table.screenshot(path=str(artifacts_dir / f"rules-{language}-scoring-table.jpg"))
 
         # An English browser: English rules, until the switcher's cookie asks for this language.
         english = chromium.new_context(locale="en-US")

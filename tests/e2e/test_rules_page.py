@@ -1,7 +1,7 @@
 """The rules page in a real Chromium against a real daphne (issue 15, point 6): `/rules/#K-6.2` opens on
 that rule, shown and marked; the scoring table shows each ball's swatch in its colour and the points; no
 Content-Security-Policy violation; the header's link leads there; a replay's verdict links its rule ids to
-them. Screenshots: test-artifacts/rules-*.png.
+them. Screenshots: test-artifacts/rules-*.jpg.
 """
 
 from __future__ import annotations
@@ -54,13 +54,13 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
         page.goto(f"{server.url}/")
         more = page.locator(".home-rules a", has_text="Read the full rules")
         assert more.is_visible()
-        page.locator(".home-rules").screenshot(path=str(artifacts_dir / "rules-home-brief.png"))
+        page.locator(".home-rules").screenshot(path=str(artifacts_dir / "rules-home-brief.jpg"))
         page.locator(".site-nav a", has_text="Rules").click()
         page.wait_for_url(f"{server.url}/rules/")
         assert page.locator("main h1").inner_text() == "The rules of Kaisa as Kaiza plays them"
         contents = page.locator("nav.rules-contents").inner_text()
         assert "4. Scoring" in contents and "(K-5)" not in contents
-        page.screenshot(path=str(artifacts_dir / "rules-top.png"))
+        page.screenshot(path=str(artifacts_dir / "rules-top.jpg"))
 
         # An address with a rule id opens on that rule: in view, marked, its words visible.
         page.goto(f"{server.url}/rules/#K-6.2")
@@ -73,7 +73,7 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
         marked = rule.evaluate("(el) => getComputedStyle(el).borderLeftColor")
         other = page.locator('[id="K-6.3"]').evaluate("(el) => getComputedStyle(el).borderLeftColor")
         assert marked != other, (marked, other)
-        page.screenshot(path=str(artifacts_dir / "rules-K-6.2.png"))
+        page.screenshot(path=str(artifacts_dir / "rules-K-6.2.jpg"))
 
         # The scoring table: rows with a swatch in the ball's colour and the points, as a person reads them.
         table = page.locator("table.ball-table")
@@ -93,7 +93,7 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
         assert r > 180 and g > 130 and b < 90, colours
         r, g, b = colours["white"]
         assert min(r, g, b) > 200, colours
-        table.screenshot(path=str(artifacts_dir / "rules-scoring-table.png"))
+        table.screenshot(path=str(artifacts_dir / "rules-scoring-table.jpg"))
 
         # A phone: the contents above the rules, the table still readable (scrolls on its own).
         page.set_viewport_size({"width": 390, "height": 844})
@@ -102,7 +102,7 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
         assert page.locator('[id="K-5.3"]').is_visible()
         # Nothing runs off the side of the screen (the table scrolls inside its own box).
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        page.screenshot(path=str(artifacts_dir / "rules-phone.png"))
+        page.screenshot(path=str(artifacts_dir / "rules-phone.jpg"))
 
         assert page.evaluate("window.__csp") == []
 
@@ -118,7 +118,7 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
         assert link.is_visible()
         rule_id = link.inner_text()
         assert rule_id.startswith("K-")
-        page.locator(".replay-log").screenshot(path=str(artifacts_dir / "rules-replay-links.png"))
+        page.locator(".replay-log").screenshot(path=str(artifacts_dir / "rules-replay-links.jpg"))
         link.click()
         page.wait_for_url(f"{server.url}/rules/#{rule_id}")
         assert page.locator(f'[id="{rule_id}"]').inner_text().startswith(rule_id)

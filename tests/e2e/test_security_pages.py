@@ -1,6 +1,6 @@
 """Content-Security-Policy in a real Chromium against a real daphne under DEBUG=false (issue 14):
 every page loads without a CSP violation, an injected inline script or style does not apply, and the
-account and error pages (404, 429) look like the site (screenshots: test-artifacts/security-*.png)."""
+account and error pages (404, 429) look like the site (screenshots: test-artifacts/security-*.jpg)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_csp_blocks_inline_script(
             found = page.evaluate("window.__csp")
             assert found == [], f"{path}: {found}"
             if name:
-                page.screenshot(path=str(artifacts_dir / f"security-{name}.png"), full_page=True)
+                page.screenshot(path=str(artifacts_dir / f"security-{name}.jpg"), full_page=True)
 
         anonymous = [
             ("/", None),
@@ -113,7 +113,7 @@ def test_csp_blocks_inline_script(
         page.wait_for_url("**/m/*/")
         page.goto(f"{server.url}/accounts/signup/")
         assert "Keep your guest account" in visible_text(page)
-        page.screenshot(path=str(artifacts_dir / "security-signup-guest.png"), full_page=True)
+        page.screenshot(path=str(artifacts_dir / "security-signup-guest.jpg"), full_page=True)
         page.fill("#id_username", "kaisafan")
         page.fill("#id_display_name", "KaisaFan")
         page.fill("#id_password1", "kaisa-pw-2024")
@@ -131,7 +131,7 @@ def test_csp_blocks_inline_script(
         page.fill("#id_password", "wrong")
         page.locator("main form button[type=submit]").click()
         assert "not correct" in visible_text(page)
-        page.screenshot(path=str(artifacts_dir / "security-login-error.png"), full_page=True)
+        page.screenshot(path=str(artifacts_dir / "security-login-error.jpg"), full_page=True)
         page.fill("#id_password", DEMO_PASSWORD)
         page.locator("main form button[type=submit]").click()
         page.wait_for_url("**/lobby/")
@@ -149,7 +149,7 @@ def test_csp_blocks_inline_script(
         page.wait_for_load_state("networkidle")
         assert "Slow down a little" in visible_text(page)
         assert page.evaluate("window.__csp") == []
-        page.screenshot(path=str(artifacts_dir / "security-429.png"), full_page=True)
+        page.screenshot(path=str(artifacts_dir / "security-429.jpg"), full_page=True)
         assert non_blank(page, "header.site-header")
 
         # The admin works under the same policy: its list filter and the resign-farming view.

@@ -1,6 +1,6 @@
 """The site in Finnish and Russian in a real Chromium against a real daphne (issue 16): a browser whose
 language is Finnish or Russian gets the home page and a match page in that language, drawn (not blank,
-Cyrillic in real glyphs: look at test-artifacts/languages-*.png), and the header's switcher changes the
+Cyrillic in real glyphs: look at test-artifacts/languages-*.jpg), and the header's switcher changes the
 language of the page it is on. The JS client's own words are another branch's (i18n-client); this test
 reads what the server renders.
 """
@@ -56,7 +56,7 @@ def test_home_and_match_pages_in_finnish_and_russian(
             assert "Play the computer" not in text and "How Kaisa is played" not in text
             current = page.locator("[data-language-switcher] button.current")
             assert current.inner_text() == language.upper()
-            page.screenshot(path=str(artifacts_dir / f"languages-home-{language}.png"))
+            page.screenshot(path=str(artifacts_dir / f"languages-home-{language}.jpg"))
             assert non_blank(page, ".home-hero") and non_blank(page, ".site-header")
 
             page.goto(f"{server.url}/m/{ids['live']}/")
@@ -66,7 +66,7 @@ def test_home_and_match_pages_in_finnish_and_russian(
             text = page.locator("body").inner_text()
             for word in words["match"] + words["header"]:
                 assert word.casefold() in text.casefold(), (language, word)
-            page.screenshot(path=str(artifacts_dir / f"languages-match-{language}.png"))
+            page.screenshot(path=str(artifacts_dir / f"languages-match-{language}.jpg"))
             assert non_blank(page, "canvas.kz-canvas") and non_blank(page, ".kz-panel")
             assert page.evaluate("window.__csp") == []
         finally:
@@ -84,7 +84,7 @@ def test_home_and_match_pages_in_finnish_and_russian(
         assert page.url == f"{server.url}/leaderboard/"
         assert page.locator("html").get_attribute("lang") == "ru"
         assert page.locator("main h1").inner_text() == "Таблица лидеров"
-        page.screenshot(path=str(artifacts_dir / "languages-switched-ru.png"))
+        page.screenshot(path=str(artifacts_dir / "languages-switched-ru.jpg"))
         page.goto(f"{server.url}/clubs/")
         assert page.locator("main h1").inner_text() == "Клубы"
     finally:
@@ -137,7 +137,7 @@ def test_tournament_bracket_and_team_match_in_finnish_and_russian(
             for word in words["bracket"]:
                 assert word in labels, (language, word, labels)
             page.locator("[data-bracket]").scroll_into_view_if_needed()
-            page.screenshot(path=str(artifacts_dir / f"languages-tournament-{language}.png"), full_page=True)
+            page.screenshot(path=str(artifacts_dir / f"languages-tournament-{language}.jpg"), full_page=True)
             assert non_blank(page, "[data-bracket]")
 
             page.goto(f"{server.url}/m/{ids['team match']}/")
@@ -145,7 +145,7 @@ def test_tournament_bracket_and_team_match_in_finnish_and_russian(
             text = page.locator(".kz-waiting").inner_text()
             for word in words["team"]:
                 assert word.casefold() in text.casefold(), (language, word)  # card titles are upper case
-            page.screenshot(path=str(artifacts_dir / f"languages-team-match-{language}.png"))
+            page.screenshot(path=str(artifacts_dir / f"languages-team-match-{language}.jpg"))
             assert non_blank(page, ".kz-team-lobby")
             assert page.evaluate("window.__csp") == []
         finally:

@@ -1,5 +1,5 @@
 """A match page whose socket is refused for too many (issue 26, close 4429) says why, in words, in the
-reader's language, and connects once a place is free (look at test-artifacts/socket-refused-*.png).
+reader's language, and connects once a place is free (look at test-artifacts/socket-refused-*.jpg).
 
 Real Chromium against a real daphne whose cap is one socket per user on a match: the guest who made
 the match opens it in a second tab of the same browser (same session, same user).
@@ -55,7 +55,7 @@ def test_a_refused_match_page_says_why_in_three_languages(
             assert card.is_visible()
             box = card.bounding_box()
             assert box is not None and box["width"] > 100 and box["height"] > 20
-            second.screenshot(path=str(artifacts_dir / f"socket-refused-{language}.png"))
+            second.screenshot(path=str(artifacts_dir / f"socket-refused-{language}.jpg"))
             # The empty shot list's words (a CSS ::before of data-empty) are the page's language too.
             with translation.override(language):
                 empty = translation.gettext("No shots yet")

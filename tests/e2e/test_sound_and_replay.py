@@ -5,7 +5,7 @@ started, since headless Chromium has no speakers; the page publishes how many vo
 started (`data-sound-voices`). Both players and a spectator hear the same real shots; the mute button
 silences them and is remembered after a reload. Replay: a spectator and a player replay the last shot
 at 1× and ½×; the drawn table changes while it runs, runs at the chosen speed, and returns to the live
-state, at once when a live event arrives. Screenshots go to test-artifacts/feel-*.png.
+state, at once when a live event arrives. Screenshots go to test-artifacts/feel-*.jpg.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def test_sound_follows_the_shot(
     assert counts["strike"] == 3, counts  # two lags and the break
     assert counts["cushion"] >= 2, counts  # each lag at least meets the foot cushion
     assert counts["ball"] >= 1, counts  # the break hits the rack
-    carol.screenshot(path=str(artifacts_dir / "feel-sound-spectator.png"))
+    carol.screenshot(path=str(artifacts_dir / "feel-sound-spectator.jpg"))
 
     # Mute on a player: the word changes, and a reload keeps it.
     alice = next(iter(players.values()))
@@ -186,7 +186,7 @@ def test_sound_follows_the_shot(
     assert _started(alice) == 0
     assert _started(carol) > 0
     assert _started(everyone[1]) - before_bob == _started(carol), (_started(everyone[1]), before_bob, _started(carol))
-    alice.screenshot(path=str(artifacts_dir / "feel-sound-muted.png"))
+    alice.screenshot(path=str(artifacts_dir / "feel-sound-muted.jpg"))
     for page in everyone:
         assert page.errors == [], page.errors
     pages.assert_clean_log(server)
@@ -230,7 +230,7 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
         driver.wait_ready(page)
         live = page.evaluate(CANVAS_PRINT)
     assert len(samples) == 4, f"no replay at {rate}x ran through four samples in three attempts"
-    page.screenshot(path=str(artifacts / f"feel-replay-{name}.png"))
+    page.screenshot(path=str(artifacts / f"feel-replay-{name}.jpg"))
     # The balls move: the drawn table differs between samples, and from the live (resting) table.
     assert samples[0][2] != samples[-1][2]
     assert any(s[2] != live for s in samples)
@@ -264,7 +264,7 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'landscape'")
     shown = pages.names_shown(carol)
     assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
-    carol.screenshot(path=str(artifacts_dir / "feel-spectator-phone-landscape.png"))
+    carol.screenshot(path=str(artifacts_dir / "feel-spectator-phone-landscape.jpg"))
     carol.set_viewport_size(pages.PHONE_PORTRAIT)
     carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'portrait'")
     _lags(players, carol)
@@ -288,7 +288,7 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=5000)
     assert time.monotonic() - started < 3.0
     assert driver.root_data(carol)["phase"] != "lag"
-    carol.screenshot(path=str(artifacts_dir / "feel-replay-ended.png"))
+    carol.screenshot(path=str(artifacts_dir / "feel-replay-ended.jpg"))
     for page in [*players.values(), carol]:
         assert page.errors == [], page.errors
     pages.assert_clean_log(server)

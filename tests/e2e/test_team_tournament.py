@@ -2,7 +2,7 @@
 the tournament page's form (his team-mate chosen among the club's members), the entries close (the
 start time, an hour ahead, brought to now), and the pairing's team match is on the live page, on the
 home page's list and, with both teams' members in playing order, on the match page.
-Screenshots: test-artifacts/team-tournament-*.png."""
+Screenshots: test-artifacts/team-tournament-*.jpg."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_a_team_enters_and_plays_its_tournament_match(
     assert "Your team, in playing order: you first, then" in form
     options = page.locator("[data-team-entry] select[name=teammate] option").all_inner_texts()
     assert options[1:] == ["Niko", "Organiser"]  # the members not entered yet, but himself
-    page.screenshot(path=str(artifacts_dir / "team-tournament-entry-form.png"), full_page=True)
+    page.screenshot(path=str(artifacts_dir / "team-tournament-entry-form.jpg"), full_page=True)
     page.select_option("[data-team-entry] select[name=teammate]", label="Niko")
     page.click("[data-team-entry] [data-enter]")
     page.wait_for_load_state()
@@ -81,7 +81,7 @@ def test_a_team_enters_and_plays_its_tournament_match(
     assert "Pairs cup" in listed and "against Aila & Alma" in listed and "Back to the game" in listed
     page.goto(f"{server.url}/tournaments/{tid}/live/")
     assert f'data-match="{match_id}"' in page.content()
-    page.screenshot(path=str(artifacts_dir / "team-tournament-live.png"), full_page=True)
+    page.screenshot(path=str(artifacts_dir / "team-tournament-live.jpg"), full_page=True)
 
     page.goto(f"{server.url}/m/{match_id}/")
     page.wait_for_selector("#kaiza-match[data-version]")
@@ -97,7 +97,7 @@ def test_a_team_enters_and_plays_its_tournament_match(
     hud = pages.visible_text(page, "body")
     assert "Aila +1" in hud and "Mika +1" in hud
     assert pages.region_colours(page, "canvas", artifacts_dir / "team-tournament-table.png") > 10
-    page.screenshot(path=str(artifacts_dir / "team-tournament-match.png"), full_page=True)
+    page.screenshot(path=str(artifacts_dir / "team-tournament-match.jpg"), full_page=True)
     assert page.errors == []
     time.sleep(0.5)
     pages.assert_clean_log(server)

@@ -5,7 +5,7 @@ Set-up goes through the services in a Django process on the server's database (a
 players' seats would): four bot members enter, the entries close, and each round's matches (made by the
 tournament services) get a lowered target (K-9.1, 2 points: the first scoring shot wins) before their
 second bot takes its seat. The bots play in the server (game/matches/bot_runner.py), woken by a spectator's socket
-on each match; the tournament socket tells the pages. Screenshots: test-artifacts/tournament-*.png.
+on each match; the tournament socket tells the pages. Screenshots: test-artifacts/tournament-*.jpg.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
             timeout=240000,
         )
         if number == 1:
-            live.screenshot(path=str(artifacts_dir / "tournament-live-round1.png"), full_page=True)
+            live.screenshot(path=str(artifacts_dir / "tournament-live-round1.jpg"), full_page=True)
         for watcher in watchers:
             watcher.close()
     pages.wait_text(live, "[data-status]", "Winner", timeout=60)
@@ -128,10 +128,10 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
     assert len(rows) == 4 and all(any(n in r for r in rows) for n in ("Aino", "Bertta", "Celia", "Dora"))
     rounds = live.locator("[data-round]").count()
     assert rounds == 3
-    shot = artifacts_dir / "tournament-live-final.png"
+    shot = artifacts_dir / "tournament-live-final.jpg"
     live.screenshot(path=str(shot), full_page=True)
     assert pages.region_colours(live, "[data-standings]") > 20  # drawn text on the table, not a blank box
-    tour.screenshot(path=str(artifacts_dir / "tournament-page-final.png"), full_page=True)
+    tour.screenshot(path=str(artifacts_dir / "tournament-page-final.jpg"), full_page=True)
     # An elimination's bracket, drawn as SVG: five entries, byes to the top three seeds (1 v bye, 4 v 5).
     five = [("Eeva", 1900), ("Fanny", 1800), ("Greta", 1700), ("Hilla", 1600), ("Iida", 1500)]
     elimination = pages.django_run(
@@ -186,10 +186,10 @@ def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, 
     assert pages.visible_text(page, "[data-tournament-badge]") == "1"
     listed = pages.visible_text(page, "[data-tournament-matches]")
     assert "Evening cup" in listed and "against Kalle" in listed
-    page.screenshot(path=str(artifacts / "tournament-home.png"))
+    page.screenshot(path=str(artifacts / "tournament-home.jpg"))
     page.goto(f"{server.url}/clubs/{slug}/")
     assert "Evening cup" in pages.visible_text(page, "[data-club-tournaments]")
-    page.screenshot(path=str(artifacts / "tournament-club.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "tournament-club.jpg"), full_page=True)
     page.click("[data-club-tournaments] a.button")
     page.fill("#id_name", "Spring cup")
     page.select_option("#id_format", "double_elimination")
@@ -205,7 +205,7 @@ def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, 
     page.click("[data-enter]")
     page.wait_for_load_state()
     assert "Juho" in pages.visible_text(page, "ol.entries")
-    page.screenshot(path=str(artifacts / "tournament-new.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "tournament-new.jpg"), full_page=True)
     assert page.errors == []
 
 
@@ -267,7 +267,7 @@ def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chro
             live.wait_for_function(
                 "() => document.querySelectorAll(\"[data-draw-list] tr[data-losses='1']\").length === 2"
             )
-            live.screenshot(path=str(artifacts_dir / "tournament-double-loss-round1.png"), full_page=True)
+            live.screenshot(path=str(artifacts_dir / "tournament-double-loss-round1.jpg"), full_page=True)
     pages.wait_text(live, "[data-status]", "Winner", timeout=60)
     pages.wait_text(finnish, "[data-status]", "Voittaja", timeout=60)
     text = pages.visible_text(live, "[data-tournament-parts]")
@@ -282,8 +282,8 @@ def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chro
     for page in (live, finnish):
         assert page.evaluate("() => window.__kaizaNotReloaded === true"), "the page was reloaded"
         assert page.errors == []
-    live.screenshot(path=str(artifacts_dir / "tournament-double-loss-final.png"), full_page=True)
-    finnish.screenshot(path=str(artifacts_dir / "tournament-double-loss-fi.png"), full_page=True)
+    live.screenshot(path=str(artifacts_dir / "tournament-double-loss-final.jpg"), full_page=True)
+    finnish.screenshot(path=str(artifacts_dir / "tournament-double-loss-fi.jpg"), full_page=True)
     # Finnish words are long: on the phone nothing of the rounds, the draw or the standings is cut off
     # or hidden to the side (the round cards' "Otteluun" button and "putosi kierroksella" were).
     assert pages.cut_off(finnish, "[data-tournament-parts]") == []

@@ -2,7 +2,7 @@
 with the page's own controls (clicks to call and to place, a drag on the cloth and the arrow keys to aim,
 the cue pulled back to shoot), each try judged by the server's engine; a miss says why and "Try again"
 puts the position back; finishing shows the done message and the home page stops offering the tutorial.
-The Finnish page's visible words are asserted too. Screenshots: test-artifacts/learn-*.png.
+The Finnish page's visible words are asserted too. Screenshots: test-artifacts/learn-*.jpg.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
     cue = step.balls["white1"]
     if place is not None:
         settle(page)
-        page.screenshot(path=str(artifacts / f"learn-{step_id}-place.png"))
+        page.screenshot(path=str(artifacts / f"learn-{step_id}-place.jpg"))
         assert page.locator(".kz-controls").is_visible()
         driver.click_world(page, *place)
         page.wait_for_function(
@@ -105,14 +105,14 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
         assert page.locator(".kz-learn-result").get_attribute("data-outcome") != "passed"
         assert page.locator(".kz-learn-outcome").inner_text().strip()
         assert page.locator(".kz-learn-verdict").inner_text().strip()
-        page.locator(".kz-learn-result").screenshot(path=str(artifacts / f"learn-{step_id}-miss.png"))
+        page.locator(".kz-learn-result").screenshot(path=str(artifacts / f"learn-{step_id}-miss.jpg"))
         page.locator(".kz-learn-retry").click()
         wait_state(page, "ready")
         if called is not None:
             call(page, at, pocket)
     aim_on_cloth(page, cue, angle)
     refine_aim(page, angle)
-    page.screenshot(path=str(artifacts / f"learn-{step_id}-aim.png"))
+    page.screenshot(path=str(artifacts / f"learn-{step_id}-aim.jpg"))
     gone = GONE.get(step_id)
     gone_at = step.balls[gone] if gone else None
     if gone_at is not None:
@@ -122,11 +122,11 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
     try:
         wait_state(page, "judged", "done")  # "done" once the last step is passed
     except Exception:
-        page.screenshot(path=str(artifacts / f"learn-{step_id}-stuck.png"))
+        page.screenshot(path=str(artifacts / f"learn-{step_id}-stuck.jpg"))
         raise
     outcome = page.locator(".kz-learn-result").get_attribute("data-outcome")
     words = page.locator(".kz-learn-result").inner_text()
-    page.screenshot(path=str(artifacts / f"learn-{step_id}-done.png"))
+    page.screenshot(path=str(artifacts / f"learn-{step_id}-done.jpg"))
     assert outcome == "passed", (step_id, words)
     if gone_at is not None:
         # The server's segments were drawn: the ball that dropped is gone from its spot, cloth shows.
@@ -149,7 +149,7 @@ def test_tutorial_can_be_finished(
         page.goto(f"{server.url}/")
         offer = page.locator(".home-learn")
         assert offer.is_visible() and "New to Kaisa?" in offer.inner_text()
-        offer.screenshot(path=str(artifacts_dir / "learn-home-offer.png"))
+        offer.screenshot(path=str(artifacts_dir / "learn-home-offer.jpg"))
         offer.locator("a", has_text="Start the tutorial").click()
         page.wait_for_url(f"{server.url}/learn/")
         wait_state(page, "ready")
@@ -176,7 +176,7 @@ def test_tutorial_can_be_finished(
         done = page.locator(".kz-learn-done")
         done.wait_for(state="visible", timeout=10000)
         assert "You finished the tutorial!" in done.inner_text()
-        page.screenshot(path=str(artifacts_dir / "learn-finished.png"))
+        page.screenshot(path=str(artifacts_dir / "learn-finished.jpg"))
         assert page.evaluate("window.__csp") == []
 
         # Finished: the home page no longer offers it.
@@ -192,13 +192,13 @@ def test_tutorial_can_be_finished(
         assert fi.locator(".kz-learn-title").inner_text() == "Opi kaisa viidessä vaiheessa"
         assert fi.locator(".kz-learn-text:not([hidden]) h2").inner_text() == "Tähtää ja lyö"
         assert "Tavoite" in fi.locator(".kz-learn-lesson").inner_text()
-        fi.screenshot(path=str(artifacts_dir / "learn-fi.png"))
+        fi.screenshot(path=str(artifacts_dir / "learn-fi.jpg"))
         # On a phone: the steps, the table and the lesson stacked, nothing off the side of the screen.
         fi.set_viewport_size({"width": 390, "height": 844})
         settle(fi)
         assert fi.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         assert fi.locator(".kz-canvas").bounding_box()["height"] > 150  # type: ignore[index]
-        fi.screenshot(path=str(artifacts_dir / "learn-fi-phone.png"), full_page=True)
+        fi.screenshot(path=str(artifacts_dir / "learn-fi-phone.jpg"), full_page=True)
         assert errors == []
     finally:
         context.close()

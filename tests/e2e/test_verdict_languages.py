@@ -4,7 +4,7 @@ browser) and an English spectator at one match read the same verdict of a shot, 
 line and as the shot list's entry, each in their language: the words the server made once from the
 verdict's code and params (the event's `words` map). A reload keeps the list in the reader's language;
 the page's own words (the phase name) come from the djangojs catalogue. Screenshots:
-test-artifacts/verdict-languages-{fi,ru,en}.png."""
+test-artifacts/verdict-languages-{fi,ru,en}.jpg."""
 
 from __future__ import annotations
 

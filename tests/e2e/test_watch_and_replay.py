@@ -1,6 +1,6 @@
 """End to end in Chromium against a real daphne: find a live match on the Watch page, see it update,
 watch it on the match page (counted as a spectator), then replay a finished match shot by shot and
-download its record. Screenshots of every community page go to test-artifacts/community-*.png."""
+download its record. Screenshots of every community page go to test-artifacts/community-*.jpg."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tests.support.daphne import DaphneServer
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:
-    page.screenshot(path=str(artifacts / f"community-{name}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"community-{name}.jpg"), full_page=True)
 
 
 @pytest.mark.browser
