@@ -192,6 +192,15 @@ def names_shown(page: Any) -> list[tuple[str, int]]:
     return [(str(name), int(over)) for name, over in shown]
 
 
+def broken_across_lines(page: Any, selector: str) -> list[str]:
+    """The visible texts of `selector` that the page wraps onto two lines or more ("K-" at a line's end,
+    "7.1" at the next one's start): a short token a person should read in one piece."""
+    broken = page.eval_on_selector_all(
+        selector, "els => els.filter((e) => e.getClientRects().length > 1).map((e) => e.innerText)"
+    )
+    return [str(text) for text in broken]
+
+
 def shot_list(page: Any) -> list[str]:
     """The shot list's rows as a person reads them."""
     return [str(t) for t in page.locator(".kz-shots li").all_inner_texts()]

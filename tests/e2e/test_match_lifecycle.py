@@ -438,6 +438,10 @@ def test_time_limit_and_shootout_through_the_page(
         if act == "shoot":
             break
     winner = next(n for n in names if n != mover)
+    # Each rule id beside a shot reads in one piece (it broke as "K-" / "7.1" in the narrow side panel).
+    for page in everyone:
+        assert page.locator(".kz-shot-rule").count() > 5
+        assert pages.broken_across_lines(page, ".kz-shot-rule") == []
     _end_card_seen({**players, "spectator": carol}, winner, "shoot-out", artifacts_dir, "shootout")
     for page in everyone:
         assert not page.errors, page.errors
