@@ -41,17 +41,13 @@ PROGRESS_RECORDER = """(() => {
   });
 })();"""
 
-#: A coarse sample of the replay canvas's pixels (to see that the drawing changed).
-CANVAS_PRINT = """() => {
-  const c = document.querySelector('[data-replay] [data-canvas]');
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  const out = [];
-  for (let i = 0; i < d.length; i += 4 * 53) out.push(d[i], d[i + 1], d[i + 2]);
-  return out;
-}"""
+
+def _print(page: Any) -> bytes:
+    """A coarse sample of the replay canvas's pixels (to see that the drawing changed)."""
+    return pages.canvas_sample(page, "[data-replay] [data-canvas]", 53)
 
 
-def _differing(a: list[int], b: list[int]) -> int:
+def _differing(a: bytes, b: bytes) -> int:
     return sum(1 for x, y in zip(a, b, strict=True) if abs(x - y) > 24)
 
 
@@ -116,14 +112,14 @@ def test_replay_shows_the_analysis(
     button = page.locator("[data-engine-shot]").nth(1)
     step = int(button.get_attribute("data-engine-shot") or 0)
     page.locator("[data-action=last]").click()
-    before = page.evaluate(CANVAS_PRINT)
+    before = _print(page)
     button.click()
     page.wait_for_function(
         "(n) => document.querySelector('[data-replay]').dataset.engineDrawn === String(n)", arg=step, timeout=10000
     )
     assert root.get_attribute("data-index") == str(step - 1)
     assert root.get_attribute("data-engine-state") == "shown"
-    drawn = page.evaluate(CANVAS_PRINT)
+    drawn = _print(page)
     assert _differing(before, drawn) > 20
     assert "The engine's shot: " in pages.visible_text(page, "[data-engine-words]")
     page.locator("[data-replay] .replay-stage").screenshot(path=str(artifacts_dir / "analysis-engine-shot.jpg"))
@@ -135,7 +131,7 @@ def test_replay_shows_the_analysis(
     page.wait_for_function(
         "() => document.querySelector('[data-replay]').dataset.engineState === 'played'", timeout=30000
     )
-    played = page.evaluate(CANVAS_PRINT)
+    played = _print(page)
     assert _differing(drawn, played) > 5  # the balls moved (and the call's drawing is gone)
     page.locator("[data-action=next]").click()  # any step leaves the engine's shot
     page.wait_for_function("() => !document.querySelector('[data-replay]').dataset.engineShot", timeout=5000)

@@ -63,14 +63,10 @@ AUDIO_STUB = """(() => {
   window.webkitAudioContext = Ctx;
 })();"""
 
-#: A fingerprint of the drawn table: a coarse sample of the canvas pixels.
-CANVAS_PRINT = """() => {
-  const c = document.querySelector('.kz-canvas');
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  const out = [];
-  for (let i = 0; i < d.length; i += 4 * 97) out.push(d[i], d[i + 1], d[i + 2]);
-  return out;
-}"""
+
+def _print(page: Any) -> bytes:
+    """A fingerprint of the drawn table: a coarse sample of the canvas pixels."""
+    return pages.canvas_sample(page, ".kz-canvas", 97)
 
 
 def _page(chromium: Any, viewport: dict[str, int], scale: float = 1) -> Any:
@@ -200,7 +196,7 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
     come mid-sample (a reconnect's snapshot after a stalled socket): such an attempt is started again,
     at most three times; the samples of one uninterrupted replay are judged."""
     driver.wait_ready(page)
-    live = page.evaluate(CANVAS_PRINT)
+    live = _print(page)
     button = page.locator(f".kz-replay-last[data-rate='{rate}']")
     samples: list[tuple[float, float, Any]] = []
     for _attempt in range(3):
@@ -222,13 +218,13 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
             data = driver.root_data(page)
             if data.get("replay") != rate:
                 break
-            samples.append((time.monotonic() - wall0, float(data.get("replayT") or 0), page.evaluate(CANVAS_PRINT)))
+            samples.append((time.monotonic() - wall0, float(data.get("replayT") or 0), _print(page)))
             time.sleep(0.25)
         if len(samples) == 4 and samples[0][2] != samples[-1][2]:
             break  # a whole uninterrupted replay whose drawn table moved (a starved frame loop draws none)
         page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
         driver.wait_ready(page)
-        live = page.evaluate(CANVAS_PRINT)
+        live = _print(page)
     assert len(samples) == 4, f"no replay at {rate}x ran through four samples in three attempts"
     page.screenshot(path=str(artifacts / f"feel-replay-{name}.jpg"))
     # The balls move: the drawn table differs between samples, and from the live (resting) table.
@@ -246,7 +242,7 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
     else:
         page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
     time.sleep(0.3)
-    assert page.evaluate(CANVAS_PRINT) == live
+    assert _print(page) == live
     assert button.get_attribute("aria-pressed") == "false"
 
 
@@ -278,11 +274,11 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
 
     # A live event during a replay ends it at once: the lag winner takes the break while the spectator replays.
     driver.wait_ready(carol)
-    live = carol.evaluate(CANVAS_PRINT)
+    live = _print(carol)
     carol.locator(".kz-replay-last[data-rate='0.5']").click()
     carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === '0.5'")
     time.sleep(0.4)
-    assert carol.evaluate(CANVAS_PRINT) != live
+    assert _print(carol) != live
     chooser.click(".kz-take-break")
     started = time.monotonic()
     carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=5000)
