@@ -67,6 +67,6 @@ def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url:
     assert carol.locator(".kz-shots li").count() >= 5  # two lags and the shots
     assert driver.actions(carol) == []
     for name, page in (("player1", alice), ("player2", bob), ("spectator", carol)):
-        colours = flow.screenshot_nonblank(page, artifacts_dir / f"live-{name}.png")
+        colours = flow.screenshot_nonblank(page, artifacts_dir / f"live-{name}.jpg")
         assert colours > 200, f"{name}'s table looks blank ({colours} colours)"
         assert not page.errors, page.errors

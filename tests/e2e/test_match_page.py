@@ -35,7 +35,7 @@ def test_players_and_spectator_play_and_see_the_same_match(chromium: Any, artifa
     shown = carol.locator(".kz-shots li").count()
     assert shown == sum(1 for e in match.events if e["t"] == "shot")
     for name, page in (("alice", alice), ("bob", bob), ("spectator", carol)):
-        colours = flow.screenshot_nonblank(page, artifacts_dir / f"harness-{name}.png")
+        colours = flow.screenshot_nonblank(page, artifacts_dir / f"harness-{name}.jpg")
         assert colours > 200, f"{name}'s table looks blank ({colours} colours)"
 
 
@@ -78,5 +78,5 @@ def test_a_stage_collapsed_to_nothing_keeps_the_table_and_raises_nothing(chromiu
     page.evaluate("() => { document.querySelector('.kz-stage').style.height = ''; }")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert errors == []
-    colours = flow.screenshot_nonblank(page, artifacts_dir / "harness-stage-restored.png")
+    colours = flow.screenshot_nonblank(page, artifacts_dir / "harness-stage-restored.jpg")
     assert colours > 200, f"the table did not come back ({colours} colours)"

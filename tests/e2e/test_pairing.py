@@ -79,7 +79,7 @@ def test_quick_pairing_matches_two_seekers(
     assert ann.url == bob.url
     assert {driver.root_data(ann)["me"], driver.root_data(bob)["me"]} == {"Ann", "Bob"}
     assert driver.actions(ann) == ["lag"] and driver.actions(bob) == ["lag"]
-    assert flow.screenshot_nonblank(bob, artifacts_dir / "pairing-matched-phone.png") > 50
+    assert flow.screenshot_nonblank(bob, artifacts_dir / "pairing-matched-phone.jpg") > 50
     for page in (ann, bob):
         assert page.errors == []
     assert_clean_log(server)
@@ -117,7 +117,7 @@ def test_rematch_from_the_end_card(
     assert [p["name"] for p in state["players"]] == first_seat[::-1]  # seats swapped: the other lags first
     hud = visible_text(l_page, "#kaiza-match")
     assert re.search(r"Match (30:00|29:[0-5]\d)", hud), hud  # the same K-11 time limit, running
-    assert flow.screenshot_nonblank(l_page, artifacts_dir / "pairing-rematch-started.png") > 50
+    assert flow.screenshot_nonblank(l_page, artifacts_dir / "pairing-rematch-started.jpg") > 50
     assert not any(p.errors for p in (l_page, w_page, carol))
     assert_clean_log(server)
 

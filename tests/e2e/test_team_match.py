@@ -54,7 +54,7 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
                 arg=bob_name,
                 timeout=10000,
             )
-            assert flow.screenshot_nonblank(ann, artifacts_dir / "team-waiting.png") > 50
+            assert flow.screenshot_nonblank(ann, artifacts_dir / "team-waiting.jpg") > 50
             assert ann.locator(".kz-team-side .kz-team-open").count() == 2  # one open place a team
     bob, amy, ben = joiners
     watcher = _page(chromium, {"width": 1000, "height": 760})
@@ -94,7 +94,7 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
     scores, balls = driver.same_view(pages)
     assert scores and balls
     for name, page in (("member", amy), ("spectator", watcher)):
-        colours = flow.screenshot_nonblank(page, artifacts_dir / f"team-{name}.png")
+        colours = flow.screenshot_nonblank(page, artifacts_dir / f"team-{name}.jpg")
         assert colours > 200, f"{name}'s table looks blank ({colours} colours)"
     for page in pages:
         assert not page.errors, page.errors
