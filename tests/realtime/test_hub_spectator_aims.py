@@ -146,7 +146,9 @@ async def test_a_steady_stream_at_the_spectators_rate_reaches_them_without_delay
         await asyncio.sleep(hub.SPECTATOR_AIM_INTERVAL + early_or_late)
     assert watcher.aims() == angles, "every aim of a stream at the rate reaches the spectators"
     delays = [t - sent_at[json.loads(text)["d"]["angle"]] for t, text in watcher.got]
-    assert max(delays) < 0.01, delays
+    # Held, an aim would wait for the next interval (a fixed gap's 100 ms); sent as it comes, it waits
+    # only for the loop (0.1 ms here, 14 ms once on a 2-core host running the whole suite beside it).
+    assert max(delays) < hub.SPECTATOR_AIM_INTERVAL / 2, delays
     await leave(the_hub, aimer, watcher)
 
 
