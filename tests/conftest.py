@@ -34,8 +34,9 @@ SLOW_TIMEOUT = 900
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Browser tests go last: Playwright's sync API runs an event loop in the main thread while a
-    browser is open, which would break the asyncio tests that follow it.
+    """Browser tests go last in each worker's share but the first worker's, which begins with its slow
+    browser tests beside the others' plain tests (`_dealt`): run back to back, a worker's page tests
+    share one browser (`_BrowserKeeper`, which closes it before a plain test).
 
     The slow tests without a browser (9 s or more) lead each worker's share. The `slow` browser tests
     (15 s or more each) lead each worker's browser tests, dealt out by the
@@ -86,7 +87,8 @@ def _seconds(item: pytest.Item) -> float:
 
 def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     """`items` in `workers` shares of the sizes worksteal sends first (len // workers left), each share
-    its other tests, then its turn of the slow browser tests, then its other browser tests."""
+    its other tests, then its turn of the slow browser tests, then its other browser tests; the first
+    share (of two or more) its turn of the slow browser tests first."""
     browser = [item for item in items if "chromium" in getattr(item, "fixturenames", ())]
     plain = [item for item in items if "chromium" not in getattr(item, "fixturenames", ())]
     slow = [item for item in browser if item.get_closest_marker("slow") is not None]
@@ -106,7 +108,12 @@ def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
         del plain[: len(own)]
         head, turn = heads[share], turns[share]
         fill = max(0, size - len(head) - len(own) - len(turn)) if share < workers - 1 else len(quick)
-        dealt += [*head, *own, *turn, *quick[:fill]]
+        # The first share begins with its slow browser tests: the plain tests alone left the two cores a
+        # fifth idle for their first three minutes (their sleeps, the load runs' waits; vmstat), and a
+        # page test beside them fills that. Its browser closes before its plain tests (`_BrowserKeeper`).
+        dealt += (
+            [*turn, *head, *own, *quick[:fill]] if share == 0 and workers > 1 else [*head, *own, *turn, *quick[:fill]]
+        )
         del quick[:fill]
     assert len(dealt) == len(items), "every test dealt once"
     return dealt

@@ -1,6 +1,7 @@
 """How tests/conftest.py deals the suite to pytest-xdist's workers (`_dealt`): each worker's first share
-holds its plain tests, then its turn of the slow browser tests, then other browser tests (a browser
-test never precedes an asyncio one in a share), the shares have the sizes worksteal sends, and the
+holds its plain tests, then its turn of the slow browser tests, then other browser tests; the first
+worker's share begins with its turn of the slow browser tests instead (beside the others' plain tests,
+which leave the cores idle a fifth of the time); the shares have the sizes worksteal sends, and the
 slow tests' seconds are balanced between the shares."""
 
 from __future__ import annotations
@@ -52,14 +53,31 @@ def _shares(dealt: list[Any], workers: int) -> list[list[Any]]:
     return shares
 
 
+def _leading_slow_pages(share: list[Any]) -> list[Any]:
+    """The slow browser tests a share begins with."""
+    lead = []
+    for item in share:
+        if not (item.fixturenames and item.seconds is not None):
+            break
+        lead.append(item)
+    return lead
+
+
 @pytest.mark.parametrize("workers", [1, 2, 3])
-def test_every_test_dealt_once_and_browser_tests_last_in_each_share(workers: int) -> None:
+def test_every_test_dealt_once_and_browser_tests_last_in_each_share_but_the_first(workers: int) -> None:
+    """Plain tests first, then browser tests, in every share but the first when there are two or more:
+    that one begins with its slow page tests, beside the others' plain tests (which leave cores idle)."""
     items = _suite()
     dealt = _dealt(items, workers)
     assert sorted(i.name for i in dealt) == sorted(i.name for i in items)
-    for share in _shares(dealt, workers):
-        kinds = [bool(i.fixturenames) for i in share]
-        assert kinds == sorted(kinds), [i.name for i in share]  # plain first, then browser
+    for index, share in enumerate(_shares(dealt, workers)):
+        lead = _leading_slow_pages(share)
+        if index == 0 and workers > 1:
+            assert lead, [i.name for i in share]  # the first share leads with slow page tests
+        else:
+            assert lead == [], [i.name for i in share]
+        kinds = [bool(i.fixturenames) for i in share[len(lead) :]]
+        assert kinds == sorted(kinds), [i.name for i in share]  # then plain, then browser
 
 
 def test_slow_tests_lead_each_share_balanced_by_their_seconds() -> None:
@@ -84,10 +102,11 @@ def test_slow_tests_without_a_browser_lead_their_shares() -> None:
     assert sorted(i.name for i in dealt) == sorted(i.name for i in items)
     loads = []
     for share in _shares(dealt, 2):
-        head = [i for i in share if not i.fixturenames and i.seconds is not None]
-        assert share[: len(head)] == head, [i.name for i in share]  # they lead the share
-        kinds = [bool(i.fixturenames) for i in share]
-        assert kinds == sorted(kinds)  # and no browser test comes before a plain one
+        rest = share[len(_leading_slow_pages(share)) :]  # the first share's slow page tests come first
+        head = [i for i in rest if not i.fixturenames and i.seconds is not None]
+        assert rest[: len(head)] == head, [i.name for i in share]  # they lead the rest of the share
+        kinds = [bool(i.fixturenames) for i in rest]
+        assert kinds == sorted(kinds)  # and no browser test comes between the plain ones
         loads.append(sum(i.seconds for i in head))
     assert sorted(loads) == [43, 43], loads  # 28 + 15 against 22 + 21
 
