@@ -34,8 +34,8 @@ SLOW_TIMEOUT = 900
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Browser tests go last in each worker's share but the first worker's, which begins with its slow
-    browser tests beside the others' plain tests (`_dealt`): run back to back, a worker's page tests
+    """Browser tests go last in each worker's share but in the first half of the shares, which begin
+    with their slow browser tests beside the others' plain tests (`_dealt`): run back to back, a worker's page tests
     share one browser (`_BrowserKeeper`, which closes it before a plain test).
 
     The slow tests without a browser (9 s or more) lead each worker's share. The `slow` browser tests
@@ -88,7 +88,7 @@ def _seconds(item: pytest.Item) -> float:
 def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     """`items` in `workers` shares of the sizes worksteal sends first (len // workers left), each share
     its other tests, then its turn of the slow browser tests, then its other browser tests; the first
-    share (of two or more) its turn of the slow browser tests first."""
+    half of the shares (one of two or three) their turn of the slow browser tests first."""
     browser = [item for item in items if "chromium" in getattr(item, "fixturenames", ())]
     plain = [item for item in items if "chromium" not in getattr(item, "fixturenames", ())]
     slow = [item for item in browser if item.get_closest_marker("slow") is not None]
@@ -108,12 +108,12 @@ def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
         del plain[: len(own)]
         head, turn = heads[share], turns[share]
         fill = max(0, size - len(head) - len(own) - len(turn)) if share < workers - 1 else len(quick)
-        # The first share begins with its slow browser tests: the plain tests alone left the two cores a
-        # fifth idle for their first three minutes (their sleeps, the load runs' waits; vmstat), and a
-        # page test beside them fills that. Its browser closes before its plain tests (`_BrowserKeeper`).
-        dealt += (
-            [*turn, *head, *own, *quick[:fill]] if share == 0 and workers > 1 else [*head, *own, *turn, *quick[:fill]]
-        )
+        # The first half of the shares (one of two) begin with their slow browser tests: the plain tests
+        # alone left the two cores a fifth idle in their first minutes (their sleeps, and the load runs
+        # at the heads of the shares mostly wait; vmstat), and page tests beside them fill that. Their
+        # heads then run later, beside other tests. A browser closes before a plain test (`_BrowserKeeper`).
+        pages_first = workers > 1 and share < max(1, workers // 2)
+        dealt += [*turn, *head, *own, *quick[:fill]] if pages_first else [*head, *own, *turn, *quick[:fill]]
         del quick[:fill]
     assert len(dealt) == len(items), "every test dealt once"
     return dealt

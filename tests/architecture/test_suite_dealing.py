@@ -1,6 +1,6 @@
 """How tests/conftest.py deals the suite to pytest-xdist's workers (`_dealt`): each worker's first share
 holds its plain tests, then its turn of the slow browser tests, then other browser tests; the first
-worker's share begins with its turn of the slow browser tests instead (beside the others' plain tests,
+half of the shares begin with their turn of the slow browser tests instead (beside the others' plain tests,
 which leave the cores idle a fifth of the time); the shares have the sizes worksteal sends, and the
 slow tests' seconds are balanced between the shares."""
 
@@ -63,17 +63,18 @@ def _leading_slow_pages(share: list[Any]) -> list[Any]:
     return lead
 
 
-@pytest.mark.parametrize("workers", [1, 2, 3])
-def test_every_test_dealt_once_and_browser_tests_last_in_each_share_but_the_first(workers: int) -> None:
-    """Plain tests first, then browser tests, in every share but the first when there are two or more:
-    that one begins with its slow page tests, beside the others' plain tests (which leave cores idle)."""
+@pytest.mark.parametrize("workers", [1, 2, 3, 4])
+def test_every_test_dealt_once_and_browser_tests_last_in_each_share_but_the_first_half(workers: int) -> None:
+    """Plain tests first, then browser tests, in every share but the first half of them (one of two or
+    three, two of four): those begin with their slow page tests, beside the others' plain tests (which
+    leave cores idle)."""
     items = _suite()
     dealt = _dealt(items, workers)
     assert sorted(i.name for i in dealt) == sorted(i.name for i in items)
     for index, share in enumerate(_shares(dealt, workers)):
         lead = _leading_slow_pages(share)
-        if index == 0 and workers > 1:
-            assert lead, [i.name for i in share]  # the first share leads with slow page tests
+        if workers > 1 and index < max(1, workers // 2):
+            assert lead, [i.name for i in share]  # the first half of the shares lead with slow page tests
         else:
             assert lead == [], [i.name for i in share]
         kinds = [bool(i.fixturenames) for i in share[len(lead) :]]
