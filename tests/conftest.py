@@ -38,7 +38,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     with their slow browser tests beside the others' plain tests (`_dealt`): run back to back, a worker's page tests
     share one browser (`_BrowserKeeper`, which closes it before a plain test).
 
-    The slow tests without a browser (9 s or more) lead each worker's share. The `slow` browser tests
+    The slow tests without a browser (9 s or more) lead each worker's share (after its slow page tests in
+    the first half of the shares). The `slow` browser tests
     (15 s or more each) lead each worker's browser tests, dealt out by the
     seconds each took (`@pytest.mark.slow(seconds)`, as measured on four workers), longest first to
     the lightest share (a long test left unmarked landed last and ran alone while the others idled):
@@ -422,8 +423,8 @@ class _BrowserKeeper:
     first context); one per test module launched it 49 times in tests/e2e's 56 tests on four workers,
     because the dealing (`_dealt`) interleaves the modules. It cannot simply live for the session:
     while Playwright's sync API is started, its event loop runs in this thread, and an asyncio test or an
-    `async_to_sync` after it fails ("another loop is running"); a worker runs its page tests last, but a
-    stolen share can bring other tests after them, so `pytest_runtest_teardown` closes it first."""
+    `async_to_sync` after it fails ("another loop is running"); half the workers begin with page tests
+    and a stolen share can bring other tests after them, so `pytest_runtest_teardown` closes it first."""
 
     def __init__(self) -> None:
         self._playwright: Any = None

@@ -69,6 +69,12 @@ def _print(page: Any) -> bytes:
     return pages.canvas_sample(page, ".kz-canvas", 97)
 
 
+def _names_whole(page: Any, players: dict[str, Any]) -> None:
+    """Both players' names on the scoreboard, none of either cut off."""
+    shown = pages.names_shown(page)
+    assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
+
+
 def _page(chromium: Any, viewport: dict[str, int], scale: float = 1) -> Any:
     context = chromium.new_context(viewport=viewport, device_scale_factor=scale)
     context.add_init_script(AUDIO_STUB)
@@ -198,7 +204,7 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
     driver.wait_ready(page)
     live = _print(page)
     button = page.locator(f".kz-replay-last[data-rate='{rate}']")
-    samples: list[tuple[float, float, Any]] = []
+    samples: list[tuple[float, float, bytes]] = []
     for _attempt in range(3):
         # On a phone the replay buttons are behind "More"; a tap on one closes the sheet so that the
         # replay is seen on the table.
@@ -254,12 +260,10 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     assert carol.locator(".kz-controls").is_hidden() and carol.locator(".kz-shoot").is_hidden()
     assert carol.locator(".kz-replay-last").first.is_disabled()  # nothing to replay yet
     # Both players' names read whole on the spectator's phone (both were cut to "Guest-…", alike).
-    shown = pages.names_shown(carol)
-    assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
+    _names_whole(carol, players)
     carol.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the names still read whole
     carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'landscape'")
-    shown = pages.names_shown(carol)
-    assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
+    _names_whole(carol, players)
     carol.screenshot(path=str(artifacts_dir / "feel-spectator-phone-landscape.jpg"))
     carol.set_viewport_size(pages.PHONE_PORTRAIT)
     carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'portrait'")
