@@ -18,6 +18,7 @@ the reason.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from typing import Any
 
@@ -81,6 +82,37 @@ def _refusal(state: MatchState, call: dict[str, Any], said: dict[str, RuleError]
     return None
 
 
+def _allowed(state: MatchState, call: dict[str, Any]) -> bool:
+    """Whether ``call`` is allowed, without the words of a refusal (nobody reads them here)."""
+    try:
+        validate_call(state, Call(**call))
+    except RuleError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=64)
+def _option_sets(vias: tuple[str, ...]) -> tuple[tuple[frozenset[str], dict[str, Any]], ...]:
+    """The option sets `_ways` tries, smallest first (one to three of the cushion options and at most one
+    kiss or combination ball of `vias`), each with the call's options it stands for. The same few lists
+    serve every position (the vias are the other balls on the table), so they are made once."""
+    atoms = [*OPTIONS, *(f"via:{v}" for v in vias)]
+    out = []
+    for size in (1, 2, 3):
+        for combo in itertools.combinations(atoms, size):
+            chosen = frozenset(combo)
+            named = [a[4:] for a in combo if a.startswith("via:")]
+            if len(named) > 1:
+                continue
+            options = {
+                "object_cushions": int("object_cushions" in chosen),
+                "cue_cushions": int("cue_cushions" in chosen),
+                "via": named[0] if named else None,
+            }
+            out.append((chosen, options))
+    return tuple(out)
+
+
 def _ways(
     state: MatchState, ball: str, pocket: str, vias: list[str], said: dict[str, RuleError] | None = None
 ) -> tuple[list[list[str]], str | None]:
@@ -92,25 +124,15 @@ def _ways(
     if why is None:
         return [[]], None
     every = {**_plain(ball, pocket), "object_cushions": 1, "cue_cushions": 1}
-    if all(_refusal(state, {**every, "via": via}) is not None for via in [None, *vias]):
+    if not any(_allowed(state, {**every, "via": via}) for via in [None, *vias]):
         return [], why
     # Smallest option sets first; a superset of a set already allowed is not minimal (monotone).
-    atoms = [*OPTIONS, *(f"via:{v}" for v in vias)]
     minimal: list[frozenset[str]] = []
-    for size in (1, 2, 3):
-        for combo in itertools.combinations(atoms, size):
-            chosen = frozenset(combo)
-            if sum(a.startswith("via:") for a in chosen) > 1 or any(m <= chosen for m in minimal):
-                continue
-            via = next((a[4:] for a in chosen if a.startswith("via:")), None)
-            call = {
-                **_plain(ball, pocket),
-                "object_cushions": int("object_cushions" in chosen),
-                "cue_cushions": int("cue_cushions" in chosen),
-                "via": via,
-            }
-            if _refusal(state, call) is None:
-                minimal.append(chosen)
+    for chosen, options in _option_sets(tuple(vias)):
+        if any(m <= chosen for m in minimal):
+            continue
+        if _allowed(state, {"ball": ball, "pocket": pocket, **options}):
+            minimal.append(chosen)
     unique = sorted({tuple(sorted(m)) for m in minimal}, key=lambda t: (len(t), t))
     return [list(t) for t in unique], why
 

@@ -28,12 +28,14 @@ def require_shooter(state: MatchState, player: str) -> int:
 def rear_spot_reds(state: MatchState) -> list[str]:
     """K-3.4: the red(s) on the rear spot (the one the opening shot may call)."""
     rear = table_of(state).spots["rear"]
-    return [r for r in RED_IDS if state.balls.get(r) == (r6(rear[0]), r6(rear[1]))]
+    spot = (r6(rear[0]), r6(rear[1]))
+    return [r for r in RED_IDS if state.balls.get(r) == spot]
 
 
 def validate_call(state: MatchState, call: Call) -> Call:
-    """K-4.3: refuse calls that could never be legal here, with the reason."""
-    owners = state.owners()
+    """K-4.3: refuse calls that could never be legal here, with the reason. (The owners' names, which only
+    a refusal's words need, are looked up when one is made: the constraints try a few dozen calls per
+    state and most of them pass.)"""
     cue = state.shooter.cue_ball
     table = table_of(state)
     if call.ball == cue:
@@ -41,9 +43,9 @@ def validate_call(state: MatchState, call: Call) -> Call:
     if call.via == cue:
         raise refuse("own_cue_ball", "own_cue_ball_via")
     if state.balls.get(call.ball) is None:
-        raise refuse("ball_not_on_table", ball=call.ball, owners=owners)
+        raise refuse("ball_not_on_table", ball=call.ball, owners=state.owners())
     if call.via is not None and state.balls.get(call.via) is None:
-        raise refuse("ball_not_on_table", ball=call.via, owners=owners)
+        raise refuse("ball_not_on_table", ball=call.via, owners=state.owners())
     if state.phase == Phase.SHOOTOUT:
         if call.ball != "kaisa" or call.pocket not in CORNER_POCKETS:
             raise refuse("shootout_call")
@@ -56,7 +58,7 @@ def validate_call(state: MatchState, call: Call) -> Call:
         # K-7.2 (the seed: the object ball must lie outside the home): a ball in the home only off a
         # cue-ball cushion, whether or not a kiss or combination ball is named.
         if call.cue_cushions == 0 and table.in_home(state.balls.get(call.ball) or (0.0, 0.0)):
-            raise refuse("hand_restriction", "hand_home_ball", ball=call.ball, owners=owners)
+            raise refuse("hand_restriction", "hand_home_ball", ball=call.ball, owners=state.owners())
     if state.visit.middle_kaisa and call.ball == "kaisa" and call.pocket in MIDDLE_POCKETS and call.direct:
         raise refuse("middle_kaisa_twice")
     return call

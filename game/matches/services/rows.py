@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 from game.matches.selectors.match_state import AnyUser, fresh_since, seats_present
@@ -36,8 +37,16 @@ from game.models import Match, MatchConnection, Profile, Shot
 __all__ = ["LockedInput", "batched_writes", "insert_row", "lock_for_input", "update_row"]
 
 
+def _db() -> BaseDatabaseWrapper:
+    """The default database's connection of this thread, looked up once per statement: `django.db.connection`
+    is a proxy that finds it again (an asgiref Local lookup) at every attribute read, and the fields'
+    `get_db_prep_save` and the cursor set-up read it dozens of times per input (about a twentieth of an
+    input's CPU on the database thread, docs/performance-load.md round 20)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def _quote(name: str) -> str:
-    return connection.ops.quote_name(name)
+    return _db().ops.quote_name(name)
 
 
 def _column(model: type[Model], name: str) -> str:
@@ -60,11 +69,11 @@ def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
     return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {pk} = %s"
 
 
-def _prepared(model: type[Model], values: Mapping[str, Any]) -> list[Any]:
-    return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]  # type: ignore[union-attr]
+def _prepared(db: BaseDatabaseWrapper, model: type[Model], values: Mapping[str, Any]) -> list[Any]:
+    return [model._meta.get_field(name).get_db_prep_save(value, db) for name, value in values.items()]  # type: ignore[union-attr]
 
 
-def _cursor() -> Any:
+def _cursor(connection: BaseDatabaseWrapper) -> Any:
     """Django's cursor (its error classes, its query log); on PostgreSQL over a psycopg cursor that binds
     its parameters on the server and prepares each statement on its connection the first time it runs
     there, so the input path's statements are parsed and planned once per pooled connection instead of
@@ -109,14 +118,16 @@ def _preparing() -> tuple[type[Any], Callable[[Any], Any]]:
 def insert_row(model: type[Model], values: Mapping[str, Any]) -> None:
     """INSERT one row of `model`: `values` by field name (a foreign key by its field name, with the
     related row's primary key as the value)."""
-    with _cursor() as cursor:
-        cursor.execute(_insert_sql(model, tuple(values), connection.vendor), _prepared(model, values))
+    db = _db()
+    with _cursor(db) as cursor:
+        cursor.execute(_insert_sql(model, tuple(values), db.vendor), _prepared(db, model, values))
 
 
 def update_row(model: type[Model], pk: Any, values: Mapping[str, Any]) -> None:
     """UPDATE the named fields of one row of `model`."""
-    with _cursor() as cursor:
-        cursor.execute(_update_sql(model, tuple(values), connection.vendor), [*_prepared(model, values), pk])
+    db = _db()
+    with _cursor(db) as cursor:
+        cursor.execute(_update_sql(model, tuple(values), db.vendor), [*_prepared(db, model, values), pk])
 
 
 @contextmanager
@@ -127,12 +138,13 @@ def batched_writes() -> Iterator[None]:
     Only for statements whose results nobody reads inside: `insert_row`, `update_row`. An ORM `save()`
     inside would read the UPDATE's row count before it has arrived and insert instead. A failure
     (a unique clash: `duplicate`) surfaces at the end of the block, as Django's own error class."""
-    raw = connection.connection
+    db = _db()
+    raw = db.connection
     pipeline = getattr(raw, "pipeline", None)
-    if connection.vendor != "postgresql" or pipeline is None or not _pipeline_supported():
+    if db.vendor != "postgresql" or pipeline is None or not _pipeline_supported():
         yield
         return
-    with connection.wrap_database_errors, pipeline():
+    with db.wrap_database_errors, pipeline():
         yield
 
 
@@ -149,6 +161,7 @@ def _match_plan(vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, tuple[An
     what the database returns (JSON text to objects, SQLite's integers to booleans and dates): the
     same lists the ORM's compiler would build for the row, built once instead of for every read."""
     attnames, plan = [], []
+    connection = _db()
     for field in Match._meta.concrete_fields:
         column = field.get_col("m")
         converters = tuple(connection.ops.get_db_converters(column) + column.get_db_converters(connection))
@@ -209,9 +222,10 @@ def lock_for_input(match_id: str, user: AnyUser | None, ack: int | None) -> Lock
     None when there is no such match."""
     user_id = user.pk if user is not None and user.is_authenticated else None
     fresh = fresh_since()
+    connection = _db()
     vendor = connection.vendor
     sql = _lock_sql(vendor, bool(connection.features.has_select_for_update))
-    with _cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(sql, [user_id, ack, fresh, fresh, match_id])
         row = cursor.fetchone()
     if row is None:
