@@ -129,6 +129,9 @@ def test_language_switch_translates_the_match_page(
     left = sorted({node for node in nodes if node.casefold() in _english_msgids("ru")})
     assert not left, f"English left on the Russian match page: {left}"
     assert "звук вкл." in "\n".join(nodes).casefold(), nodes
+    # The strike's speed in Russian units ("м/с"; it read "m/s" in every language).
+    speed = page.locator(".kz-speed").text_content() or ""
+    assert re.fullmatch(r"\d+\.\d м/с", speed), speed
     page.screenshot(path=str(artifacts_dir / "new-player-switched-ru.jpg"))
     assert errors == []
     context.close()

@@ -131,7 +131,7 @@ export function createControls(root, dispatch) {
     const r = limits ? String(limits.max_tip_offset) : "0";
     if (spinLimit.getAttribute("r") !== r) spinLimit.setAttribute("r", r);
     if (document.activeElement !== power && Number(power.value) !== p) power.value = String(p);
-    const text = `${state.aim.speed.toFixed(1)} m/s`;
+    const text = interpolate(gettext("%(speed)s m/s"), { speed: state.aim.speed.toFixed(1) });
     if (speed.textContent !== text) speed.textContent = text;
     power.style.setProperty("--kz-fill", `${(p / 10).toFixed(1)}%`);
 
