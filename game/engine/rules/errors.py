@@ -18,7 +18,7 @@ class RuleError(ValueError):
     A refusal made by :func:`refuse` says its words only when someone reads ``message`` (or prints the
     error): the constraints try a few dozen calls per position to find the legal ones and most of the
     refused ones are never read (issue 30: the words were a quarter of the constraints' time, and the
-    constraints a third of an opening input's CPU on the server)."""
+    constraints up to a third of a placement's CPU on the server)."""
 
     def __init__(
         self, code: str, message: str | None = None, key: str | None = None, params: dict[str, Any] | None = None
