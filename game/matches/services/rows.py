@@ -41,7 +41,7 @@ def _db() -> BaseDatabaseWrapper:
     """The default database's connection of this thread, looked up once per statement: `django.db.connection`
     is a proxy that finds it again (an asgiref Local lookup) at every attribute read, and the fields'
     `get_db_prep_save` and the cursor set-up read it dozens of times per input (about a twentieth of an
-    input's CPU on the database thread, docs/performance-load.md round 20)."""
+    input's CPU on the database thread in py-spy, docs/performance-load.md round 20)."""
     return connections[DEFAULT_DB_ALIAS]
 
 
