@@ -67,6 +67,12 @@ def test_home_and_match_pages_in_finnish_and_russian(
             for word in words["match"] + words["header"]:
                 assert word.casefold() in text.casefold(), (language, word)
             page.screenshot(path=str(artifacts_dir / f"languages-match-{language}.jpg"))
+            # The shot list reads as a played match's: each row names its player and says what happened
+            # (the seeded match's rows once read only "lyönti" / "удар", nine times).
+            rows = pages.shot_list(page)
+            assert len(rows) >= 9 and all(("Aino" in row or "Eero" in row) and len(row.split()) > 3 for row in rows), (
+                rows
+            )
             assert non_blank(page, "canvas.kz-canvas") and non_blank(page, ".kz-panel")
             assert page.evaluate("window.__csp") == []
         finally:

@@ -108,6 +108,19 @@ def verdict(points: int = 0, *, turn_passes: bool = False) -> dict:
     return {"scored": points > 0, "points": points, "penalty": 0, "foul": None, "turn_passes": turn_passes}
 
 
+def _event_of(kind: str, name: str, payload: dict, snapshot: dict) -> tuple[str, dict[str, Any]]:
+    """The event type and data `game.matches.services.inputs` stores for one input of `kind`."""
+    if kind == "lag":
+        return "shot", {"kind": "lag", "player": name, "call": None, "strike": payload["strike"]}
+    if kind == "choose_break":
+        return "choice", {"player": name, "take": payload["take"]}
+    if kind == "place":
+        return "placed", {"player": name, "ball": payload["ball"], "x": payload["x"], "y": payload["y"]}
+    if kind == "resign":
+        return "finished", {"winner": snapshot.get("winner"), "reason": str(snapshot.get("finish_reason") or "")}
+    return "shot", {"kind": "shot", "player": name, "call": payload.get("call"), "strike": payload["strike"]}
+
+
 def play_engine_match(
     player1: Any,
     player2: Any,
@@ -120,11 +133,12 @@ def play_engine_match(
     club: Club | None = None,
 ) -> Match:
     """A real match played by the engine's bot (tiny search budget), stored the way the online layer
-    stores it: one Shot row per input (payload plus `now`), the started/shot events with their state,
-    and the final snapshot. With `resign` the first player resigns after `inputs` inputs, so the match
-    finishes quickly; the second player wins."""
+    stores it: one Shot row per input (payload plus `now`), its event through `store_event` (the verdict
+    in every language, the shot list's entry) with the state, and the final snapshot. With `resign` the
+    first player resigns after `inputs` inputs, so the match finishes quickly; the second player wins."""
     from game.engine import bot
     from game.engine.rules import Match as EngineMatch
+    from game.matches.services import store_event
     from game.models import MatchEvent
 
     names = (player1.profile.display_name, player2.profile.display_name)
@@ -152,8 +166,11 @@ def play_engine_match(
         snapshot = engine.snapshot()
         verdict = getattr(outcome, "verdict", None)
         shot = getattr(outcome, "shot", None)
-        match.version += 1
-        MatchEvent.objects.create(match=match, version=match.version, type="shot", data={"state": snapshot})
+        # The event the online layer stores for this input (game.matches.services.inputs' `run`s), through
+        # its own `store_event`: the verdict in every language and the shot list's entry, so a seeded
+        # page's shot list reads as a played one ("Aino lag: the lag ball stopped…", not "shot" × 9).
+        t, data = _event_of(kind, name, payload, snapshot)
+        store_event(match, t, {**data, "verdict": verdict, "state": snapshot})
         Shot.objects.create(
             match=match,
             seq=seq,
