@@ -109,10 +109,11 @@ def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
         del plain[: len(own)]
         head, turn = heads[share], turns[share]
         fill = max(0, size - len(head) - len(own) - len(turn)) if share < workers - 1 else len(quick)
-        # The first half of the shares (one of two) begin with their slow browser tests: the plain tests
-        # alone left the two cores a fifth idle in their first minutes (their sleeps, and the load runs
-        # at the heads of the shares mostly wait; vmstat), and page tests beside them fill that. Their
-        # heads then run later, beside other tests. A browser closes before a plain test (`_BrowserKeeper`).
+        # The first half of the shares (one of two or three, two of four) begin with their slow browser
+        # tests: the plain tests alone left the two cores a fifth idle in their first minutes (their sleeps,
+        # and the load runs at the heads of the shares mostly wait; vmstat), and page tests beside them
+        # fill that. Their heads then run later, beside other tests. A browser closes before a plain test
+        # (`_BrowserKeeper`).
         pages_first = workers > 1 and share < max(1, workers // 2)
         dealt += [*turn, *head, *own, *quick[:fill]] if pages_first else [*head, *own, *turn, *quick[:fill]]
         del quick[:fill]
