@@ -18,9 +18,10 @@ It is kept beside the load client, not in the site: nothing of Kaiza serves it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from game.common import json_text
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -72,7 +73,7 @@ async def _socket(scope: dict[str, Any], receive: Receive, send: Send) -> None:
             room.peers[key] = send
             you = {"name": SEATS[seat] if seat is not None else ""}
             snapshot = {"t": "snapshot", "v": room.version, "d": {"you": you, "state": room.state()}}
-            await send({"type": "websocket.send", "text": json.dumps(snapshot)})
+            await send({"type": "websocket.send", "text": json_text.encode(snapshot)})
         elif kind == "websocket.disconnect":
             room.peers.pop(key, None)
             if not room.peers:
@@ -84,19 +85,19 @@ async def _socket(scope: dict[str, Any], receive: Receive, send: Send) -> None:
 
 async def _message(room: Room, key: int, seat: int | None, text: str, send: Send) -> None:
     try:
-        message = json.loads(text)
+        message = json_text.decode(text)
         kind = message["t"]
     except (ValueError, KeyError, TypeError):
         return
     if kind == "ping":
         await send({"type": "websocket.send", "text": '{"t":"pong"}'})
     elif kind == "aim" and seat is not None:
-        await room.to_all(json.dumps({"t": "aim", "d": message.get("d")}), but=key)
+        await room.to_all(json_text.encode({"t": "aim", "d": message.get("d")}), but=key)
     elif kind == "shoot" and seat == room.turn:
         room.version += 1
         room.turn = 1 - room.turn
         shot = {"player": SEATS[seat], "ack": message.get("ack"), "state": room.state()}
-        await room.to_all(json.dumps({"t": "shot", "v": room.version, "d": shot}))
+        await room.to_all(json_text.encode({"t": "shot", "v": room.version, "d": shot}))
 
 
 async def application(scope: dict[str, Any], receive: Receive, send: Send) -> None:

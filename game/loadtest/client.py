@@ -35,7 +35,6 @@ The players' moves come from :func:`game.engine.bot.quick_move`: legal, about a 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from typing import Any, Protocol
@@ -43,6 +42,7 @@ from typing import Any, Protocol
 import websockets
 from websockets.typing import Origin
 
+from game.common import json_text
 from game.engine.bot import quick_move
 from game.engine.bot.levels import NoMoveError
 from game.loadtest.config import LoadConfig, stable_seed
@@ -144,7 +144,7 @@ class Socket:
             ping_interval=None,
         )
         while True:
-            message = json.loads(await asyncio.wait_for(self.connection.recv(), 30))
+            message = json_text.decode(await asyncio.wait_for(self.connection.recv(), 30))
             if message["t"] == "snapshot":
                 self.name = message["d"]["you"]["name"]
                 self.take_version(message, snapshot=True)
@@ -156,7 +156,7 @@ class Socket:
         task.add_done_callback(self.tasks.discard)
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.connection.send(json.dumps(message))
+        await self.connection.send(json_text.encode(message))
         if self.runner.measuring:
             self.runner.stats.messages_out += 1
 
@@ -181,7 +181,7 @@ class Socket:
         try:
             async for raw in self.connection:
                 now = time.perf_counter()
-                message = json.loads(raw)
+                message = json_text.decode(raw)
                 if self.runner.measuring:
                     stats.messages_in += 1
                 t = message.get("t")

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
+from game.common import json_text
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Call
 from game.engine.strike_limits import STRIKE_LIMITS
@@ -481,10 +482,18 @@ class SharedMessage(dict[str, Any]):
 
 
 def dumps(payload: dict[str, Any]) -> str:
-    """Compact JSON; NaN never leaves the server (the engine's numbers are finite by contract). Letters
-    stay UTF-8 (a websocket text frame is UTF-8): a Russian verdict costs 2 bytes a letter, not 6."""
+    """A message's compact JSON (game.common.json_text), letters in UTF-8 (a Russian verdict costs 2 bytes a
+    letter, not 6); a `SharedMessage` is encoded once and keeps its text."""
     if isinstance(payload, SharedMessage):
         if payload.text is None:
-            payload.text = json.dumps(payload, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+            payload.text = json_text.encode(payload)
         return payload.text
-    return json.dumps(payload, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+    return json_text.encode(payload)
+
+
+def encoded_event(t: str, d: dict[str, Any], v: int, d_text: str) -> SharedMessage:
+    """A versioned event whose data its store already encoded (`d_text`): the broadcast reuses that text,
+    exactly `dumps(event(t, d, v))` (game.matches.services.base.store_event)."""
+    message = SharedMessage(event(t, d, v))
+    message.text = f'{{"t":{json_text.encode(t)},"v":{int(v)},"d":{d_text}}}'
+    return message

@@ -12,9 +12,10 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from game.common import json_text
 from game.engine.rules import words
 from game.matches.selectors.history import history_entry, verdict_words
-from game.matches.services.rows import insert_row
+from game.matches.services.rows import JsonText, insert_row
 from game.models import Match, MatchEvent
 from game.realtime import protocol
 
@@ -78,15 +79,18 @@ def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     entry = history_entry(t, match.version, d)
     if entry is not None:
         d = {**d, "entry": entry}
+    # Encoded once, for the row and for the broadcast (protocol.encoded_event): an input's data is 5-8 KB
+    # of JSON, and the broadcast's copy was encoded again on the event loop that relays every aim.
+    d_text = json_text.encode(d)
     insert_row(
         MatchEvent,
         {
             "match": match.pk,
             "version": match.version,
             "type": t,
-            "data": d,
+            "data": JsonText(d_text),
             "entry": entry,
             "created_at": timezone.now(),
         },
     )
-    return protocol.event(t, d, match.version)
+    return protocol.encoded_event(t, d, match.version, d_text)

@@ -29,12 +29,13 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model
+from django.db.models import Field, JSONField, Model
 
+from game.common import json_text
 from game.matches.selectors.match_state import AnyUser, fresh_since, seats_present
 from game.models import Match, MatchConnection, Profile, Shot
 
-__all__ = ["LockedInput", "batched_writes", "insert_row", "lock_for_input", "update_row"]
+__all__ = ["JsonText", "LockedInput", "batched_writes", "insert_row", "lock_for_input", "update_row"]
 
 
 def _db() -> BaseDatabaseWrapper:
@@ -69,8 +70,38 @@ def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
     return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {pk} = %s"
 
 
+class JsonText(str):
+    """A JSON field's value already encoded (the text of a JSON value): stored as it is, where the
+    field would encode its value again. An input's event is encoded once for its row and its broadcast
+    (game.matches.services.base.store_event)."""
+
+    __slots__ = ()
+
+
 def _prepared(db: BaseDatabaseWrapper, model: type[Model], values: Mapping[str, Any]) -> list[Any]:
-    return [model._meta.get_field(name).get_db_prep_save(value, db) for name, value in values.items()]  # type: ignore[union-attr]
+    """Each value as its field sends it (`get_db_prep_save`), but a JSON value (not None, which is SQL
+    NULL) encoded by game.common.json_text: the same JSON, about a ninth of `json.dumps`'s time."""
+    params = []
+    for name, value in values.items():
+        field = model._meta.get_field(name)
+        if isinstance(value, JsonText):
+            params.append(_json_param(db, value))
+        elif value is not None and isinstance(field, JSONField):
+            params.append(_json_param(db, JsonText(json_text.encode(value))))
+        else:
+            params.append(field.get_db_prep_save(value, db))  # type: ignore[union-attr]
+    return params
+
+
+def _json_param(db: BaseDatabaseWrapper, text: JsonText) -> Any:
+    """The parameter of an encoded JSON value: on PostgreSQL psycopg's `Jsonb` with the text as its
+    `dumps` result (what Django's JSONField sends, less the encoding); elsewhere (SQLite) the text,
+    which is what the field stores there."""
+    if db.vendor != "postgresql":
+        return str(text)
+    from psycopg.types.json import Jsonb
+
+    return Jsonb(text, dumps=str)
 
 
 def _cursor(connection: BaseDatabaseWrapper) -> Any:
@@ -165,9 +196,17 @@ def _match_plan(vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, tuple[An
     for field in Match._meta.concrete_fields:
         column = field.get_col("m")
         converters = tuple(connection.ops.get_db_converters(column) + column.get_db_converters(connection))
+        if isinstance(field, JSONField) and connection.vendor == "postgresql":
+            # The snapshot, read on every input: its JSON text (Django's loader for jsonb) decoded by
+            # game.common.json_text, the same value as the field's `json.loads` in about 40% of its time.
+            converters = (_json_value,)
         attnames.append(field.attname)
         plan.append((column, converters))
     return tuple(attnames), tuple(plan)
+
+
+def _json_value(value: Any, expression: Any, connection: Any) -> Any:
+    return None if value is None else json_text.decode(value)
 
 
 @functools.lru_cache(maxsize=4)
