@@ -130,14 +130,14 @@ else:
         }
     }
 
-# Threads for the database work of websockets and bots (game.common.db). Two with PostgreSQL: an input costs
-# about 4 ms of Python and as long again waiting on the database's round trips, and at 200 matches one
-# thread was busy the whole window (docs/performance-load.md, round 9); two overlap those waits (M = 100,
-# 4 interleaved pairs: aim relay p99 144-166 against 206-441 ms, shot median lower in 3). More threads
-# compete with the event loop for the GIL (round 3: with 8, the loop stalled 40+ ms at a time). One with
-# SQLite: one writer at a time, and the tests' in-memory database has no busy timeout.
-_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
-KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "2" if _POSTGRES else "1"))
+# Threads for the database work of websockets and bots (game.common.db). One: each thread running an input's
+# Python (about 2 ms on a fast host) contends with the event loop, and with the other threads, for the GIL.
+# Two overlapped one input's database round trips with another's Python when an input cost 4 ms of Python
+# and as long again in three round trips (docs/performance-load.md, round 9); since the writes go in one
+# round trip and the engine and JSON got faster, one thread holds the load better: in 5 of 5 interleaved
+# pairs at M = 150 staggered, aim relay p99 37-148 ms against 126-289 and shot p99 90-263 against 192-412
+# (round 21), and the restart storm is back in 5.7 s (bar 10 s). More threads: round 3's loop stalls.
+KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
 # Seconds a player may be away before he loses the match (K-9.3; both away or before the break:
 # aborted). The server clocks fire it (game/matches/services/deadlines.py); tests of whole pages shorten it.
 KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
