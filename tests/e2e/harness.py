@@ -133,8 +133,12 @@ class EngineMatch:
                     self.clients.remove(c)
 
     def emit(self, t: str, d: dict[str, Any]) -> dict[str, Any]:
+        """Send an event as the server stores and sends it: its verdict's words in every language and
+        its shot-list entry made by the server's own function (game.matches.selectors.history)."""
+        from game.matches.selectors.history import worded_event_data
+
         self.version += 1
-        event = {"t": t, "v": self.version, "d": d}
+        event = {"t": t, "v": self.version, "d": worded_event_data(t, self.version, d)}
         self.events.append(event)
         if t == "shot":
             self.shot_sizes.append(len(json.dumps(event, separators=(",", ":"))))
@@ -188,13 +192,22 @@ class EngineMatch:
                 },
             )
         elif t == "choose_break":
-            m.choose_break(name, d["take"])
-            self.emit("choice", {"player": name, "take": d["take"], "ack": ack, "state": self.state()})
+            out = m.choose_break(name, d["take"])
+            verdict = getattr(out, "verdict", None)
+            self.emit(
+                "choice", {"player": name, "take": d["take"], "ack": ack, "verdict": verdict, "state": self.state()}
+            )
         elif t == "place":
-            m.place(name, d["ball"], (d["x"], d["y"]))
+            out = m.place(name, d["ball"], (d["x"], d["y"]))
+            verdict = getattr(out, "verdict", None)
             self.emit(
                 "placed",
-                {"player": name, "ball": d["ball"], "x": d["x"], "y": d["y"], "ack": ack, "state": self.state()},
+                {
+                    "player": name,
+                    **{"ball": d["ball"], "x": d["x"], "y": d["y"], "ack": ack},
+                    "verdict": verdict,
+                    "state": self.state(),
+                },
             )
         elif t == "shoot":
             out = m.shoot(name, d["call"], d["strike"])

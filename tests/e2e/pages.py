@@ -223,8 +223,9 @@ def broken_across_lines(page: Any, selector: str) -> list[str]:
 
 
 def shot_list(page: Any) -> list[str]:
-    """The shot list's rows as a person reads them."""
-    return [str(t) for t in page.locator(".kz-shots li").all_inner_texts()]
+    """The shot list's rows as a person reads them: the words, whatever the layout's line breaks (a phone
+    lays a row's rule ids out as finger-sized targets, each on a line of its own when the row wraps)."""
+    return [" ".join(str(t).split()) for t in page.locator(".kz-shots li").all_inner_texts()]
 
 
 def wait_text(page: Any, selector: str, needle: str, timeout: float = 30.0) -> str:

@@ -152,6 +152,13 @@ def _sheet(page: Any, viewport: dict[str, int], shot: str) -> None:
     page.wait_for_selector(".kz-shots li", state="visible")
     found = _assert_layout(page, viewport)
     assert "kz-keep-strike" in _names(found), _names(found)
+    page.screenshot(path=str(ARTIFACTS / shot.replace(".png", "-top.jpg")))
+    # The sheet scrolls under (portrait) or beside (landscape) the dock: nothing of it shows through the dock.
+    dock = page.evaluate(
+        "() => { const s = getComputedStyle(document.querySelector('.kz-controls'));"
+        " return [s.opacity, s.backgroundColor]; }"
+    )
+    assert dock[0] == "1" and dock[1].startswith("rgb("), dock  # rgb(): opaque; rgba(): the card's 0.92
     page.locator(".kz-resign").scroll_into_view_if_needed()
     _assert_layout(page, viewport)
     page.screenshot(path=str(ARTIFACTS / shot))
@@ -243,9 +250,12 @@ def test_laptop_shot_list_has_rows_on_your_turn(chromium: Any) -> None:
     shots = page.locator(".kz-shots").bounding_box()
     assert shots["height"] >= 120 and shots["y"] + 120 <= LAPTOP["height"], shots
     rows = page.locator(".kz-shots li")
-    assert rows.count() >= 2
+    # A row for each input (both lags, the break choice, both placements), the newest on top in the server's words.
+    entries = [e["d"]["entry"] for e in page.match.events if e["d"].get("entry")]
+    assert rows.count() == len(entries) == 5, (rows.count(), entries)
     first = rows.first.bounding_box()
     assert first["y"] >= shots["y"] - 0.5 and first["y"] + first["height"] <= LAPTOP["height"], (first, shots)
-    assert "lag" in rows.first.inner_text()
+    newest = rows.first.inner_text()
+    assert entries[-1]["kind"] == "place" and entries[-1]["words"]["en"] in newest, (newest, entries[-1])
     page.screenshot(path=str(ARTIFACTS / "phone-layout-laptop.jpg"))
     assert not page.errors, page.errors

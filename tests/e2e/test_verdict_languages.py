@@ -94,7 +94,7 @@ def test_verdict_in_each_readers_language(
             assert words[other] not in row, (lang, row)
         line = pages.visible_text(page, ".kz-verdict")
         assert not line or words[lang] in line, (lang, line)
-    assert any(row.startswith(f"{name}\nteikkaus") for row in pages.shot_list(aino) for name in players), (
+    assert any(row.startswith(f"{name} teikkaus") for row in pages.shot_list(aino) for name in players), (
         "the lag entries in Finnish",
         pages.shot_list(aino),
     )

@@ -81,6 +81,20 @@ def entry_in(entry: dict[str, Any], language: str) -> dict[str, Any]:
     return entry
 
 
+def worded_event_data(t: str, v: int, data: dict[str, Any]) -> dict[str, Any]:
+    """An event's data as every reader gets it: the verdict with its sentence in every language (made
+    once, docs/i18n.md "Verdicts in the reader's language": each client reads `words[its language]`) and
+    the shot list's `entry` (`history_entry`). The event store adds them to what it stores and sends
+    (game.matches.services.base.store_event); anything else that shows events (the page tests' harness)
+    takes them from here, so no copy of the shape drifts."""
+    verdict = data.get("verdict")
+    if isinstance(verdict, dict) and verdict_words(verdict, "en") is not None:
+        said = words.in_every_language(lambda language: verdict_words(verdict, language) or "", portrait=True)
+        data = {**data, "verdict": {**verdict, "words": said}}
+    entry = history_entry(t, v, data)
+    return data if entry is None else {**data, "entry": entry}
+
+
 def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None:
     """The shot-list entry of one versioned event (None for events that make none)."""
     if t not in ENTRY_TYPES:

@@ -13,8 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from game.common import json_text
-from game.engine.rules import words
-from game.matches.selectors.history import history_entry, verdict_words
+from game.matches.selectors.history import worded_event_data
 from game.matches.services.rows import JsonText, insert_row
 from game.models import Match, MatchEvent
 from game.realtime import protocol
@@ -65,20 +64,8 @@ def lock(match_id: str) -> Match:
 def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
     """Raise the version and keep the broadcast for catch-up; returns the `{t, v, d}` event."""
     match.version += 1
-    verdict = d.get("verdict")
-    if isinstance(verdict, dict) and verdict_words(verdict, "en") is not None:
-        # The verdict in every language, made once here (docs/i18n.md, "Verdicts in the reader's
-        # language"): the socket forwards pre-encoded bytes, each client reads `words[its language]`.
-        d = {
-            **d,
-            "verdict": {
-                **verdict,
-                "words": words.in_every_language(lambda lang: verdict_words(verdict, lang) or "", portrait=True),
-            },
-        }
-    entry = history_entry(t, match.version, d)
-    if entry is not None:
-        d = {**d, "entry": entry}
+    d = worded_event_data(t, match.version, d)
+    entry = d.get("entry")
     # Encoded once, for the row and for the broadcast (protocol.encoded_event): an input's data is 5-8 KB
     # of JSON, and the broadcast's copy was encoded again on the event loop that relays every aim.
     d_text = json_text.encode(d)
