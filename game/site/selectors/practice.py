@@ -7,9 +7,12 @@ on it and answers the next position's code with the match-socket event to draw. 
 
 The code is compact and checkable: URL-safe base64 of one version byte, one byte of flags (bit 0: the
 shooter plays ``white2``; bits 1 to 5: which of ``BALL_IDS`` are on the table) and, per ball on the table,
-x and y in micrometres (the engine's own resolution, ``r6``) as 3-byte unsigned integers: 43 characters
-for five balls. A malformed code is refused with ``bad_position``; a well-formed one whose balls could not
-rest there (off the cloth, overlapping) with the engine's own refusal (:func:`layout_error`).
+x and y in micrometres (the engine's own resolution, ``r6``) plus half a metre as 3-byte unsigned integers:
+43 characters for five balls. The half metre (version 2) lets a ball hanging in a pocket's jaws, its centre
+a few millimetres outside the cushions' rectangle, keep its place; version 1's codes (no margin, so such a
+ball was moved onto the cushion line) are still read. A malformed code is refused with ``bad_position``; a
+well-formed one whose balls could not rest there (off the cloth, overlapping) with the engine's own refusal
+(:func:`layout_error`).
 
 Shots are judged exactly as in a match (:mod:`game.site.selectors.free_table`): the practising player shoots
 with one white in the ``play`` phase; a white off the table is in hand and placed in the home (K-7.1), so
@@ -45,7 +48,11 @@ from game.site.selectors.free_table import (
     verdict_words,
 )
 
-CODE_VERSION = 1
+CODE_VERSION = 2
+#: Metres added to each coordinate in a version-2 code (the module docstring): a ball in a pocket's jaws
+#: rests a little outside the cushions' rectangle, a coordinate below zero.
+_MARGIN = 0.5
+_MARGINS = {1: 0.0, CODE_VERSION: _MARGIN}
 #: The longest code: 2 header bytes and 6 bytes for each of the five balls, in base64.
 MAX_CODE_LENGTH = 44
 _MICRO = 1_000_000
@@ -95,7 +102,7 @@ def position_code(balls: Layout, cue: str = "white1") -> str:
             continue
         flags |= 1 << (index + 1)
         for value in at:
-            body += min(max(round(value * _MICRO), 0), _COORD_MAX).to_bytes(3, "big")
+            body += min(max(round((value + _MARGIN) * _MICRO), 0), _COORD_MAX).to_bytes(3, "big")
     raw = bytes([CODE_VERSION, flags]) + bytes(body)
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
@@ -110,8 +117,9 @@ def decode_position(code: object) -> Position | RuleError:
         raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
     except (binascii.Error, ValueError):
         return bad
-    if len(raw) < 2 or raw[0] != CODE_VERSION or raw[1] >> (len(BALL_IDS) + 1):
+    if len(raw) < 2 or raw[0] not in _MARGINS or raw[1] >> (len(BALL_IDS) + 1):
         return bad
+    margin = _MARGINS[raw[0]]
     flags = raw[1]
     present = [ball for index, ball in enumerate(BALL_IDS) if flags & (1 << (index + 1))]
     if len(raw) != 2 + 6 * len(present):
@@ -119,7 +127,8 @@ def decode_position(code: object) -> Position | RuleError:
     balls: Layout = dict.fromkeys(BALL_IDS)
     for n, ball in enumerate(present):
         chunk = raw[2 + 6 * n : 8 + 6 * n]
-        balls[ball] = (int.from_bytes(chunk[:3], "big") / _MICRO, int.from_bytes(chunk[3:], "big") / _MICRO)
+        x, y = (int.from_bytes(part, "big") / _MICRO - margin for part in (chunk[:3], chunk[3:]))
+        balls[ball] = (round(x, 6), round(y, 6))
     return Position(balls=balls, cue="white2" if flags & 1 else "white1")
 
 
