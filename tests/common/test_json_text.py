@@ -11,7 +11,7 @@ import struct
 from typing import Any
 
 from game.common import json_text
-from game.engine.bot import quick_move
+from game.engine.bot import apply_move, quick_move
 from game.engine.bot.levels import NoMoveError
 from game.engine.rules import Match
 from game.matches.selectors.match_state import state_of
@@ -41,15 +41,9 @@ def _positions(count: int) -> list[dict[str, Any]]:
             move = quick_move(state, seed=number)
         except NoMoveError:
             break
-        name = move["player"]
-        if move["action"] == "lag":
-            match.lag(name, move["strike"], now=0.0)
-        elif move["action"] == "choose_break":
-            match.choose_break(name, move["take"], now=0.0)
-        elif move["action"] == "place":
-            match.place(name, move["ball"], (move["x"], move["y"]), now=0.0)
-        else:
-            found.append(match.shoot(name, call=move["call"], strike=move["strike"], now=0.0).shot.segments)
+        outcome = apply_move(match, move)
+        if move["action"] == "shoot":
+            found.append(outcome.shot.segments)
     return found
 
 

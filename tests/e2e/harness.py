@@ -204,7 +204,10 @@ class EngineMatch:
                 "placed",
                 {
                     "player": name,
-                    **{"ball": d["ball"], "x": d["x"], "y": d["y"], "ack": ack},
+                    "ball": d["ball"],
+                    "x": d["x"],
+                    "y": d["y"],
+                    "ack": ack,
                     "verdict": verdict,
                     "state": self.state(),
                 },

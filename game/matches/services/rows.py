@@ -99,9 +99,15 @@ def _json_param(db: BaseDatabaseWrapper, text: JsonText) -> Any:
     which is what the field stores there."""
     if db.vendor != "postgresql":
         return str(text)
+    return _jsonb()(text, dumps=str)
+
+
+@functools.cache
+def _jsonb() -> type[Any]:
+    """psycopg's `Jsonb` wrapper, imported once (psycopg is there only with PostgreSQL)."""
     from psycopg.types.json import Jsonb
 
-    return Jsonb(text, dumps=str)
+    return Jsonb
 
 
 def _cursor(connection: BaseDatabaseWrapper) -> Any:
