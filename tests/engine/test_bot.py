@@ -6,14 +6,16 @@ the time bound of a full-strength search), not playing strength, which the sanit
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
+import types
 from typing import Any
 
 import pytest
 
-from game.engine.bot import LEVELS, NoMoveError, apply_move, choose_move, pending_for, quick_move
+from game.engine.bot import LEVELS, NoMoveError, apply_move, choose_move, pending_for, quick_move, search
 from game.engine.rules import Match, RuleError, Ruleset
 from game.engine.rules.lag import lag_start
 from game.engine.rules.placement import home_placement_error, opening_placement_error
@@ -271,3 +273,22 @@ def test_ball_in_hand_with_every_ball_in_the_home_is_not_replayed_for_ever(balls
                 break
     assert verdicts and not verdicts[-1].get("replay"), [v.get("reason") for v in verdicts]
     assert len(verdicts) <= 2, [v.get("reason") for v in verdicts]
+
+
+def test_a_count_of_simulations_gives_the_same_move_on_a_slow_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`simulations` bounds the search by shots played, not by time: the seeded matches of the tests and
+    the demo must be the same on a host four times slower. The slow host is the search's clock jumping
+    a second at every look; with a time budget that ends the search at its first candidate."""
+    match = Match.new(players=("alice", "bob"), ruleset=None, time_limit=None, now=0.0)
+    for seed in range(20):  # the lags (seeds differ, or they tie for ever), the break's choice, the placing
+        if match.pending()[0][1] == "shoot":
+            break
+        apply_move(match, choose_move(match.snapshot(), 2, seed=seed))
+    snapshot = match.snapshot()
+    fast_counted = choose_move(snapshot, 4, seed=4, simulations=24)
+    fast_timed = choose_move(snapshot, 4, seed=4, budget=5.0)  # a whole search here: ~0.1 s
+    clock = itertools.count()
+    slow = types.SimpleNamespace(perf_counter=lambda: float(next(clock)))
+    monkeypatch.setattr(search, "time", slow)  # the search's clock only, not the process's
+    assert choose_move(snapshot, 4, seed=4, simulations=24) == fast_counted
+    assert choose_move(snapshot, 4, seed=4, budget=5.0) != fast_timed  # what the count protects from

@@ -115,7 +115,7 @@ def test_a_match_played_through_the_online_services_replays_and_is_rated(client)
             break
         if Match.objects.get(pk=match.pk).status != Match.Status.ACTIVE:
             break
-        move = bot.choose_move(Match.objects.get(pk=match.pk).snapshot, 2, seed=i, budget=0.05)
+        move = bot.choose_move(Match.objects.get(pk=match.pk).snapshot, 2, seed=i, simulations=64)
         user = users[move["player"]]
         if move["action"] == "lag":
             online.match_lag(match_id=match.pk, user=user, strike=move["strike"])

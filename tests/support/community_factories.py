@@ -132,10 +132,11 @@ def play_engine_match(
     seed: int = 7,
     club: Club | None = None,
 ) -> Match:
-    """A real match played by the engine's bot (tiny search budget), stored the way the online layer
-    stores it: one Shot row per input (payload plus `now`), its event through `store_event` (the verdict
-    in every language, the shot list's entry) with the state, and the final snapshot. With `resign` the
-    first player resigns after `inputs` inputs, so the match finishes quickly; the second player wins."""
+    """A real match played by the engine's bot, its search bounded by a count of simulations (not by time:
+    the same match on any host), stored the way the online layer stores it: one Shot row per input
+    (payload plus `now`), its event through `store_event` (the verdict in every language, the shot list's
+    entry) with the state, and the final snapshot. With `resign` the first player resigns after `inputs`
+    inputs, so the match finishes quickly; the second player wins."""
     from game.engine import bot
     from game.engine.rules import Match as EngineMatch
     from game.matches.services import store_event
@@ -190,7 +191,7 @@ def play_engine_match(
         if engine.snapshot()["phase"] == "finished":
             break
         now += 20.0
-        move = bot.choose_move(engine.snapshot(), 2, seed=seed + i, budget=0.05)
+        move = bot.choose_move(engine.snapshot(), 2, seed=seed + i, simulations=64)
         kind, name = move["action"], move["player"]
         payload = {k: v for k, v in move.items() if k not in ("action", "player", "expected")}
         payload["now"] = now

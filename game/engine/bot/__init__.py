@@ -26,6 +26,7 @@ Python with no I/O so that a process pool can run it away from the server's even
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Mapping
@@ -76,18 +77,24 @@ def choose_move(
     player: str | None = None,
     seed: int | None = None,
     budget: float | None = None,
+    simulations: int | None = None,
 ) -> Move:
     """The bot's next move in ``snapshot`` at ``level`` (1 weakest to 5 strongest), as a plain dict.
 
     ``{"action": "lag", "player", "strike"}``, ``{"action": "choose_break", "player", "take"}``,
     ``{"action": "place", "player", "ball", "x", "y"}`` or ``{"action": "shoot", "player", "call",
-    "strike", "expected"}``. ``budget`` overrides the level's search time (tests use a small one).
+    "strike", "expected"}``. ``budget`` overrides the level's search time (tests use a small one);
+    ``simulations`` bounds the search by the shots it plays instead of by time, so the same snapshot and
+    seed give the same move on any machine (seeded data and tests that must not depend on the host's
+    speed).
     """
     if level not in LEVEL_SPECS:
         raise ValueError(f"bot level must be one of {LEVELS}")
     spec = LEVEL_SPECS[level]
     if budget is not None:
-        spec = LevelSpec(**{**spec.__dict__, "budget": budget})
+        spec = dataclasses.replace(spec, budget=budget)
+    if simulations is not None:
+        spec = dataclasses.replace(spec, budget=math.inf, max_simulations=simulations)
     rng = random.Random(seed)
     due = pending_for(snapshot, player)
     if due is None:
