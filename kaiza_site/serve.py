@@ -45,7 +45,7 @@ from daphne.server import Server
 from django.core.exceptions import RequestAborted
 from twisted.internet import reactor as _reactor
 
-from kaiza_site import loopwatch
+from kaiza_site import gccensus, loopwatch
 
 #: The scope extension's name.
 EXTENSION = "kaiza.frames"
@@ -174,6 +174,7 @@ class KaizaServer(Server):
         # Inside the running reactor (asyncio's loop under daphne's asyncio reactor).
         reactor.callWhenRunning(lambda: quiet_aborted_requests(asyncio.get_event_loop()))
         reactor.callWhenRunning(lambda: loopwatch.install(asyncio.get_event_loop()))
+        reactor.callWhenRunning(gccensus.install)
         super().run()
 
     def guard_slow_clients(self) -> None:

@@ -72,12 +72,18 @@ def _plain(ball: str, pocket: str) -> dict[str, Any]:
 
 def _refusal(state: MatchState, call: dict[str, Any], said: dict[str, RuleError] | None = None) -> str | None:
     """Why ``call`` is refused (None: allowed); the error is kept in ``said`` by its words, so the words
-    a player reads can be made again in other languages (:func:`why_words`)."""
+    a player reads can be made again in other languages (:func:`why_words`).
+
+    It is kept without its traceback: the traceback holds this frame and, through it, every caller's frame
+    up to the input path's, with their locals (the engine, the snapshot, the event being built), and the
+    caller's ``said`` holds the error back, a cycle only the cyclic GC frees. One such cycle per input,
+    about 190 objects, was most of the server's cyclic garbage under load, and its collections were the
+    event loop's longest stops (docs/performance-load.md, round 22)."""
     try:
         validate_call(state, Call(**call))
     except RuleError as exc:
         if said is not None:
-            said.setdefault(exc.message, exc)
+            said.setdefault(exc.message, exc.with_traceback(None))
         return exc.message
     return None
 

@@ -5,7 +5,9 @@ services the consumer calls (`PLAY_ROUTES`: lag, break choice, placement, shot),
 `quick_move` as the load client plays them, up to ``--inputs`` inputs each, on the configured database
 (PostgreSQL for figures that mean anything), and prints per kind of input: the count, the statements
 per input, and the wall and CPU time (this thread's, so the figure is the GIL time the input takes from
-a daphne process's event loop) at p50 / p95. The capacity issue (docs/performance-load.md) reads its
+a daphne process's event loop) at p50 / p95, and the database server's CPU for it when PostgreSQL runs on
+this machine (its backend process's run time, read from /proc: the other half of an input's cost on a
+shared host, which no figure of this process shows). The capacity issue (docs/performance-load.md) reads its
 "per input" figures from here: the load benchmark only shows their sum, queued behind each other.
 """
 
@@ -14,6 +16,8 @@ from __future__ import annotations
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
@@ -30,6 +34,25 @@ from game.matches.services.lifecycle import match_create, match_join
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+def backend_cpu_reader() -> Callable[[], float] | None:
+    """A reader of this connection's PostgreSQL backend's CPU seconds (Linux's schedstat of its
+    process, nanosecond-grained), or None when the database is not a local PostgreSQL."""
+    if connection.vendor != "postgresql":
+        return None
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    path = Path(f"/proc/{pid}/schedstat")
+
+    def read() -> float:
+        return int(path.read_text().split()[0]) / 1e9
+
+    try:
+        read()
+    except (OSError, ValueError, IndexError):
+        return None  # a database on another host, or a /proc this user may not read
+    return read
 
 
 def service_call(move: dict[str, Any], match_id: str, user: Any, ack: int, version: int) -> Any:
@@ -53,10 +76,15 @@ class Command(BaseCommand):
         parser.add_argument("--inputs", type=int, default=40, help="inputs per match at most")
         parser.add_argument("--seed", type=int, default=1)
 
+    @staticmethod
+    def middle_and_mean(values: list[float]) -> tuple[float, float]:
+        return percentile(values, 50), statistics.mean(values)
+
     def handle(self, *args: Any, **options: Any) -> None:
         wall: dict[str, list[float]] = defaultdict(list)
         cpu: dict[str, list[float]] = defaultdict(list)
         statements: dict[str, list[int]] = defaultdict(list)
+        database_cpu: dict[str, list[float]] = defaultdict(list)
         counter = {"n": 0}
 
         def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -69,6 +97,7 @@ class Command(BaseCommand):
             match_join(match_id=match.pk, user=second)
             match.refresh_from_db()
             users = dict(zip(engine_names(match), (first, second), strict=True))
+            backend = backend_cpu_reader()  # read again per match: the pool may hand another connection
             ack = 0
             for number in range(options["inputs"]):
                 match.refresh_from_db(fields=["snapshot", "version", "status"])
@@ -81,17 +110,20 @@ class Command(BaseCommand):
                 ack += 1
                 user = users[move["player"]]
                 counter["n"] = 0
+                started_database = backend() if backend is not None else 0.0
                 started, started_cpu = time.perf_counter(), time.thread_time()
                 with connection.execute_wrapper(count):
                     service_call(move, match.pk, user, ack, match.version)
                 wall[move["action"]].append(time.perf_counter() - started)
                 cpu[move["action"]].append(time.thread_time() - started_cpu)
+                if backend is not None:
+                    database_cpu[move["action"]].append(backend() - started_database)
                 statements[move["action"]].append(counter["n"])
         out = self.stdout.write
         out(
             f"bench_inputs: {options['matches']} matches, up to {options['inputs']} inputs each, on {connection.vendor}"
         )
-        heads = ("wall p50", "wall p95", "cpu p50", "cpu p95")
+        heads = ("wall p50", "wall p95", "cpu p50", "cpu p95", "db p50", "db mean")
         out(f"{'input':<14}{'n':>6}{'statements':>12}" + "".join(f"{head:>10}" for head in heads) + "  (ms)")
         for kind in ("lag", "choose_break", "place", "shoot"):
             if not wall[kind]:
@@ -100,5 +132,10 @@ class Command(BaseCommand):
                 f"{kind:<14}{len(wall[kind]):>6}{statistics.mean(statements[kind]):>12.1f}"
                 + "".join(
                     f"{1000 * percentile(values, q):>10.2f}" for values in (wall[kind], cpu[kind]) for q in (50, 95)
+                )
+                + (
+                    "".join(f"{1000 * figure:>10.2f}" for figure in self.middle_and_mean(database_cpu[kind]))
+                    if database_cpu[kind]
+                    else f"{'-':>10}{'-':>10}"
                 )
             )
