@@ -109,12 +109,16 @@ class RequestDeadline:
         if self.call is not None and self.call.active():
             self.call.cancel()
         self.call = None
+        # The transport holds the protocol, whose request factory holds this deadline: let go of it,
+        # or every connection is a cycle that only the cyclic GC frees (kaiza_site.gccensus).
+        self.transport = None
 
     def expire(self) -> None:
         self.call = None
-        if getattr(self.transport, "connected", False):
+        transport, self.transport = self.transport, None
+        if getattr(transport, "connected", False):
             # Nothing is owed to a request that never arrived: no response, no lingering close.
-            self.transport.abortConnection()
+            transport.abortConnection()
 
 
 class DeadlineRequest(WebRequest):
@@ -195,6 +199,9 @@ class KaizaServer(Server):
             make_connection = protocol.makeConnection
 
             def make(transport: Any) -> None:
+                # Called once; then the protocol's own method again: kept on the protocol, this closure
+                # (which holds the protocol) made each connection a cycle only the cyclic GC frees.
+                del protocol.makeConnection
                 deadline.start(transport)
                 make_connection(transport)
 
