@@ -20,10 +20,11 @@ from __future__ import annotations
 import collections
 import gc
 import logging
-import os
 import threading
 import types
 from pathlib import Path
+
+from kaiza_site.loopwatch import positive_setting
 
 logger = logging.getLogger(__name__)
 
@@ -75,15 +76,8 @@ def _report(every: float) -> None:
 
 def install() -> bool:
     """Start the census if `KAIZA_GC_CENSUS_S` is set to a positive number of seconds."""
-    value = os.environ.get("KAIZA_GC_CENSUS_S", "").strip()
-    if not value:
-        return False
-    try:
-        every = float(value)
-    except ValueError:
-        every = -1.0
-    if not every > 0:
-        logger.error("KAIZA_GC_CENSUS_S=%r is not a positive number of seconds: the census is off", value)
+    every = positive_setting("KAIZA_GC_CENSUS_S", "seconds", "the census")
+    if every is None:
         return False
     _stop.clear()
     gc.set_debug(gc.get_debug() | gc.DEBUG_SAVEALL)

@@ -167,18 +167,27 @@ class LoopWatch:
             time.sleep(TICK)
 
 
-def install(loop: asyncio.AbstractEventLoop) -> LoopWatch | None:
-    """Start the watchdog on `loop` (called from the loop's thread) if `KAIZA_LOOP_WATCHDOG_MS` is set."""
-    value = os.environ.get("KAIZA_LOOP_WATCHDOG_MS", "").strip()
+def positive_setting(name: str, unit: str, what: str) -> float | None:
+    """The positive number an environment variable turns a diagnostic on with (this watchdog's, the GC
+    census's), or None: unset, or not a positive number of `unit` (then `what` is said to be off, in the log)."""
+    value = os.environ.get(name, "").strip()
     if not value:
         return None
     try:
-        threshold = float(value) / 1000
+        number = float(value)
     except ValueError:
-        threshold = -1.0
-    if not threshold > 0:
-        logger.error("KAIZA_LOOP_WATCHDOG_MS=%r is not a positive number of milliseconds: the watchdog is off", value)
+        number = -1.0
+    if not number > 0:
+        logger.error("%s=%r is not a positive number of %s: %s is off", name, value, unit, what)
         return None
-    watch = LoopWatch(loop, threshold)
+    return number
+
+
+def install(loop: asyncio.AbstractEventLoop) -> LoopWatch | None:
+    """Start the watchdog on `loop` (called from the loop's thread) if `KAIZA_LOOP_WATCHDOG_MS` is set."""
+    milliseconds = positive_setting("KAIZA_LOOP_WATCHDOG_MS", "milliseconds", "the watchdog")
+    if milliseconds is None:
+        return None
+    watch = LoopWatch(loop, milliseconds / 1000)
     watch.start()
     return watch

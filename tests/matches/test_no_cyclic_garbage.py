@@ -11,9 +11,7 @@ nothing. A `services` test: `make test` runs it on SQLite and again on PostgreSQ
 from __future__ import annotations
 
 import functools
-import gc
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,24 +24,9 @@ from game.management.commands.bench_inputs import service_call
 from game.matches.selectors.match_state import engine_names, state_of
 from game.matches.services import match_create, match_join
 from game.models import Match
+from tests.support.garbage import garbage_of
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def garbage_of(action: Callable[[], object]) -> Counter[str]:
-    """The cyclic garbage `action()` leaves, by type (empty when reference counting frees it all)."""
-    gc.collect()
-    was = gc.get_debug()
-    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds is kept in gc.garbage, to be named
-    try:
-        action()
-        gc.collect()
-        found = Counter(type(obj).__name__ for obj in gc.garbage)
-    finally:
-        gc.set_debug(was)
-        gc.garbage.clear()
-        gc.collect()
-    return found
 
 
 def test_inputs_of_every_kind_leave_no_cycles() -> None:

@@ -6,9 +6,6 @@ what starts its collections, which stop the event loop. Found with kaiza_site.gc
 
 from __future__ import annotations
 
-import gc
-from collections import Counter
-
 from daphne.http_protocol import HTTPFactory
 from twisted.internet import address
 from twisted.internet.error import ConnectionDone
@@ -16,6 +13,7 @@ from twisted.internet.testing import StringTransport
 from twisted.python import failure
 
 from kaiza_site.serve import KaizaServer, RequestDeadline
+from tests.support.garbage import garbage_of
 
 
 def guarded_factory() -> HTTPFactory:
@@ -29,9 +27,8 @@ def guarded_factory() -> HTTPFactory:
 
 def test_a_served_connection_is_freed_without_the_cyclic_gc() -> None:
     factory = guarded_factory()
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
+
+    def serve_three_connections() -> None:
         for port in range(3):
             protocol = factory.buildProtocol(address.IPv4Address("TCP", "127.0.0.1", 40000 + port))
             transport = StringTransport()
@@ -45,12 +42,8 @@ def test_a_served_connection_is_freed_without_the_cyclic_gc() -> None:
             # (the channel) and tells the protocol; a StringTransport does only what it is told.
             transport.unregisterProducer()
             protocol.connectionLost(failure.Failure(ConnectionDone()))
-            del protocol, deadline, transport
-        gc.collect()
-        found = Counter(type(obj).__name__ for obj in gc.garbage)
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
+
+    found = garbage_of(serve_three_connections)
     assert not found, found.most_common(8)
 
 

@@ -76,10 +76,6 @@ class Command(BaseCommand):
         parser.add_argument("--inputs", type=int, default=40, help="inputs per match at most")
         parser.add_argument("--seed", type=int, default=1)
 
-    @staticmethod
-    def middle_and_mean(values: list[float]) -> tuple[float, float]:
-        return percentile(values, 50), statistics.mean(values)
-
     def handle(self, *args: Any, **options: Any) -> None:
         wall: dict[str, list[float]] = defaultdict(list)
         cpu: dict[str, list[float]] = defaultdict(list)
@@ -134,8 +130,8 @@ class Command(BaseCommand):
                     f"{1000 * percentile(values, q):>10.2f}" for values in (wall[kind], cpu[kind]) for q in (50, 95)
                 )
                 + (
-                    "".join(f"{1000 * figure:>10.2f}" for figure in self.middle_and_mean(database_cpu[kind]))
-                    if database_cpu[kind]
+                    f"{1000 * percentile(db, 50):>10.2f}{1000 * statistics.mean(db):>10.2f}"
+                    if (db := database_cpu[kind])
                     else f"{'-':>10}{'-':>10}"
                 )
             )
