@@ -14,7 +14,8 @@ them alike:
   message budgets in Redis);
 - ``memory``: the same, the message budgets in the process's memory (as before issue 26).
 
-Printed: the host's timeit, every run's worst rows, and per kind the largest M of the grid whose every
+Printed: the host's timeit, every run's worst rows, the server's and the load client's CPU in the window
+(% of a core; the client's summed over its processes), and per kind the largest M of the grid whose every
 run held the bars (walking the grid upwards, a kind stops at its first miss), and its ratio to bare
 daphne's. Needs PostgreSQL (database kaiza_load, re-made each Kaiza run) and Redis (db 5, flushed)
 on 127.0.0.1, and the ports free.
@@ -118,13 +119,15 @@ def run_once(kind: str, m: int, args: argparse.Namespace, log: Path) -> dict[str
     with log.open("a") as sink:
         sink.write(f"=== {kind} M={m}\n{text}\n")
     rows = {f"{m_.group(1)[:4]} {m_.group(2)}": float(m_.group(6)) for m_ in map(ROW.match, text.splitlines()) if m_}
-    cpu = re.search(r"CPU ([\d.]+)% of a core", text)
+    cpu = re.search(r"^server pid \d+: .*CPU ([\d.]+)% of a core", text, re.M)
+    client = re.search(r"^client process\(es\): CPU (.*) of a core", text, re.M)
     verdict = re.search(r"^result: (.*)$", text, re.M)
     return {
         "ok": done.returncode == 0,
         "shot": max((v for k, v in rows.items() if k.startswith("shot")), default=float("nan")),
         "aim": max((v for k, v in rows.items() if k.startswith("aim ")), default=float("nan")),
         "cpu": float(cpu.group(1)) if cpu else float("nan"),
+        "client": sum(float(share) for share in re.findall(r"([\d.]+)%", client.group(1))) if client else float("nan"),
         "verdict": verdict.group(1) if verdict else text.strip().splitlines()[-1:],
     }
 
@@ -163,7 +166,8 @@ def main() -> int:
         parser.error(f"unknown kinds {sorted(unknown)} (bare, redis, memory)")
     args.log.write_text("")
     print(f"host timeit {timeit()}; S = {args.spectators}, {args.duration:g} s a run; log {args.log}", flush=True)
-    print(f"{'kind':<8}{'M':>5}{'timeit':>10}{'shot p99':>10}{'aim p99':>9}{'CPU %':>7}  verdict", flush=True)
+    head = f"{'kind':<8}{'M':>5}{'timeit':>10}{'shot p99':>10}{'aim p99':>9}{'CPU %':>7}{'client %':>9}  verdict"
+    print(head, flush=True)
     largest: dict[str, int] = dict.fromkeys(kinds, 0)
     alive = set(kinds)
     aims: dict[tuple[str, int], list[float]] = {}
@@ -182,7 +186,7 @@ def main() -> int:
                 held[kind] = held[kind] and bool(result["ok"])
                 print(
                     f"{kind:<8}{m:>5}{speed:>10}{result['shot']:>10.1f}{result['aim']:>9.1f}{result['cpu']:>7.1f}"
-                    f"  {result['verdict']}",
+                    f"{result['client']:>9.1f}  {result['verdict']}",
                     flush=True,
                 )
         for kind, ok in held.items():

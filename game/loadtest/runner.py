@@ -8,12 +8,14 @@ entry point each client process of `manage.py loadtest` runs.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 import urllib.parse
 from typing import Any
 
 from game.common.gctune import tune_garbage_collector
+from game.loadtest.allocator import keep_read_buffers_on_heap
 from game.loadtest.client import LOOP_TICK, STORM_TIMEOUT, MatchRun, Socket
 from game.loadtest.config import START_TIMEOUT, LoadConfig, crowd_share, socket_urls
 from game.loadtest.procstat import cpu_seconds, rss_of
@@ -144,6 +146,7 @@ class LoadRunner:
         # One client process reads the servers' CPU (all of them measure about the same window).
         pids = config.server_pids if config.first_match == 0 and not self.crowd_only else []
         cpu_before = {pid: cpu_seconds(pid) for pid in pids}
+        own_cpu_before = time.process_time()
         window_start = self.window_start = time.perf_counter()
         self.stats.window_began = time.time()
         loop = asyncio.get_running_loop()
@@ -156,6 +159,7 @@ class LoadRunner:
         await asyncio.sleep(config.duration)
         self.playing = False
         self.stats.window = time.perf_counter() - window_start
+        self.stats.client_cpu[str(os.getpid())] = 100 * (time.process_time() - own_cpu_before) / self.stats.window
         for pid, before in cpu_before.items():
             after = cpu_seconds(pid)
             if before is not None and after is not None:
@@ -224,6 +228,7 @@ class LoadRunner:
 def run_load(config: LoadConfig) -> dict[str, Any]:
     """Entry point of a client process (picklable arguments and result). The client gets the server's
     GC settings (game.common.gctune): its own full collections would stop its loop for 100+ ms and show as
-    latency."""
+    latency. Its allocator keeps socket reads on the heap (game.loadtest.allocator)."""
     tune_garbage_collector()
+    keep_read_buffers_on_heap()
     return asyncio.run(LoadRunner(config).run()).as_dict()

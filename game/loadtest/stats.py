@@ -19,7 +19,16 @@ AimKey = tuple[float, float]
 
 #: Fields merged by `update`: counters summed, and the featured match's send times (one process has them).
 COUNTED_OR_KEYED = frozenset(
-    {"errors", "finishes", "server_cpu", "retries", "crowd_last_versions", "featured_shot_sent", "featured_aim_sent"}
+    {
+        "errors",
+        "finishes",
+        "server_cpu",
+        "client_cpu",
+        "retries",
+        "crowd_last_versions",
+        "featured_shot_sent",
+        "featured_aim_sent",
+    }
 )
 #: Fields merged by taking the largest: durations, and the featured match's figures (one process has them).
 LARGEST = frozenset({"window", "setup_seconds", "featured_max_v", "featured_window_start"})
@@ -95,6 +104,9 @@ class LoadStats:
     retries: Counter[str] = field(default_factory=Counter)
     #: pid -> the share of a core (%) each `LoadConfig.server_pids` process used over the window.
     server_cpu: dict[str, float] = field(default_factory=dict)
+    #: pid -> the share of a core (%) each client process used over the window: the client shares the
+    #: machine with the server, and what it costs is not the server's to pay (round 23).
+    client_cpu: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -102,6 +114,7 @@ class LoadStats:
         data["finishes"] = dict(self.finishes)
         data["retries"] = dict(self.retries)
         data["server_cpu"] = dict(self.server_cpu)
+        data["client_cpu"] = dict(self.client_cpu)
         data["crowd_last_versions"] = dict(self.crowd_last_versions)
         return data
 

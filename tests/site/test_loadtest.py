@@ -7,7 +7,10 @@ it drives: guest sessions over HTTP, seats, players playing legal moves, spectat
 from __future__ import annotations
 
 import os
+import platform
 import re
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -22,6 +25,8 @@ from game.loadtest.procstat import cpu_seconds
 from game.loadtest.runner import LoadRunner, run_load
 from game.loadtest.stats import LoadStats
 from tests.support.daphne import DaphneServer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def smoke(urls: list[str], matches: int = 2) -> LoadStats:
@@ -71,6 +76,9 @@ def test_loadtest_smoke_run_has_no_errors_and_prints_the_table(daphne_factory: C
         rf"^server pid {server.process.pid}: RSS \d+ MB, peak RSS \d+ MB, CPU ([0-9.]+)% of a core", text, re.M
     )
     assert used is not None and 0 < float(used.group(1)) < 200, text
+    # And the client's own (one process here): it shares the machine, so its cost is printed beside.
+    client = re.search(r"^client process\(es\): CPU ([0-9.]+)% of a core in the window$", text, re.M)
+    assert client is not None and 0 < float(client.group(1)) < 200, text
     for label in (
         "shot round trip: shooter",
         "shot round trip: spectators",
@@ -547,3 +555,39 @@ def test_the_crowd_is_shared_out_whole_and_refused_where_clocks_differ(monkeypat
     # Without --crowd-procs the crowd is measured in one process: no shared clock needed.
     with pytest.raises(CommandError, match="--stagger 5 s must be shorter"):
         call_command("loadtest", url=["http://127.0.0.1:9"], featured=2, duration=5.0, stagger=5.0, stdout=StringIO())
+
+
+#: One client process's socket reads, as asyncio makes them (a 256 KiB buffer shrunk to what came), counted
+#: in the page faults they cost; argv[1] == "tuned": after the load client's allocator settings.
+READS_CHILD = """
+import resource, socket, sys
+if sys.argv[1] == "tuned":
+    from game.loadtest.allocator import keep_read_buffers_on_heap
+    assert keep_read_buffers_on_heap()
+a, b = socket.socketpair()
+def reads(n):
+    for _ in range(n):
+        a.send(b"x" * 100)
+        b.recv(256 * 1024)
+reads(50)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+reads(2000)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc thresholds: Linux with glibc only")
+def test_the_load_clients_socket_reads_take_no_fresh_pages() -> None:
+    """Round 23 of docs/performance-load.md: each read had its own mapping (mmap, mremap, munmap and a
+    page fault or two), the client's extra CPU against Kaiza. Untuned, a fresh process shows it; tuned,
+    2,000 reads fault no new page."""
+
+    def faults(mode: str) -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", READS_CHILD, mode], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout.strip())
+
+    assert faults("untuned") >= 2000
+    assert faults("tuned") < 50

@@ -391,6 +391,9 @@ class Command(BaseCommand):
                 cpu = stats.server_cpu.get(str(pid))
                 used = f", CPU {cpu:.1f}% of a core in the window" if cpu is not None else ""
                 out(f"server pid {pid}: RSS {rss / 1024:.0f} MB, peak RSS {(peaks[pid] or 0) / 1024:.0f} MB{used}")
+        if stats.client_cpu:
+            shares = " + ".join(f"{share:.1f}%" for _, share in sorted(stats.client_cpu.items()))
+            out(f"client process(es): CPU {shares} of a core in the window")
         reasons = missed_bars(stats, options, peaks)
         out("result: " + ("FAILED: " + "; ".join(reasons) if reasons else "OK"))
         return not reasons
