@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.engine.rules import Match
-from game.matches.selectors.history import history_entry, phase_notices
+from game.engine.bot import apply_move, quick_move
+from game.engine.rules import Match, words
+from game.matches.selectors.history import _entry_text, history_entry, phase_notices, worded_event_data
 
 
 def _state(**changes: Any) -> dict[str, Any]:
@@ -90,3 +91,36 @@ def test_result_text_prints_negative_scores_with_a_minus_sign() -> None:
     assert result_text(how="resign", winner="ann", loser="ben", scores=[12, 30], reason="", target=60) == (
         "ann won 12–30: ben resigned"
     )
+
+
+def _entry_words_made_again(t: str, data: dict[str, Any], verdict: dict[str, Any], english: str) -> dict[str, str]:
+    """The entry's words made from its own sentence in every reading, as before the verdict's were taken."""
+    return words.in_every_language(lambda language: _entry_text(t, data, verdict, language) or english, portrait=True)
+
+
+def test_an_entry_that_says_the_verdict_takes_its_words_from_the_verdict() -> None:
+    """The shot list's entry of a shot, a placement or a lag says the verdict's sentence: stored events
+    carry it once worded (`worded_event_data`), and the entry's words are those, not made again, yet the
+    same in every language and orientation as the entry's own making gives (issue 30)."""
+    match = Match.new(("alice", "bob"), time_limit=3900, now=0.0)
+    kinds: set[str] = set()
+    portrait = 0
+    for number in range(40):
+        snapshot = match.snapshot()
+        if snapshot["phase"] == "finished":
+            break
+        move = quick_move(snapshot, seed=number)
+        outcome = apply_move(match, move)
+        verdict = getattr(outcome, "verdict", None)
+        if not isinstance(verdict, dict) or move["action"] == "choose_break":
+            continue
+        t = "placed" if move["action"] == "place" else "shot"
+        data = {"kind": move["action"], "player": move["player"], "verdict": verdict, "state": match.snapshot()}
+        worded = worded_event_data(t, number + 1, data)
+        entry = worded["entry"]
+        made = _entry_words_made_again(t, data, verdict, entry["text"])
+        assert entry["words"] == made, move
+        assert entry["words"]["en"] == worded["verdict"]["words"]["en"] == verdict["reason"]
+        kinds.add(t)
+        portrait += any(language.endswith(words.PORTRAIT) for language in made)
+    assert kinds == {"shot", "placed"} and portrait > 0  # a pocket named: the portrait sentences compared too

@@ -308,6 +308,41 @@ def test_snapshot_round_trip_and_hand_written_defaults() -> None:
     assert hand.in_hand == ["white1"] and hand.pending() == [("alice", "place")]
 
 
+def test_a_snapshots_last_verdict_is_copied_whole_and_shares_nothing() -> None:
+    """The last verdict is deep-copied on every snapshot read and write (`_tree_copy`, twice per input):
+    JSON's own dicts, lists and scalars by their exact type, anything else as `copy.deepcopy` would; the
+    state and the snapshot never share a container, so changing one never changes the other."""
+    import copy
+    from collections import OrderedDict
+    from types import MappingProxyType
+
+    class Words(str):
+        pass
+
+    verdict = {
+        "reason": "alice pots the kaisa",
+        "points": 6,
+        "foul": None,
+        "ok": True,
+        "rules": ["K-5.3", "K-6.2"],
+        "params": {"owners": {"white1": "alice"}, "at": (1.5, [0.25, -0.0])},
+        "kept": OrderedDict(a=[1, {"b": 2}]),
+        "frozen": MappingProxyType({"c": [3]}),
+        "said": Words("sanat"),
+    }
+    expected = copy.deepcopy({**verdict, "kept": dict(verdict["kept"]), "frozen": dict(verdict["frozen"])})
+    m = Match.from_snapshot({**position().snapshot(), "last_verdict": verdict})
+    snap = m.snapshot()
+    assert snap["last_verdict"] == expected and type(snap["last_verdict"]["kept"]) is dict
+    assert str(snap["last_verdict"]["params"]["at"][1][1]) == "-0.0"
+    verdict["rules"].append("K-9.1")
+    verdict["params"]["owners"]["white2"] = "bob"
+    verdict["kept"]["a"][1]["b"] = 20
+    snap["last_verdict"]["params"]["at"][1].append(9)
+    again = m.snapshot()["last_verdict"]
+    assert again == expected and again["rules"] == ["K-5.3", "K-6.2"]
+
+
 @pytest.mark.parametrize(
     "data",
     [

@@ -3,6 +3,8 @@ sudden death, on scripted shots (real physics: test_real_shots.py)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from game.engine.rules import Match, RuleError, words
@@ -222,3 +224,23 @@ def test_k11_4_sudden_death_pot_reaching_60_wins_at_once() -> None:
 def test_k11_clock_in_snapshot_round_trips() -> None:
     m = position(clock=clock(), balls=START)
     assert Match.from_snapshot(m.snapshot()).snapshot() == m.snapshot()
+
+
+def test_a_snapshots_ruleset_reads_back_as_written_whatever_was_read_before() -> None:
+    """`Ruleset.from_dict` keeps the rulesets it built (one per snapshot read, issue 30): equal-looking
+    values that JSON writes apart (``-0.0`` and ``0.0``; ``1``, ``1.0`` and ``True``) still read as
+    themselves, and a value refused once is refused every time, after a valid twin was kept."""
+    from game.engine.rules.ruleset import Ruleset
+
+    assert Ruleset.from_dict({"ball_diameter": 0.067}) is Ruleset.from_dict({"ball_diameter": 0.067})
+    assert math.copysign(1, Ruleset.from_dict({"lag_tie_tolerance": 0.0}).as_dict()["lag_tie_tolerance"]) == 1
+    assert math.copysign(1, Ruleset.from_dict({"lag_tie_tolerance": -0.0}).as_dict()["lag_tie_tolerance"]) == -1
+    assert Ruleset.from_dict({"target_score": 50}).target_score == 50
+    assert Ruleset.from_dict({"plain_white_at_59_passes": False}).plain_white_at_59_passes is False
+    for junk in ({"target_score": 50.0}, {"target_score": True}, {"plain_white_at_59_passes": 0}, {"extra": 1}):
+        for _ in range(2):
+            with pytest.raises(RuleError) as err:
+                Ruleset.from_dict(junk)
+            assert err.value.code == "bad_ruleset"
+    timed = Ruleset.from_dict({"time_limit": 600, "time_warning": 540}).as_dict()
+    assert type(timed["time_limit"]) is float and timed["time_limit"] == 600.0  # an integer is taken as seconds

@@ -50,3 +50,34 @@ def test_k7_2_crossing_the_home_line_and_coming_back() -> None:
     stay = path_shot([(0.0, (0.4, 0.3)), (1.0, (0.7, 0.3)), (2.0, (0.3, 0.3))])
     assert not crossed_home_line(stay, "red1", T)
     assert coordinate_extent(shot, "red1", 0) == pytest.approx((0.3, 0.9))
+
+
+def test_k6_2_the_contact_test_is_the_distance_to_the_nose_to_the_bit() -> None:
+    """The walk back tests ~150 samples a pot against every nose with the projection made once
+    (`_touching_cushion`); on points near every nose, inside it and beyond its ends, it names exactly
+    the cushion the table's own `point_segment_distance` puts within contact, so no verdict moves."""
+    import random
+
+    from game.engine.rules.trace import CONTACT_TOLERANCE, _noses, _touching_cushion
+    from game.engine.table import point_segment_distance
+
+    limit = R + CONTACT_TOLERANCE
+    noses = _noses(T)
+    rng = random.Random(62)
+    hits = misses = 0
+    for cushion in T.cushions:
+        (ax, ay), (bx, by) = cushion.a, cushion.b
+        for _ in range(300):
+            s = rng.uniform(-0.1, 1.1)
+            point = (ax + s * (bx - ax) + rng.uniform(-2 * R, 2 * R), ay + s * (by - ay) + rng.uniform(-2 * R, 2 * R))
+            expected = None
+            for other in T.cushions:
+                (cx, cy), (ex, ey) = other.a, other.b
+                dx, dy = ex - cx, ey - cy
+                t = ((point[0] - cx) * dx + (point[1] - cy) * dy) / (dx * dx + dy * dy)
+                if 0.0 < t < 1.0 and point_segment_distance(point, other.a, other.b) <= limit:
+                    expected = other.id
+                    break
+            assert _touching_cushion(point, noses, limit) == expected, (cushion.id, point)
+            hits, misses = hits + (expected is not None), misses + (expected is None)
+    assert hits > 500 and misses > 500

@@ -50,13 +50,31 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: object) -> Ruleset:
-        """Build a ruleset from a snapshot's ``ruleset``; missing fields default, junk is refused."""
+        """Build a ruleset from a snapshot's ``ruleset``; missing fields default, junk is refused.
+
+        Every snapshot read builds one (once per input on the server) and a site has few distinct
+        rulesets, so a valid one is kept by its items: the same items give the same frozen ruleset. The
+        key is each value's ``repr``, which tells ``True``, ``1`` and ``1.0`` apart, and ``-0.0`` from
+        ``0.0`` (equal, yet written back differently: a snapshot must read back bit for bit)."""
         if data is None:
             return cls()
         if isinstance(data, Ruleset):
             return data
         if not isinstance(data, dict):
             raise RuleError("bad_ruleset", "the ruleset must be an object")
+        try:
+            key = tuple((name, repr(value)) for name, value in sorted(data.items()))
+        except TypeError:  # names that do not sort: refused by the full check
+            return cls._checked(data)
+        ruleset = _BUILT.get(key)
+        if ruleset is None:
+            ruleset = cls._checked(data)
+            if len(_BUILT) < _BUILT_LIMIT:
+                _BUILT[key] = ruleset
+        return ruleset
+
+    @classmethod
+    def _checked(cls, data: dict[Any, Any]) -> Ruleset:
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for key in sorted(data):
@@ -87,3 +105,9 @@ class Ruleset:
 
 #: The ruleset's field names in order (`Ruleset.as_dict`).
 _FIELD_NAMES = tuple(f.name for f in fields(Ruleset))
+
+
+#: Valid rulesets by their items' reprs (`Ruleset.from_dict`); at most `_BUILT_LIMIT`, never evicted, so
+#: hand-written positions with odd rulesets cannot grow it.
+_BUILT: dict[tuple[tuple[str, str], ...], Ruleset] = {}
+_BUILT_LIMIT = 64

@@ -67,9 +67,20 @@ def _entry_text(t: str, data: dict[str, Any], verdict: dict[str, Any], language:
     return said
 
 
+#: Event types whose entry says the verdict's own sentence (`_entry_text` returns it unchanged).
+VERDICT_SENTENCE_TYPES = frozenset({"shot", "placed", "timeout"})
+
+
 def entry_words(t: str, data: dict[str, Any], verdict: dict[str, Any], english: str) -> dict[str, str]:
     """The entry's `words`: its sentence in every language (`text` stays the English one), made once
-    when the event is stored; each reader's client and page picks its own language."""
+    when the event is stored; each reader's client and page picks its own language.
+
+    A shot's, a placement's or a timeout's entry says the verdict's sentence: where the verdict already
+    carries it in every language (`worded_event_data` words it first), those words are taken, not made
+    a second time (the sentences of six readings were ~6% of an input's CPU, issue 30)."""
+    said = verdict.get("words")
+    if t in VERDICT_SENTENCE_TYPES and isinstance(said, dict) and said.get(words.DEFAULT_LANGUAGE):
+        return {language: str(text) or english for language, text in said.items()}
     return words.in_every_language(lambda language: _entry_text(t, data, verdict, language) or english, portrait=True)
 
 
