@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from game.engine.balls import Vec2
 from game.engine.rules.events import BALL_POCKET
-from game.engine.table import TableSpec
+from game.engine.table import TableSpec, point_segment_distance
 
 #: A ball centre within R + this of a cushion nose is in contact with it (m).
 CONTACT_TOLERANCE = 0.001
@@ -63,30 +64,27 @@ def crossed_home_line(shot: Any, ball: str, table: TableSpec) -> bool:
     return coordinate_extent(shot, ball, 0)[1] > table.home_line_x
 
 
-#: A cushion nose as `_touching_cushion` reads it: (id, ax, ay, dx, dy, dx² + dy²).
-Nose = tuple[str, float, float, float, float, float]
+#: A cushion nose as `_touching_cushion` reads it: (id, a, b, ax, ay, dx, dy, dx² + dy²).
+Nose = tuple[str, Vec2, Vec2, float, float, float, float, float]
 
 
 def _noses(table: TableSpec) -> list[Nose]:
-    """The table's cushion noses with what every sample reuses (a pot's walk back takes ~150 samples)."""
+    """The table's cushion noses with their projection's figures, made once per walk back (a pot's takes
+    ~150 samples, each tested against every nose)."""
     out = []
     for cushion in table.cushions:
         (ax, ay), (bx, by) = cushion.a, cushion.b
         dx, dy = bx - ax, by - ay
-        out.append((cushion.id, ax, ay, dx, dy, dx * dx + dy * dy))
+        out.append((cushion.id, cushion.a, cushion.b, ax, ay, dx, dy, dx * dx + dy * dy))
     return out
 
 
 def _touching_cushion(point: tuple[float, float], noses: list[Nose], limit: float) -> str | None:
-    """The cushion whose straight nose the ball touches (not its end, where the jaw rounding begins).
-
-    The distance is `point_segment_distance`'s, written out with the projection already made: inside
-    the nose (0 < t < 1) its clamp changes nothing, so the figures are the same to the bit."""
+    """The cushion whose straight nose the ball touches (not its end, where the jaw rounding begins)."""
     px, py = point
-    for cushion_id, ax, ay, dx, dy, denom in noses:
-        apx, apy = px - ax, py - ay
-        t = (apx * dx + apy * dy) / denom
-        if 0.0 < t < 1.0 and math.hypot(apx - t * dx, apy - t * dy) <= limit:
+    for cushion_id, a, b, ax, ay, dx, dy, denom in noses:
+        t = ((px - ax) * dx + (py - ay) * dy) / denom
+        if 0.0 < t < 1.0 and point_segment_distance(point, a, b) <= limit:
             return cushion_id
     return None
 
