@@ -7,6 +7,7 @@ Run twice by `make test`: SQLite with the in-memory layer, then PostgreSQL with 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from typing import Any
 
@@ -227,19 +228,20 @@ async def test_an_input_clashing_with_a_stored_one_is_refused_and_changes_nothin
 
 
 @database_sync_to_async
-def shoot_watching_statements(match_id: str, user: Any, shot: dict[str, Any], v: int) -> list[tuple[str, bool]]:
-    """Play `shot` through the service the consumer calls; returns each statement's first words and
-    whether it went out in psycopg's pipeline mode (batched: sent without waiting for its result)."""
+def shoot_watching_statements(match_id: str, user: Any, shot: dict[str, Any], v: int) -> list[str]:
+    """Play `shot` through the service the consumer calls; returns the statements sent, each one's
+    writes named by their first three words (`INSERT INTO game_shot`), a `WITH` statement's parts in
+    the order written, joined by " + "; a read by its first word."""
     from django.db import connection
 
     from game.matches.services import match_shoot
 
-    seen: list[tuple[str, bool]] = []
+    seen: list[str] = []
 
     def watch(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        raw = context["connection"].connection
-        status = getattr(getattr(raw, "pgconn", None), "pipeline_status", 0)
-        seen.append((" ".join(sql.split()[:3]).replace('"', ""), bool(status)))
+        text = sql.replace('"', "")
+        writes = re.findall(r"\b(?:INSERT INTO \w+|UPDATE \w+ SET)", text)
+        seen.append(" + ".join(writes) if writes else text.split()[0])
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(watch):
@@ -247,25 +249,26 @@ def shoot_watching_statements(match_id: str, user: Any, shot: dict[str, Any], v:
     return seen
 
 
-async def test_an_input_stores_its_writes_in_one_round_trip_on_postgresql() -> None:
-    """On PostgreSQL a shot's event, the match row's columns and its Shot row are sent together after
-    the locking read (`rows.batched_writes`); on SQLite one by one. Either way the input is stored whole."""
+async def test_an_input_stores_its_writes_in_one_statement_on_postgresql() -> None:
+    """On PostgreSQL a shot's event, the match row's columns and its Shot row are one statement after
+    the locking read (`rows.batched_writes`: one `WITH` statement, one round trip); on SQLite three, one
+    by one. Either way the input is stored whole: the event, the version and the Shot row."""
     from django.db import connection
 
     alice_user, _bob_user, match_id, v, shot = await in_play_position()
     before = await stored(match_id)
     seen = await shoot_watching_statements(match_id, alice_user, shot, v)
-    writes = [(words, batched) for words, batched in seen if words.startswith(("INSERT", "UPDATE"))]
-    expected = ["INSERT INTO game_matchevent", "UPDATE game_match SET", "INSERT INTO game_shot"]
-    assert [words for words, _ in writes] == expected
-    reads = [batched for words, batched in seen if words.startswith("SELECT")]
-    assert reads and not reads[0], "the locking read waits for its row"
-    postgres = connection.vendor == "postgresql"
-    assert [batched for _, batched in writes] == [postgres] * 3
+    writes = [statement for statement in seen if "INSERT" in statement or "UPDATE" in statement]
+    assert "SELECT" in seen and seen.index("SELECT") < seen.index(writes[0]), "the locking read comes first"
+    parts = ["INSERT INTO game_matchevent", "UPDATE game_match SET", "INSERT INTO game_shot"]
+    if connection.vendor == "postgresql":
+        assert writes == [" + ".join(parts)], seen
+    else:
+        assert writes == parts, seen
     after = await stored(match_id)
     assert after["match"].version == v + 1 and [e["version"] for e in after["events"]][-1] == v + 1
     assert len(after["shots"]) == len(before["shots"]) + 1 and after["shots"][-1]["version"] == v + 1
-    assert after["hash"] != before["hash"]
+    assert after["shots"][-1]["snapshot_hash"] == after["hash"] != before["hash"]
 
 
 @database_sync_to_async
@@ -276,10 +279,10 @@ def two_shots_seeing_prepared(match_id: str, user: Any, shot: dict[str, Any], v:
 
     from game.matches.services import match_shoot
 
-    def named(sql: str) -> str:  # a write by its first three words; the locking read by its lock
+    def named(sql: str) -> str:  # the writes by their first three words; the locking read by its lock
         words = sql.replace('"', "").split()
         return (
-            "SELECT ... FOR UPDATE" if words[0] == "SELECT" and words[-2:] == ["FOR", "UPDATE"] else " ".join(words[:3])
+            "SELECT ... FOR UPDATE" if words[0] == "SELECT" and words[-2:] == ["FOR", "UPDATE"] else " ".join(words[:4])
         )
 
     def held() -> list[str]:
@@ -298,10 +301,11 @@ def two_shots_seeing_prepared(match_id: str, user: Any, shot: dict[str, Any], v:
 
 
 async def test_the_input_paths_statements_are_prepared_once_per_connection_on_postgresql() -> None:
-    """On PostgreSQL the input path's own statements (`rows`: the locking read, the event, the match's
-    columns, the Shot row) are prepared on the connection the first time they run there, and the next
-    input reuses them instead of parsing and planning them again (docs/performance-load.md, round 19);
-    Django's own queries stay unprepared. Both shots are stored whole (on SQLite too, with nothing held)."""
+    """On PostgreSQL the input path's own statements (`rows`: the locking read, and the one statement of
+    its writes: the event, the match's columns, the Shot row) are prepared on the connection the first
+    time they run there, and the next input reuses them instead of parsing and planning them again
+    (docs/performance-load.md, rounds 19 and 25); Django's own queries stay unprepared. Both shots are
+    stored whole (on SQLite too, with nothing held)."""
     from django.db import connection
 
     alice_user, _bob_user, match_id, v, shot = await in_play_position()
@@ -311,13 +315,10 @@ async def test_the_input_paths_statements_are_prepared_once_per_connection_on_po
     assert after["match"].version == v + 2 and len(after["shots"]) == len(before["shots"]) + 2
     assert [e["version"] for e in after["events"]][-2:] == [v + 1, v + 2]
     if connection.vendor == "postgresql":
-        # (an event's INSERT may be held twice: once per set of its parameters' types)
-        assert sorted(set(first)) == [
-            "INSERT INTO game_matchevent",
-            "INSERT INTO game_shot",
-            "SELECT ... FOR UPDATE",
-            "UPDATE game_match SET",
-        ], first
+        # (the writes may be held twice: once per set of their parameters' types; the match's first
+        # event, stored when it started, is an INSERT of its own)
+        assert {"SELECT ... FOR UPDATE", "WITH w0 AS (INSERT"} <= set(first), first
+        assert set(first) <= {"SELECT ... FOR UPDATE", "WITH w0 AS (INSERT", "INSERT INTO game_matchevent (match_id,"}
         assert second == first, "prepared again instead of reused"
     else:
         assert first == second == []

@@ -13,11 +13,14 @@ statement instead of three.
 Works on PostgreSQL and SQLite alike (plain SQL; `FOR UPDATE` only where the database has it).
 
 On PostgreSQL the writes of an input (a player's or a server clock's) that does not end the match go
-out together (`batched_writes`, psycopg's pipeline mode): the event, the row's columns and the Shot row
-cost one round trip instead of three. Under the load benchmark the one database thread of a daphne
-process spent more of each input waiting on those round trips than running Python
-(docs/performance-load.md, round 9). They are also prepared statements there (`_cursor`): PostgreSQL
-parses and plans each once per pooled connection, not once per input (round 19).
+out as one statement (`batched_writes`): the event, the Shot row and the row's columns are the parts of
+one `WITH ... INSERT ..., ... UPDATE` statement, one round trip, one execution, one prepared plan. Under
+the load benchmark the one database thread of a daphne process spent more of each input waiting on
+round trips than running Python (docs/performance-load.md, round 9: three statements became one round
+trip through psycopg's pipeline mode), and each statement's trip through psycopg and Django cost the
+thread about a tenth of a millisecond more (round 25: one statement for the three). The statements are
+prepared (`_cursor`): PostgreSQL parses and plans each once per pooled connection, not once per input
+(round 19).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -152,44 +156,69 @@ def _preparing() -> tuple[type[Any], Callable[[Any], Any]]:
     return PreparingCursor, timezone_of
 
 
+#: The writes `batched_writes` holds back until its block ends: each as its SQL and its parameters.
+_HELD: ContextVar[list[tuple[str, list[Any]]] | None] = ContextVar("kaiza_held_writes", default=None)
+
+
 def insert_row(model: type[Model], values: Mapping[str, Any]) -> None:
     """INSERT one row of `model`: `values` by field name (a foreign key by its field name, with the
     related row's primary key as the value)."""
     db = _db()
-    with _cursor(db) as cursor:
-        cursor.execute(_insert_sql(model, tuple(values), db.vendor), _prepared(db, model, values))
+    _write(db, _insert_sql(model, tuple(values), db.vendor), _prepared(db, model, values))
 
 
 def update_row(model: type[Model], pk: Any, values: Mapping[str, Any]) -> None:
     """UPDATE the named fields of one row of `model`."""
     db = _db()
+    _write(db, _update_sql(model, tuple(values), db.vendor), [*_prepared(db, model, values), pk])
+
+
+def _write(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> None:
+    held = _HELD.get()
+    if held is not None:
+        held.append((sql, params))
+        return
     with _cursor(db) as cursor:
-        cursor.execute(_update_sql(model, tuple(values), db.vendor), [*_prepared(db, model, values), pk])
+        cursor.execute(sql, params)
 
 
 @contextmanager
 def batched_writes() -> Iterator[None]:
-    """Send the statements run inside together and read their results once, at the end (psycopg 3's
-    pipeline mode on PostgreSQL); elsewhere they run one by one as always.
+    """On PostgreSQL, hold the writes made inside (`insert_row`, `update_row`) and send them at the end
+    of the block as one statement (`_merged_sql`); elsewhere (SQLite, which has no writes inside `WITH`)
+    they run one by one as always.
 
-    Only for statements whose results nobody reads inside: `insert_row`, `update_row`. An ORM `save()`
-    inside would read the UPDATE's row count before it has arrived and insert instead. A failure
-    (a unique clash: `duplicate`) surfaces at the end of the block, as Django's own error class."""
+    Only for writes whose results nobody reads inside, and only these two: an ORM statement inside
+    runs at once, before the held writes, so the block must not mix them. A failure (a unique clash:
+    `duplicate`) surfaces at the end of the block, as Django's own error class; a block left by an
+    exception sends nothing."""
     db = _db()
-    raw = db.connection
-    pipeline = getattr(raw, "pipeline", None)
-    if db.vendor != "postgresql" or pipeline is None or not _pipeline_supported():
+    if db.vendor != "postgresql" or _HELD.get() is not None:
         yield
         return
-    with db.wrap_database_errors, pipeline():
+    held: list[tuple[str, list[Any]]] = []
+    token = _HELD.set(held)
+    try:
         yield
+    finally:
+        _HELD.reset(token)
+    if not held:
+        return
+    with _cursor(db) as cursor:
+        cursor.execute(_merged_sql(tuple(sql for sql, _ in held)), [param for _, params in held for param in params])
 
 
-@functools.cache
-def _pipeline_supported() -> bool:
-    import psycopg
-
-    return bool(psycopg.Pipeline.is_supported())
+@functools.lru_cache(maxsize=64)
+def _merged_sql(statements: tuple[str, ...]) -> str:
+    """Writes as one PostgreSQL statement: all but the last as data-modifying `WITH` parts, the last as
+    the statement itself. PostgreSQL runs every part exactly once, whether or not anything reads it, all
+    on the same snapshot; these parts write distinct rows, so their order does not matter. Unique and
+    foreign-key checks are those of the separate statements. Its parameters are the parts' in the same
+    order; the few shapes an input takes (one event, or a few notices beside it) are each prepared once."""
+    if len(statements) == 1:
+        return statements[0]
+    parts = ", ".join(f"w{index} AS ({sql})" for index, sql in enumerate(statements[:-1]))
+    return f"WITH {parts} {statements[-1]}"
 
 
 @functools.lru_cache(maxsize=4)
