@@ -22,6 +22,7 @@ from autobahn.exception import Disconnected  # daphne's websocket library (a dep
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
@@ -63,7 +64,36 @@ class NoConnectionHopMixin:
     message a consumer handles. Every aim relay and event then queued behind all database work of the
     process (the load benchmark's aim relay waited hundreds of ms for it). Our handlers touch the
     database only through `game.common.db.db_async` (Channels' `database_sync_to_async` in a pool), which
-    closes stale connections itself in the thread that uses them, so the hop is skipped."""
+    closes stale connections itself in the thread that uses them, so the hop is skipped.
+
+    A consumer that nothing ever sends to on the channel layer (`reads_own_channel` False: the match
+    socket hears its client, and the process's hub calls it directly: game.realtime.hub) reads its
+    client's messages one after another (`__call__`). Channels' own loop watches the client and the
+    socket's channel at once: a task and an `asyncio.wait` over both for every frame, and a receive
+    pending on the layer for every socket: 18.5 us a frame against 6.5 for the plain loop
+    (scripts/bench_dispatch.py, `timeit` 58 ms; docs/performance-load.md, round 25), at a few thousand
+    aims a second a few points of the core that relays them. Either way one message is handled at a
+    time, in order."""
+
+    #: Whether anything is sent to this socket's own channel (`channel_name`) on the channel layer.
+    reads_own_channel = True
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if self.reads_own_channel:
+            await super().__call__(scope, receive, send)  # type: ignore[misc]
+            return
+        # What Channels' AsyncConsumer.__call__ (4.x, pinned in pyproject.toml) sets up, less the
+        # channel's receive: the layer (the hub's, and its unique channel name for the connection rows).
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[attr-defined]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -99,7 +129,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         """Take the socket's places in the caps, then connect as the consumer does; past a cap, refuse.
         The check and the taking are one synchronous step (no await between them)."""
-        slots = socket_slots(self.scope, match_id=self.slot_match_id())  # type: ignore[attr-defined]
+        slots = socket_slots(self.scope, match_id=self.slot_match_id())
         refused = socket_take(slots)
         if refused is not None:
             await self.refuse(refused)
@@ -114,7 +144,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
         handshake: no snapshot read, no connection row, no hub membership, and `connect` never runs
         (so there is nothing to release)."""
         self.released = True
-        scope: dict[str, Any] = self.scope  # type: ignore[attr-defined]
+        scope: dict[str, Any] = self.scope
         with translation.override(scope_language(scope)):
             reason = translation.gettext(REFUSED_REASONS[cap])
         client = scope.get("client") or ("?", 0)
@@ -136,7 +166,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
                 self.closing = True
 
         try:
-            await super().__call__(scope, receive, guarded_send)  # type: ignore[misc]
+            await super().__call__(scope, receive, guarded_send)
         finally:
             await self.release_once()
 
