@@ -13,8 +13,9 @@ statement instead of three.
 Works on PostgreSQL and SQLite alike (plain SQL; `FOR UPDATE` only where the database has it).
 
 On PostgreSQL the writes of an input (a player's or a server clock's) that does not end the match go
-out as one statement (`batched_writes`): the event, the Shot row and the row's columns are the parts of
-one `WITH ... INSERT ..., ... UPDATE` statement, one round trip, one execution, one prepared plan. Under
+out as one statement (`batched_writes`): the event, the row's columns and the Shot row are the parts of
+one `WITH w0 AS (INSERT ...), w1 AS (UPDATE ...) INSERT ...` statement, one round trip, one execution,
+one prepared plan. Under
 the load benchmark the one database thread of a daphne process spent more of each input waiting on
 round trips than running Python (docs/performance-load.md, round 9: three statements became one round
 trip through psycopg's pipeline mode), and each statement's trip through psycopg and Django cost the
@@ -188,10 +189,11 @@ def batched_writes() -> Iterator[None]:
     of the block as one statement (`_merged_sql`); elsewhere (SQLite, which has no writes inside `WITH`)
     they run one by one as always.
 
-    Only for writes whose results nobody reads inside, and only these two: an ORM statement inside
-    runs at once, before the held writes, so the block must not mix them. A failure (a unique clash:
-    `duplicate`) surfaces at the end of the block, as Django's own error class; a block left by an
-    exception sends nothing."""
+    Only for writes whose results nobody reads inside, and only these two. Any other statement inside
+    runs at once, before the held writes, so it must not read what they write (the input path reads
+    only the connection rows and a tournament's teams in it, neither of which it writes) and must not
+    write what a later held write reads back. A failure (a unique clash: `duplicate`) surfaces at the
+    end of the block, as Django's own error class; a block left by an exception sends nothing."""
     db = _db()
     if db.vendor != "postgresql" or _HELD.get() is not None:
         yield
