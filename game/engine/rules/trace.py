@@ -64,26 +64,26 @@ def crossed_home_line(shot: Any, ball: str, table: TableSpec) -> bool:
     return coordinate_extent(shot, ball, 0)[1] > table.home_line_x
 
 
-#: A cushion nose as `_touching_cushion` reads it: (id, a, b, ax, ay, dx, dy, dx² + dy²).
-Nose = tuple[str, Vec2, Vec2, float, float, float, float, float]
+#: A cushion nose as `_touching_cushion` reads it: (id, a, b, dx, dy, dx² + dy²), b - a = (dx, dy).
+Nose = tuple[str, Vec2, Vec2, float, float, float]
 
 
 def _noses(table: TableSpec) -> list[Nose]:
-    """The table's cushion noses with their projection's figures, made once per walk back (a pot's takes
-    ~150 samples, each tested against every nose)."""
+    """The table's cushion noses with their direction and squared length, made once per walk back (a
+    pot's takes ~150 samples, each tested against every nose)."""
     out = []
     for cushion in table.cushions:
-        (ax, ay), (bx, by) = cushion.a, cushion.b
-        dx, dy = bx - ax, by - ay
-        out.append((cushion.id, cushion.a, cushion.b, ax, ay, dx, dy, dx * dx + dy * dy))
+        a, b = cushion.a, cushion.b
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        out.append((cushion.id, a, b, dx, dy, dx * dx + dy * dy))
     return out
 
 
 def _touching_cushion(point: tuple[float, float], noses: list[Nose], limit: float) -> str | None:
     """The cushion whose straight nose the ball touches (not its end, where the jaw rounding begins)."""
     px, py = point
-    for cushion_id, a, b, ax, ay, dx, dy, denom in noses:
-        t = ((px - ax) * dx + (py - ay) * dy) / denom
+    for cushion_id, a, b, dx, dy, denom in noses:
+        t = ((px - a[0]) * dx + (py - a[1]) * dy) / denom
         if 0.0 < t < 1.0 and point_segment_distance(point, a, b) <= limit:
             return cushion_id
     return None
