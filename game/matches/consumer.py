@@ -353,7 +353,9 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await self.send_message(protocol.error("not_your_turn", gettext_noop("only the player to act can aim")))
             return
         self.pending_aim = protocol.aim(self.name, message.strike)
-        if any(task.get_name() == "aim-flush" for task in self.tasks):
+        # A flush still running relays this aim; one that has returned (its task done, though its
+        # done-callback has not yet taken it out of `tasks`) will not, so a new one starts.
+        if any(task.get_name() == "aim-flush" and not task.done() for task in self.tasks):
             return
         wait = self.last_aim_relay + self.aim_interval - time.monotonic()
         if wait <= 0:

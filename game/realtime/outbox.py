@@ -166,7 +166,9 @@ class VersionedOutbox:
         self.track(message["pending"])
 
     def drain_backlog(self) -> None:
-        if any(task.get_name() == "backlog" for task in self.tasks):
+        # A drain still running sends what was just added; one that has returned (done, not yet taken
+        # out of `tasks` by its callback) will not.
+        if any(task.get_name() == "backlog" and not task.done() for task in self.tasks):
             return
         self.start(self.send_backlog(), "backlog")
 

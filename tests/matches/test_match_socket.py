@@ -394,8 +394,9 @@ async def test_spectators_get_the_aim_at_most_10_per_second_and_the_last_one_alw
     async def aims_until_the_last(watcher: Any) -> list[dict[str, Any]]:
         # Read until the sweep's last aim (a loaded host may hold it past a fixed quiet time), then
         # whatever follows it: nothing may come after the last.
-        aims = []
+        aims, deadline = [], time.monotonic() + 15.0  # beats keep coming: bound the wait, not each read
         while not aims or aims[-1]["d"]["angle"] != pytest.approx(last):
+            assert time.monotonic() < deadline, f"the sweep's last aim never came: {aims[-3:]}"
             message = await watcher.recv(10.0)
             if message["t"] == "aim":
                 aims.append(message)
