@@ -292,3 +292,32 @@ def test_a_count_of_simulations_gives_the_same_move_on_a_slow_host(monkeypatch: 
     monkeypatch.setattr(search, "time", slow)  # the search's clock only, not the process's
     assert choose_move(snapshot, 4, seed=4, simulations=24) == fast_counted
     assert choose_move(snapshot, 4, seed=4, budget=5.0) != fast_timed  # what the count protects from
+
+
+def easy_pot(rng: random.Random) -> dict[str, Any]:
+    """alice to shoot a red 35-80 cm from a foot pocket, the white 30-70 cm behind it and cut at most
+    12 degrees: a ball a newcomer expects to see potted; the other balls far away."""
+    pocket = rng.choice(("foot_left", "foot_right"))
+    px, py = TABLE.pockets[pocket].center
+    along = math.atan2(W / 2 - py, -L / 4) + rng.uniform(-0.25, 0.25)
+    reach = rng.uniform(0.35, 0.8)
+    red = (px + reach * math.cos(along), py + reach * math.sin(along))
+    behind, cut = rng.uniform(0.3, 0.7) + 2 * R, math.radians(rng.uniform(-12.0, 12.0))
+    cue = (red[0] + behind * math.cos(along + cut), red[1] + behind * math.sin(along + cut))
+    return position(
+        {"white1": list(cue), "red1": list(red), "white2": [0.3, 0.3], "red2": [0.4, 1.1], "kaisa": [L / 2, W / 2]}
+    )
+
+
+def test_level_one_pots_sometimes() -> None:
+    """The weakest computer player pots an easy ball now and then (a game against it is not scoreless),
+    and the strongest pots more of the same balls: the levels stay ordered. Seeded, and the search
+    bounded by its count of shots, so the same on any host (the ladder measures whole matches)."""
+    pots = {1: 0, 5: 0}
+    for seed in range(20):
+        snapshot = easy_pot(random.Random(seed))
+        for level in pots:
+            move = choose_move(snapshot, level, seed=seed, simulations=30)
+            pots[level] += bool(apply_move(Match.from_snapshot(snapshot), move).verdict["scored"])
+    assert 3 <= pots[1] < 20, pots
+    assert pots[5] > pots[1] + 5, pots

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
+  shotClockLeft,
   activePlayer,
   aimGliding,
   animating,
@@ -286,4 +287,18 @@ test("a page's animation rate: a test server's number, else real time", () => {
   assert.equal(animationRate({ animationRate: "" }), 1);
   assert.equal(animationRate({ animationRate: "fast" }), 1);
   assert.equal(animationRate({ animationRate: "-2" }), 1);
+});
+
+test("the shot clock stands at its whole time until the balls stop, then counts the shooter's own time", () => {
+  const state = { clock: { skew: 0 } };
+  // The server's deadline: the shot at 1000, its balls rolling 8.7 s, a 15 s clock.
+  const clock = { shot_deadline: 1000 + 8.7 + 15, shot_clock: 15 };
+  assert.deepEqual(shotClockLeft(state, clock, 1000.5), { left: 15, running: false }); // balls rolling
+  assert.deepEqual(shotClockLeft(state, clock, 1008.7), { left: 15, running: false }); // last ball at rest
+  const later = shotClockLeft(state, clock, 1010.7);
+  assert.equal(later.running, true);
+  assert.ok(Math.abs(later.left - 13) < 1e-9);
+  // Before the break (no deadline yet) a match with a shot clock shows it, standing; without one, nothing.
+  assert.deepEqual(shotClockLeft(state, { shot_deadline: null, shot_clock: 15 }, 1000), { left: 15, running: false });
+  assert.equal(shotClockLeft(state, { shot_deadline: null, shot_clock: null }, 1000), null);
 });

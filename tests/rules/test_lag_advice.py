@@ -51,3 +51,40 @@ def test_the_deciding_lag_says_both_distances_k3_1() -> None:
     reason = second.verdict["reason"]
     assert "alice: 92 mm" in reason and "bob: 579 mm" in reason, reason
     assert "alice wins the lag" in reason
+
+
+def _default_lag(match: Match, name: str) -> dict[str, float]:
+    """The strike a player makes who keeps the power the page starts at: the offered speed, straight."""
+    advice = match.constraints(name)["lag"]
+    assert advice is not None
+    return {"angle": 0.0, "speed": advice["speed"], "side": 0.0, "height": 0.0}
+
+
+def test_lag_at_default_power_decides() -> None:
+    """K-3.1: two players who both press Lag at the power the page offers get a decision, not a re-lag
+    (the halves are mirror images: one speed offered to both tied every time), both offered speeds are
+    good lags, and neither seat is favoured. Equal lags still re-lag, as the rule says."""
+    winners = []
+    for n in range(12):
+        names = (f"player{n}a", f"player{n}b")
+        match = Match.new(names)
+        for side, name in enumerate(names):
+            speed = _default_lag(match, name)["speed"]
+            assert lag_distance(TABLE, side, colours(match), speed) < 0.03, (name, speed)
+        match.lag(names[0], _default_lag(match, names[0]))
+        decided = match.lag(names[1], _default_lag(match, names[1])).verdict
+        assert not decided["relag"] and decided["lag_winner"] in names, decided["reason"]
+        distances = [d for _, d in decided["params"]["lags"]]
+        assert abs(distances[0] - distances[1]) > 0.001, distances  # more than K-3.1's 1 mm apart
+        winners.append(names.index(decided["lag_winner"]))
+    assert 0 < sum(winners) < len(winners), winners  # each seat wins some
+
+    # The same speed on both halves stops at the same distance: equal within 1 mm, lag again (K-3.1).
+    match = Match.new(("ann", "bea"))
+    strike = _default_lag(match, "ann")
+    match.lag("ann", strike)
+    again = match.lag("bea", strike).verdict
+    assert again["relag"] and again["lag_winner"] is None
+    # The new round offers speeds that decide again.
+    match.lag("ann", _default_lag(match, "ann"))
+    assert match.lag("bea", _default_lag(match, "bea")).verdict["lag_winner"] in ("ann", "bea")

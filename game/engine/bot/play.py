@@ -38,7 +38,9 @@ class LevelStats:
     own shot that passed the turn or was the opponent's; ``fouls`` counts shots with a penalty (K-8.1),
     ``replays`` the shots from hand the rules had played again (K-7.2: the cue ball did not cross the
     home line; they count as shots of the same visit) and ``points`` the points scored minus the
-    penalties.
+    penalties. ``first_pots`` holds, per match a level played, the number of its own visit in which
+    it first made a call (how soon a game against it sees a pot); a match where it made none adds
+    nothing, ``no_pot`` counts those.
     """
 
     shots: dict[int, int] = field(default_factory=lambda: defaultdict(int))
@@ -48,6 +50,8 @@ class LevelStats:
     replays: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     points: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     times: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    first_pots: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    no_pot: dict[int, int] = field(default_factory=lambda: defaultdict(int))
 
 
 @dataclass(frozen=True)
@@ -82,11 +86,14 @@ def play_match(
     last_shooter: str | None = None
     visit_open = False
     shots = 0
+    own_visits = dict.fromkeys(seats, 0)
+    first_pot: dict[str, int] = {}
     for move_number in range(max_moves):
         if max_shots is not None and shots >= max_shots:
             break
         pending = match.pending()
         if not pending:
+            _note_first_pots(stats, levels, seats, first_pot)
             return MatchResult(match.winner, match.scores, False)
         player, action = pending[0]
         snapshot = match.snapshot()
@@ -104,9 +111,13 @@ def play_match(
             continue
         shots += 1
         verdict = outcome.verdict
+        new_visit = not (visit_open and last_shooter == player)
+        own_visits[player] += new_visit
+        if verdict.get("scored") and player not in first_pot:
+            first_pot[player] = own_visits[player]
         if stats is not None:
             level = levels[player]
-            stats.visits[level] += not (visit_open and last_shooter == player)
+            stats.visits[level] += new_visit
             stats.times[level].append(elapsed)
             stats.shots[level] += 1
             stats.pots[level] += bool(verdict.get("scored"))
@@ -116,8 +127,22 @@ def play_match(
         last_shooter, visit_open = player, not verdict.get("turn_passes", True)
         if on_shot is not None:
             on_shot(snapshot, player, move, outcome)
+    _note_first_pots(stats, levels, seats, first_pot)
     scores = match.scores
     names = list(scores)
     if scores[names[0]] == scores[names[1]]:
         return MatchResult(None, scores, True)
     return MatchResult(max(names, key=lambda n: scores[n]), scores, True)
+
+
+def _note_first_pots(
+    stats: LevelStats | None, levels: Mapping[str, int], seats: tuple[str, str], first_pot: Mapping[str, int]
+) -> None:
+    """Each seat's first made call of one finished match into ``stats``."""
+    if stats is None:
+        return
+    for seat in seats:
+        if seat in first_pot:
+            stats.first_pots[levels[seat]].append(first_pot[seat])
+        else:
+            stats.no_pot[levels[seat]] += 1

@@ -27,7 +27,7 @@ from game.engine.rules import words
 from game.engine.rules.calls import Call
 from game.engine.rules.errors import RuleError
 from game.engine.rules.lag import LAG_BALLS
-from game.engine.rules.lag_advice import best_lag_speed
+from game.engine.rules.lag_advice import lag_coin, suggested_lag_speeds
 from game.engine.rules.legality import validate_call
 from game.engine.rules.placement import TOUCH_TOLERANCE, mouth_centre
 from game.engine.rules.state import SHOOTING_PHASES, MatchState, Phase, ShootoutStage, table_of
@@ -216,13 +216,15 @@ def placement(state: MatchState, player: str) -> dict[str, Any] | None:
 
 
 def lag(state: MatchState, player: str) -> dict[str, Any] | None:
-    """While ``player`` owes a lag (K-3.1, K-11.2): ``{"speed"}``, the straight speed that stops nearest
-    the home cushion with the colours where they lie (game.engine.rules.lag_advice); else None."""
+    """While ``player`` owes a lag (K-3.1, K-11.2): ``{"speed"}``, a straight speed that stops just short
+    of the home cushion with the colours where they lie, each player his own so that two lags at the
+    offered speeds never tie (game.engine.rules.lag_advice); else None."""
     if "lag" not in actions(state, player):
         return None
     side = state.index_of(player)
     colours = tuple((b, p[0], p[1]) for b, p in sorted(state.balls.items()) if p is not None and b not in LAG_BALLS)
-    return {"speed": round(best_lag_speed(state.ruleset.ball_diameter, side, colours), 3)}
+    coin = lag_coin(state.names, state.lag.round)
+    return {"speed": round(suggested_lag_speeds(state.ruleset.ball_diameter, colours, coin)[side], 3)}
 
 
 def why_words(allowed: dict[str, Any], refused: dict[str, str], said: dict[str, RuleError]) -> dict[str, Any]:

@@ -5,11 +5,12 @@ matches on the engine alone through the one bot match loop (:func:`game.engine.b
 ``bot_match``'s too), match i on seed S + i, the seats and the break alternating (the higher level
 breaks in the even matches whoever wins the lag, K-3.2). Per level it prints the win rate, points per
 visit (points minus penalties, K-8.1), pot rate (shots whose call scored) and fouls per visit, over all
-the matches it played, with its shots, visits and K-7.2 replays (shots from hand played again); the
-last lines read ``level K over level K-1: W% of N matches``, one per pair.
+the matches it played, with its shots, visits and K-7.2 replays (shots from hand played again), and
+in which of its own visits it first made a call (the median over its matches: how soon a game
+against it sees a pot); the last lines read ``level K over level K-1: W% of N matches``, one per pair.
 
-The levels search within their time budgets, so the figures depend a little on the host's speed:
-print the host's timeit with them. ``--target`` and ``--max-moves`` shorten the matches (a capped
+The levels search within their time budgets, so the figures depend a little on the host's speed: the
+host's timeit is printed before and after them. ``--target`` and ``--max-moves`` shorten the matches (a capped
 match is decided on points); ``--levels`` and ``--budget`` make a quick run (the test's).
 """
 
@@ -25,12 +26,20 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from game.engine.bot.levels import LEVELS
 from game.engine.bot.play import LevelStats, play_match
+from game.management.commands.bench_analysis import TIMEIT_STATEMENT, host_speed_ms
 
 
 def ladder_line(higher: int, lower: int, wins: int, matches: int) -> str:
     """The contract line of one pair of levels."""
     percent = round(100 * wins / matches) if matches else 0
     return f"level {higher} over level {lower}: {percent}% of {matches} matches"
+
+
+def _first_pot(stats: LevelStats, level: int) -> str:
+    """The median visit of a level's first made call ("visit 3"), with the matches it made none in."""
+    firsts = stats.first_pots[level]
+    median = f"{statistics.median(firsts):g}" if firsts else "-"
+    return median if not stats.no_pot[level] else f"{median} ({stats.no_pot[level]} none)"
 
 
 class Command(BaseCommand):
@@ -56,6 +65,7 @@ class Command(BaseCommand):
         won: dict[int, int] = defaultdict(int)
         pairs: list[tuple[int, int, int]] = []
         capped = 0
+        self.stdout.write(f"host: timeit {TIMEIT_STATEMENT}: {host_speed_ms():.0f} ms (best of 5)")
         started = time.perf_counter()
         for lower, higher in itertools.pairwise(levels):
             high, low = f"level{higher}", f"level{lower}"
@@ -84,6 +94,7 @@ class Command(BaseCommand):
                 )
             pairs.append((higher, lower, wins))
         elapsed = time.perf_counter() - started
+        self.stdout.write(f"host after: timeit {TIMEIT_STATEMENT}: {host_speed_ms():.0f} ms (best of 5)")
         self.stdout.write("")
         self.stdout.write(
             f"Ladder of levels {', '.join(map(str, levels))}: {matches} matches a pair to {options['target']}, "
@@ -93,7 +104,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"{'level':>5} {'matches':>7} {'win %':>6} {'pts/visit':>9} {'pot %':>6} {'fouls/visit':>11} "
-            f"{'shots':>6} {'visits':>6} {'replays':>7} {'think p50':>9}"
+            f"{'shots':>6} {'visits':>6} {'replays':>7} {'think p50':>9} {'1st pot':>11}"
         )
         for level in levels:
             shots = stats.shots[level] or 1
@@ -103,7 +114,8 @@ class Command(BaseCommand):
                 f"{stats.points[level] / visits:>9.2f} {100 * stats.pots[level] / shots:>5.1f}% "
                 f"{stats.fouls[level] / visits:>11.2f} {stats.shots[level]:>6} {stats.visits[level]:>6} "
                 f"{stats.replays[level]:>7} "
-                f"{statistics.median(stats.times[level] or [0.0]):>8.2f}s"
+                f"{statistics.median(stats.times[level] or [0.0]):>8.2f}s "
+                f"{_first_pot(stats, level):>11}"
             )
         for higher, lower, wins in pairs:
             self.stdout.write(ladder_line(higher, lower, wins, matches))

@@ -13,7 +13,8 @@ A deadline acts through the same path as a player's input (`matches.inputs.commi
 applies it (`expire_shot_clock`, `abandon`, `tick`), a Shot row records it for the replay, the
 versioned events are stored, and the caller publishes them.
 
-- Shot clock (from the break on): the player the rules wait for loses the visit (a timeout foul, no
+- Shot clock (from the break on, counted from when the last shot's balls are at rest:
+  `inputs.reset_shot_clock`): the player the rules wait for loses the visit (a timeout foul, no
   points), the third time in a row the match.
 - Disconnect grace: the absent player loses; both absent, or before the break: aborted (K-9.3). A bot
   is always present, so a bot match ends when its human has gone past the grace.

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -48,14 +49,26 @@ from game.realtime import protocol
 from game.signals import match_finished
 
 
-def reset_shot_clock(match: Match, now: float, engine: EngineMatch | None = None) -> None:
+def reset_shot_clock(match: Match, now: float, engine: EngineMatch | None = None, *, motion: float = 0.0) -> None:
     """Start the shot clock for whoever must act now. It runs only once the break has been played:
     before it nothing is at stake, a page may still be loading, and either player may `abort` a
     match that does not get going (as lichess does with a game whose first move never comes).
+    `motion`: how long the balls of the input just applied roll (the shot's duration, known here):
+    the clock counts only the shooter's own time, from the moment the last ball is at rest (a break
+    rolls for up to 9 s, more than half of a 15 s clock). Every per-visit deadline goes through here,
+    K-11's visit clock once the time is up too.
     `engine`: the engine at `match.snapshot` when the caller has it (saves rebuilding it)."""
     seconds = shot_clock_seconds(match)
     active = match.status == Match.Status.ACTIVE and seconds and not _before_the_break(match.snapshot, engine)
-    match.shot_deadline = now + float(seconds) if active and seconds else None
+    match.shot_deadline = now + max(0.0, float(motion)) + float(seconds) if active and seconds else None
+
+
+def rolling_on_screen(shot: Any) -> float:
+    """Seconds the balls of ``shot`` (a physics Shot, or None) roll on the players' screens: its
+    duration, shown faster only on a test server (settings.KAIZA_ANIMATION_RATE, 1 in production)."""
+    if shot is None:
+        return 0.0
+    return float(shot.duration) / float(settings.KAIZA_ANIMATION_RATE)
 
 
 def _before_the_break(snapshot: dict[str, Any], engine: EngineMatch | None = None) -> bool:
@@ -166,7 +179,7 @@ def commit_change(
     state = state_of(snapshot, engine)  # once per change: every event of this change carries the same state
     events: list[dict[str, Any]] = []
     if t is not None and t != "finished":
-        reset_shot_clock(match, now, engine)
+        reset_shot_clock(match, now, engine, motion=rolling_on_screen(shot))
         refresh_grace(match, now, connected)
         data = {**data, "ack": ack, "verdict": verdict, "state": state}
         if segments is not None:

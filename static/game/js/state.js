@@ -211,6 +211,20 @@ export function secondsLeft(state, deadline, epoch) {
   return deadline - (epoch + skew);
 }
 
+/**
+ * The shot clock as the player reads it: `{left, running}`, or null in a match without one. The
+ * server's deadline is the shot's time plus its balls' rolling time plus the clock, so the clock
+ * stands at its whole time until the last ball is at rest and counts only the shooter's own time.
+ * Before the break (no deadline yet) a match with a shot clock shows it standing, from the lag on.
+ */
+export function shotClockLeft(state, clock, epoch) {
+  const whole = clock && typeof clock.shot_clock === "number" && clock.shot_clock > 0 ? clock.shot_clock : null;
+  const left = secondsLeft(state, clock ? clock.shot_deadline : null, epoch);
+  if (left === null) return whole === null ? null : { left: whole, running: false };
+  if (whole !== null && left >= whole) return { left: whole, running: false };
+  return { left, running: true };
+}
+
 /** Apply buffered events that have become contiguous. */
 function drain(state, now) {
   let s = state;

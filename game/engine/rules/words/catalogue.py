@@ -20,6 +20,12 @@ CUE_IDS = ("white1", "white2")
 Forms = str | Mapping[str, str]
 
 
+def both_stopped(params: Mapping[str, Any]) -> bool:
+    """A re-lag whose two lags both stopped (K-3.1): they were equal, not both lost."""
+    lags = params.get("lags") or []
+    return len(lags) == 2 and all(distance is not None for _, distance in lags)
+
+
 def form(forms: Forms, case: str) -> str:
     """The word in ``case`` ("nom" when the language has no such form)."""
     if isinstance(forms, str):

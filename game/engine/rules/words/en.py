@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game.engine.rules.words.catalogue import Catalogue, Namer, Template
+from game.engine.rules.words.catalogue import Catalogue, Namer, Template, both_stopped
 
 
 # ----------------------------------------------------------------------------------------- English
@@ -73,7 +73,7 @@ def _lag(w: Namer, p: Mapping[str, Any]) -> str:
         said = (f"{n}: {d * 1000:.0f} mm" if d is not None else f"{n}: lost" for n, d in p["lags"])
         text += "; " + ", ".join(said)
     if p.get("relag"):
-        text += "; both lags lost or equal: lag again"
+        text += "; equal to within 1 mm: lag again" if both_stopped(p) else "; both lags lost: lag again"
     elif p.get("winner"):
         text += f"; {p['winner']} wins the lag and chooses who breaks"
     return text

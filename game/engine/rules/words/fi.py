@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game.engine.rules.words.catalogue import Catalogue, Namer, Template
+from game.engine.rules.words.catalogue import Catalogue, Namer, Template, both_stopped
 
 
 def _n(count: int, one: str, many: str) -> str:
@@ -94,7 +94,11 @@ def _lag(w: Namer, p: Mapping[str, Any]) -> str:
         said = (f"{n}: {d * 1000:.0f} mm" if d is not None else f"{n}: hävisi" for n, d in p["lags"])
         text += "; " + ", ".join(said)
     if p.get("relag"):
-        text += "; molemmat hävisivät tai tasapeli: teikataan uudelleen"
+        text += (
+            "; tasan 1 mm:n tarkkuudella: teikataan uudelleen"
+            if both_stopped(p)
+            else "; molemmat hävisivät: teikataan uudelleen"
+        )
     elif p.get("winner"):
         text += f"; {p['winner']} voittaa teikkauksen ja valitsee aloittajan"
     return text

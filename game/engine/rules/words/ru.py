@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game.engine.rules.words.catalogue import Catalogue, Namer, Template
+from game.engine.rules.words.catalogue import Catalogue, Namer, Template, both_stopped
 
 
 def plural(count: int, one: str, few: str, many: str) -> str:
@@ -105,7 +105,11 @@ def _lag(w: Namer, p: Mapping[str, Any]) -> str:
         said = (f"{n}: {d * 1000:.0f} мм" if d is not None else f"{n}: розыгрыш проигран" for n, d in p["lags"])
         text += "; " + ", ".join(said)
     if p.get("relag"):
-        text += "; оба розыгрыша проиграны или равны: разыгрываем снова"
+        text += (
+            "; равны с точностью до 1 мм: разыгрываем снова"
+            if both_stopped(p)
+            else "; оба розыгрыша проиграны: разыгрываем снова"
+        )
     elif p.get("winner"):
         text += f"; {p['winner']} выигрывает розыгрыш и выбирает, кто разбивает"
     return text

@@ -207,13 +207,21 @@ export function createControls(root, dispatch) {
   };
 }
 
-/** What a good lag is (K-3.1), with the server's suggested power (constraints.lag). */
+/** What a good lag is and what it needs (K-3.1), with the server's suggested power (constraints.lag). */
 export function lagHint(mine) {
   const what = gettext(
-    "Lag: to the far cushion and back; the white that stops nearer the home cushion wins. A long cushion, a ball or the centre line loses.",
+    "Lag: to the far cushion and back; the white that stops nearer the home cushion wins, to the millimetre. A long cushion, a ball or the centre line loses.",
   );
   const speed = mine && mine.lag && typeof mine.lag.speed === "number" ? mine.lag.speed : null;
-  const power = speed === null ? "" : interpolate(gettext("About %(speed)s m/s."), { speed: speed.toFixed(1) });
+  const power =
+    speed === null
+      ? ""
+      : interpolate(
+          gettext(
+            "A good lag is straight and just soft enough to stop short of the home cushion: about %(speed)s m/s. Harder, it bounces off the home cushion and rolls back out.",
+          ),
+          { speed: speed.toFixed(1) },
+        );
   return [what, power, gettext("Hold the white and pull back, or press Space.")].filter(Boolean).join(" ");
 }
 

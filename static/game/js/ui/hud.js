@@ -4,7 +4,7 @@
  * DOM writes happen only when a value changed.
  */
 
-import { activePlayer, cutOff, myActions, mySeat, phaseKey, secondsLeft, sending } from "../state.js";
+import { activePlayer, cutOff, myActions, mySeat, phaseKey, secondsLeft, sending, shotClockLeft } from "../state.js";
 import { canOfferRematch, endCard, nameRuns } from "./endcard.js";
 import {
   matchClockText,
@@ -287,10 +287,12 @@ export function createHud(root) {
 
     const clock = state.clock || {};
     const live = game.phase !== "finished";
-    const shotLeft = live ? secondsLeft(state, clock.shot_deadline, epoch) : null;
+    const shot = live ? shotClockLeft(state, clock, epoch) : null;
+    const shotLeft = shot ? shot.left : null;
     setText(shotClock, shotLeft !== null ? formatClock(shotLeft) : ""); // its stopwatch: kaiza.css
-    setAttr(shotClock, "data-urgent", shotLeft !== null && shotLeft <= SHOT_CLOCK_WARNING_S ? "yes" : null);
-    setAttr(shotClock, "title", shotLeft !== null ? shotClockTooltip(clock) : gettext("shot clock"));
+    setAttr(shotClock, "data-urgent", shot && shot.running && shotLeft <= SHOT_CLOCK_WARNING_S ? "yes" : null);
+    setAttr(shotClock, "data-running", shot ? (shot.running ? "yes" : "no") : null);
+    setAttr(shotClock, "title", shot ? shotClockTooltip(clock, { standing: !shot.running && typeof clock.shot_deadline !== "number" }) : gettext("shot clock"));
     const matchLeft = live ? secondsLeft(state, clock.match_deadline, epoch) : null;
     setText(matchClock, matchClockText(game, matchLeft));
     const detailText = phaseDetail(game, { matchLeft });

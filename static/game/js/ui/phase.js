@@ -125,10 +125,13 @@ export function choiceWords(game) {
  * The shot clock's tooltip: what an expiry does, with the server's numbers.
  * @param {object} clock the server's `clock` object
  */
-export function shotClockTooltip(clock) {
+export function shotClockTooltip(clock, { standing = false } = {}) {
   const c = clock || {};
   const lose = typeof c.timeout_limit === "number" ? c.timeout_limit : 3;
-  const first = gettext("Shot clock: when it runs out the visit passes to the opponent, the balls stay where they are.");
+  const when = standing
+    ? gettext("Shot clock: it starts once the break has been played, and each time counts from when the balls stop.")
+    : gettext("Shot clock: it counts from when the balls stop.");
+  const first = `${when} ${gettext("When it runs out the visit passes to the opponent, the balls stay where they are.")}`;
   const then =
     typeof c.grace === "number"
       ? interpolate(

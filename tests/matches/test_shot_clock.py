@@ -1,0 +1,103 @@
+"""The shot clock counts only the shooter's own time: it starts when the last ball of the shot before
+it is at rest (the shot's duration, known to the server), on the game clock, through the services
+every input takes. A 15 s clock after a break that rolls for seconds still gives the next player 15 s."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from game.accounts.services import user_signup
+from game.common import clock
+from game.common.clock import game_now
+from game.matches.selectors.match_state import engine_names
+from game.matches.services import (
+    match_choose_break,
+    match_create,
+    match_join,
+    match_lag,
+    match_place,
+    match_shoot,
+)
+from game.matches.services.deadlines import deadlines_fire_due
+from game.models import Match
+from tests.support.play_support import (
+    BREAK_ANGLE,
+    BREAK_CALL,
+    BREAK_CUE,
+    LAG_LOSING,
+    LAG_WINNING,
+    WHITE2_OPENING,
+    fast_password_hasher,
+)
+
+pytestmark = pytest.mark.django_db
+__all__ = ["fast_password_hasher"]  # autouse fixture
+
+SHOT_CLOCK = 15
+
+
+def _broken_match() -> tuple[Match, dict[str, Any], float]:
+    """A match with a 15 s shot clock, played to just after the break: the row, the break's `shot`
+    event and the game time the break was played at."""
+    suffix = str(time.monotonic_ns())[-6:]
+    alice = user_signup(username=f"alice{suffix}", password="pw-alice-12345")
+    bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345")
+    match, _ = match_create(user=alice, rated=False, time_limit=None, shot_clock=SHOT_CLOCK)
+    match_join(match_id=match.id, user=bob)
+    match_lag(match_id=match.id, user=alice, strike=LAG_WINNING)
+    match_lag(match_id=match.id, user=bob, strike=LAG_LOSING)
+    match_choose_break(match_id=match.id, user=alice, take=True)
+    match_place(match_id=match.id, user=bob, ball="white2", x=WHITE2_OPENING[0], y=WHITE2_OPENING[1])
+    match_place(match_id=match.id, user=alice, ball="white1", x=BREAK_CUE[0], y=BREAK_CUE[1])
+    assert Match.objects.get(pk=match.id).shot_deadline is None  # before the break nothing is at stake
+    before = game_now()
+    applied = match_shoot(
+        match_id=match.id,
+        user=alice,
+        call=BREAK_CALL,
+        strike={"angle": BREAK_ANGLE, "speed": 2.5, "side": 0.0, "height": 0.0},
+    )
+    shot = next(e for e in applied.events if e["t"] == "shot")
+    return Match.objects.get(pk=match.id), shot, before
+
+
+def _rolling_time(segments: dict[str, Any]) -> float:
+    """When the last ball of a shot comes to rest, read from its motion segments (ARCHITECTURE 4)."""
+    last = 0.0
+    for track in segments.values():
+        for piece in track:
+            last = max(last, float(piece[1]) if piece[0] == "pocket" else float(piece[0]))
+    return last
+
+
+def test_shot_clock_starts_when_the_balls_stop() -> None:
+    match, shot, before = _broken_match()
+    rolling = _rolling_time(shot["d"]["segments"])
+    assert rolling > 2.0, "the break rolls for seconds: the clock must not eat them"
+    deadline = match.shot_deadline
+    assert deadline is not None
+    # The deadline is the shot's time, plus its rolling time, plus the whole clock; the client gets it.
+    assert before + rolling + SHOT_CLOCK <= deadline <= game_now() + rolling + SHOT_CLOCK + 0.5
+    assert shot["d"]["clock"]["shot_deadline"] == deadline
+    assert shot["d"]["clock"]["shot_clock"] == SHOT_CLOCK
+    assert match.next_deadline == deadline
+    names = engine_names(match)
+    assert match.snapshot["turn"] == 0 and match.snapshot["players"][0]["name"] == names[0]
+
+    # 14 s after the balls stopped (the clock's whole time minus a second) nothing is due yet...
+    clock.advance(deadline - 1 - game_now())
+    assert deadlines_fire_due() == []
+    # ...and 2 s later the shooter has used his 15 s: the visit passes (K-6.1), once.
+    clock.advance(2)
+    fired = deadlines_fire_due()
+    assert [e["t"] for _, applied in fired for e in applied.events] == ["timeout"]
+    timeout = fired[0][1].events[0]
+    assert timeout["d"]["player"] == names[0]
+    after = Match.objects.get(pk=match.id)
+    assert after.snapshot["turn"] == 1
+    # A timeout moves no ball: the next clock runs from now, with nothing rolling.
+    assert after.shot_deadline == pytest.approx(game_now() + SHOT_CLOCK, abs=0.5)
+    assert deadlines_fire_due() == []
