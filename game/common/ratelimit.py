@@ -35,6 +35,7 @@ __all__ = [
     "RateLimitMiddleware",
     "RateLimited",
     "TokenBucket",
+    "asker_keys",
     "chat_allows",
     "client_address",
     "rate_limit_consume",
@@ -106,6 +107,22 @@ def rate_limit_consume(request: HttpRequest, action: str, *, user: Any = None) -
             raise ValueError(f"unknown rate limit scope {per!r} for {action}")
         if not window_take(key, count, seconds):
             raise RateLimited(action)
+
+
+def asker_keys(request: HttpRequest) -> list[str]:
+    """Who is asking, for limits on work in flight rather than per minute (one engine question at a
+    time, game.common.engine_pool.ask_engine): the person (their account, else their browser's
+    session when it has one) and the client address. A visitor with neither an account nor a session
+    is known by the address alone."""
+    keys = [f"ip:{client_address(request)}"]
+    who = getattr(request, "user", None)
+    if who is not None and who.is_authenticated:
+        keys.append(f"user:{who.pk}")
+    else:
+        session = getattr(request, "session", None)
+        if session is not None and session.session_key:
+            keys.append(f"session:{session.session_key}")
+    return keys
 
 
 def rate_limited(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:

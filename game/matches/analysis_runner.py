@@ -9,8 +9,9 @@ Why it is built this way:
   only awaits the futures, writes the progress through the database pool and publishes it.
 - **Shot by shot.** One pool job per shot (its analysis and the best shot's exact motion), the
   progress stored and published (``analysis {status, done, total}`` to the match's group: the match
-  page's and the replay page's sockets) after each, so a page shows "shot k of N" live and a bot's
-  move can take the pool between two shots.
+  page's and the replay page's sockets) after each, so a page shows "shot k of N" live; every job is
+  the pool's least urgent (``Urgency.BACKGROUND``): a bot's move or a person's question waiting is
+  served before the next shot.
 - **Taken once.** Every daphne process's clock poll (game.matches.clock_runner.EACH_POLL, registered in
   game.apps) calls :func:`start_waiting`, which takes a queued analysis with ``FOR UPDATE SKIP LOCKED``
   (game.matches.services.analysis_claim): two processes never run the same one. A crash marks it
@@ -25,7 +26,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from game.common.db import db_async
-from game.common.engine_pool import run_in_engine_pool
+from game.common.engine_pool import Urgency, run_in_engine_pool
 from game.common.knobs import setting_int
 from game.engine.analysis import (
     ANALYSIS_SIMULATIONS,
@@ -45,8 +46,8 @@ from game.realtime import protocol
 
 logger = logging.getLogger(__name__)
 
-#: Analyses one process runs at once: the pool has one worker by default, and the bot must still get
-#: its turns between two shots.
+#: Analyses one process runs at once: one shot at a time of background work keeps the pool's other
+#: workers for questions.
 RUNNING_PER_PROCESS = 1
 #: Longest wait for one shot's analysis (s): the search is bounded in simulations, not time.
 SHOT_TIMEOUT = 120.0
@@ -89,14 +90,22 @@ async def analyse_record(
     then one engine-pool job a shot (its analysis and the best shot's exact motion), ``progress``
     awaited after each; the report (with ``simulations`` and each shot's ``best_motion``) and the
     shots analysed. The one path of the server (:func:`run_one`) and of ``bench_analysis``."""
-    shots = played_shots(await run_in_engine_pool(record_shots, record, timeout=SHOT_TIMEOUT))
+    shots = played_shots(
+        await run_in_engine_pool(record_shots, record, timeout=SHOT_TIMEOUT, urgency=Urgency.BACKGROUND)
+    )
     total = len(shots)
     await progress(0, total)
     analyses = []
     motions = []
     for index, shot in enumerate(shots):
         analysed, motion = await run_in_engine_pool(
-            analyse_with_motion, shot, STROKE_NOISE, samples, simulations, timeout=SHOT_TIMEOUT
+            analyse_with_motion,
+            shot,
+            STROKE_NOISE,
+            samples,
+            simulations,
+            timeout=SHOT_TIMEOUT,
+            urgency=Urgency.BACKGROUND,
         )
         analyses.append(analysed)
         motions.append(motion)

@@ -5,7 +5,8 @@ the bot is woken by exactly the events that can make it due. Why it is built thi
 
 - **The event loop stays free** (ARCHITECTURE.md section 1). A level-5 search is up to 1.5 s of pure
   Python: a thread would hold the GIL and stall every socket of the process, so the search runs in the
-  server's engine pool (:mod:`game.common.engine_pool`, shared with the analysis board). The worker
+  server's engine pool (:mod:`game.common.engine_pool`, shared with the analysis board, which serves a
+  move before any question or analysis waiting there). The worker
   function is :func:`game.engine.bot.choose_move`: a snapshot dict and a level in, a plain dict out.
 - **One thinker per match.** An in-process set keyed by match id stops a second task for the same match
   (a connect and a shot can both schedule one); across processes the services' version check makes a
@@ -27,7 +28,7 @@ from typing import Any
 
 from game.common.clock import game_now
 from game.common.db import db_async
-from game.common.engine_pool import run_in_engine_pool
+from game.common.engine_pool import Urgency, run_in_engine_pool
 from game.common.knobs import setting_number
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
@@ -166,8 +167,11 @@ def seed_for(match_id: str, version: int) -> int:
 
 
 async def think(snapshot: dict[str, Any], level: int, player: str, seed: int) -> dict[str, Any]:
-    """Run the search in the engine pool (the worker unpickles only game.engine.bot: no Django there)."""
-    return await run_in_engine_pool(choose_move, snapshot, level, player=player, seed=seed, timeout=THINK_TIMEOUT)
+    """Run the search in the engine pool (the worker unpickles only game.engine.bot: no Django there),
+    before any question or analysis waiting there: a person at the table waits for this move."""
+    return await run_in_engine_pool(
+        choose_move, snapshot, level, player=player, seed=seed, timeout=THINK_TIMEOUT, urgency=Urgency.MOVE
+    )
 
 
 def aim_path(strike: dict[str, Any], seed: int, steps: int = AIM_STEPS) -> list[dict[str, float]]:

@@ -1,18 +1,28 @@
-"""The server's one engine pool (game.common.engine_pool): a job runs in a worker process, and the
-worker is started off the event loop (starting a spawn process held the loop 29 to 52 ms: the late
-first ping of tests/matches/test_analysis.py::test_analysis_runs_off_the_event_loop, issue 29)."""
+"""The server's one engine pool (game.common.engine_pool): a job runs in a worker process started off the
+event loop (starting a spawn process held the loop 29 to 52 ms: the late first ping of
+tests/matches/test_analysis.py::test_analysis_runs_off_the_event_loop), and the pool serves by urgency:
+the computer's move in a live match before any question waiting, with a worker kept for moves when there
+are two or more."""
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing.context
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from game.common.engine_pool import engine_pool_close, run_in_engine_pool
+from game.common.engine_pool import Urgency, engine_pool_close, engine_scheduler, engine_workers, run_in_engine_pool
+from game.engine.rules import Match as EngineMatch
+from game.matches import bot_runner
+from tests.common.pool_jobs import hold_until
+
+#: A failure's guard, never a measure: a job that never comes back fails the test instead of hanging it.
+STUCK = 120.0
 
 
 @pytest.fixture
@@ -22,6 +32,19 @@ def fresh_pool(settings: Any) -> Iterator[None]:
     engine_pool_close()
     yield
     engine_pool_close()
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Yield to the loop until ``condition`` holds (the pool's dispatch runs in its own thread)."""
+    for _ in range(int(STUCK * 100)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the pool never got there")
+
+
+def in_pool(job: Awaitable[Any]) -> asyncio.Task[Any]:
+    return asyncio.ensure_future(job)
 
 
 async def test_the_pool_starts_its_worker_off_the_event_loop(fresh_pool: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,3 +63,85 @@ async def test_the_pool_starts_its_worker_off_the_event_loop(fresh_pool: None, m
     # A second job finds the worker idle: no process started, the same worker answers.
     assert await run_in_engine_pool(os.getpid, timeout=60) == worker
     assert len(started_in) == 1
+
+
+def test_the_pool_is_as_large_as_the_machine_unless_told(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    if hasattr(settings, "KAIZA_BOT_WORKERS"):
+        del settings.KAIZA_BOT_WORKERS
+    monkeypatch.delenv("KAIZA_BOT_WORKERS", raising=False)
+    assert engine_workers() == len(os.sched_getaffinity(0))
+    settings.KAIZA_BOT_WORKERS = 3
+    assert engine_workers() == 3
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_bot_move_is_served_during_an_ask_flood(workers: int, settings: Any, tmp_path: Path) -> None:
+    """A worker held by a question, 20 more questions waiting, then a live match's bot move: the move is
+    answered before any of the 20 (they cannot end before the test lets them, so none has). With one
+    worker it takes the worker as soon as the question in progress ends; with two it takes the worker kept
+    for moves and waits for nothing."""
+    settings.KAIZA_BOT_WORKERS = workers
+    engine_pool_close()
+    try:
+        holding, asked = tmp_path / "holding", tmp_path / "asked"
+        await run_in_engine_pool(os.getpid, timeout=STUCK)  # a worker started, as in a server that served before
+        scheduler = engine_scheduler()
+        first = in_pool(run_in_engine_pool(hold_until, str(holding), timeout=STUCK, urgency=Urgency.QUESTION))
+        await until(lambda: scheduler.running == 1)
+        flood = [
+            in_pool(run_in_engine_pool(hold_until, str(asked), timeout=STUCK, urgency=Urgency.QUESTION))
+            for _ in range(20)
+        ]
+        await until(lambda: len(scheduler.waiting) == 20)
+        lag = EngineMatch.new(players=("alice", "bob")).snapshot()
+        move = in_pool(bot_runner.think(lag, 1, "alice", bot_runner.seed_for("m", 1)))
+        if workers == 1:
+            holding.touch()  # the question in progress ends; the move is next, ahead of the 20
+        reply = await asyncio.wait_for(move, STUCK)
+        assert reply["action"] == "lag" and reply["player"] == "alice"
+        assert not any(question.done() for question in flood), "a question was answered before the move"
+        assert len(scheduler.waiting) == 20 - (workers == 1)  # one question took the freed worker, the rest wait
+        holding.touch()
+        asked.touch()
+        pids = await asyncio.wait_for(asyncio.gather(first, *flood), STUCK)
+        assert len(set(pids)) <= workers and os.getpid() not in pids
+    finally:
+        (tmp_path / "holding").touch()
+        (tmp_path / "asked").touch()
+        engine_pool_close()
+
+
+async def test_questions_and_analyses_leave_the_last_worker_to_moves(settings: Any, tmp_path: Path) -> None:
+    """Two workers: a question holds one, and an analysis waiting does not take the other (kept for
+    moves); a move does, and the analysis runs once the question ends."""
+    settings.KAIZA_BOT_WORKERS = 2
+    engine_pool_close()
+    try:
+        scheduler = engine_scheduler()
+        question = in_pool(run_in_engine_pool(hold_until, str(tmp_path / "q"), timeout=STUCK, urgency=Urgency.QUESTION))
+        await until(lambda: scheduler.running == 1)
+        analysis = in_pool(run_in_engine_pool(os.getpid, timeout=STUCK, urgency=Urgency.BACKGROUND))
+        await until(lambda: len(scheduler.waiting) == 1)
+        assert await asyncio.wait_for(run_in_engine_pool(os.getpid, timeout=STUCK, urgency=Urgency.MOVE), STUCK)
+        assert not analysis.done() and len(scheduler.waiting) == 1
+        (tmp_path / "q").touch()
+        await asyncio.wait_for(asyncio.gather(question, analysis), STUCK)
+    finally:
+        (tmp_path / "q").touch()
+        engine_pool_close()
+
+
+async def test_a_question_given_up_while_waiting_never_runs(fresh_pool: None, tmp_path: Path) -> None:
+    """A job whose caller stopped waiting (its timeout, a closed page) is dropped from the queue: the
+    worker goes to the next one."""
+    scheduler = engine_scheduler()
+    holder = in_pool(run_in_engine_pool(hold_until, str(tmp_path / "h"), timeout=STUCK, urgency=Urgency.QUESTION))
+    await until(lambda: scheduler.running == 1)
+    dropped = in_pool(run_in_engine_pool(hold_until, str(tmp_path / "never"), timeout=STUCK, urgency=Urgency.QUESTION))
+    kept = in_pool(run_in_engine_pool(os.getpid, timeout=STUCK, urgency=Urgency.QUESTION))
+    await until(lambda: len(scheduler.waiting) == 2)
+    dropped.cancel()
+    (tmp_path / "h").touch()
+    # Were the dropped job run, it would hold the only worker until "never" exists, and `kept` would wait.
+    assert await asyncio.wait_for(kept, STUCK) == await holder
+    assert dropped.cancelled()

@@ -42,3 +42,9 @@ test("a refused question reads the page's own words for its code, else the serve
   assert.equal(refusalWords("bad_position", "the link does not hold a practice position", words), "the link does not hold a practice position");
   assert.equal(refusalWords("bad_position", "", words), WORDS.refused);
 });
+
+test("the engine's queue is said in the server's words, which carry how many are ahead", () => {
+  const busy = "Moottori on varattu: 3 kysymystä on sinun edelläsi. Kysy hetken päästä uudelleen.";
+  assert.equal(refusalWords("engine_busy", busy, words), busy);
+  assert.equal(refusalWords("question_pending", "one at a time", words), "one at a time");
+});

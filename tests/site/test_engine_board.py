@@ -6,16 +6,31 @@ bad questions are refused with the reason and change nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
+from asgiref.sync import sync_to_async
+from django.core.asgi import get_asgi_application
+from django.test import AsyncClient, Client
 
+from game.common.engine_pool import (
+    Urgency,
+    engine_pool_close,
+    engine_scheduler,
+    questions_in_flight,
+    run_in_engine_pool,
+)
 from game.engine.analysis import STROKE_NOISE
+from game.management.commands.bench_engine_pool import asgi_post
 from game.models import Match as MatchRow
 from game.site.selectors import engine_board
+from tests.common.pool_jobs import hold_until
+from tests.common.test_engine_pool import STUCK, until
 from tests.site.test_practice import AIM, POT, code
+from tests.support.community_factories import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +104,60 @@ def test_analysis_board_needs_a_post_and_is_limited_per_address(client: Client, 
     settings.KAIZA_RATE_LIMITS = {**settings.KAIZA_RATE_LIMITS, "practice_ask": {"ip": (1, 60)}}
     codes = [ask(client, {"position": "AAAA"}).status_code for _ in range(2)]
     assert codes == [400, 429]
+
+
+async def ask_from(address: str, position: str, language: str = "en", cookie: str = "") -> tuple[int, Any]:
+    """A question through the server's HTTP path from ``address`` (as daphne sets it behind the proxy)."""
+    headers = [("accept-language", language)] + ([("cookie", cookie)] if cookie else [])
+    return await asgi_post(
+        get_asgi_application(), "/practice/ask/", {"position": position}, address=address, headers=headers
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_ask_queue_answers_busy_at_once(settings: Any, tmp_path: Path) -> None:
+    """One worker, held; room for one question beyond those being answered. The first question waits
+    for the worker; a second, from elsewhere, is refused at once with how many are ahead of it, in the
+    reader's language (it comes back while the worker is still held, so it waited for nothing); the
+    same person from another address, or the same address, is refused while their question is in
+    flight. Once the worker is free the waiting question is answered."""
+    settings.KAIZA_BOT_WORKERS = 1
+    settings.KAIZA_ASK_QUEUE = 0
+    engine_pool_close()
+    engine_board.forget_answers()
+    release = tmp_path / "release"
+    try:
+        scheduler = engine_scheduler()
+        holder = asyncio.ensure_future(
+            run_in_engine_pool(hold_until, str(release), timeout=STUCK, urgency=Urgency.QUESTION)
+        )
+        await until(lambda: scheduler.running == 1)
+        client = AsyncClient()
+        await client.aforce_login(await sync_to_async(make_player)("Asker"))
+        person = f"sessionid={client.cookies['sessionid'].value}"
+        first = asyncio.ensure_future(ask_from("10.0.0.1", code(POT), cookie=person))
+        await until(lambda: questions_in_flight() == (1, 0))
+
+        status, busy = await asyncio.wait_for(ask_from("10.0.0.2", code(AIM)), STUCK)
+        assert status == 503 and busy["error"]["code"] == "engine_busy" and busy["error"]["ahead"] == 1, busy
+        assert busy["error"]["message"] == "The engine is busy: 1 question is ahead of yours. Ask again in a moment."
+        for language, words in (("fi", "Moottori"), ("ru", "Движок")):
+            _, said = await ask_from("10.0.0.3", code(AIM), language)
+            assert said["error"]["code"] == "engine_busy" and words in said["error"]["message"], said
+            assert "1" in said["error"]["message"], said
+        # One question in flight per person (the same account from another address) and per address.
+        for address, cookie in (("10.0.0.4", person), ("10.0.0.1", "")):
+            status, refused = await ask_from(address, code(AIM), cookie=cookie)
+            assert status == 409 and refused["error"]["code"] == "question_pending", refused
+        assert not holder.done() and not first.done()  # all of it answered while the worker was held
+        assert engine_board.answers_kept() == 0
+
+        release.touch()
+        status, answered = await asyncio.wait_for(first, STUCK)
+        assert status == 200 and len(answered["shots"]) == 3, answered
+        assert questions_in_flight() == (0, 0)
+        status, _ = await ask_from("10.0.0.1", code(AIM))  # the address may ask again
+        assert status == 200
+    finally:
+        release.touch()
+        engine_pool_close()

@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from game.chat.selectors import chat_for_replay
-from game.common.engine_pool import run_in_engine_pool
+from game.common.engine_pool import Urgency, run_in_engine_pool
 from game.engine.analysis import AnalysisError, motion_in_record
 from game.engine.table import kaisa_table
 from game.matches.selectors import analysis as analysis_selectors
@@ -160,7 +160,13 @@ async def engine_shot_json(request: HttpRequest, match_id: str, seq: int) -> Jso
             record = await sync_to_async(replay_selectors.match_replay_record)(match=match)
             try:
                 motion = await run_in_engine_pool(
-                    motion_in_record, record, wanted.index, wanted.call, wanted.strike, timeout=MOTION_TIMEOUT
+                    motion_in_record,
+                    record,
+                    wanted.index,
+                    wanted.call,
+                    wanted.strike,
+                    timeout=MOTION_TIMEOUT,
+                    urgency=Urgency.QUESTION,
                 )
             except (TimeoutError, BrokenProcessPool, AnalysisError) as exc:
                 logger.warning("no engine shot made for match %s shot %s: %r", match.pk, seq, exc)

@@ -14,12 +14,12 @@ from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from game.common.engine_pool import run_in_engine_pool
-from game.common.ratelimit import RateLimited, rate_limit_consume
+from game.common.engine_pool import EngineBusy, QuestionPending, ask_engine
+from game.common.ratelimit import RateLimited, asker_keys, rate_limit_consume
 from game.engine.analysis import STROKE_NOISE, engine_board
 from game.engine.rules import RuleError
 from game.engine.table import kaisa_table
@@ -29,9 +29,10 @@ from game.site.selectors.practice import practice_play, practice_state, read_pos
 
 logger = logging.getLogger(__name__)
 
-#: Longest wait for the engine's answer on the board (s): a level-5 search and 6 shots valued under
-#: the noise take 1-3 s on a slow host; a queue of bots' searches ahead of it can add some.
-ASK_TIMEOUT = 60.0
+#: Longest wait for the engine's answer on the board (s): a question takes 1-3 s on a slow host, and
+#: the queue it may wait in is short (game.common.engine_pool.ask_engine refuses past it at once); the
+#: computer players' moves go first and can add some.
+ASK_TIMEOUT = 30.0
 
 #: The balls as the page's "Put back" buttons name them (players read words, never ids).
 BALL_NAMES = (
@@ -87,18 +88,28 @@ def practice_try(request: HttpRequest) -> JsonResponse:
     return JsonResponse(answer.as_dict(), status=400 if answer.error is not None else 200)
 
 
+def _asked(request: HttpRequest) -> list[str]:
+    """Count the question against the limits per minute (RateLimited past them) and say who asks."""
+    rate_limit_consume(request, "practice_ask")
+    return asker_keys(request)
+
+
+def _refused(code: str, message: str, status: int, **extra: object) -> JsonResponse:
+    return JsonResponse({"ok": False, "error": {"code": code, "message": message, **extra}}, status=status)
+
+
 @require_POST
 async def practice_ask(request: HttpRequest) -> JsonResponse:
     """POST /practice/ask/ with ``{"position": code}``: the analysis board's answer (issue 29 item 3),
     the engine's three best shots (game.site.selectors.engine_board), searched in the engine pool so the
-    server's loop never waits on it; 400 with the reason for a refused question, 429 past the address's
-    limit, 503 if the engine could not answer in time. Nothing is stored."""
+    server's loop never waits on it; 400 with the reason for a refused question, 429 past the limits
+    per minute, 409 while the same person or address waits for an answer already, 503 at once when the
+    engine's queue is full (with how many are ahead) or when it could not answer in time; the refusals
+    said in the reader's language. Nothing is stored."""
     try:
-        await sync_to_async(rate_limit_consume)(request, "practice_ask")
+        askers = await sync_to_async(_asked)(request)
     except RateLimited:
-        return JsonResponse(
-            {"ok": False, "error": {"code": "rate_limited", "message": "too many requests"}}, status=429
-        )
+        return _refused("rate_limited", "too many requests", 429)
     language = get_language()
     question = read_question(request.body, language)
     if isinstance(question, TableAnswer):
@@ -106,12 +117,21 @@ async def practice_ask(request: HttpRequest) -> JsonResponse:
     answer = kept_answer(question.code)
     if answer is None:
         try:
-            answer = await run_in_engine_pool(engine_board, question.snapshot(), timeout=ASK_TIMEOUT)
+            answer = await ask_engine(engine_board, question.snapshot(), askers=askers, timeout=ASK_TIMEOUT)
+        except QuestionPending:
+            return _refused(
+                "question_pending", gettext("Your last question is still being answered: one at a time, please."), 409
+            )
+        except EngineBusy as busy:
+            message = ngettext(
+                "The engine is busy: %(ahead)d question is ahead of yours. Ask again in a moment.",
+                "The engine is busy: %(ahead)d questions are ahead of yours. Ask again in a moment.",
+                busy.ahead,
+            ) % {"ahead": busy.ahead}
+            return _refused("engine_busy", message, 503, ahead=busy.ahead)
         except (TimeoutError, BrokenProcessPool) as exc:
             logger.warning("the analysis board got no answer for %s: %r", question.code, exc)
-            return JsonResponse(
-                {"ok": False, "error": {"code": "engine_busy", "message": "the engine is busy: ask again"}}, status=503
-            )
+            return _refused("engine_busy", gettext("The engine is busy: ask again in a moment."), 503)
         keep_answer(question.code, answer)
     return JsonResponse(board_reply(question, answer, language))
 

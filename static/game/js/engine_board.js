@@ -42,7 +42,11 @@ export function boardItems(reply, words) {
   }));
 }
 
-/** The page's words for a refused question: its own sentence for a known code, else the server's. */
+/**
+ * The page's words for a refused question: its own sentence for a known code, else the server's (the
+ * engine's queue, `engine_busy` with how many are ahead, and `question_pending` are said by the server
+ * in the reader's language: the page has no words of its own for them).
+ */
 export function refusalWords(code, message, words) {
   return words(code) || message || words("refused");
 }
