@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import dj_database_url
 from csp.constants import NONCE
@@ -69,6 +70,8 @@ MIDDLEWARE = [
     "game.common.language.ProfileLanguageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A club's pages and events speak the club's time zone (its view's URL names the club).
+    "game.clubs.time_zone.ClubTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "game.common.ratelimit.RateLimitMiddleware",
@@ -145,6 +148,10 @@ KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
 # extra visits and the shoot-out always end (game/matches/selectors/match_state.py); page tests that steer
 # slowly through the shoot-out lengthen it.
 KAIZA_TIME_UP_SHOT_CLOCK = int(os.environ.get("KAIZA_TIME_UP_SHOT_CLOCK", "60"))
+# The time zone a new club's pages, forms, files and logs speak (a club changes its own). The site's
+# clock and database stay in UTC (TIME_ZONE below); a club's page shows its events in its zone.
+KAIZA_CLUB_TIME_ZONE = os.environ.get("KAIZA_CLUB_TIME_ZONE", "Europe/Helsinki")
+ZoneInfo(KAIZA_CLUB_TIME_ZONE)  # an unknown zone fails at start, not on a club's page
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Which Redis layer (docs/performance-load.md compares them): "kaiza" is channels_redis's

@@ -8,6 +8,7 @@ not played a club match yet are listed after the ranked ones, unranked.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.core.paginator import Page, Paginator
@@ -134,11 +135,15 @@ def leaderboard_for_club(*, club: Club, page: int | str | None = 1, per_page: in
 
 def series_counted_tournaments(*, series: RankingSeries) -> QuerySet[Tournament]:
     """The club's finished tournaments the series counts: those it lists and those that start within
-    its season (both days included). A tournament reopened by a fixed result stops counting until it
-    ends again."""
+    its season (both days included, on the club's clock: an event at 00:30 in Helsinki is on that
+    day, not on the day before in UTC). A tournament reopened by a fixed result stops counting until
+    it ends again."""
     counted = Q(pk__in=series.events.values("tournament_id"))
     if series.starts_on is not None and series.ends_on is not None:
-        counted |= Q(starts_at__date__gte=series.starts_on, starts_at__date__lte=series.ends_on)
+        zone = series.club.zone
+        first = datetime.datetime.combine(series.starts_on, datetime.time(0), tzinfo=zone)
+        after = datetime.datetime.combine(series.ends_on + datetime.timedelta(days=1), datetime.time(0), tzinfo=zone)
+        counted |= Q(starts_at__gte=first, starts_at__lt=after)
     return Tournament.objects.filter(counted, club_id=series.club_id, status=Tournament.Status.FINISHED).order_by(
         "starts_at", "id"
     )

@@ -12,7 +12,9 @@ Errors are `ClubError` (a ValidationError: bad input or a state that does not al
 from __future__ import annotations
 
 import datetime
+import functools
 import re
+import zoneinfo
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +24,16 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from game.clubs.selectors import series_counted_tournaments
-from game.models import Club, Match, Membership, RankingSeries, RankingSeriesEvent, SeriesPlacing, Tournament
+from game.models import (
+    Club,
+    Match,
+    Membership,
+    RankingSeries,
+    RankingSeriesEvent,
+    SeriesPlacing,
+    Tournament,
+    club_time_zone_default,
+)
 from game.tournaments.selectors.placings import final_placings
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -59,8 +70,17 @@ def _require_manager(*, club: Club, user: Any) -> str:
     return role
 
 
-def _clean_fields(*, name: str, slug: str, description: str, join_policy: str) -> dict[str, str]:
+@functools.cache
+def time_zone_names() -> tuple[str, ...]:
+    """The IANA zones this host knows, sorted: what a club may choose (read once)."""
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+def _clean_fields(
+    *, name: str, slug: str, description: str, join_policy: str, time_zone: str | None = None
+) -> dict[str, str]:
     errors: dict[str, list[str | Promise]] = {}
+    time_zone = time_zone or club_time_zone_default()
     name = (name or "").strip()
     slug = (slug or "").strip().lower()
     description = (description or "").strip()
@@ -72,17 +92,34 @@ def _clean_fields(*, name: str, slug: str, description: str, join_policy: str) -
         errors["description"] = [_("The description is at most 2000 characters.")]
     if join_policy not in Club.JoinPolicy.values:
         errors["join_policy"] = [_("Choose how people join.")]
+    if time_zone not in time_zone_names():
+        errors["time_zone"] = [_("Choose the club's time zone.")]
     if errors:
         raise ClubError(errors)
-    return {"name": name, "slug": slug, "description": description, "join_policy": join_policy}
+    return {
+        "name": name,
+        "slug": slug,
+        "description": description,
+        "join_policy": join_policy,
+        "time_zone": time_zone,
+    }
 
 
 @transaction.atomic
-def club_create(*, user: Any, name: str, slug: str, description: str = "", join_policy: str = "request") -> Club:
-    """Creates the club with `user` as its owner."""
+def club_create(
+    *,
+    user: Any,
+    name: str,
+    slug: str,
+    description: str = "",
+    join_policy: str = "request",
+    time_zone: str | None = None,
+) -> Club:
+    """Creates the club with `user` as its owner; its time zone is the site's default unless given
+    (None or empty)."""
     if user is None or not user.is_authenticated:
         raise ClubPermissionError(_("Log in to create a club."))
-    fields = _clean_fields(name=name, slug=slug, description=description, join_policy=join_policy)
+    fields = _clean_fields(name=name, slug=slug, description=description, join_policy=join_policy, time_zone=time_zone)
     errors: dict[str, list[str | Promise]] = {}
     if Club.objects.filter(name__iexact=fields["name"]).exists():
         errors["name"] = [_("A club with this name already exists.")]
@@ -100,14 +137,24 @@ def club_create(*, user: Any, name: str, slug: str, description: str = "", join_
 
 
 @transaction.atomic
-def club_update(*, club: Club, user: Any, name: str, description: str, join_policy: str) -> Club:
-    """Edits name, description and join policy (the slug is the club's address and stays)."""
+def club_update(
+    *, club: Club, user: Any, name: str, description: str, join_policy: str, time_zone: str | None = None
+) -> Club:
+    """Edits name, description, join policy and time zone (the slug is the club's address and stays).
+    A new zone changes how the club's times read, never the instants stored."""
     _require_manager(club=club, user=user)
-    fields = _clean_fields(name=name, slug=club.slug, description=description, join_policy=join_policy)
+    fields = _clean_fields(
+        name=name,
+        slug=club.slug,
+        description=description,
+        join_policy=join_policy,
+        time_zone=time_zone or club.time_zone,
+    )
     if Club.objects.filter(name__iexact=fields["name"]).exclude(pk=club.pk).exists():
         raise ClubError({"name": [_("A club with this name already exists.")]})
     club.name, club.description, club.join_policy = fields["name"], fields["description"], fields["join_policy"]
-    club.save(update_fields=["name", "description", "join_policy"])
+    club.time_zone = fields["time_zone"]
+    club.save(update_fields=["name", "description", "join_policy", "time_zone"])
     return club
 
 

@@ -26,7 +26,7 @@ from game.clubs import services as club_services
 from game.common.forms import form_errors_add
 from game.common.ratelimit import rate_limited
 from game.matches.selectors import live as live_selectors
-from game.models import Club, Match, Membership, Profile
+from game.models import Club, Match, Membership, Profile, club_time_zone_default
 
 T = "game/community/"
 
@@ -45,6 +45,12 @@ class ClubForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=2000, label=gettext_lazy("Description")
     )
     join_policy = forms.ChoiceField(choices=Club.JoinPolicy.choices, label=gettext_lazy("Who can join"))
+    time_zone = forms.ChoiceField(
+        choices=lambda: [(name, name) for name in club_services.time_zone_names()],
+        required=False,
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("The club's clock: its events' times are shown, typed and exported in it"),
+    )
 
 
 class ClubEditForm(ClubForm):
@@ -87,7 +93,10 @@ def clubs(request: HttpRequest) -> HttpResponse:
 @login_required
 @rate_limited("club_create")
 def club_new(request: HttpRequest) -> HttpResponse:
-    form = ClubForm(request.POST or None, initial={"join_policy": Club.JoinPolicy.REQUEST})
+    form = ClubForm(
+        request.POST or None,
+        initial={"join_policy": Club.JoinPolicy.REQUEST, "time_zone": club_time_zone_default()},
+    )
     if request.method == "POST" and form.is_valid():
         try:
             club = club_services.club_create(user=request.user, **form.cleaned_data)
@@ -137,7 +146,12 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
     membership = club_selectors.club_membership(club=club, user=request.user)
     if not club_selectors.club_can_manage(membership=membership):
         return _forbidden(request, _("Only the club's owner or an admin can edit the club."), club_url(club))
-    initial = {"name": club.name, "description": club.description, "join_policy": club.join_policy}
+    initial = {
+        "name": club.name,
+        "description": club.description,
+        "join_policy": club.join_policy,
+        "time_zone": club.time_zone,
+    }
     form = ClubEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import models
@@ -19,6 +20,19 @@ MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
 MATCH_ID_LENGTH = 8
 #: What a match id in a URL may look like (longer than new ids: older ids were up to 16 characters).
 MATCH_ID_PATTERN = "[a-z0-9]{1,16}"
+
+
+def club_time_zone_default() -> str:
+    """A new club's time zone: the site's setting (KAIZA_CLUB_TIME_ZONE, Finland's by default)."""
+    return str(settings.KAIZA_CLUB_TIME_ZONE)
+
+
+def zone_or_default(name: str) -> ZoneInfo:
+    """The zone named `name`, or the site's default for a name this host's zone database lacks."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(club_time_zone_default())
 
 
 def new_match_id() -> str:
@@ -80,6 +94,9 @@ class Club(models.Model):
         related_name="clubs_created",
         verbose_name=_("created by"),
     )
+    #: The IANA zone the club's pages, forms, KaisaKaavio files and logs speak (the site's clock and
+    #: database stay in UTC): a time typed at the club is the club's wall clock.
+    time_zone = models.CharField(_("time zone"), max_length=64, default=club_time_zone_default)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -88,6 +105,12 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The club's zone; the site's default if the stored name is not a zone this host knows (a
+        stored row never breaks a page)."""
+        return zone_or_default(self.time_zone)
 
 
 class Membership(models.Model):

@@ -19,12 +19,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from game.clubs import selectors as club_selectors
+from game.common.clock import game_now
 from game.matches.clock_presets import KAISA_RULES, NO_LIMIT, EventClockError, event_clock_make
 from game.matches.views.play import EventClockForm
 from game.models import Club
@@ -76,6 +76,13 @@ class TournamentForm(EventClockForm):
         self.order_fields(["name", "format", "kind", "team_size", "rated", "max_entries", "starts_at"])
 
 
+def next_quarter_hour(now: float, zone: datetime.tzinfo) -> datetime.datetime:
+    """The first quarter hour from `now` (epoch seconds) on, in `zone`: a new event's default start
+    (every zone's offset is whole quarter hours, so the quarters of UTC are the zone's)."""
+    quarter = 15 * 60
+    return datetime.datetime.fromtimestamp(-(-int(now) // quarter) * quarter, tz=zone)
+
+
 def refusal_words(error: services.TournamentError) -> str:
     """A refusal in the reader's language: the service marks its words (gettext_noop) and this page
     translates them, as game/matches/views/play.py does for the match services (docs/i18n.md)."""
@@ -104,8 +111,10 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request, "game/community/forbidden.html", {"message": message, "back": f"/clubs/{slug}/"}, status=403
         )
-    start = (timezone.localtime() + datetime.timedelta(hours=1)).replace(minute=0, second=0, microsecond=0)
-    form = TournamentForm(request.POST or None, initial={"starts_at": start})
+    # The club's time zone is the current one on its pages (game/clubs/time_zone.py): the field shows
+    # and reads the club's wall clock.
+    form = TournamentForm(request.POST or None, initial={"starts_at": next_quarter_hour(game_now(), club.zone)})
+    form.fields["starts_at"].help_text = _("The club's time (%(zone)s)") % {"zone": club.time_zone}
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -246,6 +255,17 @@ def tournament_close(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_start_now(user=request.user, tournament_id=tournament_id),
+        str(_("The tournament has started.")),
+    )
+
+
 def _int(value: Any) -> int | None:
     try:
         return int(value)
@@ -292,6 +312,7 @@ urlpatterns: list[URLPattern] = [
     path("tournaments/<int:tournament_id>/enter/", tournament_enter, name="tournament_enter"),
     path("tournaments/<int:tournament_id>/withdraw/", tournament_withdraw, name="tournament_withdraw"),
     path("tournaments/<int:tournament_id>/close/", tournament_close, name="tournament_close"),
+    path("tournaments/<int:tournament_id>/start/", tournament_start, name="tournament_start"),
     path("tournaments/<int:tournament_id>/swap/", tournament_swap, name="tournament_swap"),
     path("tournaments/<int:tournament_id>/pairings/<int:pairing_id>/fix/", tournament_fix, name="tournament_fix"),
 ]

@@ -144,7 +144,7 @@ def test_ranking_series_points() -> None:
     ]
     # A season instead of a list takes in every finished event that starts within it, the friendly
     # too (Dora 1st 25, Aino 2nd 20).
-    today = timezone.localdate()
+    today = timezone.localdate(timezone=club.zone)  # the season is days on the club's clock
     series = series_update(
         series=series, user=owner, name="Weekly 2026", points=POINTS, starts_on=today, ends_on=today, tournament_ids=[]
     )

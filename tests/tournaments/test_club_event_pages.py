@@ -26,7 +26,7 @@ def test_director_creates_an_event_at_the_club_and_enters_walk_ins(client: Any) 
     owner = make_player("Pagedirector")
     club = make_club("Page club", owner)
     client.force_login(owner)
-    start = (timezone.localtime() + datetime.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")
+    start = (timezone.localtime(timezone=club.zone) + datetime.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")
     data = {
         "name": "Friday weekly",
         "format": "double_loss",

@@ -281,7 +281,7 @@ def test_double_loss_settings_refused_and_nothing_stored() -> None:
         "kind": "singles",
         "max_entries": "16",
         "time_limit": "65",
-        "starts_at": (timezone.localtime() + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"),
+        "starts_at": (timezone.localtime(timezone=club.zone) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"),
     }
     for value in ("9", ""):
         response = client.post(f"/clubs/{club.slug}/tournaments/new/", {**form, "knockout_from": value})

@@ -265,7 +265,7 @@ def test_bad_event_clock_settings_store_nothing() -> None:
         "rated": "on",
         "clock": WEEKLY_EVENT.key,
         "max_entries": "8",
-        "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+        "starts_at": start.astimezone(club.zone).strftime("%Y-%m-%dT%H:%M"),  # the club's clock
     }
     for bad, words in (
         ({"target_score": "300"}, "the target is 20 to 200 points"),

@@ -50,7 +50,7 @@ def test_club_admin_creates_a_tournament_through_the_form(client: Any) -> None:
     assert "New tournament" in page and f"/clubs/{club.slug}/tournaments/new/" in page
     form = client.get(f"/clubs/{club.slug}/tournaments/new/").content.decode()
     assert '<option value="kaisa_rules" selected>' in form  # K-11: the limit is on by default (60 + 5)
-    start = (timezone.localtime() + datetime.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    start = (timezone.localtime(timezone=club.zone) + datetime.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
     data = {
         "name": "Cup",
         "format": "swiss",

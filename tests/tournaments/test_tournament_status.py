@@ -57,7 +57,7 @@ def test_a_tournament_before_its_start_time_says_when_it_starts() -> None:
     client = Client()
     for language, (before, paired, running) in WORDS.items():
         with translation.override(language):
-            when = formats.date_format(timezone.localtime(start), "DATETIME_FORMAT")
+            when = formats.date_format(timezone.localtime(start, tournament.club.zone), "DATETIME_FORMAT")
         status, tag = _status(client, tournament, language)
         assert status == f"{before} {when}", (language, status)
         assert tag == f"{paired} {when}", (language, tag)

@@ -2,7 +2,7 @@
 (rounds, matches, results, no-shows, fixes). Re-exported here for callers."""
 
 from game.tournaments.services.base import TournamentError
-from game.tournaments.services.clocks import tournament_clocks_fire
+from game.tournaments.services.clocks import tournament_clocks_fire, tournament_start_now
 from game.tournaments.services.fixes import tournament_result_fix
 from game.tournaments.services.play import tournament_match_finished
 from game.tournaments.services.setup import (
@@ -22,5 +22,6 @@ __all__ = [
     "tournament_match_finished",
     "tournament_pairing_swap",
     "tournament_result_fix",
+    "tournament_start_now",
     "tournament_withdraw",
 ]

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import datetime
 import logging
+from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
 from game.matches.services import Applied
 from game.models.tournaments import Tournament, TournamentPairing, TournamentRound
-from game.tournaments.services.base import TournamentError
+from game.tournaments.selectors.tournaments import is_scheduled
+from game.tournaments.services.base import TournamentError, lock_tournament, require_manager
 from game.tournaments.services.play import no_show_fire, round_begin
 from game.tournaments.services.setup import tournament_close_entries
 
-__all__ = ["tournament_clock_source", "tournament_clocks_fire"]
+__all__ = ["tournament_clock_source", "tournament_clocks_fire", "tournament_start_now"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +42,30 @@ def _start_fire(tournament_id: int, now: float) -> None:
             return
         for round_ in TournamentRound.objects.filter(tournament=tournament, status=TournamentRound.Status.PAIRED):
             round_begin(tournament, round_, now)
+
+
+@transaction.atomic
+def tournament_start_now(*, user: Any, tournament_id: int, now: float | None = None) -> Tournament:
+    """The director starts a tournament at once instead of waiting for its start time: the start
+    time becomes now (the game clock), and the tournament starts as the clock would start it (the
+    entries close if they are open, round 1 begins; at the club the first games go to the tables).
+    Refused, with nothing changed, once it has begun, and with too few entries (the clock would
+    cancel it; the director can still wait for more)."""
+    tournament = lock_tournament(tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING) or (
+        tournament.status == Tournament.Status.RUNNING and not is_scheduled(tournament)
+    ):
+        raise TournamentError("already_started", gettext_noop("this tournament has already started"))
+    now = game_now() if now is None else now
+    # Whole seconds: a start rounded up to the microsecond would be after `now`, and not yet begun.
+    tournament.starts_at = datetime.datetime.fromtimestamp(int(now), tz=datetime.UTC)
+    tournament.save(update_fields=["starts_at"])
+    if tournament.status == Tournament.Status.REGISTRATION:
+        return tournament_close_entries(user=user, tournament_id=tournament.pk, now=now)
+    for round_ in TournamentRound.objects.filter(tournament=tournament, status=TournamentRound.Status.PAIRED):
+        round_begin(tournament, round_, now)
+    return tournament
 
 
 def tournament_clocks_fire(*, now: float | None = None) -> tuple[list[tuple[str, Applied]], list[int]]:

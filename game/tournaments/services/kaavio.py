@@ -66,9 +66,6 @@ FALLBACK_NAME = "KaisaKaavio"
 #: game, which is always Kaisa); every other one of the file is named as ignored.
 KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji")
 KAISA = "Kaisa"
-#: The program is Finnish and its files give Finnish times (the samples' offsets are +02:00 and
-#: +03:00): an export writes the start in Finland's time, the same instant as Kaiza's UTC.
-FILE_ZONE = ZoneInfo("Europe/Helsinki")
 _CLOCK_TIME = re.compile(r"^\s*(\d{1,2})[:.](\d{2})\s*$")
 
 
@@ -164,8 +161,10 @@ def _check(kaavio: KaavioFile) -> None:
         raise _refused(error.reason) from error
 
 
-def _start_of(fields: dict[str, str], ignored: list[str]) -> datetime.datetime | None:
-    """`AlkamisAika` (a date, with its offset) at `KellonAika` (HH:MM, midnight if none)."""
+def _start_of(fields: dict[str, str], ignored: list[str], zone: ZoneInfo) -> datetime.datetime | None:
+    """`AlkamisAika`'s day at `KellonAika` (HH:MM, midnight if none) on the club's wall clock: the
+    program writes the club's own times (the samples' offsets are Finland's +02:00 and +03:00), and
+    the day's offset at midnight is not the start's on the day the clocks change."""
     day, clock = fields.get("AlkamisAika", ""), fields.get("KellonAika", "")
     if not day:
         if clock:
@@ -181,10 +180,7 @@ def _start_of(fields: dict[str, str], ignored: list[str]) -> datetime.datetime |
         if match is None or int(match[1]) > 23 or int(match[2]) > 59:
             raise _refused(f"KellonAika {clock!r} is not a time of day (HH:MM)")
         hour, minute = int(match[1]), int(match[2])
-    start = start.replace(hour=hour, minute=minute, second=0, microsecond=0)
-    if start.tzinfo is None:
-        start = start.replace(tzinfo=FILE_ZONE)
-    return start
+    return datetime.datetime.combine(start.date(), datetime.time(hour, minute), tzinfo=zone)
 
 
 def _seeds_marked(kaavio: KaavioFile) -> int:
@@ -243,12 +239,12 @@ def _tables_of(kaavio: KaavioFile, tables: int) -> dict[int, int]:
     return given
 
 
-def kept_of(kaavio: KaavioFile, *, tables: int) -> Kept:
+def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
     """The file's settings, seed marks and tables that Kaiza keeps, checked, and the names of the
     rest (fields with a value only: an empty one loses nothing)."""
     fields = dict(kaavio.other_fields)
     ignored: list[str] = []
-    starts_at = _start_of(fields, ignored)
+    starts_at = _start_of(fields, ignored, zone)
     max_entries = None
     most = fields.get("PelaajiaEnintaan", "").strip()
     if most:
@@ -295,7 +291,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     except KaavioError as error:
         raise _refused(error.reason) from error
     _check(kaavio)
-    kept = kept_of(kaavio, tables=tables)
+    kept = kept_of(kaavio, tables=tables, zone=club.zone)
     clock = _clock(kaavio)
     kind, knockout_from = FORMATS[kaavio.format]
     name = " ".join(kaavio.name.split())[:80]
@@ -372,9 +368,9 @@ def kaavio_export(*, tournament: Tournament) -> str:
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
     seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
     marked = tournament.seeds_marked if tournament.seeds_marked is not None else min(MOST_SEEDS, len(seeds))
-    start = tournament.starts_at.astimezone(FILE_ZONE)
+    start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
     settings = (
-        ("AlkamisAika", start.replace(hour=0, minute=0, second=0, microsecond=0).isoformat()),
+        ("AlkamisAika", datetime.datetime.combine(start.date(), datetime.time(0), tzinfo=start.tzinfo).isoformat()),
         ("KellonAika", start.strftime("%H:%M")),
         ("PelaajiaEnintaan", str(tournament.max_entries)),
         ("Laji", KAISA),
