@@ -233,3 +233,38 @@ def test_practice_table_round_trip(
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_placed_white_is_asked_about_linked_and_kept_on_reload(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    """After a scratch (the white in hand, K-7.1) a click in the home places it; the link then holds it,
+    "Ask the engine" answers about that position instead of asking for the white, and a reload keeps it."""
+    server = daphne_factory()
+    in_hand = code({**POT, "white1": None})
+    page = chromium.new_page(viewport={"width": 1280, "height": 860})
+    try:
+        page.goto(f"{server.url}/practice/?p={in_hand}")
+        wait_ready(page)
+        page.locator(".kz-board-ask").click()
+        page.wait_for_function("() => !document.querySelector('.kz-board-status').hidden")
+        assert "Place your white" in page.locator(".kz-board-status").inner_text()
+        driver.click_world(page, 0.4, 0.5)
+        wait_position_change(page, in_hand)
+        placed = position(page)
+        white = placed.balls["white1"]
+        assert white is not None and abs(white[0] - 0.4) < 0.01 and abs(white[1] - 0.5) < 0.01, white
+        assert placed.from_hand
+        assert placed.code in page.locator(".kz-practice-link-input").input_value()
+        page.locator(".kz-board-ask").click()
+        page.wait_for_selector(".kz-board-shots li", timeout=60000)
+        assert "Place your white" not in page.locator(".kz-board").inner_text()
+        page.screenshot(path=str(artifacts_dir / "practice-asked-after-placing.png"))
+        page.reload()
+        wait_ready(page)
+        assert position(page) == placed
+        assert not cloth(colour_at(page, white)), "the placed white is gone after a reload"
+    finally:
+        page.close()
+    pages.assert_clean_log(server)

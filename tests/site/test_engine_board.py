@@ -27,6 +27,7 @@ from game.engine.analysis import STROKE_NOISE
 from game.management.commands.bench_engine_pool import asgi_post
 from game.models import Match as MatchRow
 from game.site.selectors import engine_board
+from game.site.selectors.practice import Position, read_position
 from tests.common.pool_jobs import hold_until
 from tests.common.test_engine_pool import STUCK, until
 from tests.site.test_practice import AIM, POT, code
@@ -161,3 +162,55 @@ async def test_ask_queue_answers_busy_at_once(settings: Any, tmp_path: Path) -> 
     finally:
         release.touch()
         engine_pool_close()
+
+
+def test_practice_ask_after_placing_the_white(client: Client) -> None:
+    """After a scratch the white is in hand (K-7.1): "Ask the engine" waits for it. Once it is placed in
+    the home the position's code holds it (so the link, an undo and a reload keep it), the engine answers
+    about that position, and its shots replay from hand as a match judges them (K-7.2)."""
+    engine_board.forget_answers()
+    in_hand = code({**AIM, "white1": None})
+    assert ask(client, {"position": in_hand}).json()["error"]["code"] == "cue_ball_in_hand"
+    placed = client.post(
+        "/practice/play/",
+        json.dumps({"position": in_hand, "place": {"ball": "white1", "x": 0.4, "y": 0.71}}),
+        content_type="application/json",
+    ).json()
+    assert placed["ok"] and placed["event"]["t"] == "placed"
+    position = read_position(placed["position"])
+    assert isinstance(position, Position) and placed["position"] != in_hand
+    assert position.balls["white1"] == (0.4, 0.71) and position.from_hand
+    assert placed["state"]["balls"]["white1"] == [0.4, 0.71]
+
+    answer = ask(client, {"position": placed["position"]})
+    assert answer.status_code == 200, answer.content
+    shots = answer.json()["shots"]
+    assert shots and answer.json()["position"] == placed["position"]
+    for shot in shots:
+        from_code = client.post(
+            "/practice/play/",
+            json.dumps({"position": placed["position"], "shoot": {"call": shot["call"], "strike": shot["strike"]}}),
+            content_type="application/json",
+        ).json()
+        # The same shot as placing and shooting at once from the white in hand: judged from hand.
+        at_once = client.post(
+            "/practice/play/",
+            json.dumps(
+                {
+                    "position": in_hand,
+                    "place": {"ball": "white1", "x": 0.4, "y": 0.71},
+                    "shoot": {"call": shot["call"], "strike": shot["strike"]},
+                }
+            ),
+            content_type="application/json",
+        ).json()
+        assert from_code["event"]["d"]["verdict"] == at_once["event"]["d"]["verdict"]
+        assert from_code["words"] == shot["words"]
+
+    # A reload of the link shows the white where it was placed.
+    page = client.get(f"/practice/?p={placed['position']}")
+    assert page.context["start"]["state"]["balls"]["white1"] == [0.4, 0.71]
+    # A link that claims a white placed by hand outside the home is no position.
+    outside = Position(balls={**position.balls, "white1": (1.2, 0.3)}, from_hand=True)
+    refused = read_position(outside.code)
+    assert not isinstance(refused, Position) and refused.code == "bad_position"

@@ -6,7 +6,8 @@ on it and answers the next position's code with the match-socket event to draw. 
 (the page keeps the codes it was given) and a replay's "Practise this shot" link are all the same thing.
 
 The code is compact and checkable: URL-safe base64 of one version byte, one byte of flags (bit 0: the
-shooter plays ``white2``; bits 1 to 5: which of ``BALL_IDS`` are on the table) and, per ball on the table,
+shooter plays ``white2``; bits 1 to 5: which of ``BALL_IDS`` are on the table; bit 6: the shooter's white
+was placed by hand this visit, so the next shot is from hand, K-7.2) and, per ball on the table,
 x and y in micrometres (the engine's own resolution, ``r6``) plus half a metre as 3-byte unsigned integers:
 43 characters for five balls. The half metre (version 2) lets a ball hanging in a pocket's jaws, its centre
 a few millimetres outside the cushions' rectangle, keep its place; version 1's codes (no margin, so such a
@@ -16,7 +17,8 @@ well-formed one whose balls could not rest there (off the cloth, overlapping) wi
 
 Shots are judged exactly as in a match (:mod:`game.site.selectors.free_table`): the practising player shoots
 with one white in the ``play`` phase; a white off the table is in hand and placed in the home (K-7.1), so
-the verdict from hand is a match's (K-7.2).
+the verdict from hand is a match's (K-7.2). A placement answers the position with the white placed (bit 6),
+so the link, an undo, a reload and "Ask the engine" all see the white where it was put.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Match, RuleError
-from game.engine.rules.placement import layout_error
+from game.engine.rules.placement import home_placement_error, layout_error
 from game.engine.rules.simulator import physics_simulator
 from game.engine.rules.spotting import spot_position
 from game.engine.table import kaisa_table
@@ -69,13 +71,18 @@ class Position:
 
     balls: Layout
     cue: str = "white1"
+    #: The white was placed by hand this visit (K-7.1): the next shot is judged from hand (K-7.2).
+    from_hand: bool = False
 
     @property
     def code(self) -> str:
-        return position_code(self.balls, self.cue)
+        return position_code(self.balls, self.cue, from_hand=self.from_hand)
 
     def snapshot(self) -> dict[str, Any]:
-        return position_snapshot(self.balls, self.cue)
+        snapshot = position_snapshot(self.balls, self.cue)
+        if self.from_hand:
+            snapshot["visit"] = {"from_hand": True}
+        return snapshot
 
 
 def start_position() -> Position:
@@ -92,9 +99,13 @@ def start_position() -> Position:
     )
 
 
-def position_code(balls: Layout, cue: str = "white1") -> str:
+#: Bit 6 of the flags byte: the white was placed by hand this visit.
+_FROM_HAND = 1 << (len(BALL_IDS) + 1)
+
+
+def position_code(balls: Layout, cue: str = "white1", *, from_hand: bool = False) -> str:
     """The code of a layout (see the module docstring); positions are rounded to micrometres."""
-    flags = 1 if cue == "white2" else 0
+    flags = (1 if cue == "white2" else 0) | (_FROM_HAND if from_hand else 0)
     body = bytearray()
     for index, ball in enumerate(BALL_IDS):
         at = balls.get(ball)
@@ -117,10 +128,12 @@ def decode_position(code: object) -> Position | RuleError:
         raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
     except (binascii.Error, ValueError):
         return bad
-    if len(raw) < 2 or raw[0] not in _MARGINS or raw[1] >> (len(BALL_IDS) + 1):
+    if len(raw) < 2 or raw[0] not in _MARGINS or raw[1] >> (len(BALL_IDS) + 2):
         return bad
     margin = _MARGINS[raw[0]]
     flags = raw[1]
+    if flags & _FROM_HAND and raw[0] != CODE_VERSION:
+        return bad
     present = [ball for index, ball in enumerate(BALL_IDS) if flags & (1 << (index + 1))]
     if len(raw) != 2 + 6 * len(present):
         return bad
@@ -129,16 +142,24 @@ def decode_position(code: object) -> Position | RuleError:
         chunk = raw[2 + 6 * n : 8 + 6 * n]
         x, y = (int.from_bytes(part, "big") / _MICRO - margin for part in (chunk[:3], chunk[3:]))
         balls[ball] = (round(x, 6), round(y, 6))
-    return Position(balls=balls, cue="white2" if flags & 1 else "white1")
+    return Position(balls=balls, cue="white2" if flags & 1 else "white1", from_hand=bool(flags & _FROM_HAND))
 
 
 def read_position(code: object) -> Position | RuleError:
-    """The position of a code whose balls could rest where it says, or why not."""
+    """The position of a code whose balls could rest where it says, or why not; a white placed by hand
+    must lie in the home, as K-7.1 placed it."""
     position = decode_position(code)
     if isinstance(position, RuleError):
         return position
-    error = layout_error(position.balls, kaisa_table(), position.cue)
-    return error if error is not None else position
+    table = kaisa_table()
+    error = layout_error(position.balls, table, position.cue)
+    if error is not None:
+        return error
+    if position.from_hand:
+        white = position.balls[position.cue]
+        if white is None or home_placement_error(white, position.balls, table, position.cue) is not None:
+            return RuleError("bad_position", "the link does not hold a practice position")
+    return position
 
 
 def position_from_segments(segments: object, cue: object) -> Position | None:
@@ -234,7 +255,7 @@ def _act(position: Position, raw: dict[str, Any], language: str | None) -> Table
             return refused("not_your_ball", "place the white you play with")
         engine.place(PLAYER, place.ball, (place.x, place.y))
         if "shoot" not in raw:
-            return _answer(_after(engine, position.cue), placed_event(engine, place.ball))
+            return _answer(_after(engine, position.cue, from_hand=True), placed_event(engine, place.ball))
     if isinstance(raw["shoot"], dict) and "call" in raw["shoot"] and raw["shoot"]["call"] is None:
         return _uncalled(engine, position, raw["shoot"])
     shoot = frame("shoot", raw["shoot"])
@@ -303,7 +324,12 @@ def _arranged(position: Position, balls: Layout, cue: str) -> TableAnswer:
     return _answer(changed)
 
 
-def _after(engine: Match, cue: str) -> Position:
-    """The position an engine's match reached: the practising player keeps his white."""
+def _after(engine: Match, cue: str, *, from_hand: bool = False) -> Position:
+    """The position an engine's match reached: the practising player keeps his white (``from_hand``:
+    just placed by hand, the shot to come is from hand)."""
     balls = engine.snapshot()["balls"]
-    return Position(balls={ball: (tuple(at) if at is not None else None) for ball, at in balls.items()}, cue=cue)
+    return Position(
+        balls={ball: (tuple(at) if at is not None else None) for ball, at in balls.items()},
+        cue=cue,
+        from_hand=from_hand,
+    )

@@ -189,23 +189,23 @@ function boot(root) {
   const board = createFreeTable(root, {
     table,
     url: () => root.dataset.playUrl,
-    shotBody: (shoot, placed) => {
+    // A placed white is in the position's code (the server answers the placement with it), so a shot
+    // carries the position alone, and the link, Undo, a reload and "Ask the engine" all see the white.
+    shotBody: (shoot) => {
       before = { ...current };
-      return placed ? { position: current.position, place: placed, shoot } : { position: current.position, shoot };
+      return { position: current.position, shoot };
     },
-    placeBody: (place) => ({ position: current.position, place }),
+    placeBody: (place) => {
+      before = { ...current };
+      return { position: current.position, place };
+    },
     refused: (code, message) => {
       before = null;
       show("refused", message && code !== "rate_limited" ? message : words(code) || words("refused"));
     },
     answered: (answer) => {
-      // A placed white (ball in hand): the shot still starts from the position with the white in hand.
-      if (answer.event.t === "placed") {
-        before = null;
-        return;
-      }
       moveTo(answer);
-      show("moved", words("moved"));
+      if (answer.event.t !== "placed") show("moved", words("moved"));
     },
     uncalled: () => $(".kz-practice-uncalled-input").checked,
     judged: (answer) => {
