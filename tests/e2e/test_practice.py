@@ -236,6 +236,7 @@ def test_practice_table_round_trip(
 
 
 @pytest.mark.browser
+@pytest.mark.slow(25)
 def test_placed_white_is_asked_about_linked_and_kept_on_reload(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

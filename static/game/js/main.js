@@ -35,6 +35,7 @@ import { constraintsOf } from "./legality.js";
 import { setPortrait } from "./i18n.js";
 import { createChat } from "./ui/chat.js";
 import { createSound } from "./ui/sound.js";
+import { createTurnSignal } from "./ui/yourturn.js";
 import { createLastShot } from "./ui/lastshot.js";
 import { pickRadius } from "./input/reach.js";
 import { bindKeepStrike } from "./ui/access.js";
@@ -58,6 +59,8 @@ function boot(root) {
   const hud = createHud(root);
   const sound = createSound(root, table);
   const lastShot = createLastShot(root, { sound, clock: clockNow });
+  // "Your turn" in the tab's title (and a chime and a notification, if asked for) while the page is hidden.
+  const turnSignal = createTurnSignal(root, { chime: () => sound.chime() });
   // The end card's "Analyse": the progress on the card from the socket's `analysis` messages.
   const endAnalysis = createEndAnalysis(root);
 
@@ -72,6 +75,7 @@ function boot(root) {
     const round = lagRound();
     if (round && round !== lastLagRound) state = setAim(state, { speed: constraintsOf(state.shown, state.me).lag.speed });
     lastLagRound = round;
+    turnSignal.update(state);
     wake();
   }
 
@@ -240,6 +244,7 @@ function boot(root) {
     controls.unbind();
     if (skipButton) skipButton.removeEventListener("click", onSkip);
     lastShot.unbind();
+    turnSignal.unbind();
     sound.close();
     net.close();
   };

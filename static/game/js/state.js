@@ -544,6 +544,17 @@ export function myActions(state) {
   return (game.pending || []).filter(([name]) => name === state.me).map(([, action]) => action);
 }
 
+/**
+ * What the newest state the server sent waits for me to do, even while its shot still rolls on the
+ * page (or never rolls: a hidden page draws no frames). `myActions` is what I may do now, on the drawn
+ * table; this is what I owe.
+ */
+export function owedActions(state) {
+  const game = state.game;
+  if (state.role !== "player" || !game || game.phase === "finished" || cutOff(state)) return [];
+  return (game.pending || []).filter(([name]) => name === state.me).map(([, action]) => action);
+}
+
 /** The cue ball I play with; during the lag the first seat lags white1, the second white2. */
 export function myCueBall(state) {
   const game = state.shown;

@@ -192,10 +192,31 @@ export function createSound(root, table, { storage = localStore(), AudioCtor = w
   if (button) button.addEventListener("click", toggle);
   label();
 
+  /** Two soft rising notes: the player's turn, heard while the page is hidden (ui/yourturn.js). */
+  function chime() {
+    if (muted) return;
+    unlock();
+    if (!ctx) return;
+    const start = ctx.currentTime + 0.02;
+    [880, 1320].forEach((frequency, i) => {
+      const when = start + 0.18 * i;
+      const src = ctx.createOscillator();
+      src.type = "sine";
+      src.frequency.setValueAtTime(frequency, when);
+      src.connect(envelope(when, 0.35, 0.35));
+      src.start(when);
+      src.stop(when + 0.4);
+      playing.add(src);
+      src.onended = () => playing.delete(src);
+    });
+    root.dataset.chimes = String(Number(root.dataset.chimes || 0) + 1);
+  }
+
   return {
     heard,
     follow,
     play,
+    chime,
     /** Silence every voice scheduled or sounding (a skipped shot's rest is never heard). */
     hush: stopAll,
     stop: (nodes) => {
