@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 from game.common.ratelimit import RateLimited, rate_limit_consume
+from game.engine.physics.aim import table_for_client
 from game.engine.table import kaisa_table
 from game.models import Puzzle, PuzzleServing
 from game.puzzles.selectors import (
@@ -58,7 +59,7 @@ def _page(request: HttpRequest, puzzle: Puzzle | None, viewer: Viewer, mode: str
                 "themes": puzzle_themes(puzzle=puzzle),
                 "practice_url": f"{reverse('practice')}?p={puzzle_practice_code(puzzle=puzzle)}",
                 "start": {**puzzle_start(puzzle=puzzle), "token": serving.token},
-                "table": kaisa_table().as_dict(),
+                "table": table_for_client(kaisa_table()),
                 "next_url": reverse("puzzle_streak") if mode == PuzzleServing.Mode.STREAK else None,
             }
         )

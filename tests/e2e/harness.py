@@ -37,6 +37,7 @@ def render_match_page(match_id: str, me: str, role: str, language: str | None = 
         with translation.override(language):
             return render_match_page(match_id, me, role, animation_rate=animation_rate)
 
+    from game.engine.physics.aim import table_for_client
     from game.engine.table import kaisa_table
 
     return render_to_string(
@@ -46,7 +47,7 @@ def render_match_page(match_id: str, me: str, role: str, language: str | None = 
             "ws_path": f"/ws/match/{match_id}/",
             "me": me,
             "role": role,
-            "table": kaisa_table().as_dict(),
+            "table": table_for_client(kaisa_table()),
             "animation_rate": animation_rate,
         },
     )

@@ -242,24 +242,14 @@ class EventLoop:
         """Ball ``i``'s motion state ends: sliding turns to rolling, rolling stops, spinning stops."""
         self.resting[i] = None
         b = self.movers[i]
-        R = self.R
         old = b.state
-        x, y, vx, vy, wx, wy, wz = b.kinematics(t)
-        if old == SLIDING:
-            wx, wy = -vy / R, vx / R
-        elif old == ROLLING:
-            vx = vy = wx = wy = 0.0
-        else:
-            wz = 0.0
+        x, y, vx, vy, wx, wy, wz = settled(b, t)
         new = b.set_motion(t, x, y, vx, vy, wx, wy, wz)
         self.events.append(Event(t, _TRANSITIONS[(old, new)], (b.id,)))
-        ix0, ix1, iy0, iy1 = self.geo.inner
-        if new <= SPINNING and not (ix0 <= x <= ix1 and iy0 <= y <= iy1):
-            # At rest in a pocket's jaws: it stays there unless its centre is beyond the line through the
-            # jaw tip centres, i.e. over the hole (it can only get there between the jaws).
-            mouth = min(self.geo.mouths, key=lambda m: (m.x - x) ** 2 + (m.y - y) ** 2)
-            if (x - mouth.x) * mouth.axis_x + (y - mouth.y) * mouth.axis_y > 0.0:
-                self.drop(i, t, mouth.pocket, x, y)
+        if new <= SPINNING:
+            hole = over_hole(self.geo, x, y)
+            if hole is not None:
+                self.drop(i, t, hole, x, y)
         self.refresh([i], t)
 
     def on_ball_ball(self, i: int, j: int, t: float) -> None:
@@ -272,29 +262,11 @@ class EventLoop:
                 mark = self.resting[k]
                 if mark is not None and mark[1] != t:
                     self.resting[k] = None
-        p = self.params
-        R, D, sep = self.R, self.D, p.separation
-        x1, y1, v1x, v1y, w1x, w1y, w1z = b.kinematics(t)
-        x2, y2, v2x, v2y, w2x, w2y, w2z = b2.kinematics(t)
-        dx, dy = x2 - x1, y2 - y1
-        dist = math.hypot(dx, dy)
-        if dist == 0.0:
-            dx, dy, dist = 1.0, 0.0, 1.0
-        nx, ny = dx / dist, dy / dist
-        (a1x, a1y, a1wx, a1wy, a1wz), (a2x, a2y, a2wx, a2wy, a2wz) = resolve_ball_ball(
-            nx, ny, (v1x, v1y), (w1x, w1y, w1z), (v2x, v2y), (w2x, w2y, w2z), R, p.e_b, p.u_b_a, p.u_b_b, p.u_b_c
-        )
-        cpx, cpy = x1 + 0.5 * dist * nx, y1 + 0.5 * dist * ny
-        if dist < D + sep:
-            push = 0.5 * (D + sep - dist)
-            x1, y1 = x1 - push * nx, y1 - push * ny
-            x2, y2 = x2 + push * nx, y2 + push * ny
-        first_speed = v1x * nx + v1y * ny
-        second_speed = -(v2x * nx + v2y * ny)
-        order = (b.id, b2.id) if first_speed >= second_speed else (b2.id, b.id)
-        b.set_motion(t, x1, y1, a1x, a1y, a1wx, a1wy, a1wz)
-        b2.set_motion(t, x2, y2, a2x, a2y, a2wx, a2wy, a2wz)
-        self.events.append(Event(t, _BALL_BALL, order, None, (cpx, cpy)))
+        after1, after2, point, first_leads = ball_contact(b, b2, t, self.params)
+        order = (b.id, b2.id) if first_leads else (b2.id, b.id)
+        b.set_motion(t, *after1)
+        b2.set_motion(t, *after2)
+        self.events.append(Event(t, _BALL_BALL, order, None, point))
         self.refresh([i, j], t)
 
     def on_line(self, i: int, index: int, t: float) -> None:
@@ -312,14 +284,7 @@ class EventLoop:
             self.drop(i, t, line.where, x, y)
             self.refresh([i], t)
             return
-        R, sep = self.R, self.params.separation
-        lnx, lny = line.nx, line.ny
-        kx, ky = -lnx, -lny
-        px, py = x + R * kx, y + R * ky
-        gap = lnx * (x - line.ax) + lny * (y - line.ay) - line.offset
-        if gap < sep:
-            x += (sep - gap) * lnx
-            y += (sep - gap) * lny
+        x, y, kx, ky, px, py = line_contact(line, x, y, self.R, self.params.separation)
         kind = None if resting else line.kind.event_kind
         self._bounce(i, kind, line.where, t, x, y, (vx, vy), (wx, wy, wz), kx, ky, px, py)
 
@@ -328,14 +293,7 @@ class EventLoop:
         self.resting[i] = None
         b = self.movers[i]
         x, y, vx, vy, wx, wy, wz = b.kinematics(t)
-        R, sep = self.R, self.params.separation
-        dx, dy = tip.cx - x, tip.cy - y
-        dist = math.hypot(dx, dy)
-        kx, ky = dx / dist, dy / dist
-        px, py = x + R * kx, y + R * ky
-        if dist < tip.reach + sep:
-            x -= (tip.reach + sep - dist) * kx
-            y -= (tip.reach + sep - dist) * ky
+        x, y, kx, ky, px, py = tip_contact(tip, x, y, self.R, self.params.separation)
         self._bounce(i, _BALL_JAW, tip.where, t, x, y, (vx, vy), (wx, wy, wz), kx, ky, px, py)
 
     def _bounce(
@@ -363,3 +321,92 @@ class EventLoop:
         if kind is not None:
             self.events.append(Event(t, kind, (b.id,), where, (px, py)))
         self.refresh([i], t)
+
+
+# --- the geometry of one event, shared with the aim preview (aim.py) ---------------------------------------
+
+
+Kinematics = tuple[float, float, float, float, float, float, float]
+
+
+def ball_contact(
+    b: MovingBall, b2: MovingBall, t: float, p: PhysicsParams
+) -> tuple[Kinematics, Kinematics, tuple[float, float], bool]:
+    """Two balls touching at ``t``: each one's (x, y, vx, vy, wx, wy, wz) after the frictional inelastic
+    impulse, a micrometre apart; the contact point; and whether ``b`` is the one that moved into the other."""
+    R = b.R
+    D, sep = 2.0 * R, p.separation
+    x1, y1, v1x, v1y, w1x, w1y, w1z = b.kinematics(t)
+    x2, y2, v2x, v2y, w2x, w2y, w2z = b2.kinematics(t)
+    dx, dy = x2 - x1, y2 - y1
+    dist = math.hypot(dx, dy)
+    if dist == 0.0:
+        dx, dy, dist = 1.0, 0.0, 1.0
+    nx, ny = dx / dist, dy / dist
+    (a1x, a1y, a1wx, a1wy, a1wz), (a2x, a2y, a2wx, a2wy, a2wz) = resolve_ball_ball(
+        nx, ny, (v1x, v1y), (w1x, w1y, w1z), (v2x, v2y), (w2x, w2y, w2z), R, p.e_b, p.u_b_a, p.u_b_b, p.u_b_c
+    )
+    cpx, cpy = x1 + 0.5 * dist * nx, y1 + 0.5 * dist * ny
+    if dist < D + sep:
+        push = 0.5 * (D + sep - dist)
+        x1, y1 = x1 - push * nx, y1 - push * ny
+        x2, y2 = x2 + push * nx, y2 + push * ny
+    first_leads = v1x * nx + v1y * ny >= -(v2x * nx + v2y * ny)
+    return (x1, y1, a1x, a1y, a1wx, a1wy, a1wz), (x2, y2, a2x, a2y, a2wx, a2wy, a2wz), (cpx, cpy), first_leads
+
+
+def settled(b: MovingBall, t: float) -> tuple[float, float, float, float, float, float, float]:
+    """(x, y, vx, vy, wx, wy, wz) of ball ``b`` as its motion state ends at ``t``: a slide ends rolling (the
+    spin locked to the speed), a roll ends at rest, a spin in place ends still."""
+    R = b.R
+    old = b.state
+    x, y, vx, vy, wx, wy, wz = b.kinematics(t)
+    if old == SLIDING:
+        wx, wy = -vy / R, vx / R
+    elif old == ROLLING:
+        vx = vy = wx = wy = 0.0
+    else:
+        wz = 0.0
+    return x, y, vx, vy, wx, wy, wz
+
+
+def over_hole(geo: TableGeometry, x: float, y: float) -> str | None:
+    """The pocket a ball at rest at (x, y) drops into, or None: a ball at rest in a pocket's jaws stays
+    there unless its centre is beyond the line through the jaw tip centres, i.e. over the hole (it can
+    only get there between the jaws)."""
+    ix0, ix1, iy0, iy1 = geo.inner
+    if ix0 <= x <= ix1 and iy0 <= y <= iy1:
+        return None
+    mouth = min(geo.mouths, key=lambda m: (m.x - x) ** 2 + (m.y - y) ** 2)
+    if (x - mouth.x) * mouth.axis_x + (y - mouth.y) * mouth.axis_y > 0.0:
+        return mouth.pocket
+    return None
+
+
+def line_contact(
+    line: Line, x: float, y: float, R: float, sep: float
+) -> tuple[float, float, float, float, float, float]:
+    """A centre at (x, y) touching straight feature ``line``: the centre a micrometre clear of it, the unit
+    direction (kx, ky) toward the rubber and the contact point (px, py)."""
+    lnx, lny = line.nx, line.ny
+    kx, ky = -lnx, -lny
+    px, py = x + R * kx, y + R * ky
+    gap = lnx * (x - line.ax) + lny * (y - line.ay) - line.offset
+    if gap < sep:
+        x += (sep - gap) * lnx
+        y += (sep - gap) * lny
+    return x, y, kx, ky, px, py
+
+
+def tip_contact(
+    tip: Round, x: float, y: float, R: float, sep: float
+) -> tuple[float, float, float, float, float, float]:
+    """The same as :func:`line_contact` for a rounded jaw tip."""
+    dx, dy = tip.cx - x, tip.cy - y
+    dist = math.hypot(dx, dy)
+    kx, ky = dx / dist, dy / dist
+    px, py = x + R * kx, y + R * ky
+    if dist < tip.reach + sep:
+        x -= (tip.reach + sep - dist) * kx
+        y -= (tip.reach + sep - dist) * ky
+    return x, y, kx, ky, px, py

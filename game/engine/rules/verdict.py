@@ -17,6 +17,7 @@ from game.engine.rules import words
 from game.engine.rules.calls import Call, judge_call, pocketed_order
 from game.engine.rules.events import EventLike
 from game.engine.rules.fouls import cue_fault, jumped, left_table, struck_ball
+from game.engine.rules.miss import miss_of
 from game.engine.rules.placement import frozen_cushion
 from game.engine.rules.ruleset import Ruleset
 from game.engine.rules.scoring import call_points, first_hit_value, is_plain_white, kaisa_bank_rule
@@ -146,6 +147,9 @@ def judge_shot(
 
     if not judgement.fulfilled:
         params = {"failure": judgement.failure, **judgement.failure_params}
+        miss = miss_of(call, cue, before, events, table) if judgement.failure == "not_dropped" else None
+        if miss is not None:
+            params["miss"] = miss
         return verdict("call_missed", params, rules=("K-4.2", "K-6.1"))
     if from_hand and call.cue_cushions and cushion is not None and cushion[0] <= table.home_line_x:
         # K-7.2 (the seed's rule): from hand a called cue-ball cushion must be outside the home.

@@ -25,6 +25,7 @@ from game.accounts.views import player_user
 from game.chat.phrases import phrase_words
 from game.clubs.selectors import club_get, clubs_for_user
 from game.common.ratelimit import rate_limited
+from game.engine.physics.aim import table_for_client
 from game.engine.table import kaisa_table
 from game.lobby.services import SEEK_TIME_LIMITS
 from game.matches.clock_presets import GAME_MINUTES, NO_LIMIT, EventClockError, event_clock_make, preset_choices
@@ -269,7 +270,7 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
             "ws_path": f"/ws/match/{match.id}/",
             "me": me,
             "role": role,
-            "table": kaisa_table().as_dict(),
+            "table": table_for_client(kaisa_table()),
             "match": match,
             "can_join": can_join,
             "join_url": f"/m/{match.id}/join/",

@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 from game.common.ratelimit import RateLimited, rate_limit_consume
+from game.engine.physics.aim import table_for_client
 from game.engine.table import kaisa_table
 from game.site.selectors.tutorial import STEP_IDS, tutorial_steps, tutorial_try
 
@@ -32,7 +33,7 @@ def learn(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "game/learn.html",
-        {"steps": tutorial_steps(), "step_ids": STEP_IDS, "table": kaisa_table().as_dict()},
+        {"steps": tutorial_steps(), "step_ids": STEP_IDS, "table": table_for_client(kaisa_table())},
     )
 
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from game.common.engine_pool import EngineBusy, QuestionPending, ask_engine
 from game.common.ratelimit import RateLimited, asker_keys, rate_limit_consume
 from game.engine.analysis import STROKE_NOISE, engine_board
+from game.engine.physics.aim import table_for_client
 from game.engine.rules import RuleError
 from game.engine.table import kaisa_table
 from game.site.selectors.engine_board import board_reply, keep_answer, kept_answer, read_question
@@ -61,7 +62,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         "game/practice.html",
         {
             "start": practice_state(position),
-            "table": kaisa_table().as_dict(),
+            "table": table_for_client(kaisa_table()),
             "link_error": link_error,
             "ball_names": BALL_NAMES,
             "noise": {

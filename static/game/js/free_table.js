@@ -33,7 +33,8 @@ import { createControls } from "./ui/controls.js";
 import { bindPointer } from "./input/pointer.js";
 import { bindKeyboard } from "./input/keyboard.js";
 import { createLoop } from "./loop.js";
-import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
+import { ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
+import { aimLine } from "./aim.js";
 import { ballRefusal, callVerdict, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
 import { MIN_SHOT_POWER } from "./input/gestures.js";
 import { createPullMeter } from "./ui/pullmeter.js";
@@ -153,7 +154,7 @@ export function createFreeTable(root, host) {
     if (!state || state.callManual || presetCall() || !myActions(state).includes("shoot")) return;
     const balls = restingBalls(state);
     const id = myCueBall(state);
-    const guide = balls[id] ? aimGuide(table, balls, id, state.aim.angle) : null;
+    const guide = balls[id] ? aimLine(table, balls, id, state.aim) : null;
     if (!guide || !guide.hit) {
       if (state.call.ball) set(setCall(state, { ball: null, pocket: null }, false));
       return;

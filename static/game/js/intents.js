@@ -29,7 +29,8 @@ import {
   strikeLimits,
 } from "./state.js";
 import { cycleChoice } from "./input/keyboard.js";
-import { aimGuide, ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
+import { ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
+import { aimLine } from "./aim.js";
 import {
   ballRefusal,
   callVerdict,
@@ -62,7 +63,7 @@ export function autoCall(state, table) {
   if (state.callManual || !myActions(state).includes("shoot")) return state;
   const balls = restingBalls(state);
   const id = myCueBall(state);
-  const guide = balls[id] ? aimGuide(table, balls, id, state.aim.angle) : null;
+  const guide = balls[id] ? aimLine(table, balls, id, state.aim) : null;
   if (!guide || !guide.hit) return state.call.ball ? setCall(state, { ball: null, pocket: null }, false) : state;
   const mine = constraintsOf(state.shown, state.me);
   const ball = ballRefusal(mine, guide.hit.ball) ? null : guide.hit.ball;

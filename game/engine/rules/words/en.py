@@ -79,13 +79,24 @@ def _lag(w: Namer, p: Mapping[str, Any]) -> str:
     return text
 
 
+def _not_dropped(w: Namer, p: Mapping[str, Any]) -> str:
+    """By how much, when the rules measured it (rules/miss.py): left and right as the ball ran."""
+    miss = p.get("miss")
+    ball = w.ball(p["ball"])
+    if not miss:
+        return f"{ball} did not drop"
+    if miss["at"] == "jaw":
+        return f"{ball} hit the {miss['side']} jaw and stayed out"
+    return f"{ball} hit the cushion {miss['mm']} mm {miss['side']} of the jaw"
+
+
 EN_FAILURES: dict[str, Template] = {
     "no_ball_hit": lambda w, p: "the cue ball touched no ball",
     "wrong_first_ball": lambda w, p: f"the cue ball touched {w.ball(p['first'])} first, not {w.ball(p['called'])}",
     "cue_cushions": lambda w, p: (
         f"the cue ball touched {_n(p['counted'], 'cushion', 'cushions')} before the first ball, {p['called']} called"
     ),
-    "not_dropped": lambda w, p: f"{w.ball(p['ball'])} did not drop",
+    "not_dropped": lambda w, p: _not_dropped(w, p),
     "wrong_pocket": lambda w, p: f"{w.ball(p['ball'])} dropped in {w.pocket(p['pocket'])}, not {w.pocket(p['called'])}",
     "object_cushions": lambda w, p: (
         f"{w.ball(p['ball'])} touched {_n(p['counted'], 'cushion', 'cushions')} before dropping, {p['called']} called"

@@ -104,6 +104,19 @@ def _lag(w: Namer, p: Mapping[str, Any]) -> str:
     return text
 
 
+def _not_dropped(w: Namer, p: Mapping[str, Any]) -> str:
+    """By how much, when the rules measured it (rules/miss.py): left and right as the ball ran."""
+    miss = p.get("miss")
+    ball = w.ball(p["ball"])
+    if not miss:
+        return f"{ball} ei pudonnut"
+    if miss["at"] == "jaw":
+        side = "vasempaan" if miss["side"] == "left" else "oikeaan"
+        return f"{ball} osui pussin {side} reunaan eikä pudonnut"
+    side = "vasemmalle" if miss["side"] == "left" else "oikealle"
+    return f"{ball} osui valliin {miss['mm']} mm pussin reunasta {side}"
+
+
 FI_FAILURES: dict[str, Template] = {
     "no_ball_hit": lambda w, p: "lyöntipallo ei osunut yhteenkään palloon",
     "wrong_first_ball": lambda w, p: (
@@ -112,7 +125,7 @@ FI_FAILURES: dict[str, Template] = {
     "cue_cushions": lambda w, p: (
         f"lyöntipallo osui {p['counted']} valliin ennen ensimmäistä palloa, maalattuja valleja: {p['called']}"
     ),
-    "not_dropped": lambda w, p: f"{w.ball(p['ball'])} ei pudonnut",
+    "not_dropped": lambda w, p: _not_dropped(w, p),
     "wrong_pocket": lambda w, p: (
         f"{w.ball(p['ball'])} putosi {w.pocket(p['pocket'], 'ill')}, ei {w.pocket(p['called'], 'ill')}"
     ),

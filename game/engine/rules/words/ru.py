@@ -115,6 +115,21 @@ def _lag(w: Namer, p: Mapping[str, Any]) -> str:
     return text
 
 
+def _not_dropped(w: Namer, p: Mapping[str, Any]) -> str:
+    """By how much, when the rules measured it (rules/miss.py): left and right as the ball ran."""
+    miss = p.get("miss")
+    ball = p["ball"]
+    name = w.ball(ball)
+    if not miss:
+        return f"{name} не {_v(w, ball, 'упал', 'упала')} в лузу"
+    hit = _v(w, ball, "ударился", "ударилась")
+    if miss["at"] == "jaw":
+        side = "левую" if miss["side"] == "left" else "правую"
+        return f"{name} {hit} в {side} губку лузы и не {_v(w, ball, 'упал', 'упала')}"
+    side = "левее" if miss["side"] == "left" else "правее"
+    return f"{name} {hit} в борт в {miss['mm']} мм {side} губки лузы"
+
+
 RU_FAILURES: dict[str, Template] = {
     "no_ball_hit": lambda w, p: "биток не коснулся ни одного шара",
     "wrong_first_ball": lambda w, p: (
@@ -123,7 +138,7 @@ RU_FAILURES: dict[str, Template] = {
     "cue_cushions": lambda w, p: (
         f"до первого шара биток отразился от {_cushions_gen(p['counted'])}, а заказано бортов: {p['called']}"
     ),
-    "not_dropped": lambda w, p: f"{w.ball(p['ball'])} не {_v(w, p['ball'], 'упал', 'упала')} в лузу",
+    "not_dropped": lambda w, p: _not_dropped(w, p),
     "wrong_pocket": lambda w, p: (
         f"{w.ball(p['ball'])} {_v(w, p['ball'], 'упал', 'упала')} в {w.pocket(p['pocket'], 'acc')}, "
         f"а не в {w.pocket(p['called'], 'acc')}"

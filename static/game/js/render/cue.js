@@ -1,6 +1,7 @@
 /**
- * The cue behind the cue ball and the aiming guide (ghost ball, the object ball's line, the cue
- * ball's tangent line). Drawn in metres through the table's canvas matrix.
+ * The cue behind the cue ball and the aim line (the cue ball's path to the ghost ball, the object ball's
+ * path and the cue ball's after the contact, from aim.js). Drawn in metres through the table's canvas
+ * matrix.
  */
 
 import { CUE_LENGTH, TIP_GAP } from "../input/gestures.js";
@@ -76,52 +77,89 @@ export function drawCue(ctx, ball, angle, R, pull = 0, alpha = 1, px = 0.002) {
   ctx.restore();
 }
 
+/** The points of `path` from `skip` metres along it (the line starts at a ball's edge, not its centre). */
+export function trimStart(path, skip) {
+  let left = skip;
+  for (let k = 1; k < path.length; k++) {
+    const [ax, ay] = path[k - 1];
+    const [bx, by] = path[k];
+    const d = Math.hypot(bx - ax, by - ay);
+    if (d > left) {
+      const u = left / d;
+      return [[ax + (bx - ax) * u, ay + (by - ay) * u], ...path.slice(k)];
+    }
+    left -= d;
+  }
+  return [];
+}
+
+function stroke(ctx, points) {
+  if (points.length < 2) return;
+  ctx.beginPath();
+  ctx.moveTo(points[0][0], points[0][1]);
+  for (let k = 1; k < points.length; k++) ctx.lineTo(points[k][0], points[k][1]);
+  ctx.stroke();
+}
+
+function outline(ctx, centre, R) {
+  ctx.beginPath();
+  ctx.arc(centre[0], centre[1], R, 0, Math.PI * 2);
+}
+
+/** Colours of the object ball's line: into the pocket, or a miss. */
+export const POT_COLOUR = "rgba(255,214,90,0.95)";
+export const MISS_COLOUR = "rgba(255,120,95,0.95)";
+
 /**
- * The aiming guide from `aimGuide()` (geometry.js).
+ * The aim line from `aimLine()` (aim.js), as the engine plays the strike: the cue ball's path to the ghost
+ * ball; the object ball's path, gold into the pocket, or red to where it meets the jaw or the cushion,
+ * the ball drawn there and a cross on the contact; the cue ball's path after the contact, faint.
  */
-export function drawGuide(ctx, guide, R, px, alpha = 1, pocketTarget = null) {
+export function drawGuide(ctx, guide, R, px, alpha = 1) {
   if (!guide) return;
   ctx.save();
   ctx.globalAlpha = alpha;
   ctx.lineCap = "round";
-  const [ox, oy] = guide.origin;
-  const [ex, ey] = guide.end;
-  // Aim line from the cue ball's edge to the ghost ball.
+  ctx.lineJoin = "round";
+  // The cue ball to the ghost ball (or the cushion), dashed.
   ctx.setLineDash([6 * px, 5 * px]);
   ctx.strokeStyle = "rgba(255,255,255,0.7)";
   ctx.lineWidth = 1.4 * px;
-  ctx.beginPath();
-  ctx.moveTo(ox + guide.dir[0] * R, oy + guide.dir[1] * R);
-  ctx.lineTo(ex - guide.dir[0] * R, ey - guide.dir[1] * R);
-  ctx.stroke();
+  const toGhost = trimStart(guide.cuePath, R);
+  stroke(ctx, toGhost.length ? trimStart(toGhost.slice().reverse(), R).reverse() : []);
   ctx.setLineDash([]);
-  // Ghost ball.
-  ctx.beginPath();
-  ctx.arc(ex, ey, R, 0, Math.PI * 2);
+  outline(ctx, guide.end, R);
   ctx.fillStyle = "rgba(255,255,255,0.10)";
   ctx.fill();
   ctx.strokeStyle = "rgba(255,255,255,0.8)";
   ctx.lineWidth = 1.3 * px;
   ctx.stroke();
-  if (guide.hit) {
-    const { objectDir, cueDir } = guide.hit;
-    const objectLength = pocketTarget ? pocketTarget.distance : 0.45;
-    const from = [ex + objectDir[0] * 2 * R, ey + objectDir[1] * 2 * R];
-    ctx.strokeStyle = pocketTarget ? "rgba(255,214,90,0.95)" : "rgba(255,214,90,0.75)";
+  const hit = guide.hit;
+  if (hit) {
+    // The cue ball after the contact, faint.
+    ctx.strokeStyle = "rgba(255,255,255,0.35)";
+    ctx.lineWidth = 1.2 * px;
+    stroke(ctx, trimStart(hit.cueAfter, R));
+    // The object ball.
+    const colour = hit.pocket ? POT_COLOUR : MISS_COLOUR;
+    ctx.strokeStyle = colour;
     ctx.lineWidth = 2 * px;
-    ctx.beginPath();
-    ctx.moveTo(from[0] + objectDir[0] * R, from[1] + objectDir[1] * R);
-    ctx.lineTo(from[0] + objectDir[0] * objectLength, from[1] + objectDir[1] * objectLength);
-    ctx.stroke();
-    // Tangent line of the cue ball (stun), faint.
-    const tangentLength = 0.22 * (1 - guide.hit.fullness);
-    if (tangentLength > 0.01) {
-      ctx.strokeStyle = "rgba(255,255,255,0.35)";
-      ctx.lineWidth = 1.2 * px;
-      ctx.beginPath();
-      ctx.moveTo(ex + cueDir[0] * R, ey + cueDir[1] * R);
-      ctx.lineTo(ex + cueDir[0] * (R + tangentLength), ey + cueDir[1] * (R + tangentLength));
+    stroke(ctx, trimStart(hit.objectPath, R));
+    const { stop } = hit;
+    if (!hit.pocket && stop.kind !== "rest") {
+      outline(ctx, stop.at, R);
+      ctx.lineWidth = 1.3 * px;
       ctx.stroke();
+      const [cx, cy] = stop.point || stop.at;
+      const k = 5 * px;
+      ctx.lineWidth = 2.2 * px;
+      stroke(ctx, [[cx - k, cy - k], [cx + k, cy + k]]);
+      stroke(ctx, [[cx - k, cy + k], [cx + k, cy - k]]);
+    } else if (hit.pocket) {
+      ctx.beginPath();
+      ctx.arc(stop.point[0], stop.point[1], 3.5 * px, 0, Math.PI * 2);
+      ctx.fillStyle = colour;
+      ctx.fill();
     }
   }
   ctx.restore();

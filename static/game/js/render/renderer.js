@@ -7,19 +7,23 @@ import { canvasMatrix, fitTable } from "../transform.js";
 import { renderTable } from "./table.js";
 import { createBallSprites, drawBalls, rollOrientations } from "./balls.js";
 import { drawCue, drawGuide, drawRing } from "./cue.js";
-import { aimGuide, pocketAlong } from "../geometry.js";
+import { pocketAlong } from "../geometry.js";
+import { aimLine } from "../aim.js";
 import { callVerdict, constraintsOf, pocketLegality } from "../legality.js";
 import { animating, ballsAt, myActions, myCueBall, remoteAimAngle, restingBalls } from "../state.js";
 
 /**
- * The pocket the aim line sends the object ball into, if the server allows calling it there with the
- * options of `call` (cushions, via): the guide and the automatic call never suggest a forbidden call.
- * @returns {{pocket: string, distance: number} | null}
+ * The pocket the aim line sends the object ball into (or toward: it may still hit the jaw), if the server
+ * allows calling it there with the options of `call` (cushions, via): the automatic call never suggests
+ * a forbidden call.
+ * @returns {{pocket: string} | null}
  */
 export function suggestedPocket(table, constraints, balls, cueId, guide, call) {
   if (!guide || !guide.hit) return null;
   const ball = guide.hit.ball;
-  const target = pocketAlong(table, balls[ball], guide.hit.objectDir, balls, [ball, cueId]);
+  const target = guide.hit.pocket
+    ? { pocket: guide.hit.pocket }
+    : pocketAlong(table, balls[ball], guide.hit.objectDir, balls, [ball, cueId]);
   if (!target) return null;
   const options = { object_cushions: 0, cue_cushions: 0, via: null, ...(call || {}) };
   if (options.ball !== ball) Object.assign(options, { object_cushions: 0, cue_cushions: 0, via: null });
@@ -27,6 +31,16 @@ export function suggestedPocket(table, constraints, balls, cueId, guide, call) {
 }
 
 const MAX_PULL = 0.3;
+
+/** The strike drawn for the other player when his aim message lacks a number (an older client's). */
+const REMOTE_AIM = { speed: 2.5, side: 0, height: 0 };
+
+/** "<ball> <how it ends> <where>" of an aim line ("red2 pocket foot_left", "red2 jaw foot_left", " cushion foot"). */
+export function aimWords(guide) {
+  if (!guide) return "";
+  if (!guide.hit) return ["", guide.cushion.kind, guide.cushion.id || ""].join(" ");
+  return [guide.hit.ball, guide.hit.stop.kind, guide.hit.stop.where || ""].join(" ");
+}
 
 /**
  * @param {HTMLCanvasElement} canvas
@@ -101,12 +115,13 @@ export function createRenderer(canvas, table) {
     // The aim guide lies on the cloth, under the balls.
     let cue = null;
     let drawnRemoteAim = "";
+    let drawnAim = "";
     if (!moving && (actions.includes("shoot") || actions.includes("lag"))) {
       const id = myCueBall(state);
       if (resting[id]) {
-        const guide = aimGuide(table, resting, id, state.aim.angle);
-        const target = actions.includes("shoot") ? suggestedPocket(table, mine, resting, id, guide, state.call) : null;
-        drawGuide(ctx, guide, R, px, 1, target);
+        const guide = aimLine(table, resting, id, state.aim);
+        drawGuide(ctx, guide, R, px, 1);
+        drawnAim = aimWords(guide);
         cue = { ball: resting[id], angle: state.aim.angle, pull: (state.ui.pull || 0) * MAX_PULL, alpha: 1 };
       }
     } else if (!moving && state.remoteAim && state.shown && state.shown.phase !== "finished") {
@@ -115,13 +130,15 @@ export function createRenderer(canvas, table) {
       const id = player ? player.cue_ball || (seat === 0 ? "white1" : "white2") : null;
       if (id && resting[id]) {
         const angle = remoteAimAngle(state.remoteAim, now);
-        drawGuide(ctx, aimGuide(table, resting, id, angle), R, px, 0.55);
+        drawGuide(ctx, aimLine(table, resting, id, { ...REMOTE_AIM, ...state.remoteAim, angle }), R, px, 0.55);
         cue = { ball: resting[id], angle, pull: 0, alpha: 0.8 };
         drawnRemoteAim = angle.toFixed(3);
       }
     }
     // The other player's cue angle as drawn, for browser tests and assistive tools.
     if (canvas.dataset.remoteAim !== drawnRemoteAim) canvas.dataset.remoteAim = drawnRemoteAim;
+    // Where my aim line ends, for browser tests and assistive tools: "red2 pocket foot_left".
+    if (canvas.dataset.aimLine !== drawnAim) canvas.dataset.aimLine = drawnAim;
 
     if (state.placing && state.placing.pos) {
       const [x, y] = state.placing.pos;
