@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from typing import Any
 
 from django.contrib.auth.models import User  # the project's user model (AUTH_USER_MODEL is Django's)
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
+from game.common.names import look_alike_scripts, name_key, name_normal
 from game.models import Profile
 
-DISPLAY_NAME_MAX = 32
-DISPLAY_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{1,31}$")
+DISPLAY_NAME_LEAST, DISPLAY_NAME_MAX = 2, 32
+#: What may stand between a name's letters and digits, one at a time: `Sakari-Mäkelä`, `Anna Liisa`.
+DISPLAY_NAME_JOINERS = frozenset(" -_")
 GUEST_PREFIX = "Guest-"
 
 
@@ -32,13 +35,42 @@ class AccountError(ValueError):
         self.message = message
 
 
+JOINER_WORDS = _("a space, '-' or '_' stands between two letters or digits, one at a time")
+CHARACTER_WORDS = _("a display name has letters, digits, spaces, '-' and '_' only")
+
+
 def display_name_check(*, name: str) -> str:
-    """Names are shown in the match page and stored in snapshots; keep them short and plain ASCII so
-    they cannot impersonate (no look-alike letters) and never look like a guest's generated name."""
-    name = name.strip()
-    if not DISPLAY_NAME_RE.match(name):
-        raise AccountError("display_name", _("2 to 32 letters, digits, '-' or '_', starting with a letter or digit"))
-    if name.lower().startswith(GUEST_PREFIX.lower()):
+    """The name as it is kept (game.common.names.name_normal), or a refusal in words.
+
+    Names are shown at the table and stored in snapshots: letters of any alphabet and digits, with a
+    single space, hyphen or underscore between two of them (`Sakari-Mäkelä`, `Анна Петрова`), 2 to 32
+    characters. No punctuation or invisible characters, which could make two names look alike, and no
+    mixing of the alphabets whose letters look alike (game.common.names.LOOK_ALIKE_SCRIPTS); a name
+    that never looks like a guest's generated name."""
+    name = name_normal(name)
+    previous = ""
+    for char in name:
+        kind = unicodedata.category(char)
+        if char in DISPLAY_NAME_JOINERS:
+            if not previous or previous in DISPLAY_NAME_JOINERS:
+                raise AccountError("display_name", JOINER_WORDS)
+        elif kind.startswith("M"):
+            if not previous or previous in DISPLAY_NAME_JOINERS:
+                raise AccountError("display_name", CHARACTER_WORDS)
+        elif not (kind.startswith("L") or kind == "Nd"):
+            raise AccountError("display_name", CHARACTER_WORDS)
+        previous = char
+    if previous in DISPLAY_NAME_JOINERS:
+        raise AccountError("display_name", JOINER_WORDS)
+    if not DISPLAY_NAME_LEAST <= len(name) <= DISPLAY_NAME_MAX:
+        raise AccountError(
+            "display_name", _("a display name is 2 to 32 characters: letters, digits, spaces, '-' or '_'")
+        )
+    if len(look_alike_scripts(name)) > 1:
+        raise AccountError(
+            "display_name", _("a display name keeps to one alphabet: Latin, Cyrillic and Greek letters do not mix")
+        )
+    if name_key(name).startswith(name_key(GUEST_PREFIX)):
         raise AccountError("display_name", _("names starting with 'Guest-' are kept for guests"))
     return name
 
@@ -64,9 +96,10 @@ def profile_ensure(*, user: User) -> Profile:
 
 
 def display_name_available(*, name: str, user: User | None = None) -> str:
-    """The checked display name if nobody else has it (case-insensitively); `user` may keep its own."""
+    """The checked display name if nobody else has it (by game.common.names.name_key: whatever the case
+    or the form of its letters); `user` may keep its own."""
     name = display_name_check(name=name)
-    taken = Profile.objects.filter(display_name__iexact=name)
+    taken = Profile.objects.filter(name_key=name_key(name))
     if user is not None and user.pk is not None:
         taken = taken.exclude(user=user)
     if taken.exists():

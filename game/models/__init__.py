@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import secrets
 import string
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from game.common.names import name_key
 
 MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
 MATCH_ID_LENGTH = 8
@@ -47,6 +50,9 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
     )
     display_name = models.CharField(_("display name"), max_length=32, unique=True)
+    #: The name's key (game.common.names.name_key), unique: no two players whose names differ only in
+    #: case or in the form of their letters. Kept by save() from the display name.
+    name_key = models.CharField(_("name key"), max_length=128, unique=True, editable=False)
     is_guest = models.BooleanField(_("is guest"), default=False)
     is_bot = models.BooleanField(_("is bot"), default=False)
     bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True)
@@ -71,6 +77,13 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Club(models.Model):

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
+from game.common.names import name_key
 from game.models import Club, Profile
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
 from game.realtime import fanout as realtime
@@ -200,7 +201,7 @@ def tournament_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse
 def _account(named: str) -> Any:
     """The account a director names by its display name or user name (None: no such account)."""
     named = named.strip()[:150]
-    profile = Profile.objects.filter(display_name__iexact=named).select_related("user").first()
+    profile = Profile.objects.filter(name_key=name_key(named)).select_related("user").first()
     if profile is not None:
         return profile.user
     return get_user_model().objects.filter(username__iexact=named).first()

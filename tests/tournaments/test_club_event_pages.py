@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.services import tournament_close_entries
-from game.tournaments.services.club import AT_TARGET, BoardResult, tournament_result_enter
+from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT, BoardResult, tournament_result_enter
 from tests.support.community_factories import make_club, make_player
 from tests.tournaments.test_club_event import club_event, on_tables
 
@@ -174,3 +174,36 @@ def test_shootout_form_refuses_without_a_winner_beside_the_form(client: Any) -> 
     assert done.status_code == 302
     won = TournamentPairing.objects.get(pk=games[2].pk)
     assert (won.winner_id, won.result_code, won.first_score) == (won.first_id, "shootout", 45)
+
+
+def test_win_on_time_is_marked(client: Any) -> None:
+    """A game won when the time was up (K-11.1) is marked wherever its result is shown, as a shoot-out
+    win carries its `v` (K-11.4): the director's results, the public page's latest results, the
+    round's line, the standings' wins; a game won at the target carries neither."""
+    tournament, owner = club_event(6, 3, tag="t")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    games = on_tables(tournament)
+    timed, shootout, target = games[1], games[2], games[3]
+    tournament_result_enter(user=owner, pairing_id=timed.pk, result=BoardResult(41, 35, ON_TIME))
+    tournament_result_enter(user=owner, pairing_id=shootout.pk, result=BoardResult(45, 52, SHOOTOUT, shootout.first_id))
+    tournament_result_enter(user=owner, pairing_id=target.pk, result=BoardResult(60, 20, AT_TARGET))
+    names = {e.pk: e.name for e in TournamentEntry.objects.filter(tournament=tournament)}
+    timed_winner = names[timed.first_id]
+
+    client.force_login(owner)
+    director = client.get(f"/tournaments/{tournament.pk}/tables/").content.decode()
+    lines = {int(m[0]): m[1] for m in re.findall(r'<li data-result="(\d+)">(.*?)(?:<details|</li>)', director, re.S)}
+    assert "◷ on time" in lines[timed.pk] and "41 – 35" in lines[timed.pk]
+    assert "on time" not in lines[shootout.pk] and "45v – 52" in lines[shootout.pk]
+    assert "on time" not in lines[target.pk] and "60 – 20" in lines[target.pk]
+
+    live = client.get(f"/tournaments/{tournament.pk}/live/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    latest = live[live.index("Viimeisimmät tulokset") :]
+    assert latest.count("◷ ajalla") == 1 and "41 – 35" in latest
+
+    page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert f"{timed_winner}: победа по времени" in page
+    row = page[page.index(f'<tr data-entry="{timed_winner}">') :]
+    assert "(1 по времени)" in row[: row.index("</tr>")]
+    other = page[page.index(f'<tr data-entry="{names[shootout.first_id]}">') :]
+    assert "по времени" not in other[: other.index("</tr>")]

@@ -20,6 +20,10 @@ from game.ratings.selectors import reason_text
 HOW_CODES: tuple[str, ...] = ("target", "resign", "shot_clock", "abandoned", "time_limit", "shootout", "aborted")
 #: KaisaKaavio's mark of the winner's score (`45v`), written where a game was decided in the shoot-out.
 WINNER_MARK = "v"
+#: The mark of a win on time (K-11.1) beside the winner's score where only a mark fits (the wall chart,
+#: the bracket, the TV's draw): a clock face, the same in every language, with a legend in words beside
+#: it. The program has no mark for it; a page with room says "on time" in words.
+TIME_MARK = "◷"
 
 
 def score_line(*, scores: Sequence[int], winner_seat: int | None, how: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from game.matches.selectors.match_result import WINNER_MARK
+from game.matches.selectors.match_result import TIME_MARK, WINNER_MARK
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.pairing import knockout
 from game.tournaments.selectors import tournaments as selectors
@@ -86,10 +86,11 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
             marks.append(entry is not None and slot in winners and won == entry)
         pairing = pairings.get(selectors.slot_name(slot))
         score = None
-        shootout = False  # KaisaKaavio's `v` beside the winner's score of a game decided in the shoot-out
+        mark = ""  # beside the winner's score: KaisaKaavio's `v` (the shoot-out) or the time's mark
         if pairing is not None and pairing.status == TournamentPairing.Status.DONE and pairing.how == "played":
             score = (pairing.first_score, pairing.second_score)
-            shootout = pairing.result_code == "shootout"
+            marks_of = selectors.result_marks(pairing)
+            mark = WINNER_MARK if marks_of["shootout"] else TIME_MARK if marks_of["on_time"] else ""
         boxes.append(
             {
                 "x": x,
@@ -99,7 +100,7 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
                         "name": sides[i] or "",
                         "bye": sides[i] is None,
                         "won": marks[i],
-                        "score": f"{score[i]}{WINNER_MARK if shootout and marks[i] else ''}" if score else "",
+                        "score": f"{score[i]}{mark if marks[i] else ''}" if score else "",
                         "y": y - BOX_HEIGHT / 2 + 17 + i * 20,
                     }
                     for i in (0, 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
-from game.tournaments.selectors.tournaments import pairing_score_line, tournament_summary
+from game.tournaments.selectors.tournaments import pairing_score_line, result_marks, tournament_summary
 
 
 def _game(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
@@ -26,6 +26,7 @@ def _game(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
         "second_score": pairing.second_score,
         "ended": pairing.result_code,
         "score_line": pairing_score_line(pairing) if done else "",
+        **result_marks(pairing),
     }
 
 

@@ -26,7 +26,7 @@ from game.models.tournaments import (
     TournamentRound,
 )
 from game.tournaments.pairing import knockout
-from game.tournaments.pairing.double_loss import is_finished, placings
+from game.tournaments.pairing.double_loss import DrawState, Format, Placing, is_finished, placings
 from game.tournaments.pairing.double_loss_state import records
 from game.tournaments.pairing.results import Result
 from game.tournaments.pairing.standings import Row, round_robin_standings, swiss_standings
@@ -136,27 +136,89 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
         rows = [keyed[e] for e in order]
         for i, row in enumerate(rows):
             row.rank = i + 1
-    elif is_drawn(tournament) and tournament.status in PLAYED:
+    drawn: dict[int, dict[str, Any]] = {}
+    if is_drawn(tournament) and tournament.status in PLAYED:
         keyed = {row.entry: row for row in rows}
-        ranked = placings(draw_state(tournament=tournament))  # the draw's order: in, then wins, points
+        state = draw_state(tournament=tournament)
+        ranked = placings(state)  # the draw's order: in, then wins, then Kaisa points made
         rows = [keyed[p.entrant] for p in ranked]
         for row, placing in zip(rows, ranked, strict=True):
             row.rank = placing.place
-    shootout_wins = shootout_wins_of(tournament=tournament)
-    return [{**_row(row, by_id[row.entry]), "won_in_shootout": shootout_wins.get(row.entry, 0)} for row in rows]
+        drawn = _draw_columns(state, ranked)
+    wins = wins_by_end(tournament=tournament)
+    return [
+        {
+            **_row(row, by_id[row.entry]),
+            "won_in_shootout": wins[SHOOTOUT_END].get(row.entry, 0),
+            "won_on_time": wins[TIME_END].get(row.entry, 0),
+            **drawn.get(row.entry, {}),
+        }
+        for row in rows
+    ]
 
 
-def shootout_wins_of(*, tournament: Tournament) -> dict[int, int]:
-    """How many of each entry's wins were decided in the shoot-out (K-11.4; the table marks them `v`)."""
+def _draw_columns(state: DrawState, ranked: list[Placing]) -> dict[int, dict[str, Any]]:
+    """The draw's tie-breaks as columns (every number its placings are decided by, in its order):
+    whether a player is still in, his wins, then the Kaisa points he made; in the cup, the round he
+    went out in. `points_made` is the figure the page once ranked by without showing."""
+    cup = state.event.format == Format.TWO_ROUNDS_THEN_CUP
+    out_round = out_rounds(state)
+    return {
+        p.entrant: {
+            "points_made": p.points,
+            "still_in": not p.out_after,
+            "out_round": out_round.get(p.entrant),
+            "cup": cup,
+        }
+        for p in ranked
+    }
+
+
+def out_rounds(state: DrawState) -> dict[int, int]:
+    """The round each player went out in (the round of the game that put him out)."""
+    table = records(state)
+    out: dict[int, int] = {}
+    games_of: dict[int, int] = {}
+    for game in state.games:
+        for entrant in (game.first, game.second):
+            games_of[entrant] = games_of.get(entrant, 0) + 1
+            if table[entrant].out_after == games_of[entrant]:
+                out[entrant] = game.round
+    return out
+
+
+#: How a game's end is named where a result is shown (the `result_code` of a match or a game at the
+#: club): a shoot-out win carries KaisaKaavio's `v`, a win on time a mark of its own (`result_marks`).
+SHOOTOUT_END, TIME_END = "shootout", "time_limit"
+
+
+def wins_by_end(*, tournament: Tournament) -> dict[str, dict[int, int]]:
+    """How many of each entry's wins were decided in the shoot-out (K-11.4) and on time (K-11.1)."""
     rows = (
         TournamentPairing.objects.filter(
-            tournament=tournament, status=TournamentPairing.Status.DONE, result_code="shootout", winner__isnull=False
+            tournament=tournament,
+            status=TournamentPairing.Status.DONE,
+            result_code__in=(SHOOTOUT_END, TIME_END),
+            winner__isnull=False,
         )
-        .values("winner_id")
+        .values("winner_id", "result_code")
         .annotate(wins=Count("pk"))
         .order_by()
     )
-    return {row["winner_id"]: row["wins"] for row in rows}
+    counted: dict[str, dict[int, int]] = {SHOOTOUT_END: {}, TIME_END: {}}
+    for row in rows:
+        counted[row["result_code"]][row["winner_id"]] = row["wins"]
+    return counted
+
+
+def result_marks(pairing: TournamentPairing) -> dict[str, bool]:
+    """Whether a decided game was won in the shoot-out or on time: every page that shows a result
+    marks both (the shoot-out's `v` is in the score line, the time's mark beside it)."""
+    played = pairing.status == TournamentPairing.Status.DONE and pairing.how == TournamentPairing.How.PLAYED
+    return {
+        "shootout": played and pairing.winner_id is not None and pairing.result_code == SHOOTOUT_END,
+        "on_time": played and pairing.winner_id is not None and pairing.result_code == TIME_END,
+    }
 
 
 def _row(row: Row, entry: TournamentEntry) -> dict[str, Any]:
@@ -215,7 +277,7 @@ def pairing_view(pairing: TournamentPairing, names: dict[int, str]) -> dict[str,
         "how_text": TournamentPairing.How(pairing.how).label if pairing.how else "",
         "score": (pairing.first_score, pairing.second_score) if scored else live,
         "score_line": pairing_score_line(pairing) if scored else "",
-        "shootout": scored and pairing.result_code == "shootout",
+        **result_marks(pairing),
         "match_id": match.pk if match is not None else None,
         "match_status": match.status if match is not None else None,
         "match_url": f"/m/{match.pk}/" if match is not None else None,
@@ -250,13 +312,7 @@ def draw_view(*, tournament: Tournament) -> dict[str, Any] | None:
     state = draw_state(tournament=tournament, pairings=pairings)
     table = records(state)
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
-    out_round: dict[int, int] = {}
-    games_of: dict[int, int] = {}
-    for game in state.games:
-        for entrant in (game.first, game.second):
-            games_of[entrant] = games_of.get(entrant, 0) + 1
-            if table[entrant].out_after == games_of[entrant]:
-                out_round[entrant] = game.round
+    out_round = out_rounds(state)
     finished = is_finished(state)
     places = {p.entrant: p.place for p in placings(state)} if finished else {}
     rows = [
