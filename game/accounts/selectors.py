@@ -158,7 +158,6 @@ def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dic
     rows = []
     for match in matches:
         seat = teams.get(match.pk, 0 if match.player1_id == user.pk else 1)  # a team match: my team
-        opponent = match.player2 if seat == 0 else match.player1
         scores = match_scores(match=match)
         if match.status == Match.Status.ABORTED:
             outcome = "aborted"
@@ -167,10 +166,19 @@ def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dic
         else:
             outcome = "won" if match.winner_id == (match.player1_id, match.player2_id)[seat] else "lost"
         change = changes.get(match.pk)
+        sides = (
+            [_side_name(match, 0), _side_name(match, 1)]
+            if match.team_size
+            else [profile_name(user=match.player1), profile_name(user=match.player2)]
+        )
         rows.append(
             {
                 "match": match,
-                "opponent": _side_name(match, 1 - seat) if match.team_size else profile_name(user=opponent),
+                # Both sides in seat order with the scores between them, as every page prints a score.
+                "players": sides,
+                "scores": list(scores),
+                "winner": sides[seat if outcome == "won" else 1 - seat] if outcome in ("won", "lost") else None,
+                "opponent": sides[1 - seat],
                 "score": scores[seat],
                 "opponent_score": scores[1 - seat],
                 "outcome": outcome,

@@ -95,6 +95,8 @@ def club_recent_matches(*, club: Club, limit: int = CLUB_RECENT_MATCHES) -> list
                 "player2": profile_name(user=match.player2),
                 "score1": scores[0],
                 "score2": scores[1],
+                "players": [profile_name(user=match.player1), profile_name(user=match.player2)],
+                "scores": list(scores),
                 "winner": profile_name(user=match.winner) if match.winner else None,
             }
         )

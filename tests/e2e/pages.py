@@ -187,6 +187,8 @@ CUT_OFF_JS = """(root) => {
     if (reported.some((r) => r.contains(el))) continue; // its container is reported already
     const box = el.getBoundingClientRect();
     if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
+    if (box.width <= 1 && box.height <= 1) continue; // visually hidden, for screen readers only
+    if (el.matches("input, textarea") && box.right <= width + 1 && box.left >= -1) continue; // its text scrolls in it
     const name = `${el.tagName.toLowerCase()}: ${(el.innerText || "").trim().slice(0, 40)}`;
     let why = null;
     const sideways = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible";

@@ -112,10 +112,10 @@ test("i18n: the server's sentences are picked for the page's language, never re-
   });
   withLanguage("ru", () => {
     assert.equal(describeVerdict(VERDICT), "Забита кайза в верхнюю правую лузу: 6 очков · +6");
-    const result = { winner: "aino", how: "target", scores: [60, 41], text: "aino won 60–41: reached 60", words: { en: "aino won 60–41: reached 60", ru: "aino выигрывает 60–41: набрано 60" }, rated: false };
+    const result = { winner: "aino", how: "target", scores: [60, 41], text: "aino won: reached 60", words: { en: "aino won: reached 60", ru: "aino выигрывает: набрано 60" }, rated: false };
     const card = endCard({ result, shown: { phase: "finished", players: [{ name: "aino", score: 60 }, { name: "boris", score: 41 }] }, me: "boris" });
     assert.equal(card.title, "Побеждает aino");
-    assert.equal(card.reason, "aino выигрывает 60–41: набрано 60");
+    assert.equal(card.reason, "aino выигрывает: набрано 60");
     assert.equal(card.rated, "Товарищеская партия: рейтинг не меняется");
   });
 });

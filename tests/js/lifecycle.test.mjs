@@ -94,7 +94,7 @@ test("result: the snapshot's result shows the end card after a reload, the same 
     loser: "bob",
     scores: [60, 41],
     how: "target",
-    text: "alice won 60–41: reached 60",
+    text: "alice won: reached 60",
     rated: true,
     unrated_reason: null,
     rating_changes: [
@@ -111,7 +111,7 @@ test("result: the snapshot's result shows the end card after a reload, the same 
   assert.equal(forBob.title, "alice wins");
   assert.equal(forCarol.title, "alice wins");
   for (const card of [forAlice, forBob, forCarol]) {
-    assert.equal(card.reason, "alice won 60–41: reached 60");
+    assert.equal(card.reason, "alice won: reached 60");
     assert.equal(card.score, "alice 60 – 41 bob");
     assert.deepEqual(card.ratings, ["alice 1500 → 1562 (+62)", "bob 1500 → 1438 (−62)"]);
   }
@@ -130,7 +130,7 @@ test("result: a game won in the shoot-out with fewer points shows the server's 4
     scores: [45, 52],
     score_line: "45v – 52",
     how: "shootout",
-    text: "alice won 45–52 in the shoot-out",
+    text: "alice won in the shoot-out",
     rated: false,
     unrated_reason: null,
     rating_changes: [],
@@ -139,7 +139,7 @@ test("result: a game won in the shoot-out with fewer points shows the server's 4
   const card = endCard(receive(fresh("spectator", "carol"), { t: "snapshot", v: 40, d: { state: finished, result } }, 0));
   assert.equal(card.title, "alice wins");
   assert.equal(card.score, "alice 45v – 52 bob");
-  assert.equal(card.reason, "alice won 45–52 in the shoot-out");
+  assert.equal(card.reason, "alice won in the shoot-out");
   const older = endCard(receive(fresh(), { t: "snapshot", v: 40, d: { state: finished, result: { ...result, score_line: undefined } } }, 0));
   assert.equal(older.score, "alice 45 – 52 bob", "a result stored before score_line prints the scores");
 });

@@ -146,7 +146,7 @@ def test_home_and_lobby_list_your_games_in_progress_with_a_way_back_in(client: C
         html = client.get(page).content.decode()
         assert "Your games in progress" in html
         assert f'href="/m/{playing.id}/">Back to the game' in html and f'href="/m/{waiting.id}/"' in html
-        assert "Waiting for an opponent" in html and "0–0" in html
+        assert "Waiting for an opponent" in html and '<span class="score">0 – 0</span>' in html
         assert f"/m/{someone_else.id}/" not in html.split("Your games in progress")[1].split("</section>")[0]
     playing.refresh_from_db()
     opponent = playing.snapshot["players"][1]["name"]

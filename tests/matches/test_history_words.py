@@ -83,13 +83,16 @@ def test_entries_say_who_did_what_in_words() -> None:
     assert finished["text"] == "Aborted by bob before the break"
 
 
-def test_result_text_prints_negative_scores_with_a_minus_sign() -> None:
-    from game.matches.selectors.match_result import result_text
+def test_result_text_names_the_winner_and_no_score() -> None:
+    """The score is printed between the names in seat order (score_line); the sentence never carries one,
+    so a winner behind on points ("ann won 12–30") or with a negative score reads right."""
+    from game.matches.selectors.match_result import result_text, score_line
 
     text = result_text(how="shootout", winner="ann", loser="ben", scores=[0, -6], reason="", target=60)
-    assert text == "ann won 0 to −6 in the shoot-out"
+    assert text == "ann won in the shoot-out"
+    assert score_line(scores=[0, -6], winner_seat=0, how="shootout") == "0v – −6"
     assert result_text(how="resign", winner="ann", loser="ben", scores=[12, 30], reason="", target=60) == (
-        "ann won 12–30: ben resigned"
+        "ann won: ben resigned"
     )
 
 

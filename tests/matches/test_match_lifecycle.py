@@ -191,7 +191,7 @@ async def test_three_expiries_lose_the_match() -> None:
         assert finished["v"] == third["v"] + 1
         result = finished["d"]["result"]
         assert (result["winner"], result["loser"], result["how"]) == (names[1], names[0], "shot_clock")
-        assert result["text"] == f"{names[1]} won 7–10: {names[0]} ran out of the shot clock 3 times in a row"
+        assert result["text"] == f"{names[1]} won: {names[0]} ran out of the shot clock 3 times in a row"
         assert finished["d"]["entry"]["kind"] == "finish" and finished["d"]["entry"]["text"] == result["text"]
     match = await row(match_id)
     assert match.status == Match.Status.FINISHED and match.winner_id == bob_user.pk
@@ -254,7 +254,7 @@ async def test_abandoned_match_finishes_itself() -> None:
     for p in (alice, spectator):
         finished = await p.until(lambda m: m["t"] == "finished")
         assert finished["d"]["result"]["how"] == "abandoned"
-        assert finished["d"]["result"]["text"] == f"{names[0]} won 10–7: {names[1]} left the match"
+        assert finished["d"]["result"]["text"] == f"{names[0]} won: {names[1]} left the match"
     assert (await row(match_id)).status == Match.Status.FINISHED
     await close_all(alice, spectator)
 
@@ -457,7 +457,7 @@ async def test_two_shot_minimum_for_a_rated_result() -> None:
     await alice.send("shoot", {"call": KAISA_CALL, "strike": near_end_strike()}, ack=next_ack(), v=alice.v)
     result = (await alice.until(lambda m: m["t"] == "finished"))["d"]["result"]
     assert (result["how"], result["rated"]) == ("target", True)
-    assert result["text"] == f"{names[0]} won 63–40: reached 60"
+    assert result["text"] == f"{names[0]} won: reached 60"
     await alice.close()
 
 
@@ -494,7 +494,7 @@ async def test_snapshot_carries_the_history_and_the_result() -> None:
     again = await connect_communicator("again", match_id, None)
     snapshot = again.versioned[0]["d"]
     assert snapshot["result"] == finished["d"]["result"]
-    assert snapshot["result"]["text"] == f"{names[0]} won 6–0: {names[1]} resigned"
+    assert snapshot["result"]["text"] == f"{names[0]} won: {names[1]} resigned"
     assert snapshot["history"]["entries"] == [*live, finished["d"]["entry"]]
     await close_all(alice, bob, spectator, late, again)
 

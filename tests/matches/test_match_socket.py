@@ -503,7 +503,7 @@ async def test_disconnect_grace_then_claim() -> None:
     finished = await alice.until(lambda m: m["t"] == "finished")
     assert finished["d"]["winner"] == names[0] and "left" in finished["d"]["reason"]
     assert finished["d"]["result"]["how"] == "abandoned"
-    assert finished["d"]["result"]["text"] == f"{names[0]} won 10–10: {names[1]} left the match"
+    assert finished["d"]["result"]["text"] == f"{names[0]} won: {names[1]} left the match"
     await alice.close()
 
 

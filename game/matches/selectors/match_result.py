@@ -66,10 +66,10 @@ def result_text(
     target: int,
     language: str = "en",
 ) -> str:
-    """The card's sentence: "alice won 60–41: reached 60", "Aborted by bob before the break"; the
-    templates are the rules' catalogues (words.text "result_won" / "result_aborted"), per language.
-
-    `scores` are the winner's first (a resignation can be won from behind: "alice won 12–30")."""
+    """The card's sentence: "alice won: reached 60", "Aborted by bob before the break"; the templates
+    are the rules' catalogues (words.text "result_won" / "result_aborted"), per language. The sentence
+    names no score: every page prints the score between the two names in seat order ("bob 30 – 12
+    alice", the `score_line`), the one order that reads right when the winner has fewer points."""
     if how == "aborted" or winner is None or loser is None:
         return words.text("result_aborted", {"reason": reason}, language)
     params = {"how": how, "winner": winner, "loser": loser, "scores": scores, "target": target}
@@ -108,7 +108,7 @@ def match_result(
         how=how,
         winner=winner,
         loser=loser,
-        scores=_ordered(scores, names, winner),
+        scores=scores,
         reason=match.result_reason,
         target=target,
     )
@@ -145,13 +145,6 @@ def unrated_reason_words(code: str) -> dict[str, str]:
     return words.in_every_language(in_language)
 
 
-def _ordered(scores: list[int], names: list[str | None], winner: str | None) -> list[int]:
-    """Winner's score first (the text reads "won 60–41")."""
-    if winner is not None and winner in names and names.index(winner) == 1:
-        return [scores[1], scores[0]]
-    return scores
-
-
 def match_stored_result(*, match: Match) -> dict[str, Any] | None:
     """The result the `finished` event carried (the snapshot's `result`), None while the match is live."""
     if match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
@@ -163,7 +156,7 @@ def match_stored_result(*, match: Match) -> dict[str, Any] | None:
         .first()
     )
     if isinstance(stored, dict):
-        return with_words(stored)
+        return worded_now(stored, match=match)
     if match.status == Match.Status.FINISHED and match.snapshot:
         # Finished before results were stored with the `finished` event: made from the row.
         if not match.result_code:
@@ -199,8 +192,6 @@ def with_words(result: dict[str, Any]) -> dict[str, Any]:
         return result
     scores = [int(s) for s in result.get("scores") or [0, 0]]
     winner, loser = result.get("winner"), result.get("loser")
-    if winner is not None and len(scores) == 2 and scores[0] < scores[1]:
-        scores = [scores[1], scores[0]]  # stored seat order; the sentence reads the winner's first
     said = result_words(
         how=str(result.get("how") or "aborted"),
         winner=winner,
@@ -211,6 +202,17 @@ def with_words(result: dict[str, Any]) -> dict[str, Any]:
     )
     said["en"] = str(result.get("text") or said["en"])  # the stored English is what was shown
     return {**result, "words": said}
+
+
+def worded_now(result: dict[str, Any], *, match: Match) -> dict[str, Any]:
+    """A stored result with its sentence made again from its codes in today's words (a result stored
+    when the sentence still carried a score, "bob won 0–6", reads like every other page)."""
+    winner, loser, how = result.get("winner"), result.get("loser"), str(result.get("how") or "aborted")
+    if how == "aborted" or not isinstance(winner, str) or not isinstance(loser, str):
+        return with_words(result)
+    target = int((match.ruleset or (match.snapshot or {}).get("ruleset") or {}).get("target_score", 60))
+    said = result_words(how=how, winner=winner, loser=loser, scores=[0, 0], reason=match.result_reason, target=target)
+    return {**result, "text": said["en"], "words": said}
 
 
 def result_in(result: dict[str, Any] | None, language: str) -> dict[str, Any] | None:

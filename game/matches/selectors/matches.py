@@ -300,7 +300,9 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
                 "url": f"/m/{match.id}/",
                 "opponent": opponent,
                 "waiting": match.status == Match.Status.OPEN,
-                "score": f"{scores[seat]}–{scores[1 - seat]}" if scores is not None and seat is not None else None,
+                # Both sides in seat order, each score between the names as every page prints a score.
+                "players": names,
+                "scores": scores,
                 # in a team match, my own visit (the member's name), not my team's
                 "your_turn": seat is not None
                 and (player_name(match, user) if match.team_size else names[seat]) in pending,

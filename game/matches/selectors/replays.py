@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
 from game.accounts.selectors import match_scores, profile_name
 from game.engine import ENGINE_VERSION
 from game.engine.replay import record_shots, replayed
 from game.matches.selectors.history import verdict_words
-from game.matches.selectors.match_result import score_line
+from game.matches.selectors.match_result import match_stored_result, result_in, score_line
 from game.models import Match, MatchEvent, Shot
 from game.site.selectors.practice import position_from_segments
 
@@ -76,18 +80,19 @@ def match_replay_record(*, match: Match) -> dict[str, Any]:
 
 
 #: The stored input kinds (Shot.kind) as the replay's list says them: players read words, not ids.
-INPUT_WORDS: dict[str, str] = {
-    "lag": "lag",
-    "choose_break": "break choice",
-    "place": "places the cue ball",
-    "shoot": "shot",
-    "resign": "resigns",
-    "forfeit": "forfeit",
-    "abort": "aborts",
-    "timeout": "shot clock ran out",
-    "abandon": "left the match",
-    "touch_foul": "touch foul",
+INPUT_WORDS: dict[str, Promise] = {
+    "lag": pgettext_lazy("a replay's input", "lag"),
+    "choose_break": pgettext_lazy("a replay's input", "break choice"),
+    "place": pgettext_lazy("a replay's input", "places the cue ball"),
+    "shoot": pgettext_lazy("a replay's input", "shot"),
+    "resign": pgettext_lazy("a replay's input", "resigns"),
+    "forfeit": pgettext_lazy("a replay's input", "forfeit"),
+    "abort": pgettext_lazy("a replay's input", "aborts"),
+    "timeout": pgettext_lazy("a replay's input", "shot clock ran out"),
+    "abandon": pgettext_lazy("a replay's input", "left the match"),
+    "touch_foul": pgettext_lazy("a replay's input", "touch foul"),
 }
+OTHER_INPUT = pgettext_lazy("a replay's input", "move")
 
 
 def _start_time(match: Match) -> float | None:
@@ -153,7 +158,7 @@ def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
             {
                 "seq": shot.seq,
                 "kind": shot.kind,
-                "action": INPUT_WORDS.get(shot.kind, "move"),
+                "action": _in(language, INPUT_WORDS.get(shot.kind, OTHER_INPUT)),
                 "player": shot.player_name,
                 "input": shot.input,
                 "call": shot.call,
@@ -169,14 +174,22 @@ def match_replay_steps(*, match: Match, language: str = "en") -> dict[str, Any]:
         steps[-1]["scores"] = final_scores
     winner_name = (match.snapshot or {}).get("winner")
     winner_seat = players.index(winner_name) if winner_name in players else None
+    result = result_in(match_stored_result(match=match), language)
     return {
         "score_line": score_line(scores=final_scores, winner_seat=winner_seat, how=match.result_code),
+        # How it ended in the reader's words ("Bot-L5 won: reached 60"), no score of its own.
+        "result": result["text"] if result else "",
         "players": players,
         **({"teams": teams} if teams else {}),
         "steps": steps,
         "final": {"balls": (match.snapshot or {}).get("balls"), "scores": final_scores},
         "winner": profile_name(user=match.winner) if match.winner_id else None,
     }
+
+
+def _in(language: str, words: Promise) -> str:
+    with translation.override(language):
+        return str(words)
 
 
 def _practice_code(shot: Shot) -> str | None:

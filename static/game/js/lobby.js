@@ -7,9 +7,11 @@ import { quickPairing } from "./quickpair.js";
 const tbody = document.getElementById("open-matches");
 const status = document.getElementById("lobby-status");
 
-function cell(text) {
+/** A cell; `label`: its column's name, which a phone's stacked row reads before the value. */
+function cell(text, label = "") {
   const td = document.createElement("td");
   td.textContent = text;
+  if (label) td.dataset.label = label;
   return td;
 }
 
@@ -24,10 +26,10 @@ export function renderMatches(matches) {
     tr.dataset.matchId = m.id;
     tr.append(
       cell(m.creator ?? "?"),
-      cell(m.rating ?? ""),
+      cell(m.rating ?? "", gettext("Rating")),
       cell(m.team_size ? teamWords(m) : m.rated ? gettext("rated") : gettext("casual")),
-      cell(m.time_limit ? interpolate(gettext("%(n)s min"), { n: Math.round(m.time_limit / 60) }) : "–"),
-      cell(m.shot_clock ? interpolate(gettext("%(n)s s"), { n: m.shot_clock }) : "–"),
+      cell(m.time_limit ? interpolate(gettext("%(n)s min"), { n: Math.round(m.time_limit / 60) }) : "–", gettext("Time limit")),
+      cell(m.shot_clock ? interpolate(gettext("%(n)s s"), { n: m.shot_clock }) : "–", gettext("Shot clock")),
     );
     const td = document.createElement("td");
     const link = document.createElement("a");

@@ -96,7 +96,7 @@ export function buildTimeline(replay) {
 /** An input's kind in words ("break choice", never choose_break). */
 function kindWords(kind) {
   const words = {
-    shot: () => gettext("shot"),
+    shoot: () => gettext("shot"),
     lag: () => gettext("lag"),
     place: () => gettext("placed"),
     choose_break: () => gettext("break choice"),
@@ -109,7 +109,9 @@ function kindWords(kind) {
 function verdictText(step) {
   if (!step) return gettext("The opening position.");
   const v = step.verdict || {};
-  const parts = [`${step.player}: ${kindWords(step.kind)}`];
+  // The server says the input in the reader's language (replays.py INPUT_WORDS); a record without it, ours.
+  const action = typeof step.action === "string" && step.action ? step.action : kindWords(step.kind);
+  const parts = [`${step.player}: ${action}`];
   const reason = said(v, "reason");
   if (reason) parts.push(reason);
   if (v.penalty) parts.push(`−${v.penalty}`);

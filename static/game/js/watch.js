@@ -35,7 +35,7 @@ export function rowHtml(m) {
     `<td class="live-players">${players}<span class="tags">${rated}${club}</span></td>` +
     `<td class="num score">${m.players[0].score}<span class="dash">–</span>${m.players[1].score}</td>` +
     `<td class="phase hide-sm">${escapeHtml(phaseName(m.phase || "play"))}</td>` +
-    `<td class="num">${watching}</td>` +
+    `<td class="num" data-label="${escapeHtml(gettext("Watching"))}">${watching}</td>` +
     `<td class="actions"><a class="button small" href="${escapeHtml(m.url)}">${escapeHtml(gettext("Watch"))}</a></td>` +
     `</tr>`
   );

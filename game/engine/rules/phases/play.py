@@ -150,7 +150,8 @@ def shot_verdict(state: MatchState, verdict: Verdict) -> dict[str, object]:
 
 
 def won(state: MatchState) -> dict[str, object]:
-    """ "alice won 60–41": the winner and the score, the winner's first."""
+    """The winner and the score (the winner's first) of a shot that won: its sentence names the winner
+    only ("alice wins the match"); pages print the score between the names in seat order."""
     scores = scores_of(state)
     winner = str(state.winner)
     loser = next(n for n in scores if n != winner)

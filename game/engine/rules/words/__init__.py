@@ -6,9 +6,10 @@ The rules decide in structure (codes, ball ids, pocket ids, numbers); this packa
 that turns ids into names a player would use: "alice's cue ball" (never "white2"), "the red" and "the
 other red" (never "red" twice), "the kaisa", pockets named as the table is drawn (ARCHITECTURE 4: in
 landscape the home end is on the left and +y points up, so ``middle_right`` at y = 0 is the bottom
-middle pocket), scores as "won 60–41", phases in words (never "choose_break"). Plain Python
-catalogues, not gettext: the engine stays free of the framework, and a template is a function, so a
-language's grammar (Russian cases and plurals, Finnish cases) lives in its own module.
+middle pocket), a win as "alice won: reached 60" (no score: pages print it between the names),
+phases in words (never "choose_break"). Plain Python catalogues, not gettext: the engine stays free
+of the framework, and a template is a function, so a language's grammar (Russian cases and plurals,
+Finnish cases) lives in its own module.
 
 The engine's own ``reason`` and RuleError ``message`` stay English (the default language); the online
 layer makes the other languages from the same ``code`` and ``params`` (:func:`in_every_language`).

@@ -21,7 +21,7 @@ def _won(p: Mapping[str, Any]) -> str:
     won = p.get("won")
     if not won:
         return ""
-    return f". {won['winner']} won {won['score'][0]}–{won['score'][1]}"
+    return f". {won['winner']} wins the match"  # no score: a score is printed between the names (seat order)
 
 
 def _pot(w: Namer, p: Mapping[str, Any]) -> str:
@@ -251,7 +251,7 @@ def _choice(w: Namer, p: Mapping[str, Any]) -> str:
 
 
 def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
-    how, loser, scores = p["how"], p["loser"], p["scores"]
+    how, loser = p["how"], p["loser"]
     words = {
         "target": f"reached {p['target']}",
         "resign": f"{loser} resigned",
@@ -261,8 +261,9 @@ def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
         "shootout": "in the shoot-out",
     }.get(how, str(how).replace("_", " "))
     joiner = " " if how in ("time_limit", "shootout") else ": "
-    dash = " to " if min(scores) < 0 else "–"  # "0 to −6" reads better than "0–−6" (K-11.3 penalties)
-    return f"{p['winner']} won {score(scores[0])}{dash}{score(scores[1])}{joiner}{words}"
+    # No score in the sentence: pages print it between the two names in seat order ("ann 12 – 30 ben"),
+    # which reads right when the winner has fewer points (a resignation, the shoot-out).
+    return f"{p['winner']} won{joiner}{words}"
 
 
 def _result_aborted(w: Namer, p: Mapping[str, Any]) -> str:

@@ -37,7 +37,7 @@ def _won(p: Mapping[str, Any]) -> str:
     won = p.get("won")
     if not won:
         return ""
-    return f". {won['winner']} voitti {won['score'][0]}–{won['score'][1]}"
+    return f". {won['winner']} voitti ottelun"
 
 
 def _pot(w: Namer, p: Mapping[str, Any]) -> str:
@@ -286,7 +286,7 @@ def _choice(w: Namer, p: Mapping[str, Any]) -> str:
 
 
 def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
-    how, loser, scores = p["how"], p["loser"], p["scores"]
+    how, loser = p["how"], p["loser"]
     words = {
         "target": f"{p['target']} pistettä saavutettu",
         "resign": f"{loser} luovutti",
@@ -295,8 +295,7 @@ def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
         "time_limit": "aikarajan jälkeen",
         "shootout": "ratkaisulyönneissä",
     }.get(how, str(how))
-    dash = " : " if min(scores) < 0 else "–"
-    return f"{p['winner']} voitti {_score(scores[0])}{dash}{_score(scores[1])}: {words}"
+    return f"{p['winner']} voitti: {words}"
 
 
 FI_TEXTS: dict[str, Template] = {

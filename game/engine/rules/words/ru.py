@@ -46,7 +46,7 @@ def _won(p: Mapping[str, Any]) -> str:
     won = p.get("won")
     if not won:
         return ""
-    return f". {won['winner']} выигрывает {won['score'][0]}–{won['score'][1]}"
+    return f". {won['winner']} выигрывает партию"
 
 
 def _pot(w: Namer, p: Mapping[str, Any]) -> str:
@@ -309,7 +309,7 @@ def _choice(w: Namer, p: Mapping[str, Any]) -> str:
 
 
 def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
-    how, loser, scores = p["how"], p["loser"], p["scores"]
+    how, loser = p["how"], p["loser"]
     words = {
         "target": f"набрано {p['target']}",
         "resign": f"{loser} сдаётся",
@@ -318,8 +318,7 @@ def _result_won(w: Namer, p: Mapping[str, Any]) -> str:
         "time_limit": "после окончания времени",
         "shootout": "в серии пенальти",
     }.get(how, str(how))
-    dash = " : " if min(scores) < 0 else "–"
-    return f"{p['winner']} выигрывает {_score(scores[0])}{dash}{_score(scores[1])}: {words}"
+    return f"{p['winner']} выигрывает: {words}"
 
 
 RU_TEXTS: dict[str, Template] = {
