@@ -355,7 +355,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A database failure is logged in a line, without its traceback (game.common.db.OutageLogFilter).
+    "filters": {"outage": {"()": "game.common.db.OutageLogFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outage"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }

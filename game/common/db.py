@@ -23,11 +23,19 @@ the connection rows and presence reads queued ahead of a player's input or `hell
 seconds (issue 13). So the pool takes the most urgent call waiting first: `PLAY` (inputs, catch-up),
 then `CONNECT` (the snapshot of a socket that arrives), then `PRESENCE` (connection rows, presence,
 the heartbeat); calls of one priority run in the order they came.
+
+A database that fails (its connections killed, the server unreachable for a while) is an outage, not a
+bug: the call raises `DATABASE_FAILURES`, whose callers answer for it (an input is answered with
+`unavailable` and sent again by its client: game.matches.consumer), the pool's connections that died with
+it are dropped at once (`drop_dead_connections`: otherwise each would fail one more call later), and the
+log says so in a line, not a traceback (`OutageLogFilter`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -36,9 +44,13 @@ from typing import Any, TypeVar
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connections
 
 T = TypeVar("T")
+
+#: What a database that fails raises from Django (psycopg's and the pool's errors, wrapped): the
+#: connection lost or refused, the pool's wait for one over, SQLite's lock held too long.
+DATABASE_FAILURES: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 #: Priorities of database calls (lower runs first).
 PLAY = 0
@@ -74,6 +86,8 @@ class PriorityPool:
             try:
                 result = fn(*args, **kwargs)
             except BaseException as exc:
+                if isinstance(exc, DATABASE_FAILURES):
+                    drop_dead_connections()
                 future.set_exception(exc)
             else:
                 future.set_result(result)
@@ -165,3 +179,32 @@ def close_request_connection(**kwargs: Any) -> None:
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close()
+
+
+def drop_dead_connections() -> None:
+    """After a database failure: test the idle connections of the process's pool (PostgreSQL with
+    ``KAIZA_DB_POOL``) and drop those that died, so the next calls get live ones. Connections killed
+    together (a restart, ``pg_terminate_backend``) otherwise each failed one call, one after another, an
+    input among them each time. Nothing to do without a pool; a check that fails itself changes nothing."""
+    for connection in connections.all(initialized_only=True):
+        pool = getattr(connection, "pool", None)
+        if pool is not None:
+            with contextlib.suppress(Exception):
+                pool.check()
+
+
+class OutageLogFilter(logging.Filter):
+    """A log record whose exception is a database failure (`DATABASE_FAILURES`) says it in one line,
+    without the traceback: an outage is the operator's news (the database went away), not a bug to
+    read a stack for, and every caller that meets it (a clock poll, a presence write, a page) logs it.
+    Any other exception keeps its traceback. Installed on the server's log handler (settings.LOGGING)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        failure = record.exc_info[1] if record.exc_info else None
+        if isinstance(failure, DATABASE_FAILURES):
+            summary = " ".join(str(failure).split())
+            record.msg = f"{record.getMessage()} (the database failed: {type(failure).__name__}: {summary})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True

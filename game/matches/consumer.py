@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext_noop
 
 from game.chat import services as chat_services
-from game.common.db import CONNECT, db_async
+from game.common.db import CONNECT, DATABASE_FAILURES, db_async
 from game.common.ratelimit import TokenBucket, socket_allows, socket_owner
 from game.common.reader_language import error_message, scope_language
 from game.matches import bot_runner
@@ -249,19 +249,36 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame is answered or acted on; nothing a client sends can raise past this point.
-        Frames still queued when the socket is closing are ignored."""
+        Frames still queued when the socket is closing are ignored.
+
+        A failure is answered too, with the input's ack, so its client knows: `unavailable` when the
+        database failed under it (the client sends the input again, with the same ack: it is applied
+        at most once, game.matches.services.inputs), `internal_error` for anything else (a bug)."""
         if self.closing:
             return
+        message: protocol.ClientMessage | protocol.Invalid | None = None
         try:
-            await self.handle_frame(text_data, bytes_data)
+            message = protocol.parse(text_data, bytes_data)
+            await self.handle_frame(message)
+        except DATABASE_FAILURES as exc:
+            ack = getattr(message, "ack", None)
+            logger.warning(
+                "match %s: the database failed under a %s (ack %s): %r", self.match_id, type(message).__name__, ack, exc
+            )
+            await self.send_message(
+                protocol.error("unavailable", gettext_noop("the server could not store that: it is sent again"), ack)
+            )
         except Exception:
             logger.exception("match %s: frame handling failed", self.match_id)
             await self.send_message(
-                protocol.error("internal_error", gettext_noop("the server could not handle that message"))
+                protocol.error(
+                    "internal_error",
+                    gettext_noop("the server could not handle that message"),
+                    getattr(message, "ack", None),
+                )
             )
 
-    async def handle_frame(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        message = protocol.parse(text_data, bytes_data)
+    async def handle_frame(self, message: protocol.ClientMessage | protocol.Invalid) -> None:
         aim = isinstance(message, protocol.Aim)
         bucket = self.aim_bucket if aim else self.bucket
         if not (bucket.take() and await socket_allows(self.scope, aim=aim, who=self.owner)):

@@ -286,6 +286,25 @@ test("an unanswered input is resent after 5 s with the same ack, and not after i
   assert.equal(shots().length, 2, "answered: never sent again");
 });
 
+test("an input the database failed under is sent again, same ack, until it is answered", () => {
+  const sockets = [];
+  const timers = fakeTimers();
+  const net = createNet({ url: "ws://x/", onMessage() {}, getVersion: () => 3, WebSocketImpl: fakeSocketClass(sockets), timers });
+  sockets[0].open();
+  const ack = net.send("lag", { strike: {} });
+  const lags = () => sockets[0].sent.filter((m) => m.t === "lag");
+  sockets[0].feed({ t: "error", d: { code: "unavailable", message: "it is sent again", ack } });
+  assert.equal(net.unanswered(), 1, "still unanswered");
+  for (let i = 0; i < 12; i++) {
+    run(timers, 500);
+    sockets[0].feed({ t: "presence", d: {} });
+  }
+  assert.equal(lags().length, 2);
+  assert.equal(lags()[1].ack, ack);
+  sockets[0].feed({ t: "error", d: { code: "illegal_placement", message: "no", ack } });
+  assert.equal(net.unanswered(), 0, "any other error settles it");
+});
+
 test("each tab has its own ack space: two tabs opened at the same moment never share an ack", () => {
   const a = createAckSource(1234567);
   const b = createAckSource(1234568);

@@ -217,6 +217,15 @@ test("aim messages from others are kept, my own echo ignored; errors clear the p
   assert.deepEqual(s.sent, {});
 });
 
+test("an input the database failed under is shown as still being sent", () => {
+  let s = { ...receive(fresh(), snapshot(3), 0), sent: { 41: "shoot" } };
+  s = receive(s, { t: "error", d: { code: "unavailable", message: "it is sent again", ack: 41 } }, 7);
+  assert.equal(s.error.message, "it is sent again");
+  assert.deepEqual(s.sent, { 41: "shoot" }, "net.js sends it again: it stays pending");
+  s = receive(s, shotMsg(4), 8); // its event (ack 41) once the resend was applied
+  assert.deepEqual(s.sent, {}, "answered by its event");
+});
+
 test("who acts: pending actions, my cue ball (the lag uses the seat)", () => {
   let s = receive(fresh(), snapshot(3, game({ phase: "lag", players: [
     { name: "alice", cue_ball: null, score: 0 },

@@ -21,6 +21,12 @@ export const PING_INTERVAL_MS = 2000;
 export const SILENCE_MS = 6000;
 /** An input unanswered for this long is sent again, with the same ack. */
 export const RESEND_MS = 5000;
+/**
+ * Error codes that answer an input without settling it: the database failed under it
+ * (game/matches/consumer.py). The input stays unanswered and is sent again RESEND_MS later, with the
+ * same ack: the server applies it at most once.
+ */
+export const RESENT_ERRORS = new Set(["unavailable"]);
 /** A socket that does not open in this time is given up and tried again. */
 export const CONNECT_TIMEOUT_MS = 6000;
 const WATCH_INTERVAL_MS = 500;
@@ -223,7 +229,14 @@ export function createNet({
         if (typeof theirs === "number" && v !== null && v !== undefined && theirs > v) requestCatchUp(v);
         return;
       }
-      if (msg && msg.d && msg.d.ack !== undefined && msg.d.ack !== null) unanswered.delete(msg.d.ack);
+      if (msg && msg.d && msg.d.ack !== undefined && msg.d.ack !== null) {
+        const input = unanswered.get(msg.d.ack);
+        if (msg.t === "error" && RESENT_ERRORS.has(msg.d.code)) {
+          if (input) input.sentAt = timers.now();
+        } else {
+          unanswered.delete(msg.d.ack);
+        }
+      }
       onMessage(msg);
     };
     ws.onclose = (event) => {

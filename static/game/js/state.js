@@ -14,6 +14,7 @@
 
 import { animationDuration, ballAt, parseSegments, positionsAt, trackEnd } from "./trajectory.js";
 import { clampSpeed, clampSpin, limitsOf } from "./legality.js";
+import { RESENT_ERRORS } from "./net.js";
 
 export const VERSIONED = new Set(["snapshot", "shot", "placed", "choice", "finished", "timeout", "notice"]);
 export const DEFAULT_AIM = Object.freeze({ angle: 0, speed: 2.5, side: 0, height: 0 });
@@ -168,6 +169,8 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
       return { ...state, rematch: { from: d.from, matchId: d.match_id, url: d.url, at: now } };
     case "error":
       if (QUIET_ERRORS.has(d.code) && (d.ack === null || d.ack === undefined)) return state;
+      // The database failed under the input: net.js sends it again, so it is still being sent.
+      if (RESENT_ERRORS.has(d.code)) return { ...state, error: { code: d.code, message: d.message, ack: d.ack, at: now } };
       return withoutSent({ ...state, error: { code: d.code, message: d.message, ack: d.ack, at: now } }, d.ack);
     default:
       return state;
