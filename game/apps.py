@@ -45,6 +45,12 @@ class GameConfig(AppConfig):
         from game.matches import analysis_runner
 
         each_poll_register(analysis_runner.start_waiting)  # the shot analyses asked for (issue 29)
+        from game.matches.bot_runner import exhibitions_tend
+        from game.puzzles.receivers import starter_puzzles_at_start
+
+        # A fresh install shows life (settings.KAIZA_SHOWCASE): puzzles at once, a computer exhibition.
+        each_poll_register(starter_puzzles_at_start)
+        each_poll_register(exhibitions_tend)
 
         # What the real-time layer needs of the domains (it imports none of them: game.realtime.hooks).
         from game.matches.consumer import schedule_bot_turn

@@ -295,9 +295,14 @@ CACHES["default"]["KEY_PREFIX"] = os.environ.get("CACHE_KEY_PREFIX", "kaiza")
 # a user's sockets on every process share one budget; in each process's memory otherwise -------------
 # Test servers only: mounts /test/clock/advance, which moves the game clock (game/common/clock.py).
 KAIZA_TEST_CLOCK = env_bool("KAIZA_TEST_CLOCK", False)
-# Test servers only: shots roll this many times faster on the match page (its shot timeline only;
-# the replay of the last shot, the replay page and the server keep real time). 1 elsewhere.
+# Test servers only: shots roll this many times faster on the match page (its shot timeline only, and
+# the shot clock that starts when they stop; the replay of the last shot, the replay page and the
+# computer player's wait keep real time). 1 elsewhere.
 KAIZA_ANIMATION_RATE = max(1.0, float(os.environ.get("KAIZA_ANIMATION_RATE", "1"))) if KAIZA_TEST_CLOCK else 1.0
+# A fresh install shows life: the shipped starter puzzles are loaded when a server starts on a site that
+# has none, and the Watch page starts a computer exhibition when nobody plays (game/puzzles/services.py,
+# game/matches/services/exhibition.py). Test servers and the test process turn it off.
+KAIZA_SHOWCASE = env_bool("KAIZA_SHOWCASE", True)
 KAIZA_BUDGET_REDIS_URL = os.environ.get("KAIZA_BUDGET_REDIS_URL", REDIS_URL)
 KAIZA_BUDGET_PREFIX = CACHES["default"]["KEY_PREFIX"]
 # KAIZA_MESSAGE_BUDGETS='{"user:other": [12, 0.5]}' replaces entries of game.common.ratelimit.MESSAGE_BUDGETS.

@@ -243,6 +243,13 @@ def _fresh_cache(settings: Any, request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_showcase(settings: Any) -> None:
+    """No starter puzzles and no computer exhibition unless a test turns them on (settings.KAIZA_SHOWCASE):
+    a page under test shows what the test made."""
+    settings.KAIZA_SHOWCASE = False
+
+
+@pytest.fixture(autouse=True)
 def _wall_clock() -> Iterator[None]:
     """Each test starts on the wall clock, whatever the one before moved (game.common.clock)."""
     from game.common import clock

@@ -23,8 +23,11 @@ import asyncio
 import hashlib
 import logging
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
+
+from django.conf import settings
 
 from game.common.clock import game_now
 from game.common.db import db_async
@@ -81,6 +84,8 @@ class Due:
     snapshot: dict[str, Any]
     version: int
     wait: float
+    #: Both seats are computer players (game.matches.services.exhibition): nobody waits at the table.
+    exhibition: bool = False
 
 
 def _animation_left(match: Match, now: float) -> float:
@@ -141,6 +146,7 @@ def bot_due(match_id: str) -> Due | None:
                 snapshot=match.snapshot,
                 version=match.version,
                 wait=_animation_left(match, game_now()),
+                exhibition=all(seat is not None and seat in bots for seat in seats),
             )
     return None
 
@@ -166,11 +172,14 @@ def seed_for(match_id: str, version: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{match_id}:{version}".encode()).digest()[:6], "big")
 
 
-async def think(snapshot: dict[str, Any], level: int, player: str, seed: int) -> dict[str, Any]:
+async def think(
+    snapshot: dict[str, Any], level: int, player: str, seed: int, *, urgency: Urgency = Urgency.MOVE
+) -> dict[str, Any]:
     """Run the search in the engine pool (the worker unpickles only game.engine.bot: no Django there),
-    before any question or analysis waiting there: a person at the table waits for this move."""
+    before any question or analysis waiting there: a person at the table waits for this move. Only an
+    exhibition's moves (computer against computer) wait behind everything else."""
     return await run_in_engine_pool(
-        choose_move, snapshot, level, player=player, seed=seed, timeout=THINK_TIMEOUT, urgency=Urgency.MOVE
+        choose_move, snapshot, level, player=player, seed=seed, timeout=THINK_TIMEOUT, urgency=urgency
     )
 
 
@@ -203,6 +212,23 @@ async def show_aim(match_id: str, player: str, strike: dict[str, Any], seed: int
             await asyncio.sleep(pause)
 
 
+#: Seconds between two looks for live exhibitions nobody plays (game.matches.services.exhibition).
+TEND_INTERVAL = 5.0
+_tended = -math.inf
+
+
+async def exhibitions_tend() -> None:
+    """Each poll of the server's clocks, at most every TEND_INTERVAL: wake the computer players of a
+    live exhibition that nobody plays yet, or any more (a restart), unless this process plays it."""
+    global _tended
+    if not settings.KAIZA_SHOWCASE or time.monotonic() - _tended < TEND_INTERVAL:
+        return
+    _tended = time.monotonic()
+    for match_id in await db_async(match_services.exhibitions_to_wake)():
+        if not playing(match_id):
+            HOOKS.wake_bot(match_id)
+
+
 def playing(match_id: str) -> bool:
     """Whether a wake-up of this process is playing the match now (one thinker per match)."""
     return match_id in _running
@@ -222,7 +248,8 @@ async def bot_turn_if_due(match_id: str) -> None:
             if due.wait and bot_pace():
                 await asyncio.sleep(due.wait * bot_pace())
             seed = seed_for(match_id, due.version)
-            move = await think(due.snapshot, due.level, due.name, seed)
+            urgency = Urgency.BACKGROUND if due.exhibition else Urgency.MOVE
+            move = await think(due.snapshot, due.level, due.name, seed, urgency=urgency)
             if move["action"] in ("shoot", "lag"):
                 await show_aim(match_id, due.name, move["strike"], seed)
             try:

@@ -19,11 +19,17 @@ from game.ratings.glicko2 import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLA
 
 class Puzzle(models.Model):
     """A position of a rated match where the engine's robust best shot was worth clearly more than the
-    shot played: "score at least ``target`` points from here"."""
+    shot played: "score at least ``target`` points from here". A starter puzzle, shipped with the site
+    so that a fresh install has some (game/puzzles/starter_puzzles.json, made from computer matches),
+    has no stored match: its ``starter`` number says which of the shipped ones it is."""
 
-    match = models.ForeignKey("game.Match", on_delete=models.CASCADE, related_name="puzzles", verbose_name=_("match"))
+    match = models.ForeignKey(
+        "game.Match", on_delete=models.CASCADE, related_name="puzzles", verbose_name=_("match"), null=True, blank=True
+    )
     #: The analysed shot's place in the match's list of shots (from 0): one puzzle per shot at most.
     shot_index = models.PositiveIntegerField(_("shot index"))
+    #: A starter puzzle's number in the shipped set (None: made from a stored match); loaded once.
+    starter = models.PositiveSmallIntegerField(_("starter puzzle"), null=True, blank=True, unique=True)
     #: The position as a hand-written snapshot, the solver named "player" (engine/analysis/puzzles.py).
     snapshot = models.JSONField(_("position"))
     target = models.PositiveSmallIntegerField(_("points to score"))
@@ -46,9 +52,16 @@ class Puzzle(models.Model):
         verbose_name = _("puzzle")
         verbose_name_plural = _("puzzles")
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["match", "shot_index"], name="one_puzzle_per_shot")]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "shot_index"], name="one_puzzle_per_shot"),
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=False) | models.Q(starter__isnull=False), name="puzzle_has_a_source"
+            ),
+        ]
 
     def __str__(self) -> str:
+        if self.match_id is None:
+            return f"Puzzle {self.id} (starter {self.starter})"
         return f"Puzzle {self.id} (match {self.match_id}, shot {self.shot_index})"
 
 

@@ -6,6 +6,9 @@
   (replaying the match for its positions, one exact simulation per candidate): call it where the
   analysis runs, off the event loop. It is a plain public function so the lead can connect it to the
   analysis's "done" signal in ``game/apps.py``.
+- :func:`puzzles_starter_ensure` loads the starter puzzles shipped with the site
+  (``starter_puzzles.json``, made from seeded computer matches by ``manage.py starter_puzzles``) when
+  the site has no puzzle at all: a fresh install offers a daily puzzle and a streak at once.
 - :func:`puzzle_serve` makes the one row an answer may be for (its token goes in the page).
 - :func:`puzzle_answer` judges an answer: the strike played exactly on the served puzzle's position
   (engine/analysis/puzzles.py), solved when it scores the target or more; a signed-in solver's and the
@@ -17,9 +20,11 @@
 
 from __future__ import annotations
 
+import json
 import math
 import secrets
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -96,6 +101,42 @@ def puzzles_from_analysis(
         ignore_conflicts=True,  # one puzzle per shot (the constraint): a second call stores nothing
     )
     return list(Puzzle.objects.filter(match=match).order_by("shot_index"))
+
+
+#: The starter puzzles shipped with the site (written by ``manage.py starter_puzzles``).
+STARTER_FILE = Path(__file__).with_name("starter_puzzles.json")
+
+
+def starter_puzzles() -> list[dict[str, Any]]:
+    """The shipped starter puzzles, as written (each a PuzzleCandidate's ``as_dict`` and its source)."""
+    return list(json.loads(STARTER_FILE.read_text(encoding="utf-8"))["puzzles"])
+
+
+def puzzles_starter_ensure() -> int:
+    """Load the starter puzzles when the site has no puzzle at all; returns how many it added. Any
+    number of processes may do it at once: each starter puzzle's number is unique, so a second load
+    adds nothing."""
+    if Puzzle.objects.exists():
+        return 0
+    rows = [
+        Puzzle(
+            match=None,
+            starter=number,
+            shot_index=int(entry["shot_index"]),
+            snapshot=entry["snapshot"],
+            target=int(entry["target"]),
+            call=entry["call"],
+            strike=entry["strike"],
+            themes=list(entry["themes"]),
+            best_expected=float(entry["best_expected"]),
+            played_expected=float(entry["played_expected"]),
+            success=float(entry["success"]),
+        )
+        for number, entry in enumerate(starter_puzzles(), start=1)
+    ]
+    before = Puzzle.objects.count()
+    Puzzle.objects.bulk_create(rows, ignore_conflicts=True)
+    return Puzzle.objects.count() - before
 
 
 def puzzle_serve(

@@ -52,6 +52,8 @@ def _page(request: HttpRequest, puzzle: Puzzle | None, viewer: Viewer, mode: str
         "streak": streak,
         "rating": round(rating.rating) if rating is not None else None,
         "signed_in": viewer.signed_in,
+        # With no puzzle to serve: whether the viewer solved them all or there are none at all.
+        "puzzles_exist": puzzle is not None or Puzzle.objects.exists(),
     }
     if puzzle is not None and serving is not None:
         context.update(

@@ -76,6 +76,9 @@ def server_env(**overrides: str) -> dict[str, str]:
     env.setdefault("KAIZA_TEST_CLOCK", "1")
     # Shots roll E2E_ANIMATION_RATE times faster on the match pages (settings.KAIZA_ANIMATION_RATE).
     env.setdefault("KAIZA_ANIMATION_RATE", str(E2E_ANIMATION_RATE))
+    # No starter puzzles and no computer exhibition unless a test asks (settings.KAIZA_SHOWCASE): the
+    # pages under test show what the test made.
+    env.setdefault("KAIZA_SHOWCASE", "0")
     # Rate-limit counts of this server's own (a server given REDIS_URL keeps them in the shared Redis).
     env.setdefault("CACHE_KEY_PREFIX", f"kaiza-test-{uuid.uuid4().hex[:12]}")
     # Channel groups of this test process's own (the servers of one test share them): servers of two

@@ -25,6 +25,7 @@ from game.matches.services.analysis import (
 )
 from game.matches.services.base import Applied, MatchError, lock, store_event
 from game.matches.services.deadlines import match_abandon
+from game.matches.services.exhibition import exhibitions_to_wake, match_exhibition_ensure
 from game.matches.services.inputs import (
     commit_change,
     how_it_ended,
@@ -66,6 +67,7 @@ __all__ = [
     "clock_settings",
     "commit_change",
     "connected_seats",
+    "exhibitions_to_wake",
     "how_it_ended",
     "lock",
     "match_abandon",
@@ -73,6 +75,7 @@ __all__ = [
     "match_cancel",
     "match_choose_break",
     "match_create",
+    "match_exhibition_ensure",
     "match_join",
     "match_lag",
     "match_place",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib import messages
@@ -23,7 +24,7 @@ from game.engine.table import kaisa_table
 from game.matches.selectors import analysis as analysis_selectors
 from game.matches.selectors import live as live_selectors
 from game.matches.selectors import replays as replay_selectors
-from game.matches.services import MatchError, analysis_request, analysis_store_motion
+from game.matches.services import MatchError, analysis_request, analysis_store_motion, match_exhibition_ensure
 from game.matches.views.play import match_error_words
 from game.models import Match
 
@@ -34,8 +35,17 @@ logger = logging.getLogger(__name__)
 # --- Live -----------------------------------------------------------------------------------------
 
 
-def watch(request: HttpRequest) -> HttpResponse:
+def _live_or_exhibition() -> list[dict[str, Any]]:
+    """The live matches; when there are none, a computer exhibition is started (when the site shows
+    one, settings.KAIZA_SHOWCASE) so that the Watch page always has a match to watch."""
     live = live_selectors.live_matches()
+    if not live and match_exhibition_ensure() is not None:
+        live = live_selectors.live_matches()
+    return live
+
+
+def watch(request: HttpRequest) -> HttpResponse:
+    live = _live_or_exhibition()
     featured = {**live[0], "table": kaisa_table().as_dict()} if live else None
     return render(request, T + "watch.html", {"live": live, "featured": featured})
 
@@ -43,8 +53,8 @@ def watch(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def watch_json(request: HttpRequest) -> JsonResponse:
-    """What watch.js polls: the live list, small and uncached."""
-    return JsonResponse({"matches": live_selectors.live_matches()})
+    """What watch.js polls: the live list, small and uncached (and the next exhibition once one ends)."""
+    return JsonResponse({"matches": _live_or_exhibition()})
 
 
 # --- Replays --------------------------------------------------------------------------------------
