@@ -172,3 +172,72 @@ def test_phone_pages_fit_the_width(
     assert not errors, errors
     context.close()
     pages.assert_clean_log(server)
+
+
+#: The engine's analysis of a finished match, made for real with few samples and a small search.
+ANALYSE = """
+from game.engine.analysis import STROKE_NOISE, analyse_played, played_shots, summarise_match
+from game.matches.selectors.replays import match_player_names, match_replay_record, replay_shots
+from game.matches.services import analysis_claim, analysis_finish
+from game.models import Match, MatchAnalysis
+match = Match.objects.get(pk=MATCH)
+MatchAnalysis.objects.create(match=match, requested_by=match.player1)
+claimed = analysis_claim()
+shots = played_shots(replay_shots(record=match_replay_record(match=match)))
+analyses = [analyse_played(shot, STROKE_NOISE, 2, 20) for shot in shots]
+report = summarise_match(analyses, match_player_names(match=match), STROKE_NOISE, 2).as_dict()
+analysis_finish(analysis_id=claimed.pk, report=report)
+result = len(shots)
+"""
+
+#: What the replay page said in English whatever the reader's language (the shot list's inputs, the
+#: result), and words of the page's own that must be in the reader's language.
+ENGLISH = ("· lag", "· break choice", "· places the cue ball", "· shot", "· resigns", "resigned", "Accuracy")
+WORDS = {
+    "fi": ("· alkulyönti", "· aloituksen valinta", "· asettaa lyöntipallon", "· luovuttaa", "Tarkkuus", "luovutti"),
+    "ru": ("· розыгрыш начального удара", "· выбор разбивающего", "· ставит биток", "· сдаётся", "Точность"),
+}
+
+
+@pytest.mark.slow(15)
+def test_replay_page_in_finnish_and_russian(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    """The replay of a resigned match with its analysis, on a phone: in English first, then Finnish and
+    Russian chosen in the header; the shot list, the step's line under the table and the result say
+    every input in the reader's words, and the analysis' figures are whole ("Точность" was cut to
+    "Точ")."""
+    server, ids = _seeded(daphne_factory)
+    assert pages.django_run(server.env, f"MATCH = {ids['behind']!r}\n" + ANALYSE) >= 2
+    context = chromium.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/m/{ids['behind']}/replay/")
+    text = page.locator("main").inner_text()
+    assert "Aino · lag" in text and "Aino · resigns" in text and "Eero won: Aino resigned" in text, text
+    for language, words in WORDS.items():
+        _switch_language(page, language)
+        page.wait_for_selector("[data-analysis-figures]")
+        text = page.locator("main").inner_text()
+        english = [phrase for phrase in ENGLISH if phrase in text]
+        missing = [word for word in words if word not in text]
+        assert not english and not missing, (language, english, missing)
+        # The line under the table says the step in the reader's words too (replay.js from the server's).
+        page.locator("[data-action='next']").click()
+        first = pages.visible_text(page, "[data-verdict]")
+        assert first.startswith(f"Aino: {words[0][2:]}"), (language, first)
+        page.locator("[data-action='last']").click()
+        last = pages.visible_text(page, "[data-verdict]")
+        assert last.startswith(f"Aino: {words[3][2:]}"), (language, last)
+        # Every figure and its name whole: nothing cut or scrolled inside the analysis.
+        assert pages.cut_off(page, "[data-analysis]") == [], language
+        cut = page.eval_on_selector_all(
+            "[data-analysis-figures] th, [data-analysis-figures] td",
+            "els => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.innerText)",
+        )
+        assert cut == [], (language, cut)
+        page.screenshot(path=str(artifacts_dir / f"pages-replay-{language}.png"), full_page=True)
+    assert not errors, errors
+    context.close()
+    pages.assert_clean_log(server)

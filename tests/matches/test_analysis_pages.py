@@ -5,6 +5,7 @@ and beside every shot the engine's best shot in words with the played shot's val
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -298,3 +299,53 @@ def test_the_graph_steps_visit_by_visit() -> None:
     assert shot_visits(steps[:2], [1, 2], ["A", "A"]) == [[0, 1]]
     passed = [{"seq": 1, "verdict": verdict(True)}, {"seq": 2, "verdict": verdict(True)}]
     assert shot_visits(passed, [1, 2], ["A", "A"]) == [[0], [1]]  # the turn passed, A at the table again
+
+
+def _figures(page: str) -> dict[str, dict[str, str]]:
+    """The players' figures as the page prints them: {player: {figure: text}} (one column a player)."""
+    table = page[page.index("data-analysis-figures") : page.index("</table>", page.index("data-analysis-figures"))]
+    players = re.findall(r'<th scope="col" data-analysis-player="([^"]+)">', table)
+    cells: dict[str, list[str]] = {}
+    for figure, text in re.findall(r'<td data-figure="(\w+)">(.*?)</td>', table):
+        cells.setdefault(figure, []).append(text)
+    return {name: {figure: texts[i] for figure, texts in cells.items()} for i, name in enumerate(players)}
+
+
+@pytest.mark.parametrize(("inputs", "seed"), [(6, 3), (8, 1)])
+def test_analysis_figures_add_up(client: Client, inputs: int, seed: int) -> None:
+    """The figures mean one thing each and add up: accuracy is the calls made out of the shots played
+    (a player whose every shot missed reads 0 %, a player with no shot "—", never 100 % or 0 %);
+    points scored are the verdicts'; expected points plus the points lost give the best shots' expected
+    points; a shot's line never reads "0.00 of 0.00 (−0.00)". The page says what each figure is."""
+    match = play_engine_match(make_player("Alice"), make_player("Bob"), inputs=inputs, seed=seed)
+    MatchAnalysis.objects.create(match=match, requested_by=match.player1)
+    claimed = analysis_claim()
+    assert claimed is not None
+    shots = played_shots(replay_shots(record=match_replay_record(match=match)))
+    analyses = [analyse_played(shot, STROKE_NOISE, 2, 20) for shot in shots]
+    report = summarise_match(analyses, match_player_names(match=match), STROKE_NOISE, 2).as_dict()
+    analysis_finish(analysis_id=claimed.pk, report=report)
+    page = client.get(f"/m/{match.pk}/replay/").content.decode()
+    figures = _figures(page)
+    stored = Shot.objects.filter(match=match, kind="shoot").order_by("seq")
+    verdicts = list(stored.values_list("player_name", "verdict"))
+    assert set(figures) == set(match_player_names(match=match))
+    for name, shown in figures.items():
+        own = [v for player, v in verdicts if player == name]
+        if not own:  # a player with no shot has no figures, not "0 %"
+            assert set(shown.values()) == {"—"}, shown
+            continue
+        made = sum(1 for v in own if v.get("scored"))
+        assert shown["accuracy"] == f"{round(100 * made / len(own))} % ({made} of {len(own)})", shown
+        assert int(shown["points"]) == sum(int(v.get("points") or 0) - int(v.get("penalty") or 0) for v in own)
+        played = [a for a in analyses if a.player == name]
+        assert float(shown["expected"]) == pytest.approx(sum(a.played.expected_points for a in played), abs=0.051)
+        assert float(shown["expected"]) + float(shown["lost"]) == pytest.approx(float(shown["best"]), abs=1e-9)
+    assert any(not any(v.get("scored") for p, v in verdicts if p == name) for name in figures)  # a 0 % or "—"
+    assert "Accuracy: the calls made out of the shots played." in page and "add up to the best shots'" in page
+    lines = re.findall(r'<span class="shot-ev muted">(.*?)</span>', page)
+    assert "(−0.00)" not in page and " of 0.00" not in page
+    for line in lines:
+        numbers = [float(n) for n in re.findall(r"-?\d+\.\d\d", line)]
+        if "lost" in line:  # expected points P; the best shot B (L lost): P + L = B, L > 0
+            assert numbers[0] + numbers[2] == pytest.approx(numbers[1], abs=0.011) and numbers[2] > 0, line

@@ -59,9 +59,23 @@ def strike_words(strike: dict[str, Any]) -> str:
     }
 
 
+#: Expected points below this read as none (two decimals shown: "0.00" is no more than this).
+NO_POINTS = 0.005
+
+
 def _shot_view(shot: dict[str, Any], language: str) -> dict[str, Any]:
     best, played = shot["best"], shot["played"]
+    lost = max(0.0, float(best["expected_points"]) - float(played["expected_points"]))
     return {
+        # What the line says: "best" (the played shot was the engine's best), "nothing" (no shot the
+        # engine found was expected to score anything), or "lost" (the best was worth more).
+        "verdict": (
+            "nothing"
+            if max(best["expected_points"], played["expected_points"]) < NO_POINTS
+            else "best"
+            if shot["best_is_played"] or lost < NO_POINTS
+            else "lost"
+        ),
         # The engine's shot is offered beside every analysed shot: its stored motion, or for an analysis
         # stored before the motions were kept (no "best_motion" at all) one made when asked
         # (engine_shot_wanted); not when the rules refused to play it (stored as None).
@@ -71,7 +85,7 @@ def _shot_view(shot: dict[str, Any], language: str) -> dict[str, Any]:
         "best_strike": strike_words(best["strike"]),
         "best_points": best["expected_points"],
         "played_points": played["expected_points"],
-        "points_lost": shot["points_lost"],
+        "points_lost": lost,
         # The bar: the played shot's expected points against the best's (a shot worth nothing or less,
         # a foul's penalty counted, shows an empty bar; the words beside it say the figures).
         "bar_max": max(best["expected_points"], played["expected_points"], 0.0) or 1.0,
@@ -94,14 +108,13 @@ def match_analysis_view(
     if not isinstance(report, dict):
         return view
     # The report's shots are the match's `shoot` inputs in order (game.engine.replay.record_shots).
-    seqs = list(Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True))
+    stored = list(Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", "verdict"))
+    seqs = [seq for seq, _ in stored]
     shots = report.get("shots") or []
     noise = report.get("noise") or {}
+    names = [p["player"] for p in report.get("players") or []]
     view.update(
-        players=[
-            {**p, "accuracy_percent": round(100 * p["accuracy"]), "points_lost": round(p["points_lost"], 1)}
-            for p in report.get("players") or []
-        ],
+        players=player_figures(shots, [verdict for _, verdict in stored], names),
         by_seq={seq: _shot_view(shot, language) for seq, shot in zip(seqs, shots, strict=False)},
         graph=(
             match_graph(steps, seqs, shots, [p["player"] for p in report.get("players") or []])
@@ -115,6 +128,38 @@ def match_analysis_view(
         tip_percent=round(100 * float(noise.get("tip_fraction") or 0.0), 1),
     )
     return view
+
+
+def player_figures(shots: list[dict[str, Any]], verdicts: list[Any], players: list[str]) -> list[dict[str, Any]]:
+    """Each player's figures over the analysed shots, defined so that they add up on the page:
+
+    - accuracy: the calls made out of the shots played (the verdicts), None without a shot ("—");
+    - points: what those shots scored, penalties taken off;
+    - expected: what the shots played were worth on average under the stroke noise (the report's);
+    - best: what the engine's best shots in the same positions were worth;
+    - lost: best minus expected, of the figures as shown (one decimal), so expected + lost = best.
+    """
+    figures = []
+    for name in players:
+        own = [(shot, verdict) for shot, verdict in zip(shots, verdicts, strict=False) if shot.get("player") == name]
+        said = [v if isinstance(v, dict) else {} for _, v in own]
+        count = len(own)
+        made = sum(1 for v in said if v.get("scored"))
+        expected = round(sum(float(shot["played"]["expected_points"]) for shot, _ in own), 1)
+        best = round(sum(float(shot["best"]["expected_points"]) for shot, _ in own), 1)
+        figures.append(
+            {
+                "player": name,
+                "shots": count,
+                "made": made,
+                "accuracy_percent": round(100 * made / count) if count else None,
+                "points": sum(int(v.get("points") or 0) - int(v.get("penalty") or 0) for v in said),
+                "expected": expected,
+                "best": best,
+                "lost": round(best - expected, 1),
+            }
+        )
+    return figures
 
 
 def _analysed_shot(match: Match, seq: int) -> tuple[MatchAnalysis, int, dict[str, Any]] | None:
