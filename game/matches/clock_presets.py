@@ -140,31 +140,30 @@ def _whole(value: object) -> TypeGuard[int]:
 
 
 def event_clock_problems(clock: EventClock) -> list[tuple[str, dict[str, object]]]:
-    """What is wrong with `clock`, in the words a form shows (empty: nothing)."""
+    """What is wrong with `clock`, in the words a form shows (empty: nothing). A setting out of range
+    also names itself and its value in the placeholders (`setting`, `value`), so a caller that shows
+    the settings under other names (a KaisaKaavio file's tags) can say which one and what it was."""
     problems: list[tuple[str, dict[str, object]]] = []
 
-    def check(value: object, bounds: tuple[int, int], words: str) -> bool:
+    def check(setting: str, bounds: tuple[int, int], words: str) -> bool:
+        value = getattr(clock, setting)
         if not _whole(value) or not bounds[0] <= value <= bounds[1]:
-            problems.append((words, {"least": bounds[0], "most": bounds[1]}))
+            problems.append((words, {"least": bounds[0], "most": bounds[1], "setting": setting, "value": value}))
             return False
         return True
 
     if clock.game_minutes is not None:
-        minutes_ok = check(
-            clock.game_minutes, GAME_MINUTES, gettext_noop("the game time is %(least)s to %(most)s minutes")
-        )
+        minutes_ok = check("game_minutes", GAME_MINUTES, gettext_noop("the game time is %(least)s to %(most)s minutes"))
         warning_ok = check(
-            clock.warning_minutes,
+            "warning_minutes",
             WARNING_MINUTES,
             gettext_noop("the warning comes %(least)s to %(most)s minutes before the end"),
         )
         if minutes_ok and warning_ok and clock.warning_minutes >= clock.game_minutes:
             problems.append((gettext_noop("the warning must come after the game has begun"), {}))
-        check(clock.extra_visits, EXTRA_VISITS, gettext_noop("each player gets %(least)s to %(most)s extra visits"))
-        check(
-            clock.shootout_visits, SHOOTOUT_VISITS, gettext_noop("the shoot-out is %(least)s to %(most)s visits each")
-        )
-    check(clock.target_score, TARGET_SCORE, gettext_noop("the target is %(least)s to %(most)s points"))
+        check("extra_visits", EXTRA_VISITS, gettext_noop("each player gets %(least)s to %(most)s extra visits"))
+        check("shootout_visits", SHOOTOUT_VISITS, gettext_noop("the shoot-out is %(least)s to %(most)s visits each"))
+    check("target_score", TARGET_SCORE, gettext_noop("the target is %(least)s to %(most)s points"))
     return problems
 
 

@@ -27,7 +27,7 @@ from game.models.tournaments import Tournament, TournamentEntry, TournamentEntry
 from game.realtime import fanout as realtime
 from game.tournaments.selectors.club import score_sheets, tables_view
 from game.tournaments.selectors.tournaments import tournament_summary
-from game.tournaments.services import TournamentError
+from game.tournaments.services import TournamentError, tournament_delete
 from game.tournaments.services.base import is_manager
 from game.tournaments.services.club import (
     AT_TARGET,
@@ -39,7 +39,8 @@ from game.tournaments.services.club import (
     tournament_walk_in_enter,
     tournament_walk_in_link,
 )
-from game.tournaments.services.kaavio import MOST_BYTES, kaavio_import
+from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_import
+from game.tournaments.values import TABLES_FIELD, Words, number_of
 from game.tournaments.views import refusal_words
 
 T = "game/tournaments/"
@@ -100,19 +101,23 @@ def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _number(value: str | None) -> int | None:
-    text = (value or "").strip().replace("−", "-")
-    if not text or len(text) > 6:
-        return None
+    """An id or a count the page sent (None: not one)."""
     try:
-        return int(text)
-    except ValueError:
+        return number_of(value, field="")
+    except TournamentError:
         return None
 
 
-def _result_of(request: HttpRequest) -> BoardResult:
+def _result_of(request: HttpRequest, pairing: TournamentPairing) -> BoardResult:
+    """The typed result; a score that is not a whole number is refused naming its player and what was
+    typed (game/tournaments/values.py, as a KaisaKaavio file's points are read)."""
+    scores = []
+    for side, entry in (("first_score", pairing.first), ("second_score", pairing.second)):
+        field = Words(gettext_noop("the score of %(name)s"), {"name": entry.name if entry else "?"})
+        scores.append(number_of(request.POST.get(side), field=field))
     return BoardResult(
-        first_score=_number(request.POST.get("first_score")),
-        second_score=_number(request.POST.get("second_score")),
+        first_score=scores[0],
+        second_score=scores[1],
         ended=request.POST.get("ended", ""),
         shootout_winner=_number(request.POST.get("shootout_winner")),
     )
@@ -124,12 +129,15 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
     """Enter a game's result, or correct an entered one. A correction that draws games again first
     shows the director which (the warning step); the form sent again with `confirm` does it."""
     tournament = _club_event_or_404(tournament_id)
-    pairing = TournamentPairing.objects.filter(pk=pairing_id, tournament=tournament).first()
+    pairing = (
+        TournamentPairing.objects.filter(pk=pairing_id, tournament=tournament).select_related("first", "second").first()
+    )
     if pairing is None:
         raise Http404("No such game")
-    result = _result_of(request)
     correcting = pairing.status == TournamentPairing.Status.DONE
+    ended = request.POST.get("ended", "")
     try:
+        result = _result_of(request, pairing)
         if correcting:
             tournament_result_correct(
                 user=request.user,
@@ -148,7 +156,7 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
                 "pairing": pairing_id,
                 "first_score": request.POST.get("first_score", ""),
                 "second_score": request.POST.get("second_score", ""),
-                "ended": result.ended,
+                "ended": ended,
                 "shootout_winner": request.POST.get("shootout_winner", ""),
                 "reason": request.POST.get("reason", "")[:300],
                 "warning": refusal_words(error),
@@ -156,10 +164,10 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
             return render(request, T + "tables.html", _tables_context(request, tournament, confirm=pending))
         failed = {
             "pairing": pairing_id,
-            "first_score": result.first_score,
-            "second_score": result.second_score,
-            "ended": result.ended,
-            "shootout_winner": result.shootout_winner,
+            "first_score": request.POST.get("first_score", "")[:24],
+            "second_score": request.POST.get("second_score", "")[:24],
+            "ended": ended,
+            "shootout_winner": _number(request.POST.get("shootout_winner")),
             "error": refusal_words(error),
         }
         # The refusal beside the form it answers, with what was typed kept (on a phone of four
@@ -251,11 +259,12 @@ def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
             raise TournamentError("bad_file", gettext_noop("choose a KaisaKaavio file"))
         if upload.size is not None and upload.size > MOST_BYTES:
             raise TournamentError("bad_file", gettext_noop("the file is too large"))
+        tables = number_of(request.POST.get("tables"), field=TABLES_FIELD)
         imported = kaavio_import(
             user=request.user,
             club=club,
             data=upload.read(MOST_BYTES + 1),
-            tables=_number(request.POST.get("tables")) or 0,
+            tables=DEFAULT_TABLES if tables is None else tables,
         )
     except TournamentError as error:
         if error.forbidden:
@@ -272,10 +281,41 @@ def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("tournament", tournament_id=imported.tournament.pk)
 
 
+@login_required
+def tournament_delete_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A club admin deletes an event at the club (one imported by mistake): this page says what goes
+    and what stays, and its form (POST) deletes it (services.tournament_delete). The event is read by
+    the columns the page needs only, as the service reads it."""
+    at_club = Tournament.objects.filter(pk=tournament_id, tables__isnull=False)
+    tournament = at_club.only("pk", "name", "club_id", "tables").first()
+    if tournament is None:
+        raise Http404("No such event at the club")
+    club = Club.objects.get(pk=tournament.club_id)
+    if not is_manager(club_id=club.pk, user=request.user):
+        message = _("Only the club's owner or an admin can delete an event.")
+        return _forbidden(request, message, f"/tournaments/{tournament_id}/")
+    if request.method == "POST":
+        try:
+            name = tournament_delete(user=request.user, tournament_id=tournament.pk)
+        except TournamentError as error:
+            if error.forbidden:
+                return _forbidden(request, refusal_words(error), f"/clubs/{club.slug}/")
+            messages.error(request, refusal_words(error))
+            return redirect("tournament", tournament_id=tournament_id)
+        messages.success(request, _("The event %(name)s is deleted.") % {"name": name})
+        return redirect(f"/clubs/{club.slug}/#tournaments")
+    counts = {
+        "entries": TournamentEntry.objects.filter(tournament_id=tournament.pk).count(),
+        "games": TournamentPairing.objects.filter(tournament_id=tournament.pk).count(),
+    }
+    return render(request, T + "delete.html", {"tournament": tournament, "club": club, **counts})
+
+
 urlpatterns: list[URLPattern] = [
     path("clubs/<slug:slug>/kaisakaavio/", club_kaisakaavio_import, name="club_kaisakaavio_import"),
     path("tournaments/<int:tournament_id>/tables/", tournament_tables, name="tournament_tables"),
     path("tournaments/<int:tournament_id>/sheets/", tournament_sheets, name="tournament_sheets"),
+    path("tournaments/<int:tournament_id>/delete/", tournament_delete_page, name="tournament_delete"),
     path("tournaments/<int:tournament_id>/walk-in/", tournament_walk_in, name="tournament_walk_in"),
     path("tournaments/<int:tournament_id>/walk-in/join/", tournament_walk_in_join, name="tournament_walk_in_join"),
     path(

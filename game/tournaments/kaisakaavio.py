@@ -9,17 +9,28 @@ order; `Sijoitettu` a seed number, empty if unseeded) and `<Pelit>` of `<Peli â€
 trailing `v` marks the winner: a shoot-out winner may have fewer) and `Tilanne` (`Pelattu` once
 played). What Kaiza does not use is kept (`other_fields`, `extra`) so a file written back keeps it.
 
-Parsing is safe: a document type (and so any entity) is refused before the XML parser sees the file,
-which leaves expat nothing to expand.
+Parsing is safe whatever the file's encoding: defusedxml's parser refuses a document type (and so
+every entity, internal or external) as expat meets it, so a UTF-16 file cannot carry one past a check
+of the raw bytes. Every number is read by game/tournaments/values.py (digits 0-9 only, a bounded
+length), so a refusal is a TournamentError with its words: `KaavioError` for the file's shape, the
+values' own refusal for a number.
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
+from django.utils.translation import gettext_noop
+
+from game.tournaments import values
 from game.tournaments.pairing.double_loss import DrawState, Event, Format, Game, next_game
+from game.tournaments.refusal import TournamentError
+from game.tournaments.values import Words
 
 #: The program's formats (`KaavioTyyppi`) as Kaiza's: (format, knockout from round).
 FORMATS: dict[str, tuple[Format, int | None]] = {
@@ -29,16 +40,21 @@ FORMATS: dict[str, tuple[Format, int | None]] = {
 }
 PLAYED = "Pelattu"
 SETTINGS = ("Nimi", "PeliAika", "RankkareidenMaara", "TavoitePistemaara", "KaavioTyyppi")
-_POINTS = re.compile(r"^\s*(-?\d*)\s*(v?)\s*$", re.IGNORECASE)
-_DOCTYPE = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+#: Points as the program writes them: a number (or nothing) and the winner's `v`.
+_POINTS = re.compile(r"\s*([-\u2212]?[0-9]*)\s*(v?)\s*", re.IGNORECASE | re.ASCII)
+#: The encoding a file declares, named in the refusal of one the parser cannot read.
+_ENCODING = re.compile(rb"""encoding\s*=\s*["']([^"']{1,40})["']""")
 
 
-class KaavioError(ValueError):
-    """A file refused, with the reason in words."""
+class KaavioError(TournamentError):
+    """A file refused for its shape, with the reason in words (gettext_noop) and their placeholders."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, words: str, params: Mapping[str, object] | None = None) -> None:
+        super().__init__("bad_file", words, params)
+
+    @property
+    def reason(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True)
@@ -93,32 +109,56 @@ class KaavioFile:
         return Event(kind, self.draw_list, knockout_from)
 
 
-def parse(data: bytes | str) -> KaavioFile:
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    if _DOCTYPE.search(raw):
-        raise KaavioError("the file declares a document type or entities, which are refused")
+def _root(raw: bytes) -> ET.Element:
+    """The document's root, read by a parser that refuses a document type whatever the encoding."""
     try:
-        root = ET.fromstring(raw)
+        return fromstring(raw, forbid_dtd=True)
+    except DefusedXmlException as error:
+        raise KaavioError(gettext_noop("the file declares a document type or entities, which are refused")) from error
     except ET.ParseError as error:
-        raise KaavioError(f"not XML: {error}") from error
+        line, column = error.position
+        raise KaavioError(
+            gettext_noop("the file is not XML (line %(line)s, column %(column)s)"), {"line": line, "column": column}
+        ) from error
+    except (LookupError, ValueError) as error:  # an encoding Python does not know, or a multi-byte one
+        declared = _ENCODING.search(raw[:200])
+        name = declared[1].decode("ascii", "replace") if declared else "?"
+        raise KaavioError(
+            gettext_noop("the file's encoding %(encoding)s is not one Kaiza reads: save it as UTF-8"),
+            {"encoding": values.shown(name)},
+        ) from error
+
+
+def parse(data: bytes | str) -> KaavioFile:
+    """The file's event; a TournamentError with the reason if it is not one (KaavioError for its
+    shape, values' refusal for a number that is not one)."""
+    root = _root(data.encode("utf-8") if isinstance(data, str) else data)
     if root.tag != "Kilpailu":
-        raise KaavioError(f"not a KaisaKaavio event: the root is <{root.tag}>, not <Kilpailu>")
+        raise KaavioError(
+            gettext_noop("not a KaisaKaavio event: the root is %(root)s, not <Kilpailu>"),
+            {"root": values.shown(f"<{root.tag}>")},
+        )
     fields = {child.tag: (child.text or "").strip() for child in root if len(child) == 0}
     kind = fields.get("KaavioTyyppi", "")
     if kind not in FORMATS:
-        raise KaavioError(f"unknown format {kind!r} (KaavioTyyppi); known: {', '.join(FORMATS)}")
+        raise KaavioError(
+            gettext_noop("unknown format %(format)s (KaavioTyyppi); known: %(known)s"),
+            {"format": values.shown(kind), "known": ", ".join(FORMATS)},
+        )
     participants = tuple(_participant(node) for node in root.iterfind("Osallistujat/Pelaaja"))
-    ids = [p.id for p in participants]
-    if len(set(ids)) != len(ids):
-        raise KaavioError("two participants share an id")
+    ids: set[int] = set()
+    for participant in participants:
+        if participant.id in ids:
+            raise KaavioError(gettext_noop("two participants share the Id %(id)s"), {"id": participant.id})
+        ids.add(participant.id)
     games = tuple(_game(node, number) for number, node in enumerate(root.iterfind("Pelit/Peli"), start=1))
-    _check_games(games, set(ids))
+    _check_games(games, ids)
     return KaavioFile(
         name=fields.get("Nimi", ""),
         format=kind,
-        game_minutes=_number(fields.get("PeliAika"), "PeliAika"),
-        shootout_visits=_number(fields.get("RankkareidenMaara"), "RankkareidenMaara"),
-        target=_number(fields.get("TavoitePistemaara"), "TavoitePistemaara"),
+        game_minutes=_setting(fields, "PeliAika"),
+        shootout_visits=_setting(fields, "RankkareidenMaara"),
+        target=_setting(fields, "TavoitePistemaara"),
         participants=participants,
         games=games,
         other_fields=tuple((tag, text) for tag, text in fields.items() if tag not in SETTINGS),
@@ -128,55 +168,75 @@ def parse(data: bytes | str) -> KaavioFile:
     )
 
 
-def _number(text: str | None, what: str) -> int | None:
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError as error:
-        raise KaavioError(f"{what} is not a number: {text!r}") from error
+def _setting(fields: dict[str, str], tag: str) -> int | None:
+    return values.number_of(fields.get(tag), field=tag)
+
+
+#: A participant's Id: the program's (a 32-bit number); Kaiza only orders and matches them.
+IDS = (0, 2**31 - 1)
 
 
 def _participant(node: ET.Element) -> Participant:
     known = ("Id", "Nimi", "Seura", "Sijoitettu")
-    identifier = _number(node.get("Id"), "a participant's Id")
+    name = node.get("Nimi", "")
+
+    def where() -> Words:
+        return Words(gettext_noop("the Id of %(name)s"), {"name": values.shown(name)})
+
+    identifier = values.number_of(node.get("Id"), field=where)
     if identifier is None:
-        raise KaavioError(f"participant {node.get('Nimi')!r} has no Id")
+        raise KaavioError(gettext_noop("participant %(name)s has no Id"), {"name": values.shown(name)})
+    values.bounded(identifier, field=where, bounds=IDS, rule=gettext_noop("an Id is %(least)s to %(most)s"))
     return Participant(
         id=identifier,
-        name=node.get("Nimi", ""),
+        name=name,
         club=node.get("Seura", ""),
         seeded=node.get("Sijoitettu", ""),
         extra=tuple((k, v) for k, v in node.attrib.items() if k not in known),
     )
 
 
-def _points(text: str, number: int) -> tuple[int | None, bool]:
-    match = _POINTS.match(text)
+def game_field(number: int, tag: str) -> Words:
+    """A game's attribute as a refusal names it: "game 3's Kierros"."""
+    return Words(gettext_noop("game %(game)s's %(tag)s"), {"game": number, "tag": tag})
+
+
+def _named(number: int, tag: str) -> Callable[[], Words]:
+    """The game's attribute's name, made only if a refusal needs it (values.refuse)."""
+    return lambda: game_field(number, tag)
+
+
+def _points(text: str, number: int, tag: str) -> tuple[int | None, bool]:
+    match = _POINTS.fullmatch(text)
     if match is None:
-        raise KaavioError(f"game {number}: points {text!r} are not a number with an optional 'v'")
+        rule = gettext_noop("points are a whole number (digits 0 to 9) with the winner's 'v'")
+        raise values.refuse(game_field(number, tag), text, rule)
     digits, mark = match.groups()
-    return (int(digits) if digits not in ("", "-") else None), bool(mark)
+    if digits in ("-", "\u2212"):
+        digits = ""
+    return values.number_of(digits, field=_named(number, tag)), bool(mark)
 
 
 def _game(node: ET.Element, number: int) -> FileGame:
     known = ("Kierros", "KierrosPelaaja1", "KierrosPelaaja2", "PelaajaId1", "PelaajaId2", "Pisteet1", "Pisteet2")
-    values = {}
-    for name in known[:5]:
-        value = _number(node.get(name), f"game {number}'s {name}")
+    read = {}
+    for tag in known[:5]:
+        value = values.number_of(node.get(tag), field=_named(number, tag))
         if value is None:
-            raise KaavioError(f"game {number} has no {name}")
-        values[name] = value
-    first_points, first_won = _points(node.get("Pisteet1", ""), number)
-    second_points, second_won = _points(node.get("Pisteet2", ""), number)
+            raise KaavioError(gettext_noop("game %(game)s has no %(tag)s"), {"game": number, "tag": tag})
+        if tag.startswith("Kierros"):
+            values.round_number(value, field=_named(number, tag))
+        read[tag] = value
+    first_points, first_won = _points(node.get("Pisteet1", ""), number, "Pisteet1")
+    second_points, second_won = _points(node.get("Pisteet2", ""), number, "Pisteet2")
     if first_won and second_won:
-        raise KaavioError(f"game {number} marks both players the winner")
+        raise KaavioError(gettext_noop("game %(game)s marks both players the winner"), {"game": number})
     return FileGame(
-        round=values["Kierros"],
-        first_round=values["KierrosPelaaja1"],
-        second_round=values["KierrosPelaaja2"],
-        first_id=values["PelaajaId1"],
-        second_id=values["PelaajaId2"],
+        round=read["Kierros"],
+        first_round=read["KierrosPelaaja1"],
+        second_round=read["KierrosPelaaja2"],
+        first_id=read["PelaajaId1"],
+        second_id=read["PelaajaId2"],
         first_points=first_points,
         second_points=second_points,
         winner=1 if first_won else 2 if second_won else None,
@@ -190,14 +250,22 @@ def _check_games(games: tuple[FileGame, ...], ids: set[int]) -> None:
     for number, game in enumerate(games, start=1):
         for player in (game.first_id, game.second_id):
             if player not in ids:
-                raise KaavioError(f"game {number} names player {player}, who is not a participant")
+                raise KaavioError(
+                    gettext_noop("game %(game)s names player %(id)s, who is not a participant"),
+                    {"game": number, "id": player},
+                )
         if game.first_id == game.second_id:
-            raise KaavioError(f"game {number} pairs player {game.first_id} with himself")
+            raise KaavioError(
+                gettext_noop("game %(game)s pairs player %(id)s with himself"), {"game": number, "id": game.first_id}
+            )
         if game.played:
             loser = game.second_id if game.winner == 1 else game.first_id
             losses[loser] += 1
             if losses[loser] > 2:
-                raise KaavioError(f"player {loser} has a third loss in game {number} of a double-loss event")
+                raise KaavioError(
+                    gettext_noop("player %(id)s has a third loss in game %(game)s of a double-loss event"),
+                    {"game": number, "id": loser},
+                )
 
 
 def write(kaavio: KaavioFile) -> str:

@@ -85,7 +85,7 @@ def test_result_form_enters_and_the_correction_warns_first(client: Any) -> None:
     game = on_tables(tournament)[1]
     url = f"/tournaments/{tournament.pk}/pairings/{game.pk}/result/"
     bad = client.post(url, {"first_score": "abc", "second_score": "20", "ended": "target"}, follow=True)
-    assert "a score is a whole number" in bad.content.decode()
+    assert "abc&#x27;: a whole number is written with the digits 0 to 9" in bad.content.decode()
     assert TournamentPairing.objects.get(pk=game.pk).status == TournamentPairing.Status.PLAYING
     client.post(url, {"first_score": "60", "second_score": "20", "ended": "target"})
     assert TournamentPairing.objects.get(pk=game.pk).winner_id == game.first_id

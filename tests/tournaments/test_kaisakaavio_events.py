@@ -197,24 +197,24 @@ BAD_FILES = [
     (_file(4, ROUND_ONE + _game(2, 1, 3, (3, 2), ("60v", "0"))), "own round"),  # the draw's rules refuse it
     (_file(3, ""), "4 to 64 participants"),
     # the other settings Kaiza keeps: a bad value is refused, not dropped (services/kaavio.py kept_of)
-    (_file(4, ROUND_ONE, settings="<AlkamisAika>next friday</AlkamisAika>"), "AlkamisAika 'next friday'"),
+    (_file(4, ROUND_ONE, settings="<AlkamisAika>next friday</AlkamisAika>"), "AlkamisAika is 'next friday'"),
     (
         _file(
             4, ROUND_ONE, settings="<AlkamisAika>2026-11-27T00:00:00+02:00</AlkamisAika><KellonAika>25:00</KellonAika>"
         ),
-        "KellonAika '25:00' is not a time of day",
+        "KellonAika is '25:00': a time of day",
     ),
-    (_file(4, ROUND_ONE, settings="<PelaajiaEnintaan>many</PelaajiaEnintaan>"), "PelaajiaEnintaan 'many'"),
-    (_file(4, ROUND_ONE, settings="<PelaajiaEnintaan>3</PelaajiaEnintaan>"), "fewer than the file's 4"),
+    (_file(4, ROUND_ONE, settings="<PelaajiaEnintaan>many</PelaajiaEnintaan>"), "PelaajiaEnintaan is 'many'"),
+    (_file(4, ROUND_ONE, settings="<PelaajiaEnintaan>3</PelaajiaEnintaan>"), "at least the file's 4 participants"),
     (_file(4, ROUND_ONE, settings="<Laji>Pool</Laji>"), "Kaiza plays Kaisa only"),
     (_file(4, ROUND_ONE, marks={3: "9"}), "a seed is 1 to 4"),
     (_file(4, ROUND_ONE, marks={3: "1", 2: "1"}), "both marked seed 1"),
     (_file(4, ROUND_ONE, marks={3: "2"}), "without a gap"),
     (_file(4, ROUND_ONE, marks={1: "1"}), "marked seed 1 at place 1"),
-    (_file(4, ROUND_ONE.replace('Tilanne="Pelattu"', 'Poyta="x" Tilanne="Pelattu"', 1)), "'x' is not a table 1 to 32"),
+    (_file(4, ROUND_ONE.replace('Tilanne="Pelattu"', 'Poyta="x" Tilanne="Pelattu"', 1)), "game 1's Poyta is 'x'"),
     (
         _file(4, ROUND_ONE.replace('"60v"', '""').replace('"10"', '""').replace('Tilanne="Pelattu"', 'Poyta="5"', 1)),
-        "on table 5, and the event has 4 tables",
+        "game 1's Poyta is '5': a table is 1 to 4",
     ),
     (
         _file(

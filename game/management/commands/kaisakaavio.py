@@ -8,21 +8,34 @@ goes on from the file's game and its result. The last line is `draw agreement: A
 `import FILE --club SLUG [--tables N]` makes the file's event an event of the club played at the club
 (participants as walk-ins, every game and result, the settings Kaiza has a home for;
 game/tournaments/services/kaavio.py), prints the file's fields it did not keep and the event's
-page; `export EVENT_ID FILE` writes a drawn event in the same format. A refused file stores nothing.
+page; `export EVENT_ID FILE` writes a drawn event in the same format. A refused file stores nothing:
+the command prints the reason (the same words as the upload page, in the site's language) and exits
+with status 2, as for a bad argument.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext
 
 from game.models import Club
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
-from game.tournaments.kaisakaavio import KaavioError, parse, replay
+from game.tournaments.kaisakaavio import parse, replay
 from game.tournaments.pairing.double_loss import DrawError
 from game.tournaments.services.base import TournamentError
-from game.tournaments.services.kaavio import DEFAULT_TABLES, kaavio_export, kaavio_import
+from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_export, kaavio_import
+from game.tournaments.values import number_of
+
+#: The exit status of a refusal (a file, an argument): argparse's for a bad argument.
+REFUSED = 2
+
+
+def refused(message: str) -> CommandError:
+    return CommandError(message, returncode=REFUSED)
 
 
 class Command(BaseCommand):
@@ -35,16 +48,24 @@ class Command(BaseCommand):
         import_parser = actions.add_parser("import", help="create a club's event from FILE")
         import_parser.add_argument("file", type=Path)
         import_parser.add_argument("--club", required=True, help="the club's slug")
-        import_parser.add_argument("--tables", type=int, default=DEFAULT_TABLES, help="tables at the club")
+        import_parser.add_argument("--tables", default=str(DEFAULT_TABLES), help="tables at the club")
         export_parser = actions.add_parser("export", help="write the event EVENT_ID to FILE")
         export_parser.add_argument("event_id", type=int)
         export_parser.add_argument("file", type=Path)
 
     def handle(self, *args: object, **options: object) -> None:
+        with translation.override(settings.LANGUAGE_CODE):  # the site's language, whatever ran before
+            self._handle(options)
+
+    def _handle(self, options: dict[str, object]) -> None:
         path = options["file"]
         assert isinstance(path, Path)
         if options["action"] == "import":
-            self._import(path, str(options["club"]), int(str(options["tables"])))
+            try:
+                tables = number_of(str(options["tables"]), field="--tables") or 0
+            except TournamentError as error:
+                raise refused(error.words(gettext)) from error
+            self._import(path, str(options["club"]), tables)
             return
         if options["action"] == "export":
             self._export(int(str(options["event_id"])), path)
@@ -53,9 +74,11 @@ class Command(BaseCommand):
             kaavio = parse(path.read_bytes())
             lines = replay(kaavio)
         except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}") from error
-        except (KaavioError, DrawError) as error:
-            raise CommandError(f"{path}: {error.reason}") from error
+            raise refused(f"cannot read {path}: {error.strerror}") from error
+        except TournamentError as error:
+            raise refused(f"{path}: {error.words(gettext)}") from error
+        except DrawError as error:
+            raise refused(f"{path}: {error.reason}") from error
         names = {p.id: p.name or str(p.id) for p in kaavio.participants}
         for line in lines:
             first, second = (names[i] for i in line.file_pair)
@@ -70,13 +93,15 @@ class Command(BaseCommand):
     def _import(self, path: Path, slug: str, tables: int) -> None:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
-            raise CommandError(f"there is no club {slug!r}")
+            raise refused(f"there is no club {slug!r}")
         try:
-            imported = kaavio_import(user=None, club=club, data=path.read_bytes(), tables=tables)
+            with path.open("rb") as file:
+                data = file.read(MOST_BYTES + 1)  # a larger file is refused unread, as an upload is
+            imported = kaavio_import(user=None, club=club, data=data, tables=tables)
         except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}") from error
+            raise refused(f"cannot read {path}: {error.strerror}") from error
         except TournamentError as error:
-            raise CommandError(f"{path}: {error.message}") from error
+            raise refused(f"{path}: {error.words(gettext)}") from error
         tournament = imported.tournament
         entries = TournamentEntry.objects.filter(tournament=tournament).count()
         games = TournamentPairing.objects.filter(tournament=tournament).count()

@@ -8,6 +8,7 @@ from game.tournaments.services.play import tournament_match_finished
 from game.tournaments.services.setup import (
     tournament_close_entries,
     tournament_create,
+    tournament_delete,
     tournament_enter,
     tournament_pairing_swap,
     tournament_withdraw,
@@ -18,6 +19,7 @@ __all__ = [
     "tournament_clocks_fire",
     "tournament_close_entries",
     "tournament_create",
+    "tournament_delete",
     "tournament_enter",
     "tournament_match_finished",
     "tournament_pairing_swap",

@@ -37,15 +37,12 @@ from game.tournaments.selectors.draw import draw_state, drawn_pairings
 from game.tournaments.services import draw
 from game.tournaments.services.base import TournamentError, is_manager, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, pairing_decide, pairing_points, tournament_finish
+from game.tournaments.values import Words, score
 
 #: How a game over the board ended: the codes a match's `result_code` uses for the same ends, so the
 #: pages and KaisaKaavio's `45v` mark read both alike (matches.selectors.match_result.score_line).
 AT_TARGET, ON_TIME, SHOOTOUT = "target", "time_limit", "shootout"
 ENDS = (AT_TARGET, ON_TIME, SHOOTOUT)
-#: A score may pass the target by the last shot's points (a kaisa and reds together, K-9.1) and go
-#: below zero by penalties (K-8.1, K-11.3); no real game goes 30 beyond either, so a score outside
-#: -30 .. target + 30 is a typing slip and is refused.
-SCORE_MARGIN = 30
 WALK_IN_NAME = (1, 80)
 
 
@@ -53,7 +50,7 @@ WALK_IN_NAME = (1, 80)
 class BoardResult:
     """A result as the director types it: each side's score, how it ended, and for a shoot-out the
     winner's entry id (a shoot-out winner may have fewer points, K-11.4; otherwise the scores say).
-    A score None is one the form could not read as a number: refused with the reason like any other."""
+    A score None is one the form left blank: refused with the reason like any other."""
 
     first_score: int | None
     second_score: int | None
@@ -159,7 +156,20 @@ def may_enter_result(*, tournament: Tournament, pairing: TournamentPairing, user
 
 
 def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: int) -> int:
-    """The winning entry of `result` if it is one a game can end with; a refusal in words otherwise.
+    """The winning entry of `result` for `pairing` (:func:`board_winner`), each score named by its
+    player as the form shows them."""
+    names = dict(TournamentEntry.objects.filter(pk__in=(pairing.first_id, pairing.second_id)).values_list("pk", "name"))
+    fields = tuple(
+        Words(gettext_noop("the score of %(name)s"), {"name": names.get(side or 0, "?")})
+        for side in (pairing.first_id, pairing.second_id)
+    )
+    return board_winner(sides=(pairing.first_id, pairing.second_id or 0), fields=fields, result=result, target=target)
+
+
+def board_winner(*, sides: tuple[int, int], fields: tuple[object, ...], result: BoardResult, target: int) -> int:
+    """The winning side of `result` if it is one a game can end with; a refusal in words otherwise.
+    The phone's form and a KaisaKaavio file's games are both checked here (`fields` name the two
+    scores as each shows them), so a result one refuses the other refuses too.
 
     A shoot-out needs its winner (K-11.4: he may have fewer points, so the scores cannot say). With
     any other end the shoot-out winner is ignored, not refused: the scores name the winner (the one
@@ -173,12 +183,8 @@ def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: in
     if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
         raise TournamentError("bad_value", gettext_noop("a score is a whole number"))
     values = (int(scores[0] or 0), int(scores[1] or 0))
-    lowest, highest = -SCORE_MARGIN, target + SCORE_MARGIN
-    if not all(lowest <= s <= highest for s in values):
-        raise TournamentError(
-            "bad_value", gettext_noop("a score is from %(least)s to %(most)s"), {"least": lowest, "most": highest}
-        )
-    sides = (pairing.first_id, pairing.second_id)
+    for value, field in zip(values, fields, strict=True):
+        score(value, field=field, target=target)
     reached = [s >= target for s in values]
     if result.ended == AT_TARGET:
         if reached.count(True) != 1:
@@ -187,7 +193,7 @@ def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: in
                 gettext_noop("a game finished at the target has one player at %(target)s or more"),
                 {"target": target},
             )
-        return sides[reached.index(True)]  # type: ignore[return-value]
+        return sides[reached.index(True)]
     if result.ended == ON_TIME:
         if any(reached):
             raise TournamentError(
@@ -199,14 +205,14 @@ def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: in
             raise TournamentError(
                 "bad_value", gettext_noop("level on time is not an end: the game went to the shoot-out")
             )
-        return sides[0 if values[0] > values[1] else 1]  # type: ignore[return-value]
+        return sides[0 if values[0] > values[1] else 1]
     if result.shootout_winner not in sides:
         raise TournamentError("bad_value", gettext_noop("choose the winner of the shoot-out"))
     if all(reached):
         raise TournamentError("bad_value", gettext_noop("only one player can reach the target"))
     if any(reached) and sides[reached.index(True)] != result.shootout_winner:
         raise TournamentError("bad_value", gettext_noop("the player who reached the target won the shoot-out"))
-    return int(result.shootout_winner)  # type: ignore[arg-type]
+    return int(result.shootout_winner)
 
 
 def _locked_pairing(pairing_id: int) -> tuple[TournamentPairing, Tournament]:

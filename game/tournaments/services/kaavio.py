@@ -21,6 +21,10 @@ Decisions (docs/double-loss-draw.md, "KaisaKaavio files"):
   another game is refused), the seed marks `Sijoitettu` (Kaiza's seeds 1-8 at the handbook's places:
   a mark must be where its seed stands in the draw list) and each game's table `Poyta`. A bad value
   in one of them is refused with the reason, like any other.
+- **Every value is checked as the forms check it** (game/tournaments/values.py): numbers in the digits
+  0-9, rounds 1 to 128, tables 1 to 32, the clock as the event form's, each played game's points as
+  the phone's result form's (0 to target + 30, an end a game can have), the start within the years
+  1970-2099 once its zone is applied. A refusal names the field and the value.
 - **What Kaiza has no place for is named, not kept** (:attr:`Imported.ignored`: the program's fees,
   dress code, director's name, end date, the players' clubs, the games' clock times, late entries):
   the command prints the list and the upload page shows it, so nobody believes they were moved.
@@ -42,17 +46,18 @@ from game.common.clock import game_now
 from game.matches.clock_presets import EventClock, event_clock_of, event_clock_problems
 from game.models import Club
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentRound
-from game.tournaments.kaisakaavio import FORMATS, PLAYED, FileGame, KaavioError, KaavioFile, Participant, parse, write
+from game.tournaments import values
+from game.tournaments.kaisakaavio import FORMATS, PLAYED, FileGame, KaavioFile, Participant, parse, write
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished
 from game.tournaments.pairing.double_loss_state import MINIMUM_FIELD
-from game.tournaments.pairing.draw_seeding import MOST_SEEDS, seed_places
+from game.tournaments.pairing.draw_seeding import MOST_SEEDS
 from game.tournaments.pairing.results import decided
 from game.tournaments.selectors.draw import draw_list, draw_state, drawn_pairings, is_drawn
 from game.tournaments.services.base import TournamentError, require_manager
-from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT
 from game.tournaments.services.draw import draw_rounds_settle
+from game.tournaments.services.kaavio_checks import ended_of, file_error, results_checked, seeds_marked, tables_of
 from game.tournaments.services.play import draw_advance, tournament_finish
-from game.tournaments.services.setup import ENTRIES_RANGE, TABLES_RANGE
+from game.tournaments.values import ENTRIES_RANGE, Said, bounded, number_of, refuse, shown
 
 #: The tables an imported event is played on unless the director says otherwise (the file has no
 #: such setting); a club changes it like any other setting.
@@ -62,11 +67,15 @@ WARNING_MINUTES = 5
 #: An upload larger than this is refused unread: the largest sample (111 games) is about 40 kB.
 MOST_BYTES = 2_000_000
 FALLBACK_NAME = "KaisaKaavio"
+#: A participant's name (TournamentEntry.name), and how many ignored fields the user is told of (each
+#: cut to 60 characters: a file's tag may be of any length).
+NAME_LENGTH = 80
+MOST_NAMED = 40
 #: The settings beyond the clock and format that Kaiza keeps (Tournament.starts_at, max_entries; the
 #: game, which is always Kaisa); every other one of the file is named as ignored.
 KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji")
 KAISA = "Kaisa"
-_CLOCK_TIME = re.compile(r"^\s*(\d{1,2})[:.](\d{2})\s*$")
+_CLOCK_TIME = re.compile(r"\s*([0-9]{1,2})[:.]([0-9]{2})\s*", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -90,23 +99,31 @@ class Imported:
     ignored: tuple[str, ...]
 
 
-def _refused(reason: str) -> TournamentError:
-    return TournamentError("bad_file", gettext_noop("the file is refused: %(reason)s"), {"reason": reason})
+def _refused(reason: TournamentError) -> TournamentError:
+    """A file's refusal: "the file is refused: <why>", the why worded in the reader's language."""
+    return TournamentError("bad_file", gettext_noop("the file is refused: %(reason)s"), {"reason": Said(reason)})
+
+
+#: The file's tags of the clock's settings, to name the one out of range.
+CLOCK_TAGS = {"game_minutes": "PeliAika", "shootout_visits": "RankkareidenMaara", "target_score": "TavoitePistemaara"}
 
 
 def _clock(kaavio: KaavioFile) -> EventClock:
+    """The file's clock, checked as the event form checks one (a target of 0 is refused, not read as
+    the default: only a missing setting takes Kaiza's)."""
     minutes = kaavio.game_minutes
     clock = EventClock(
         game_minutes=minutes,
         warning_minutes=WARNING_MINUTES if minutes is None or minutes > WARNING_MINUTES else 0,
         extra_visits=0,
-        shootout_visits=kaavio.shootout_visits or 5,
-        target_score=kaavio.target or 60,
+        shootout_visits=5 if kaavio.shootout_visits is None else kaavio.shootout_visits,
+        target_score=60 if kaavio.target is None else kaavio.target,
     )
-    problems = event_clock_problems(clock)
-    if problems:
-        words, params = problems[0]
-        raise _refused(words % params if params else words)
+    for words, params in event_clock_problems(clock):
+        setting = str(params.get("setting", ""))
+        if setting in CLOCK_TAGS:
+            raise refuse(CLOCK_TAGS[setting], params["value"], words, params)
+        raise TournamentError("bad_file", words, params)
     return clock
 
 
@@ -120,26 +137,26 @@ def seeds_for(order: list[int]) -> list[int]:
     return seeded
 
 
-def ended_of(game: FileGame, target: int) -> str:
-    """How a played game ended, from its points (the file does not say)."""
-    winner, loser = (
-        (game.first_points, game.second_points) if game.winner == 1 else (game.second_points, game.first_points)
-    )
-    if (winner or 0) <= (loser or 0):
-        return SHOOTOUT
-    return AT_TARGET if (winner or 0) >= target else ON_TIME
-
-
-def _check(kaavio: KaavioFile) -> None:
+def _check(kaavio: KaavioFile, clock: EventClock) -> None:
     """Everything Kaiza refuses in a parsed file, before a row is written."""
     count = len(kaavio.participants)
     if not max(MINIMUM_FIELD, ENTRIES_RANGE[0]) <= count <= ENTRIES_RANGE[1]:
-        raise _refused(f"a drawn event has {MINIMUM_FIELD} to {ENTRIES_RANGE[1]} participants, this one {count}")
-    names = [" ".join(p.name.split()) for p in kaavio.participants]
-    if any(not 1 <= len(name) <= 80 for name in names):
-        raise _refused("every participant needs a name of 1 to 80 characters")
-    if len({name.lower() for name in names}) != len(names):
-        raise _refused("two participants have the same name")
+        raise file_error(
+            gettext_noop("a drawn event has %(least)s to %(most)s participants, this one %(count)s"),
+            {"least": MINIMUM_FIELD, "most": ENTRIES_RANGE[1], "count": count},
+        )
+    seen: set[str] = set()
+    for participant in kaavio.participants:
+        name = " ".join(participant.name.split())
+        if not 1 <= len(name) <= NAME_LENGTH:
+            raise file_error(
+                gettext_noop("the name (Nimi) of participant %(id)s is %(name)s: a name is 1 to %(most)s characters"),
+                {"id": participant.id, "name": shown(name), "most": NAME_LENGTH},
+            )
+        if name.lower() in seen:
+            raise file_error(gettext_noop("two participants are named %(name)s"), {"name": shown(name)})
+        seen.add(name.lower())
+    results_checked(kaavio, clock.target_score)
     try:
         DrawState(
             kaavio.event(),
@@ -158,7 +175,9 @@ def _check(kaavio: KaavioFile) -> None:
             ),
         )
     except DrawError as error:
-        raise _refused(error.reason) from error
+        raise file_error(
+            gettext_noop("the games break the draw's rules: %(reason)s"), {"reason": error.reason}
+        ) from error
 
 
 def _start_of(fields: dict[str, str], ignored: list[str], zone: ZoneInfo) -> datetime.datetime | None:
@@ -173,70 +192,14 @@ def _start_of(fields: dict[str, str], ignored: list[str], zone: ZoneInfo) -> dat
     try:
         start = datetime.datetime.fromisoformat(day)
     except ValueError as error:
-        raise _refused(f"AlkamisAika {day!r} is not a date") from error
+        raise refuse("AlkamisAika", day, gettext_noop("a date is written as 2026-11-27")) from error
     hour = minute = 0
     if clock:
-        match = _CLOCK_TIME.match(clock)
+        match = _CLOCK_TIME.fullmatch(clock)
         if match is None or int(match[1]) > 23 or int(match[2]) > 59:
-            raise _refused(f"KellonAika {clock!r} is not a time of day (HH:MM)")
+            raise refuse("KellonAika", clock, gettext_noop("a time of day is written as 18:30"))
         hour, minute = int(match[1]), int(match[2])
     return datetime.datetime.combine(start.date(), datetime.time(hour, minute), tzinfo=zone)
-
-
-def _seeds_marked(kaavio: KaavioFile) -> int:
-    """The number of top seeds the file marks (`Sijoitettu`), checked against the draw list: Kaiza's
-    seed k stands at the handbook's place for seed k (selectors/draw.py), so a mark elsewhere, a
-    mark that is not 1 to 8, repeated, or with a gap below it, has no home and is refused."""
-    order = list(kaavio.draw_list)
-    by_id = {p.id: p for p in kaavio.participants}
-    marks: dict[int, Participant] = {}
-    for participant in kaavio.participants:
-        text = participant.seeded.strip()
-        if not text:
-            continue
-        if not text.isdigit() or not 1 <= int(text) <= min(MOST_SEEDS, len(order)):
-            raise _refused(
-                f"{participant.name!r} is marked seed {text!r}: a seed is 1 to {min(MOST_SEEDS, len(order))}"
-            )
-        if int(text) in marks:
-            raise _refused(f"{participant.name!r} and {marks[int(text)].name!r} are both marked seed {text}")
-        marks[int(text)] = participant
-    if sorted(marks) != list(range(1, len(marks) + 1)):
-        raise _refused(f"the seed marks are {sorted(marks)}: they run from 1 without a gap")
-    places = seed_places(len(order), min(MOST_SEEDS, len(order)))
-    for seed, participant in marks.items():
-        place = order.index(participant.id) + 1
-        if place != places[seed - 1]:
-            expected = by_id[order[places[seed - 1] - 1]].name
-            raise _refused(
-                f"{participant.name!r} is marked seed {seed} at place {place} of the draw list, where seed "
-                f"{seed} stands at place {places[seed - 1]} ({expected!r})"
-            )
-    return len(marks)
-
-
-def _tables_of(kaavio: KaavioFile, tables: int) -> dict[int, int]:
-    """Each game's table (`Poyta`): a played game keeps the one it was played on (1 to 32), a game
-    not yet played is on it now, so it is one of the event's tables and no other such game's."""
-    given: dict[int, int] = {}
-    busy: dict[int, int] = {}
-    for index, game in enumerate(kaavio.games):
-        text = dict(game.extra).get("Poyta", "").strip()
-        if not text:
-            continue
-        if not text.isdigit() or not TABLES_RANGE[0] <= int(text) <= TABLES_RANGE[1]:
-            raise _refused(
-                f"game {index + 1}'s table (Poyta) {text!r} is not a table {TABLES_RANGE[0]} to {TABLES_RANGE[1]}"
-            )
-        table = int(text)
-        if not game.played:
-            if table > tables:
-                raise _refused(f"game {index + 1} is being played on table {table}, and the event has {tables} tables")
-            if table in busy:
-                raise _refused(f"games {busy[table] + 1} and {index + 1} are both being played on table {table}")
-            busy[table] = index
-        given[index] = table
-    return given
 
 
 def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
@@ -245,20 +208,22 @@ def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
     fields = dict(kaavio.other_fields)
     ignored: list[str] = []
     starts_at = _start_of(fields, ignored, zone)
+    if starts_at is not None:  # checked as the instant it is once the zone is applied
+        given = " ".join(fields.get(tag, "") for tag in ("AlkamisAika", "KellonAika")).strip()
+        starts_at = values.start(starts_at, field="AlkamisAika", given=given)
     max_entries = None
-    most = fields.get("PelaajiaEnintaan", "").strip()
-    if most:
-        if not most.isdigit():
-            raise _refused(f"PelaajiaEnintaan {most!r} is not a number")
-        if int(most) < len(kaavio.participants):
-            raise _refused(f"PelaajiaEnintaan {most} is fewer than the file's {len(kaavio.participants)} participants")
-        if int(most) <= ENTRIES_RANGE[1]:
-            max_entries = max(int(most), ENTRIES_RANGE[0])
+    most = number_of(fields.get("PelaajiaEnintaan"), field="PelaajiaEnintaan")
+    if most is not None:
+        least = len(kaavio.participants)
+        rule = gettext_noop("the most entries are at least the file's %(least)s participants")
+        bounded(most, field="PelaajiaEnintaan", bounds=(least, most), rule=rule)
+        if most <= ENTRIES_RANGE[1]:
+            max_entries = max(most, ENTRIES_RANGE[0])
         else:
             ignored.append(f"PelaajiaEnintaan ({most}: Kaiza takes at most {ENTRIES_RANGE[1]} entries)")
     game = fields.get("Laji", "").strip()
     if game and game.lower() != KAISA.lower():
-        raise _refused(f"the game (Laji) is {game!r}: Kaiza plays Kaisa only")
+        raise refuse("Laji", game, gettext_noop("Kaiza plays Kaisa only"))
     ignored += [tag for tag, text in kaavio.other_fields if tag not in KEPT_SETTINGS and text.strip()]
     ignored += [f"{tag} ({count})" for tag, count in kaavio.other_lists]
     participant_fields = {"Seura"} if any(p.club.strip() for p in kaavio.participants) else set()
@@ -266,7 +231,8 @@ def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
     ignored += [f"Pelaaja {name}" for name in sorted(participant_fields)]
     game_fields = {k for g in kaavio.games for k, v in g.extra if k != "Poyta" and v.strip()}
     ignored += [f"Peli {name}" for name in sorted(game_fields)]
-    return Kept(starts_at, max_entries, _seeds_marked(kaavio), _tables_of(kaavio, tables), tuple(ignored))
+    named = tuple(name if len(name) <= 60 else f"{name[:60]}…" for name in ignored[:MOST_NAMED])
+    return Kept(starts_at, max_entries, seeds_marked(kaavio), tables_of(kaavio, tables), named)
 
 
 def _winner_id(game: FileGame) -> int | None:
@@ -282,17 +248,16 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     event comes back with the names of the file's fields Kaiza did not keep."""
     if user is not None:
         require_manager(club_id=club.pk, user=user)
-    if not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
-        raise _refused(f"an event at the club has {TABLES_RANGE[0]} to {TABLES_RANGE[1]} tables")
-    if len(data) > MOST_BYTES:
-        raise _refused(f"the file is larger than {MOST_BYTES // 1_000_000} MB")
+    values.tables(tables)
     try:
+        if len(data) > MOST_BYTES:
+            raise file_error(gettext_noop("the file is larger than %(most)s MB"), {"most": MOST_BYTES // 1_000_000})
         kaavio = parse(data)
-    except KaavioError as error:
-        raise _refused(error.reason) from error
-    _check(kaavio)
-    kept = kept_of(kaavio, tables=tables, zone=club.zone)
-    clock = _clock(kaavio)
+        clock = _clock(kaavio)
+        _check(kaavio, clock)
+        kept = kept_of(kaavio, tables=tables, zone=club.zone)
+    except TournamentError as error:
+        raise _refused(error) from error
     kind, knockout_from = FORMATS[kaavio.format]
     name = " ".join(kaavio.name.split())[:80]
     tournament = Tournament.objects.create(
@@ -343,7 +308,8 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     try:
         state = draw_state(tournament=tournament)  # the rows read back are the file's draw
     except DrawError as error:
-        raise _refused(error.reason) from error
+        reason = file_error(gettext_noop("the games break the draw's rules: %(reason)s"), {"reason": error.reason})
+        raise _refused(reason) from error
     draw_rounds_settle(tournament)
     if is_finished(state):
         tournament_finish(tournament)
@@ -388,8 +354,9 @@ def kaavio_export(*, tournament: Tournament) -> str:
                 second_round=game.second_round,
                 first_id=file_id[game.first],
                 second_id=file_id[game.second],
-                first_points=pairing.first_score if done else None,
-                second_points=pairing.second_score if done else None,
+                # a negative score (an online game's penalties, K-8.1) as the program writes one: 0
+                first_points=max(0, pairing.first_score) if done else None,
+                second_points=max(0, pairing.second_score) if done else None,
                 winner=winner,
                 state=PLAYED if done else "",
                 extra=(("Poyta", "" if pairing.table is None else str(pairing.table)),),

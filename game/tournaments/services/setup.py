@@ -32,14 +32,12 @@ from game.tournaments.selectors.draw import DRAWN_FORMATS, is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, plan_rounds, round_begin_if_due, round_pair
+from game.tournaments.values import ENTRIES_RANGE, STARTS_RANGE, TABLES_RANGE
 
 NAME_LENGTH = (3, 80)
-ENTRIES_RANGE = (2, 64)
 TEAM_SIZES = (2, 3, 4)
 #: How far in the past a start time may be given (a form filled in slowly), seconds.
 START_SLACK = 300
-#: An event at the club is played on 1 to 32 real tables (issue 28; a large hall has about 30).
-TABLES_RANGE = (1, 32)
 
 
 def _range(bounds: tuple[int, ...]) -> dict[str, object]:
@@ -102,6 +100,8 @@ def _clean(
         errors.append((gettext_noop("give a start time"), {}))
     elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
         errors.append((gettext_noop("the start time is in the past"), {}))
+    elif starts_at >= STARTS_RANGE[1]:
+        errors.append((gettext_noop("an event starts before %(year)s"), {"year": STARTS_RANGE[1].year}))
     if errors:
         raise TournamentError("bad_value", *errors[0], more=errors[1:])
     return {
@@ -298,3 +298,23 @@ def tournament_pairing_swap(*, user: Any, tournament_id: int, entry_a: int, entr
             elif value == entry_b:
                 setattr(pairing, side, entry_a)
         pairing.save(update_fields=["first", "second"])
+
+
+@transaction.atomic
+def tournament_delete(*, user: Any, tournament_id: int) -> str:
+    """A club admin removes an event played at the club (one imported by mistake, say): the event
+    with its entries, rounds, games, fixed results and its placings in the club's ranking series, and
+    nothing else of the club. An online event is not removed: its games are its players' matches.
+    The row is read by the columns this needs only, so a start an earlier version stored unreadable
+    (a migration repairs those) cannot stop its removal. Returns the event's name."""
+    tournament = (
+        Tournament.objects.select_for_update().only("pk", "name", "club_id", "tables").filter(pk=tournament_id).first()
+    )
+    if tournament is None:
+        raise TournamentError("not_found", gettext_noop("there is no such tournament"))
+    require_manager(club_id=tournament.club_id, user=user)
+    if not tournament.tables or TournamentPairing.objects.filter(tournament=tournament, match__isnull=False).exists():
+        raise TournamentError("online", gettext_noop("only an event played at the club can be deleted"))
+    name = tournament.name
+    tournament.delete()
+    return name

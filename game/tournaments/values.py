@@ -1,0 +1,150 @@
+"""One check for each value an event's data takes, whichever way it comes in: a KaisaKaavio file (the
+club page's upload and `manage.py kaisakaavio import`), the phone's result form, the director's
+corrections and the event form. Reading a number and checking its range are done here once, so a
+value one way refuses is refused by every other (a target of 0, a score of -5, a round of 99999).
+
+A refusal is a TournamentError whose words name the field and the value as it was given (cut to a
+few characters), in the reader's language where it is shown; nothing is stored before every value
+has passed. A field's name is `Words` (words marked with gettext_noop and their placeholders, worded
+when shown), so "game 3's points (Pisteet1)" is Finnish on a Finnish page and English in the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from collections.abc import Mapping
+
+from django.utils.translation import gettext, gettext_noop
+
+from game.tournaments.refusal import TournamentError
+
+#: Entries of any tournament, and the tables of an event at the club (a large hall has about 30).
+ENTRIES_RANGE = (2, 64)
+TABLES_RANGE = (1, 32)
+#: A double-loss event of n players has at most 2n - 1 games (every game gives a loss, one player is
+#: left with fewer than two), so no round nor any player's own round is beyond 2 x the most entries.
+ROUNDS_RANGE = (1, 2 * ENTRIES_RANGE[1])
+#: A score may pass the target by the last shot's points (a kaisa and reds together, K-9.1); no real
+#: game goes 30 beyond it, so a score above target + 30 is a typing slip. A game's end score is never
+#: below 0 here: KaisaKaavio writes a negative Kaisa score as 0, and the phone's form does the same.
+SCORE_MARGIN = 30
+#: The start of an event, as an instant: within these years it is a real event's, and it reads back
+#: on SQLite and PostgreSQL in any club's time zone (PostgreSQL stores years past 9999 it cannot return).
+STARTS_RANGE = (
+    datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC),
+    datetime.datetime(2100, 1, 1, tzinfo=datetime.UTC),
+)
+#: The digits a number may have (leading zeros aside): more is never a value Kaiza takes, and Python
+#: refuses to read a number of thousands of digits.
+MOST_DIGITS = 18
+#: The characters of a refused value quoted back to the reader.
+SHOWN = 40
+_WHOLE = re.compile(r"[-\u2212]?[0-9]+", re.ASCII)
+
+
+@dataclasses.dataclass(frozen=True)
+class Words:
+    """Words marked for translation (gettext_noop) with their placeholders, worded in the active
+    language when they are shown: a field's name inside a refusal's sentence."""
+
+    text: str
+    params: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+    def __str__(self) -> str:
+        said = gettext(self.text)
+        return said % dict(self.params) if self.params else said
+
+
+@dataclasses.dataclass(frozen=True)
+class Said:
+    """A refusal as the value of another's placeholder ("the file is refused: <why>"), worded when shown."""
+
+    error: TournamentError
+
+    def __str__(self) -> str:
+        return self.error.words(gettext)
+
+
+def shown(value: object) -> str:
+    """`value` quoted for a refusal, cut to SHOWN characters (a 5,000-digit score is not repeated)."""
+    text = str(value)
+    if len(text) > SHOWN:
+        text = f"{text[:SHOWN]}… ({len(text):,} characters)"
+    return f"'{text}'"
+
+
+def refuse(field: object, value: object, rule: str, params: Mapping[str, object] | None = None) -> TournamentError:
+    """The refusal of `value` given for `field`: "<field> is '<value>': <rule>". `field` may be a
+    function that names it, called only for a refusal (a file's reader names thousands of values)."""
+    return TournamentError(
+        "bad_value",
+        gettext_noop("%(field)s is %(value)s: %(rule)s"),
+        {"field": field() if callable(field) else field, "value": shown(value), "rule": Words(rule, params or {})},
+    )
+
+
+def number_of(text: str | None, *, field: object) -> int | None:
+    """`text` as a whole number written with the digits 0-9 and an optional minus (None if blank).
+    `str.isdigit()` and `int()` take '²' or '٣' too; neither is a score a person typed."""
+    if text and len(text) <= MOST_DIGITS and text.isascii() and text.isdigit():
+        return int(text)  # the common case, read at once
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not _WHOLE.fullmatch(text):
+        raise refuse(field, text, gettext_noop("a whole number is written with the digits 0 to 9"))
+    if len(text.lstrip("-\u2212").lstrip("0")) > MOST_DIGITS:
+        raise refuse(field, text, gettext_noop("a number here has at most %(most)s digits"), {"most": MOST_DIGITS})
+    return int(text.replace("\u2212", "-"))
+
+
+def bounded(value: int, *, field: object, bounds: tuple[int, int], rule: str) -> int:
+    """`value` if it is within `bounds` (inclusive); `rule` names them with %(least)s and %(most)s."""
+    if not bounds[0] <= value <= bounds[1]:
+        raise refuse(field, value, rule, {"least": bounds[0], "most": bounds[1]})
+    return value
+
+
+def score_range(target: int) -> tuple[int, int]:
+    return 0, target + SCORE_MARGIN
+
+
+def score(value: int, *, field: object, target: int) -> int:
+    """A game's end score for an event whose target is `target` (the form's and the file's)."""
+    return bounded(
+        value, field=field, bounds=score_range(target), rule=gettext_noop("a score is %(least)s to %(most)s")
+    )
+
+
+def round_number(value: int, *, field: object) -> int:
+    return bounded(value, field=field, bounds=ROUNDS_RANGE, rule=gettext_noop("a round is %(least)s to %(most)s"))
+
+
+def table(value: int, *, field: object, tables: int = TABLES_RANGE[1]) -> int:
+    """A table of an event at the club played on `tables` tables."""
+    bounds = (TABLES_RANGE[0], min(tables, TABLES_RANGE[1]))
+    return bounded(value, field=field, bounds=bounds, rule=gettext_noop("a table is %(least)s to %(most)s"))
+
+
+TABLES_FIELD = Words(gettext_noop("the tables"))
+
+
+def tables(value: int, *, field: object = TABLES_FIELD) -> int:
+    """The number of tables an event at the club is played on."""
+    rule = gettext_noop("an event at the club has %(least)s to %(most)s tables")
+    return bounded(value, field=field, bounds=TABLES_RANGE, rule=rule)
+
+
+def start(moment: datetime.datetime, *, field: object, given: str) -> datetime.datetime:
+    """An event's start as an instant (UTC) within STARTS_RANGE; `given` is the value as written.
+    The time zone is applied before the check (`moment` is aware), so the instant stored is checked."""
+    try:
+        instant = moment.astimezone(datetime.UTC)
+    except (OverflowError, ValueError):  # beyond Python's years 1..9999 once in UTC
+        instant = None
+    if instant is None or not STARTS_RANGE[0] <= instant < STARTS_RANGE[1]:
+        rule = gettext_noop("an event starts from %(least)s to %(most)s")
+        raise refuse(field, given, rule, {"least": STARTS_RANGE[0].year, "most": STARTS_RANGE[1].year - 1})
+    return instant
