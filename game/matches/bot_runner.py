@@ -38,7 +38,7 @@ from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.matches import services as match_services
-from game.matches.selectors.match_state import engine_names
+from game.matches.selectors.match_state import engine_names, segments_duration
 from game.models import Match, Profile, Shot
 from game.realtime import fanout as realtime
 from game.realtime import protocol
@@ -93,14 +93,7 @@ def _animation_left(match: Match, now: float) -> float:
     last = Shot.objects.filter(match=match).order_by("-seq").only("segments", "created_at").first()
     if last is None or not last.segments:
         return 0.0
-    duration = 0.0
-    for segments in last.segments.values():
-        for segment in segments:
-            if segment and isinstance(segment[0], int | float):
-                duration = max(duration, float(segment[0]))
-            elif len(segment) > 1 and isinstance(segment[1], int | float):
-                duration = max(duration, float(segment[1]))
-    ends = last.created_at.timestamp() + duration
+    ends = last.created_at.timestamp() + segments_duration(last.segments)
     return max(0.0, min(MAX_ANIMATION_WAIT, ends - now))
 
 

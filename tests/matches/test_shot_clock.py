@@ -12,7 +12,7 @@ import pytest
 from game.accounts.services import user_signup
 from game.common import clock
 from game.common.clock import game_now
-from game.matches.selectors.match_state import engine_names
+from game.matches.selectors.match_state import engine_names, time_up_shot_clock
 from game.matches.services import (
     match_choose_break,
     match_create,
@@ -101,3 +101,35 @@ def test_shot_clock_starts_when_the_balls_stop() -> None:
     # A timeout moves no ball: the next clock runs from now, with nothing rolling.
     assert after.shot_deadline == pytest.approx(game_now() + SHOT_CLOCK, abs=0.5)
     assert deadlines_fire_due() == []
+
+
+def test_the_time_up_visit_clock_waits_for_the_balls_too(settings: Any) -> None:
+    """K-11.1: in a match without a shot clock, the time-up's visit clock (time_up_shot_clock()) starts when
+    the time is up, or, when the last shot's balls are still rolling then, once they stop."""
+    settings.KAIZA_DISCONNECT_GRACE = 600  # nobody has a socket open here: no one is gone in this minute
+    suffix = str(time.monotonic_ns())[-6:]
+    alice = user_signup(username=f"ann{suffix}", password="pw-alice-12345")
+    bob = user_signup(username=f"bea{suffix}", password="pw-bob-12345")
+    match, _ = match_create(user=alice, rated=False, time_limit=60, shot_clock=None)
+    match_join(match_id=match.id, user=bob)
+    match_lag(match_id=match.id, user=alice, strike=LAG_WINNING)
+    match_lag(match_id=match.id, user=bob, strike=LAG_LOSING)
+    match_choose_break(match_id=match.id, user=alice, take=True)
+    match_place(match_id=match.id, user=bob, ball="white2", x=WHITE2_OPENING[0], y=WHITE2_OPENING[1])
+    match_place(match_id=match.id, user=alice, ball="white1", x=BREAK_CUE[0], y=BREAK_CUE[1])
+    started = Match.objects.get(pk=match.id).snapshot["clock"]["started"]
+    clock.advance(started + 59 - game_now())  # the break, a second before the time is up
+    shot_at = game_now()
+    applied = match_shoot(
+        match_id=match.id,
+        user=alice,
+        call=BREAK_CALL,
+        strike={"angle": BREAK_ANGLE, "speed": 2.5, "side": 0.0, "height": 0.0},
+    )
+    rolling = _rolling_time(next(e for e in applied.events if e["t"] == "shot")["d"]["segments"])
+    assert rolling > 2.0 and Match.objects.get(pk=match.id).shot_deadline is None
+    clock.advance(1.5)  # the time is up while the balls still roll
+    fired = deadlines_fire_due()
+    assert "time_up" in [e["d"].get("kind") for _, applied in fired for e in applied.events]
+    deadline = Match.objects.get(pk=match.id).shot_deadline
+    assert deadline == pytest.approx(shot_at + rolling + time_up_shot_clock(), abs=0.5)

@@ -22,7 +22,7 @@ from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.rules.match import TIMEOUTS_TO_LOSE
-from game.models import Match, Profile
+from game.models import Match, Profile, Shot
 from game.teams.selectors import team_lineup, team_name, team_place
 
 # The three settings below are read at each call, not at import (issue 27): a test's settings
@@ -227,3 +227,29 @@ def shot_clock_seconds(match: Match, snapshot: dict[str, Any] | None = None) -> 
     clock = snapshot.get("clock") or {}
     time_up = bool(clock.get("expired")) or snapshot.get("phase") in ("extra_visits", "shootout")
     return time_up_shot_clock() if time_up else None
+
+
+def segments_duration(segments: Any) -> float:
+    """When the last ball of a shot's motion segments (ARCHITECTURE section 4) comes to rest, in seconds
+    from the strike: the last segment's start, or a drop's time."""
+    duration = 0.0
+    for track in (segments or {}).values():
+        for segment in track:
+            if segment and isinstance(segment[0], int | float):
+                duration = max(duration, float(segment[0]))
+            elif len(segment) > 1 and isinstance(segment[1], int | float):
+                duration = max(duration, float(segment[1]))
+    return duration
+
+
+def rolling_left(match: Match, now: float) -> float:
+    """Seconds the balls of the match's last input still roll on the players' screens at game time
+    ``now`` (0 when they are at rest): its recorded time plus its motion (shown faster only on a test
+    server, settings.KAIZA_ANIMATION_RATE)."""
+    last = Shot.objects.filter(match=match).order_by("-seq").only("segments", "input").first()
+    if last is None or not last.segments:
+        return 0.0
+    at = (last.input or {}).get("now")
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        return 0.0
+    return max(0.0, float(at) + segments_duration(last.segments) / float(settings.KAIZA_ANIMATION_RATE) - now)

@@ -33,6 +33,7 @@ from game.matches.selectors.match_state import (
     deadline_next,
     engine_names,
     player_name,
+    rolling_left,
     seat_of,
     seat_users,
     shot_clock_seconds,
@@ -194,7 +195,8 @@ def commit_change(
         events.append(store_event(match, "finished", finished_data))
     else:
         if t is None and match.shot_deadline is None:
-            reset_shot_clock(match, now, engine)  # a bare K-11 tick: the time-up shot clock starts on time
+            # A bare K-11 tick: the time-up visit clock starts on time, or once the last shot's balls stop.
+            reset_shot_clock(match, now, engine, motion=rolling_left(match, now))
         for notice, params in notice_params(before, snapshot):
             events.append(
                 store_event(
