@@ -101,7 +101,7 @@ def test_a_challenge_from_a_profile_is_accepted_by_the_challenged_player_only() 
     receiver.force_login(bertta)
     third.force_login(cecilia)
     profile = sender.get("/players/Bertta/").content.decode()
-    assert 'id="challenge-form"' in profile and "K-11: 65 minutes" in profile
+    assert 'id="challenge-form"' in profile and "65 minutes (the Kaisa rules)" in profile
     assert 'id="challenge-form"' not in sender.get("/players/Ansa/").content.decode()  # not oneself
 
     challenge(sender, "Bertta", time_limit=str(DEFAULT_TIME_LIMIT), rated="on")
@@ -196,7 +196,7 @@ def test_the_new_words_read_in_finnish() -> None:
         "Quick pairing",
         "Find an opponent",
         "No time limit",
-        "K-11: 65 minutes",
+        "65 minutes (the Kaisa rules)",
         "No club",
         "Challenges to you",
         "challenges you",

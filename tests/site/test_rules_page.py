@@ -167,3 +167,26 @@ def test_the_rendering_puts_each_anchor_on_what_it_names_and_links_only_known_id
         ["ball-swatch", "ball-swatch-red"],
     ]
     assert table[1][1][0] == "6" and 'align="right"' in document.html and "style=" not in document.html
+
+
+#: The setting names of the code (game/engine/rules/ruleset.py, game/engine/table.py): never on a page.
+OPTION_NAMES = ("kaisa_carom_base", "kaisa_bank_bonus", "touch_penalty", "plain_white_at_59_passes", "ball_diameter")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "setting"), [("en", "club setting"), ("fi", "seuran asetus"), ("ru", "настройка клуба")]
+)
+def test_the_rules_page_and_the_lobby_speak_words_not_option_names(client, language: str, setting: str) -> None:
+    """The rules page says a club may change a rule in words ("club setting: 9, or 6 to simply add"),
+    never "option `touch_penalty`: 0"; the lobby's match form never speaks in rule ids ("Clock (K-11)",
+    "empty: the clock's; 65 is 60 + 5")."""
+    rules = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert not [name for name in OPTION_NAMES if name in rules], language
+    assert not re.search(r"<code>[a-z]+(?:_[a-z0-9]+)+</code>", rules), language
+    assert rules.lower().count(setting) >= 5, language
+    lobby = client.get("/lobby/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    form = lobby[lobby.index('id="lobby-create-form"') : lobby.index("</form>", lobby.index('id="lobby-create-form"'))]
+    quick = lobby[lobby.index('id="seek-form"') : lobby.index("</form>", lobby.index('id="seek-form"'))]
+    assert not RULE_ID.search(form + quick), RULE_ID.findall(form + quick)
+    assert "the clock's" not in form and "60 + 5\n" not in form and "65 is" not in form

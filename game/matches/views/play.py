@@ -74,19 +74,35 @@ class EventClockForm(forms.Form):
     #: The clock of a form sent without one (a match: none; the tournament form: the Kaisa rules).
     DEFAULT_CLOCK = NO_LIMIT
     clock = forms.ChoiceField(
-        choices=preset_choices(with_no_limit=True), required=False, initial=NO_LIMIT, label=gettext_lazy("Clock (K-11)")
+        choices=preset_choices(with_no_limit=True),
+        required=False,
+        initial=NO_LIMIT,
+        label=gettext_lazy("Time limit"),
+        help_text=gettext_lazy(
+            "A game with a time limit ends on time and is then decided by extra and shoot-out visits, as club"
+            " events play it. With no time limit the game goes on until someone reaches the target."
+        ),
     )
     time_limit = _setting(
-        label=gettext_lazy("Game time (minutes)"), help_text=gettext_lazy("empty: the clock's; 65 is 60 + 5")
+        label=gettext_lazy("Game time (minutes)"),
+        help_text=gettext_lazy(
+            "Leave it empty for the time limit's own (the Kaisa rules: 65 minutes, a warning 5 minutes before the"
+            " end). With no time limit above, minutes here give the game a time limit of its own."
+        ),
     )
     warning_minutes = _setting(
-        label=gettext_lazy("Warning (minutes before the end)"), help_text=gettext_lazy("empty: the clock's")
+        label=gettext_lazy("Warning (minutes before the end)"),
+        help_text=gettext_lazy("empty: as the time limit sets it"),
     )
-    extra_visits = _setting(label=gettext_lazy("Extra visits each"), help_text=gettext_lazy("empty: the clock's"))
+    extra_visits = _setting(
+        label=gettext_lazy("Extra visits each"), help_text=gettext_lazy("empty: as the time limit sets it")
+    )
     shootout_visits = _setting(
-        label=gettext_lazy("Shoot-out visits each"), help_text=gettext_lazy("empty: the clock's")
+        label=gettext_lazy("Shoot-out visits each"), help_text=gettext_lazy("empty: as the time limit sets it")
     )
-    target_score = _setting(label=gettext_lazy("Target score"), help_text=gettext_lazy("empty: the clock's"))
+    target_score = _setting(
+        label=gettext_lazy("Target score"), help_text=gettext_lazy("empty: as the time limit sets it (60)")
+    )
 
     SETTINGS = ("warning_minutes", "extra_visits", "shootout_visits", "target_score")
 
@@ -123,7 +139,7 @@ class CreateMatchForm(EventClockForm):
         min_value=5,
         max_value=600,
         label=gettext_lazy("Shot clock (seconds)"),
-        help_text=gettext_lazy("empty: none"),
+        help_text=gettext_lazy("the seconds each shot may take; leave it empty for no shot clock"),
     )
     opponent = forms.ChoiceField(choices=BOT_CHOICES, initial="human", label=gettext_lazy("Opponent"))
     team_size = forms.TypedChoiceField(
@@ -160,7 +176,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def seek_time_limit_choices() -> list[tuple[int | None, str]]:
     """Quick pairing's time limits (game/lobby/services/seeks.py decides which) in the reader's words."""
     return [
-        (limit, _("No time limit") if limit is None else _("K-11: %(minutes)s minutes") % {"minutes": limit // 60})
+        (
+            limit,
+            _("No time limit")
+            if limit is None
+            else _("%(minutes)s minutes (the Kaisa rules)") % {"minutes": limit // 60},
+        )
         for limit in SEEK_TIME_LIMITS
     ]
 
