@@ -21,11 +21,11 @@ handing a job to the executor may start a worker process (a fork and exec held t
 on a 2-core host); the event loop only queues a job and awaits its future.
 
 Questions are also admitted (:func:`ask_engine`): one in flight per person and per address, and a
-bounded queue (``KAIZA_ASK_QUEUE``) that refuses at once, saying how many are ahead, instead of a
-minute's wait. All of it is per process: each daphne process has its own pool, queue and counts, so
-behind a load balancer a person may have one question in flight in each process, and the order of
-urgency holds within a process. That is fair enough: a process's pool serves its own sockets' bots,
-whose moves are what must never wait.
+bounded queue (``KAIZA_ASK_QUEUE``, and no wait estimated past :data:`ASK_WAIT`) that refuses at once,
+saying how many are ahead, instead of a minute's wait. All of it is per process: each daphne process
+has its own pool, queue and counts, so behind a load balancer a person may have one question in flight
+in each process, and the order of urgency holds within a process. That is fair enough: a process's
+pool serves its own sockets' bots, whose moves are what must never wait.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import itertools
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -63,6 +64,14 @@ class Urgency(IntEnum):
     QUESTION = 1
     #: The analysis of a finished match, shot by shot: nobody waits at a table for it.
     BACKGROUND = 2
+
+
+#: The longest a question is let in to wait for its answer (s), as estimated from the questions in flight
+#: and the time questions took lately: a newcomer is answered within about this, or refused at once
+#: (the bar: within 5 s). A question with none ahead of it is always let in.
+ASK_WAIT = 4.0
+#: The weight of the newest question's time in the moving average.
+QUESTION_TIME_WEIGHT = 0.3
 
 
 def machine_cores() -> int:
@@ -97,6 +106,8 @@ class _Job:
     order: int
     ticket: Future[Any] = field(compare=False)
     call: Callable[[], Any] = field(compare=False)
+    #: When a worker took it (time.monotonic()).
+    started: float = field(default=0.0, compare=False)
 
 
 class EngineScheduler:
@@ -113,6 +124,8 @@ class EngineScheduler:
         #: Jobs in the executor, all of them and those that are not moves.
         self.running = 0
         self.running_work = 0
+        #: What a question has taken in a worker lately (s, a moving average; 0 before the first).
+        self.question_seconds = 0.0
         self.closed = False
         self.thread = threading.Thread(target=self._dispatch, name="kaiza-engine-dispatch", daemon=True)
         self.thread.start()
@@ -161,6 +174,7 @@ class EngineScheduler:
                 if not job.ticket.set_running_or_notify_cancel():
                     continue
                 self._take(job, +1)
+                job.started = time.monotonic()
                 renew, self.broken = self.broken, False
             try:
                 if renew:  # a worker died: its executor failed every job it held, and takes no more
@@ -184,6 +198,10 @@ class EngineScheduler:
             self._take(job, -1)
             if isinstance(error, BrokenProcessPool):
                 self.broken = True
+            if job.urgency == Urgency.QUESTION and error is None:
+                took = time.monotonic() - job.started
+                last = self.question_seconds
+                self.question_seconds = took if not last else last + QUESTION_TIME_WEIGHT * (took - last)
             self.condition.notify()
         if error is not None:
             job.ticket.set_exception(error)
@@ -256,7 +274,11 @@ class EngineBusy(Exception):
 
 
 class QuestionPending(Exception):
-    """A question refused at once: this person or address has one in flight already."""
+    """A question refused at once: ``asker`` (the person's or the address's key) has one in flight."""
+
+    def __init__(self, asker: str) -> None:
+        super().__init__(f"{asker} has a question in flight")
+        self.asker = asker
 
 
 #: Who has a question in flight in this process (a person's key, an address's key), and the questions
@@ -274,16 +296,22 @@ def questions_in_flight() -> tuple[int, int]:
 async def ask_engine(function: Callable[..., T], *args: Any, askers: Iterable[str], timeout: float, **kwargs: Any) -> T:
     """A person's question, ``function(*args, **kwargs)`` at :attr:`Urgency.QUESTION`, admitted or
     refused at once: :class:`QuestionPending` when one of ``askers`` (the person, the address) has a
-    question in flight, :class:`EngineBusy` when ``KAIZA_ASK_QUEUE`` questions wait already. The check
-    and the taking happen without an await between them (one event loop: no two can pass together)."""
-    keys = set(askers)
-    if keys & _asking:
-        raise QuestionPending()
+    question in flight; :class:`EngineBusy` when ``KAIZA_ASK_QUEUE`` questions wait already, or when
+    the questions ahead and this one would take more than :data:`ASK_WAIT` at the time questions took
+    lately (a slow or busy host lets fewer wait). The check and the taking happen without an await
+    between them (one event loop: no two can pass together)."""
+    keys = list(askers)
+    for key in keys:
+        if key in _asking:
+            raise QuestionPending(key)
+    scheduler = engine_scheduler()
     waiting, running = questions_in_flight()
-    if waiting + running >= engine_scheduler().work_slots + ask_queue_limit():
-        raise EngineBusy(waiting + running)
+    ahead = waiting + running
+    rounds = ahead // scheduler.work_slots + 1  # the workers answer the questions ahead a slot at a time
+    if ahead and (ahead >= scheduler.work_slots + ask_queue_limit() or rounds * scheduler.question_seconds > ASK_WAIT):
+        raise EngineBusy(ahead)
     job = functools.partial(function, *args, **kwargs)
-    ticket = engine_scheduler().submit(Urgency.QUESTION, job)
+    ticket = scheduler.submit(Urgency.QUESTION, job)
     _asking.update(keys)
     _questions.append(ticket)
     try:

@@ -32,6 +32,7 @@ from django.shortcuts import render
 from game.common.budgets import SharedBudget, TokenBucket
 
 __all__ = [
+    "ADDRESS_KEY",
     "RateLimitMiddleware",
     "RateLimited",
     "TokenBucket",
@@ -109,12 +110,16 @@ def rate_limit_consume(request: HttpRequest, action: str, *, user: Any = None) -
             raise RateLimited(action)
 
 
+#: How :func:`asker_keys` names the address (its other keys name the person).
+ADDRESS_KEY = "ip:"
+
+
 def asker_keys(request: HttpRequest) -> list[str]:
     """Who is asking, for limits on work in flight rather than per minute (one engine question at a
     time, game.common.engine_pool.ask_engine): the person (their account, else their browser's
     session when it has one) and the client address. A visitor with neither an account nor a session
     is known by the address alone."""
-    keys = [f"ip:{client_address(request)}"]
+    keys = [f"{ADDRESS_KEY}{client_address(request)}"]
     who = getattr(request, "user", None)
     if who is not None and who.is_authenticated:
         keys.append(f"user:{who.pk}")

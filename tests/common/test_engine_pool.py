@@ -16,7 +16,18 @@ from typing import Any
 
 import pytest
 
-from game.common.engine_pool import Urgency, engine_pool_close, engine_scheduler, engine_workers, run_in_engine_pool
+from game.common.engine_pool import (
+    EngineBusy,
+    QuestionPending,
+    Urgency,
+    ask_engine,
+    ask_queue_limit,
+    engine_pool_close,
+    engine_scheduler,
+    engine_workers,
+    questions_in_flight,
+    run_in_engine_pool,
+)
 from game.engine.rules import Match as EngineMatch
 from game.matches import bot_runner
 from tests.common.pool_jobs import hold_until
@@ -100,7 +111,8 @@ async def test_bot_move_is_served_during_an_ask_flood(workers: int, settings: An
         reply = await asyncio.wait_for(move, STUCK)
         assert reply["action"] == "lag" and reply["player"] == "alice"
         assert not any(question.done() for question in flood), "a question was answered before the move"
-        assert len(scheduler.waiting) == 20 - (workers == 1)  # one question took the freed worker, the rest wait
+        # One worker: a question takes it once the move is done. Two: none can take the one kept for moves.
+        await until(lambda: len(scheduler.waiting) == 20 - (workers == 1) and scheduler.running == 1)
         holding.touch()
         asked.touch()
         pids = await asyncio.wait_for(asyncio.gather(first, *flood), STUCK)
@@ -141,7 +153,37 @@ async def test_a_question_given_up_while_waiting_never_runs(fresh_pool: None, tm
     kept = in_pool(run_in_engine_pool(os.getpid, timeout=STUCK, urgency=Urgency.QUESTION))
     await until(lambda: len(scheduler.waiting) == 2)
     dropped.cancel()
+    await until(dropped.done)  # its caller stopped waiting before the worker is free
     (tmp_path / "h").touch()
     # Were the dropped job run, it would hold the only worker until "never" exists, and `kept` would wait.
     assert await asyncio.wait_for(kept, STUCK) == await holder
     assert dropped.cancelled()
+
+
+async def test_a_slow_engine_lets_fewer_questions_wait(settings: Any, tmp_path: Path) -> None:
+    """Room for five waiting questions, but questions have taken 1.5 s lately: with one being answered a
+    second is let in (about 3 s to its answer), a third is refused at once with the two ahead of it
+    (4.5 s would be past ASK_WAIT), while the queue still has room."""
+    settings.KAIZA_BOT_WORKERS = 1
+    settings.KAIZA_ASK_QUEUE = 5
+    engine_pool_close()
+    release = tmp_path / "release"
+    try:
+        scheduler = engine_scheduler()
+        first = in_pool(ask_engine(hold_until, str(release), askers=["ip:a"], timeout=STUCK))
+        await until(lambda: questions_in_flight() == (0, 1))
+        scheduler.question_seconds = 1.5
+        second = in_pool(ask_engine(hold_until, str(release), askers=["ip:b"], timeout=STUCK))
+        await until(lambda: questions_in_flight() == (1, 1))
+        with pytest.raises(EngineBusy) as busy:
+            await ask_engine(os.getpid, askers=["ip:c"], timeout=STUCK)
+        assert busy.value.ahead == 2 and 2 < 1 + ask_queue_limit()
+        with pytest.raises(QuestionPending):
+            await ask_engine(os.getpid, askers=["user:7", "ip:b"], timeout=STUCK)
+        release.touch()
+        await asyncio.wait_for(asyncio.gather(first, second), STUCK)
+        assert questions_in_flight() == (0, 0)
+        assert await ask_engine(os.getpid, askers=["ip:c"], timeout=STUCK) != os.getpid()
+    finally:
+        release.touch()
+        engine_pool_close()

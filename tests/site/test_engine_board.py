@@ -147,9 +147,13 @@ async def test_ask_queue_answers_busy_at_once(settings: Any, tmp_path: Path) -> 
             assert said["error"]["code"] == "engine_busy" and words in said["error"]["message"], said
             assert "1" in said["error"]["message"], said
         # One question in flight per person (the same account from another address) and per address.
-        for address, cookie in (("10.0.0.4", person), ("10.0.0.1", "")):
+        for address, cookie, words in (
+            ("10.0.0.4", person, "Your last question is still being answered"),
+            ("10.0.0.1", "", "Someone on the same internet connection is asking the engine"),
+        ):
             status, refused = await ask_from(address, code(AIM), cookie=cookie)
             assert status == 409 and refused["error"]["code"] == "question_pending", refused
+            assert refused["error"]["message"].startswith(words), refused
         assert not holder.done() and not first.done()  # all of it answered while the worker was held
         assert engine_board.answers_kept() == 0
 

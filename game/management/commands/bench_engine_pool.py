@@ -11,9 +11,10 @@ makes its moves one after another, through the computer player's own search call
 (`game.matches.bot_runner.think`, the only part of a bot's turn that uses the pool), on positions of a
 fixed bot match; and from ``--newcomer-at`` s on, a new person (an address and a position never seen)
 asks a question every ``--newcomer-every`` s. Printed: the bot's move time before the flood and during
-it, each newcomer's wait and answer, what the flood got, and the host's speed (``python -m timeit``'s
-statement) before and after. The bar: the moves keep their time, a newcomer is answered or refused
-within 5 s.
+it, and apart from the search what a move waits for a worker (a move's job that does no work, after
+each move: the search itself shares the cores with the flood's questions), each newcomer's wait and
+answer, what the flood got, and the host's speed (``python -m timeit``'s statement) before and after.
+The bar: the moves keep their time, a newcomer is answered or refused within 5 s.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import statistics
 import time
@@ -143,12 +145,18 @@ def flood_positions(count: int, seed: int) -> list[str]:
     return codes
 
 
-def figures(values: Sequence[float]) -> str:
+def figures(values: Sequence[float], unit: str = "s") -> str:
+    """Count, median, p95 and max of durations in seconds, printed in ``unit`` (s or ms)."""
     if not values:
         return "none"
-    ordered = sorted(values)
+    scale, digits = (1000.0, 1) if unit == "ms" else (1.0, 2)
+    ordered = sorted(value * scale for value in values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return f"n {len(values)}, median {statistics.median(values):.2f} s, p95 {p95:.2f} s, max {max(values):.2f} s"
+    median = statistics.median(ordered)
+    return (
+        f"n {len(ordered)}, median {median:.{digits}f} {unit}, p95 {p95:.{digits}f} {unit}, "
+        f"max {ordered[-1]:.{digits}f} {unit}"
+    )
 
 
 class Command(BaseCommand):
@@ -159,7 +167,7 @@ class Command(BaseCommand):
         parser.add_argument("--positions", type=int, default=600, help="different positions the flood asks")
         parser.add_argument("--seconds", type=float, default=40.0, help="how long the flood runs")
         parser.add_argument("--level", type=int, default=3, help="the computer player's level")
-        parser.add_argument("--moves", type=int, default=6, help="the bot's moves timed before the flood")
+        parser.add_argument("--moves", type=int, default=12, help="the bot's moves timed before the flood")
         parser.add_argument("--newcomer-at", type=float, default=10.0, help="s into the flood of the first")
         parser.add_argument("--newcomer-every", type=float, default=5.0)
         parser.add_argument("--workers", type=int, default=None, help="the pool's size (default: the setting's)")
@@ -208,16 +216,22 @@ class Command(BaseCommand):
         level = options["level"]
         move_index = 0
 
-        async def move() -> float:
+        async def move() -> tuple[float, float]:
+            """One bot move (its search in the pool, as the computer player makes it), and the wait of a
+            move's job that does no work (os.getpid): what the move waits for a worker, apart from its
+            search, which shares the machine's cores with the flood's questions."""
             nonlocal move_index
             shot = shots[move_index % len(shots)]
             move_index += 1
             began = time.perf_counter()
             await asyncio.wait_for(think(shot.snapshot, level, shot.player, seed_for("bench", move_index)), STUCK)
-            return time.perf_counter() - began
+            searched = time.perf_counter()
+            await run_in_engine_pool(os.getpid, timeout=STUCK, urgency=Urgency.MOVE)
+            return searched - began, time.perf_counter() - searched
 
         quiet = [await move() for _ in range(options["moves"])]
-        self.stdout.write(f"bot level {level}, pool idle:  {figures(quiet)}")
+        self.stdout.write(f"bot level {level}, pool idle:  {figures([m for m, _ in quiet])}")
+        self.stdout.write(f"a move's wait for a worker, pool idle:  {figures([w for _, w in quiet], 'ms')}")
 
         stop = time.perf_counter() + options["seconds"]
         flood_began = time.perf_counter()
@@ -263,7 +277,7 @@ class Command(BaseCommand):
                 await newcomer(index)
                 index, at = index + 1, at + options["newcomer_every"]
 
-        flooded: list[float] = []
+        flooded: list[tuple[float, float]] = []
 
         async def bot_plays() -> None:
             await asyncio.sleep(2.0)  # the queue full first
@@ -273,7 +287,8 @@ class Command(BaseCommand):
 
         await asyncio.gather(*(attacker(index) for index in range(addresses)), newcomers_arrive(), bot_plays())
         flood = ", ".join(f"{code} {count}" for code, count in answers.most_common())
-        self.stdout.write(f"bot level {level}, during the flood: {figures(flooded)}")
+        self.stdout.write(f"bot level {level}, during the flood: {figures([m for m, _ in flooded])}")
+        self.stdout.write(f"a move's wait for a worker, during the flood: {figures([w for _, w in flooded], 'ms')}")
         for line in newcomers:
             self.stdout.write(line)
         self.stdout.write(

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from game.common.engine_pool import EngineBusy, QuestionPending, ask_engine
-from game.common.ratelimit import RateLimited, asker_keys, rate_limit_consume
+from game.common.ratelimit import ADDRESS_KEY, RateLimited, asker_keys, rate_limit_consume
 from game.engine.analysis import STROKE_NOISE, engine_board
 from game.engine.physics.aim import table_for_client
 from game.engine.rules import RuleError
@@ -119,10 +119,12 @@ async def practice_ask(request: HttpRequest) -> JsonResponse:
     if answer is None:
         try:
             answer = await ask_engine(engine_board, question.snapshot(), askers=askers, timeout=ASK_TIMEOUT)
-        except QuestionPending:
-            return _refused(
-                "question_pending", gettext("Your last question is still being answered: one at a time, please."), 409
-            )
+        except QuestionPending as pending:
+            if pending.asker.startswith(ADDRESS_KEY):
+                said = gettext("Someone on the same internet connection is asking the engine: ask again in a moment.")
+            else:
+                said = gettext("Your last question is still being answered: one at a time, please.")
+            return _refused("question_pending", said, 409)
         except EngineBusy as busy:
             message = ngettext(
                 "The engine is busy: %(ahead)d question is ahead of yours. Ask again in a moment.",
