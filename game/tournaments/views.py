@@ -35,6 +35,7 @@ from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.bracket import bracket_layout
 from game.tournaments.selectors.club import tables_view, walk_ins
 from game.tournaments.services.base import is_manager
+from game.tournaments.values import number_of
 
 T = "game/tournaments/"
 
@@ -267,9 +268,10 @@ def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _int(value: Any) -> int | None:
+    """An id the page sent, read as every number of an event is (game/tournaments/values.py)."""
     try:
-        return int(value)
-    except (TypeError, ValueError):
+        return number_of(value if isinstance(value, str) else None, field="")
+    except services.TournamentError:
         return None
 
 

@@ -342,3 +342,8 @@ def test_one_validator_for_form_and_file(client: Any) -> None:
     }
     made = client.post(f"/clubs/{club.slug}/tournaments/new/", form)
     assert target in html.unescape(made.content.decode()) and _rows() == rows
+    # the start's window is the form's too (values.STARTS_RANGE)
+    late = client.post(
+        f"/clubs/{club.slug}/tournaments/new/", {**form, "target_score": "60", "starts_at": "9999-12-31 23:59"}
+    )
+    assert "an event starts before 2100" in html.unescape(late.content.decode()) and _rows() == rows
