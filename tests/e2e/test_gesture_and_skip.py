@@ -1,8 +1,8 @@
 """Issue 25, items 5 and 15, in a real Chromium with the match played by the engine in-process
 (harness.py).
 
-5: a pull-back needs a deliberate gesture. Pressing on the cloth on the drawn cue and dragging swings
-the aim and fires nothing (the trap that sent a 9 m/s shot off at the old angle); a press on the cue's
+5: a pull-back needs a deliberate gesture. Pressing on the cloth on the drawn cue and dragging aims at
+the finger and fires nothing (the trap that sent a 9 m/s shot off at the old angle); a press on the cue's
 butt pulls back at once and shows the power over the table; back at zero the release is cancelled; a
 release with power fires the shot at the pulled speed.
 
@@ -105,26 +105,30 @@ def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     R = driver.R
 
     # The trap as the issue met it: press on the cloth on the drawn cue near the ball and drag straight
-    # back. It was a pull-back that fired; now it is a swing along the cue itself: nothing fires.
+    # back. It was a pull-back that fired; it is an aim like any drag: the shot points at the finger
+    # (never away from it, as a swing of the cue did), and nothing fires.
     on_cue = (bx - R - TIP_GAP - 0.15, by)
     _drag_from(page, [driver.to_page(page, *on_cue), driver.to_page(page, on_cue[0] - 0.2, by)], steps=8)
     assert _meter(page) is None
     page.mouse.up()
     steered.settle(page)
     assert driver.actions(page) == ["lag"] and match.events == [], "a drag back along the cue shot nothing"
-    assert abs(_angle(page)) < 0.01
+    assert abs(_angle(page) - 180.0) < 0.01, "the shot points the way of the drag"
 
-    # And round: press on the cloth on the drawn cue (0.2 m behind its tip; the cue lies to -x) and drag
-    # it back and round the ball to the other side. The cue swings under the finger; nothing fires.
+    # And round: press on the cloth on the drawn cue (0.2 m behind its tip; the cue now lies to +x) and
+    # drag round the ball to the other side. The aim follows the finger all the way; nothing fires.
     radius = R + TIP_GAP + 0.2
     points = [
         driver.to_page(page, bx + radius * math.cos(t), by + radius * math.sin(t))
-        for t in (math.pi + math.pi * i / 16 for i in range(17))
+        for t in (math.pi * i / 16 for i in range(17))
     ]
-    _drag_from(page, points)
+    _drag_from(page, points[:9])
+    assert abs(_angle(page) - 90.0) < 0.5, "half way round, the shot points at the finger"
+    for point in points[9:]:
+        page.mouse.move(*point)
     assert _meter(page) is None, "a drag from the cue is no pull-back"
     page.mouse.up()
-    assert abs(_angle(page) - 180.0) < 0.5, "the cue followed the finger to the other side"
+    assert abs(_angle(page) - 180.0) < 0.5, "the shot points at the finger on the other side"
     assert driver.actions(page) == ["lag"] and match.events == [], "nothing was shot"
     page.screenshot(path=str(artifacts_dir / "gesture-swung.jpg"))
 

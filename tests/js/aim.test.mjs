@@ -50,3 +50,23 @@ test("no ball on the line: it ends on the cushion; the cue ball's path starts at
   assert.equal(aimLine(table, { white1: null }, "white1", aim(0)), null);
   assert.equal(aimLine({ ...table, physics: undefined }, { white1: [0.5, 0.3] }, "white1", aim(0)), null);
 });
+
+test("the ball in hand follows the pointer as a ghost, and the aim line starts from it", async () => {
+  const { hoverGhost } = await import("../../static/game/js/intents.js");
+  const { inHand } = await import("../../static/game/js/render/renderer.js");
+  const fixtures = JSON.parse(readFileSync(new URL("./fixtures/constraints.json", import.meta.url)));
+  const { player, balls, constraints } = fixtures.break_in_hand;
+  const state = {
+    role: "player", me: player, steps: [], ui: {}, placing: null,
+    shown: { phase: "play", balls, pending: [[player, "place"]], constraints: { [player]: constraints } },
+  };
+  const home = hoverGhost(state, [0.4, 0.5]);
+  assert.deepEqual(home.ui.ghost, { pos: [0.4, 0.5], ok: true });
+  assert.equal(hoverGhost(home, [0.4, 0.5]), home, "the same spot: the same state, nothing to redraw");
+  assert.equal(hoverGhost(home, [1.5, 0.5]).ui.ghost.ok, false, "beyond the home line: red");
+  assert.equal(hoverGhost(home, null).ui.ghost, null, "the pointer left the table");
+  const hand = inHand(home, ["place"], constraints, balls);
+  assert.deepEqual(hand, { ball: constraints.placement.ball, pos: [0.4, 0.5], ok: true });
+  const line = aimLine(table, { ...balls, [hand.ball]: hand.pos }, hand.ball, aim(0));
+  assert.deepEqual(line.cuePath[0], [0.4, 0.5]);
+});

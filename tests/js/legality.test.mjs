@@ -11,6 +11,7 @@ import {
   clampSpin,
   clampStrike,
   constraintsOf,
+  hatchedWhy,
   legalPockets,
   limitsOf,
   placementCheck,
@@ -31,6 +32,14 @@ test("K-3.4 opening: the front red into a foot pocket is refused with the server
   assert.match(v.why, K34);
   assert.match(ballRefusal(brk, "red1"), K34);
   assert.equal(ballRefusal(brk, "red2"), null);
+});
+
+test("the hatched balls say why, once per reason, for the balls on the table only", () => {
+  const words = hatchedWhy(brk, fixtures.break_placed.balls);
+  assert.match(words, /^Hatched balls may not be called: the opening shot must call/);
+  assert.equal(words.match(/K-3\.4/g).length, 1, "the front red and the other white share one reason");
+  assert.equal(hatchedWhy(brk, { ...fixtures.break_placed.balls, red1: null, white2: null }), "");
+  assert.equal(hatchedWhy(null, fixtures.break_placed.balls), "");
 });
 
 test("K-3.4 opening: the kaisa and the rear red only into the foot corners", () => {

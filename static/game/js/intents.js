@@ -153,6 +153,20 @@ export function hoverCursor(state, table, point) {
   return "crosshair";
 }
 
+/**
+ * The ball in hand follows the pointer as a ghost before it is placed (`ui.ghost`: where a click puts
+ * it, and whether the server's region allows it there); none once the pointer leaves or nothing is in hand.
+ */
+export function hoverGhost(state, point) {
+  const where = myActions(state).includes("place") ? placementOf(state) : null;
+  if (!where || !point) return state.ui.ghost ? setUi(state, { ghost: null }) : state;
+  const pos = clampPlacement(where, point);
+  const ok = placementCheck(where, pos).ok;
+  const old = state.ui.ghost;
+  if (old && old.ok === ok && old.pos[0] === pos[0] && old.pos[1] === pos[1]) return state;
+  return setUi(state, { ghost: { pos, ok } });
+}
+
 /** Skip the running shot (issue 25 item 15): this page snaps to the state it has; nothing is sent. */
 export function skipNow(state, table) {
   if (!skippable(state)) return { state, effects: [] };
@@ -198,7 +212,7 @@ function placeMove(state, intent) {
   const ball = where ? where.ball : myCueBall(state);
   const pos = clampPlacement(where, intent.point);
   const check = placementCheck(where, pos);
-  let next = setPlacing(state, { ball, pos, ok: check.ok, reason: check.reason });
+  let next = setPlacing(state.ui.ghost ? setUi(state, { ghost: null }) : state, { ball, pos, ok: check.ok, reason: check.reason });
   // The reason in words too, under the call, for whoever cannot see the red ring (issue 17).
   const words = check.ok ? null : placementWords(check.reason);
   if (words !== (next.ui.why || null)) next = setUi(next, { why: words });
@@ -307,7 +321,8 @@ export function intend(state, intent, env) {
     case "hover": {
       const effects = [{ kind: "cursor", value: hoverCursor(state, table, intent.point) }];
       const why = hoverRefusal(state, table, intent.point);
-      return done(why !== (state.ui.why || null) ? setUi(state, { why }) : state, effects);
+      const next = hoverGhost(state, intent.point);
+      return done(why !== (next.ui.why || null) ? setUi(next, { why }) : next, effects);
     }
     default:
       return done(state);

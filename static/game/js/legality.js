@@ -55,6 +55,21 @@ export function ballRefusal(constraints, ball) {
 }
 
 /**
+ * Why the balls drawn hatched (the server's `not_callable` that are on the table) may not be called, in
+ * the page's language: "Hatched balls may not be called: <the server's reasons>", or "".
+ */
+export function hatchedWhy(constraints, balls) {
+  const refused = (constraints && constraints.not_callable) || {};
+  const reasons = [];
+  for (const [ball, why] of Object.entries(refused)) {
+    const said = whyWords(constraints, why);
+    if (balls && balls[ball] && said && !reasons.includes(said)) reasons.push(said);
+  }
+  if (!reasons.length) return "";
+  return interpolate(gettext("Hatched balls may not be called: %(why)s"), { why: reasons.join("; ") });
+}
+
+/**
  * Is a call of `ball` into `pocket` possible at all (some way exists), and why the plain call is refused.
  * @returns {{possible: boolean, plain: boolean, why: string | null}}
  */
@@ -75,7 +90,7 @@ export function pocketLegality(constraints, ball, pocket) {
  */
 export function callVerdict(constraints, call) {
   if (!constraints) return { ok: false, why: gettext("The server has not said what you may call yet.") };
-  if (!call || !call.ball || !call.pocket) return { ok: false, why: gettext("Call your shot first: click a ball, then a pocket.") };
+  if (!call || !call.ball || !call.pocket) return { ok: false, why: gettext("Call your shot first: choose a ball, then a pocket.") };
   const refused = ballRefusal(constraints, call.ball);
   if (refused) return { ok: false, why: refused };
   const entry = constraints.calls && constraints.calls[call.ball];

@@ -23,9 +23,9 @@ export const MIN_SHOT_POWER = 0.04;
 /**
  * What a press at `point` lands on, for the cue ball at `cue` aimed at `angle` (issue 25 item 5):
  * - "butt": the cue's butt, well beyond the ball: a pull-back starts at once;
- * - "ball" or "cue": the cue ball, or the rest of the drawn cue: a drag turns the aim (on the cue it
- *   swings the cue round the ball); held still for HOLD_MS, a pull-back;
- * - "cloth": anywhere else: a drag turns the aim.
+ * - "ball" or "cue": the cue ball, or the rest of the drawn cue: a drag aims at the finger, as on the
+ *   cloth; held still for HOLD_MS, a pull-back;
+ * - "cloth": anywhere else: a drag aims at the finger.
  * A pull-back so needs a deliberate gesture: pressing on the cloth on the cue and dragging back to
  * turn it never fires a shot.
  */
@@ -39,14 +39,6 @@ export function pressOn(cue, angle, point, R, slop = 0.02) {
   const off = Math.abs(dx * uy - dy * ux);
   if (behind < -slop || behind > CUE_LENGTH + slop || off > BUTT_HALF_WIDTH + slop) return "cloth";
   return behind >= BUTT_FROM ? "butt" : "cue";
-}
-
-/**
- * The aim while a drag that began on the drawn cue swings it: the cue stays under the finger, so the
- * shot points from the finger through the cue ball (a drag elsewhere points the shot at the finger).
- */
-export function swingAngle(cue, point) {
-  return Math.atan2(cue[1] - point[1], cue[0] - point[0]);
 }
 
 /** Power 0..1 from how far the pointer has been pulled back from where the pull began. */

@@ -3,8 +3,9 @@
  *
  * It reads the state to know what a gesture means and reports intents; it never changes the state
  * or talks to the server. Gestures:
- * - drag anywhere to aim (the cue follows, pointing from the cue ball to the finger); a drag that
- *   starts on the drawn cue swings the cue round the ball, the cue staying under the finger;
+ * - drag anywhere to aim: the shot points from the cue ball to the finger, wherever the drag started
+ *   (on the cloth, the cue ball or the drawn cue); on touch a drag that starts far from the ball
+ *   fine-tunes instead (FINE_TOUCH_DISTANCE), as Shift does with a mouse;
  * - a pull-back is a deliberate gesture (issue 25): press on the cue's butt, or hold the cue ball or
  *   the cue still for HOLD_MS, then pull back for power (the page shows it), release to shoot; back
  *   to zero and release cancels;
@@ -13,7 +14,7 @@
  */
 
 import { toWorld } from "../transform.js";
-import { aimAngle, fineDrag, fineTurn, HOLD_MS, pressOn, pullPower, swingAngle } from "./gestures.js";
+import { aimAngle, fineDrag, fineTurn, HOLD_MS, pressOn, pullPower } from "./gestures.js";
 import { grabSlop } from "./reach.js";
 import { myActions, myCueBall, restingBalls } from "../state.js";
 
@@ -71,7 +72,7 @@ export function bindPointer(canvas, { getState, getTransform, dispatch, setTimer
         return;
       }
       const touch = event.pointerType === "touch";
-      const g = { ...base, kind: "aim", cue, touch, swing: on === "cue", fine: Boolean(cue) && fineDrag(cue, point, { shift: event.shiftKey, touch }), last: point, hold: null };
+      const g = { ...base, kind: "aim", cue, touch, fine: Boolean(cue) && fineDrag(cue, point, { shift: event.shiftKey, touch }), last: point, hold: null };
       // Held still on the cue ball or the cue: the pull-back starts where the finger is.
       if (on !== "cloth") g.hold = setTimer(() => gesture === g && !g.moved && startPull(g, g.last), HOLD_MS);
       gesture = g;
@@ -104,7 +105,7 @@ export function bindPointer(canvas, { getState, getTransform, dispatch, setTimer
         const delta = fineTurn(gesture.cue, prev, point, tf ? tf.scale : 1);
         if (delta) dispatch({ type: "turn", delta, fine: true });
       } else if (gesture.moved) {
-        dispatch({ type: "aim", angle: gesture.swing ? swingAngle(gesture.cue, point) : aimAngle(gesture.cue, point) });
+        dispatch({ type: "aim", angle: aimAngle(gesture.cue, point) });
       }
     }
   }

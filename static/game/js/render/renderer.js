@@ -56,6 +56,34 @@ export function marching(state, now) {
   return state.role === "player" && !animating(state, now) && Boolean(state.call.pocket || state.call.via);
 }
 
+/**
+ * The ball in hand before it is on the table, or while it is dragged to another spot: `{ball, pos, ok}`
+ * where it would go (the spot being dragged, else the pointer's: `ui.ghost`), or null. Only for a ball
+ * its owner then plays (the home's, K-7.1), not the opening placement of the other white.
+ */
+export function inHand(state, actions, mine, resting) {
+  if (!actions.includes("place") || !mine || !mine.placement || mine.placement.region.kind !== "home") return null;
+  const ball = mine.placement.ball;
+  const dragged = state.placing && state.placing.pos && !state.placing.sent ? state.placing : null;
+  if (dragged) return { ball, pos: dragged.pos, ok: Boolean(dragged.ok) };
+  const ghost = state.ui.ghost;
+  return ghost && !resting[ball] ? { ball, pos: ghost.pos, ok: Boolean(ghost.ok) } : null;
+}
+
+/** A ball not yet placed: a translucent ball, its ring green where it may go, red where it may not. */
+function drawGhost(ctx, pos, ok, R, px) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.arc(pos[0], pos[1], R, 0, Math.PI * 2);
+  ctx.fillStyle = ok ? "rgba(255,255,255,0.35)" : "rgba(255,80,80,0.25)";
+  ctx.fill();
+  ctx.setLineDash([4 * px, 3 * px]);
+  ctx.strokeStyle = ok ? "rgba(120,255,170,0.95)" : "rgba(255,90,90,0.95)";
+  ctx.lineWidth = 1.6 * px;
+  ctx.stroke();
+  ctx.restore();
+}
+
 export function createRenderer(canvas, table) {
   const ctx = canvas.getContext("2d");
   let tf = null;
@@ -116,7 +144,18 @@ export function createRenderer(canvas, table) {
     let cue = null;
     let drawnRemoteAim = "";
     let drawnAim = "";
-    if (!moving && (actions.includes("shoot") || actions.includes("lag"))) {
+    const hand = moving ? null : inHand(state, actions, mine, resting);
+    if (hand) {
+      // The ball in hand where it would go, and the shot from there: the spot is chosen for the shot.
+      drawGhost(ctx, hand.pos, hand.ok, R, px);
+      if (hand.ok) {
+        const from = { ...resting, [hand.ball]: hand.pos };
+        const guide = aimLine(table, from, hand.ball, state.aim);
+        drawGuide(ctx, guide, R, px, 0.8);
+        drawnAim = aimWords(guide);
+        cue = { ball: hand.pos, angle: state.aim.angle, pull: 0, alpha: 0.6 };
+      }
+    } else if (!moving && (actions.includes("shoot") || actions.includes("lag"))) {
       const id = myCueBall(state);
       if (resting[id]) {
         const guide = aimLine(table, resting, id, state.aim);
@@ -140,7 +179,7 @@ export function createRenderer(canvas, table) {
     // Where my aim line ends, for browser tests and assistive tools: "red2 pocket foot_left".
     if (canvas.dataset.aimLine !== drawnAim) canvas.dataset.aimLine = drawnAim;
 
-    if (state.placing && state.placing.pos) {
+    if (state.placing && state.placing.pos && !hand) {
       const [x, y] = state.placing.pos;
       ctx.beginPath();
       ctx.arc(x, y, R, 0, Math.PI * 2);

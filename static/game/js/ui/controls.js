@@ -4,7 +4,7 @@
  */
 
 import { myActions, powerFromSpeed, strikeLimits } from "../state.js";
-import { ballRefusal, callVerdict, constraintsOf } from "../legality.js";
+import { ballRefusal, callVerdict, constraintsOf, hatchedWhy } from "../legality.js";
 import { choiceWords } from "./phase.js";
 import { gettext, interpolate } from "../i18n.js";
 import { ballName, describeCall } from "./words.js";
@@ -49,6 +49,11 @@ export function createControls(root, dispatch) {
   const outputs = [...root.querySelectorAll("output[data-field]")];
   const unbind = [];
   let spinDrag = false;
+
+  // The hints speak the device's words (tap or click; keys only with a keyboard): the pointer that
+  // pressed last decides, before any the screen's main pointer.
+  if (!root.dataset.pointer) root.dataset.pointer = coarsePointer() ? "touch" : "mouse";
+  unbind.push(on(root, "pointerdown", (e) => (root.dataset.pointer = e.pointerType === "mouse" ? "mouse" : "touch"), true));
 
   unbind.push(on(power, "input", () => dispatch({ type: "power", power: Number(power.value) / 1000 })));
   unbind.push(on(shoot, "click", () => dispatch({ type: "shoot" })));
@@ -140,6 +145,7 @@ export function createControls(root, dispatch) {
     spinLabel.textContent = spinWords(state.aim.side, state.aim.height);
 
     const callComplete = Boolean(state.call.ball && state.call.pocket);
+    const touch = root.dataset.pointer === "touch";
     const callLine = describeCall(state.call);
     // Legality is the server's (state.constraints): a forbidden call is struck through and says why.
     const mine = constraintsOf(game, state.me);
@@ -150,7 +156,9 @@ export function createControls(root, dispatch) {
         ? callLine
         : interpolate(gettext("%(call)s: not allowed"), { call: callLine })
       : shooting
-        ? gettext("Click a ball, then a pocket")
+        ? touch
+          ? gettext("Tap a ball, then a pocket")
+          : gettext("Click a ball, then a pocket")
         : "—";
     if (callText.textContent !== callTextNow) callText.textContent = callTextNow;
     callText.dataset.auto = state.callManual ? "no" : "yes";
@@ -183,7 +191,7 @@ export function createControls(root, dispatch) {
 
     let h = "";
     if (state.steps.length) h = "";
-    else if (lagging) h = lagHint(mine);
+    else if (lagging) h = lagHint(mine, touch);
     else if (choosing) h = words.hint;
     // The opening placement has no call card, so its reason (issue 25) is written in the hint.
     else if (placing && !shooting && state.ui.why) h = state.ui.why;
@@ -193,9 +201,14 @@ export function createControls(root, dispatch) {
         ? gettext("Ball in hand: place your cue ball in the home (below the line).")
         : gettext("Ball in hand: place your cue ball in the home (left of the line).");
     else if (shooting && !legal) h = gettext("This call is not allowed now: pick another ball or pocket.");
+    else if (shooting && touch) h = callComplete
+      ? gettext("Drag near the ball to turn, far from it to fine-tune · hold the white (or press the cue's butt) and pull back to shoot")
+      : gettext("Call your shot: tap the object ball, then a pocket.");
     else if (shooting) h = callComplete
       ? gettext("Drag to aim · hold the white (or press the cue's butt) and pull back, or press Space, to shoot · ←/→ 0.1° · Shift: fine 0.1 mrad · Ctrl: 2°")
       : gettext("Call your shot: click the object ball, then a pocket (keys: B for the ball, P for the pocket).");
+    // Choosing what to call: why the hatched balls may not be (the server's reasons), in the hint's place.
+    if (shooting && legal && !state.call.ball && !state.steps.length) h = hatchedWhy(mine, game && game.balls) || h;
     if (hint.textContent !== h) hint.textContent = h;
   }
 
@@ -207,8 +220,16 @@ export function createControls(root, dispatch) {
   };
 }
 
-/** What a good lag is and what it needs (K-3.1), with the server's suggested power (constraints.lag). */
-export function lagHint(mine) {
+/** Does the screen's main pointer lack precision (a finger), before any pointer has pressed? */
+function coarsePointer() {
+  return Boolean(globalThis.matchMedia && globalThis.matchMedia("(pointer: coarse)").matches);
+}
+
+/**
+ * What a good lag is and what it needs (K-3.1), with the server's suggested power (constraints.lag);
+ * how to play it in the device's words (`touch`: a finger, no keys).
+ */
+export function lagHint(mine, touch = false) {
   const what = gettext(
     "Lag: to the far cushion and back; the white that stops nearer the home cushion wins, to the millimetre. A long cushion, a ball or the centre line loses.",
   );
@@ -222,7 +243,10 @@ export function lagHint(mine) {
           ),
           { speed: speed.toFixed(1) },
         );
-  return [what, power, gettext("Hold the white and pull back, or press Space.")].filter(Boolean).join(" ");
+  const how = touch
+    ? gettext("Drag near the ball to turn, far from it to fine-tune; hold the white and pull back.")
+    : gettext("Hold the white and pull back, or press Space.");
+  return [what, power, how].filter(Boolean).join(" ");
 }
 
 function spinWords(side, height) {

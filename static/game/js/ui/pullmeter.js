@@ -1,8 +1,9 @@
 /**
  * The power shown while the cue is pulled back (issue 25 item 5): a bar and words over the table, so a
  * pull-back is never a surprise — the player sees how hard the shot will be before letting go, and
- * that back at zero letting go shoots nothing. It reads the state only (ui.pulling, ui.pull, the aim's
- * speed); the gesture itself is input/pointer.js's.
+ * that back at zero letting go shoots nothing. While a drag fine-tunes the aim it says that instead.
+ * It reads the state only (ui.pulling, ui.pull, ui.fine, the aim's speed); the gestures are
+ * input/pointer.js's.
  */
 
 import { MIN_SHOT_POWER } from "../input/gestures.js";
@@ -36,9 +37,19 @@ export function createPullMeter(stage) {
   stage.append(el);
 
   function update(state) {
-    const on = Boolean(state.ui.pulling);
+    const pulling = Boolean(state.ui.pulling);
+    // A drag that fine-tunes (far from the ball on touch, or with Shift) says so while it lasts: nothing
+    // else on a phone tells a slow turn from a stuck one.
+    const fine = !pulling && Boolean(state.ui.fine);
+    const on = pulling || fine;
     if (el.hidden === on) el.hidden = !on;
     if (!on) return;
+    el.dataset.kind = fine ? "fine" : "pull";
+    if (fine) {
+      const words = gettext("Fine-tuning the aim · drag near the ball to turn it");
+      if (text.textContent !== words) text.textContent = words;
+      return;
+    }
     const power = state.ui.pull || 0;
     const words = pullWords(power, state.aim.speed);
     if (text.textContent !== words) text.textContent = words;
