@@ -128,7 +128,7 @@ def table(value: int, *, field: object, tables: int = TABLES_RANGE[1]) -> int:
     return bounded(value, field=field, bounds=bounds, rule=gettext_noop("a table is %(least)s to %(most)s"))
 
 
-TABLES_FIELD = Words(gettext_noop("the tables"))
+TABLES_FIELD = Words(gettext_noop("the number of tables"))
 
 
 def tables(value: int, *, field: object = TABLES_FIELD) -> int:

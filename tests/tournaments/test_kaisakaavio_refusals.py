@@ -342,6 +342,15 @@ def test_one_validator_for_form_and_file(client: Any) -> None:
     }
     made = client.post(f"/clubs/{club.slug}/tournaments/new/", form)
     assert target in html.unescape(made.content.decode()) and _rows() == rows
+    # the tables of an import: the upload's field and the command's option read and bounded alike
+    upload = {"file": SimpleUploadedFile("event.xml", TEXT.encode()), "tables": "0"}
+    page = html.unescape(client.post(f"/clubs/{club.slug}/kaisakaavio/", upload, follow=True).content.decode())
+    assert "the number of tables is '0': an event at the club has 1 to 32 tables" in page
+    with pytest.raises(CommandError, match="the number of tables is '0': an event at the club has 1 to 32 tables"):
+        call_command("kaisakaavio", "import", str(SEEDED), "--club", club.slug, "--tables", "0", stdout=StringIO())
+    with pytest.raises(CommandError, match="--tables is '\u00b2': a whole number is written with the digits 0 to 9"):
+        call_command("kaisakaavio", "import", str(SEEDED), "--club", club.slug, "--tables", "\u00b2")
+    assert _rows() == rows
     # the start's window is the form's too (values.STARTS_RANGE)
     late = client.post(
         f"/clubs/{club.slug}/tournaments/new/", {**form, "target_score": "60", "starts_at": "9999-12-31 23:59"}
