@@ -9,6 +9,7 @@ Screenshots: test-artifacts/phone-layout-*.jpg.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -258,4 +259,88 @@ def test_laptop_shot_list_has_rows_on_your_turn(chromium: Any) -> None:
     newest = rows.first.inner_text()
     assert entries[-1]["kind"] == "place" and entries[-1]["words"]["en"] in newest, (newest, entries[-1])
     page.screenshot(path=str(ARTIFACTS / "phone-layout-laptop.jpg"))
+    assert not page.errors, page.errors
+
+
+#: The boxes of the words laid over the table (the verdict, a phase's notice, the pull's power) while
+#: shown, and of every ball and the called pocket as drawn (the canvas's transform, the shown balls).
+OVER_THE_TABLE = """([radius, pocket]) => {
+  const root = document.querySelector('#kaiza-match');
+  const canvas = root.querySelector('.kz-canvas');
+  const c = canvas.getBoundingClientRect();
+  const m = JSON.parse(canvas.dataset.transform);
+  const at = ([x, y]) => [c.left + m.a * x + m.c * y + m.e, c.top + m.b * x + m.d * y + m.f];
+  const scale = Math.hypot(m.a, m.b);
+  const circles = Object.entries(JSON.parse(root.dataset.balls || '{}')).filter(([, p]) => p)
+    .map(([id, p]) => { const [x, y] = at(p); return {id, x, y, r: radius * scale}; });
+  if (pocket) { const [x, y] = at(pocket); circles.push({id: 'called pocket', x, y, r: radius * scale}); }
+  const boxes = ['.kz-verdict', '.kz-notice', '.kz-pullmeter'].map((s) => root.querySelector(s))
+    .filter((el) => el && !el.hidden && el.offsetParent !== null)
+    .map((el) => { const r = el.getBoundingClientRect();
+      return {name: el.className, text: el.innerText, left: r.left, top: r.top, right: r.right, bottom: r.bottom}; });
+  return {circles, boxes, viewport: [innerWidth, innerHeight]};
+}"""
+
+
+def _covered(page: Any, pocket: str | None = None) -> tuple[list[str], list[str]]:
+    """The banners shown, and which of them cover a ball or the called pocket (or leave the screen)."""
+    mouth = list(driver.mouth_centre(pocket)) if pocket else None
+    found = page.evaluate(OVER_THE_TABLE, [driver.R, mouth])
+    width, height = found["viewport"]
+    shown, problems = [], []
+    for box in found["boxes"]:
+        shown.append(box["name"])
+        if box["left"] < 0 or box["top"] < 0 or box["right"] > width or box["bottom"] > height:
+            problems.append(f"{box['name']} leaves the screen: {box}")
+        for c in found["circles"]:
+            nx, ny = min(max(c["x"], box["left"]), box["right"]), min(max(c["y"], box["top"]), box["bottom"])
+            if math.hypot(c["x"] - nx, c["y"] - ny) < c["r"]:
+                problems.append(f"{box['name']} ({box['text']!r}) covers {c['id']}")
+    return shown, problems
+
+
+@pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
+def test_phone_banners_cover_no_ball(chromium: Any, viewport: dict[str, int]) -> None:
+    """On a phone the table fills the stage, so the words over it are placed where they cover nothing
+    (issue: the verdict on the kaisa at the foot, "The break" on the rear red one may call, the power
+    on the called pocket): "The break" at the break, the power while the cue is pulled back with a
+    foot pocket called, and the verdict of the shot once the balls stop."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    view = "portrait" if viewport is PORTRAIT else "landscape"
+    page = _to_shoot(chromium, viewport)
+    shown, problems = _covered(page)
+    assert any("kz-notice" in name for name in shown), shown  # "The break"
+    page.screenshot(path=str(ARTIFACTS / f"phone-banners-{view}-break.png"))
+    assert not problems, problems
+
+    # The power while the cue is pulled back, the kaisa called into a foot pocket (drawn at the top in
+    # portrait, at the right in landscape: where the power was shown).
+    _call(page, "kaisa", "foot_left")
+    me = GUESTS[0]
+    cue = driver.balls(page)[driver.my_cue_ball(page.match.state(), me) or "white1"]
+    assert cue is not None
+    sx, sy = driver.to_page(page, cue[0], cue[1])
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.wait_for_selector(".kz-pullmeter:not([hidden])", timeout=5000)
+    page.wait_for_timeout(100)  # the next frame places it
+    shown, problems = _covered(page, "foot_left")
+    assert any("kz-pullmeter" in name for name in shown), shown
+    page.screenshot(path=str(ARTIFACTS / f"phone-banners-{view}-pull.png"))
+    page.mouse.up()  # let go at zero power: no shot
+    assert not problems, problems
+
+    # The verdict of the break once the balls are at rest.
+    call, angle, speed = steered.find_strike(page.match.state(), me, "nothing")
+    page.match.play(
+        me, "shoot", {"call": call, "strike": {"angle": angle, "speed": speed, "side": 0, "height": 0}}, None
+    )
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'yes'")
+    wait_idle(page)
+    page.wait_for_selector(".kz-verdict:not([hidden])")
+    page.wait_for_timeout(100)
+    shown, problems = _covered(page)
+    assert any("kz-verdict" in name for name in shown), shown
+    page.screenshot(path=str(ARTIFACTS / f"phone-banners-{view}-verdict.png"))
+    assert not problems, problems
     assert not page.errors, page.errors

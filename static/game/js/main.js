@@ -42,6 +42,7 @@ import { bindKeepStrike } from "./ui/access.js";
 import { createLoupe } from "./render/loupe.js";
 import { createPullMeter } from "./ui/pullmeter.js";
 import { bindSheet } from "./ui/sheet.js";
+import { createBanners } from "./ui/banners.js";
 import { pocketPlaces } from "./transform.js";
 import { setPocketPlaces } from "./ui/words.js";
 
@@ -137,6 +138,27 @@ function boot(root) {
   bindSheet(root);
   const loupe = createLoupe(stage, canvas);
   const pullMeter = createPullMeter(stage);
+  // The words over the table (the verdict and a phase's notice, the power of a pull) on a spot that
+  // covers no ball and not the called pocket: the top centre when it is free.
+  const float = root.querySelector(".kz-float");
+  const floating = [...float.children];
+  const topCentre = (area, size) => ({ left: (area.width - size.width) / 2, top: 0 });
+  const banners = createBanners(stage, [
+    {
+      el: float,
+      // (the end card hides the verdict and the notice: kaiza.css, data-ended)
+      visible: () => root.dataset.ended !== "yes" && floating.some((el) => !el.hidden),
+      words: () => floating.map((el) => (el.hidden ? "" : el.textContent)).join("|"),
+      prefer: topCentre,
+    },
+    {
+      el: pullMeter.element,
+      visible: () => !pullMeter.element.hidden,
+      // Its power changes as the cue is drawn: placed again only when it turns from "no shot" to a shot.
+      words: () => pullMeter.element.dataset.shoots || "",
+      prefer: topCentre,
+    },
+  ]);
   const skipButton = root.querySelector(".kz-skip");
   const onSkip = () => dispatch({ type: "skip" });
   if (skipButton) skipButton.addEventListener("click", onSkip);
@@ -223,6 +245,7 @@ function boot(root) {
         lastHudState = state;
         lastHudAt = now;
       }
+      banners.update(state, table, renderer.transform());
     },
     // Frames while something moves or a drawing is owed; otherwise the loop idles on its timer, which
     // keeps the clocks, the HUD and the marching call line going (loop.js).
