@@ -152,6 +152,8 @@ KAIZA_TIME_UP_SHOT_CLOCK = int(os.environ.get("KAIZA_TIME_UP_SHOT_CLOCK", "60"))
 # clock and database stay in UTC (TIME_ZONE below); a club's page shows its events in its zone.
 KAIZA_CLUB_TIME_ZONE = os.environ.get("KAIZA_CLUB_TIME_ZONE", "Europe/Helsinki")
 ZoneInfo(KAIZA_CLUB_TIME_ZONE)  # an unknown zone fails at start, not on a club's page
+# The language a new club's TV page and wall chart speak (a club changes its own): one of LANGUAGES.
+KAIZA_CLUB_LANGUAGE = os.environ.get("KAIZA_CLUB_LANGUAGE", "fi")
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Which Redis layer (docs/performance-load.md compares them): "kaiza" is channels_redis's
@@ -343,6 +345,8 @@ CONTENT_SECURITY_POLICY = {
 # a signed-in player's profile (game/common/language.py). Catalogues: game/locale/<lang>/LC_MESSAGES/.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ru", "Русский")]
+if KAIZA_CLUB_LANGUAGE not in dict(LANGUAGES):
+    raise RuntimeError(f"KAIZA_CLUB_LANGUAGE is one of {', '.join(dict(LANGUAGES))}.")
 LOCALE_PATHS = [BASE_DIR / "game" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

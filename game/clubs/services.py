@@ -18,6 +18,7 @@ import zoneinfo
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.functional import Promise
@@ -32,6 +33,7 @@ from game.models import (
     RankingSeriesEvent,
     SeriesPlacing,
     Tournament,
+    club_language_default,
     club_time_zone_default,
 )
 from game.tournaments.selectors.placings import final_placings
@@ -77,10 +79,17 @@ def time_zone_names() -> tuple[str, ...]:
 
 
 def _clean_fields(
-    *, name: str, slug: str, description: str, join_policy: str, time_zone: str | None = None
+    *,
+    name: str,
+    slug: str,
+    description: str,
+    join_policy: str,
+    time_zone: str | None = None,
+    language: str | None = None,
 ) -> dict[str, str]:
     errors: dict[str, list[str | Promise]] = {}
     time_zone = time_zone or club_time_zone_default()
+    language = language or club_language_default()
     name = (name or "").strip()
     slug = (slug or "").strip().lower()
     description = (description or "").strip()
@@ -94,6 +103,8 @@ def _clean_fields(
         errors["join_policy"] = [_("Choose how people join.")]
     if time_zone not in time_zone_names():
         errors["time_zone"] = [_("Choose the club's time zone.")]
+    if language not in dict(settings.LANGUAGES):
+        errors["language"] = [_("Choose the club's language.")]
     if errors:
         raise ClubError(errors)
     return {
@@ -102,6 +113,7 @@ def _clean_fields(
         "description": description,
         "join_policy": join_policy,
         "time_zone": time_zone,
+        "language": language,
     }
 
 
@@ -114,12 +126,15 @@ def club_create(
     description: str = "",
     join_policy: str = "request",
     time_zone: str | None = None,
+    language: str | None = None,
 ) -> Club:
-    """Creates the club with `user` as its owner; its time zone is the site's default unless given
-    (None or empty)."""
+    """Creates the club with `user` as its owner; its time zone and language are the site's defaults
+    unless given (None or empty)."""
     if user is None or not user.is_authenticated:
         raise ClubPermissionError(_("Log in to create a club."))
-    fields = _clean_fields(name=name, slug=slug, description=description, join_policy=join_policy, time_zone=time_zone)
+    fields = _clean_fields(
+        name=name, slug=slug, description=description, join_policy=join_policy, time_zone=time_zone, language=language
+    )
     errors: dict[str, list[str | Promise]] = {}
     if Club.objects.filter(name__iexact=fields["name"]).exists():
         errors["name"] = [_("A club with this name already exists.")]
@@ -138,10 +153,17 @@ def club_create(
 
 @transaction.atomic
 def club_update(
-    *, club: Club, user: Any, name: str, description: str, join_policy: str, time_zone: str | None = None
+    *,
+    club: Club,
+    user: Any,
+    name: str,
+    description: str,
+    join_policy: str,
+    time_zone: str | None = None,
+    language: str | None = None,
 ) -> Club:
-    """Edits name, description, join policy and time zone (the slug is the club's address and stays).
-    A new zone changes how the club's times read, never the instants stored."""
+    """Edits name, description, join policy, time zone and language (the slug is the club's address
+    and stays). A new zone changes how the club's times read, never the instants stored."""
     _require_manager(club=club, user=user)
     fields = _clean_fields(
         name=name,
@@ -149,12 +171,13 @@ def club_update(
         description=description,
         join_policy=join_policy,
         time_zone=time_zone or club.time_zone,
+        language=language or club.language,
     )
     if Club.objects.filter(name__iexact=fields["name"]).exclude(pk=club.pk).exists():
         raise ClubError({"name": [_("A club with this name already exists.")]})
     club.name, club.description, club.join_policy = fields["name"], fields["description"], fields["join_policy"]
-    club.time_zone = fields["time_zone"]
-    club.save(update_fields=["name", "description", "join_policy", "time_zone"])
+    club.time_zone, club.language = fields["time_zone"], fields["language"]
+    club.save(update_fields=["name", "description", "join_policy", "time_zone", "language"])
     return club
 
 

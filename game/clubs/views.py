@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -26,7 +27,7 @@ from game.clubs import services as club_services
 from game.common.forms import form_errors_add
 from game.common.ratelimit import rate_limited
 from game.matches.selectors import live as live_selectors
-from game.models import Club, Match, Membership, Profile, club_time_zone_default
+from game.models import Club, Match, Membership, Profile, club_language_default, club_time_zone_default
 
 T = "game/community/"
 
@@ -50,6 +51,12 @@ class ClubForm(forms.Form):
         required=False,
         label=gettext_lazy("Time zone"),
         help_text=gettext_lazy("The club's clock: its events' times are shown, typed and exported in it"),
+    )
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        required=False,
+        label=gettext_lazy("Language of the club's screens"),
+        help_text=gettext_lazy("The TV page and the wall chart of its events speak it"),
     )
 
 
@@ -95,7 +102,11 @@ def clubs(request: HttpRequest) -> HttpResponse:
 def club_new(request: HttpRequest) -> HttpResponse:
     form = ClubForm(
         request.POST or None,
-        initial={"join_policy": Club.JoinPolicy.REQUEST, "time_zone": club_time_zone_default()},
+        initial={
+            "join_policy": Club.JoinPolicy.REQUEST,
+            "time_zone": club_time_zone_default(),
+            "language": club_language_default(),
+        },
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -151,6 +162,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
         "description": club.description,
         "join_policy": club.join_policy,
         "time_zone": club.time_zone,
+        "language": club.language,
     }
     form = ClubEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import secrets
 import string
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-
-from game.common.names import name_key
 
 MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
 MATCH_ID_LENGTH = 8
@@ -28,6 +25,11 @@ MATCH_ID_PATTERN = "[a-z0-9]{1,16}"
 def club_time_zone_default() -> str:
     """A new club's time zone: the site's setting (KAIZA_CLUB_TIME_ZONE, Finland's by default)."""
     return str(settings.KAIZA_CLUB_TIME_ZONE)
+
+
+def club_language_default() -> str:
+    """A new club's language: the site's setting (KAIZA_CLUB_LANGUAGE, Finnish by default)."""
+    return str(settings.KAIZA_CLUB_LANGUAGE)
 
 
 def zone_or_default(name: str) -> ZoneInfo:
@@ -41,49 +43,6 @@ def zone_or_default(name: str) -> ZoneInfo:
 def new_match_id() -> str:
     """A short, unguessable, URL-safe id: invite links carry it, so it must not be enumerable."""
     return "".join(secrets.choice(MATCH_ID_ALPHABET) for _ in range(MATCH_ID_LENGTH))
-
-
-class Profile(models.Model):
-    """What the game knows of a person beyond Django's auth user: name shown, rating, records."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
-    )
-    display_name = models.CharField(_("display name"), max_length=32, unique=True)
-    #: The name's key (game.common.names.name_key), unique: no two players whose names differ only in
-    #: case or in the form of their letters. Kept by save() from the display name.
-    name_key = models.CharField(_("name key"), max_length=128, unique=True, editable=False)
-    is_guest = models.BooleanField(_("is guest"), default=False)
-    is_bot = models.BooleanField(_("is bot"), default=False)
-    bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True)
-    # Glicko-2 on the public scale (rating, deviation) plus the volatility.
-    rating = models.FloatField(_("rating"), default=1500.0)
-    rating_deviation = models.FloatField(_("rating deviation"), default=350.0)
-    rating_volatility = models.FloatField(_("rating volatility"), default=0.06)
-    rated_games = models.PositiveIntegerField(_("rated games"), default=0)
-    games_played = models.PositiveIntegerField(_("games played"), default=0)
-    games_won = models.PositiveIntegerField(_("games won"), default=0)
-    games_lost = models.PositiveIntegerField(_("games lost"), default=0)
-    best_break = models.IntegerField(_("best break"), default=0)
-    last_played_at = models.DateTimeField(_("last played at"), null=True, blank=True)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    #: The site's language this player chose with the header's switcher ("" until then; game/common/language.py).
-    language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
-
-    class Meta:
-        verbose_name = _("profile")
-        verbose_name_plural = _("profiles")
-        indexes = [models.Index(fields=["-rating"])]
-
-    def __str__(self) -> str:
-        return self.display_name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        self.name_key = name_key(self.display_name)
-        update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "display_name" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "name_key"}
-        super().save(*args, **kwargs)
 
 
 class Club(models.Model):
@@ -110,6 +69,9 @@ class Club(models.Model):
     #: The IANA zone the club's pages, forms, KaisaKaavio files and logs speak (the site's clock and
     #: database stay in UTC): a time typed at the club is the club's wall clock.
     time_zone = models.CharField(_("time zone"), max_length=64, default=club_time_zone_default)
+    #: The language of the club's screens that nobody signs in to (its events' TV page and wall chart):
+    #: the club's, whatever the language of the browser that shows them.
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default=club_language_default)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -451,6 +413,9 @@ class Seek(models.Model):
     def __str__(self) -> str:
         return f"Seek by {self.user_id}"
 
+
+# A player's profile lives in its own module; imported here so Django registers it with the app.
+from game.models.accounts import Profile  # noqa: E402
 
 # The match chat and a finished match's shot analysis (issue 29) live in their own modules, imported
 # here so Django registers them with the app.

@@ -262,6 +262,8 @@ class TournamentPairing(models.Model):
     #: At the club: the real table (1..N) the game is played on; null while it waits for a free one
     #: (and online, where a game has its match instead).
     table = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("table"))
+    #: When the game was given its table (at the club its start: the TV page's clock of the game).
+    table_at = models.DateTimeField(null=True, blank=True, verbose_name=_("given its table at"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:

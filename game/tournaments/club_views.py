@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
@@ -25,7 +26,9 @@ from game.common.names import name_key
 from game.models import Club, Profile
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
 from game.realtime import fanout as realtime
-from game.tournaments.selectors.club import score_sheets, tables_view
+from game.tournaments.selectors import tournaments as selectors
+from game.tournaments.selectors.chart import wall_chart
+from game.tournaments.selectors.club import latest_results, score_sheets, tables_view
 from game.tournaments.selectors.tournaments import tournament_summary
 from game.tournaments.services import TournamentError, tournament_delete
 from game.tournaments.services.base import is_manager
@@ -233,6 +236,79 @@ def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpRes
     )
 
 
+#: Seconds a TV page shows a page of a section that has more rows than room, before the next.
+TV_PAGE_SECONDS = 12
+
+
+def _tv_context(tournament: Tournament) -> dict[str, Any]:
+    summary = tournament_summary(tournament=tournament)
+    draw = selectors.draw_view(tournament=tournament)
+    tables = tables_view(tournament=tournament)
+    return {
+        "tournament": tournament,
+        "summary": summary,
+        "tables": tables,
+        "in_progress": draw["in_progress"] if draw and not tables else [],
+        "current": selectors.current_round(tournament=tournament) if not draw and not tables else None,
+        "chart": wall_chart(tournament=tournament),
+        "draw": draw,
+        "results": latest_results(tournament=tournament),
+        "standings": selectors.standings(tournament=tournament),
+        "bracket": tournament.format in selectors.ELIMINATIONS,
+        "swiss": tournament.format == Tournament.Format.SWISS,
+        "limit_minutes": summary["clock"]["minutes"],
+        "now_ms": int(timezone.now().timestamp() * 1000),  # the table clocks are wall-clock records
+        "page_seconds": TV_PAGE_SECONDS,
+    }
+
+
+def tournament_tv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """An event on a club's TV: the tables in play, the draw, the latest results and the standings
+    on one screen without the site's menu, in the club's language (nobody signs in to a TV, and
+    its browser's language is whatever the set came with). `?part=1` is the screen's changing part,
+    fetched again when the tournament socket says so."""
+    tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament")
+    language = tournament.club.language
+    with translation.override(language):
+        template = T + ("_tv_parts.html" if request.GET.get("part") else "tv.html")
+        response = render(request, template, _tv_context(tournament))
+    response["Content-Language"] = language
+    return response
+
+
+#: The paper sizes the wall chart prints on (its print CSS names a page for each; A4 unless asked).
+CHART_PAPERS = ("a4", "a3")
+
+
+def tournament_chart(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The wall chart of a drawn event to print (A4 or A3 landscape, `?paper=a3`): the whole draw so
+    far, a line per player and a column per round, and at the end the placings with every tie-break;
+    in the club's language, like the TV (it hangs on the club's wall). Other formats have no chart."""
+    tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament")
+    language = tournament.club.language
+    with translation.override(language):
+        chart = wall_chart(tournament=tournament)
+        if chart is None:
+            raise Http404("This tournament has no draw to chart")
+        paper = request.GET.get("paper", "a4")
+        context = {
+            "tournament": tournament,
+            "summary": tournament_summary(tournament=tournament),
+            "chart": chart,
+            "draw": selectors.draw_view(tournament=tournament),
+            "standings": selectors.standings(tournament=tournament),
+            "paper": paper if paper in CHART_PAPERS else "a4",
+            "printed_at": timezone.now(),
+        }
+        response = render(request, T + "chart.html", context)
+    response["Content-Language"] = language
+    return response
+
+
 @login_required
 def tournament_sheets(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The score sheets to print, one per game not yet ended (print CSS: one page each)."""
@@ -316,6 +392,8 @@ urlpatterns: list[URLPattern] = [
     path("tournaments/<int:tournament_id>/tables/", tournament_tables, name="tournament_tables"),
     path("tournaments/<int:tournament_id>/sheets/", tournament_sheets, name="tournament_sheets"),
     path("tournaments/<int:tournament_id>/delete/", tournament_delete_page, name="tournament_delete"),
+    path("tournaments/<int:tournament_id>/tv/", tournament_tv, name="tournament_tv"),
+    path("tournaments/<int:tournament_id>/chart/", tournament_chart, name="tournament_chart"),
     path("tournaments/<int:tournament_id>/walk-in/", tournament_walk_in, name="tournament_walk_in"),
     path("tournaments/<int:tournament_id>/walk-in/join/", tournament_walk_in_join, name="tournament_walk_in_join"),
     path(

@@ -203,7 +203,46 @@ def test_win_on_time_is_marked(client: Any) -> None:
 
     page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert f"{timed_winner}: победа по времени" in page
-    row = page[page.index(f'<tr data-entry="{timed_winner}">') :]
+    row = page[page.index(f'<tr data-row data-entry="{timed_winner}">') :]
     assert "(1 по времени)" in row[: row.index("</tr>")]
-    other = page[page.index(f'<tr data-entry="{names[shootout.first_id]}">') :]
+    other = page[page.index(f'<tr data-row data-entry="{names[shootout.first_id]}">') :]
     assert "по времени" not in other[: other.index("</tr>")]
+
+    # The club's screens, in the club's Finnish: the TV's latest results and its draw, the wall chart.
+    tv = client.get(f"/tournaments/{tournament.pk}/tv/?part=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    results = tv[tv.index('data-tv-section="results"') : tv.index('data-tv-section="standings"')]
+    assert results.count("◷ ajalla") == 1 and "45v – 52" in results
+    chart = client.get(f"/tournaments/{tournament.pk}/chart/").content.decode()
+    for page, line_of in ((tv, "data-draw-entry"), (chart, "data-chart-line")):
+
+        def line(name: str, page: str = page, line_of: str = line_of) -> str:
+            start = page.index(f'{line_of}="{name}"')
+            return page[start : page.index("</tr>", start)]
+
+        assert '<span class="chart-score">41◷</span>' in line(timed_winner)
+        assert '<span class="chart-score">45v</span>' in line(names[shootout.first_id])
+        assert "◷" not in line(names[target.first_id]) and "v<" not in line(names[target.first_id])
+
+
+def test_club_screens_speak_the_club_language(client: Any) -> None:
+    """The TV page and the wall chart speak the club's language (its edit form chooses it; Finnish by
+    default), whatever the browser asks for: nobody signs in to a club's TV. A language the site does
+    not have is refused and changes nothing."""
+    tournament, owner = club_event(6, 2, tag="l")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    club = tournament.club
+    assert club.language == "fi"
+    tv = client.get(f"/tournaments/{tournament.pk}/tv/", HTTP_ACCEPT_LANGUAGE="en")
+    assert (
+        tv["Content-Language"] == "fi" and "Pöydät" in tv.content.decode() and "site-header" not in tv.content.decode()
+    )
+    client.force_login(owner)
+    edit = {"name": club.name, "description": "", "join_policy": club.join_policy, "time_zone": club.time_zone}
+    assert client.post(f"/clubs/{club.slug}/edit/", {**edit, "language": "xx"}).status_code == 400
+    assert client.post(f"/clubs/{club.slug}/edit/", {**edit, "language": "ru"}).status_code == 302
+    for url, words in (
+        (f"/tournaments/{tournament.pk}/tv/", "Столы"),
+        (f"/tournaments/{tournament.pk}/chart/", "Тур 1"),
+    ):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="fi")
+        assert page["Content-Language"] == "ru" and words in page.content.decode(), url

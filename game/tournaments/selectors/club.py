@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
+
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.selectors.tournaments import pairing_score_line, result_marks, tournament_summary
 
@@ -27,6 +29,9 @@ def _game(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
         "ended": pairing.result_code,
         "score_line": pairing_score_line(pairing) if done else "",
         **result_marks(pairing),
+        # When it was given its table: the TV's clock of the game (epoch ms for the page's script).
+        "table_at": pairing.table_at if not done else None,
+        "table_at_ms": int(pairing.table_at.timestamp() * 1000) if pairing.table_at and not done else None,
     }
 
 
@@ -46,6 +51,20 @@ def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
         "waiting": [_game(p, names) for p in playing if p.table is None],
         "results": [_game(p, names) for p in reversed(pairings) if p.status == TournamentPairing.Status.DONE],
     }
+
+
+def latest_results(*, tournament: Tournament, most: int = 30) -> list[dict[str, Any]]:
+    """The results entered or played, the latest first (at the club, online, any format): the TV's
+    latest results. A bye is no result to show."""
+    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    done = (
+        TournamentPairing.objects.filter(
+            tournament=tournament, status=TournamentPairing.Status.DONE, second__isnull=False
+        )
+        .select_related("round")
+        .order_by(F("finished_at").desc(nulls_last=True), "-index", "-pk")
+    )
+    return [_game(p, names) for p in done[:most]]
 
 
 def score_sheets(*, tournament: Tournament) -> list[dict[str, Any]]:

@@ -60,9 +60,10 @@ def draw_tables_give(tournament: Tournament) -> list[TournamentPairing]:
     taken = set(playing.filter(table__isnull=False).values_list("table", flat=True))
     free = [table for table in range(1, (tournament.tables or 0) + 1) if table not in taken]
     given: list[TournamentPairing] = []
+    now = timezone.now()
     for pairing, table in zip(playing.filter(table__isnull=True).order_by("index", "pk"), free, strict=False):
-        pairing.table = table
-        pairing.save(update_fields=["table"])
+        pairing.table, pairing.table_at = table, now
+        pairing.save(update_fields=["table", "table_at"])
         given.append(pairing)
     return given
 

@@ -2,13 +2,14 @@
 // (`tournament {match, scores, event, reload}`, docs/protocol.md). A score is written into its row at
 // once; a started or finished match (or a new round) fetches the changing parts again from the
 // server, which renders them (the page never computes standings). Reconnects with a capped backoff.
+//
+// `watchTournament` owns the socket for every page that follows a tournament (this live page and the
+// club's TV page, tv.js); it tells its page whether the connection is live, and says it is lost when
+// the socket closes or a ping goes unanswered (a club's wifi gone can leave a socket open for minutes
+// with nothing behind it): a page never shows "live" over a server that is gone.
 
 const root = typeof document !== "undefined" ? document.querySelector("[data-live-root]") : null;
 const statusLine = root ? document.querySelector("[data-socket-status]") : null;
-
-function setStatus(text) {
-  if (statusLine) statusLine.textContent = text;
-}
 
 export function applyScore(container, matchId, scores) {
   const row = container.querySelector(`tr[data-match="${CSS.escape(matchId)}"]`);
@@ -48,31 +49,138 @@ export function createRefresher(load) {
   return refresh;
 }
 
-const refresh = createRefresher(async () => {
-  const response = await fetch(root.dataset.partsUrl, { headers: { Accept: "text/html" }, cache: "no-store" });
-  const html = response.ok ? await response.text() : null;
-  if (html !== null) root.innerHTML = html;
-});
+/**
+ * Follow ws/tournament/<id>/: `onState("live" | "lost", detail)` as the connection comes and goes,
+ * `onMessage(msg)` for each tournament message, `onBack()` after a reconnect (whatever happened while
+ * away must be fetched). A ping every `pingEvery` ms that has no answer within `pongWithin` ms counts
+ * as a lost connection: the socket is closed and opened again.
+ * @param {{url: string, onState: (state: string, detail?: any) => void, onMessage: (msg: any) => void,
+ *   onBack?: () => void, WebSocketImpl?: any, setTimer?: Function, clearTimer?: Function,
+ *   pingEvery?: number, pongWithin?: number}} options
+ * @returns {() => void} stop
+ */
+export function watchTournament({
+  url,
+  onState,
+  onMessage,
+  onBack = () => {},
+  WebSocketImpl = globalThis.WebSocket,
+  setTimer = (f, ms) => setTimeout(f, ms),
+  clearTimer = (h) => clearTimeout(h),
+  pingEvery = 15000,
+  pongWithin = 10000,
+}) {
+  let socket = null;
+  let attempt = 0;
+  let stopped = false;
+  let pingTimer = null;
+  let pongTimer = null;
+  let retryTimer = null;
 
-function connect(attempt = 0) {
+  function clearPing() {
+    if (pingTimer !== null) clearTimer(pingTimer);
+    if (pongTimer !== null) clearTimer(pongTimer);
+    pingTimer = pongTimer = null;
+  }
+
+  function schedulePing(current) {
+    clearPing();
+    pingTimer = setTimer(() => {
+      pingTimer = null;
+      if (current !== socket) return;
+      try {
+        current.send(JSON.stringify({ t: "ping" }));
+      } catch {
+        // a socket that cannot send is closing: its close event follows
+      }
+      pongTimer = setTimer(() => {
+        pongTimer = null;
+        if (current === socket) lost(current, {});
+      }, pongWithin);
+    }, pingEvery);
+  }
+
+  function lost(current, detail) {
+    if (current !== socket) return;
+    socket = null;
+    clearPing();
+    try {
+      current.close();
+    } catch {
+      // already closed
+    }
+    onState("lost", detail);
+    if (stopped) return;
+    const delay = Math.min(10000, 500 * 2 ** attempt);
+    attempt += 1;
+    retryTimer = setTimer(open, delay);
+  }
+
+  function open() {
+    retryTimer = null;
+    if (stopped) return;
+    const current = new WebSocketImpl(url);
+    socket = current;
+    current.addEventListener("open", () => {
+      if (current !== socket) return;
+      if (attempt > 0) onBack();
+      attempt = 0;
+      onState("live");
+      schedulePing(current);
+    });
+    current.addEventListener("message", (event) => {
+      if (current !== socket) return;
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      schedulePing(current); // anything heard says the connection lives
+      if (msg.t === "tournament") onMessage(msg);
+    });
+    current.addEventListener("close", (event) => lost(current, { code: event.code, reason: event.reason }));
+  }
+
+  open();
+  return function stop() {
+    stopped = true;
+    clearPing();
+    if (retryTimer !== null) clearTimer(retryTimer);
+    const current = socket;
+    socket = null;
+    if (current) current.close();
+  };
+}
+
+/** The socket's address for tournament `id` on this page's host. */
+export function tournamentSocketUrl(id) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournament/${root.dataset.tournamentId}/`);
-  socket.addEventListener("open", () => {
-    if (attempt > 0) refresh(); // whatever happened while we were away
-    attempt = 0;
-    setStatus(statusLine?.dataset.live ?? "Live");
+  return `${scheme}://${location.host}/ws/tournament/${id}/`;
+}
+
+function livePage() {
+  const refresh = createRefresher(async () => {
+    const response = await fetch(root.dataset.partsUrl, { headers: { Accept: "text/html" }, cache: "no-store" });
+    const html = response.ok ? await response.text() : null;
+    if (html !== null) root.innerHTML = html;
   });
-  socket.addEventListener("message", (event) => {
-    const msg = JSON.parse(event.data);
-    if (msg.t !== "tournament") return;
-    if (msg.d.match) applyScore(root, msg.d.match, msg.d.scores);
-    if (msg.d.reload) refresh();
-  });
-  socket.addEventListener("close", (event) => {
-    // 4429: refused for too many sockets of this address (game/realtime/socket_lifecycle.py): say why.
-    setStatus(event.code === 4429 && event.reason ? event.reason : "…");
-    setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
+  watchTournament({
+    url: tournamentSocketUrl(root.dataset.tournamentId),
+    onState(state, detail) {
+      document.body.dataset.connection = state;
+      if (!statusLine) return;
+      if (state === "live") statusLine.textContent = statusLine.dataset.live ?? "Live";
+      // 4429: refused for too many sockets of this address (game/realtime/socket_lifecycle.py): say why.
+      else if (detail?.code === 4429 && detail.reason) statusLine.textContent = detail.reason;
+      else statusLine.textContent = statusLine.dataset.lost ?? "…";
+    },
+    onMessage(msg) {
+      if (msg.d.match) applyScore(root, msg.d.match, msg.d.scores);
+      if (msg.d.reload) refresh();
+    },
+    onBack: refresh,
   });
 }
 
-if (root) connect();
+if (root) livePage();
