@@ -269,3 +269,59 @@ def test_placed_white_is_asked_about_linked_and_kept_on_reload(
     finally:
         page.close()
     pages.assert_clean_log(server)
+
+
+@pytest.mark.browser
+@pytest.mark.slow(20)
+def test_engine_answer_follows_the_position_and_undo_takes_back_a_rolling_shot(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    """The engine's answer is about the position it was asked about: moving a ball hides it, Undo back to
+    that position shows it again. Undo while the balls still roll (shots roll in real time here) takes
+    the shot back: the table as it was before it, the balls at rest."""
+    server = daphne_factory(KAIZA_ANIMATION_RATE="1")
+    page = chromium.new_page(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{server.url}/practice/?p={code(POT)}")
+        wait_ready(page)
+        page.locator(".kz-board-ask").click()
+        page.wait_for_selector(".kz-board-shots li", timeout=60000)
+        answer = page.locator(".kz-board-shots").inner_text()
+
+        page.locator(".kz-practice-arrange").click()
+        drag(page, POT["kaisa"], (1.42, 1.05))
+        wait_position_change(page, code(POT))
+        assert page.locator(".kz-board-shots").is_hidden() and page.locator(".kz-board-status").is_hidden()
+        moved = data(page)["position"]
+        page.locator(".kz-practice-undo").click()
+        wait_position_change(page, moved)
+        assert data(page)["position"] == code(POT)
+        assert page.locator(".kz-board-shots").is_visible() and page.locator(".kz-board-shots").inner_text() == answer
+
+        # A hard shot, and Undo before the balls stop.
+        page.locator(".kz-practice-arrange").click()
+        cue = POT["white1"]
+        angle = SHOT_POT["strike"]["angle"]
+        aim_on_cloth(page, cue, angle)
+        refine_aim(page, angle)
+        driver.pull_and_release(page, cue, angle, 6.0)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-practice').dataset.state === 'trying'", timeout=5000
+        )
+        page.wait_for_timeout(400)  # the answer is in, the balls roll (several seconds at this speed)
+        undo = page.locator(".kz-practice-undo")
+        assert undo.is_enabled(), "Undo is off while the balls roll"
+        undo.click()
+        wait_ready(page)
+        assert data(page)["position"] == code(POT)
+        page.wait_for_timeout(300)
+        for ball, at in POT.items():
+            assert not cloth(colour_at(page, at)), (ball, at)
+        assert page.locator(".kz-board-shots").is_visible()
+        page.screenshot(path=str(artifacts_dir / "practice-undo-rolling.png"))
+        assert errors == []
+    finally:
+        page.close()
+    pages.assert_clean_log(server)

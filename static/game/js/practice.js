@@ -55,6 +55,8 @@ function boot(root) {
   };
   /** The position the engine was asked about, its state, and the answer once it came. */
   let asked = null;
+  /** The position whose answer the board shows (null: none shown). */
+  let boardFor = null;
 
   function boardStatus(text) {
     const status = $(".kz-board-status");
@@ -62,8 +64,16 @@ function boot(root) {
     status.textContent = text || "";
   }
 
-  function clearBoard() {
-    asked = null;
+  /** The engine's answer is about one position: shown while that position is on the table (Undo back
+   * to it shows it again), hidden as soon as another is, so an old answer never reads as this one's. */
+  function syncBoard() {
+    const answer = asked && asked.position === current.position ? asked : null;
+    if (answer && answer.reply) {
+      if (boardFor !== answer.position) drawBoard(answer);
+      return;
+    }
+    if (answer) return; // still thinking about this very position: its "thinking…" stays
+    boardFor = null;
     const list = $(".kz-board-shots");
     list.replaceChildren();
     list.hidden = true;
@@ -91,15 +101,15 @@ function boot(root) {
       reply = { ok: false, error: { code: "refused", message: "" } };
     }
     $(".kz-board-ask").disabled = false;
-    if (asked !== question) return; // the position moved on meanwhile
+    if (asked !== question) return; // asked again meanwhile
     if (!reply.ok) {
+      if (question.position !== current.position) return; // about a position no longer shown
       const error = reply.error || {};
       boardStatus(refusalWords(status === 429 ? "rate_limited" : error.code, error.message, boardWords));
       return;
     }
     question.reply = reply;
-    drawBoard(question);
-    refresh();
+    refresh(); // shows it if its position is still the one on the table (syncBoard)
   }
 
   function drawBoard(question) {
@@ -126,6 +136,7 @@ function boot(root) {
     );
     list.hidden = items.length === 0;
     boardStatus(items.length ? "" : boardWords("none"));
+    boardFor = question.position;
   }
 
   /** Play one of the engine's shots from the position it was asked about (Undo comes back to it). */
@@ -151,7 +162,8 @@ function boot(root) {
     root.dataset.position = current.position;
     $(".kz-practice-link-input").value = link();
     window.history.replaceState(null, "", link());
-    $(".kz-practice-undo").disabled = undo.length === 0;
+    syncBoard();
+    showUndo();
     const balls = (current.state && current.state.balls) || {};
     const cue = cueBall();
     let off = 0;
@@ -162,6 +174,11 @@ function boot(root) {
     }
     $(".kz-practice-tray").hidden = off === 0;
     for (const el of root.querySelectorAll(".kz-practice-cue-name")) el.hidden = el.dataset.cue !== cue;
+  }
+
+  /** Undo is there while there is a position to go back to, or a shot still rolling to take back. */
+  function showUndo() {
+    $(".kz-practice-undo").disabled = undo.length === 0 && before === null;
   }
 
   function cueBall() {
@@ -183,6 +200,7 @@ function boot(root) {
 
   function request(body) {
     before = { ...current };
+    showUndo();
     board.send({ position: current.position, ...body });
   }
 
@@ -193,14 +211,17 @@ function boot(root) {
     // carries the position alone, and the link, Undo, a reload and "Ask the engine" all see the white.
     shotBody: (shoot) => {
       before = { ...current };
+      showUndo();
       return { position: current.position, shoot };
     },
     placeBody: (place) => {
       before = { ...current };
+      showUndo();
       return { position: current.position, place };
     },
     refused: (code, message) => {
       before = null;
+      showUndo();
       show("refused", message && code !== "rate_limited" ? message : words(code) || words("refused"));
     },
     answered: (answer) => {
@@ -264,6 +285,14 @@ function boot(root) {
     if (target.closest(".kz-board-ask")) askEngine();
     else if (target.closest(".kz-practice-arrange")) setMode(root.dataset.tool === "arrange" ? "shoot" : "arrange");
     else if (target.closest(".kz-practice-undo")) {
+      if (board.phase === "trying" && before !== null) {
+        // The shot still rolling (or its answer on the way): taken back, the table as it was before it.
+        before = null;
+        board.load(current.state, { keepAim: true });
+        show("", "");
+        refresh();
+        return;
+      }
       if (!undo.length || board.phase !== "ready") return;
       current = undo.pop();
       board.load(current.state, { keepAim: true });
