@@ -33,6 +33,10 @@ class GameConfig(AppConfig):
 
         # A club's ranking series keep each finished tournament's placings (issue 28).
         tournament_finished.connect(on_tournament_finished, dispatch_uid="kaiza-club-series-tournament-finished")
+        from game.clubs.register import club_player_for_name
+        from game.tournaments.services.walk_ins import walk_in_finder_register
+
+        walk_in_finder_register(club_player_for_name)  # a walk-in is a player of the club's register
         from game.puzzles.receivers import on_analysis_finished
         from game.signals import analysis_finished
 

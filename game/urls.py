@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.urls import path
 
-from game.clubs import series_views
+from game.clubs import register_views, series_views
 from game.clubs import views as clubs
 from game.lobby import views as challenges
 from game.matches.views import computer, play, watch
@@ -26,6 +26,7 @@ urlpatterns = [
     *players.urlpatterns,
     *clubs.urlpatterns,
     *series_views.urlpatterns,
+    *register_views.urlpatterns,
     *computer.urlpatterns,
     *tournaments.urlpatterns,
     *club_events.urlpatterns,

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth.models import User  # the project's user model (AUTH_USER_MODEL is Django's)
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from game.common.names import name_key
 from game.models import Match, Profile, RatingChange, TeamSeat
 from game.ratings import glicko2
 from game.ratings.selectors import reason_text
@@ -34,6 +36,18 @@ def rating_label(*, rating: float, deviation: float) -> str:
 
 def player_get(*, display_name: str) -> Profile | None:
     return Profile.objects.select_related("user").filter(display_name=display_name).first()
+
+
+def account_named(*, named: str) -> Any:
+    """The registered or guest account a club's director names by its display name (as display names
+    are compared: game.common.names.name_key) or its user name in any case (None: no such account)."""
+    named = named.strip()[:150]
+    if not named:
+        return None
+    profile = Profile.objects.filter(name_key=name_key(named)).select_related("user").first()
+    if profile is not None:
+        return profile.user
+    return User.objects.filter(username__iexact=named).first()
 
 
 def leaderboard_global_queryset(*, now: Any = None) -> QuerySet[Profile]:

@@ -9,13 +9,27 @@ not played a club match yet are listed after the ranked ones, unranked.
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q, QuerySet
 
 from game.accounts.selectors import LEADERBOARD_PAGE_SIZE, match_scores, profile_name, rating_label
-from game.models import Club, Match, Membership, Profile, RankingSeries, SeriesPlacing, Tournament
+from game.common.names import register_key
+from game.models import (
+    Club,
+    ClubPlayer,
+    Match,
+    Membership,
+    Profile,
+    RankingSeries,
+    SeriesPlacing,
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+)
 
 CLUB_RECENT_MATCHES = 10
 MANAGER_ROLES = frozenset({Membership.Role.OWNER, Membership.Role.ADMIN})
@@ -205,3 +219,89 @@ def club_series_tables(*, club: Club) -> list[dict[str, Any]]:
 
 def series_of_club(*, club: Club, series_id: int) -> RankingSeries | None:
     return RankingSeries.objects.filter(club=club, pk=series_id).select_related("club").first()
+
+
+# --- The player register ---------------------------------------------------------------------------
+
+#: How many names the walk-in field suggests as the director types.
+SEARCH_LIMIT = 8
+
+
+def club_players_search(*, club: Club, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
+    """The club's players whose name holds what was typed, compared as names are (case, accents and
+    look-alike letters aside: "olli" finds "Olli Tuominen", "makela" "Mäkelä"); those starting with
+    it first, then by name."""
+    key = register_key(query)
+    if not key:
+        return []
+    players = ClubPlayer.objects.filter(club=club, name_key__contains=key).select_related("user__profile")
+    found = sorted(players, key=lambda p: (not p.name_key.startswith(key), p.name_key, p.pk))[:limit]
+    return [{"name": p.name, "account": _account_name(p)} for p in found]
+
+
+def _account_name(player: ClubPlayer) -> str | None:
+    profile = getattr(player.user, "profile", None) if player.user_id is not None else None
+    return profile.display_name if profile is not None else None
+
+
+@dataclass
+class PlayerFigures:
+    """What one register player did at the club's events (:func:`club_register`)."""
+
+    events: set[int] = field(default_factory=set)
+    games: int = 0
+    wins: int = 0
+    best: int | None = None
+    last: datetime.datetime | None = None
+
+
+def club_register(*, club: Club) -> list[dict[str, Any]]:
+    """The club's players with what they did at its events: events entered, games played and won,
+    their best placing and their latest event. A player's events are the walk-in entries of the
+    register player and, once joined to an account, the account's own entries in the club's events."""
+    players = list(ClubPlayer.objects.filter(club=club).select_related("user__profile").order_by("name_key", "pk"))
+    by_user = {p.user_id: p.pk for p in players if p.user_id is not None}
+    singles = TournamentEntry.objects.filter(tournament__club=club).exclude(
+        tournament__status=Tournament.Status.CANCELLED
+    )
+    members = dict(
+        TournamentEntryMember.objects.filter(tournament__club=club, tournament__team_size=1).values_list(
+            "entry_id", "user_id"
+        )
+    )
+    owner: dict[int, int] = {}
+    figures = {p.pk: PlayerFigures() for p in players}
+    for entry_id, player_id, tournament_id, place, starts_at in singles.values_list(
+        "pk", "player_id", "tournament_id", "place", "tournament__starts_at"
+    ):
+        who = player_id if player_id in figures else by_user.get(members.get(entry_id, 0))
+        if who is None:
+            continue
+        owner[entry_id] = who
+        row = figures[who]
+        row.events.add(tournament_id)
+        if place is not None and (row.best is None or place < row.best):
+            row.best = place
+        if row.last is None or starts_at > row.last:
+            row.last = starts_at
+    played = TournamentPairing.objects.filter(
+        tournament__club=club, status=TournamentPairing.Status.DONE, second__isnull=False
+    ).exclude(how=TournamentPairing.How.BYE)
+    for first, second, winner in played.values_list("first_id", "second_id", "winner_id"):
+        for entry in (first, second):
+            if entry in owner:
+                figures[owner[entry]].games += 1
+                figures[owner[entry]].wins += int(winner == entry)
+    return [
+        {
+            "id": p.pk,
+            "name": p.name,
+            "account": _account_name(p),
+            "events": len(figures[p.pk].events),
+            "games": figures[p.pk].games,
+            "wins": figures[p.pk].wins,
+            "best": figures[p.pk].best,
+            "last": figures[p.pk].last,
+        }
+        for p in players
+    ]

@@ -42,3 +42,96 @@ def look_alike_scripts(text: str) -> set[str]:
             if script in LOOK_ALIKE_SCRIPTS:
                 found.add(script)
     return found
+
+
+#: A club's register compares names more loosely than display names (:func:`register_key`): each
+#: letter of another alphabet (case folded) drawn like a Latin letter, each Latin letter whose stroke
+#: Unicode does not decompose, and the dashes and apostrophes, with what a reader takes it for.
+REGISTER_FOLDS = str.maketrans(
+    {
+        # Cyrillic а в е һ і ј к м н о р с т у х ѕ ԁ ԛ ԝ (В, Н, К, М, Т read as B, H, K, M, T)
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "һ": "h",
+        "і": "i",
+        "ј": "j",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        # Greek α β ε ζ η ι κ μ ν ο ρ τ υ χ (capitals Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ)
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "ζ": "z",
+        "η": "h",
+        "ι": "i",
+        "κ": "k",
+        "μ": "m",
+        "ν": "n",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "y",
+        "χ": "x",
+        # Latin letters with a stroke or a slash
+        "ø": "o",
+        "đ": "d",
+        "ł": "l",
+        "ı": "i",
+        # dashes and apostrophes
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "—": "-",
+        "―": "-",
+        "−": "-",
+        "’": "'",
+        "‘": "'",
+        "ʼ": "'",
+        "`": "'",
+        "´": "'",
+    }
+)
+
+
+def name_clean(text: str) -> str:
+    """A name someone else typed (a club's director, a KaisaKaavio file), as it is kept and shown:
+    `name_normal` with control and invisible format characters (a zero-width space) taken out."""
+    return name_normal("".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text or ""))
+
+
+def _fold_latin_marks(text: str) -> str:
+    """The accents of Latin letters dropped (ä, é, å to a, e, a); other alphabets' marks kept
+    (Cyrillic й is not и)."""
+    kept: list[str] = []
+    base_is_latin = False
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch):
+            if not base_is_latin:
+                kept.append(ch)
+            continue
+        base_is_latin = "a" <= ch <= "z"
+        kept.append(ch)
+    return unicodedata.normalize("NFC", "".join(kept))
+
+
+def register_key(text: str) -> str:
+    """The key a club's player register finds a person by: `name_key` with the accents of Latin letters
+    and the Latin look-alikes of Cyrillic and Greek letters folded, dashes and apostrophes unified. A
+    display name is chosen once and may not mix those alphabets (`look_alike_scripts`), so its key
+    keeps them apart; a walk-in's name is typed again every week, on a phone, by someone else: "olli
+    tuominen", "sari makela" and "Оlli" with a Cyrillic О are last week's Olli Tuominen and Sari
+    Mäkelä."""
+    return _fold_latin_marks(name_key(name_clean(text)).translate(REGISTER_FOLDS))

@@ -425,6 +425,9 @@ from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 # Shot puzzles (issue 29) live in their own module; imported here so Django registers them with the app.
 from game.models.puzzles import Puzzle, PuzzleRating, PuzzleServing  # noqa: E402
 
+# A club's player register: the people who play its events at its tables, walk-ins included.
+from game.models.register import ClubPlayer  # noqa: E402
+
 # A club's ranking series (issue 28): scored from its finished tournaments' placings.
 from game.models.series import RankingSeries, RankingSeriesEvent, SeriesPlacing  # noqa: E402
 
@@ -442,6 +445,7 @@ __all__ = [
     "ChatMessage",
     "ChatReport",
     "Club",
+    "ClubPlayer",
     "Match",
     "MatchAnalysis",
     "MatchConnection",

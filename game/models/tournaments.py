@@ -82,6 +82,9 @@ class Tournament(models.Model):
     seeds_marked = models.PositiveSmallIntegerField(
         null=True, blank=True, verbose_name=_("seeds marked"), help_text=_("KaisaKaavio's seed marks of an import")
     )
+    #: An event imported from a KaisaKaavio file: the file's SHA-256 (hex), so the same file is not
+    #: imported twice (game/tournaments/services/kaavio.py); blank for an event made in Kaiza.
+    source_digest = models.CharField(max_length=64, blank=True, db_index=True, verbose_name=_("imported file's digest"))
     #: At the club: the two players of a game may enter its result too, not only the director.
     players_enter_results = models.BooleanField(default=False, verbose_name=_("players enter results"))
     starts_at = models.DateTimeField(verbose_name=_("start time"))
@@ -123,13 +126,24 @@ class Tournament(models.Model):
 class TournamentEntry(models.Model):
     """One side of the tournament: a player, or a team (its members below). `seed` is 1 for the top.
 
-    An entry with no member is a walk-in of an event at the club (issue 28): a name only, joined to
-    an account later (game/tournaments/services/club.py `tournament_walk_in_link`)."""
+    An entry with no member is a walk-in of an event at the club: a player of the club's register
+    (`player`), joined to an account later (game/tournaments/services/club.py `tournament_walk_in_link`),
+    when the entry gets its member. A walk-in has no rating: the 1500 stored is never shown."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
     )
     name = models.CharField(max_length=80, verbose_name=_("name"))
+    #: A walk-in's player in the club's register (game/models/register.py): the same person in every
+    #: event of the club. Null for an entry of accounts only.
+    player = models.ForeignKey(
+        "game.ClubPlayer",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries",
+        verbose_name=_("club player"),
+    )
     rating = models.FloatField(
         default=1500.0, verbose_name=_("rating"), help_text=_("the rating seeding used (a team's mean)")
     )

@@ -12,25 +12,30 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils import timezone, translation
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from game.common.names import name_key
-from game.models import Club, Profile
+from game.accounts.selectors import account_named
+from game.models import Club
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
 from game.realtime import fanout as realtime
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.chart import wall_chart
 from game.tournaments.selectors.club import latest_results, score_sheets, tables_view
 from game.tournaments.selectors.tournaments import tournament_summary
-from game.tournaments.services import TournamentError, tournament_delete
+from game.tournaments.services import (
+    TournamentError,
+    tournament_delete,
+    tournament_walk_in_enter,
+    tournament_walk_in_link,
+)
 from game.tournaments.services.base import is_manager
 from game.tournaments.services.club import (
     AT_TARGET,
@@ -39,8 +44,6 @@ from game.tournaments.services.club import (
     BoardResult,
     tournament_result_correct,
     tournament_result_enter,
-    tournament_walk_in_enter,
-    tournament_walk_in_link,
 )
 from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_import
 from game.tournaments.values import TABLES_FIELD, Words, number_of
@@ -209,15 +212,6 @@ def tournament_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse
     )
 
 
-def _account(named: str) -> Any:
-    """The account a director names by its display name or user name (None: no such account)."""
-    named = named.strip()[:150]
-    profile = Profile.objects.filter(name_key=name_key(named)).select_related("user").first()
-    if profile is not None:
-        return profile.user
-    return get_user_model().objects.filter(username__iexact=named).first()
-
-
 @login_required
 @require_POST
 def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -227,7 +221,7 @@ def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpRes
     ).first()
     if entry is None:
         raise Http404("No such entry")
-    account = _account(request.POST.get("account", ""))
+    account = account_named(named=request.POST.get("account", ""))
     return _act(
         request,
         tournament_id,
@@ -345,7 +339,11 @@ def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
     except TournamentError as error:
         if error.forbidden:
             return _forbidden(request, refusal_words(error), f"/clubs/{club.slug}/")
-        messages.error(request, refusal_words(error))
+        if error.code == "already_imported":  # the words, and the way to the event that is there
+            url = str(error.parts[0][1]["url"])
+            messages.error(request, format_html('{} <a href="{}">{}</a>', refusal_words(error), url, _("Open it")))
+        else:
+            messages.error(request, refusal_words(error))
         return redirect(f"/clubs/{club.slug}/#tournaments")
     messages.success(request, _("The event is imported."))
     if imported.ignored:

@@ -158,6 +158,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "tournament": tournament,
         "summary": selectors.tournament_summary(tournament=tournament),
         "entries": selectors.entries_in_seed_order(tournament=tournament),
+        "rated_entries": selectors.rated_entries(tournament=tournament),
         "standings": selectors.standings(tournament=tournament),
         "rounds": rounds,
         "current": None if draw is not None else selectors.current_round(tournament=tournament),

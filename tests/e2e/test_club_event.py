@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from game.models.tournaments import Tournament
 from game.tournaments.services import tournament_close_entries, tournament_create
-from game.tournaments.services.club import tournament_walk_in_enter
+from game.tournaments.services import tournament_walk_in_enter
 from tests.support.community_factories import DEMO_PASSWORD, make_club, make_player
 director = make_player("Johtaja")
 director.set_password(DEMO_PASSWORD)

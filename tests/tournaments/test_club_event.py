@@ -15,7 +15,13 @@ from game.models.tournaments import Tournament, TournamentEntry, TournamentPairi
 from game.tournaments.pairing.double_loss import records
 from game.tournaments.selectors.draw import draw_state
 from game.tournaments.selectors.tournaments import entry_of_user
-from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create
+from game.tournaments.services import (
+    TournamentError,
+    tournament_close_entries,
+    tournament_create,
+    tournament_walk_in_enter,
+    tournament_walk_in_link,
+)
 from game.tournaments.services.club import (
     AT_TARGET,
     ON_TIME,
@@ -23,8 +29,6 @@ from game.tournaments.services.club import (
     BoardResult,
     tournament_result_correct,
     tournament_result_enter,
-    tournament_walk_in_enter,
-    tournament_walk_in_link,
 )
 from tests.support.community_factories import make_club, make_player
 

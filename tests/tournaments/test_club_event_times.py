@@ -18,13 +18,12 @@ from django.utils import formats, timezone, translation
 from game.common.clock import game_now
 from game.models.tournaments import Tournament, TournamentPairing, TournamentResultFix, TournamentRound
 from game.tournaments.kaisakaavio import parse
-from game.tournaments.services import tournament_clocks_fire, tournament_close_entries
+from game.tournaments.services import tournament_clocks_fire, tournament_close_entries, tournament_walk_in_enter
 from game.tournaments.services.club import (
     AT_TARGET,
     BoardResult,
     tournament_result_correct,
     tournament_result_enter,
-    tournament_walk_in_enter,
 )
 from game.tournaments.services.kaavio import kaavio_export, kaavio_import
 from game.tournaments.views import next_quarter_hour

@@ -158,8 +158,9 @@ def test_kaisakaavio_import_keeps_the_other_settings_and_names_what_it_ignores(t
         call_command("kaisakaavio", "import", str(SAMPLES / SAMPLE_NAMES[2]), "--club", club.slug, stdout=text)
         assert "PelaajiaEnintaan (256: Kaiza takes at most 64 entries)" in text.getvalue()
     client.force_login(owner)
+    other = make_club("Another keeping club", owner)  # the event is this club's already
     page = client.post(
-        f"/clubs/{club.slug}/kaisakaavio/",
+        f"/clubs/{other.slug}/kaisakaavio/",
         {"file": SimpleUploadedFile("e.xml", SEEDED.read_bytes()), "tables": "4"},
         follow=True,
     ).content.decode()

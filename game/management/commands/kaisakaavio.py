@@ -101,7 +101,8 @@ class Command(BaseCommand):
         except OSError as error:
             raise refused(f"cannot read {path}: {error.strerror}") from error
         except TournamentError as error:
-            raise refused(f"{path}: {error.words(gettext)}") from error
+            there = error.parts[0][1].get("url") if error.code == "already_imported" else None
+            raise refused(f"{path}: {error.words(gettext)}" + (f" ({there})" if there else "")) from error
         tournament = imported.tournament
         entries = TournamentEntry.objects.filter(tournament=tournament).count()
         games = TournamentPairing.objects.filter(tournament=tournament).count()

@@ -10,13 +10,14 @@ club's ranking series, issue 28): the one place that says what "5th" means in ev
   who of two losing semi-finalists is 3rd.
 
 Each placing carries the entry's identity (:func:`entry_identity`), the key a series adds an entry's
-events up under.
+events up under: a walk-in's is its player in the club's register, the same person every week.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.models import ClubPlayer
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember
 from game.tournaments.pairing import knockout
 from game.tournaments.pairing.standings import round_robin_standings, swiss_standings
@@ -47,17 +48,21 @@ class FinalPlacing:
     identity: EntryIdentity
 
 
-def entry_identity(*, entry: TournamentEntry, user_ids: list[int]) -> EntryIdentity:
-    """The hook for entries without an account (walk-ins, issue 28 item 3): an entry is its player's
-    account when it has one member (`user:<id>`), the set of its members for a team (`team:<ids>`),
-    and itself otherwise (`entry:<id>`: a walk-in counts as its own row until it is joined to an
-    account). The walk-in work changes this one function (e.g. a club's walk-in player kept across
-    events) and, when a walk-in is joined to an account, sends `game.signals.tournament_finished`
-    again for each finished tournament of that entry, so a series files its events under the account."""
+def entry_identity(*, entry: TournamentEntry, user_ids: list[int], player_user: int | None = None) -> EntryIdentity:
+    """An entry is its player's account when it has one member (`user:<id>`), the set of its members
+    for a team (`team:<ids>`); a walk-in is its player in the club's register (`player:<id>`, the
+    same person every week), or that player's account once joined (`player_user`), and an entry
+    made before the register is itself (`entry:<id>`). When a walk-in is joined to an account,
+    `game.signals.tournament_finished` is sent again for each finished tournament of the player, so
+    a series files the events under the account (services/walk_ins.py)."""
     if len(user_ids) == 1:
         return EntryIdentity(key=f"user:{user_ids[0]}", user_id=user_ids[0])
     if user_ids:
         return EntryIdentity(key="team:" + ",".join(str(u) for u in sorted(user_ids)), user_id=None)
+    if player_user is not None:
+        return EntryIdentity(key=f"user:{player_user}", user_id=player_user)
+    if entry.player_id is not None:
+        return EntryIdentity(key=f"player:{entry.player_id}", user_id=None)
     return EntryIdentity(key=f"entry:{entry.pk}", user_id=None)
 
 
@@ -81,12 +86,21 @@ def final_placings(*, tournament: Tournament) -> list[FinalPlacing]:
     ):
         members.setdefault(entry_id, []).append(user_id)
     by_id = {e.pk: e for e in entries}
+    player_users = dict(
+        ClubPlayer.objects.filter(pk__in={e.player_id for e in entries}, user__isnull=False).values_list(
+            "pk", "user_id"
+        )
+    )
     return [
         FinalPlacing(
             entry_id=entry_id,
             name=by_id[entry_id].name,
             place=place,
-            identity=entry_identity(entry=by_id[entry_id], user_ids=members.get(entry_id, [])),
+            identity=entry_identity(
+                entry=by_id[entry_id],
+                user_ids=members.get(entry_id, []),
+                player_user=player_users.get(by_id[entry_id].player_id or 0),
+            ),
         )
         for entry_id, place in places
     ]

@@ -146,15 +146,23 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
             row.rank = placing.place
         drawn = _draw_columns(state, ranked)
     wins = wins_by_end(tournament=tournament)
+    rated = rated_entries(tournament=tournament)
     return [
         {
             **_row(row, by_id[row.entry]),
+            "rating": round(by_id[row.entry].rating) if row.entry in rated else None,
             "won_in_shootout": wins[SHOOTOUT_END].get(row.entry, 0),
             "won_on_time": wins[TIME_END].get(row.entry, 0),
             **drawn.get(row.entry, {}),
         }
         for row in rows
     ]
+
+
+def rated_entries(*, tournament: Tournament) -> set[int]:
+    """The entries with a rating to show: those of accounts. A walk-in has none (the 1500 a walk-in's
+    row holds only orders the seeding), so the pages show none rather than a number it never had."""
+    return set(TournamentEntryMember.objects.filter(tournament=tournament).values_list("entry_id", flat=True))
 
 
 def _draw_columns(state: DrawState, ranked: list[Placing]) -> dict[int, dict[str, Any]]:

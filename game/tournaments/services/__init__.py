@@ -13,9 +13,15 @@ from game.tournaments.services.setup import (
     tournament_pairing_swap,
     tournament_withdraw,
 )
+from game.tournaments.services.walk_ins import (
+    club_player_link,
+    tournament_walk_in_enter,
+    tournament_walk_in_link,
+)
 
 __all__ = [
     "TournamentError",
+    "club_player_link",
     "tournament_clocks_fire",
     "tournament_close_entries",
     "tournament_create",
@@ -25,5 +31,7 @@ __all__ = [
     "tournament_pairing_swap",
     "tournament_result_fix",
     "tournament_start_now",
+    "tournament_walk_in_enter",
+    "tournament_walk_in_link",
     "tournament_withdraw",
 ]

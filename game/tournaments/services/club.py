@@ -1,5 +1,6 @@
-"""An event played at the club on real tables (issue 28 item 3): walk-in entries, the director's
-(or the players') results entered by hand, and corrections that draw the later games again.
+"""An event played at the club on real tables (issue 28 item 3): the director's (or the players')
+results entered by hand, and corrections that draw the later games again (its walk-ins:
+walk_ins.py).
 
 The games of such an event have no online match: the draw gives each a free table
 (draw.draw_tables_give, called from play.draw_advance) and its result is typed in here as the
@@ -20,7 +21,6 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
-from game.models import Profile
 from game.models.tournaments import (
     Tournament,
     TournamentEntry,
@@ -29,7 +29,6 @@ from game.models.tournaments import (
     TournamentResultFix,
     TournamentRound,
 )
-from game.signals import tournament_finished
 from game.tournaments.pairing.double_loss import DrawState, record_result
 from game.tournaments.pairing.double_loss_cup import cup_games_kept
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, records
@@ -43,7 +42,6 @@ from game.tournaments.values import Words, score
 #: pages and KaisaKaavio's `45v` mark read both alike (matches.selectors.match_result.score_line).
 AT_TARGET, ON_TIME, SHOOTOUT = "target", "time_limit", "shootout"
 ENDS = (AT_TARGET, ON_TIME, SHOOTOUT)
-WALK_IN_NAME = (1, 80)
 
 
 @dataclass(frozen=True)
@@ -77,67 +75,6 @@ def target_of(tournament: Tournament) -> int:
 def _require_club_event(tournament: Tournament) -> None:
     if not tournament.tables:
         raise TournamentError("not_at_club", gettext_noop("this tournament is played online, not at the club"))
-
-
-# --- walk-ins ----------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def tournament_walk_in_enter(*, user: Any, tournament_id: int, name: str) -> TournamentEntry:
-    """The director enters a player who came on the day, by name only (no account): an entry with no
-    member. Names are unique in the event, so the director and the pages can tell players apart."""
-    tournament = lock_tournament(tournament_id)
-    require_manager(club_id=tournament.club_id, user=user)
-    _require_club_event(tournament)
-    if tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
-    name = " ".join((name or "").split())
-    if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
-        raise TournamentError(
-            "bad_value",
-            gettext_noop("the name is %(least)s to %(most)s characters"),
-            {"least": WALK_IN_NAME[0], "most": WALK_IN_NAME[1]},
-        )
-    if TournamentEntry.objects.filter(tournament=tournament, name__iexact=name).exists():
-        raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": name})
-    if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
-        raise TournamentError("full", gettext_noop("this tournament is full"))
-    return TournamentEntry.objects.create(tournament=tournament, name=name)
-
-
-def is_walk_in(entry: TournamentEntry) -> bool:
-    return not TournamentEntryMember.objects.filter(entry=entry).exists()
-
-
-@transaction.atomic
-def tournament_walk_in_link(*, user: Any, entry_id: int, account: Any) -> TournamentEntry:
-    """The director joins a walk-in entry to the player's account, during the event or after it: the
-    entry, its games and its placing are then that player's. Refused if the account already has an
-    entry in the event (one entry per player) or is a guest. The account's rating is not touched:
-    over-the-board games have no match and rate nothing. The entry keeps the name it played under."""
-    entry = TournamentEntry.objects.filter(pk=entry_id).first()
-    if entry is None:
-        raise TournamentError("not_found", gettext_noop("there is no such entry"))
-    tournament = lock_tournament(entry.tournament_id)
-    require_manager(club_id=tournament.club_id, user=user)
-    if not is_walk_in(entry):
-        raise TournamentError("not_walk_in", gettext_noop("this entry already belongs to an account"))
-    account_id = getattr(account, "pk", None)
-    profile = Profile.objects.filter(user_id=account_id).first() if isinstance(account_id, int) else None
-    if profile is None or profile.is_guest:
-        raise TournamentError("needs_account", gettext_noop("choose a registered account"))
-    if TournamentEntryMember.objects.filter(tournament=tournament, user_id=profile.user_id).exists():
-        raise TournamentError(
-            "already_entered",
-            gettext_noop("%(name)s already has an entry in this tournament"),
-            {"name": profile.display_name},
-        )
-    TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user_id=profile.user_id, position=0)
-    if tournament.status == Tournament.Status.FINISHED:
-        # The placing kept for a club's ranking series was the walk-in's own (selectors.placings
-        # entry_identity): told again, the series files it under the account.
-        tournament_finished.send(sender=Tournament, tournament=tournament)
-    return entry
 
 
 # --- results entered by hand -------------------------------------------------------------------------

@@ -3,9 +3,12 @@ an event at the club, and any drawn event written back in the same format, so a 
 the two programs.
 
 Decisions (docs/double-loss-draw.md, "KaisaKaavio files"):
-- **Participants are walk-ins**, a name only: a file names people, not accounts, and a name that
-  happens to match a member's is no proof it is that member. The director joins an entry to its
-  account afterwards (club.tournament_walk_in_link), which is checked and deliberate.
+- **Participants are walk-ins**: each the club's register player of that name (walk_ins.py: the
+  same person as in the club's other events), not an account: a name that happens to match a
+  member's is no proof it is that member. The director joins a player to its account
+  (walk_ins.club_player_link), which is checked and deliberate; a player joined so is that account.
+- **An event already here is refused** with its address: the same file again (its SHA-256 is
+  kept), or an event of the same name on the same day of the club's calendar.
 - **The draw list is the file's**: the participants in the order of their ids, as the program's
   draw reads them; the entries' seeds are chosen so that Kaiza's list (selectors/draw.py: seeds 1-8
   at the handbook's places) is exactly that order.
@@ -33,6 +36,7 @@ Decisions (docs/double-loss-draw.md, "KaisaKaavio files"):
 from __future__ import annotations
 
 import datetime
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -43,9 +47,16 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
+from game.common.names import name_clean, register_key
 from game.matches.clock_presets import EventClock, event_clock_of, event_clock_problems
 from game.models import Club
-from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentRound
+from game.models.tournaments import (
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentRound,
+)
 from game.tournaments import values
 from game.tournaments.kaisakaavio import FORMATS, PLAYED, FileGame, KaavioFile, Participant, parse, write
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished
@@ -57,6 +68,7 @@ from game.tournaments.services.base import TournamentError, require_manager
 from game.tournaments.services.draw import draw_rounds_settle
 from game.tournaments.services.kaavio_checks import ended_of, file_error, results_checked, seeds_marked, tables_of
 from game.tournaments.services.play import draw_advance, tournament_finish
+from game.tournaments.services.walk_ins import walk_in_player
 from game.tournaments.values import ENTRIES_RANGE, Said, bounded, number_of, refuse, shown
 
 #: The tables an imported event is played on unless the director says otherwise (the file has no
@@ -147,15 +159,15 @@ def _check(kaavio: KaavioFile, clock: EventClock) -> None:
         )
     seen: set[str] = set()
     for participant in kaavio.participants:
-        name = " ".join(participant.name.split())
+        name = name_clean(participant.name)
         if not 1 <= len(name) <= NAME_LENGTH:
             raise file_error(
                 gettext_noop("the name (Nimi) of participant %(id)s is %(name)s: a name is 1 to %(most)s characters"),
                 {"id": participant.id, "name": shown(name), "most": NAME_LENGTH},
             )
-        if name.lower() in seen:
+        if register_key(name) in seen:  # one name to the club's register: one person
             raise file_error(gettext_noop("two participants are named %(name)s"), {"name": shown(name)})
-        seen.add(name.lower())
+        seen.add(register_key(name))
     results_checked(kaavio, clock.target_score)
     try:
         DrawState(
@@ -241,6 +253,29 @@ def _winner_id(game: FileGame) -> int | None:
     return game.first_id if game.winner == 1 else game.second_id
 
 
+def already_here(*, club: Club, digest: str, name: str, starts_at: datetime.datetime | None) -> Tournament | None:
+    """The club's event a file would import again: one imported from the same file, or one of the
+    same name (as the register compares names) on the same day of the club's calendar."""
+    same_file = Tournament.objects.filter(club=club, source_digest=digest).order_by("pk").first()
+    if same_file is not None or starts_at is None:
+        return same_file
+    day = starts_at.astimezone(club.zone).date()
+    first = datetime.datetime.combine(day, datetime.time(0), tzinfo=club.zone)
+    after = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time(0), tzinfo=club.zone)
+    that_day = Tournament.objects.filter(club=club, starts_at__gte=first, starts_at__lt=after).order_by("pk")
+    return next((t for t in that_day if register_key(t.name) == register_key(name)), None)
+
+
+def _walk_in(tournament: Tournament, name: str) -> TournamentEntry:
+    """A participant as a walk-in: the club's register player of the name; a player joined to an
+    account is that account's entry (the director joined them, deliberately)."""
+    player = walk_in_player(club_id=tournament.club_id, name=name)
+    entry = TournamentEntry.objects.create(tournament=tournament, name=player.name, player=player)
+    if player.user_id is not None:
+        TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user_id=player.user_id, position=0)
+    return entry
+
+
 @transaction.atomic
 def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_TABLES) -> Imported:
     """A KaisaKaavio file as a new event of `club` played at the club on `tables` tables. `user` None
@@ -259,10 +294,21 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     except TournamentError as error:
         raise _refused(error) from error
     kind, knockout_from = FORMATS[kaavio.format]
-    name = " ".join(kaavio.name.split())[:80]
+    name = name_clean(kaavio.name)[:80]
+    name = name if len(name) >= 3 else FALLBACK_NAME
+    digest = hashlib.sha256(data).hexdigest()
+    there = already_here(club=club, digest=digest, name=name, starts_at=kept.starts_at)
+    if there is not None:
+        day = there.starts_at.astimezone(club.zone).date().isoformat()
+        raise TournamentError(
+            "already_imported",
+            gettext_noop("this event is already here: %(name)s, %(day)s"),
+            {"name": there.name, "day": day, "url": f"/tournaments/{there.pk}/"},
+        )
     tournament = Tournament.objects.create(
         club=club,
-        name=name if len(name) >= 3 else FALLBACK_NAME,
+        name=name,
+        source_digest=digest,
         format=kind.value,
         knockout_from=knockout_from,
         rated=False,
@@ -276,10 +322,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         created_by=user,
         started_at=timezone.now(),
     )
-    entry_of = {
-        p.id: TournamentEntry.objects.create(tournament=tournament, name=" ".join(p.name.split()))
-        for p in kaavio.participants
-    }
+    entry_of = {p.id: _walk_in(tournament, p.name) for p in kaavio.participants}
     for seed, file_id in enumerate(seeds_for(list(kaavio.draw_list)), start=1):
         entry_of[file_id].seed = seed
         entry_of[file_id].save(update_fields=["seed"])
