@@ -191,7 +191,7 @@ export function createControls(root, dispatch) {
 
     let h = "";
     if (state.steps.length) h = "";
-    else if (lagging) h = lagHint(mine, touch);
+    else if (lagging) h = lagHint(mine, touch, root.dataset.orientation === "portrait");
     else if (choosing) h = words.hint;
     // The opening placement has no call card, so its reason (issue 25) is written in the hint.
     else if (placing && !shooting && state.ui.why) h = state.ui.why;
@@ -227,26 +227,38 @@ function coarsePointer() {
 
 /**
  * What a good lag is and what it needs (K-3.1), with the server's suggested power (constraints.lag);
- * how to play it in the device's words (`touch`: a finger, no keys).
+ * how to play it in the device's words (`touch`: a finger, no keys). `upright`: the table is drawn
+ * portrait, a phone's dock under it, where every line of hint is taken from the table's height: the
+ * same facts in fewer words.
  */
-export function lagHint(mine, touch = false) {
+export function lagHint(mine, touch = false, upright = false) {
+  const speed = mine && mine.lag && typeof mine.lag.speed === "number" ? mine.lag.speed : null;
+  const at = speed === null ? null : { speed: speed.toFixed(1) };
+  if (upright) {
+    const what = gettext(
+      "Lag: to the far cushion and back; nearest the home cushion wins, to the millimetre. A long cushion, a ball or the centre line loses.",
+    );
+    const power = at && interpolate(gettext("Straight, about %(speed)s m/s: harder bounces back out."), at);
+    return [what, power, lagHow(touch)].filter(Boolean).join(" ");
+  }
   const what = gettext(
     "Lag: to the far cushion and back; the white that stops nearer the home cushion wins, to the millimetre. A long cushion, a ball or the centre line loses.",
   );
-  const speed = mine && mine.lag && typeof mine.lag.speed === "number" ? mine.lag.speed : null;
   const power =
-    speed === null
-      ? ""
-      : interpolate(
-          gettext(
-            "A good lag is straight and just soft enough to stop short of the home cushion: about %(speed)s m/s. Harder, it bounces off the home cushion and rolls back out.",
-          ),
-          { speed: speed.toFixed(1) },
-        );
-  const how = touch
+    at &&
+    interpolate(
+      gettext(
+        "A good lag is straight and just soft enough to stop short of the home cushion: about %(speed)s m/s. Harder, it bounces off the home cushion and rolls back out.",
+      ),
+      at,
+    );
+  return [what, power, lagHow(touch)].filter(Boolean).join(" ");
+}
+
+function lagHow(touch) {
+  return touch
     ? gettext("Drag near the ball to turn, far from it to fine-tune; hold the white and pull back.")
     : gettext("Hold the white and pull back, or press Space.");
-  return [what, power, how].filter(Boolean).join(" ");
 }
 
 function spinWords(side, height) {
