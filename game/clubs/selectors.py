@@ -117,6 +117,38 @@ def club_recent_matches(*, club: Club, limit: int = CLUB_RECENT_MATCHES) -> list
     return rows
 
 
+#: How many of a member's own matches the club page offers to mark for the club.
+MARKABLE_SHOWN = 8
+
+
+def club_markable_matches(*, club: Club, user: Any) -> list[dict[str, Any]]:
+    """The visitor's own matches that may still count for `club` (match_mark_for_club): open or being
+    played, not the club's yet, the other player (if any) an active member. The club page offers them
+    to pick, so nobody has to find a match's id."""
+    if not club_is_active_member(club=club, user=user):
+        return []
+    members = Membership.objects.filter(club=club, status=Membership.Status.ACTIVE).values("user_id")
+    rows = (
+        Match.objects.filter(Q(player1=user) | Q(player2=user), status__in=(Match.Status.OPEN, Match.Status.ACTIVE))
+        .exclude(club=club)
+        .filter(Q(player2__isnull=True) | Q(player1__in=members, player2__in=members))
+        .filter(team_size__isnull=True)
+        .select_related("player1__profile", "player2__profile")
+        .order_by("-updated_at")[:MARKABLE_SHOWN]
+    )
+    return [
+        {
+            "id": match.pk,
+            "players": [profile_name(user=match.player1), profile_name(user=match.player2)]
+            if match.player2_id
+            else None,
+            "scores": list(match_scores(match=match)),
+            "waiting": match.status == Match.Status.OPEN,
+        }
+        for match in rows
+    ]
+
+
 def leaderboard_for_club(*, club: Club, page: int | str | None = 1, per_page: int = LEADERBOARD_PAGE_SIZE) -> Page:
     """One page of the club leaderboard (see the module docstring); each row carries rank (None when
     unranked), club games played and won."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
+import unicodedata
 import zoneinfo
 from collections.abc import Sequence
 from typing import Any
@@ -40,6 +41,18 @@ from game.tournaments.selectors.placings import final_placings
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 RESERVED_SLUGS = frozenset({"new"})
+
+
+def club_slug_from_name(name: str) -> str:
+    """The address a club's name gives when none is typed ("Kallio Kaisa" -> "kallio-kaisa", "Äänekosken
+    Kaisa" -> "aanekosken-kaisa"): letters without their accents, lower case, every other run of
+    characters one hyphen. static/game/js/club_form.js fills the field with the same as the name is typed
+    (tests/js/fixtures/slugs.json holds the examples both are checked against). May be too short or
+    empty (a name in Cyrillic): the form then asks for an address."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:64].strip("-")
+
+
 MANAGER_ROLES = frozenset({Membership.Role.OWNER, Membership.Role.ADMIN})
 
 

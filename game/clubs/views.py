@@ -8,6 +8,7 @@ message (or answers 403 when the user may not do it at all), and in both cases n
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -27,7 +28,15 @@ from game.clubs import services as club_services
 from game.common.forms import form_errors_add
 from game.common.ratelimit import rate_limited
 from game.matches.selectors import live as live_selectors
-from game.models import Club, Match, Membership, Profile, club_language_default, club_time_zone_default
+from game.models import (
+    MATCH_ID_PATTERN,
+    Club,
+    Match,
+    Membership,
+    Profile,
+    club_language_default,
+    club_time_zone_default,
+)
 
 T = "game/community/"
 
@@ -37,10 +46,13 @@ class ClubForm(forms.Form):
 
     name = forms.CharField(max_length=64, min_length=3, label=gettext_lazy("Name"))
     slug = forms.SlugField(
+        required=False,
         max_length=64,
         min_length=3,
         label=gettext_lazy("Address"),
-        help_text=gettext_lazy("Lowercase letters, digits and hyphens: /clubs/<address>/"),
+        help_text=gettext_lazy(
+            "made from the name as you type it; lowercase letters, digits and hyphens: /clubs/<address>/"
+        ),
     )
     description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=2000, label=gettext_lazy("Description")
@@ -59,6 +71,12 @@ class ClubForm(forms.Form):
         help_text=gettext_lazy("The TV page and the wall chart of its events speak it"),
     )
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "slug" in self.fields and not data.get("slug") and data.get("name"):
+            data["slug"] = club_services.club_slug_from_name(data["name"])  # as the page fills it in
+        return data
+
 
 class ClubEditForm(ClubForm):
     slug = None  # type: ignore[assignment]  # the address is permanent: links to it are shared
@@ -72,8 +90,26 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices, label=gettext_lazy("Role"))
 
 
+#: A match named by its link, its path or its id: "https://kaiza.fi/m/ab12cd/", "/m/ab12cd/", "ab12cd".
+MATCH_REFERENCE = re.compile(rf"^(?:(?:https?://[^/\s]+)?/m/)?({MATCH_ID_PATTERN})/?(?:replay/)?(?:[?#]\S*)?$")
+
+
 class MarkForm(forms.Form):
-    match = forms.CharField(max_length=16, label=gettext_lazy("Match id"))
+    """The match to count for the club: one picked from the member's own (`pick`), or a pasted link."""
+
+    pick = forms.CharField(required=False, max_length=16)
+    match = forms.CharField(required=False, max_length=300, label=gettext_lazy("The match's link"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        given = (data.get("match") or "").strip() or (data.get("pick") or "").strip()  # a pasted link wins
+        found = MATCH_REFERENCE.match(given)
+        if not given:
+            raise ValidationError(_("Choose one of your matches, or paste the match's link."))
+        if found is None:
+            raise ValidationError(_("That is not a match's link: copy it from the match page's address."))
+        data["match_id"] = found.group(1)
+        return data
 
 
 def _error_text(error: ValidationError) -> str:
@@ -147,6 +183,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "roles": Membership.Role.choices,
         "invite_form": InviteForm(),
         "mark_form": MarkForm(),
+        "markable": club_selectors.club_markable_matches(club=club, user=request.user),
     }
     return render(request, T + "club.html", context)
 
@@ -313,9 +350,12 @@ def club_member_remove(request: HttpRequest, slug: str, display_name: str) -> Ht
 def club_mark_match(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(slug)
     form = MarkForm(request.POST)
-    match = Match.objects.filter(pk=form.cleaned_data["match"].strip()).first() if form.is_valid() else None
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect(club_url(club))
+    match = Match.objects.filter(pk=form.cleaned_data["match_id"]).first()
     if match is None:
-        messages.error(request, _("No match has that id."))
+        messages.error(request, _("There is no match at that link."))
         return redirect(club_url(club))
     return _club_action(
         request,

@@ -3,6 +3,10 @@ matches for the club. Every refused action leaves the database as it was."""
 
 from __future__ import annotations
 
+import json
+from html import unescape as html_unescape
+from pathlib import Path
+
 import pytest
 
 from game.clubs import services as club_services
@@ -201,15 +205,51 @@ def test_marking_a_match_for_the_club() -> None:
 
 @pytest.mark.django_db
 def test_mark_form_on_the_club_page(client) -> None:
-    owner, alice, bob = make_player("Owner"), make_player("Alice"), make_player("Bob")
+    """A member counts a match for the club by picking it from their own matches with a member, or by
+    pasting its link (the page's address, its path, or the bare id all do); a link to nothing, or words
+    that are no link, are refused in words and change nothing."""
+    owner, alice, bob, carol = make_player("Owner"), make_player("Alice"), make_player("Bob"), make_player("Carol")
     make_club("Form Club", owner, members=(alice, bob))
-    match = make_match(alice, bob, status=Match.Status.ACTIVE)
+    match = make_match(alice, bob, status=Match.Status.ACTIVE, scores=(12, 3))
+    pasted = make_match(bob, alice, status=Match.Status.ACTIVE)
+    make_match(alice, carol, status=Match.Status.ACTIVE)  # Carol is no member: not offered
+    make_match(alice, bob)  # finished: its club can no longer change
     client.force_login(alice)
-    response = client.post("/clubs/form-club/mark/", {"match": "doesnotexist"}, follow=True)
-    assert b"No match has that id." in response.content
-    response = client.post("/clubs/form-club/mark/", {"match": match.pk}, follow=True)
+    page = client.get("/clubs/form-club/")
+    assert [m["id"] for m in page.context["markable"]] == [pasted.pk, match.pk]
+    html = page.content.decode()
+    assert f'name="pick" value="{match.pk}"' in html and 'Alice</span> <span class="score">12 – 3</span>' in html
+    assert "(/m/" not in html and "Match id" not in html
+    for given, words in (
+        ("https://kaiza.example/m/nosuchmatch/", "There is no match at that link."),
+        ("the one from yesterday", "That is not a match's link"),
+        ("", "Choose one of your matches, or paste the match's link."),
+    ):
+        response = client.post("/clubs/form-club/mark/", {"match": given}, follow=True)
+        assert words in html_unescape(response.content.decode()), given
+    assert not Match.objects.filter(club__isnull=False).exists()
+    response = client.post("/clubs/form-club/mark/", {"pick": match.pk}, follow=True)
     assert Match.objects.get(pk=match.pk).club.slug == "form-club"
     assert response.context["live"][0]["id"] == match.pk
+    assert [m["id"] for m in response.context["markable"]] == [pasted.pk]
+    client.post("/clubs/form-club/mark/", {"pick": "", "match": f"http://testserver/m/{pasted.pk}/?x=1"})
+    assert Match.objects.get(pk=pasted.pk).club.slug == "form-club"
+
+
+@pytest.mark.django_db
+def test_a_new_clubs_address_is_made_from_its_name(client) -> None:
+    """Left empty, the address is made from the name as the page fills it in while the name is typed
+    (static/game/js/club_form.js, the same examples in tests/js/fixtures/slugs.json)."""
+    examples = json.loads((Path(__file__).parents[1] / "js" / "fixtures" / "slugs.json").read_text())
+    for name, slug in examples:
+        assert club_services.club_slug_from_name(name) == slug, name
+    client.force_login(make_player("Alice"))
+    page = client.get("/clubs/new/").content.decode()
+    assert "data-club-form" in page and "game/js/club_form.js" in page
+    response = client.post("/clubs/new/", {"name": "Äänekosken Kaisa", "slug": "", "join_policy": "open"})
+    assert response.status_code == 302 and response["Location"] == "/clubs/aanekosken-kaisa/"
+    refused = client.post("/clubs/new/", {"name": "Клуб Кайза", "slug": "", "join_policy": "open"})
+    assert refused.status_code == 400 and refused.context["form"].errors.get("slug")
 
 
 @pytest.mark.django_db
