@@ -84,7 +84,7 @@ def _line(names: tuple[str, str], scores: tuple[int, int]) -> str:
     return f"{names[0]} {scores[0]} – {scores[1]} {names[1]}"
 
 
-@pytest.mark.slow(20)
+@pytest.mark.slow(13)
 def test_scores_read_the_same_everywhere(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -132,7 +132,7 @@ def _too_wide(page: Any) -> list[str]:
     return found + pages.cut_off(page, "body")
 
 
-@pytest.mark.slow(25)
+@pytest.mark.slow(24)
 def test_phone_pages_fit_the_width(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
@@ -140,7 +140,7 @@ def test_phone_pages_fit_the_width(
     390 px, in English, then Finnish and Russian chosen in the header: nothing wider than the screen,
     nothing cut off ("Your games in progress" was 442-462 px wide, "Back to the game" cut off)."""
     server, ids = _seeded(daphne_factory)
-    context = chromium.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+    context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -167,7 +167,8 @@ def test_phone_pages_fit_the_width(
                 assert page.locator("#in-progress").is_visible(), (language, name)
             if found := _too_wide(page):
                 problems[f"{language} {name}"] = found
-            page.screenshot(path=str(artifacts_dir / f"pages-phone-{name}-{language}.png"), full_page=True)
+            if language == "ru":  # the longest words: what to look at
+                page.screenshot(path=str(artifacts_dir / f"pages-phone-{name}-{language}.png"), full_page=True)
     assert not problems, problems
     assert not errors, errors
     context.close()
@@ -199,7 +200,7 @@ WORDS = {
 }
 
 
-@pytest.mark.slow(15)
+@pytest.mark.slow(14)
 def test_replay_page_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
