@@ -18,8 +18,8 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils import timezone, translation
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from game.accounts.selectors import account_named
@@ -165,7 +165,9 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
                 "ended": ended,
                 "shootout_winner": request.POST.get("shootout_winner", ""),
                 "reason": request.POST.get("reason", "")[:300],
-                "warning": refusal_words(error),
+                # The warning, then each game drawn again with its result and whether it is kept.
+                "warning": error.lines(gettext)[0],
+                "games": error.lines(gettext)[1:],
             }
             return render(request, T + "tables.html", _tables_context(request, tournament, confirm=pending))
         failed = {

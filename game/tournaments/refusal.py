@@ -41,6 +41,10 @@ class TournamentError(Exception):
 
     def words(self, translate: Any) -> str:
         """The refusal through `translate` (gettext for a page; a counted part translates itself)."""
+        return "; ".join(self.lines(translate))
+
+    def lines(self, translate: Any) -> list[str]:
+        """Each part worded on its own (a page may list them: a correction's games, one a line)."""
         shown = []
         for text, params in self.parts:
             if isinstance(text, str):
@@ -48,4 +52,4 @@ class TournamentError(Exception):
                 shown.append(said % params if params else said)
             else:  # ngettext_lazy with a named number: the params choose its form
                 shown.append(str(text % params))
-        return "; ".join(shown)
+        return shown

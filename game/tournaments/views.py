@@ -34,6 +34,7 @@ from game.tournaments import services
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.bracket import bracket_layout
 from game.tournaments.selectors.club import tables_view, walk_ins
+from game.tournaments.selectors.fixes import fix_log
 from game.tournaments.services.base import is_manager
 from game.tournaments.values import number_of
 
@@ -170,7 +171,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "my_entry": selectors.entry_of_user(tournament=tournament, user=request.user),
         "teammate_choices": selectors.teammate_choices(tournament=tournament, user=request.user),
         "teammate_places": list(range(2, tournament.team_size + 1)),
-        "fixes": selectors.fixes_of(tournament=tournament) if manager else [],
+        "fixes": fix_log(tournament=tournament) if manager else [],
         "editable_round": bool(rounds) and rounds[-1]["status"] == "paired",
         "walk_ins": walk_ins(tournament=tournament) if manager else [],
     }

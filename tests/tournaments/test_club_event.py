@@ -339,7 +339,8 @@ def test_points_only_correction_reseeds_the_cup() -> None:
         tournament_result_correct(user=owner, pairing_id=won.pk, result=more, confirm=False)
     assert warned.value.code == "confirm_redraw"
     for game in before:
-        assert f"{game.first.name} – {game.second.name} (3)" in warned.value.message
+        line = f"{game.first.name} – {game.second.name} (round 3), not played yet: no longer drawn"
+        assert line in warned.value.message
     assert (
         list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index", "first_score")) == rows
     )

@@ -22,7 +22,6 @@ from game.models.tournaments import (
     TournamentEntry,
     TournamentEntryMember,
     TournamentPairing,
-    TournamentResultFix,
     TournamentRound,
 )
 from game.tournaments.pairing import knockout
@@ -489,11 +488,3 @@ def awaiting_teams(*, match: Match) -> bool:
     if not match.team_size:
         return False
     return TournamentPairing.objects.filter(match_id=match.pk, no_show_deadline__isnull=False).exists()
-
-
-def fixes_of(*, tournament: Tournament) -> list[TournamentResultFix]:
-    return list(
-        TournamentResultFix.objects.filter(pairing__tournament=tournament)
-        .select_related("fixed_by__profile", "pairing")
-        .order_by("created_at")
-    )

@@ -14,7 +14,7 @@ that it rolls back, so a refused request changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -33,8 +33,10 @@ from game.tournaments.pairing.double_loss import DrawState, record_result
 from game.tournaments.pairing.double_loss_cup import cup_games_kept
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, records
 from game.tournaments.selectors.draw import draw_state, drawn_pairings
+from game.tournaments.selectors.tournaments import pairing_score_line
 from game.tournaments.services import draw
 from game.tournaments.services.base import TournamentError, is_manager, lock_tournament, require_manager
+from game.tournaments.services.corrections import GameKept, Redrawn, outcome_of, outcome_words, redraw_keeping
 from game.tournaments.services.play import draw_advance, pairing_decide, pairing_points, tournament_finish
 from game.tournaments.values import Words, score
 
@@ -54,18 +56,6 @@ class BoardResult:
     second_score: int | None
     ended: str
     shootout_winner: int | None = None
-
-
-@dataclass(frozen=True)
-class Redrawn:
-    """A game that a correction draws again: its names, round and table, and its result if it had one."""
-
-    pairing_id: int
-    first: str
-    second: str
-    round: int
-    table: int | None
-    had_result: bool
 
 
 def target_of(tournament: Tournament) -> int:
@@ -214,6 +204,7 @@ def correction_redraws(
     for game in later.order_by("index", "pk"):
         if game.pk in reseeded or game.first_id in touched or game.second_id in touched:
             touched.update((game.first_id, game.second_id))
+            done = game.status == TournamentPairing.Status.DONE
             redrawn.append(
                 Redrawn(
                     pairing_id=game.pk,
@@ -221,7 +212,8 @@ def correction_redraws(
                     second=names.get(game.second_id or 0, "?"),
                     round=game.round.number,
                     table=game.table,
-                    had_result=game.status == TournamentPairing.Status.DONE,
+                    had_result=done,
+                    score_line=pairing_score_line(game) if done else "",
                 )
             )
     return redrawn
@@ -250,8 +242,12 @@ def _cup_reseeded(
     }
 
 
-def redraw_words(redrawn: list[Redrawn]) -> str:
-    return ", ".join(f"{r.first} – {r.second} ({r.round})" for r in redrawn)
+class _Rehearsed(Exception):
+    """Rolls a rehearsed correction back, carrying what it gave back."""
+
+    def __init__(self, given: dict[int, int]) -> None:
+        super().__init__("rehearsed")
+        self.given = given
 
 
 @transaction.atomic
@@ -259,11 +255,13 @@ def tournament_result_correct(
     *, user: Any, pairing_id: int, result: BoardResult, confirm: bool, reason: str = ""
 ) -> list[Redrawn]:
     """The director corrects an entered result. If the winner changes (or, in a cup event, the
-    seeding moves), the later games drawn from it (:func:`correction_redraws`) are removed, with any
-    result they had, and the draw draws again from the corrected result; their tables go to the new
-    games. Without `confirm` a correction that
-    redraws anything is refused with the list of those games (the form's warning step), so the
-    director sees what changes before it does. The result before is kept (TournamentResultFix)."""
+    seeding moves), the later games drawn from it (:func:`correction_redraws`) are taken out and the
+    draw draws again from the corrected result; a game it gives again between the same two players
+    keeps its result, its table and its times (corrections.py), the others' results are lost.
+    Without `confirm` a correction that redraws anything is refused with each of those games, its
+    result and whether the result is kept or lost (the form's warning step): the correction is
+    rehearsed and rolled back, so the warning says what confirming does. The result before is kept
+    (TournamentResultFix). Returns the games drawn again, each with its outcome."""
     pairing, tournament = _locked_pairing(pairing_id)
     require_manager(club_id=tournament.club_id, user=user)
     if pairing.status != TournamentPairing.Status.DONE:
@@ -275,26 +273,50 @@ def tournament_result_correct(
     scores = (int(result.first_score or 0), int(result.second_score or 0))
     redrawn = correction_redraws(tournament=tournament, pairing=pairing, new_winner=winner, new_scores=scores)
     if redrawn and not confirm:
+        try:
+            with transaction.atomic():
+                raise _Rehearsed(_correct(user, tournament, pairing, result, reason, redrawn))
+        except _Rehearsed as rehearsed:
+            given = rehearsed.given
+        told = [replace(r, outcome=outcome_of(r, given)) for r in redrawn]
         raise TournamentError(
             "confirm_redraw",
-            gettext_noop("these games are drawn again: %(games)s; confirm the correction to go on"),
-            {"games": redraw_words(redrawn)},
+            gettext_noop("these games are drawn again; confirm the correction to go on"),
+            more=[outcome_words(r) for r in told],
         )
+    given = _correct(user, tournament, pairing, result, reason, redrawn)
+    return [replace(r, outcome=outcome_of(r, given)) for r in redrawn]
+
+
+def _correct(
+    user: Any,
+    tournament: Tournament,
+    pairing: TournamentPairing,
+    result: BoardResult,
+    reason: str,
+    redrawn: list[Redrawn],
+) -> dict[int, int]:
+    """The correction itself (see :func:`tournament_result_correct`); returns the games given back."""
     before = _record(pairing)
     _decide(tournament, pairing, result)
     TournamentResultFix.objects.create(
         pairing=pairing, fixed_by=user, reason=reason, before=before, after=_record(pairing)
     )
+    given: dict[int, int] = {}
+    now = game_now()
     if redrawn:
-        TournamentPairing.objects.filter(pk__in=[r.pairing_id for r in redrawn]).delete()
+        out = TournamentPairing.objects.filter(pk__in=[r.pairing_id for r in redrawn]).order_by("index")
+        taken_out = [GameKept.of(game) for game in out]
+        out.delete()
         _renumber(tournament)
+        given = redraw_keeping(tournament, taken_out, now)
     if tournament.status == Tournament.Status.FINISHED:
         if draw.draw_is_over(tournament):
             tournament_finish(tournament)  # the placings may have changed with the result
         else:
             draw.draw_reopen(tournament)  # a player back in: the draw goes on
-    draw_advance(tournament, game_now())
-    return redrawn
+    draw_advance(tournament, now)
+    return given
 
 
 def _renumber(tournament: Tournament) -> None:
