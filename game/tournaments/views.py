@@ -261,12 +261,16 @@ def tournament_close(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _act(
+    """Start now (the event page's button, or the director's tables page, which it goes back to)."""
+    response = _act(
         request,
         tournament_id,
         lambda: services.tournament_start_now(user=request.user, tournament_id=tournament_id),
         str(_("The tournament has started.")),
     )
+    if request.POST.get("back") == "tables" and response.status_code == 302:
+        return redirect("tournament_tables", tournament_id=tournament_id)
+    return response
 
 
 def _int(value: Any) -> int | None:

@@ -39,6 +39,7 @@ result = club.slug
 
 
 @pytest.mark.browser
+@pytest.mark.slow(15)
 def test_club_night_in_helsinki_time(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:

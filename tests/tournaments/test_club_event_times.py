@@ -187,8 +187,14 @@ def test_start_now(client: Client) -> None:
     scheduled = _form_event(client, club, walk_ins=("Aino", "Bertta", "Celia", "Dora"))
     tournament_close_entries(user=director, tournament_id=scheduled.pk, now=game_now())
     assert not on_tables(scheduled)  # paired, waiting for its start time
-    client.post(f"/tournaments/{scheduled.pk}/start/", **FI)
+    tables_page = client.get(f"/tournaments/{scheduled.pk}/tables/", **FI).content.decode()
+    assert "Aloita nyt" in tables_page  # on the director's phone page too
+    started = client.post(f"/tournaments/{scheduled.pk}/start/", {"back": "tables"}, follow=True, **FI)
+    assert started.redirect_chain[-1][0] == f"/tournaments/{scheduled.pk}/tables/"
     assert len(on_tables(scheduled)) == 2
+    page = started.content.decode()
+    assert all(p.first.name in page and p.second.name in page for p in on_tables(scheduled).values())
+    assert "Aloita nyt" not in page
 
     # Too few to draw: refused in words, nothing changed (the clock would have cancelled it).
     few = _form_event(client, club, walk_ins=("Eeva", "Fanny"))
