@@ -249,8 +249,8 @@ def test_placed_white_is_asked_about_linked_and_kept_on_reload(
         page.goto(f"{server.url}/practice/?p={in_hand}")
         wait_ready(page)
         page.locator(".kz-board-ask").click()
-        page.wait_for_function("() => !document.querySelector('.kz-board-status').hidden")
-        assert "Place your white" in page.locator(".kz-board-status").inner_text()
+        # "The engine is thinking…" shows first, then the answer: wait for the answer's words.
+        pages.wait_text(page, ".kz-board-status", "Place your white")
         driver.click_world(page, 0.4, 0.5)
         wait_position_change(page, in_hand)
         placed = position(page)
