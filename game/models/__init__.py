@@ -438,6 +438,7 @@ from game.models.tournaments import (  # noqa: E402
     TournamentEntryMember,
     TournamentPairing,
     TournamentResultFix,
+    TournamentResultKey,
     TournamentRound,
 )
 
@@ -467,5 +468,6 @@ __all__ = [
     "TournamentEntryMember",
     "TournamentPairing",
     "TournamentResultFix",
+    "TournamentResultKey",
     "TournamentRound",
 ]

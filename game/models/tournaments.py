@@ -320,3 +320,19 @@ class TournamentResultFix(models.Model):
             "pairing",
             "created_at",
         )
+
+
+class TournamentResultKey(models.Model):
+    """A result form's key, kept once the result it carried is stored: the same form sent again (a
+    phone that lost the answer and sends what it kept once the club's wifi is back) is answered as
+    stored and changes nothing (game/tournaments/services/club.py)."""
+
+    key = models.CharField(max_length=64, unique=True, verbose_name=_("entry key"))
+    pairing = models.ForeignKey(
+        TournamentPairing, on_delete=models.CASCADE, related_name="+", verbose_name=_("pairing")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+
+    class Meta:
+        verbose_name = _("result entry key")
+        verbose_name_plural = _("result entry keys")

@@ -3,6 +3,7 @@ club page) without each of those views having to know about tournaments: each re
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import template
@@ -37,3 +38,10 @@ def club_tournaments(club: Any) -> list[dict[str, Any]]:
 def can_run_tournaments(context: template.Context, club: Any) -> bool:
     request = context.get("request")
     return is_manager(club_id=club.pk, user=getattr(request, "user", None))
+
+
+@register.simple_tag
+def result_entry_key() -> str:
+    """A fresh key for one result form: the form's result is stored once under it, however often the
+    phone sends it (game/tournaments/services/club.py result_key_seen)."""
+    return secrets.token_urlsafe(18)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils import timezone, translation
@@ -42,6 +42,7 @@ from game.tournaments.services.club import (
     ON_TIME,
     SHOOTOUT,
     BoardResult,
+    result_key_seen,
     tournament_result_correct,
     tournament_result_enter,
 )
@@ -129,34 +130,64 @@ def _result_of(request: HttpRequest, pairing: TournamentPairing) -> BoardResult:
     )
 
 
+#: The header the tables page's script (static/game/js/result_form.js) sends a result form with: it
+#: is answered in JSON (stored or not, and the words), so the phone knows whether to keep the entry.
+FETCHED = "X-Kaiza-Form"
+
+
+def _answer(request: HttpRequest, page: HttpResponse, *, stored: bool, words: Any, status: int) -> HttpResponse:
+    """The page for a form sent by the browser; for the script, whether the result is stored and why."""
+    if request.headers.get(FETCHED) != "fetch":
+        return page
+    return JsonResponse({"stored": stored, "words": str(words)}, status=status)
+
+
 @login_required
 @require_POST
 def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
     """Enter a game's result, or correct an entered one. A correction that draws games again first
-    shows the director which (the warning step); the form sent again with `confirm` does it."""
+    shows the director which (the warning step); the form sent again with `confirm` does it. Each
+    form carries a key (`entry_key`): sent again, a form whose result is stored is answered as
+    stored and changes nothing (a phone that kept it while the wifi was down sends it once more)."""
     tournament = _club_event_or_404(tournament_id)
     pairing = (
         TournamentPairing.objects.filter(pk=pairing_id, tournament=tournament).select_related("first", "second").first()
     )
     if pairing is None:
+        # A game a correction took out since the form was shown: the phone that kept it is told so.
+        if request.headers.get(FETCHED) == "fetch":
+            return JsonResponse({"stored": False, "words": gettext("there is no such game")}, status=404)
         raise Http404("No such game")
     correcting = pairing.status == TournamentPairing.Status.DONE
     ended = request.POST.get("ended", "")
+    key = request.POST.get("entry_key", "")[:100]
+    done_words = _("The result is corrected.") if correcting else _("The result is in.")
     try:
-        result = _result_of(request, pairing)
-        if correcting:
+        if result_key_seen(key=key, pairing_id=pairing.pk):
+            done_words = _("The result is in.")  # the first sending stored it; this one changes nothing
+        elif correcting:
             tournament_result_correct(
                 user=request.user,
                 pairing_id=pairing.pk,
-                result=result,
+                result=_result_of(request, pairing),
                 confirm=request.POST.get("confirm") == "1",
                 reason=request.POST.get("reason", "")[:400],
+                key=key,
             )
         else:
-            tournament_result_enter(user=request.user, pairing_id=pairing.pk, result=result)
+            tournament_result_enter(
+                user=request.user, pairing_id=pairing.pk, result=_result_of(request, pairing), key=key
+            )
     except TournamentError as error:
+        words = refusal_words(error)
         if error.forbidden:
-            return _forbidden(request, refusal_words(error), f"/tournaments/{tournament_id}/")
+            return _answer(
+                request,
+                _forbidden(request, words, f"/tournaments/{tournament_id}/"),
+                stored=False,
+                words=words,
+                status=403,
+            )
         if error.code == "confirm_redraw":
             pending = {
                 "pairing": pairing_id,
@@ -165,26 +196,30 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
                 "ended": ended,
                 "shootout_winner": request.POST.get("shootout_winner", ""),
                 "reason": request.POST.get("reason", "")[:300],
+                "entry_key": key,
                 # The warning, then each game drawn again with its result and whether it is kept.
                 "warning": error.lines(gettext)[0],
                 "games": error.lines(gettext)[1:],
             }
-            return render(request, T + "tables.html", _tables_context(request, tournament, confirm=pending))
+            page = render(request, T + "tables.html", _tables_context(request, tournament, confirm=pending))
+            return _answer(request, page, stored=False, words=words, status=409)
         failed = {
             "pairing": pairing_id,
             "first_score": request.POST.get("first_score", "")[:24],
             "second_score": request.POST.get("second_score", "")[:24],
             "ended": ended,
             "shootout_winner": _number(request.POST.get("shootout_winner")),
-            "error": refusal_words(error),
+            "error": words,
         }
         # The refusal beside the form it answers, with what was typed kept (on a phone of four
         # tables a message at the top is out of sight); 400: nothing was stored.
-        return render(request, T + "tables.html", _tables_context(request, tournament, failed=failed), status=400)
-    else:
-        messages.success(request, _("The result is corrected.") if correcting else _("The result is in."))
-        realtime.tournament_publish_sync(tournament_id)
-    return redirect("tournament_tables", tournament_id=tournament_id)
+        page = render(request, T + "tables.html", _tables_context(request, tournament, failed=failed), status=400)
+        return _answer(request, page, stored=False, words=words, status=400)
+    messages.success(request, done_words)
+    realtime.tournament_publish_sync(tournament_id)
+    return _answer(
+        request, redirect("tournament_tables", tournament_id=tournament_id), stored=True, words=done_words, status=200
+    )
 
 
 def _act(request: HttpRequest, tournament_id: int, action: Any, success: Any) -> HttpResponse:

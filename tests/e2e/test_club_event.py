@@ -264,3 +264,86 @@ def test_club_event_live_page_on_a_tv(
         assert tv.errors == [] and tv.evaluate("() => window.__csp") == []
     assert fonts[1920] >= 20 and fonts[1920] > fonts[1280] >= 16, fonts  # readable across a room
     pages.assert_clean_log(server)
+
+
+#: The result of a game on the server: its status, scores, and the keys and fixes stored for it.
+GAME_ROW = """
+from game.models.tournaments import TournamentPairing, TournamentResultFix, TournamentResultKey
+p = TournamentPairing.objects.get(tournament_id={tid}, table={table}, round__number=1)
+result = [p.status, p.first_score, p.second_score, TournamentResultKey.objects.filter(pairing=p).count(),
+          TournamentResultFix.objects.filter(pairing=p).count(),
+          TournamentPairing.objects.filter(tournament_id={tid}).count()]
+"""
+
+UNSENT = "() => JSON.parse(localStorage.getItem('kaiza.unsentResults') || '[]')"
+
+#: The next request the page makes goes through and is answered, but the page sees the network fail
+#: (the club's wifi dropping while the answer is on its way back).
+LOSE_THE_ANSWER = """() => {
+  const real = window.fetch;
+  window.fetch = async (...args) => {
+    window.fetch = real;
+    await real(...args);
+    throw new TypeError('Failed to fetch');
+  };
+}"""
+
+
+@pytest.mark.browser
+def test_result_entered_offline_is_sent_once(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    """The club's wifi goes down as the director saves a result on the phone: the form says it is not
+    sent and kept on the phone, nothing is stored; the connection back, it is sent by itself and stored
+    once. Then the answer of a sent result is lost on its way back (stored on the server, the phone
+    sees no answer): the phone keeps it and sends it again, and the server stores it once."""
+    server = daphne_factory()
+    tid = pages.django_run(server.env, SETUP)
+    director = finnish(chromium, pages.PHONE_PORTRAIT)
+    sign_in(director, server.url, "johtaja")
+    director.goto(f"{server.url}/tournaments/{tid}/tables/")
+    table = director.locator("article[data-table='1']")
+    table.locator("input[name=first_score]").fill("60")
+    table.locator("input[name=second_score]").fill("41")
+
+    director.context.set_offline(True)
+    table.locator("button[type=submit]", has_text="Tallenna tulos").click()
+    status = table.locator("[data-form-status]", has_text="Ei lähetetty")  # not "Lähetetään…" (sending)
+    status.wait_for(state="visible")
+    assert "Ei lähetetty: ei yhteyttä" in status.inner_text() and "puhelimeen" in status.inner_text()
+    kept = pages.visible_text(director, "[data-unsent]")
+    assert "Pöytä 1:" in kept and "Lähetä nyt" in kept, kept
+    assert len(director.evaluate(UNSENT)) == 1
+    assert table.locator("input[name=first_score]").input_value() == "60"  # what was typed is still there
+    assert pages.cut_off(director, "main") == []
+    director.screenshot(path=str(artifacts_dir / "club-event-offline-kept-fi.png"), full_page=True)
+    row = pages.django_run(server.env, GAME_ROW.format(tid=tid, table=1))
+    assert row[0] == "playing" and row[3] == 0, row  # nothing reached the server
+
+    with director.expect_navigation():  # the connection is back: sent by itself, then the tables again
+        director.context.set_offline(False)
+    director.wait_for_load_state()
+    assert "Tulos on kirjattu." in pages.visible_text(director, "ul.messages")
+    assert director.evaluate(UNSENT) == [] and not director.locator("[data-unsent]").is_visible()
+    status, first, second, keys, fixes, _ = pages.django_run(server.env, GAME_ROW.format(tid=tid, table=1))
+    assert (status, first, second, keys, fixes) == ("done", 60, 41, 1, 0)
+
+    # Table 2: the server stores the result, but its answer never reaches the phone.
+    table = director.locator("article[data-table='2']")
+    table.locator("input[name=first_score]").fill("60")
+    table.locator("input[name=second_score]").fill("52")
+
+    # The page's next request reaches the server, which stores the result; its answer is lost.
+    director.evaluate(LOSE_THE_ANSWER)
+    table.locator("button[type=submit]").click()
+    table.locator("[data-form-status]", has_text="Ei lähetetty").wait_for(state="visible")
+    assert len(director.evaluate(UNSENT)) == 1
+    stored_once = pages.django_run(server.env, GAME_ROW.format(tid=tid, table=2))
+    assert stored_once[:5] == ["done", 60, 52, 1, 0], stored_once
+    with director.expect_navigation():  # sent again: the server knows its key and changes nothing
+        director.evaluate("() => window.dispatchEvent(new Event('online'))")
+    director.wait_for_load_state()
+    assert director.evaluate(UNSENT) == []
+    assert pages.django_run(server.env, GAME_ROW.format(tid=tid, table=2)) == stored_once
+    assert director.errors == [] and director.evaluate("() => window.__csp") == []
+    pages.assert_clean_log(server)

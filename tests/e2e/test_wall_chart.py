@@ -26,7 +26,7 @@ from django.utils import timezone
 from game.models.tournaments import Tournament, TournamentPairing
 from game.tournaments.services import tournament_close_entries, tournament_create
 from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT, BoardResult, tournament_result_enter
-from game.tournaments.services.club import tournament_walk_in_enter
+from game.tournaments.services import tournament_walk_in_enter
 from tests.support.community_factories import make_club, make_player
 director = make_player("Kaavio-johtaja")
 club = make_club("Kaavioseura", director)

@@ -13,7 +13,13 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.utils import timezone
 
-from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
+from game.models.tournaments import (
+    Tournament,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+    TournamentResultKey,
+)
 from game.tournaments.services import tournament_close_entries
 from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT, BoardResult, tournament_result_enter
 from tests.support.community_factories import make_club, make_player
@@ -246,3 +252,45 @@ def test_club_screens_speak_the_club_language(client: Any) -> None:
     ):
         page = client.get(url, HTTP_ACCEPT_LANGUAGE="fi")
         assert page["Content-Language"] == "ru" and words in page.content.decode(), url
+
+
+def test_a_result_form_stores_its_result_once(client: Any) -> None:
+    """Each result form carries a key (the director's and a player's): sent twice, as a phone that lost
+    the first answer does, its result is stored once and the second sending is answered as stored; the
+    tables page's script gets the answers in JSON. A key that is not a form's, or another game's, is
+    refused and changes nothing."""
+    tournament, owner = club_event(6, 2, tag="k", players_enter_results=True)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    games = on_tables(tournament)
+    player = make_player("Keyed player")
+    TournamentEntryMember.objects.create(entry_id=games[1].first_id, tournament=tournament, user=player, position=0)
+    client.force_login(player)
+    page = client.get(f"/tournaments/{tournament.pk}/tables/").content.decode()
+    keys = re.findall(r'name="entry_key" value="([A-Za-z0-9_-]{16,64})"', page)
+    assert len(keys) == 1 and "data-result-form" in page  # the player's own game only
+    url = f"/tournaments/{tournament.pk}/pairings/{games[1].pk}/result/"
+    form = {"first_score": "60", "second_score": "41", "ended": "target", "entry_key": keys[0]}
+    fetched = {"HTTP_X_KAIZA_FORM": "fetch"}
+    first = client.post(url, form, **fetched)
+    assert first.status_code == 200 and first.json() == {"stored": True, "words": "The result is in."}
+    stored = TournamentPairing.objects.get(pk=games[1].pk)
+    assert (stored.status, stored.first_score, stored.second_score) == (TournamentPairing.Status.DONE, 60, 41)
+    drawn = TournamentPairing.objects.filter(tournament=tournament).count()
+    again = client.post(url, form, **fetched)
+    assert again.status_code == 200 and again.json()["stored"] is True
+    assert TournamentResultKey.objects.filter(pairing_id=games[1].pk).count() == 1
+    assert TournamentPairing.objects.filter(tournament=tournament).count() == drawn  # not drawn twice
+    assert client.post(url, form).status_code == 302  # the browser's own sending: the tables page
+
+    client.force_login(owner)
+    other = f"/tournaments/{tournament.pk}/pairings/{games[2].pk}/result/"
+    for key in (keys[0], "not a key!", "x" * 200):
+        refused = client.post(other, {**form, "entry_key": key}, **fetched)
+        assert refused.status_code == 400 and refused.json() == {
+            "stored": False,
+            "words": "this form is out of date: open the tables page again",
+        }, key
+    slip = client.post(other, {**form, "first_score": "6o", "entry_key": "k" * 22}, **fetched)
+    assert slip.status_code == 400 and slip.json()["stored"] is False
+    assert TournamentPairing.objects.get(pk=games[2].pk).status == TournamentPairing.Status.PLAYING
+    assert not TournamentResultKey.objects.filter(key="k" * 22).exists()

@@ -14,6 +14,7 @@ that it rolls back, so a refused request changes nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,6 +28,7 @@ from game.models.tournaments import (
     TournamentEntryMember,
     TournamentPairing,
     TournamentResultFix,
+    TournamentResultKey,
     TournamentRound,
 )
 from game.tournaments.pairing.double_loss import DrawState, record_result
@@ -163,12 +165,39 @@ def _decide(tournament: Tournament, pairing: TournamentPairing, result: BoardRes
     )
 
 
+#: A result form's key (game/tournaments/club_views.py makes one for each form it shows).
+ENTRY_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def result_key_seen(*, key: str, pairing_id: int) -> bool:
+    """Whether the result a form carried under `key` is stored already: sent again (a phone that kept
+    it while the connection was down, or lost the answer), it is answered as stored and changes
+    nothing. No key (a form without one): never seen. A key that is not a form's, or that stored
+    another game's result, is refused."""
+    if not key:
+        return False
+    if not ENTRY_KEY.fullmatch(key):
+        raise TournamentError("bad_value", gettext_noop("this form is out of date: open the tables page again"))
+    kept = TournamentResultKey.objects.filter(key=key).values_list("pairing_id", flat=True).first()
+    if kept is not None and kept != pairing_id:
+        raise TournamentError("bad_value", gettext_noop("this form is out of date: open the tables page again"))
+    return kept is not None
+
+
+def _keep_key(key: str, pairing: TournamentPairing) -> None:
+    if key:
+        TournamentResultKey.objects.create(key=key, pairing=pairing)
+
+
 @transaction.atomic
-def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult) -> TournamentPairing:
+def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult, key: str = "") -> TournamentPairing:
     """A game on a table has ended: its result is stored, the table is free, the draw draws on and
     the next drawn game goes to the free table (play.draw_advance). Only a game being played on a
-    table takes a result; an entered one is corrected (:func:`tournament_result_correct`)."""
+    table takes a result; an entered one is corrected (:func:`tournament_result_correct`). A form's
+    `key` stores its result once (:func:`result_key_seen`)."""
     pairing, tournament = _locked_pairing(pairing_id)
+    if result_key_seen(key=key, pairing_id=pairing.pk):
+        return pairing
     if not may_enter_result(tournament=tournament, pairing=pairing, user=user):
         raise TournamentError(
             "not_allowed", gettext_noop("only the director enters this game's result"), forbidden=True
@@ -178,6 +207,7 @@ def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult) 
     if pairing.table is None:
         raise TournamentError("no_table", gettext_noop("this game is waiting for a table"))
     _decide(tournament, pairing, result)  # it keeps its table, which is free once nothing plays on it
+    _keep_key(key, pairing)
     draw_advance(tournament, game_now())
     return pairing
 
@@ -252,7 +282,7 @@ class _Rehearsed(Exception):
 
 @transaction.atomic
 def tournament_result_correct(
-    *, user: Any, pairing_id: int, result: BoardResult, confirm: bool, reason: str = ""
+    *, user: Any, pairing_id: int, result: BoardResult, confirm: bool, reason: str = "", key: str = ""
 ) -> list[Redrawn]:
     """The director corrects an entered result. If the winner changes (or, in a cup event, the
     seeding moves), the later games drawn from it (:func:`correction_redraws`) are taken out and the
@@ -261,8 +291,11 @@ def tournament_result_correct(
     Without `confirm` a correction that redraws anything is refused with each of those games, its
     result and whether the result is kept or lost (the form's warning step): the correction is
     rehearsed and rolled back, so the warning says what confirming does. The result before is kept
-    (TournamentResultFix). Returns the games drawn again, each with its outcome."""
+    (TournamentResultFix). Returns the games drawn again, each with its outcome. A form's `key`
+    corrects once (:func:`result_key_seen`)."""
     pairing, tournament = _locked_pairing(pairing_id)
+    if result_key_seen(key=key, pairing_id=pairing.pk):
+        return []
     require_manager(club_id=tournament.club_id, user=user)
     if pairing.status != TournamentPairing.Status.DONE:
         raise TournamentError("not_finished", gettext_noop("this game has no result yet: enter it instead"))
@@ -285,6 +318,7 @@ def tournament_result_correct(
             more=[outcome_words(r) for r in told],
         )
     given = _correct(user, tournament, pairing, result, reason, redrawn)
+    _keep_key(key, pairing)
     return [replace(r, outcome=outcome_of(r, given)) for r in redrawn]
 
 
