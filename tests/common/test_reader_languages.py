@@ -147,9 +147,9 @@ async def test_each_reader_reads_the_verdict_the_list_the_result_and_errors_in_t
     finished = await watcher.until_version(v + 2)
     assert finished["t"] == "finished"
     result = finished["d"]["result"]
-    assert result["words"]["en"] == result["text"] and result["text"].startswith(f"{names[0]} won ")
-    assert result["words"]["fi"].startswith(f"{names[0]} voitti ")
-    assert result["words"]["ru"].startswith(f"{names[0]} выигрывает ")
+    assert result["words"]["en"] == result["text"] and result["text"].startswith(f"{names[0]} won: ")
+    assert result["words"]["fi"].startswith(f"{names[0]} voitti: ")
+    assert result["words"]["ru"].startswith(f"{names[0]} выигрывает: ")
     entries, stored = await stored_history(match_id)
     assert [e["words"]["fi"] for e in entries if e["v"] == v] == [verdict["words"]["fi"]]
     assert entries[-1]["kind"] == "finish" and entries[-1]["words"]["ru"] == result["words"]["ru"]
