@@ -11,6 +11,7 @@ from game.puzzles import views as puzzles
 from game.site.views import catalogue, learn, players, practice
 from game.site.views import pages as site
 from game.tournaments import club_views as club_events
+from game.tournaments import screen_views as club_screens
 from game.tournaments import views as tournaments
 
 urlpatterns = [
@@ -30,6 +31,7 @@ urlpatterns = [
     *computer.urlpatterns,
     *tournaments.urlpatterns,
     *club_events.urlpatterns,
+    *club_screens.urlpatterns,
     *learn.urlpatterns,
     *practice.urlpatterns,
     *puzzles.urlpatterns,

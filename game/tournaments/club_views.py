@@ -1,7 +1,8 @@
 """The pages of an event at the club (issue 28 item 3): the director's phone page of the tables with
 a result form for each game, the correction's warning step, walk-in entries and their link to an
-account, and the printable score sheets. The public page of the tables is the tournament's live page
-(its parts show the tables, and follow the tournament socket without a reload).
+account, the printable score sheets, and KaisaKaavio files in and out. The public page of the tables
+is the tournament's live page (its parts show the tables, and follow the tournament socket without a
+reload); the club's TV and wall chart are game/tournaments/screen_views.py.
 
 Thin, as game/tournaments/views.py: forms are read here, every decision is the services' (a refusal
 comes back as its words and nothing has changed); after a write the pages are told.
@@ -16,8 +17,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
-from django.utils import timezone, translation
 from django.utils.html import format_html
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -27,8 +29,7 @@ from game.models import Club
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
 from game.realtime import fanout as realtime
 from game.tournaments.selectors import tournaments as selectors
-from game.tournaments.selectors.chart import wall_chart
-from game.tournaments.selectors.club import latest_results, score_sheets, tables_view
+from game.tournaments.selectors.club import score_sheets, tables_view
 from game.tournaments.selectors.tournaments import tournament_summary
 from game.tournaments.services import (
     TournamentError,
@@ -46,7 +47,7 @@ from game.tournaments.services.club import (
     tournament_result_correct,
     tournament_result_enter,
 )
-from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_import
+from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_export, kaavio_import
 from game.tournaments.values import TABLES_FIELD, Words, number_of
 from game.tournaments.views import refusal_words
 
@@ -267,79 +268,6 @@ def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpRes
     )
 
 
-#: Seconds a TV page shows a page of a section that has more rows than room, before the next.
-TV_PAGE_SECONDS = 12
-
-
-def _tv_context(tournament: Tournament) -> dict[str, Any]:
-    summary = tournament_summary(tournament=tournament)
-    draw = selectors.draw_view(tournament=tournament)
-    tables = tables_view(tournament=tournament)
-    return {
-        "tournament": tournament,
-        "summary": summary,
-        "tables": tables,
-        "in_progress": draw["in_progress"] if draw and not tables else [],
-        "current": selectors.current_round(tournament=tournament) if not draw and not tables else None,
-        "chart": wall_chart(tournament=tournament),
-        "draw": draw,
-        "results": latest_results(tournament=tournament),
-        "standings": selectors.standings(tournament=tournament),
-        "bracket": tournament.format in selectors.ELIMINATIONS,
-        "swiss": tournament.format == Tournament.Format.SWISS,
-        "limit_minutes": summary["clock"]["minutes"],
-        "now_ms": int(timezone.now().timestamp() * 1000),  # the table clocks are wall-clock records
-        "page_seconds": TV_PAGE_SECONDS,
-    }
-
-
-def tournament_tv(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """An event on a club's TV: the tables in play, the draw, the latest results and the standings
-    on one screen without the site's menu, in the club's language (nobody signs in to a TV, and
-    its browser's language is whatever the set came with). `?part=1` is the screen's changing part,
-    fetched again when the tournament socket says so."""
-    tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
-    if tournament is None:
-        raise Http404("No such tournament")
-    language = tournament.club.language
-    with translation.override(language):
-        template = T + ("_tv_parts.html" if request.GET.get("part") else "tv.html")
-        response = render(request, template, _tv_context(tournament))
-    response["Content-Language"] = language
-    return response
-
-
-#: The paper sizes the wall chart prints on (its print CSS names a page for each; A4 unless asked).
-CHART_PAPERS = ("a4", "a3")
-
-
-def tournament_chart(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The wall chart of a drawn event to print (A4 or A3 landscape, `?paper=a3`): the whole draw so
-    far, a line per player and a column per round, and at the end the placings with every tie-break;
-    in the club's language, like the TV (it hangs on the club's wall). Other formats have no chart."""
-    tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
-    if tournament is None:
-        raise Http404("No such tournament")
-    language = tournament.club.language
-    with translation.override(language):
-        chart = wall_chart(tournament=tournament)
-        if chart is None:
-            raise Http404("This tournament has no draw to chart")
-        paper = request.GET.get("paper", "a4")
-        context = {
-            "tournament": tournament,
-            "summary": tournament_summary(tournament=tournament),
-            "chart": chart,
-            "draw": selectors.draw_view(tournament=tournament),
-            "standings": selectors.standings(tournament=tournament),
-            "paper": paper if paper in CHART_PAPERS else "a4",
-            "printed_at": timezone.now(),
-        }
-        response = render(request, T + "chart.html", context)
-    response["Content-Language"] = language
-    return response
-
-
 @login_required
 def tournament_sheets(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The score sheets to print, one per game not yet ended (print CSS: one page each)."""
@@ -347,6 +275,11 @@ def tournament_sheets(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not is_manager(club_id=tournament.club_id, user=request.user):
         return _forbidden(request, _("Only the director prints the score sheets."), f"/tournaments/{tournament_id}/")
     return render(request, T + "sheets.html", {"tournament": tournament, "sheets": score_sheets(tournament=tournament)})
+
+
+#: The tags of a message the import's form shows beside itself (game/templates/game/tournaments/
+#: _club_history.html); "beside-form" keeps it off the site's message list at the top of the page.
+BESIDE_IMPORT = "beside-form kaavio-import"
 
 
 @login_required
@@ -376,12 +309,14 @@ def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
     except TournamentError as error:
         if error.forbidden:
             return _forbidden(request, refusal_words(error), f"/clubs/{club.slug}/")
+        words: Any = refusal_words(error)
         if error.code == "already_imported":  # the words, and the way to the event that is there
             url = str(error.parts[0][1]["url"])
-            messages.error(request, format_html('{} <a href="{}">{}</a>', refusal_words(error), url, _("Open it")))
-        else:
-            messages.error(request, refusal_words(error))
-        return redirect(f"/clubs/{club.slug}/#tournaments")
+            words = format_html('{} <a href="{}">{}</a>', words, url, _("Open it"))
+        # Said beside the upload's form, where the eye is: the club page scrolls to the form and the
+        # site's message list at the top leaves it out (game/templates/game/base.html).
+        messages.error(request, words, extra_tags=BESIDE_IMPORT)
+        return redirect(f"/clubs/{club.slug}/#kaavio-import")
     messages.success(request, _("The event is imported."))
     if imported.ignored:
         messages.info(
@@ -390,6 +325,32 @@ def club_kaisakaavio_import(request: HttpRequest, slug: str) -> HttpResponse:
             % {"fields": ", ".join(imported.ignored)},
         )
     return redirect("tournament", tournament_id=imported.tournament.pk)
+
+
+@login_required
+def tournament_kaavio_export(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A club admin downloads a drawn event as a KaisaKaavio file (services/kaavio.py), from the club
+    page or the event's: the program opens it, and Kaiza imports it back as it was. An event whose
+    draw has not begun, or of another format, has no file: the event page says why."""
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament")
+    if not is_manager(club_id=tournament.club_id, user=request.user):
+        return _forbidden(
+            request, _("Only the club's owner or an admin can export an event."), f"/tournaments/{tournament_id}/"
+        )
+    try:
+        if tournament.status not in selectors.PLAYED:
+            raise TournamentError("not_drawn", gettext_noop("the draw has not begun: there is nothing to export yet"))
+        text = kaavio_export(tournament=tournament)
+    except TournamentError as error:
+        messages.error(request, refusal_words(error))
+        return redirect("tournament", tournament_id=tournament_id)
+    day = tournament.starts_at.astimezone(tournament.club.zone).date().isoformat()
+    response = HttpResponse(text, content_type="application/xml; charset=utf-8")
+    filename = f"{slugify(tournament.name) or 'kaisakaavio'}-{day}.xml"
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename) or ""
+    return response
 
 
 @login_required
@@ -427,8 +388,7 @@ urlpatterns: list[URLPattern] = [
     path("tournaments/<int:tournament_id>/tables/", tournament_tables, name="tournament_tables"),
     path("tournaments/<int:tournament_id>/sheets/", tournament_sheets, name="tournament_sheets"),
     path("tournaments/<int:tournament_id>/delete/", tournament_delete_page, name="tournament_delete"),
-    path("tournaments/<int:tournament_id>/tv/", tournament_tv, name="tournament_tv"),
-    path("tournaments/<int:tournament_id>/chart/", tournament_chart, name="tournament_chart"),
+    path("tournaments/<int:tournament_id>/kaisakaavio.xml", tournament_kaavio_export, name="tournament_kaavio_export"),
     path("tournaments/<int:tournament_id>/walk-in/", tournament_walk_in, name="tournament_walk_in"),
     path("tournaments/<int:tournament_id>/walk-in/join/", tournament_walk_in_join, name="tournament_walk_in_join"),
     path(

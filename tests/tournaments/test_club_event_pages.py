@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from game.models.tournaments import (
@@ -20,6 +21,7 @@ from game.models.tournaments import (
     TournamentPairing,
     TournamentResultKey,
 )
+from game.tournaments.kaisakaavio import parse
 from game.tournaments.services import tournament_close_entries
 from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT, BoardResult, tournament_result_enter
 from tests.support.community_factories import make_club, make_player
@@ -294,3 +296,38 @@ def test_a_result_form_stores_its_result_once(client: Any) -> None:
     assert slip.status_code == 400 and slip.json()["stored"] is False
     assert TournamentPairing.objects.get(pk=games[2].pk).status == TournamentPairing.Status.PLAYING
     assert not TournamentResultKey.objects.filter(key="k" * 22).exists()
+
+
+def test_upload_refusal_beside_its_form_and_export_from_the_club_page(client: Any) -> None:
+    """A refused KaisaKaavio upload is said beside the upload's form, which the club page scrolls to,
+    wholly in the reader's language; the site's message list at the top does not repeat it. A drawn
+    event is exported from the club page (and the event's) by its admins, as the file the program
+    reads and Kaiza imports back; others are refused."""
+    tournament, owner = club_event(6, 2, tag="x")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    club = tournament.club
+    client.force_login(owner)
+    broken = SimpleUploadedFile("viikko.xml", b"<Kilpailu><Nimi>Viikko</Nimi><Pelaajat>\n<Pelaaja Id='1'")
+    sent = client.post(f"/clubs/{club.slug}/kaisakaavio/", {"file": broken, "tables": "4"}, HTTP_ACCEPT_LANGUAGE="fi")
+    assert sent.status_code == 302 and sent["Location"] == f"/clubs/{club.slug}/#kaavio-import"
+    page = client.get(sent["Location"].split("#")[0], HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    form = page[page.index('id="kaavio-import"') : page.index("</form>", page.index('id="kaavio-import"'))]
+    said = re.search(r'<p class="form-error import-error" role="alert" data-import-error>(.*?)</p>', form, re.S)
+    assert said and "tiedosto ei ole XML:ää (rivi 2" in said[1], form
+    assert re.search(r"\b(not|is|the|file)\b", said[1]) is None, said[1]  # no English left in it
+    top = page[page.index('<ul class="messages">') : page.index("</ul>", page.index('<ul class="messages">'))]
+    assert "XML" not in top
+
+    assert "data-kaavio-export" in page and f"/tournaments/{tournament.pk}/kaisakaavio.xml" in page
+    exported = client.get(f"/tournaments/{tournament.pk}/kaisakaavio.xml")
+    assert exported.status_code == 200 and exported["Content-Type"] == "application/xml; charset=utf-8"
+    assert exported["Content-Disposition"].startswith('attachment; filename="friday-at-the-club-')
+    kaavio = parse(exported.content)
+    names = set(TournamentEntry.objects.filter(tournament=tournament).values_list("name", flat=True))
+    assert {p.name for p in kaavio.participants} == names and len(names) == 6
+    assert len(kaavio.games) == TournamentPairing.objects.filter(tournament=tournament).count()
+
+    member = make_player("Curious member")
+    client.force_login(member)
+    assert client.get(f"/tournaments/{tournament.pk}/kaisakaavio.xml").status_code == 403
+    assert "data-kaavio-export" not in client.get(f"/clubs/{club.slug}/").content.decode()

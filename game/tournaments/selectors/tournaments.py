@@ -401,6 +401,8 @@ def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
         "winner": tournament.winner.name if tournament.winner_id and tournament.winner else None,
         "club": tournament.club.name,
         "club_slug": tournament.club.slug,
+        # A drawn event whose list is drawn: it has a wall chart and a KaisaKaavio file.
+        "charted": is_drawn(tournament) and tournament.status in PLAYED,
     }
 
 
