@@ -9,7 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+import polib
 import pytest
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
@@ -331,3 +333,19 @@ def test_upload_refusal_beside_its_form_and_export_from_the_club_page(client: An
     client.force_login(member)
     assert client.get(f"/tournaments/{tournament.pk}/kaisakaavio.xml").status_code == 403
     assert "data-kaavio-export" not in client.get(f"/clubs/{club.slug}/").content.decode()
+
+
+def test_a_seed_never_reads_as_a_placing_in_finnish(client: Any) -> None:
+    """Finnish "sijoitus" is a placing: a seed is "siemen" in every Finnish word of the site (the
+    KaisaKaavio field `Sijoitettu` keeps its name), and the standings say "siemen 1", never
+    "sijoitus 1", beside a player whose placing is in the next column."""
+    catalogue = polib.pofile(str(Path(settings.BASE_DIR) / "game/locale/fi/LC_MESSAGES/django.po"))
+    for entry in catalogue:
+        words = " ".join([entry.msgstr, *entry.msgstr_plural.values()]).replace("Sijoitettu", "")
+        if re.search(r"\bseed", entry.msgid + (entry.msgid_plural or ""), re.IGNORECASE):
+            assert not re.search(r"sijoit", words, re.IGNORECASE), (entry.msgid, words)
+    tournament, owner = club_event(6, 2, tag="s1")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    standings = page[page.index("data-standings") :]
+    assert "(siemen 1" in standings and "(sijoitus" not in standings
