@@ -34,8 +34,7 @@ def _tv_context(tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament,
         "summary": summary,
         "tables": tables,
-        "in_progress": draw["in_progress"] if draw and not tables else [],
-        "current": selectors.current_round(tournament=tournament) if not draw and not tables else None,
+        "in_progress": [] if tables else _in_progress(tournament, draw),
         "chart": wall_chart(tournament=tournament),
         "draw": draw,
         "results": latest_results(tournament=tournament),
@@ -46,6 +45,14 @@ def _tv_context(tournament: Tournament) -> dict[str, Any]:
         "now_ms": int(timezone.now().timestamp() * 1000),  # the table clocks are wall-clock records
         "page_seconds": TV_PAGE_SECONDS,
     }
+
+
+def _in_progress(tournament: Tournament, draw: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """An online event's games being played (a drawn one's, or the current round's), live scores."""
+    if draw is not None:
+        return list(draw["in_progress"])
+    current = selectors.current_round(tournament=tournament)
+    return [p for p in (current or {}).get("pairings", []) if not p["done"] and p["second"]]
 
 
 def tournament_tv(request: HttpRequest, tournament_id: int) -> HttpResponse:

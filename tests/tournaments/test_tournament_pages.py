@@ -155,3 +155,17 @@ async def test_tournament_socket_hears_a_finished_match() -> None:
     stranger = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/tournament/999999/")
     connected, code = await stranger.connect(timeout=10)
     assert not connected and code == 4404
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "single_elimination", "double_loss"])
+def test_tv_page_and_wall_chart_of_an_online_event(client: Any, fmt: str) -> None:
+    """The TV page shows any event (an online one's games in progress instead of tables); only a
+    drawn event has a wall chart."""
+    tournament, _owner, _players = _started(fmt, {f"Tv{n}": 1500 + n for n in range(4)})
+    tv = client.get(f"/tournaments/{tournament.pk}/tv/", HTTP_ACCEPT_LANGUAGE="en")
+    text = tv.content.decode()
+    assert tv.status_code == 200 and 'data-tv-section="standings"' in text
+    assert "Käynnissä olevat pelit" in text and text.count("data-match=") == 2  # the club speaks Finnish
+    drawn = fmt == "double_loss"
+    assert ('data-tv-section="draw"' in text) == drawn
+    assert client.get(f"/tournaments/{tournament.pk}/chart/").status_code == (200 if drawn else 404)
