@@ -43,3 +43,97 @@ test("a failed load does not stop later refreshes", async () => {
   await refresh();
   assert.equal(calls, 2);
 });
+
+/** A socket the test opens, answers and closes by hand. */
+function fakeSockets() {
+  const made = [];
+  class FakeSocket {
+    constructor(url) {
+      this.url = url;
+      this.sent = [];
+      this.listeners = {};
+      this.closed = false;
+      made.push(this);
+    }
+    addEventListener(type, f) {
+      (this.listeners[type] ||= []).push(f);
+    }
+    send(text) {
+      this.sent.push(JSON.parse(text));
+    }
+    close() {
+      this.closed = true;
+    }
+    emit(type, event = {}) {
+      for (const f of this.listeners[type] || []) f(event);
+    }
+  }
+  return { FakeSocket, made };
+}
+
+/** Timers fired by hand, in the order they were set (the page's clock never waited on). */
+function handTimers() {
+  const pending = new Map();
+  let next = 1;
+  return {
+    setTimer: (f, ms) => (pending.set(next, { f, ms }), next++),
+    clearTimer: (id) => pending.delete(id),
+    fire(ms) {
+      const found = [...pending.entries()].find(([, t]) => t.ms === ms);
+      assert.ok(found, `a timer of ${ms} ms is set`);
+      pending.delete(found[0]);
+      found[1].f();
+    },
+  };
+}
+
+test("the connection is live while the server answers, lost when the socket closes", async () => {
+  const { watchTournament } = await import("../../static/game/js/tournament.js");
+  const { FakeSocket, made } = fakeSockets();
+  const timers = handTimers();
+  const states = [];
+  let back = 0;
+  watchTournament({
+    url: "ws://x/ws/tournament/1/",
+    onState: (s) => states.push(s),
+    onMessage: () => {},
+    onBack: () => (back += 1),
+    WebSocketImpl: FakeSocket,
+    ...timers,
+  });
+  made[0].emit("open");
+  assert.deepEqual(states, ["live"]);
+  made[0].emit("close", { code: 1006 });
+  assert.deepEqual(states, ["live", "lost"], "a server gone: never live");
+  timers.fire(500); // the first retry
+  made[1].emit("open");
+  assert.deepEqual(states, ["live", "lost", "live"]);
+  assert.equal(back, 1, "back again: the page fetches what it missed");
+});
+
+test("a ping with no answer is a lost connection (a wifi gone leaves the socket open)", async () => {
+  const { watchTournament } = await import("../../static/game/js/tournament.js");
+  const { FakeSocket, made } = fakeSockets();
+  const timers = handTimers();
+  const states = [];
+  const heard = [];
+  watchTournament({
+    url: "ws://x/ws/tournament/1/",
+    onState: (s) => states.push(s),
+    onMessage: (m) => heard.push(m.d.reload),
+    WebSocketImpl: FakeSocket,
+    pingEvery: 15000,
+    pongWithin: 10000,
+    ...timers,
+  });
+  made[0].emit("open");
+  timers.fire(15000);
+  assert.deepEqual(made[0].sent, [{ t: "ping" }]);
+  made[0].emit("message", { data: JSON.stringify({ t: "pong", d: {} }) }); // answered: still live
+  made[0].emit("message", { data: JSON.stringify({ t: "tournament", d: { reload: true } }) });
+  assert.deepEqual(heard, [true]);
+  timers.fire(15000);
+  timers.fire(10000); // no answer to the second ping
+  assert.deepEqual(states, ["live", "lost"]);
+  assert.ok(made[0].closed, "the dead socket is closed and a new one opened later");
+});
