@@ -145,7 +145,6 @@ def engine_outcome(layout: Layout, strike: dict[str, Any]) -> dict[str, Any]:
         "first": None if first is None else first.kind,
         "point": shot.final[obj].position if first is None else first.point,
         "pocket": drop.where if potted and drop is not None else None,
-        "kissed": touched is not None and (drop is None or touched.time < drop.time) and cue in touched.balls,
     }
 
 
@@ -173,7 +172,7 @@ def test_aim_line_matches_the_engine() -> None:
     ]
     cases = seeded + practice
     drawn = browser_previews(cases)
-    compared, pots, misses = 0, 0, 0
+    pots, misses = 0, 0
     for (layout, strike), line in zip(cases, drawn, strict=True):
         engine = engine_outcome(layout, strike)
         mirror = aim_preview(TABLE, layout, Strike(**strike)).as_dict()
@@ -182,16 +181,13 @@ def test_aim_line_matches_the_engine() -> None:
         assert _degrees_apart(_angle(line["direction"]), _angle(mirror["direction"])) < 1e-6
         # The drawn object-ball direction is the engine's, throw and squirt included.
         assert _degrees_apart(_angle(line["direction"]), engine["direction"]) < 0.05, strike
-        if engine["kissed"]:
-            continue  # the cue ball caught the object ball up again: no line can know that
-        compared += 1
-        # The pocket verdict is the engine's; the line meets the table where the engine's ball does.
+        # The pocket verdict is the engine's; the line meets the table where the engine's ball does (or the
+        # cue ball, when it catches the object ball up again on the way).
         pocket = line["object"]["where"] if line["object"]["end"] == "pocket" else None
         assert pocket == engine["pocket"], strike
         assert math.dist(drawn_end(line), engine["point"]) < 1e-3, strike
         pots += pocket is not None
         misses += pocket is None
-    assert compared >= 0.9 * len(cases)
     assert pots >= 10 and misses >= 10, (pots, misses)
     # The report's two angles: a geometric ghost ball drew a pot; the line now shows the jaw and the
     # cushion, as the engine plays them, and the pot between them at 19.13°.
@@ -200,3 +196,158 @@ def test_aim_line_matches_the_engine() -> None:
     assert (at_1913["object"]["end"], at_1913["object"]["where"]) == ("pocket", "foot_left")
     assert (at_1920["object"]["end"], at_1920["object"]["where"]) == ("cushion", "foot")
     assert not at_1920["object"]["jaws"]
+
+
+def _on_cushion(rng: random.Random, gap: float = 1e-6) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A centre frozen to a straight cushion (K-6.2: within its tolerance of the nose, away from the jaws),
+    and the cushion's normal into the cloth."""
+    cushion = rng.choice(TABLE.cushions)
+    (ax, ay), (bx, by) = cushion.a, cushion.b
+    s = rng.uniform(0.15, 0.85)
+    nx, ny = cushion.normal
+    return (ax + s * (bx - ax) + (R + gap) * nx, ay + s * (by - ay) + (R + gap) * ny), (nx, ny)
+
+
+def _touching(at: tuple[float, float], heading: float) -> tuple[float, float]:
+    """The centre of a ball touching the one at ``at``, toward ``heading``: a micrometre apart, as the engine
+    leaves two balls that came to rest against each other."""
+    return (at[0] + (2 * R + 1e-6) * math.cos(heading), at[1] + (2 * R + 1e-6) * math.sin(heading))
+
+
+def _strike(rng: random.Random, angle: float) -> dict[str, Any]:
+    return {
+        "ball": "white1",
+        "speed": round(rng.uniform(0.8, 5.0), 3),
+        "angle": angle,
+        "side": round(rng.uniform(-0.3, 0.3), 3),
+        "height": round(rng.uniform(-0.4, 0.4), 3),
+    }
+
+
+def frozen_and_touching_cases(count: int, seed: int) -> list[tuple[str, Layout, dict[str, Any]]]:
+    """Positions a line from one ball alone gets wrong, each named: an object ball frozen to a cushion, hit
+    at a cut that sends it along the rail or off it (rail pots among them); the cue ball frozen to a cushion,
+    played into the rail or away from it; the cue ball touching the object ball, played into it (K-6.7);
+    and a cluster: the object ball touching another ball."""
+    rng = random.Random(seed)
+    out: list[tuple[str, Layout, dict[str, Any]]] = []
+    kinds = ("object frozen", "cue frozen", "cue touching", "cluster")
+    while len(out) < count:
+        kind = kinds[len(out) % len(kinds)]
+        layout: Layout = {"white1": None, "white2": None, "red1": None, "red2": None, "kaisa": None}
+        if kind == "object frozen":
+            # Sent along its rail or into it (a frozen ball cannot be cut off its rail): pressed into the
+            # rubber, it rolls on along the cushion.
+            obj, (nx, ny) = _on_cushion(rng)
+            ux, uy = (-ny, nx) if rng.random() < 0.5 else (ny, -nx)
+            tilt = rng.uniform(0.0, 1.2)
+            leave = math.atan2(math.cos(tilt) * uy - math.sin(tilt) * ny, math.cos(tilt) * ux - math.sin(tilt) * nx)
+            ghost = (obj[0] - 2 * R * math.cos(leave), obj[1] - 2 * R * math.sin(leave))
+            back = math.atan2(ghost[1] - obj[1], ghost[0] - obj[0]) + rng.uniform(-0.6, 0.6)
+            reach = rng.uniform(0.3, 1.0)
+            cue = (ghost[0] + reach * math.cos(back), ghost[1] + reach * math.sin(back))
+            angle = math.atan2(ghost[1] - cue[1], ghost[0] - cue[0])
+        elif kind == "cue frozen":
+            cue, (nx, ny) = _on_cushion(rng)
+            obj = (rng.uniform(3 * R, TABLE.length - 3 * R), rng.uniform(3 * R, TABLE.width - 3 * R))
+            into = rng.random() < 0.6  # into the rail, off it and on: the rubber pressed already (K-6.2)
+            angle = (
+                math.atan2(-ny, -nx) + rng.uniform(-1.3, 1.3) if into else math.atan2(obj[1] - cue[1], obj[0] - cue[0])
+            )
+        elif kind == "cue touching":
+            cue = (rng.uniform(4 * R, TABLE.length - 4 * R), rng.uniform(4 * R, TABLE.width - 4 * R))
+            heading = rng.uniform(-math.pi, math.pi)
+            obj = _touching(cue, heading)
+            angle = heading + rng.uniform(-1.2, 1.2)
+        else:
+            obj = (rng.uniform(5 * R, TABLE.length - 5 * R), rng.uniform(5 * R, TABLE.width - 5 * R))
+            layout["kaisa"] = _touching(obj, rng.uniform(-math.pi, math.pi))
+            if rng.random() < 0.4:
+                layout["red2"] = _touching(obj, rng.uniform(-math.pi, math.pi))
+            back = rng.uniform(-math.pi, math.pi)
+            cue = (obj[0] + rng.uniform(0.3, 0.9) * math.cos(back), obj[1] + rng.uniform(0.3, 0.9) * math.sin(back))
+            angle = math.atan2(obj[1] - cue[1], obj[0] - cue[0]) + rng.uniform(-0.04, 0.04)
+        layout["white1"], layout["red1"] = cue, obj
+        placed = [p for p in layout.values() if p is not None]
+        if not all(TABLE.ball_fits(p, 1e-5) for p in placed):
+            continue
+        if any(math.dist(p, q) < 2 * R for i, p in enumerate(placed) for q in placed[i + 1 :]):
+            continue
+        strike = _strike(rng, angle)
+        if kind == "cue touching" and abs(math.remainder(angle - heading, math.tau)) > 1.0:
+            strike["height"] = abs(strike["height"])  # played into it with follow: it may push twice
+        out.append((kind, layout, strike))
+    return out
+
+
+def _engine_meets(shot: Any, ball: str, run: dict[str, Any]) -> bool:
+    """Does the engine's shot report what the run ends with, for that ball, when and where it says?"""
+    kinds = {"ball": "ball_ball", "cushion": "ball_cushion", "jaw": "ball_jaw", "pocket": "ball_pocket"}
+    if run["end"] == "rest":
+        return any(
+            e.kind.endswith(("_to_stationary", "_to_spinning")) and e.balls == (ball,) and e.time == run["time"]
+            for e in shot.events
+        )
+    return any(
+        e.kind == kinds.get(run["end"])
+        and ball in e.balls
+        and e.time == run["time"]
+        and (run["end"] != "ball" or run["where"] in e.balls)
+        and (run["end"] == "ball" or e.where == run["where"])
+        and math.dist(e.point, run["point"]) < 1e-9
+        for e in shot.events
+    )
+
+
+def _path_is_the_engines(shot: Any, ball: str, run: dict[str, Any]) -> bool:
+    """The run's pieces put the ball where the engine's segments do, all along it. (At a contact the engine's
+    next segment starts a micrometre clear of it: 2 µm.)"""
+    for t0, t1, x, y, vx, vy, ax, ay in run["pieces"]:
+        for k in range(5):
+            s = (t1 - t0) * k / 4
+            at = (x + (vx + 0.5 * ax * s) * s, y + (vy + 0.5 * ay * s) * s)
+            if math.dist(at, shot.position_at(ball, t0 + s)) > 2e-6:
+                return False
+    return math.dist(run["at"], shot.position_at(ball, run["time"])) < 2e-6
+
+
+def test_frozen_and_touching_balls_preview_as_the_engine_plays_them() -> None:
+    """K-6.2's resting contact and K-6.7's touching balls: a ball frozen to a cushion and pushed into it rolls
+    on along the rail (the engine reports no cushion contact), a cue ball frozen to a rail is played off it,
+    a cluster is pushed at the impact and the object ball goes on. The preview follows each ball as the
+    engine's shot moves it and ends where the engine reports the ball's first contact or its rest; the
+    browser's mirror draws the same."""
+    cases = frozen_and_touching_cases(64, seed=62)
+    drawn = browser_previews([(layout, strike) for _, layout, strike in cases])
+    along_rail = off_rail = clusters = 0
+    for (kind, layout, strike), line in zip(cases, drawn, strict=True):
+        preview = aim_preview(TABLE, layout, Strike(**strike)).as_dict()
+        shot = simulate(TABLE, {b: BallState(p) for b, p in layout.items() if p is not None}, Strike(**strike))
+        runs = [("white1", preview["cue"], line["cue"])]
+        if preview["hit"] is not None:
+            runs += [
+                (preview["hit"], preview["object"], line["object"]),
+                ("white1", preview["cue_after"], line["cueAfter"]),
+            ]
+        assert line["hit"] == preview["hit"], (kind, strike)
+        first = next((e for e in shot.events if e.kind == "ball_ball"), None)
+        assert preview["hit"] == (None if first is None or preview["cue"]["end"] != "ball" else preview["cue"]["where"])
+        for ball, run, mirrored in runs:
+            # Where the engine's ball is, and the contact it reports: never a resting contact (no event).
+            assert _engine_meets(shot, ball, run), (kind, strike, ball, run["end"], run["where"], run["time"])
+            assert _path_is_the_engines(shot, ball, run), (kind, strike, ball)
+            # The browser's mirror: the same end, at the same time and place (its table is rounded to
+            # micrometres: a jaw met a few nanoseconds apart).
+            assert (mirrored["end"], mirrored["where"]) == (run["end"], run["where"]), (kind, strike, ball)
+            assert abs(mirrored["time"] - run["time"]) < 1e-5 and math.dist(mirrored["at"], run["at"]) < 1e-5
+        if preview["direction"] is not None:
+            assert _degrees_apart(_angle(line["direction"]), _angle(preview["direction"])) < 1e-6
+        obj = preview["object"]
+        went_on = obj is not None and obj["time"] - preview["cue"]["time"] > 0.05
+        along_rail += kind == "object frozen" and went_on
+        clusters += kind == "cluster" and went_on
+        off_rail += kind == "cue frozen" and preview["hit"] is not None
+    # The cases do what they are for: frozen object balls driven along or into their rail and going on,
+    # cue balls played off the rail they were frozen to onto a ball, clusters whose object ball goes on
+    # past the impact.
+    assert along_rail >= 10 and off_rail >= 5 and clusters >= 10, (along_rail, off_rail, clusters)

@@ -2,10 +2,8 @@
 
 A player aims with the line this draws, so it has to tell the truth on a table whose corner pockets leave
 4 mm to spare: a geometric ghost ball, blind to throw and squirt, drew pots that hit the jaw. The preview
-is made of the engine's own pieces: the cue's launch with squirt (``cue.launch``), the cloth's closed-form
-motion (``motion.MovingBall``), the contact times (``events.pair_time``, ``events.table_time``), the
-frictional ball-ball impulse that makes cut-induced throw, and the rubber's impulse at the jaws. It follows
-one ball at a time among the others at rest:
+is the engine's own shot, stepped event by event (``simulate.shot_loop``) only as long as the balls it
+follows have not met anything yet:
 
 - the cue ball, until it touches a ball, the table (a cushion, a jaw, the capture line) or stops;
 - the object ball, from that contact through the jaw contacts of the pocket it meets, until it drops
@@ -13,31 +11,32 @@ one ball at a time among the others at rest:
   in off a jaw is a pot;
 - the cue ball again from the contact, until the next thing it touches or its rest.
 
-Up to the first contact the preview is the engine's shot event for event; after it, each ball's path is
-the engine's until the two moving balls meet again, which no line can show. ``static/game/js/aim.js``
-mirrors this module step for step for the browser (docs/decisions/aim-preview.md says why the browser
-computes it); the tests check the mirror against this on seeded strikes and this against ``simulate``.
+Being the engine's shot, it plays what the engine plays where a line drawn from one ball alone could not:
+a ball frozen to a cushion and pushed into it rolls on along the rail (a resting contact, K-6.2, is no
+event); at the impact the object ball's line goes on through the balls that touched it at the start (a
+cluster, or the cue ball itself, K-6.7) and through the cue ball squeezing it against its rail or
+pushing it twice, and so does the cue ball's; a ball the cue ball or the object ball set moving is where
+the engine has it when another meets it. ``static/game/js/aim.js`` mirrors this module and the loop it steps
+for the browser (docs/decisions/aim-preview.md says why the browser computes it); the tests check the
+mirror against this on seeded strikes and this against ``simulate``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from game.engine.balls import BALL_IDS, Vec2
-from game.engine.physics.collisions.cushion import resolve_cushion
-from game.engine.physics.cue import launch
-from game.engine.physics.event_loop import ball_contact, line_contact, over_hole, settled, tip_contact
-from game.engine.physics.events import TIER_COLLISION, TIER_POCKET, TIER_TRANSITION, pair_time, table_time
-from game.engine.physics.geometry import FeatureKind, TableGeometry, geometry_for
+from game.engine.balls import BallState, Vec2
+from game.engine.event_kinds import EventKind
+from game.engine.physics.event_loop import EventLoop
+from game.engine.physics.events import Event
 from game.engine.physics.motion import SPINNING, MovingBall
 from game.engine.physics.params import PhysicsParams
+from game.engine.physics.simulate import shot_loop
 from game.engine.physics.strike import Strike
-from game.engine.table import TableSpec
-
-_INF = math.inf
+from game.engine.table import FROZEN_TOLERANCE, TableSpec
 
 #: How many jaw contacts the object ball's path follows before it gives up (a rattle takes 2 to 4).
 MAX_JAW_CONTACTS = 12
@@ -125,6 +124,8 @@ def physics_for_client(table: TableSpec, params: PhysicsParams = PhysicsParams()
         "tip_restitution": params.tip_restitution,
         "cue_end_mass": params.cue_end_mass,
         "separation": params.separation,
+        "max_events": params.max_events,
+        "max_time": params.max_time,
     }
 
 
@@ -141,109 +142,113 @@ def aim_preview(
     params: PhysicsParams = PhysicsParams(),  # noqa: B008 - frozen, immutable default
 ) -> AimPreview:
     """The preview of ``strike`` with the balls at rest at ``balls`` (None: off the table); see the module
-    docstring. Raises StrikeError for a strike the engine would refuse."""
-    geo = geometry_for(table)
-    R = table.ball_radius
-    u_s_g, u_r_g = params.u_s * params.g, params.u_r * params.g
-    movers: dict[str, MovingBall] = {}
-    for index, ball_id in enumerate(BALL_IDS):
-        pos = balls.get(ball_id)
-        if pos is None:
-            continue
-        b = MovingBall(index, ball_id, R, params.spin_decel, u_s_g, u_r_g)
-        b.set_motion(0.0, pos[0], pos[1], 0.0, 0.0, 0.0, 0.0, 0.0)
-        movers[ball_id] = b
+    docstring. Raises StrikeError for a strike or a layout the engine would refuse."""
+    loop = shot_loop(table, {b: BallState(p) for b, p in balls.items() if p is not None}, strike, params)
+    movers = {b.id: b for b in loop.movers}
     cue = movers[strike.ball]
-    cue.segments.clear()
-    cue.set_motion(
-        0.0, cue.x, cue.y, *launch(strike.speed, strike.angle, strike.side, strike.height, R, table.ball_mass, params)
-    )
-    others = [b for b in movers.values() if b is not cue]
-    first = _run(cue, others, geo, params, 0.0, jaws=False)
+    (first,) = _follow(loop, [_Follow(cue, 0.0)])
     if first.end != "ball" or first.where is None:
         return AimPreview(first)
     obj = movers[first.where]
-    obj.segments.clear()
-    after_cue, after_obj, _point, _leads = ball_contact(cue, obj, first.time, params)
-    cue.segments.clear()
-    cue.set_motion(first.time, *after_cue)
-    obj.set_motion(first.time, *after_obj)
-    nx, ny = after_obj[0] - after_cue[0], after_obj[1] - after_cue[1]
-    speed = math.hypot(after_obj[2], after_obj[3])
-    dx, dy = after_obj[2] / speed, after_obj[3] / speed
+    # The contact just resolved: each ball's motion starts at it, a micrometre apart.
+    nx, ny = obj.x - cue.x, obj.y - cue.y
+    speed = math.hypot(obj.vx, obj.vy)
+    dx, dy = (obj.vx / speed, obj.vy / speed) if speed > 0.0 else (nx / math.hypot(nx, ny), ny / math.hypot(nx, ny))
     throw = math.atan2(nx * dy - ny * dx, nx * dx + ny * dy)
-    rest = [b for b in others if b is not obj]
-    object_run = _run(obj, rest, geo, params, first.time, jaws=True)
-    cue_run = _run(cue, rest, geo, params, first.time, jaws=False)
+    # The impact: the cue ball and the balls that touched the object ball at the start meet it again at
+    # once (a squeeze against its rail, a push, a cluster); each line goes on through those contacts.
+    reach = 2.0 * table.ball_radius + FROZEN_TOLERANCE
+    cluster = frozenset(
+        b.id for b in loop.movers if b is not obj and math.dist(b.segments[0][1:3], obj.segments[0][1:3]) <= reach
+    )
+    object_run, cue_run = _follow(
+        loop,
+        [
+            _Follow(obj, first.time, jaws=True, cluster=cluster | {cue.id}),
+            _Follow(cue, first.time, cluster=frozenset({obj.id})),
+        ],
+    )
     return AimPreview(first, obj.id, (dx, dy), throw, object_run, cue_run)
 
 
-def _run(
-    b: MovingBall, others: list[MovingBall], geo: TableGeometry, params: PhysicsParams, now: float, jaws: bool
-) -> Run:
-    """Follow ball ``b`` among ``others`` at rest from ``now`` until it touches something or stops; through
-    the jaw tips and facings of the first pocket it meets when ``jaws``. Candidates are ordered as the event
-    loop orders them: (time, tier, lower ball index, transition / ball / table, the other index)."""
-    R, D, sep = geo.R, 2.0 * geo.R, params.separation
-    i = b.index
-    jaw_points: list[tuple[float, float, float]] = []
+@dataclass(slots=True)
+class _Follow:
+    """A ball the preview follows from ``start``: what it has met so far, and its run once it ends.
+
+    ``jaws``: the object ball goes on through the jaw contacts of the first pocket it meets. ``cluster``:
+    the balls it goes on through at the impact, as long as it has met nothing else."""
+
+    ball: MovingBall
+    start: float
+    jaws: bool = False
+    cluster: frozenset[str] = frozenset()
+    jaw_points: list[tuple[float, float, float]] = field(default_factory=list)
     jaw_pocket: str | None = None
-    while True:
-        best = (b.t_end, TIER_TRANSITION, i, 0, -1)
-        t, feature, kind = table_time(b, now, geo)
-        cand = (t, TIER_POCKET if kind == FeatureKind.CAPTURE else TIER_COLLISION, i, 2, feature)
-        if cand < best:
-            best = cand
-        for other in others:
-            j = other.index
-            cand = (pair_time(b, other, now, D), TIER_COLLISION, min(i, j), 1, max(i, j))
-            if cand < best:
-                best = cand
-        t, _tier, low, target, high = best
-        if t == _INF:
-            return _end(b, jaw_points, jaw_pocket, "rest", None, now, None)
-        now = t
-        if target == 0:
-            state = b.set_motion(now, *settled(b, now))
-            if state <= SPINNING:
-                hole = over_hole(geo, b.x, b.y)
-                return _end(b, jaw_points, jaw_pocket, "rest" if hole is None else "pocket", hole, now, None)
-            continue
-        if target == 1:
-            hit = next(o for o in others if o.index == (high if low == i else low))
-            x, y = b.position(now)
-            return _end(b, jaw_points, jaw_pocket, "ball", hit.id, now, (0.5 * (x + hit.x), 0.5 * (y + hit.y)))
-        x, y, vx, vy, wx, wy, wz = b.kinematics(now)
-        if high < len(geo.lines):
-            line = geo.lines[high]
-            if line.kind == FeatureKind.CAPTURE:
-                return _end(b, jaw_points, jaw_pocket, "pocket", line.where, now, (x, y))
-            x, y, kx, ky, px, py = line_contact(line, x, y, R, sep)
-            where, is_jaw = line.where, line.kind == FeatureKind.FACING
-        else:
-            tip = geo.rounds[high - len(geo.lines)]
-            x, y, kx, ky, px, py = tip_contact(tip, x, y, R, sep)
-            where, is_jaw = tip.where, True
-        if not (is_jaw and jaws) or (jaw_pocket is not None and where != jaw_pocket):
-            return _end(b, jaw_points, jaw_pocket, "jaw" if is_jaw else "cushion", where, now, (px, py))
-        jaw_pocket = where
-        jaw_points.append((px, py, now))
-        if len(jaw_points) > MAX_JAW_CONTACTS:
-            return _end(b, jaw_points, jaw_pocket, "limit", where, now, (px, py))
-        out = resolve_cushion(kx, ky, (vx, vy), (wx, wy, wz), R, geo.sin_t, geo.cos_t, params.e_c, params.f_c)
-        b.set_motion(now, x, y, *out)
+    run: Run | None = None
+
+    def end(self, end: str, where: str | None, t: float, at: Vec2, point: Vec2 | None) -> None:
+        """Its run ends at ``t`` with its centre at ``at``: its pieces are its segments from its start."""
+        segs = self.ball.segments
+        pieces = tuple(
+            (s[0], segs[k + 1][0] if k + 1 < len(segs) and segs[k + 1][0] < t else t, *s[1:])
+            for k, s in enumerate(segs)
+            if self.start <= s[0] and (s[0] < t or s[0] == self.start)
+        )
+        self.run = Run(pieces, end, where, at, point, t, tuple(self.jaw_points), self.jaw_pocket)
+
+    def meets(self, event: Event, at: Vec2) -> None:
+        """The engine reported ``event`` of this ball, its centre at ``at`` just before it: go on, or end."""
+        kind, where, t = event.kind, event.where, event.time
+        if kind == EventKind.BALL_BALL:
+            other = next(b for b in event.balls if b != self.ball.id)
+            if other not in self.cluster:
+                self.end("ball", other, t, at, event.point)
+            return
+        self.cluster = frozenset()  # the impact is over once it meets anything else
+        if kind == EventKind.BALL_POCKET:
+            self.end("pocket", where, t, at, event.point)
+        elif kind == EventKind.BALL_CUSHION:
+            self.end("cushion", where, t, at, event.point)
+        elif kind == EventKind.BALL_JAW:
+            if not self.jaws or (self.jaw_pocket is not None and where != self.jaw_pocket):
+                self.end("jaw", where, t, at, event.point)
+                return
+            assert event.point is not None
+            self.jaw_pocket = where
+            self.jaw_points.append((*event.point, t))
+            if len(self.jaw_points) > MAX_JAW_CONTACTS:
+                self.end("limit", where, t, at, event.point)
+        elif self.ball.state <= SPINNING:
+            self.end("rest", None, t, at, None)
 
 
-def _end(
-    b: MovingBall,
-    jaw_points: list[tuple[float, float, float]],
-    jaw_pocket: str | None,
-    end: str,
-    where: str | None,
-    t: float,
-    point: Vec2 | None,
-) -> Run:
-    """The run of ``b`` so far (its segments up to ``t``) ending there."""
-    segs = b.segments
-    pieces = tuple((s[0], segs[k + 1][0] if k + 1 < len(segs) else t, *s[1:]) for k, s in enumerate(segs) if s[0] <= t)
-    return Run(pieces, end, where, b.position(t), point, t, tuple(jaw_points), jaw_pocket)
+def _follow(loop: EventLoop, follows: list[_Follow]) -> list[Run]:
+    """Step the shot until each followed ball's run has ended; their runs. A ball already at rest ends at
+    once; a ball that drops as it stops ends in the pocket (its drop follows its stop in the same step)."""
+    params = loop.params
+    for f in follows:
+        if f.ball.state <= SPINNING:
+            f.end("rest", None, f.start, f.ball.position(f.start), None)
+    while live := [f for f in follows if f.run is None]:
+        t = loop.earliest()[0]
+        if t == math.inf or t > params.max_time or loop.count >= params.max_events:
+            for f in live:
+                f.end("limit", None, loop.now, f.ball.position(loop.now), None)
+            break
+        before = [f.ball.position(max(t, loop.now)) for f in live]
+        seen = len(loop.events)
+        loop.step()
+        for event in loop.events[seen:]:
+            for f, at in zip(live, before, strict=True):
+                if f.run is None and f.ball.id in event.balls and not _stops_then_drops(loop, f, event):
+                    f.meets(event, at)
+    return [f.run for f in follows if f.run is not None]
+
+
+def _stops_then_drops(loop: EventLoop, f: _Follow, event: Event) -> bool:
+    """A ball that comes to rest over a hole reports its stop, then its drop: the drop ends its run."""
+    return event.kind not in _CONTACTS and f.ball.id in loop.pocketed
+
+
+#: The events that are contacts (the rest are the motion transitions).
+_CONTACTS = frozenset({EventKind.BALL_BALL, EventKind.BALL_CUSHION, EventKind.BALL_JAW, EventKind.BALL_POCKET})

@@ -73,6 +73,7 @@ class EventLoop:
         "D",
         "R",
         "active",
+        "count",
         "cushion_lines",
         "drops",
         "events",
@@ -119,6 +120,8 @@ class EventLoop:
         if struck is not None:
             self._mark_resting(struck, 0.0)
         self.now = 0.0
+        #: Events handled so far (``PhysicsParams.max_events`` caps them).
+        self.count = 0
         self.trans: list[Candidate] = [_NEVER] * n
         self.table_c: list[Candidate] = [_NEVER] * n
         self.pair_c: dict[tuple[int, int], Candidate] = {}
@@ -178,28 +181,34 @@ class EventLoop:
 
     def run(self) -> None:
         """Handle events in time order until every ball rests or drops; raise SimulationCapError at a cap."""
-        max_events, max_time = self.params.max_events, self.params.max_time
-        count = 0
-        while True:
-            t, _tier, i, target, j = self.earliest()
-            if t == _INF:
-                break
-            if t > max_time:
-                raise SimulationCapError(f"shot still moving after {max_time} s of simulated time")
-            count += 1
-            if count > max_events:
-                raise SimulationCapError(f"shot exceeded {max_events} events")
-            if t < self.now:
-                t = self.now
-            self.now = t
-            if target == _TRANSITION:
-                self.on_transition(i, t)
-            elif target == _BALL:
-                self.on_ball_ball(i, j, t)
-            elif j < len(self.geo.lines):
-                self.on_line(i, j, t)
-            else:
-                self.on_jaw_tip(i, self.geo.rounds[j - len(self.geo.lines)], t)
+        while self.step() is not None:
+            pass
+
+    def step(self) -> Candidate | None:
+        """Handle the earliest event and return its candidate, or None when every ball rests or dropped;
+        raise SimulationCapError at a cap. The aim preview (aim.py) steps the loop until the balls it
+        follows have each met something."""
+        t, tier, i, target, j = self.earliest()
+        if t == _INF:
+            return None
+        params = self.params
+        if t > params.max_time:
+            raise SimulationCapError(f"shot still moving after {params.max_time} s of simulated time")
+        self.count += 1
+        if self.count > params.max_events:
+            raise SimulationCapError(f"shot exceeded {params.max_events} events")
+        if t < self.now:
+            t = self.now
+        self.now = t
+        if target == _TRANSITION:
+            self.on_transition(i, t)
+        elif target == _BALL:
+            self.on_ball_ball(i, j, t)
+        elif j < len(self.geo.lines):
+            self.on_line(i, j, t)
+        else:
+            self.on_jaw_tip(i, self.geo.rounds[j - len(self.geo.lines)], t)
+        return t, tier, i, target, j
 
     # --- handlers -----------------------------------------------------------------------------------
 

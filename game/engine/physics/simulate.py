@@ -106,6 +106,25 @@ def simulate(
 
     Raises StrikeError for bad input and SimulationCapError when a cap is hit.
     """
+    loop = shot_loop(table, balls, strike, params)
+    loop.run()
+    events = loop.events
+    final, exact = _at_rest(loop.movers, loop.now)
+    duration = events[-1].time if events else 0.0
+    return Shot(events, final, loop.pocketed, duration, exact, loop.drops, ENGINE_VERSION)
+
+
+def shot_loop(
+    table: TableSpec,
+    balls: Mapping[str, BallState],
+    strike: Strike | None = None,
+    params: PhysicsParams = PhysicsParams(),  # noqa: B008 - frozen, immutable default
+) -> EventLoop:
+    """The shot at time 0, before its first event: the balls set out (the struck one launched, the strike
+    event recorded) in the loop that ``simulate`` runs to the end and the aim preview (aim.py) steps.
+
+    Raises StrikeError for bad input.
+    """
     ids = _check_layout(table, balls)
     if strike is not None and strike.ball not in balls:
         raise StrikeError(f"struck ball {strike.ball!r} is not on the table")
@@ -113,11 +132,7 @@ def simulate(
     events: list[Event] = []
     movers = _set_out(table, balls, ids, strike, params, events)
     struck = ids.index(strike.ball) if strike is not None else None
-    loop = EventLoop(table, movers, geo, params, events, struck)
-    loop.run()
-    final, exact = _at_rest(movers, loop.now)
-    duration = events[-1].time if events else 0.0
-    return Shot(events, final, loop.pocketed, duration, exact, loop.drops, ENGINE_VERSION)
+    return EventLoop(table, movers, geo, params, events, struck)
 
 
 def _set_out(

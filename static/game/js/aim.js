@@ -3,8 +3,10 @@
  * The aim preview, the browser's mirror of the engine's game/engine/physics/aim.py: where a strike first
  * touches something, and where the object ball goes from there, with the engine's own formulas (the cue's
  * launch with squirt, the cloth's closed-form motion, the contact times, the frictional ball-ball impulse
- * that makes throw, the rubber's impulse at the jaws). It follows one ball at a time among the others at
- * rest, as aim.py does; it simulates no shot (the server does: docs/decisions/aim-preview.md).
+ * that makes throw, the rubber's impulse at the cushions and jaws) and its event loop, stepped only until
+ * the balls the line follows have met something, as aim.py steps the engine's: a ball frozen to a cushion
+ * rolls on along it, a cluster is pushed at the impact. The shot itself is the server's
+ * (docs/decisions/aim-preview.md).
  *
  * Each function here has its Python twin, named in its comment; tests/engine/test_aim_preview.py runs this
  * module under node on seeded strikes and compares it with aim.py, and aim.py with the engine's shots.
@@ -657,7 +659,8 @@ function tipContact(tip, x0, y0, R, sep) {
   return [x, y, kx, ky, px, py];
 }
 
-/** event_loop.ball_contact: both balls' [x, y, vx, vy, wx, wy, wz] after their impulse, a micrometre apart. */
+/** event_loop.ball_contact: both balls' [x, y, vx, vy, wx, wy, wz] after their impulse, a micrometre apart,
+ * the contact point, and whether `b` is the one that moved into the other. */
 function ballContact(b, b2, t, ph) {
   const R = b.R;
   const D = 2 * R;
@@ -675,6 +678,7 @@ function ballContact(b, b2, t, ph) {
   const nx = dx / dist;
   const ny = dy / dist;
   const [a1, a2] = resolveBallBall(nx, ny, [v1x, v1y], [w1x, w1y, w1z], [v2x, v2y], [w2x, w2y, w2z], R, ph);
+  const point = [x1 + 0.5 * dist * nx, y1 + 0.5 * dist * ny];
   if (dist < D + sep) {
     const push = 0.5 * (D + sep - dist);
     x1 -= push * nx;
@@ -682,99 +686,366 @@ function ballContact(b, b2, t, ph) {
     x2 += push * nx;
     y2 += push * ny;
   }
-  return [
-    [x1, y1, ...a1],
-    [x2, y2, ...a2],
-  ];
+  const firstLeads = v1x * nx + v1y * ny >= -(v2x * nx + v2y * ny);
+  return [[x1, y1, ...a1], [x2, y2, ...a2], point, firstLeads];
 }
 
-// --- aim.py ---------------------------------------------------------------------------------------------
+// --- table.py frozen_cushion, simulate.py's start of a shot -------------------------------------------------
 
-/** aim.BALL_IDS order (balls.BALL_IDS): the index of each ball, for the order of ties. */
+/** table.TableSpec.frozen_cushion: the id of the cushion a centre at (x, y) is frozen to (K-6.2), or null. */
+function frozenCushion(table, x, y) {
+  const reach = table.ball_radius + table.frozen_tolerance;
+  if (reach < x && x < table.length - reach && reach < y && y < table.width - reach) return null;
+  for (const c of table.cushions) {
+    const [ax, ay] = c.a;
+    const [bx, by] = c.b;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy);
+    if (t <= 0 || t >= 1) continue;
+    if (Math.hypot(x - ax - t * dx, y - ay - t * dy) <= reach) return c.id;
+  }
+  return null;
+}
+
+const START_SLACK = 5e-4;
+
+/** simulate._start_positions: the centres nudged onto the cloth and out of each other; null for a layout
+ * the engine refuses (the server never sends one; a ball off the cloth is one hanging in the jaws). */
+function startPositions(table, positions) {
+  const R = table.ball_radius;
+  const [loX, hiX, loY, hiY] = [R, table.length - R, R, table.width - R];
+  const hanging = [];
+  const pos = positions.map(([x, y]) => {
+    const onCloth = loX - START_SLACK <= x && x <= hiX + START_SLACK && loY - START_SLACK <= y && y <= hiY + START_SLACK;
+    hanging.push(!onCloth);
+    return onCloth ? [Math.min(Math.max(x, loX), hiX), Math.min(Math.max(y, loY), hiY)] : [x, y];
+  });
+  const D = 2 * R;
+  for (let round = 0; round < 20; round++) {
+    let moved = false;
+    for (let i = 0; i < pos.length; i++) {
+      for (let j = i + 1; j < pos.length; j++) {
+        let dx = pos[j][0] - pos[i][0];
+        let dy = pos[j][1] - pos[i][1];
+        let dist = Math.hypot(dx, dy);
+        if (dist >= D) continue;
+        if (D - dist > START_SLACK) return null;
+        if (dist === 0) {
+          dx = 1;
+          dy = 0;
+          dist = 1;
+        }
+        const push = 0.5 * (D - dist) + 1e-9;
+        const ux = dx / dist;
+        const uy = dy / dist;
+        for (const [k, sign] of [[i, -1], [j, 1]]) {
+          let nx = pos[k][0] + sign * push * ux;
+          let ny = pos[k][1] + sign * push * uy;
+          if (!hanging[k]) {
+            nx = Math.min(Math.max(nx, loX), hiX);
+            ny = Math.min(Math.max(ny, loY), hiY);
+          }
+          pos[k] = [nx, ny];
+        }
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  return pos;
+}
+
+// --- event_loop.py's loop -----------------------------------------------------------------------------------
+
+/** aim.BALL_IDS order (balls.BALL_IDS): the balls of a shot, in the order of ties. */
 const BALL_IDS = ["white1", "white2", "red1", "red2", "kaisa"];
-export const MAX_JAW_CONTACTS = 12;
+const STATE_NAMES = ["stationary", "spinning", "sliding", "rolling", "pocketed"];
+const POCKETED = 4;
 const TIER_TRANSITION = 1;
 const TIER_POCKET = 2;
 const TIER_COLLISION = 3;
+const TRANSITION = 0;
+const BALL = 1;
+const TABLE = 2;
+const NEVER = [INF, 0, 0, TRANSITION, 0];
+/** The event a straight feature's bounce reports (a capture line drops the ball instead). */
+const LINE_EVENTS = { [CUSHION]: "ball_cushion", [FACING]: "ball_jaw" };
 
 function less(a, b) {
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return a[k] < b[k];
   return false;
 }
 
-function endRun(b, end, where, t, point, jaws, jawPocket) {
-  const segs = b.segments;
-  const pieces = [];
-  segs.forEach((s, k) => {
-    if (s[0] <= t) pieces.push([s[0], k + 1 < segs.length ? segs[k + 1][0] : t, ...s.slice(1)]);
-  });
-  return { pieces, end, where, at: b.position(t), point, time: t, jaws, jaw_pocket: jawPocket };
+/** event_loop.EventLoop: one shot in progress, its cached candidates, and its events so far. */
+class EventLoop {
+  constructor(table, movers, geo, ph, struck) {
+    const n = movers.length;
+    this.table = table;
+    this.movers = movers;
+    this.n = n;
+    this.geo = geo;
+    this.ph = ph;
+    this.R = geo.R;
+    this.D = 2 * geo.R;
+    /** @type {{time: number, kind: string, balls: string[], where: string | null, point: number[] | null}[]} */
+    this.events = [];
+    /** @type {Record<string, string>} */
+    this.pocketed = {};
+    this.active = movers.map(() => true);
+    /** @type {Record<string, number>} */
+    this.cushionLines = {};
+    geo.lines.forEach((line, k) => {
+      if (line.kind === CUSHION) this.cushionLines[line.where] = k;
+    });
+    /** @type {([number, number] | null)[]} */
+    this.resting = movers.map(() => null);
+    if (struck !== null) this.markResting(struck, 0);
+    this.now = 0;
+    this.count = 0;
+    this.trans = movers.map(() => NEVER);
+    this.tableC = movers.map(() => NEVER);
+    /** @type {Map<number, (number)[]>} pair candidates by i * n + j (i < j), in the order of their keys */
+    this.pairC = new Map();
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.pairC.set(i * n + j, NEVER);
+    this.refresh(movers.map((_, i) => i), 0);
+  }
+
+  refresh(involved, now) {
+    const { movers, active, n, pairC, geo } = this;
+    for (const i of involved) {
+      const b = movers[i];
+      if (!active[i]) {
+        this.trans[i] = this.tableC[i] = NEVER;
+        for (let j = 0; j < n; j++) if (j !== i) pairC.set(i < j ? i * n + j : j * n + i, NEVER);
+        continue;
+      }
+      this.trans[i] = [b.tEnd, TIER_TRANSITION, i, TRANSITION, -1];
+      const [t, feature, kind] = tableTime(b, now, geo);
+      this.tableC[i] = [t, kind === CAPTURE ? TIER_POCKET : TIER_COLLISION, i, TABLE, feature];
+    }
+    const done = new Set();
+    for (const i of involved) {
+      for (let j = 0; j < n; j++) {
+        if (j === i || !active[j] || !active[i]) continue;
+        const [lo, hi] = i < j ? [i, j] : [j, i];
+        const key = lo * n + hi;
+        if (done.has(key)) continue;
+        done.add(key);
+        pairC.set(key, [pairTime(movers[lo], movers[hi], now, this.D), TIER_COLLISION, lo, BALL, hi]);
+      }
+    }
+  }
+
+  earliest() {
+    if (!this.n) return NEVER;
+    let best = NEVER;
+    for (const c of this.trans) if (less(c, best)) best = c;
+    for (const c of this.tableC) if (less(c, best)) best = c;
+    for (const c of this.pairC.values()) if (less(c, best)) best = c;
+    return best;
+  }
+
+  /** event_loop.EventLoop.step: handle the earliest event; false when every ball rests or dropped, or at
+   * a cap (where the engine would refuse the shot). */
+  step() {
+    let [t, , i, target, j] = this.earliest();
+    if (t === INF || t > this.ph.max_time || this.count >= this.ph.max_events) return false;
+    this.count += 1;
+    if (t < this.now) t = this.now;
+    this.now = t;
+    if (target === TRANSITION) this.onTransition(i, t);
+    else if (target === BALL) this.onBallBall(i, j, t);
+    else if (j < this.geo.lines.length) this.onLine(i, j, t);
+    else this.onJawTip(i, this.geo.rounds[j - this.geo.lines.length], t);
+    return true;
+  }
+
+  drop(i, t, where, x, y) {
+    const b = this.movers[i];
+    b.state = POCKETED;
+    b.tEnd = INF;
+    this.active[i] = false;
+    this.pocketed[b.id] = where;
+    this.events.push({ time: t, kind: "ball_pocket", balls: [b.id], where, point: [x, y] });
+  }
+
+  markResting(i, t) {
+    const b = this.movers[i];
+    const cushion = frozenCushion(this.table, b.x, b.y);
+    this.resting[i] = cushion === null ? null : [this.cushionLines[cushion], t];
+  }
+
+  stayedAgainst(i, line, since, t) {
+    const segments = this.movers[i].segments;
+    let end = t;
+    for (let k = segments.length - 1; k >= 0; k--) {
+      const [t0, x, y, vx, vy, accx, accy] = segments[k];
+      if (t0 < end) {
+        const g0 = line.nx * (x - line.ax) + line.ny * (y - line.ay) - line.offset;
+        const [, hi] = extent(g0, line.nx * vx + line.ny * vy, line.nx * accx + line.ny * accy, end - t0);
+        if (hi > this.table.frozen_tolerance) return false;
+      }
+      if (t0 <= since) return true;
+      end = t0;
+    }
+    return true;
+  }
+
+  onTransition(i, t) {
+    this.resting[i] = null;
+    const b = this.movers[i];
+    const old = b.state;
+    const [x, y, vx, vy, wx, wy, wz] = settled(b, t);
+    const next = b.setMotion(t, x, y, vx, vy, wx, wy, wz);
+    this.events.push({ time: t, kind: `${STATE_NAMES[old]}_to_${STATE_NAMES[next]}`, balls: [b.id], where: null, point: null });
+    if (next <= SPINNING) {
+      const hole = overHole(this.geo, x, y);
+      if (hole !== null) this.drop(i, t, hole, x, y);
+    }
+    this.refresh([i], t);
+  }
+
+  onBallBall(i, j, t) {
+    const b = this.movers[i];
+    const b2 = this.movers[j];
+    for (const [k, ball] of [[i, b], [j, b2]]) {
+      if (ball.state <= SPINNING) this.markResting(k, t);
+      else if (this.resting[k] !== null && this.resting[k][1] !== t) this.resting[k] = null;
+    }
+    const [after1, after2, point, firstLeads] = ballContact(b, b2, t, this.ph);
+    b.setMotion(t, ...after1);
+    b2.setMotion(t, ...after2);
+    this.events.push({ time: t, kind: "ball_ball", balls: firstLeads ? [b.id, b2.id] : [b2.id, b.id], where: null, point });
+    this.refresh([i, j], t);
+  }
+
+  onLine(i, index, t) {
+    const line = this.geo.lines[index];
+    const mark = this.resting[i];
+    const resting = mark !== null && mark[0] === index && this.stayedAgainst(i, line, mark[1], t);
+    this.resting[i] = resting ? mark : null;
+    const b = this.movers[i];
+    const [x0, y0, vx, vy, wx, wy, wz] = b.kinematics(t);
+    if (line.kind === CAPTURE) {
+      this.drop(i, t, line.where, x0, y0);
+      this.refresh([i], t);
+      return;
+    }
+    const [x, y, kx, ky, px, py] = lineContact(line, x0, y0, this.R, this.ph.separation);
+    this.bounce(i, resting ? null : LINE_EVENTS[line.kind], line.where, t, x, y, [vx, vy], [wx, wy, wz], kx, ky, px, py);
+  }
+
+  onJawTip(i, tip, t) {
+    this.resting[i] = null;
+    const [x0, y0, vx, vy, wx, wy, wz] = this.movers[i].kinematics(t);
+    const [x, y, kx, ky, px, py] = tipContact(tip, x0, y0, this.R, this.ph.separation);
+    this.bounce(i, "ball_jaw", tip.where, t, x, y, [vx, vy], [wx, wy, wz], kx, ky, px, py);
+  }
+
+  bounce(i, kind, where, t, x, y, v, w, kx, ky, px, py) {
+    const { geo, ph } = this;
+    const out = resolveCushion(kx, ky, v, w, this.R, geo.sinT, geo.cosT, ph.e_c, ph.f_c);
+    const b = this.movers[i];
+    b.setMotion(t, x, y, ...out);
+    if (kind !== null) this.events.push({ time: t, kind, balls: [b.id], where, point: [px, py] });
+    this.refresh([i], t);
+  }
 }
 
-/** aim._run: follow ball b among `others` at rest from `now` until it touches something or stops (through
- * the jaws of the first pocket it meets when `throughJaws`). */
-function run(b, others, geo, ph, start, throughJaws) {
-  const R = geo.R;
-  const D = 2 * R;
-  const sep = ph.separation;
-  const i = b.index;
-  const jaws = [];
-  let jawPocket = null;
-  let now = start;
-  for (;;) {
-    let best = [b.tEnd, TIER_TRANSITION, i, 0, -1];
-    const [tt, feature, kind] = tableTime(b, now, geo);
-    let cand = [tt, kind === CAPTURE ? TIER_POCKET : TIER_COLLISION, i, 2, feature];
-    if (less(cand, best)) best = cand;
-    for (const other of others) {
-      const j = other.index;
-      cand = [pairTime(b, other, now, D), TIER_COLLISION, Math.min(i, j), 1, Math.max(i, j)];
-      if (less(cand, best)) best = cand;
-    }
-    const [t, , low, target, high] = best;
-    if (t === INF) return endRun(b, "rest", null, now, null, jaws, jawPocket);
-    now = t;
-    if (target === 0) {
-      const [x, y, vx, vy, wx, wy, wz] = settled(b, now);
-      const state = b.setMotion(now, x, y, vx, vy, wx, wy, wz);
-      if (state <= SPINNING) {
-        const hole = overHole(geo, b.x, b.y);
-        return endRun(b, hole === null ? "rest" : "pocket", hole, now, null, jaws, jawPocket);
-      }
-      continue;
-    }
-    if (target === 1) {
-      const hitIndex = low === i ? high : low;
-      const hit = others.find((o) => o.index === hitIndex);
-      const [x, y] = b.position(now);
-      return endRun(b, "ball", hit.id, now, [0.5 * (x + hit.x), 0.5 * (y + hit.y)], jaws, jawPocket);
-    }
-    let [x, y, vx, vy, wx, wy, wz] = b.kinematics(now);
-    let contact;
-    let where;
-    let isJaw;
-    if (high < geo.lines.length) {
-      const line = geo.lines[high];
-      if (line.kind === CAPTURE) return endRun(b, "pocket", line.where, now, [x, y], jaws, jawPocket);
-      contact = lineContact(line, x, y, R, sep);
-      where = line.where;
-      isJaw = line.kind === FACING;
-    } else {
-      const tip = geo.rounds[high - geo.lines.length];
-      contact = tipContact(tip, x, y, R, sep);
-      where = tip.where;
-      isJaw = true;
-    }
-    const [cx, cy, kx, ky, px, py] = contact;
-    if (!(isJaw && throughJaws) || (jawPocket !== null && where !== jawPocket)) {
-      return endRun(b, isJaw ? "jaw" : "cushion", where, now, [px, py], jaws, jawPocket);
-    }
-    jawPocket = where;
-    jaws.push([px, py, now]);
-    if (jaws.length > MAX_JAW_CONTACTS) return endRun(b, "limit", where, now, [px, py], jaws, jawPocket);
-    [vx, vy, wx, wy, wz] = resolveCushion(kx, ky, [vx, vy], [wx, wy, wz], R, geo.sinT, geo.cosT, ph.e_c, ph.f_c);
-    b.setMotion(now, cx, cy, vx, vy, wx, wy, wz);
+/** simulate.shot_loop: the shot at time 0, the struck ball launched; null for a layout the engine refuses. */
+function shotLoop(table, balls, strike) {
+  const ph = table.physics;
+  const R = table.ball_radius;
+  const ids = BALL_IDS.filter((id) => balls[id]);
+  const starts = startPositions(table, ids.map((id) => balls[id]));
+  if (!starts) return null;
+  const movers = ids.map((id, i) => {
+    const b = new MovingBall(i, id, R, ph);
+    const [x, y] = starts[i];
+    if (id === strike.ball) b.setMotion(0, x, y, ...launch(strike.speed, strike.angle, strike.side || 0, strike.height || 0, R, ph));
+    else b.setMotion(0, x, y, 0, 0, 0, 0, 0);
+    return b;
+  });
+  return new EventLoop(table, movers, geometryOf(table), ph, ids.indexOf(strike.ball));
+}
+
+// --- aim.py ---------------------------------------------------------------------------------------------
+
+export const MAX_JAW_CONTACTS = 12;
+const CONTACTS = new Set(["ball_ball", "ball_cushion", "ball_jaw", "ball_pocket"]);
+
+/** aim._Follow: a ball the preview follows from `start`, and its run once it has met something. */
+class Follow {
+  constructor(ball, start, throughJaws = false, cluster = new Set()) {
+    this.ball = ball;
+    this.start = start;
+    this.throughJaws = throughJaws;
+    this.cluster = cluster;
+    this.jaws = [];
+    this.jawPocket = null;
+    this.run = null;
   }
+
+  end(end, where, t, at, point) {
+    const segs = this.ball.segments;
+    const pieces = [];
+    segs.forEach((s, k) => {
+      if (this.start <= s[0] && (s[0] < t || s[0] === this.start)) {
+        pieces.push([s[0], k + 1 < segs.length && segs[k + 1][0] < t ? segs[k + 1][0] : t, ...s.slice(1)]);
+      }
+    });
+    this.run = { pieces, end, where, at, point, time: t, jaws: this.jaws, jaw_pocket: this.jawPocket };
+  }
+
+  meets(event, at) {
+    const { kind, where, time: t } = event;
+    if (kind === "ball_ball") {
+      const other = event.balls.find((id) => id !== this.ball.id);
+      if (!this.cluster.has(other)) this.end("ball", other, t, at, event.point);
+      return;
+    }
+    this.cluster = new Set();
+    if (kind === "ball_pocket") this.end("pocket", where, t, at, event.point);
+    else if (kind === "ball_cushion") this.end("cushion", where, t, at, event.point);
+    else if (kind === "ball_jaw") {
+      if (!this.throughJaws || (this.jawPocket !== null && where !== this.jawPocket)) {
+        this.end("jaw", where, t, at, event.point);
+        return;
+      }
+      this.jawPocket = where;
+      this.jaws.push([event.point[0], event.point[1], t]);
+      if (this.jaws.length > MAX_JAW_CONTACTS) this.end("limit", where, t, at, event.point);
+    } else if (this.ball.state <= SPINNING) this.end("rest", null, t, at, null);
+  }
+}
+
+/** aim._follow: step the shot until each followed ball's run has ended; their runs. */
+function follow(loop, follows) {
+  for (const f of follows) {
+    if (f.ball.state <= SPINNING) f.end("rest", null, f.start, f.ball.position(f.start), null);
+  }
+  for (;;) {
+    const live = follows.filter((f) => f.run === null);
+    if (!live.length) break;
+    const t = loop.earliest()[0];
+    if (t === INF || t > loop.ph.max_time || loop.count >= loop.ph.max_events) {
+      for (const f of live) f.end("limit", null, loop.now, f.ball.position(loop.now), null);
+      break;
+    }
+    const before = live.map((f) => f.ball.position(Math.max(t, loop.now)));
+    const seen = loop.events.length;
+    loop.step();
+    for (const event of loop.events.slice(seen)) {
+      live.forEach((f, k) => {
+        if (f.run !== null || !event.balls.includes(f.ball.id)) return;
+        // A ball that comes to rest over a hole reports its stop, then its drop: the drop ends its run.
+        if (!CONTACTS.has(event.kind) && f.ball.id in loop.pocketed) return;
+        f.meets(event, before[k]);
+      });
+    }
+  }
+  return follows.map((f) => f.run);
 }
 
 /**
@@ -787,44 +1058,29 @@ function run(b, others, geo, ph, start, throughJaws) {
 export function aimPreview(table, balls, strike) {
   const ph = table.physics;
   if (!ph || !balls[strike.ball] || !(strike.speed > 0)) return null;
-  const geo = geometryOf(table);
-  const R = table.ball_radius;
+  const loop = shotLoop(table, balls, strike);
+  if (!loop) return null;
   /** @type {Record<string, MovingBall>} */
   const movers = {};
-  BALL_IDS.forEach((id, index) => {
-    const pos = balls[id];
-    if (!pos) return;
-    const b = new MovingBall(index, id, R, ph);
-    b.setMotion(0, pos[0], pos[1], 0, 0, 0, 0, 0);
-    movers[id] = b;
-  });
+  for (const b of loop.movers) movers[b.id] = b;
   const cue = movers[strike.ball];
-  cue.segments.length = 0;
-  cue.setMotion(0, cue.x, cue.y, ...launch(strike.speed, strike.angle, strike.side || 0, strike.height || 0, R, ph));
-  const others = Object.values(movers).filter((b) => b !== cue);
-  const first = run(cue, others, geo, ph, 0, false);
+  const [first] = follow(loop, [new Follow(cue, 0)]);
   const preview = { cue: first, hit: null, direction: null, throw: 0, object: null, cueAfter: null };
   if (first.end !== "ball") return preview;
   const obj = movers[first.where];
-  obj.segments.length = 0;
-  const [afterCue, afterObj] = ballContact(cue, obj, first.time, ph);
-  cue.segments.length = 0;
-  cue.setMotion(first.time, ...afterCue);
-  obj.setMotion(first.time, ...afterObj);
-  const nx = afterObj[0] - afterCue[0];
-  const ny = afterObj[1] - afterCue[1];
-  const speed = Math.hypot(afterObj[2], afterObj[3]);
-  const dx = afterObj[2] / speed;
-  const dy = afterObj[3] / speed;
-  const rest = others.filter((b) => b !== obj);
-  return {
-    ...preview,
-    hit: obj.id,
-    direction: [dx, dy],
-    throw: Math.atan2(nx * dy - ny * dx, nx * dx + ny * dy),
-    object: run(obj, rest, geo, ph, first.time, true),
-    cueAfter: run(cue, rest, geo, ph, first.time, false),
-  };
+  const nx = obj.x - cue.x;
+  const ny = obj.y - cue.y;
+  const speed = Math.hypot(obj.vx, obj.vy);
+  const [dx, dy] = speed > 0 ? [obj.vx / speed, obj.vy / speed] : [nx / Math.hypot(nx, ny), ny / Math.hypot(nx, ny)];
+  // The impact: the cue ball and the balls that touched the object ball at the start (aim.py).
+  const reach = 2 * table.ball_radius + table.frozen_tolerance;
+  const [ox, oy] = obj.segments[0].slice(1, 3);
+  const cluster = new Set(
+    loop.movers.filter((b) => b !== obj && Math.hypot(b.segments[0][1] - ox, b.segments[0][2] - oy) <= reach).map((b) => b.id),
+  );
+  cluster.add(cue.id);
+  const [object, cueAfter] = follow(loop, [new Follow(obj, first.time, true, cluster), new Follow(cue, first.time, false, new Set([obj.id]))]);
+  return { ...preview, hit: obj.id, direction: [dx, dy], throw: Math.atan2(nx * dy - ny * dx, nx * dx + ny * dy), object, cueAfter };
 }
 
 /**
