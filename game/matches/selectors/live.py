@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 
 from game.accounts.selectors import match_scores, profile_name, rating_label
 from game.engine.table import kaisa_table
-from game.matches.selectors.match_state import fresh_since
+from game.matches.selectors.match_state import fresh_since, match_table
 from game.models import Match, MatchConnection
 from game.ratings import glicko2
 
@@ -97,5 +97,12 @@ def featured_match() -> dict[str, Any] | None:
     rows = live_matches(limit=LIVE_LIMIT)
     if not rows:
         return None
-    # The table geometry rides along so the partial can draw the position without another request.
-    return {**rows[0], "table": kaisa_table().as_dict()}
+    return with_table(rows[0])
+
+
+def with_table(row: dict[str, Any]) -> dict[str, Any]:
+    """A live match's row with the geometry of its table (its balls' size), so a page can draw its
+    position without another request."""
+    match = Match.objects.only("ruleset", "snapshot").filter(pk=row["id"]).first()
+    table = match_table(match=match) if match is not None else kaisa_table()
+    return {**row, "table": table.as_dict()}

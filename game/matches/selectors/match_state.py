@@ -22,6 +22,9 @@ from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.rules.match import TIMEOUTS_TO_LOSE
+from game.engine.rules.ruleset import Ruleset
+from game.engine.rules.state import table_for
+from game.engine.table import TableSpec, kaisa_table
 from game.models import Match, Profile, Shot
 from game.teams.selectors import team_lineup, team_name, team_place
 
@@ -81,6 +84,19 @@ def snapshot_hash(snapshot: dict[str, Any]) -> str:
     """sha256 of the canonical JSON: replays and audits compare positions by this."""
     canonical = json.dumps(snapshot, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def match_table(*, match: Match) -> TableSpec:
+    """The table the match is played on, its balls the size its ruleset says (the K-1.2 flag
+    ``ball_diameter``): what its pages draw and aim on. The snapshot's ruleset once there is one, else
+    the one the match was made with; a stored ruleset the engine refuses leaves the standard table, so
+    the page still draws."""
+    snapshot = match.snapshot or {}
+    try:
+        ruleset = Ruleset.from_dict(snapshot.get("ruleset") or match.ruleset or None)
+    except RuleError:
+        return kaisa_table()
+    return table_for(ruleset.ball_diameter)
 
 
 def state_of(snapshot: dict[str, Any], engine: EngineMatch | None = None) -> dict[str, Any] | None:

@@ -26,9 +26,9 @@ from game.chat.phrases import phrase_words
 from game.clubs.selectors import club_get, clubs_for_user
 from game.common.ratelimit import rate_limited
 from game.engine.physics.aim import table_for_client
-from game.engine.table import kaisa_table
 from game.lobby.services import SEEK_TIME_LIMITS
 from game.matches.clock_presets import GAME_MINUTES, NO_LIMIT, EventClockError, event_clock_make, preset_choices
+from game.matches.selectors.match_state import match_table
 from game.matches.selectors.matches import (
     computer_level_against,
     match_get,
@@ -291,7 +291,7 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
             "ws_path": f"/ws/match/{match.id}/",
             "me": me,
             "role": role,
-            "table": table_for_client(kaisa_table()),
+            "table": table_for_client(match_table(match=match)),
             "match": match,
             "can_join": can_join,
             "join_url": f"/m/{match.id}/join/",

@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET, require_POST
 from game.chat.selectors import chat_for_replay
 from game.common.engine_pool import Urgency, run_in_engine_pool
 from game.engine.analysis import AnalysisError, motion_in_record
-from game.engine.table import kaisa_table
 from game.matches.selectors import analysis as analysis_selectors
 from game.matches.selectors import live as live_selectors
 from game.matches.selectors import replays as replay_selectors
+from game.matches.selectors.match_state import match_table
 from game.matches.services import MatchError, analysis_request, analysis_store_motion, match_exhibition_ensure
 from game.matches.views.play import match_error_words
 from game.models import Match
@@ -46,7 +46,7 @@ def _live_or_exhibition() -> list[dict[str, Any]]:
 
 def watch(request: HttpRequest) -> HttpResponse:
     live = _live_or_exhibition()
-    featured = {**live[0], "table": kaisa_table().as_dict()} if live else None
+    featured = live_selectors.with_table(live[0]) if live else None
     return render(request, T + "watch.html", {"live": live, "featured": featured})
 
 
@@ -83,7 +83,7 @@ def replay(request: HttpRequest, match_id: str) -> HttpResponse:
         {
             "match": match,
             "replay": steps,
-            "table": kaisa_table().as_dict(),
+            "table": match_table(match=match).as_dict(),
             "shots": len(steps["steps"]),
             "chat": chat_for_replay(match=match),
             "analysis": analysis,
