@@ -209,3 +209,89 @@ def test_tutorial_can_be_finished(
         assert errors == []
     finally:
         context.close()
+
+
+#: Each step's words a phone must show and the mouse's or keyboard's it must not, per language (steps
+#: without either: carom).
+PHONE_WORDS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "en": {
+        "aim": (("drag near it", "far from it to fine-tune", "finger"), ("space", "click")),
+        "call": (("tap the red",), ("click",)),
+        "hand": (("tap or drag",), ("click",)),
+        "foul": (("tap it",), ("click",)),
+    },
+    "fi": {
+        "aim": (("vedä läheltä", "hienosäätääksesi", "sormea"), ("välilyön", "hiir", "napsauta")),
+        "call": (("napauta punaista",), ("napsauta",)),
+        "hand": (("napauta tai vedä",), ("napsauta",)),
+        "foul": (("napauta sitä",), ("napsauta",)),
+    },
+    "ru": {
+        "aim": (("ведите пальцем у битка", "для точной наводки"), ("пробел", "мышь")),
+        "call": (("коснитесь красного",), ("нажмите",)),
+        "hand": (("коснитесь там стола",), ("нажмите",)),
+        "foul": (("коснитесь его",), ("нажмите",)),
+    },
+}
+
+
+def _lesson(page: Any, step_id: str) -> str:
+    """Open a step by its pill, as a finger does; the lesson's words as shown (CSS-hidden ones left out)."""
+    page.locator(f'.kz-learn-step[data-step="{step_id}"]').tap()
+    page.wait_for_function(
+        "(id) => { const d = document.querySelector('#kaiza-learn').dataset;"
+        " return d.step === id && d.state === 'ready'; }",
+        arg=step_id,
+        timeout=15000,
+    )
+    return str(page.locator(f'.kz-learn-text[data-step="{step_id}"]').inner_text()).casefold()
+
+
+@pytest.mark.browser
+def test_tutorial_speaks_a_phones_words(
+    daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
+) -> None:
+    """On a phone the steps say what a finger does (tap; drag near the ball to turn, far to fine-tune),
+    never click or Space, in English, Finnish and Russian, upright and on its side; on a laptop the same
+    steps keep the mouse's and the keyboard's words. Screenshots: test-artifacts/learn-phone-*.png."""
+    server = daphne_factory(DEBUG="false")
+    phone = chromium.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2
+    )
+    laptop = chromium.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = phone.new_page()
+        for language, steps in PHONE_WORDS.items():
+            # The tutorial gives a phone's whole screen to the table (no header): the language is chosen
+            # on the home page, whose offer leads to the tutorial.
+            page.goto(f"{server.url}/")
+            if language != "en":
+                page.locator(f"[data-language-switcher] button[value={language}]").tap()
+                page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+            page.locator(".home-learn a[data-learn]").tap()
+            wait_state(page, "ready")
+            for step_id, (said, unsaid) in steps.items():
+                text = _lesson(page, step_id)
+                assert all(words in text for words in said), (language, step_id, text)
+                assert not any(words in text for words in unsaid), (language, step_id, text)
+            _lesson(page, "aim")
+            page.screenshot(path=str(artifacts_dir / f"learn-phone-{language}.png"), full_page=True)
+            lesson = page.locator(".kz-learn-lesson").inner_text()
+            assert "{" not in lesson and "#" not in lesson, lesson  # no template source shows
+        # On its side: the same words, nothing off the side of the screen.
+        page.set_viewport_size({"width": 844, "height": 390})
+        text = _lesson(page, "call")
+        assert "коснитесь красного" in text and "нажмите" not in text, text
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        page.screenshot(path=str(artifacts_dir / "learn-phone-ru-landscape.png"), full_page=True)
+
+        desk = laptop.new_page()
+        desk.goto(f"{server.url}/learn/")
+        wait_state(desk, "ready")
+        assert "press space" in str(desk.locator(".kz-learn-text:not([hidden])").inner_text()).casefold()
+        desk.locator('.kz-learn-step[data-step="call"]').click()
+        wait_state(desk, "ready")
+        assert "click the red" in str(desk.locator(".kz-learn-text:not([hidden])").inner_text()).casefold()
+    finally:
+        phone.close()
+        laptop.close()
