@@ -1,7 +1,8 @@
 """One check for each value an event's data takes, whichever way it comes in: a KaisaKaavio file (the
 club page's upload and `manage.py kaisakaavio import`), the phone's result form, the director's
-corrections and the event form. Reading a number and checking its range are done here once, so a
-value one way refuses is refused by every other (a target of 0, a score of -5, a round of 99999).
+corrections and the event form. Checking a value's range is done here once, so a value one way
+refuses is refused by every other (a target of 0, a score of -5, a round of 99999); a number is read
+as every number a person types is (game.common.numbers: the digits 0 to 9).
 
 A refusal is a TournamentError whose words name the field and the value as it was given (cut to a
 few characters), in the reader's language where it is shown; nothing is stored before every value
@@ -13,11 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import re
 from collections.abc import Mapping
 
 from django.utils.translation import gettext, gettext_noop
 
+from game.common.numbers import NotAWholeNumber, shown, whole_number
 from game.tournaments.refusal import TournamentError
 
 #: Entries of any tournament, and the tables of an event at the club (a large hall has about 30).
@@ -36,12 +37,6 @@ STARTS_RANGE = (
     datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC),
     datetime.datetime(2100, 1, 1, tzinfo=datetime.UTC),
 )
-#: The digits a number may have (leading zeros aside): more is never a value Kaiza takes, and Python
-#: refuses to read a number of thousands of digits.
-MOST_DIGITS = 18
-#: The characters of a refused value quoted back to the reader.
-SHOWN = 40
-_WHOLE = re.compile(r"[-\u2212]?[0-9]+", re.ASCII)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,14 +62,6 @@ class Said:
         return self.error.words(gettext)
 
 
-def shown(value: object) -> str:
-    """`value` quoted for a refusal, cut to SHOWN characters (a 5,000-digit score is not repeated)."""
-    text = str(value)
-    if len(text) > SHOWN:
-        text = f"{text[:SHOWN]}… ({len(text):,} characters)"
-    return f"'{text}'"
-
-
 def refuse(field: object, value: object, rule: str, params: Mapping[str, object] | None = None) -> TournamentError:
     """The refusal of `value` given for `field`: "<field> is '<value>': <rule>". `field` may be a
     function that names it, called only for a refusal (a file's reader names thousands of values)."""
@@ -86,18 +73,12 @@ def refuse(field: object, value: object, rule: str, params: Mapping[str, object]
 
 
 def number_of(text: str | None, *, field: object) -> int | None:
-    """`text` as a whole number written with the digits 0-9 and an optional minus (None if blank).
-    `str.isdigit()` and `int()` take '²' or '٣' too; neither is a score a person typed."""
-    if text and len(text) <= MOST_DIGITS and text.isascii() and text.isdigit():
-        return int(text)  # the common case, read at once
-    text = (text or "").strip()
-    if not text:
-        return None
-    if not _WHOLE.fullmatch(text):
-        raise refuse(field, text, gettext_noop("a whole number is written with the digits 0 to 9"))
-    if len(text.lstrip("-\u2212").lstrip("0")) > MOST_DIGITS:
-        raise refuse(field, text, gettext_noop("a number here has at most %(most)s digits"), {"most": MOST_DIGITS})
-    return int(text.replace("\u2212", "-"))
+    """`text` as a whole number written with the digits 0-9 and an optional minus (None if blank), as
+    every number a person types is read (game.common.numbers); refused naming `field` and the value."""
+    try:
+        return whole_number(text)
+    except NotAWholeNumber as refused:
+        raise refuse(field, refused.text, refused.rule, refused.params) from None
 
 
 def bounded(value: int, *, field: object, bounds: tuple[int, int], rule: str) -> int:

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 
 from game.clubs import selectors as club_selectors
 from game.common.clock import game_now
+from game.common.forms import WholeNumberField
 from game.matches.clock_presets import KAISA_RULES, NO_LIMIT, EventClockError, event_clock_make
 from game.matches.views.play import EventClockForm
 from game.models import Club
@@ -49,16 +50,16 @@ class TournamentForm(EventClockForm):
 
     name = forms.CharField(max_length=80, min_length=3, label=_("Name"))
     format = forms.ChoiceField(choices=Tournament.Format.choices, label=_("Format"))
-    knockout_from = forms.IntegerField(
+    knockout_from = WholeNumberField(
         required=False,
         label=_("Knockout from round"),
         help_text=_("Double-loss draw, then knockout: from this round on (2 to 6) one loss is out"),
     )
     kind = forms.ChoiceField(choices=Tournament.Kind.choices, label=_("Singles or teams"))
-    team_size = forms.IntegerField(min_value=2, max_value=4, required=False, label=_("Players per team"))
+    team_size = WholeNumberField(min_value=2, max_value=4, required=False, label=_("Players per team"))
     rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
-    max_entries = forms.IntegerField(min_value=2, max_value=64, initial=16, label=_("Most entries"))
-    tables = forms.IntegerField(
+    max_entries = WholeNumberField(min_value=2, max_value=64, initial=16, label=_("Most entries"))
+    tables = WholeNumberField(
         required=False,
         min_value=1,
         max_value=32,

@@ -6,6 +6,7 @@ both scores and its winner, shown as KaisaKaavio writes it (`45v – 52`)."""
 from __future__ import annotations
 
 import datetime
+import html
 from typing import Any
 
 import pytest
@@ -219,6 +220,55 @@ def test_lobby_form_creates_a_match_with_a_preset_and_refuses_bad_settings() -> 
     client.post("/lobby/create/", {"opponent": "human", "time_limit": "30", "shot_clock": ""})
     newest = Match.objects.order_by("-created_at").first()
     assert newest is not None and newest.time_limit == 1800 and newest.ruleset == {}
+
+
+#: Numbers `int()` reads (as Django's IntegerField did) that no one types on purpose: Arabic-Indic and
+#: full-width digits, an underscore; and '²', which `str.isdigit()` takes and `int()` refuses.
+NOT_TYPED_DIGITS = ("٦٠", "６０", "6_0", "6²")
+DIGITS_RULE = {
+    "en": "a whole number is written with the digits 0 to 9",
+    "fi": "kokonaisluku kirjoitetaan numeroilla 0–9",
+    "ru": "целое число записывается цифрами от 0 до 9",
+}
+
+
+def test_event_form_numbers_are_ascii_digits(settings: Any) -> None:
+    """Every number of the event form (the match's and the club event's clock and target, the shot clock,
+    the event's entries and tables) is the digits 0 to 9: anything else is refused quoting what was
+    typed, in the reader's language, and nothing is made; the same numbers in ASCII are taken."""
+    settings.KAIZA_RATE_LIMITS = {**settings.KAIZA_RATE_LIMITS, "match_create": {}}
+    club, owner, _players = _club()
+    client = Client()
+    client.force_login(owner)
+    start = timezone.now() + datetime.timedelta(hours=1)
+    event = {
+        "name": "Viikkokisa",
+        "format": "round_robin",
+        "kind": "singles",
+        "clock": WEEKLY_EVENT.key,
+        "max_entries": "8",
+        "starts_at": start.astimezone(club.zone).strftime("%Y-%m-%dT%H:%M"),
+    }
+    match = {"opponent": "human", "clock": WEEKLY_EVENT.key, "time_limit": "", "shot_clock": ""}
+    for index, typed in enumerate(NOT_TYPED_DIGITS):
+        language, rule = list(DIGITS_RULE.items())[index % len(DIGITS_RULE)]
+        for field in ("target_score", "time_limit", "shot_clock"):
+            page = client.post("/lobby/create/", {**match, field: typed}, follow=True, HTTP_ACCEPT_LANGUAGE=language)
+            said = html.unescape(page.content.decode())
+            assert f"'{typed}'" in said and rule in said, (typed, field)
+        for field in ("target_score", "extra_visits", "max_entries", "tables"):
+            page = client.post(
+                f"/clubs/{club.slug}/tournaments/new/", {**event, field: typed}, HTTP_ACCEPT_LANGUAGE=language
+            )
+            said = html.unescape(page.content.decode())
+            assert page.status_code == 400 and f"'{typed}'" in said and rule in said, (typed, field)
+    assert Match.objects.count() == 0 and Tournament.objects.count() == 0
+    assert client.post("/lobby/create/", {**match, "target_score": "70", "shot_clock": "30"}).status_code == 302
+    made = Match.objects.get()
+    assert Ruleset.from_dict(made.ruleset).target_score == 70 and made.shot_clock == 30
+    sent = {**event, "format": "double_loss", "target_score": " 70 ", "tables": "2"}
+    assert client.post(f"/clubs/{club.slug}/tournaments/new/", sent).status_code == 302
+    assert Tournament.objects.get().tables == 2
 
 
 def test_bad_event_clock_settings_store_nothing() -> None:

@@ -24,6 +24,7 @@ from game.accounts.services import profile_ensure
 from game.accounts.views import player_user
 from game.chat.phrases import phrase_words
 from game.clubs.selectors import club_get, clubs_for_user
+from game.common.forms import WholeNumberField
 from game.common.ratelimit import rate_limited
 from game.engine.physics.aim import table_for_client
 from game.lobby.services import SEEK_TIME_LIMITS
@@ -59,14 +60,15 @@ def match_error_words(error: MatchError) -> str:
     return words % error.params if error.params else words
 
 
-def _setting(**words: Any) -> forms.IntegerField:
+def _setting(**words: Any) -> WholeNumberField:
     """An optional whole number of the clock; `words`: its label and help text."""
-    return forms.IntegerField(required=False, **words)
+    return WholeNumberField(required=False, **words)
 
 
 class EventClockForm(forms.Form):
     """An event's clock and target (issue 28, K-11), shared by the tournament and the match forms: a
-    preset, and any of its numbers replaced. The ranges are checked once, by
+    preset, and any of its numbers replaced. Each number is read as typed, digits 0 to 9
+    (WholeNumberField); the ranges are checked once, by
     game/matches/clock_presets.py (its words become the form's errors); `cleaned_data["clock"]` is the
     EventClock, or None for a match with no preset but its minutes (the K-11 limit of old: the warning
     at the same share of it as 60 of 65)."""
@@ -134,7 +136,7 @@ def legacy_time_limit(data: dict[str, Any]) -> int | None:
 
 class CreateMatchForm(EventClockForm):
     rated = forms.BooleanField(required=False, label=gettext_lazy("Rated"), help_text=gettext_lazy("needs an account"))
-    shot_clock = forms.IntegerField(
+    shot_clock = WholeNumberField(
         required=False,
         min_value=5,
         max_value=600,
