@@ -20,7 +20,8 @@ progress at most: a question is about a second). The dispatch runs in a thread o
 handing a job to the executor may start a worker process (a fork and exec held the loop 29 to 52 ms
 on a 2-core host); the event loop only queues a job and awaits its future.
 
-Questions are also admitted (:func:`ask_engine`): one in flight per person and per address, and a
+Questions are also admitted (:func:`ask_engine`; the pages that ask go through
+game.common.engine_questions, which words the refusals): one in flight per person and per address, and a
 bounded queue (``KAIZA_ASK_QUEUE``, and no wait estimated past :data:`ASK_WAIT`) that refuses at once,
 saying how many are ahead, instead of a minute's wait. All of it is per process: each daphne process
 has its own pool, queue and counts, so behind a load balancer a person may have one question in flight

@@ -4,14 +4,25 @@ and beside every shot the engine's best shot in words with the played shot's val
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.core.asgi import get_asgi_application
 from django.test import Client
 from django.utils import translation
 
+from game.common.engine_pool import (
+    Urgency,
+    engine_pool_close,
+    engine_scheduler,
+    questions_in_flight,
+    run_in_engine_pool,
+)
 from game.engine.analysis import (
     STROKE_NOISE,
     analyse_played,
@@ -24,6 +35,11 @@ from game.matches.selectors.analysis import call_words, match_graph, shot_visits
 from game.matches.selectors.replays import match_player_names, match_replay_record, match_replay_steps, replay_shots
 from game.matches.services import analysis_claim, analysis_finish, analysis_store_motion
 from game.models import MatchAnalysis, Shot
+from game.site.selectors import engine_board
+from tests.common.pool_jobs import hold_until
+from tests.common.test_engine_pool import STUCK, until
+from tests.site.test_engine_board import ask_from
+from tests.site.test_practice import POT, code
 from tests.support.community_factories import make_player, play_engine_match
 
 pytestmark = pytest.mark.django_db
@@ -170,11 +186,8 @@ def test_the_engine_shot_is_sent_exactly_as_the_engine_plays_it(client: Client) 
     assert missing.status_code == 404 and "not there" in missing.json()["error"]
 
 
-def test_an_analysis_stored_without_motions_offers_the_engine_shot_made_when_asked(client: Client) -> None:
-    """An analysis stored before the motions were kept: the replay still offers the engine's shot beside
-    every shot; the first ask makes its motion in the engine pool (exactly the engine's, played in the
-    position before that shot), stores it, and the next ask is sent the stored one."""
-    match = _match()
+def _analysed_without_motions(match: Any) -> tuple[Any, list[Any], dict[str, Any]]:
+    """The match analysed as an older runner stored it: each shot's analysis, no best shot's motion."""
     MatchAnalysis.objects.create(match=match, requested_by=match.player1)
     claimed = analysis_claim()
     assert claimed is not None
@@ -183,6 +196,15 @@ def test_an_analysis_stored_without_motions_offers_the_engine_shot_made_when_ask
         [analyse_played(s, STROKE_NOISE, 2, 20) for s in shots], match_player_names(match=match), STROKE_NOISE, 2
     ).as_dict()
     analysis_finish(analysis_id=claimed.pk, report=report)
+    return claimed, shots, report
+
+
+def test_an_analysis_stored_without_motions_offers_the_engine_shot_made_when_asked(client: Client) -> None:
+    """An analysis stored before the motions were kept: the replay still offers the engine's shot beside
+    every shot; the first ask makes its motion in the engine pool (exactly the engine's, played in the
+    position before that shot), stores it, and the next ask is sent the stored one."""
+    match = _match()
+    claimed, shots, report = _analysed_without_motions(match)
     page = client.get(f"/m/{match.pk}/replay/").content.decode()
     assert page.count("data-engine-shot=") == len(shots) >= 2 and "data-analysis-graph" in page
     seqs = list(Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True))
@@ -349,3 +371,98 @@ def test_analysis_figures_add_up(client: Client, inputs: int, seed: int) -> None
         numbers = [float(n) for n in re.findall(r"-?\d+\.\d\d", line)]
         if "lost" in line:  # expected points P; the best shot B (L lost): P + L = B, L > 0
             assert numbers[0] + numbers[2] == pytest.approx(numbers[1], abs=0.011) and numbers[2] > 0, line
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_engine_shot_is_admitted_as_a_question(settings: Any, tmp_path: Path) -> None:
+    """Making an older analysis's engine shot is a person's question, admitted as "Ask the engine" is:
+    one worker, held, no room to wait beyond the questions being answered. A first engine shot waits
+    for the worker; the same address is refused at once while it waits, whether it asks for another
+    engine shot or asks the practice table's engine (one question in flight per address across both
+    pages); another address is told how many are ahead. Once the worker is free the first is answered."""
+    settings.KAIZA_BOT_WORKERS = 1
+    settings.KAIZA_ASK_QUEUE = 0
+    engine_pool_close()
+    engine_board.forget_answers()
+    release = tmp_path / "release"
+    match = await sync_to_async(_match)()
+    await sync_to_async(_analysed_without_motions)(match)
+    seqs = [
+        seq
+        async for seq in Shot.objects.filter(match=match, kind="shoot").order_by("seq").values_list("seq", flat=True)
+    ]
+    app = get_asgi_application()
+
+    async def engine_shot(index: int, address: str) -> tuple[int, Any]:
+        return await asgi_get(app, f"/m/{match.pk}/analysis/shot/{seqs[index]}.json", address=address, language="fi")
+
+    try:
+        scheduler = engine_scheduler()
+        holder = asyncio.ensure_future(
+            run_in_engine_pool(hold_until, str(release), timeout=STUCK, urgency=Urgency.QUESTION)
+        )
+        await until(lambda: scheduler.running == 1)
+        first = asyncio.ensure_future(engine_shot(-1, "10.0.0.1"))
+        await until(lambda: questions_in_flight() == (1, 0))
+
+        status, again = await asyncio.wait_for(engine_shot(-2, "10.0.0.1"), STUCK)
+        assert status == 409 and again["code"] == "question_pending", again
+        assert again["error"].startswith("Joku samasta internetyhteydestä"), again
+        status, practice = await asyncio.wait_for(ask_from("10.0.0.1", code(POT)), STUCK)
+        assert status == 409 and practice["error"]["code"] == "question_pending", practice
+        status, busy = await asyncio.wait_for(engine_shot(-2, "10.0.0.2"), STUCK)
+        assert status == 503 and busy["code"] == "engine_busy", busy
+        assert busy["error"].startswith("Moottori on kiireinen: 1 kysymys"), busy
+        assert not holder.done() and not first.done()  # all of it answered while the worker was held
+
+        release.touch()
+        status, answered = await asyncio.wait_for(first, STUCK)
+        assert status == 200 and answered["segments"], answered
+        assert questions_in_flight() == (0, 0)
+    finally:
+        release.touch()
+        engine_pool_close()
+
+
+async def asgi_get(app: Any, path: str, *, address: str, language: str = "en") -> tuple[int, Any]:
+    """One GET through the ASGI application from ``address`` (the scope's client, as daphne sets it
+    behind the proxy): (status, the JSON answer)."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "client": (address, 40000),
+        "server": ("testserver", 80),
+        "headers": [
+            (b"host", b"testserver"),
+            (b"accept", b"application/json"),
+            (b"accept-language", language.encode()),
+        ],
+    }
+    given = False
+    never: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    async def receive() -> dict[str, Any]:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        return await never
+
+    status, chunks = 0, []
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = int(message["status"])
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, json.loads(b"".join(chunks) or b"{}")

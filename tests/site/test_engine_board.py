@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from game.management.commands.bench_engine_pool import asgi_post
 from game.models import Match as MatchRow
 from game.site.selectors import engine_board
 from game.site.selectors.practice import Position, read_position
+from game.site.views import practice as practice_views
 from tests.common.pool_jobs import hold_until
 from tests.common.test_engine_pool import STUCK, until
 from tests.site.test_practice import AIM, POT, code
@@ -163,6 +165,70 @@ async def test_ask_queue_answers_busy_at_once(settings: Any, tmp_path: Path) -> 
         assert questions_in_flight() == (0, 0)
         status, _ = await ask_from("10.0.0.1", code(AIM))  # the address may ask again
         assert status == 200
+    finally:
+        release.touch()
+        engine_pool_close()
+
+
+@pytest.fixture
+def app() -> Any:
+    """The ASGI application, made before the test runs: making it sets up Django's logging again, which
+    takes the log capture's handler off the root logger."""
+    return get_asgi_application()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_ask_refusals_keep_the_server_log_clean(
+    app: Any, settings: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a flood of questions the refusals are the admission at work, not news: a question refused
+    as busy (503), one while the same address waits (409) and one past the address's limit (429) log no
+    warning and no error, one debug line each. A question the engine could not answer in time is a
+    failure and keeps its lines (the view's warning, Django's error for the 503)."""
+    settings.KAIZA_BOT_WORKERS = 1
+    settings.KAIZA_ASK_QUEUE = 0
+    settings.KAIZA_RATE_LIMITS = {**settings.KAIZA_RATE_LIMITS, "practice_ask": {"ip": (2, 60)}}
+    caplog.set_level(logging.DEBUG, logger="django.request")
+
+    def ask_at(address: str, position: str) -> Any:
+        return asgi_post(app, "/practice/ask/", {"position": position}, address=address)
+
+    engine_pool_close()
+    engine_board.forget_answers()
+    release = tmp_path / "release"
+    try:
+        scheduler = engine_scheduler()
+        holder = asyncio.ensure_future(
+            run_in_engine_pool(hold_until, str(release), timeout=STUCK, urgency=Urgency.QUESTION)
+        )
+        await until(lambda: scheduler.running == 1)
+        first = asyncio.ensure_future(ask_at("10.0.1.1", code(POT)))
+        await until(lambda: questions_in_flight() == (1, 0))
+        caplog.clear()
+        flood = [ask_at(f"10.0.2.{n}", code(AIM)) for n in range(8)]
+        flood += [ask_at("10.0.1.1", code(AIM))] + [ask_at("10.0.3.1", code(AIM)) for _ in range(3)]
+        statuses = sorted(status for status, _ in await asyncio.wait_for(asyncio.gather(*flood), STUCK))
+        assert statuses == [409, 429] + [503] * 10, statuses
+        loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert not loud, [r.getMessage() for r in loud]
+        quiet = [r for r in caplog.records if r.name == "django.request" and r.levelno == logging.DEBUG]
+        assert sorted(r.status_code for r in quiet) == statuses  # type: ignore[attr-defined]
+        release.touch()
+        assert (await asyncio.wait_for(first, STUCK))[0] == 200
+        await asyncio.wait_for(holder, STUCK)
+
+        # A failure: the worker held past the question's time.
+        release.unlink()
+        monkeypatch.setattr(practice_views, "ASK_TIMEOUT", 0.2)
+        holder = asyncio.ensure_future(
+            run_in_engine_pool(hold_until, str(release), timeout=STUCK, urgency=Urgency.QUESTION)
+        )
+        await until(lambda: scheduler.running == 1)
+        caplog.clear()
+        status, _ = await asyncio.wait_for(ask_at("10.0.4.1", code(AIM)), STUCK)
+        assert status == 503
+        said = [(r.name, r.levelno) for r in caplog.records if r.levelno >= logging.WARNING]
+        assert said == [("game.site.views.practice", logging.WARNING), ("django.request", logging.ERROR)], said
     finally:
         release.touch()
         engine_pool_close()

@@ -18,7 +18,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from game.chat.selectors import chat_for_replay
-from game.common.engine_pool import Urgency, run_in_engine_pool
+from game.common.engine_questions import QuestionRefused, busy_words, engine_question, refusal_response
+from game.common.ratelimit import asker_keys
 from game.engine.analysis import AnalysisError, motion_in_record
 from game.matches.selectors import analysis as analysis_selectors
 from game.matches.selectors import live as live_selectors
@@ -158,29 +159,35 @@ async def engine_shot_json(request: HttpRequest, match_id: str, seq: int) -> Jso
     """The engine's best shot beside stored shot ``seq`` (call, strike, exact motion segments): the
     replay page draws and plays what this sends and never simulates. An analysis stored before the
     motions were kept has none: the motion is made in the engine pool when first asked (the match
-    replayed to that shot, CPU work the event loop never does), stored, and sent. 404 with words when
-    there is none (not analysed yet, not an analysed shot, a shot the rules refuse to play again), 503
-    when the engine could not answer in time."""
+    replayed to that shot, CPU work the event loop never does), stored, and sent. Making it is a
+    person's question like "Ask the engine" and is admitted as one (game.common.engine_questions: one
+    in flight per person and per address, a bounded queue): 409 or 503 at once with the words and the
+    ``code``, kept out of the server's log. 404 with words when there is none (not analysed yet, not an
+    analysed shot, a shot the rules refuse to play again), 503 when the engine could not answer in time."""
     match = await sync_to_async(_replayable)(match_id)
     language = translation.get_language() or "en"
     shot = await sync_to_async(analysis_selectors.engine_shot)(match=match, seq=seq, language=language)
     if shot is None:
         wanted = await sync_to_async(analysis_selectors.engine_shot_wanted)(match=match, seq=seq)
         if wanted is not None:
+            askers = await sync_to_async(asker_keys)(request)
             record = await sync_to_async(replay_selectors.match_replay_record)(match=match)
             try:
-                motion = await run_in_engine_pool(
+                motion = await engine_question(
                     motion_in_record,
                     record,
                     wanted.index,
                     wanted.call,
                     wanted.strike,
+                    askers=askers,
                     timeout=MOTION_TIMEOUT,
-                    urgency=Urgency.QUESTION,
                 )
+            except QuestionRefused as refused:
+                answer = JsonResponse({"error": refused.message, "code": refused.code}, status=refused.status)
+                return refusal_response(request, answer)
             except (TimeoutError, BrokenProcessPool, AnalysisError) as exc:
                 logger.warning("no engine shot made for match %s shot %s: %r", match.pk, seq, exc)
-                return JsonResponse({"error": _("The engine is busy: ask again in a moment.")}, status=503)
+                return JsonResponse({"error": busy_words()}, status=503)
             store = sync_to_async(analysis_store_motion)
             await store(analysis_id=wanted.analysis_id, index=wanted.index, motion=motion)
             shot = await sync_to_async(analysis_selectors.engine_shot)(match=match, seq=seq, language=language)

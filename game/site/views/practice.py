@@ -14,12 +14,12 @@ from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from game.common.engine_pool import EngineBusy, QuestionPending, ask_engine
-from game.common.ratelimit import ADDRESS_KEY, RateLimited, asker_keys, rate_limit_consume
+from game.common.engine_questions import QuestionRefused, busy_words, engine_question, refusal_response
+from game.common.ratelimit import RateLimited, asker_keys, rate_limit_consume
 from game.engine.analysis import STROKE_NOISE, engine_board
 from game.engine.physics.aim import table_for_client
 from game.engine.rules import RuleError
@@ -106,11 +106,12 @@ async def practice_ask(request: HttpRequest) -> JsonResponse:
     server's loop never waits on it; 400 with the reason for a refused question, 429 past the limits
     per minute, 409 while the same person or address waits for an answer already, 503 at once when the
     engine's queue is full (with how many are ahead) or when it could not answer in time; the refusals
-    said in the reader's language. Nothing is stored."""
+    said in the reader's language (game.common.engine_questions). Nothing is stored. The refusals of the
+    limits and of the queue are normal operation under a flood: they stay out of the server's log."""
     try:
         askers = await sync_to_async(_asked)(request)
     except RateLimited:
-        return _refused("rate_limited", "too many requests", 429)
+        return refusal_response(request, _refused("rate_limited", "too many requests", 429))
     language = get_language()
     question = read_question(request.body, language)
     if isinstance(question, TableAnswer):
@@ -118,23 +119,12 @@ async def practice_ask(request: HttpRequest) -> JsonResponse:
     answer = kept_answer(question.code)
     if answer is None:
         try:
-            answer = await ask_engine(engine_board, question.snapshot(), askers=askers, timeout=ASK_TIMEOUT)
-        except QuestionPending as pending:
-            if pending.asker.startswith(ADDRESS_KEY):
-                said = gettext("Someone on the same internet connection is asking the engine: ask again in a moment.")
-            else:
-                said = gettext("Your last question is still being answered: one at a time, please.")
-            return _refused("question_pending", said, 409)
-        except EngineBusy as busy:
-            message = ngettext(
-                "The engine is busy: %(ahead)d question is ahead of yours. Ask again in a moment.",
-                "The engine is busy: %(ahead)d questions are ahead of yours. Ask again in a moment.",
-                busy.ahead,
-            ) % {"ahead": busy.ahead}
-            return _refused("engine_busy", message, 503, ahead=busy.ahead)
+            answer = await engine_question(engine_board, question.snapshot(), askers=askers, timeout=ASK_TIMEOUT)
+        except QuestionRefused as refused:
+            return refusal_response(request, _refused(refused.code, refused.message, refused.status, **refused.extra))
         except (TimeoutError, BrokenProcessPool) as exc:
             logger.warning("the analysis board got no answer for %s: %r", question.code, exc)
-            return _refused("engine_busy", gettext("The engine is busy: ask again in a moment."), 503)
+            return _refused("engine_busy", busy_words(), 503)
         keep_answer(question.code, answer)
     return JsonResponse(board_reply(question, answer, language))
 
