@@ -226,9 +226,16 @@ def test_replay_page_in_finnish_and_russian(
         assert not english and not missing, (language, english, missing)
         # The line under the table says the step in the reader's words too (replay.js from the server's).
         page.locator("[data-action='next']").click()
+        # The step's line follows the click on the page's next frame: wait for it (bounded), then read.
+        page.wait_for_function(
+            "() => (document.querySelector('[data-verdict]')?.innerText || '').startsWith('Aino:')", timeout=5000
+        )
         first = pages.visible_text(page, "[data-verdict]")
         assert first.startswith(f"Aino: {words[0][2:]}"), (language, first)
         page.locator("[data-action='last']").click()
+        page.wait_for_function(
+            "(first) => (document.querySelector('[data-verdict]')?.innerText || '') !== first", arg=first, timeout=5000
+        )
         last = pages.visible_text(page, "[data-verdict]")
         assert last.startswith(f"Aino: {words[3][2:]}"), (language, last)
         # Every figure and its name whole: nothing cut or scrolled inside the analysis.
