@@ -344,3 +344,45 @@ def test_phone_banners_cover_no_ball(chromium: Any, viewport: dict[str, int]) ->
     page.screenshot(path=str(ARTIFACTS / f"phone-banners-{view}-verdict.png"))
     assert not problems, problems
     assert not page.errors, page.errors
+
+
+def test_phone_lag_verdict_is_a_short_banner(chromium: Any) -> None:
+    """The deciding lag's verdict (K-3.1: each player's distance, the winner, who chooses) over an upright
+    phone's table in English, Finnish and Russian: two lines at most, covering no ball (it was four and
+    more, each distance said twice)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    match = EngineMatch(players=GUESTS)
+    me, other = GUESTS
+    shown = {}
+    for language in ("en", "fi", "ru"):
+        page = open_page(
+            chromium, match, me, "player", viewport=PORTRAIT, device_scale_factor=3, touch=True, language=language
+        )
+        page.errors = []
+        page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
+        driver.wait_ready(page)
+        shown[language] = page
+    match.play(me, "lag", _strike(2.5), None)
+    match.play(other, "lag", _strike(2.8), None)
+    decided = match.events[-1]["d"]["verdict"]
+    assert decided["lag_winner"] in GUESTS, decided["reason"]
+    distances = [f"{d * 1000:.0f}" for _, d in decided["params"]["lags"]]
+    for language, page in shown.items():
+        banner = page.locator(".kz-verdict")
+        page.wait_for_function(
+            "(ds) => { const v = document.querySelector('.kz-verdict');"
+            " return !v.hidden && ds.every((d) => v.textContent.includes(d)); }",
+            arg=distances,
+            timeout=15000,
+        )
+        page.wait_for_timeout(100)  # the next frame places it
+        # The lines its words take: the distinct tops of the text's boxes.
+        lines = banner.evaluate(
+            "(el) => { const r = document.createRange(); r.selectNodeContents(el);"
+            " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }"
+        )
+        page.screenshot(path=str(ARTIFACTS / f"phone-lag-verdict-{language}.png"))
+        assert lines <= 2, (language, lines, banner.inner_text())
+        _shown, problems = _covered(page)
+        assert not problems, (language, problems)
+        assert not page.errors, page.errors

@@ -6,8 +6,11 @@ the old default (2.5 m/s); the deciding lag's words give both players' distances
 
 from __future__ import annotations
 
+import re
+
 from game.engine.rules import Match
 from game.engine.rules.lag_advice import lag_distance
+from game.engine.rules.words import LANGUAGES, PORTRAIT, lag_words, say
 from game.engine.table import kaisa_table
 
 TABLE = kaisa_table()
@@ -49,8 +52,43 @@ def test_the_deciding_lag_says_both_distances_k3_1() -> None:
     assert "bob" not in first.verdict["reason"]  # one lag alone decides nothing
     second = match.lag("bob", {"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0})
     reason = second.verdict["reason"]
-    assert "alice: 92 mm" in reason and "bob: 579 mm" in reason, reason
-    assert "alice wins the lag" in reason
+    assert reason == "alice wins the lag: 92 mm, bob 579 mm; the winner chooses who breaks", reason
+
+
+#: The site's guest names (the longest names most players have) and each language's words for the choice
+#: the lag's winner makes (K-3.2).
+GUESTS = ("Guest 48213", "Guest 77120")
+CHOOSES = {"en": "chooses who breaks", "fi": "valitsee aloittajan", "ru": "выбирает, кто разбивает"}
+
+
+def test_the_deciding_lag_says_each_fact_once_in_few_words_k3_1() -> None:
+    """The deciding lag's verdict is laid over the table, on a phone a third of its width: each player and
+    each distance once, the winner first, why a lost lag was lost, and (but upright, where the phase's
+    notice says it at once) who chooses the break; in every language a player reads. (It said the
+    deciding lag's distance twice and each name up to three times: four lines over a phone's table.)"""
+    decided = Match.new(GUESTS)
+    decided.lag(GUESTS[0], {"angle": 0.0, "speed": 1.7, "side": 0.0, "height": 0.0})
+    won = decided.lag(GUESTS[1], {"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0}).verdict
+    cushion = Match.new(GUESTS)
+    cushion.lag(GUESTS[0], {"angle": 0.0, "speed": 1.7, "side": 0.0, "height": 0.0})
+    lost = cushion.lag(GUESTS[1], {"angle": 0.3, "speed": 1.5, "side": 0.0, "height": 0.0}).verdict
+    assert won["lag_winner"] == lost["lag_winner"] == GUESTS[0]
+    assert lost["params"]["result"] == "lag_long_cushion"
+    for language in LANGUAGES:
+        for upright in (False, True):
+            code = language + PORTRAIT if upright else language
+            text = say(won["code"], won["params"], code)
+            # Upright, the other's distance follows the winner's without his name.
+            assert text.count(GUESTS[0]) == 1 and text.count(GUESTS[1]) == (0 if upright else 1), text
+            assert upright or text.index(GUESTS[0]) < text.index(GUESTS[1]), text
+            for _name, distance in won["params"]["lags"]:
+                assert len(re.findall(rf"(?<!\d){distance * 1000:.0f}(?!\d)", text)) == 1, text
+            assert (CHOOSES[language] in text) is not upright, text
+            assert len(text) <= (64 if upright else 100), (len(text), text)
+            # A lost lag says why (the deciding one's own reason), once.
+            text = say(lost["code"], lost["params"], code)
+            assert lag_words("lag_long_cushion", None, language) not in text  # the long form, not repeated
+            assert all(text.count(name) == 1 for name in GUESTS) and len(text) <= (80 if upright else 120), text
 
 
 def _default_lag(match: Match, name: str) -> dict[str, float]:

@@ -57,7 +57,7 @@ def _portrait(cat: Catalogue) -> Catalogue:
     pockets.update(
         {pocket: cat.side_pockets.get(pocket, cat.pockets[pocket]) for pocket in ("middle_left", "middle_right")}
     )
-    return replace(cat, pockets=pockets)
+    return replace(cat, pockets=pockets, upright=True)
 
 
 _PORTRAIT_CATALOGUES: dict[str, Catalogue] = {lang: _portrait(cat) for lang, cat in CATALOGUES.items()}

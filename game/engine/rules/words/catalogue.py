@@ -115,6 +115,9 @@ class Catalogue:
     #: The middle pockets as a portrait table draws them (on the left and right long cushions, where
     #: landscape has them at the top and bottom): ``middle_left`` and ``middle_right``.
     side_pockets: Mapping[str, Forms] = field(default_factory=dict)
+    #: The sentences for a table drawn upright (a phone held upright: ``<lang>@portrait``), whose banners
+    #: over the table have a third of a landscape one's width: a template may say less there.
+    upright: bool = False
 
     def join(self, names: Sequence[str]) -> str:
         if len(names) <= 1:

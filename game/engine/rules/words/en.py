@@ -67,16 +67,42 @@ def _late(p: Mapping[str, Any]) -> str:
     return f"{p['player']} ran out of the shot clock ({p['count']} of {p['limit']})"
 
 
+#: Why a lag was lost (K-3.1), in the few words of a lag's verdict.
+_LAG_LOST = {
+    "lag_pocketed": "pocketed",
+    "lag_touched_ball": "it touched a ball",
+    "lag_long_cushion": "a long cushion",
+    "lag_crossed": "over the centre line",
+    "lag_short": "short of the foot cushion",
+}
+
+
 def _lag(w: Namer, p: Mapping[str, Any]) -> str:
-    text = f"Lag by {p['player']}: {EN_LAGS[p['result']](p.get('distance'))}"
-    if p.get("lags"):  # the deciding lag: each player's distance (K-3.1)
-        said = (f"{n}: {d * 1000:.0f} mm" if d is not None else f"{n}: lost" for n, d in p["lags"])
-        text += "; " + ", ".join(said)
-    if p.get("relag"):
-        text += "; equal to within 1 mm: lag again" if both_stopped(p) else "; both lags lost: lag again"
-    elif p.get("winner"):
-        text += f"; {p['winner']} wins the lag and chooses who breaks"
-    return text
+    """A lag's verdict (K-3.1), short enough for a banner over a phone's table: a lag alone says its
+    distance or why it was lost; the deciding lag names each player once with his distance, the winner
+    first. On an upright table (a phone's, its banners a third as wide) who chooses the break is left to
+    the phase's own notice, the other's distance follows the winner's without his name, and a number keeps
+    its unit on its line."""
+    player, why = p["player"], _LAG_LOST.get(p["result"])
+    if not p.get("lags"):
+        if why:
+            return f"Lag by {player}: lost, {why}"
+        return f"Lag by {player}: {(p.get('distance') or 0.0) * 1000:.0f} mm from the home cushion"
+
+    def result(name: str, distance: float | None) -> str:
+        if distance is not None:
+            return f"{name} {distance * 1000:.0f} mm"
+        return f"{name} lost ({why})" if name == player and why else f"{name} lost"
+
+    if p.get("winner"):
+        (_, won), (loser, lost) = sorted(p["lags"], key=lambda lag: lag[0] != p["winner"])
+        if w.cat.upright and lost is not None:
+            return f"{p['winner']} wins the lag: {(won or 0.0) * 1000:.0f}\u00a0mm to {lost * 1000:.0f}\u00a0mm"
+        text = f"{p['winner']} wins the lag: {(won or 0.0) * 1000:.0f} mm, {result(loser, lost)}"
+        return text if w.cat.upright else text + "; the winner chooses who breaks"
+    if both_stopped(p):
+        return "Lag again: " + ", ".join(result(n, d) for n, d in p["lags"]) + ", equal to within 1 mm"
+    return "Lag again: both lost" + (f" ({player}: {why})" if why else "")
 
 
 def _not_dropped(w: Namer, p: Mapping[str, Any]) -> str:

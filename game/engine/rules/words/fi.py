@@ -88,20 +88,42 @@ def _late(p: Mapping[str, Any]) -> str:
     return f"Pelaajan {p['player']} lyöntiaika loppui ({p['count']}/{p['limit']})"
 
 
+#: Why a lag was lost (K-3.1), in the few words of a lag's verdict.
+_LAG_LOST = {
+    "lag_pocketed": "pussiin",
+    "lag_touched_ball": "osui palloon",
+    "lag_long_cushion": "pitkä valli",
+    "lag_crossed": "keskiviivan yli",
+    "lag_short": "ei yltänyt päätyvalliin",
+}
+
+
 def _lag(w: Namer, p: Mapping[str, Any]) -> str:
-    text = f"Teikkaus, {p['player']}: {FI_LAGS[p['result']](p.get('distance'))}"
-    if p.get("lags"):  # the deciding lag: each player's distance (K-3.1)
-        said = (f"{n}: {d * 1000:.0f} mm" if d is not None else f"{n}: hävisi" for n, d in p["lags"])
-        text += "; " + ", ".join(said)
-    if p.get("relag"):
-        text += (
-            "; tasan 1 mm:n tarkkuudella: teikataan uudelleen"
-            if both_stopped(p)
-            else "; molemmat hävisivät: teikataan uudelleen"
-        )
-    elif p.get("winner"):
-        text += f"; {p['winner']} voittaa teikkauksen ja valitsee aloittajan"
-    return text
+    """A lag's verdict (K-3.1), short enough for a banner over a phone's table: a lag alone says its
+    distance or why it was lost; the deciding lag names each player once with his distance, the winner
+    first. On an upright table (a phone's, its banners a third as wide) who chooses the break is left to
+    the phase's own notice, the other's distance follows the winner's without his name, and a number keeps
+    its unit on its line."""
+    player, why = p["player"], _LAG_LOST.get(p["result"])
+    if not p.get("lags"):
+        if why:
+            return f"Teikkaus, {player}: hävisi, {why}"
+        return f"Teikkaus, {player}: {(p.get('distance') or 0.0) * 1000:.0f} mm kotivallista"
+
+    def result(name: str, distance: float | None) -> str:
+        if distance is not None:
+            return f"{name} {distance * 1000:.0f} mm"
+        return f"{name} hävisi ({why})" if name == player and why else f"{name} hävisi"
+
+    if p.get("winner"):
+        (_, won), (loser, lost) = sorted(p["lags"], key=lambda lag: lag[0] != p["winner"])
+        if w.cat.upright and lost is not None:
+            return f"Teikkaus: {p['winner']} voitti, {(won or 0.0) * 1000:.0f}\u00a0mm – {lost * 1000:.0f}\u00a0mm"
+        text = f"{p['winner']} voittaa teikkauksen: {(won or 0.0) * 1000:.0f} mm, {result(loser, lost)}"
+        return text if w.cat.upright else text + "; voittaja valitsee aloittajan"
+    if both_stopped(p):
+        return "Teikataan uudelleen: " + ", ".join(result(n, d) for n, d in p["lags"]) + ", tasan 1 mm:n tarkkuudella"
+    return "Teikataan uudelleen: molemmat hävisivät" + (f" ({player}: {why})" if why else "")
 
 
 def _not_dropped(w: Namer, p: Mapping[str, Any]) -> str:

@@ -99,20 +99,42 @@ def _late(p: Mapping[str, Any]) -> str:
     return f"У игрока {p['player']} истекло время на удар ({p['count']} из {p['limit']})"
 
 
+#: Why a lag was lost (K-3.1), in the few words of a lag's verdict.
+_LAG_LOST = {
+    "lag_pocketed": "шар в лузе",
+    "lag_touched_ball": "касание шара",
+    "lag_long_cushion": "длинный борт",
+    "lag_crossed": "за средней линией",
+    "lag_short": "не дошёл до заднего борта",
+}
+
+
 def _lag(w: Namer, p: Mapping[str, Any]) -> str:
-    text = f"Розыгрыш начального удара, {p['player']}: {RU_LAGS[p['result']](p.get('distance'))}"
-    if p.get("lags"):  # the deciding lag: each player's distance (K-3.1)
-        said = (f"{n}: {d * 1000:.0f} мм" if d is not None else f"{n}: розыгрыш проигран" for n, d in p["lags"])
-        text += "; " + ", ".join(said)
-    if p.get("relag"):
-        text += (
-            "; равны с точностью до 1 мм: разыгрываем снова"
-            if both_stopped(p)
-            else "; оба розыгрыша проиграны: разыгрываем снова"
-        )
-    elif p.get("winner"):
-        text += f"; {p['winner']} выигрывает розыгрыш и выбирает, кто разбивает"
-    return text
+    """A lag's verdict (K-3.1), short enough for a banner over a phone's table: a lag alone says its
+    distance or why it was lost; the deciding lag names each player once with his distance, the winner
+    first. On an upright table (a phone's, its banners a third as wide) who chooses the break is left to
+    the phase's own notice, the other's distance follows the winner's without his name, and a number keeps
+    its unit on its line."""
+    player, why = p["player"], _LAG_LOST.get(p["result"])
+    if not p.get("lags"):
+        if why:
+            return f"Розыгрыш начального удара, {player}: проигран, {why}"
+        return f"Розыгрыш начального удара, {player}: {(p.get('distance') or 0.0) * 1000:.0f} мм от борта дома"
+
+    def result(name: str, distance: float | None) -> str:
+        if distance is not None:
+            return f"у {name} {distance * 1000:.0f} мм"
+        return f"у {name} проигрыш ({why})" if name == player and why else f"у {name} проигрыш"
+
+    if p.get("winner"):
+        (_, won), (loser, lost) = sorted(p["lags"], key=lambda lag: lag[0] != p["winner"])
+        if w.cat.upright and lost is not None:
+            return f"Розыгрыш за {p['winner']}: {(won or 0.0) * 1000:.0f}\u00a0мм против {lost * 1000:.0f}\u00a0мм"
+        text = f"{p['winner']} выигрывает розыгрыш: {(won or 0.0) * 1000:.0f} мм, {result(loser, lost)}"
+        return text if w.cat.upright else text + "; победитель выбирает, кто разбивает"
+    if both_stopped(p):
+        return "Разыгрываем снова: " + ", ".join(result(n, d) for n, d in p["lags"]) + ", равны с точностью до 1 мм"
+    return "Разыгрываем снова: оба розыгрыша проиграны" + (f" ({player}: {why})" if why else "")
 
 
 def _not_dropped(w: Namer, p: Mapping[str, Any]) -> str:

@@ -316,7 +316,9 @@ export function createHud(root) {
       verdictAt = now;
       if (lastVerdict) {
         const reason = said(lastVerdict, "reason");
-        const who = lastVerdict.player && !reason.includes(lastVerdict.player) ? `${lastVerdict.player}: ` : "";
+        // Whose shot it was, unless the words say it; the lag that decides speaks of both players' lags.
+        const both = lastVerdict.kind === "lag" && Boolean(lastVerdict.lag_winner || lastVerdict.relag);
+        const who = lastVerdict.player && !both && !reason.includes(lastVerdict.player) ? `${lastVerdict.player}: ` : "";
         setText(verdict, who + (describeVerdict(lastVerdict) || (lastVerdict.kind === "lag" ? gettext("lag shot") : "")));
         setAttr(verdict, "data-tone", lastVerdict.foul ? "foul" : lastVerdict.scored ? "good" : "plain");
       }
