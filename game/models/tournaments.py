@@ -85,6 +85,15 @@ class Tournament(models.Model):
     #: An event imported from a KaisaKaavio file: the file's SHA-256 (hex), so the same file is not
     #: imported twice (game/tournaments/services/kaavio.py); blank for an event made in Kaiza.
     source_digest = models.CharField(max_length=64, blank=True, db_index=True, verbose_name=_("imported file's digest"))
+    #: The number the draw list is drawn from (its places below the seeds, and a cup's lots; set when
+    #: the entries close, game/tournaments/selectors/draw.py): the same number gives the same list.
+    #: Null: the list is in seed order (an import, whose list is the file's, or an event drawn before).
+    draw_seed = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("draw number"), help_text=_("the draw list is drawn from it")
+    )
+    #: The results the draw last searched after (a digest of each decided game and its winner): the
+    #: draw searches once after each new or changed result, as the program does, never twice.
+    draw_searched = models.CharField(max_length=64, blank=True, default="", verbose_name=_("results searched"))
     #: At the club: the two players of a game may enter its result too, not only the director.
     players_enter_results = models.BooleanField(default=False, verbose_name=_("players enter results"))
     starts_at = models.DateTimeField(verbose_name=_("start time"))
@@ -148,6 +157,9 @@ class TournamentEntry(models.Model):
         default=1500.0, verbose_name=_("rating"), help_text=_("the rating seeding used (a team's mean)")
     )
     seed = models.PositiveSmallIntegerField(default=0, verbose_name=_("seed"))
+    #: A cup's lot from an imported KaisaKaavio file (1: the best), the order its seats show; null:
+    #: the lots are drawn from the event's draw number (or follow the draw list).
+    cup_lot = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("cup lot"))
     #: The final placing of a drawn format (double loss, cup), stored when the tournament ends; shared
     #: by entries level on every count; null before the end and in the other formats.
     place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("final placing"))

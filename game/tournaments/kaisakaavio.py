@@ -18,6 +18,7 @@ values' own refusal for a number.
 
 from __future__ import annotations
 
+import datetime
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
@@ -28,7 +29,17 @@ from defusedxml.ElementTree import fromstring
 from django.utils.translation import gettext_noop
 
 from game.tournaments import values
-from game.tournaments.pairing.double_loss import DrawState, Event, Format, Game, next_game
+from game.tournaments.pairing.double_loss import (
+    DrawState,
+    Event,
+    Format,
+    GameKey,
+    Outcome,
+    listing_order,
+    redraw,
+)
+from game.tournaments.pairing.double_loss_cup import cup_seats
+from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND
 from game.tournaments.refusal import TournamentError
 from game.tournaments.values import Words
 
@@ -39,6 +50,8 @@ FORMATS: dict[str, tuple[Format, int | None]] = {
     "KaksiKierrostaJaCup": (Format.TWO_ROUNDS_THEN_CUP, None),
 }
 PLAYED = "Pelattu"
+#: The points a game is played to when a file does not say (`TavoitePistemaara`).
+DEFAULT_TARGET = 60
 SETTINGS = ("Nimi", "PeliAika", "RankkareidenMaara", "TavoitePistemaara", "KaavioTyyppi")
 #: Points as the program writes them: a number (or nothing) and the winner's `v`.
 _POINTS = re.compile(r"\s*([-\u2212]?[0-9]*)\s*(v?)\s*", re.IGNORECASE | re.ASCII)
@@ -68,13 +81,14 @@ class Participant:
 
 @dataclass(frozen=True)
 class FileGame:
-    """`first_points` None: no points written yet; `winner` 1 or 2 from the `v` mark, or None."""
+    """`first_points` None: no points written yet; `winner` 1 or 2 from the `v` mark, or None. A
+    player id None is an empty seat: a cup game whose player is not known yet, or a walk-over."""
 
     round: int
     first_round: int
     second_round: int
-    first_id: int
-    second_id: int
+    first_id: int | None
+    second_id: int | None
     first_points: int | None
     second_points: int | None
     winner: int | None
@@ -105,8 +119,34 @@ class KaavioFile:
         return tuple(sorted(p.id for p in self.participants))
 
     def event(self) -> Event:
+        """The file's event: its format and draw list, its target, and for a cup the lots its seats
+        show (:func:`cup_lots`)."""
         kind, knockout_from = FORMATS[self.format]
-        return Event(kind, self.draw_list, knockout_from)
+        lots = cup_lots(self) if kind == Format.TWO_ROUNDS_THEN_CUP else ()
+        return Event(kind, self.draw_list, knockout_from, lots, self.target or DEFAULT_TARGET, values.SCORE_MARGIN)
+
+
+def cup_lots(kaavio: KaavioFile) -> tuple[int, ...]:
+    """The lots of a cup file, best first, as far as its seats show them. The program draws a lot
+    for each player to break ties in the opening's ranking and does not save it; the players it
+    seated in the cup's first round stand in rank order, so their order is the lots' (the seated
+    first, best rank first, then everyone else in the list's order)."""
+    first_round = [g for g in kaavio.games if g.round == CUP_FIRST_ROUND]
+    slots = sorted(range(len(first_round)), key=lambda i: (cup_slot(first_round[i], i), i))
+    ranks: dict[int, int] = {}
+    for position, (high, low) in zip(slots, cup_seats(len(first_round) * 2), strict=False):
+        game = first_round[position]
+        for player, rank in ((game.first_id, high), (game.second_id, low)):
+            if player is not None:
+                ranks.setdefault(player, rank)
+    seated = sorted(ranks, key=lambda p: ranks[p])
+    return (*seated, *(p for p in kaavio.draw_list if p not in ranks))
+
+
+def cup_slot(game: FileGame, default: int) -> int:
+    """A cup game's seat in its round (`PeliNumeroKierroksella`; `default` if the file omits it)."""
+    text = dict(game.extra).get("PeliNumeroKierroksella", "").strip()
+    return int(text) if text.isdigit() else default
 
 
 def _root(raw: bytes) -> ET.Element:
@@ -152,7 +192,7 @@ def parse(data: bytes | str) -> KaavioFile:
             raise KaavioError(gettext_noop("two participants share the Id %(id)s"), {"id": participant.id})
         ids.add(participant.id)
     games = tuple(_game(node, number) for number, node in enumerate(root.iterfind("Pelit/Peli"), start=1))
-    _check_games(games, ids)
+    _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup")
     return KaavioFile(
         name=fields.get("Nimi", ""),
         format=kind,
@@ -219,22 +259,23 @@ def _points(text: str, number: int, tag: str) -> tuple[int | None, bool]:
 
 def _game(node: ET.Element, number: int) -> FileGame:
     known = ("Kierros", "KierrosPelaaja1", "KierrosPelaaja2", "PelaajaId1", "PelaajaId2", "Pisteet1", "Pisteet2")
-    read = {}
+    read: dict[str, int | None] = {}
     for tag in known[:5]:
         value = values.number_of(node.get(tag), field=_named(number, tag))
-        if value is None:
+        if value is None and tag.startswith("Kierros"):
             raise KaavioError(gettext_noop("game %(game)s has no %(tag)s"), {"game": number, "tag": tag})
-        if tag.startswith("Kierros"):
+        if value is not None and tag.startswith("Kierros"):
             values.round_number(value, field=_named(number, tag))
-        read[tag] = value
+        read[tag] = value  # a player's id may be missing: an empty seat of a cup (_check_games)
+    rounds = (read["Kierros"], read["KierrosPelaaja1"], read["KierrosPelaaja2"])
     first_points, first_won = _points(node.get("Pisteet1", ""), number, "Pisteet1")
     second_points, second_won = _points(node.get("Pisteet2", ""), number, "Pisteet2")
     if first_won and second_won:
         raise KaavioError(gettext_noop("game %(game)s marks both players the winner"), {"game": number})
     return FileGame(
-        round=read["Kierros"],
-        first_round=read["KierrosPelaaja1"],
-        second_round=read["KierrosPelaaja2"],
+        round=rounds[0] or 0,
+        first_round=rounds[1] or 0,
+        second_round=rounds[2] or 0,
         first_id=read["PelaajaId1"],
         second_id=read["PelaajaId2"],
         first_points=first_points,
@@ -245,15 +286,22 @@ def _game(node: ET.Element, number: int) -> FileGame:
     )
 
 
-def _check_games(games: tuple[FileGame, ...], ids: set[int]) -> None:
+def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool) -> None:
+    """Players named are participants, two different ones; a game with an empty seat is a cup game
+    (round 3 on); outside the cup (which may seat a player with two opening losses) no third loss."""
     losses = dict.fromkeys(ids, 0)
     for number, game in enumerate(games, start=1):
         for player in (game.first_id, game.second_id):
-            if player not in ids:
+            if player is not None and player not in ids:
                 raise KaavioError(
                     gettext_noop("game %(game)s names player %(id)s, who is not a participant"),
                     {"game": number, "id": player},
                 )
+        if game.first_id is None or game.second_id is None:
+            if not cup or game.round < CUP_FIRST_ROUND:
+                tag = "PelaajaId1" if game.first_id is None else "PelaajaId2"
+                raise KaavioError(gettext_noop("game %(game)s has no %(tag)s"), {"game": number, "tag": tag})
+            continue
         if game.first_id == game.second_id:
             raise KaavioError(
                 gettext_noop("game %(game)s pairs player %(id)s with himself"), {"game": number, "id": game.first_id}
@@ -261,7 +309,7 @@ def _check_games(games: tuple[FileGame, ...], ids: set[int]) -> None:
         if game.played:
             loser = game.second_id if game.winner == 1 else game.first_id
             losses[loser] += 1
-            if losses[loser] > 2:
+            if losses[loser] > 2 and not cup:
                 raise KaavioError(
                     gettext_noop("player %(id)s has a third loss in game %(game)s of a double-loss event"),
                     {"game": number, "id": loser},
@@ -290,8 +338,8 @@ def write(kaavio: KaavioFile) -> str:
             "Kierros": str(g.round),
             "KierrosPelaaja1": str(g.first_round),
             "KierrosPelaaja2": str(g.second_round),
-            "PelaajaId1": str(g.first_id),
-            "PelaajaId2": str(g.second_id),
+            "PelaajaId1": _text(g.first_id),
+            "PelaajaId2": _text(g.second_id),
             "Pisteet1": _text(g.first_points) + ("v" if g.winner == 1 else ""),
             "Pisteet2": _text(g.second_points) + ("v" if g.winner == 2 else ""),
             "Tilanne": g.state,
@@ -308,41 +356,104 @@ def _text(value: int | None) -> str:
 
 @dataclass(frozen=True)
 class ReplayLine:
+    """One place of the program's list: the file's game there and Kaiza's, each as (round, first
+    player's id, second player's id), None where that list is shorter."""
+
     number: int
-    round: int
-    file_pair: tuple[int, int]
-    drawn: tuple[int, int] | None
-    drawn_round: int | None
+    file_game: tuple[int, int, int] | None
+    drawn: tuple[int, int, int] | None
 
     @property
     def same(self) -> bool:
-        return self.drawn is not None and set(self.drawn) == set(self.file_pair) and self.drawn_round == self.round
+        return self.file_game is not None and self.file_game == self.drawn
 
 
-def replay(kaavio: KaavioFile) -> list[ReplayLine]:
-    """Kaiza's draw beside the file's, game by game: before each of the file's games Kaiza draws the
-    next one from the file's games so far, every result in, then takes the file's game and its result
-    (so one different game does not make every later one differ)."""
-    state = DrawState(kaavio.event())
+#: The orders a replay takes a file's results in: by each game's end on the file's clock (`Paattyi`;
+#: games ending together, or without a time, in the file's order), or the file's own order.
+REPLAY_ORDERS = ("times", "file")
+
+
+def replay(kaavio: KaavioFile, order: str = "times") -> list[ReplayLine]:
+    """Kaiza's draw of the file's event beside the file's list, place by place. Kaiza draws the
+    opening, then takes the file's results one at a time as the program's own replay does (of the
+    games drawn and ready to start, the one that ended first by the file's clock, `Paattyi`, else the
+    earliest in the file; with `order` "file", always the earliest in the file) and draws what it
+    draws after each: the program's draw depends, now and then, on the order its results came in,
+    and the clock keeps it (Kaiza's own export writes each game's end to the microsecond). The games it
+    drew, in the program's list order, are compared with the file's list (an empty seat is -1). A
+    game Kaiza draws that the file does not have gets no result, so the draw stops short there. A
+    cup's walk-overs are decided without a result."""
+    state = replayed(kaavio, order)
+    drawn = [state.games[i] for i in listing_order(state)]
     lines: list[ReplayLine] = []
-    for number, game in enumerate(kaavio.games, start=1):
-        pairing = next_game(state)
-        drawn = None if pairing is None else (pairing.first, pairing.second)
-        drawn_round = None if pairing is None else pairing.round
-        lines.append(ReplayLine(number, game.round, (game.first_id, game.second_id), drawn, drawn_round))
-        winner = None
-        if game.played:
-            winner = game.first_id if game.winner == 1 else game.second_id
-        state = state.with_game(
-            Game(
-                game.first_id,
-                game.second_id,
-                game.round,
-                game.first_round,
-                game.second_round,
-                winner,
-                game.first_points or 0,
-                game.second_points or 0,
-            )
-        )
+    for number in range(max(len(drawn), len(kaavio.games))):
+        file_game = None
+        if number < len(kaavio.games):
+            g = kaavio.games[number]
+            file_game = (g.round, _seat(g.first_id), _seat(g.second_id))
+        mine = None
+        if number < len(drawn):
+            d = drawn[number]
+            mine = (d.round, d.first, _seat(d.second))
+        lines.append(ReplayLine(number + 1, file_game, mine))
     return lines
+
+
+def replayed(kaavio: KaavioFile, order: str = "times") -> DrawState:
+    """Kaiza's draw of the file's event fed the file's results (see :func:`replay`), its games in
+    the order Kaiza drew them."""
+    played = [i for i, g in enumerate(kaavio.games) if g.played and g.first_id is not None and g.second_id is not None]
+    if order == "times":
+        start = _clock_minutes(dict(kaavio.other_fields).get("KellonAika", "")) or 0.0
+        played.sort(key=lambda i: (_ended(dict(kaavio.games[i].extra).get("Paattyi", ""), start), i))
+    outcomes: dict[GameKey, Outcome] = {}
+    for rank, index in enumerate(played):
+        game = kaavio.games[index]
+        assert game.first_id is not None and game.second_id is not None
+        key = (game.round, frozenset((game.first_id, game.second_id)))
+        winner = game.first_id if game.winner == 1 else game.second_id
+        points = ((game.first_id, game.first_points or 0), (game.second_id, game.second_points or 0))
+        outcomes.setdefault(key, Outcome(rank, winner, points))
+    return redraw(kaavio.event(), outcomes)
+
+
+def _ended(text: str, start: float) -> tuple[int, float]:
+    """A game's end as a sort key: an instant (a date and time, as Kaiza writes it) by its epoch
+    seconds; a clock time (as the program writes it, "9:54") by its minutes after the event's start
+    time, through midnight; no time (or none that reads) after all the others."""
+    text = text.strip()
+    if "T" in text or "-" in text:
+        try:
+            moment = datetime.datetime.fromisoformat(text)
+        except ValueError:
+            return 2, 0.0
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.UTC)
+        return 0, moment.timestamp()
+    minutes = _clock_minutes(text)
+    if minutes is None:
+        return 2, 0.0
+    return 1, (minutes - start) % (24 * 60)
+
+
+def _clock_minutes(text: str) -> float | None:
+    """A clock time ("9:54", the Finnish "9.54", "21:16:05.5") as minutes after midnight; None if it
+    is not one."""
+    text = text.strip()
+    if ":" not in text:
+        text = text.replace(".", ":", 1)
+    parts = text.split(":")
+    if not 2 <= len(parts) <= 3:
+        return None
+    try:
+        hours, minutes = int(parts[0]), int(parts[1])
+        seconds = float(parts[2]) if len(parts) == 3 else 0.0
+    except ValueError:
+        return None
+    if not (0 <= hours <= 23 and 0 <= minutes <= 59 and 0 <= seconds < 60):
+        return None
+    return hours * 60 + minutes + seconds / 60
+
+
+def _seat(player: int | None) -> int:
+    return -1 if player is None else player

@@ -209,15 +209,17 @@ def _a_player_is_told_and_an_admin_creates(server: DaphneServer, chromium: Any, 
     assert page.errors == []
 
 
-# Every game in progress is given its no-show's end now: the server's own clock forfeits it (as the
-# deadline poll does in play) to the one player said to be on its match page, the first entry but in
-# every third game of the draw; the draw goes on in the server and the tournament socket tells the pages.
+# Every game in progress (one with its match: a game drawn ahead waits for its players' earlier games)
+# is given its no-show's end now: the server's own clock forfeits it (as the deadline poll does in play)
+# to the one player said to be on its match page, the first entry but in every third game of the draw;
+# the draw goes on in the server and the tournament socket tells the pages.
 DRAW_FORFEITS = """
 import time
 from game.models import MatchConnection
 from game.models.tournaments import TournamentPairing
 result = []
-for p in TournamentPairing.objects.filter(tournament_id={tid}, status="playing").select_related("first", "second"):
+games = TournamentPairing.objects.filter(tournament_id={tid}, status="playing", match__isnull=False)
+for p in games.select_related("first", "second"):
     winner = p.second if p.index % 3 == 1 else p.first
     MatchConnection.objects.create(
         match_id=p.match_id, channel_name=f"e2e.{{p.pk}}", user=winner.members.get().user, seen_at=time.time()

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from game.models import Profile
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
-from game.tournaments.pairing.double_loss import records
+from game.tournaments.pairing.double_loss import DrawState, records
 from game.tournaments.selectors.draw import draw_state
 from game.tournaments.selectors.tournaments import entry_of_user
 from game.tournaments.services import (
@@ -76,9 +76,10 @@ def test_next_game_goes_to_the_free_table() -> None:
     tables = on_tables(tournament)
     assert sorted(tables) == [1, 2]
     queue = waiting(tournament)
-    assert len(queue) == 1  # round 1 of six is three games: the third waits for a table
+    # the opening of six: round 1's third game waits for a table, round 2's three for their players
+    assert [p.round.number for p in queue] == [1, 2, 2, 2]
     assert all(p.match_id is None for p in TournamentPairing.objects.filter(tournament=tournament))
-    assert queue[0].index > max(p.index for p in tables.values())  # tables go in draw order
+    assert queue[0].index > max(p.index for p in tables.values())  # tables go in the draw's order
 
     tournament_result_enter(user=owner, pairing_id=tables[2].pk, result=WIN_FIRST)
     now = on_tables(tournament)
@@ -192,53 +193,48 @@ def _play_until(tournament: Tournament, owner: Any, done: Any) -> None:
 
 
 def test_corrected_result_redraws_later_games() -> None:
+    """A player goes out; once the search has drawn round 3 without him, his first loss is corrected
+    to a win. The event is drawn again with it, as the program would have drawn it: round 3 now has
+    him, so the round-3 games it no longer has are listed in the warning, then removed; the games
+    that come back keep their rows and results."""
     tournament, owner = club_event(8, 3, tag="c")
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
     ids = list(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", flat=True))
 
-    def someone_out() -> bool:
+    def out_and_round_three() -> bool:
         table = records(draw_state(tournament=tournament))
-        return any(table[e].out for e in ids)
+        round_three = TournamentPairing.objects.filter(tournament=tournament, round__number=3).count()
+        return any(table[e].out for e in ids) and round_three >= 2
 
-    _play_until(tournament, owner, someone_out)
+    _play_until(tournament, owner, out_and_round_three)
     table = records(draw_state(tournament=tournament))
     out = next(e for e in ids if table[e].out)
     done = TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.DONE)
     first_loss = done.filter(Q(first_id=out) | Q(second_id=out)).exclude(winner_id=out).order_by("index").first()
     assert first_loss is not None
-    both = (first_loss.first_id, first_loss.second_id)
-    later_of_theirs = list(
-        TournamentPairing.objects.filter(tournament=tournament, index__gt=first_loss.index)
-        .filter(Q(first_id__in=both) | Q(second_id__in=both))
-        .values_list("pk", flat=True)
-    )
-    assert later_of_theirs  # the out player's second loss at least was drawn from it
     before = list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index"))
     reversed_result = BoardResult(60, 20, AT_TARGET) if first_loss.first_id == out else BoardResult(20, 60, AT_TARGET)
 
     with pytest.raises(TournamentError) as warned:  # the warning step: nothing changes yet
         tournament_result_correct(user=owner, pairing_id=first_loss.pk, result=reversed_result, confirm=False)
     assert warned.value.code == "confirm_redraw"
-    out_name = TournamentEntry.objects.get(pk=out).name
-    assert out_name in warned.value.message
     assert list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index")) == before
 
     redrawn = tournament_result_correct(
         user=owner, pairing_id=first_loss.pk, result=reversed_result, confirm=True, reason="scores swapped"
     )
-    assert set(later_of_theirs) <= {r.pairing_id for r in redrawn}
-    assert not TournamentPairing.objects.filter(pk__in=[r.pairing_id for r in redrawn]).exists()
+    assert redrawn and all(f"{r.first} – {r.second} (round {r.round})" in warned.value.message for r in redrawn)
+    assert {r.round for r in redrawn} >= {3}  # round 3 was drawn without him
+    gone = [r.pairing_id for r in redrawn if not r.had_result or r.round >= 3]
+    kept_results = done.exclude(pk__in=[r.pairing_id for r in redrawn]).filter(round__number__lte=2)
+    assert kept_results.count() >= 8 - len([r for r in redrawn if r.round <= 2])  # the opening's results stay
     corrected = TournamentPairing.objects.get(pk=first_loss.pk)
     assert corrected.winner_id == out and corrected.fixes.get().reason == "scores swapped"
     state = draw_state(tournament=tournament)  # the rows are a draw again, with no gap in the order
     indices = list(TournamentPairing.objects.filter(tournament=tournament).values_list("index", flat=True))
     assert sorted(indices) == list(range(len(indices)))
+    assert not TournamentPairing.objects.filter(pk__in=gone, status=TournamentPairing.Status.DONE).exists()
     assert not records(state)[out].out  # back in: he won the corrected game
-    assert (
-        TournamentPairing.objects.filter(tournament=tournament, index__gt=corrected.index)
-        .filter(Q(first_id=out) | Q(second_id=out))
-        .exists()
-    )  # and the draw gave him his next game again
     assert len(on_tables(tournament)) <= 3
 
     # the same winner with other scores draws nothing again, and needs no confirmation
@@ -246,6 +242,12 @@ def test_corrected_result_redraws_later_games() -> None:
     assert tournament_result_correct(user=owner, pairing_id=corrected.pk, result=same, confirm=False) == []
     _play_until(tournament, owner, lambda: False)
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    # and the draw gave him his games again: he played on in round 3 or later
+    assert (
+        TournamentPairing.objects.filter(tournament=tournament, round__number__gte=3)
+        .filter(Q(first_id=out) | Q(second_id=out))
+        .exists()
+    )
 
 
 def test_a_walk_in_joined_after_the_event_counts_in_the_series_under_the_account() -> None:
@@ -294,12 +296,11 @@ def test_a_shootout_needs_its_winner_and_other_ends_ignore_one() -> None:
 
 
 def test_points_only_correction_reseeds_the_cup() -> None:
-    """`two_rounds_then_cup` seeds its cup by the opening rounds' wins, then Kaisa points
+    """`two_rounds_then_cup` seeds its cup by the opening's wins, then Kaisa points, then the lot
     (pairing/double_loss_cup.py): a correction that keeps an opening game's winner but changes his
     points, and so his seed, draws again the cup games the new seeding moves, after the same warning
     step as a changed winner; a points change that moves no seed draws nothing again."""
-    from game.tournaments.pairing.double_loss_cup import bracket_size, cup_ranking, cup_seats
-    from game.tournaments.pairing.double_loss_state import DrawState
+    from game.tournaments.pairing.double_loss_cup import cup_rows
 
     owner = make_player("CupDirector")
     tournament = tournament_create(
@@ -313,58 +314,58 @@ def test_points_only_correction_reseeds_the_cup() -> None:
     for name in NAMES:
         tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name=name)
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    tournament.refresh_from_db()
 
     def cup_games() -> list[TournamentPairing]:
         return list(TournamentPairing.objects.filter(tournament=tournament, round__number__gte=3).order_by("index"))
 
-    _play_until(tournament, owner, lambda: bool(cup_games()))  # every opening game won 60-31
+    opening = TournamentPairing.objects.filter(tournament=tournament, round__number__lte=2)
+    _play_until(tournament, owner, lambda: not opening.filter(status="playing").exists())  # each won 60-31
+    tournament.refresh_from_db()  # its draw number, drawn when the entries closed
 
-    def seeded_pairs() -> set[frozenset[int]]:
+    def seeded_pairs() -> set[frozenset[int | None]]:
         state = draw_state(tournament=tournament)
-        ranking = cup_ranking(records(DrawState(state.event, tuple(g for g in state.games if g.round <= 2))))
-        size = len(ranking)
-        return {frozenset((ranking[a - 1], ranking[b - 1])) for a, b in cup_seats(bracket_size(size)) if b <= size}
+        opening = [g for g in state.games if g.round <= 2]
+        rows = cup_rows(opening, [], state.event.cup_lots, state.event.target)
+        return {frozenset((r.first, r.second)) for r in rows if r.round == 3}
 
     before = cup_games()
-    assert {frozenset((g.first_id, g.second_id)) for g in before} == seeded_pairs()  # 4 v 5 and 3 v 6
-    assert len(before) == 2  # six qualifiers (two with two wins, four with one), seeds 1 and 2 rest
+    # eight in a cup of eight: the six with a win and, as the program seats them, the two without
+    assert len(before) == 4 and {frozenset((g.first_id, g.second_id)) for g in before} == seeded_pairs()
     state = draw_state(tournament=tournament)
-    opening = records(DrawState(state.event, tuple(g for g in state.games if g.round <= 2)))
-    lowest = cup_ranking(opening)[-1]  # seed 6: one win, level on points, last by the list
-    won = TournamentPairing.objects.get(tournament=tournament, round__number__lte=2, winner_id=lowest)
-    more = BoardResult(90, 31, AT_TARGET) if won.first_id == lowest else BoardResult(31, 90, AT_TARGET)
+    table = records(DrawState(state.event, tuple(g for g in state.games if g.round <= 2)))
+    one_win = [e for e in state.event.cup_lots if table[e].wins == 1][-1]  # the worst lot of the one-win players
+    won = TournamentPairing.objects.get(tournament=tournament, round__number__lte=2, winner_id=one_win)
+    more = BoardResult(90, 31, AT_TARGET) if won.first_id == one_win else BoardResult(31, 90, AT_TARGET)
     rows = list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index", "first_score"))
 
     with pytest.raises(TournamentError) as warned:  # the winner stays, the seeding does not
         tournament_result_correct(user=owner, pairing_id=won.pk, result=more, confirm=False)
     assert warned.value.code == "confirm_redraw"
-    for game in before:
-        line = f"{game.first.name} – {game.second.name} (round 3), not played yet: no longer drawn"
-        assert line in warned.value.message
+    assert "not played yet: no longer drawn" in warned.value.message  # the cup games the new seeds move
     assert (
         list(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", "index", "first_score")) == rows
     )
 
     redrawn = tournament_result_correct(user=owner, pairing_id=won.pk, result=more, confirm=True)
-    assert {r.pairing_id for r in redrawn} == {g.pk for g in before}
-    assert TournamentPairing.objects.get(pk=won.pk).winner_id == lowest
+    assert redrawn and {r.pairing_id for r in redrawn} <= {g.pk for g in before}
+    assert TournamentPairing.objects.get(pk=won.pk).winner_id == one_win
     after = cup_games()
     assert {frozenset((g.first_id, g.second_id)) for g in after} == seeded_pairs()
-    assert lowest in {g.first_id for g in after} | {g.second_id for g in after}
-    assert {frozenset((g.first_id, g.second_id)) for g in after}.isdisjoint(
-        {frozenset((g.first_id, g.second_id)) for g in before}
-    )  # seed 6 is seed 3 now: 3 v 6 and 4 v 5 are other pairs
+    # one win and 121 points: first of the one-win players (91 points each), seed 3 after the two with
+    # two wins, so first in the cup's first game (seeds 3 v 6)
+    top = next(g for g in after if one_win in (g.first_id, g.second_id))
+    assert (top.slot, top.first_id) == ("0", one_win)
     assert all(g.table is not None for g in after)
 
-    # a loser's points change in a game of a player now out moves no seed: nothing is drawn again
-    out_game = next(
-        g
-        for g in TournamentPairing.objects.filter(tournament=tournament, round__number=2).select_related("round")
-        if records(draw_state(tournament=tournament))[g.first_id if g.winner_id == g.second_id else g.second_id].out
-    )
-    fewer = (
-        BoardResult(60, 12, AT_TARGET) if out_game.winner_id == out_game.first_id else BoardResult(12, 60, AT_TARGET)
-    )
+    # the last seed's points fall in a game he lost: he stays last, nothing is drawn again
+    state = draw_state(tournament=tournament)
+    last_seed = next(g for g in cup_games() if g.slot == "3")
+    last = last_seed.second_id
+    lost = TournamentPairing.objects.filter(tournament=tournament, round__number__lte=2).exclude(winner_id=last)
+    game = next(g for g in lost if last in (g.first_id, g.second_id))
+    won = game.first_score if game.winner_id == game.first_id else game.second_score  # the winner's stay
+    fewer = BoardResult(won, 12, AT_TARGET) if game.winner_id == game.first_id else BoardResult(12, won, AT_TARGET)
     kept = [g.pk for g in cup_games()]
-    assert tournament_result_correct(user=owner, pairing_id=out_game.pk, result=fewer, confirm=False) == []
+    assert tournament_result_correct(user=owner, pairing_id=game.pk, result=fewer, confirm=False) == []
     assert [g.pk for g in cup_games()] == kept

@@ -1,8 +1,8 @@
-"""The double-loss draw as a tournament format, played online (issue 28 item 1): every game the draw
-gives becomes a pairing and a real match at once, results come from finishing those matches (the
-second player joins, the loser resigns, K-9.3), and the stored pairings are checked game by game
-against the pure draw (game/tournaments/pairing/double_loss.py) fed the same results, kept here as an
-independent mirror."""
+"""The double-loss draw as a tournament format, played online: every game the draw gives becomes a
+pairing, and a real match as soon as both its players are free of earlier games; results come from
+finishing those matches (the second player joins, the loser resigns, K-9.3), and the stored pairings
+are checked game by game against the pure draw (game/tournaments/pairing/double_loss.py) fed the same
+results, kept here as an independent mirror."""
 
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ from game.tournaments.pairing.double_loss import (
     Event,
     Format,
     Game,
+    games_to_add,
     is_finished,
-    next_game,
     placings,
     record_result,
 )
-from game.tournaments.pairing.draw_seeding import seeded_draw_list
+from game.tournaments.pairing.draw_seeding import seeded_draw_list, shuffled
 from game.tournaments.selectors.draw import draw_state
 from game.tournaments.selectors.tournaments import draw_view, standings
 from game.tournaments.services import (
@@ -39,6 +39,7 @@ from game.tournaments.services import (
     tournament_pairing_swap,
     tournament_result_fix,
 )
+from game.tournaments.values import SCORE_MARGIN
 from tests.support.community_factories import make_club, make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -65,15 +66,22 @@ def _tournament(fmt: str, size: int, *, starts_at: Any = None, **extra: Any) -> 
 
 
 def _mirror(tournament: Tournament) -> DrawState:
-    """The draw the test expects, from the seeds alone: seeds 1-8 at the handbook's places."""
+    """The draw the test expects, from the seeds and the event's draw number alone: online the top 8
+    at the handbook's places, the others (none here) in the number's order; a cup's lots from it."""
+    tournament.refresh_from_db()
+    assert tournament.draw_seed is not None
     ids = list(TournamentEntry.objects.filter(tournament=tournament).order_by("seed").values_list("pk", flat=True))
     assert ids and all(e.seed for e in TournamentEntry.objects.filter(tournament=tournament))
     knockout = tournament.knockout_from if tournament.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
-    return DrawState(Event(Format(tournament.format), seeded_draw_list(ids[:8], ids[8:]), knockout))
+    listing = seeded_draw_list(ids[:8], shuffled(ids[8:], tournament.draw_seed, "list"))
+    cup = tournament.format == Format.TWO_ROUNDS_THEN_CUP
+    lots = tuple(shuffled(listing, tournament.draw_seed, "lots")) if cup else ()
+    return DrawState(Event(Format(tournament.format), listing, knockout, lots, 60, SCORE_MARGIN))
 
 
 def _draw_all(state: DrawState) -> DrawState:
-    while (pairing := next_game(state)) is not None:
+    """What the draw adds now: the opening, or the search's games after the latest result."""
+    for pairing in games_to_add(state):
         state = state.with_game(Game.drawn(pairing))
     return state
 
@@ -116,12 +124,18 @@ def _play_to_the_end(tournament: Tournament, seed: int, mirror: DrawState | None
             .order_by("index")
         )
         assert playing, "the draw stopped with nothing in progress before its end"
-        # every game the draw gave has its real match at once, its first entry's player in seat 0
-        for pairing in playing:
-            assert pairing.match is not None and pairing.no_show_deadline is not None
-            first_user = TournamentEntry.objects.get(pk=pairing.first_id).members.get().user
-            assert pairing.match.player1_id == first_user.pk
-        pairing = rng.choice(playing)
+        # a game has its real match once both players are free of earlier games, its first entry's
+        # player in seat 0; a game waiting for a player's earlier game has none yet
+        busy: set[int | None] = set()
+        for pairing in sorted(playing, key=lambda p: (p.round.number, p.index)):
+            ready = not {pairing.first_id, pairing.second_id} & busy
+            busy |= {pairing.first_id, pairing.second_id}
+            assert (pairing.match is not None) == ready
+            if ready:
+                assert pairing.match is not None and pairing.no_show_deadline is not None
+                first_user = TournamentEntry.objects.get(pk=pairing.first_id).members.get().user
+                assert pairing.match.player1_id == first_user.pk
+        pairing = rng.choice([p for p in playing if p.match is not None])
         assert pairing.second_id is not None
         better, worse = sorted((pairing.first_id, pairing.second_id), key=lambda e: seeds[e])
         winner = better if rng.random() < 0.7 else worse
@@ -136,8 +150,8 @@ def _play_to_the_end(tournament: Tournament, seed: int, mirror: DrawState | None
 
 
 def _losses_before_each_game(tournament: Tournament) -> list[tuple[TournamentPairing, int, int]]:
-    """Each stored game with its players' losses before it (a player's games are drawn one after
-    another, each once the one before has its result, so the order of the draw is his order)."""
+    """Each stored game with its players' losses before it (a player's games are drawn in his order
+    and played in it)."""
     losses: dict[int, int] = {}
     rows = []
     pairings = TournamentPairing.objects.filter(tournament=tournament).select_related("round").order_by("index")
@@ -164,9 +178,12 @@ def _placings_stored(tournament: Tournament, mirror: DrawState) -> None:
 def test_double_loss_tournament_played_online() -> None:
     tournament, owner = _tournament(Tournament.Format.DOUBLE_LOSS, 6)
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
-    # Round 1 of six: the list in twos, three games at once, each with its open match.
-    first = TournamentPairing.objects.filter(tournament=tournament).select_related("match")
+    # The opening of six: round 1 (the list in twos) with its open matches, and round 2 drawn with it,
+    # waiting for its players' first games.
+    first = TournamentPairing.objects.filter(tournament=tournament, round__number=1).select_related("match")
     assert first.count() == 3 and all(p.match and p.match.status == Match.Status.OPEN for p in first)
+    second = TournamentPairing.objects.filter(tournament=tournament, round__number=2)
+    assert second.count() == 3 and not second.filter(match__isnull=False).exists()
     mirror = _play_to_the_end(tournament, seed=7)
     rows = _losses_before_each_game(tournament)
     assert len(rows) == 2 * 6 - 2 or len(rows) == 2 * 6 - 1  # every loss but the champion's puts one out
@@ -209,8 +226,9 @@ def test_double_loss_state_rebuilt_from_the_database() -> None:
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
     mirror = _draw_all(_mirror(tournament))
     assert draw_state(tournament=tournament) == mirror
-    # Drawn but not started: no matches until the start-time clock begins them.
-    assert TournamentPairing.objects.filter(tournament=tournament).count() == 3
+    # Drawn but not started (the opening of seven: 3 games of round 1, 4 of round 2): no matches
+    # until the start-time clock begins them.
+    assert TournamentPairing.objects.filter(tournament=tournament).count() == 7
     assert not TournamentPairing.objects.filter(tournament=tournament, match__isnull=False).exists()
     # An admin swaps two entries before the start: their seeds, so their places in the list, swap,
     # and the stored games are still the draw of the new list.
@@ -220,7 +238,8 @@ def test_double_loss_state_rebuilt_from_the_database() -> None:
     assert mirror.event.entrants[0] == third and mirror.event.entrants[2] == head
     assert draw_state(tournament=tournament) == mirror and _stored(tournament) == _games(mirror)
     deadlines_fire_due(now=later.timestamp() + 1)
-    assert not TournamentPairing.objects.filter(tournament=tournament, match__isnull=True).exists()
+    begun = TournamentPairing.objects.filter(tournament=tournament, match__isnull=False)
+    assert {p.round.number for p in begun} == {1} and begun.count() == 3  # round 2 waits for round 1
     tournament.starts_at = timezone.now()  # the rest of the test runs on the real clock
     tournament.save(update_fields=["starts_at"])
     rng = random.Random(5)
@@ -229,7 +248,11 @@ def test_double_loss_state_rebuilt_from_the_database() -> None:
         if tournament.status == Tournament.Status.FINISHED:
             break
         pairing = rng.choice(
-            list(TournamentPairing.objects.filter(tournament=tournament, status="playing").select_related("match"))
+            list(
+                TournamentPairing.objects.filter(
+                    tournament=tournament, status="playing", match__isnull=False
+                ).select_related("match")
+            )
         )
         assert pairing.second_id is not None
         winner = rng.choice((pairing.first_id, pairing.second_id))
@@ -238,7 +261,6 @@ def test_double_loss_state_rebuilt_from_the_database() -> None:
         mirror = _draw_all(record_result(mirror, pairing.index, winner=winner))
         rebuilt = draw_state(tournament=tournament)
         assert rebuilt == mirror
-        assert next_game(rebuilt) is None  # every game it gives is already stored
     assert is_finished(mirror) and max(g.round for g in mirror.games) >= 4  # the cup was played
     _placings_stored(tournament, mirror)
 

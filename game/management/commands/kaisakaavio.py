@@ -1,9 +1,11 @@
 """`python manage.py kaisakaavio replay FILE`: Kaiza's double-loss draw measured against a KaisaKaavio
 event file (issue 28, a benchmark like `loadtest`).
 
-Before each of the file's games Kaiza draws the next game from the file's games so far (every result
-in), prints the round, the file's two players and `same` or `differs` (with what Kaiza drew), then
-goes on from the file's game and its result. The last line is `draw agreement: A/B games`.
+Kaiza draws the file's event with the file's results, taken one at a time as the program's own
+replay takes them (game/tournaments/kaisakaavio.py, `replay`), and lists its games in the program's
+order. Each place of the file's list is printed with its round and two players and `same` or
+`differs` (with Kaiza's game at that place); the last line is `draw agreement: A/B games`, B being
+the longer of the two lists, so full agreement is the same games in the same order.
 
 `import FILE --club SLUG [--tables N]` makes the file's event an event of the club played at the club
 (participants as walk-ins, every game and result, the settings Kaiza has a home for;
@@ -24,7 +26,7 @@ from django.utils.translation import gettext
 
 from game.models import Club
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
-from game.tournaments.kaisakaavio import parse, replay
+from game.tournaments.kaisakaavio import REPLAY_ORDERS, parse, replay
 from game.tournaments.pairing.double_loss import DrawError
 from game.tournaments.services.base import TournamentError
 from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_export, kaavio_import
@@ -45,6 +47,12 @@ class Command(BaseCommand):
         actions = parser.add_subparsers(dest="action", required=True)
         replay_parser = actions.add_parser("replay", help="re-draw FILE's event and compare game by game")
         replay_parser.add_argument("file", type=Path)
+        replay_parser.add_argument(
+            "--order",
+            choices=REPLAY_ORDERS,
+            default="times",
+            help="the results by each game's end time, Paattyi (the default), or in the file's order",
+        )
         import_parser = actions.add_parser("import", help="create a club's event from FILE")
         import_parser.add_argument("file", type=Path)
         import_parser.add_argument("--club", required=True, help="the club's slug")
@@ -72,7 +80,7 @@ class Command(BaseCommand):
             return
         try:
             kaavio = parse(path.read_bytes())
-            lines = replay(kaavio)
+            lines = replay(kaavio, str(options.get("order") or "times"))
         except OSError as error:
             raise refused(f"cannot read {path}: {error.strerror}") from error
         except TournamentError as error:
@@ -80,13 +88,19 @@ class Command(BaseCommand):
         except DrawError as error:
             raise refused(f"{path}: {error.reason}") from error
         names = {p.id: p.name or str(p.id) for p in kaavio.participants}
+
+        def words(game: tuple[int, int, int]) -> str:
+            return f"round {game[0]:>2}  {names.get(game[1], '?')} v {names.get(game[2], '?')}"
+
         for line in lines:
-            first, second = (names[i] for i in line.file_pair)
+            if line.file_game is None:
+                assert line.drawn is not None
+                self.stdout.write(f"{line.number:>4}  (not in the file)  Kaiza drew {words(line.drawn)}")
+                continue
             verdict = "same"
             if not line.same:
-                drawn = "nothing" if line.drawn is None else " v ".join(names[i] for i in line.drawn)
-                verdict = f"differs (Kaiza drew {drawn}, round {line.drawn_round})"
-            self.stdout.write(f"{line.number:>4}  round {line.round:>2}  {first} v {second}  {verdict}")
+                verdict = "differs (Kaiza: " + ("nothing" if line.drawn is None else words(line.drawn)) + ")"
+            self.stdout.write(f"{line.number:>4}  {words(line.file_game)}  {verdict}")
         agreed = sum(1 for line in lines if line.same)
         self.stdout.write(f"draw agreement: {agreed}/{len(lines)} games")
 

@@ -1,28 +1,35 @@
-"""The Finnish double-loss draw ("tuplakaavio", issue 28): the next game for a free table, and the
-placings.
+"""The Finnish double-loss draw ("tuplakaavio"): the games the reference program (KaisaKaavio) draws,
+when it draws them, and the order it lists them in; and the placings.
 
-Games are drawn one at a time, as tables free up, in the order of the draw list; a player is out after
-two losses (or one, from the knockout round on). Rounds 1 and 2 come from the list alone; later games
-from the search of :mod:`game.tournaments.pairing.double_loss_search`, or the cup of
-:mod:`game.tournaments.pairing.double_loss_cup`. While games are being played the draw only gives a
-game that every way they can end would give, and only to two players who are free: the answer never
-depends on results not yet in (what the reference program does by trying every outcome). With more
-than :data:`MOST_IN_PROGRESS` games in progress it waits, as the program does.
+The draw is fed as the program is: :func:`games_to_add` gives the opening (rounds 1 and 2, from the
+draw list alone) when nothing is drawn yet, and after each result the games its search adds then;
+the caller stores them and asks again after the next result, never in between (a second search on
+the same results may draw more than the program would). A search runs only with
+:data:`MOST_IN_PROGRESS` games or fewer in progress; it tries every way they can end and keeps the
+games that every one of them gives (:mod:`game.tournaments.pairing.double_loss_search`), so a game
+may be drawn for a player whose game is still being played: it is played after it.
+
+The program lists its games sorted (:func:`listing_order`): by round, then the first player's own
+round, then the two players' places in the draw list (a cup game by its seat). That list is the
+order a club calls its games in and the order of the program's files.
 
     state = DrawState(Event(Format.DOUBLE_LOSS, (1, 2, 3, 4, 5)))
-    pairing = next_game(state)                 # Pairing(1, 2, round=1, …)
-    state = state.with_game(Game.drawn(pairing))
+    for pairing in games_to_add(state):        # the opening: 1 v 2, 3 v 4, 5 v 1, 2 v 3, 4 v 5
+        state = state.with_game(Game.drawn(pairing))
     state = record_result(state, 0, winner=2)  # game 0 won by 2
+    more = games_to_add(state)                 # what the search adds after that result
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from game.tournaments.pairing.double_loss_cup import cup_game
-from game.tournaments.pairing.double_loss_search import opening, searched_game
+from game.tournaments.pairing.double_loss_cup import CupRow, cup_rows
+from game.tournaments.pairing.double_loss_search import Drawn, added, opening, search_round
 from game.tournaments.pairing.double_loss_state import (
+    CUP_FIRST_ROUND,
     DrawError,
     DrawState,
     Event,
@@ -42,38 +49,220 @@ __all__ = [
     "Game",
     "Pairing",
     "Placing",
-    "next_game",
+    "games_to_add",
+    "is_finished",
+    "listing_order",
+    "opening_is_drawn",
     "placings",
     "record_result",
+    "redraw",
 ]
 
-#: With more games than this in progress the draw waits (the program's limit: its search tries every
-#: outcome of them, 2 ** 8 ways).
+#: With more games than this in progress the search waits (it tries every outcome of them).
 MOST_IN_PROGRESS = 8
+#: The program repeats a search that asks for it at most this often after one result.
+MOST_SEARCHES = 50
 
 
-def next_game(state: DrawState) -> Pairing | None:
-    """The game for the next free table; None while it depends on results not in yet, or when the
-    event is over (:func:`is_finished` tells the two apart)."""
-    table = records(state)
-    planned = _opening_game(state, table)
-    if planned is not None or not _opening_done(state):
-        return planned
-    waiting = pending_games(state)
+def games_to_add(state: DrawState) -> list[Pairing]:
+    """The games the program adds now: the opening (or what of it is missing) until it is drawn;
+    then, called once after each result, the games its search adds after that result."""
+    if not opening_is_drawn(state):
+        return _opening_missing(state)
     if state.event.format == Format.TWO_ROUNDS_THEN_CUP:
-        return _cup_game(state, table)
-    if len(waiting) > MOST_IN_PROGRESS:
-        return None
-    unfinished = [i for i, game in enumerate(state.games) if not game.played]
-    answers: set[Pairing | None] = set()
-    for winners in itertools.product(*((g.first, g.second) for g in waiting)):
-        answers.add(_drawn_after(_completed(state, dict(zip(unfinished, winners, strict=True)))))
-        if len(answers) > 1:
-            return None
-    pairing = answers.pop()
-    if pairing is None or table[pairing.first].pending or table[pairing.second].pending:
-        return None
-    return pairing
+        return _cup_games(state)
+    return _searched(state)
+
+
+def listing_order(state: DrawState) -> list[int]:
+    """The indices of `state.games` in the program's list order."""
+    return sorted(range(len(state.games)), key=lambda i: listing_key(state.event, state.games[i], i))
+
+
+def listing_key(event: Event, game: Game, index: int) -> tuple[int, int, int, int, int]:
+    """Where the program lists a game: by round, then (a cup game by its seat) the first player's
+    own round, then the two players' places in the list; `index` (the order drawn) breaks a tie."""
+    if event.format == Format.TWO_ROUNDS_THEN_CUP and game.round >= CUP_FIRST_ROUND:
+        return game.round, game.slot or 0, 0, 0, index
+    place = _places(event.entrants)
+    return game.round, game.first_round, place[game.first], place.get(game.second or 0, 0), index
+
+
+@lru_cache(maxsize=64)
+def _places(entrants: tuple[int, ...]) -> dict[int, int]:
+    return {entrant: position for position, entrant in enumerate(entrants, start=1)}
+
+
+def _positions(state: DrawState) -> tuple[dict[int, int], list[Drawn]]:
+    place = {entrant: position for position, entrant in enumerate(state.event.entrants, start=1)}
+    games = []
+    for index in listing_order(state):
+        game = state.games[index]
+        if game.second is None:
+            continue  # a cup walk-over: never searched
+        won = 0 if game.winner is None else 1 if game.winner == game.first else 2
+        games.append(Drawn(place[game.first], place[game.second], game.round, game.first_round, game.second_round, won))
+    return place, games
+
+
+def _pairing(event: Event, drawn: Drawn) -> Pairing:
+    return Pairing(
+        event.entrants[drawn.first - 1],
+        event.entrants[drawn.second - 1],
+        drawn.round,
+        drawn.first_round,
+        drawn.second_round,
+    )
+
+
+#: A game of a draw as results know it: its round and its players.
+GameKey = tuple[int, frozenset[int]]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A result to feed a redraw: `rank` orders results as they are fed (a lower rank first, among
+    games ready to be played), `points` each player's score."""
+
+    rank: int
+    winner: int
+    points: tuple[tuple[int, int], ...] = ()
+
+
+def game_key(game: Game | Pairing) -> GameKey:
+    return game.round, frozenset(p for p in (game.first, game.second) if p is not None)
+
+
+def redraw(event: Event, outcomes: dict[GameKey, Outcome]) -> DrawState:
+    """The draw the program makes of `event` from the start with these results: the opening, then
+    one result at a time (of the games drawn and ready to be played, the one with the lowest rank
+    that has an outcome) and the search after each, until no drawn game has one. A game's outcome is
+    found by its round and players; a game drawn that has none stays unplayed, and so does every
+    game after it of its players. This is how a file is replayed (its list order as the rank) and
+    how a corrected event is drawn again (docs/double-loss-draw.md)."""
+    state = DrawState(event)
+    state = _added(state, games_to_add(state))
+    while True:
+        order = listing_order(state)
+        best: tuple[int, int] | None = None
+        for place, index in enumerate(order):
+            game = state.games[index]
+            if game.played or not is_ready(state, order, place):
+                continue
+            outcome = outcomes.get(game_key(game))
+            if outcome is not None and (best is None or outcome.rank < best[0]):
+                best = (outcome.rank, index)
+        if best is None:
+            return state
+        index = best[1]
+        game = state.games[index]
+        outcome = outcomes[game_key(game)]
+        points = dict(outcome.points)
+        state = record_result(
+            state,
+            index,
+            winner=outcome.winner,
+            points=(points.get(game.first, 0), 0 if game.second is None else points.get(game.second, 0)),
+        )
+        state = _added(state, games_to_add(state))
+
+
+def is_ready(state: DrawState, order: list[int], place: int) -> bool:
+    """Whether the game at `place` of the list (`order`: listing_order) may be played now, as the
+    program lets it start: from round 3 (and in round 2 of a knockout from round 2) only once neither
+    player has a game earlier in the list still to play; a game of the opening at once."""
+    game = state.games[order[place]]
+    event = state.event
+    knockout_two = event.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT and event.knockout_from == 2
+    if game.round <= 2 and not (knockout_two and game.round == 2):
+        return True
+    return not any(
+        not state.games[i].played and any(state.games[i].has(p) for p in game.players) for i in order[:place]
+    )
+
+
+def _added(state: DrawState, pairings: list[Pairing]) -> DrawState:
+    for pairing in pairings:
+        state = state.with_game(Game.drawn(pairing))
+    return state
+
+
+def _opening_missing(state: DrawState) -> list[Pairing]:
+    """The opening's games not drawn yet, each as the program lists it once the earlier ones are."""
+    event = state.event
+    _, games = _positions(state)
+    drawn = {(frozenset((g.first, g.second)), g.round) for g in games}
+    table = records(state)
+    missing: list[Pairing] = []
+    for planned in opening(len(event.entrants), cup=event.format == Format.TWO_ROUNDS_THEN_CUP):
+        if (frozenset((planned.first, planned.second)), planned.round) in drawn:
+            continue
+        first, second = (table[event.entrants[p - 1]] for p in (planned.first, planned.second))
+        if first.out or second.out:
+            continue
+        game = added(games, planned.first, planned.second, cup=event.format == Format.TWO_ROUNDS_THEN_CUP)
+        if game.round != planned.round:
+            continue
+        games.append(game)
+        missing.append(_pairing(event, game))
+    return missing
+
+
+def opening_is_drawn(state: DrawState) -> bool:
+    """Whether rounds 1 and 2 are drawn (the search draws from then on)."""
+    drawn = {frozenset((g.first, g.second)) for g in state.games if g.round <= 2}
+    entrants = state.event.entrants
+    plan = opening(len(entrants), cup=state.event.format == Format.TWO_ROUNDS_THEN_CUP)
+    return all(frozenset((entrants[p.first - 1], entrants[p.second - 1])) in drawn for p in plan)
+
+
+def _searched(state: DrawState) -> list[Pairing]:
+    """The program's search after a result, repeated while it asks to be and adds a game."""
+    event = state.event
+    _, games = _positions(state)
+    size, knockout = len(event.entrants), state.event.single_loss_from
+    given: list[Pairing] = []
+    for _ in range(MOST_SEARCHES):
+        waiting = [g for g in games if not g.won]
+        if len(waiting) > MOST_IN_PROGRESS:
+            break
+        played = [g for g in games if g.won]
+        found: list[list[Drawn]] = []
+        again = False
+        for outcome in itertools.product((1, 2), repeat=len(waiting)):
+            tried = played + [replace(g, won=won) for g, won in zip(waiting, outcome, strict=True)]
+            result = search_round(size, knockout, tried, bool(waiting))
+            found.append(result.games)
+            again = again or result.again
+        common = _in_every(found)
+        if not common:
+            break
+        round_two_played = any(g.round == 2 and g.won for g in games)
+        grew = False
+        for game in common:
+            if game.round == 3 and not round_two_played:
+                continue  # no round-3 game before a round-2 game has been played
+            new = added(games, game.first, game.second)
+            games.append(new)
+            given.append(_pairing(event, new))
+            grew = True
+        if not (again and grew):
+            break
+    return given
+
+
+def _in_every(found: list[list[Drawn]]) -> list[Drawn]:
+    """The games (as pairs of players) that every outcome's search gives, in order of first sight."""
+    seen: list[Drawn] = []
+    pairs: set[frozenset[int]] = set()
+    for games in found:
+        for game in games:
+            pair = frozenset((game.first, game.second))
+            if pair not in pairs:
+                pairs.add(pair)
+                seen.append(game)
+    every = [{frozenset((g.first, g.second)) for g in games} for games in found]
+    return [g for g in seen if all(frozenset((g.first, g.second)) in pairs_of for pairs_of in every)]
 
 
 def is_finished(state: DrawState) -> bool:
@@ -93,40 +282,74 @@ def record_result(state: DrawState, index: int, *, winner: int, points: tuple[in
     return DrawState(state.event, tuple(games))
 
 
-def _opening_game(state: DrawState, table: dict[int, Record]) -> Pairing | None:
-    drawn = {(frozenset((g.first, g.second)), g.round) for g in state.games}
-    for pairing in opening(state.event.entrants):
-        if (frozenset((pairing.first, pairing.second)), pairing.round) in drawn:
+def _cup_games(state: DrawState) -> list[Pairing]:
+    """The cup's games now known: each game of the bracket whose two players are known, and each
+    walk-over once the opening is over, not drawn yet. The bracket needs no trial of outcomes: a
+    seat still played for is simply not filled."""
+    event = state.event
+    opening_games = [g for g in state.games if g.round < CUP_FIRST_ROUND]
+    cup_games = [g for g in state.games if g.round >= CUP_FIRST_ROUND]
+    rows = cup_rows(opening_games, cup_games, event.cup_lots, event.target + event.score_margin)
+    if not _cup_search_runs(state, rows):
+        return []
+    have = {(g.round, g.slot) for g in cup_games}
+    count = {entrant: 0 for entrant in event.entrants}
+    for game in state.games:
+        for entrant in game.players:
+            count[entrant] += 1
+    given: list[Pairing] = []
+    for row in rows:
+        if (row.round, row.slot) in have or row.first is None or (row.second is None and not row.walkover):
             continue
-        first, second = table[pairing.first], table[pairing.second]
-        if first.pending or second.pending or first.out or second.out:
-            continue
-        if (first.games + 1, second.games + 1) == (pairing.first_round, pairing.second_round):
-            return pairing
-    return None
+        first_round = count[row.first] + 1
+        second_round = row.round if row.second is None else count[row.second] + 1
+        one, other = row.first, row.second
+        if other is not None and second_round < first_round:
+            one, other, first_round, second_round = other, one, second_round, first_round
+        assert one is not None
+        given.append(Pairing(one, other, max(first_round, second_round), first_round, second_round, row.slot))
+        for seat in (one, other):
+            if seat is not None:
+                count[seat] += 1
+    return given
 
 
-def _opening_done(state: DrawState) -> bool:
-    drawn = {frozenset((g.first, g.second)) for g in state.games if g.round <= 2}
-    return all(frozenset((p.first, p.second)) in drawn for p in opening(state.event.entrants))
+def _cup_search_runs(state: DrawState, rows: list[CupRow]) -> bool:
+    """Whether the program runs its cup search now. It lists every game of the bracket as soon as
+    the cup's size is known, players or not, and while a cup round it has filled has more than
+    :data:`MOST_IN_PROGRESS` games to play it does not move winners on."""
+    have = {(g.round, g.slot) for g in state.games if g.round >= CUP_FIRST_ROUND}
+    # the program's list: (round, players, played, short of a player); a game of the bracket not
+    # drawn here is one the program lists without its players yet (it names them once both are known)
+    listed = [(g.round, g.players, g.played, False) for g in state.games]
+    listed += [(row.round, (), False, True) for row in rows if (row.round, row.slot) not in have]
 
+    def losses_before(entrant: int, round_number: int) -> int:
+        lost = [g for g in state.games if g.round < round_number and g.second is not None and g.loser == entrant]
+        if len(lost) < 2 and any(
+            (g.first_round if g.first == entrant else g.second_round) >= CUP_FIRST_ROUND for g in lost
+        ):
+            return 2
+        return len(lost)
 
-def _completed(state: DrawState, winners: dict[int, int]) -> DrawState:
-    games = tuple(replace(g, winner=winners[i]) if i in winners else g for i, g in enumerate(state.games))
-    return DrawState(state.event, games)
+    def round_full(round_number: int) -> bool:
+        playing = {e for number, players, _, _ in listed if number == round_number for e in players}
+        idle = sum(1 for e in state.event.entrants if losses_before(e, round_number) < 2 and e not in playing)
+        return idle < 2
 
-
-def _drawn_after(state: DrawState) -> Pairing | None:
-    """The next game once every result is in."""
-    return searched_game(records(state), state.event.single_loss_from)
-
-
-def _cup_game(state: DrawState, table: dict[int, Record]) -> Pairing | None:
-    """The cup needs no trial of outcomes: a seat still played for is skipped, the rest is known."""
-    opening_games = tuple(g for g in state.games if g.round <= 2)
-    if not all(g.played for g in opening_games):
-        return None  # the seeding waits for every opening result
-    return cup_game(table, records(DrawState(state.event, opening_games)), state.games)
+    last_full = 0
+    number = 1
+    while any(item[0] == number for item in listed):
+        still = [item for item in listed if item[0] == number and not item[2]]
+        if not still and round_full(number):
+            last_full = number
+        if still:
+            break
+        number += 1
+    searched = max(CUP_FIRST_ROUND, last_full + 1)
+    if round_full(searched):
+        return sum(1 for item in listed if item[0] <= searched and not item[2]) <= MOST_IN_PROGRESS
+    return True
 
 
 @dataclass(frozen=True)

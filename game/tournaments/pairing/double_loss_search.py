@@ -1,244 +1,574 @@
-"""How a double-loss draw picks its games once every result so far is known.
+"""How a double-loss draw finds its games: the opening from the list, then one search at a time.
 
-Rounds 1 and 2 (the opening) come from the draw list alone, before any result: round 1 pairs the list
-in twos (with an odd field the last rests), round 2 gives each player the first one below him in the
-list he has not met, the one who rested first; a field of 4k + 2 first plays a "twist" at the foot of
-the list (5th-last v 2nd-last, 3rd-last v last) so the last two are not left to meet again.
+Players are numbered by their place in the draw list (1 = the head), as the reference program
+(KaisaKaavio) numbers them; a game is a :class:`Drawn`. Everything here is pure and works on
+positions; :mod:`game.tournaments.pairing.double_loss` maps entrants to positions and back and
+decides when a search runs. docs/double-loss-draw.md gives the rules in words.
 
-From round 3 on a game is found for the *seeker*: the player still in with the fewest games, the
-earlier in the list first. While more than :data:`CAREFUL_FIELD` are in, his opponent is the first
-player (fewest games, then list order) he has not met, no more than one round apart, with whom the
-rest of the round can still be paired without a rematch (a depth-first look-ahead in the same order).
-At :data:`CAREFUL_FIELD` or fewer the end of the event is searched whole: every pairing the seeker (or,
-at six or fewer, the next one) may take is scored by the worst way the rest can go, counting a
-rematch (:data:`REMATCH`, more for a second), a round gap of two (:data:`ROUND_GAP`, never drawn
-while anything else exists) and leaving a lagging player at the foot (:data:`LAGGARD`), and the
-cheapest is drawn. This is how the reference program draws (KaisaKaavio, `HakuAlgoritmi.cs`), in
-Kaiza's own terms; docs/double-loss-draw.md gives every rule with an example.
+**The opening** (:func:`opening`): round 1 pairs the list in twos (an odd field rests the last);
+round 2 is drawn before any result: a field of 4k + 2 first plays a "twist" at the foot of the
+list, then each player in turn (fewest games, then the list) takes the first player he has not met.
+
+**A search** (:func:`search_round`) is run for one set of known results (the caller tries every
+way the games in progress can end). It aims at a target round: one past the fewest games anyone
+still in has played (two past, when a single player is alone at the back: he rests). Then, one
+game at a time:
+
+- *While more than* :data:`CAREFUL_FIELD` *are in* (the quick search), the *seeker* is the player
+  with the fewest games (then the list) below the target; he must be in whatever the games in
+  progress give. His opponents are everyone still in with at least his games, in the same order;
+  the first one *acceptable* is taken (:class:`_Lookahead`): not a rematch, not two games apart,
+  not leaving the last two seekers of the round as a pair who have met, and leaving the rest of
+  the round pairable in the same way (or, failing that, every player already past the game's
+  level).
+- *At* :data:`CAREFUL_FIELD` *or fewer* (the careful search, only as the search's first game) the
+  rest of the event is scored whole (:func:`_best`): each pairing the seeker (or, at
+  :data:`PASS_OVER_FIELD` or fewer, the next one) may take is scored by the worst way the rest can
+  go: a two-round gap :data:`ROUND_GAP`, a rematch :data:`REMATCH` (:data:`DOUBLE_REMATCH` for a
+  third meeting) plus 10 for every player in beyond 3, a lagging player left alone at the foot
+  :data:`LAGGARD` plus 2 for every player beyond 3, passing the seeker over :data:`PASS_OVER`.
+
+A search stops early (and asks to be run again) after a game between players of different own
+rounds, a game beyond the target round, a careful game, or when it leaves one player alone below
+the target. While results are awaited it gives no rematch (unless the seeker has met everyone), no
+two-round gap, and no careful game costing :data:`LAGGARD` or more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from game.tournaments.pairing.double_loss_state import DrawError, Pairing, Record
+from game.tournaments.pairing.double_loss_state import DrawError
 
-#: At this many players still in, or fewer, the rest of the event is searched whole.
+#: At this many players still in, or fewer, the careful search scores the rest of the event.
 CAREFUL_FIELD = 7
-#: At this many or fewer the seeker may be passed over once (a cost of :data:`PASS_OVER` each).
+#: At this many or fewer the careful search may pass the seeker over (once).
 PASS_OVER_FIELD = 6
-#: The costs of an end-game pairing, in the order of their weight.
+#: The careful search's costs.
 ROUND_GAP, DOUBLE_REMATCH, REMATCH, LAGGARD, PASS_OVER = 1023, 500, 100, 20, 1
-#: The first round the search draws (rounds 1 and 2 are the opening).
+#: The first round a search draws (rounds 1 and 2 are the opening).
 FIRST_SEARCHED_ROUND = 3
+#: "No knockout": the first single-loss round of a plain double-loss event.
+NO_KNOCKOUT = 999
 
 
-def opening(entrants: Sequence[int]) -> list[Pairing]:
-    """Rounds 1 and 2, in draw order, from the draw list alone."""
-    games_of = dict.fromkeys(entrants, 0)
-    position = {entrant: i for i, entrant in enumerate(entrants)}
-    met: set[frozenset[int]] = set()
-    plan: list[Pairing] = []
+@dataclass(slots=True)
+class Drawn:
+    """A game by positions. `won` is 0 while it is not played, else 1 or 2 (the side that won).
+    `slot` is a cup game's seat in its round (None outside the cup)."""
 
-    def add(first: int, second: int, round_number: int) -> None:
-        plan.append(Pairing(first, second, round_number, games_of[first] + 1, games_of[second] + 1))
-        games_of[first] += 1
-        games_of[second] += 1
-        met.add(frozenset((first, second)))
+    first: int
+    second: int
+    round: int
+    first_round: int
+    second_round: int
+    won: int = 0
+    slot: int | None = None
 
-    size = len(entrants)
-    for i in range(0, size - 1, 2):
-        add(entrants[i], entrants[i + 1], 1)
-    if size % 4 == 2 and size >= 6:
-        add(entrants[size - 5], entrants[size - 2], 2)
-        add(entrants[size - 3], entrants[size - 1], 2)
+    def has(self, player: int) -> bool:
+        return player in (self.first, self.second)
+
+    def lost_by(self, player: int) -> bool:
+        return (self.won == 2 and player == self.first) or (self.won == 1 and player == self.second)
+
+    def own_round(self, player: int) -> int:
+        return self.first_round if player == self.first else self.second_round
+
+
+def added(games: Sequence[Drawn], one: int, other: int, *, cup: bool = False) -> Drawn:
+    """The game `one` v `other` as the program lists it: each player's own round is one more than
+    his games so far, the player in the lower own round is named first, and at equal own rounds
+    the one higher in the list (outside the cup, where the seats decide)."""
+    first_round = sum(1 for g in games if g.has(one)) + 1
+    second_round = sum(1 for g in games if g.has(other)) + 1
+    if second_round < first_round or (second_round == first_round and other < one and not cup):
+        one, other, first_round, second_round = other, one, second_round, first_round
+    return Drawn(one, other, max(first_round, second_round), first_round, second_round)
+
+
+def opening(size: int, *, cup: bool = False) -> list[Drawn]:
+    """Rounds 1 and 2 for a list of `size`, in the order they are drawn."""
+    return [replace(g) for g in _opening(size, cup)]
+
+
+@lru_cache(maxsize=128)
+def _opening(size: int, cup: bool) -> tuple[Drawn, ...]:
+    games: list[Drawn] = []
+
+    def met(one: int, other: int) -> bool:
+        return any(g.has(one) and g.has(other) for g in games)
+
+    def count(player: int) -> int:
+        return sum(1 for g in games if g.has(player))
+
+    for first in range(1, size, 2):
+        games.append(added(games, first, first + 1, cup=cup))
+    if size % 2 == 0 and size % 4 != 0:
+        games.append(added(games, size - 4, size - 1, cup=cup))
+        games.append(added(games, size - 2, size, cup=cup))
     while True:
-        short = sorted((e for e in entrants if games_of[e] < 2), key=lambda e: (games_of[e], position[e]))
-        if len(short) < 2:
+        waiting = sorted((p for p in range(1, size + 1) if count(p) < 2), key=lambda p: (count(p), p))
+        if len(waiting) < 2:
             break
-        seeker = short[0]
-        fresh = [e for e in short[1:] if frozenset((seeker, e)) not in met]
+        seeker = waiting[0]
+        fresh = [p for p in waiting[1:] if not met(seeker, p)]
         if not fresh:
-            raise DrawError(f"round 2 has no opponent left for {seeker} that he has not met")
-        add(seeker, fresh[0], 2)
-    return plan
+            raise DrawError(f"round 2 has no opponent left for place {seeker} that he has not met")
+        games.append(added(games, seeker, fresh[0], cup=cup))
+    return tuple(games)
 
 
-def searched_game(table: dict[int, Record], single_loss_from: int) -> Pairing | None:
-    """The next game from round 3 on, every result being known; None when the event is over."""
-    alive = [record for record in table.values() if not record.out]
+@dataclass
+class _Player:
+    """A player still in during one search: his games (played, in progress and drawn), raw losses,
+    games not yet played, and how many of those are in his own knockout rounds."""
+
+    position: int
+    games: int
+    losses: int
+    open: int
+    open_single_loss: int
+
+    def surely_in(self) -> bool:
+        return self.open_single_loss == 0 and self.open + self.losses <= 1
+
+
+@dataclass
+class Searched:
+    """One search's games, in the order found, and whether it asks to be run again at once."""
+
+    games: list[Drawn]
+    again: bool
+
+
+def search_round(size: int, single_loss_from: int, played: list[Drawn], results_awaited: bool) -> Searched:
+    """One search over `played` (every game drawn so far, each with a result: the real one or the
+    one being tried). `results_awaited`: the event has games in progress, so the search is wary."""
+    tally = _Tally(size, single_loss_from, played)
+    alive = [p for p in range(1, size + 1) if tally.search_losses(p) <= 1]
     if len(alive) < 2:
-        return None
-    if len(alive) <= CAREFUL_FIELD:
-        try:
-            pair = _end_game(alive, single_loss_from)
-        except _TooLong:
-            pair = _seeker_game(alive)
+        return Searched([], False)
+    fewest = min(tally.games[p] for p in alive)
+    target = fewest + (2 if sum(1 for p in alive if tally.games[p] == fewest) == 1 else 1)
+    target = max(target, FIRST_SEARCHED_ROUND)
+    tally.aim(target, played)
+    games = list(played)
+    found: list[Drawn] = []
+    again = False
+    while True:
+        step = _next_game(target, games, tally, found, alive, single_loss_from, results_awaited)
+        if step.asks_again:
+            again = True
+        game = step.game
+        if game is None:
+            break
+        if any(g.has(game.first) or g.has(game.second) for g in found):
+            break  # a player already drawn in this search: stop here
+        games.append(game)
+        found.append(game)
+        tally.add(game)
+        if game.first_round < game.round or game.second_round < game.round or game.round > target or step.careful:
+            again = True
+            break
+    if found and sum(1 for p in alive if tally.games[p] < target) == 1:
+        again = True
+    return Searched(found, again)
+
+
+class _Tally:
+    """Each player's figures over a list of games, kept as games are added."""
+
+    def __init__(self, size: int, single_loss_from: int, games: list[Drawn]) -> None:
+        self.single_loss_from = single_loss_from
+        self.games = [0] * (size + 1)
+        self.losses = [0] * (size + 1)
+        self.knocked = [False] * (size + 1)
+        self.open = [0] * (size + 1)
+        self.open_single_loss = [0] * (size + 1)
+        self.met: dict[tuple[int, int], int] = {}
+        self.played_pairs: set[tuple[int, int]] = set()
+        self.open_pairs: dict[tuple[int, int], tuple[int, int]] = {}
+        self.target = 0
+        # games up to the target round only, as the quick search's checks count them (aim)
+        self.games_aimed = [0] * (size + 1)
+        self.losses_aimed = [0] * (size + 1)
+        self.knocked_aimed = [False] * (size + 1)
+        for game in games:
+            self.add(game)
+
+    def aim(self, target: int, games: list[Drawn]) -> None:
+        self.target = target
+        for game in games:
+            self._add_aimed(game)
+
+    def _add_aimed(self, game: Drawn) -> None:
+        if game.round > self.target:
+            return
+        for player in (game.first, game.second):
+            self.games_aimed[player] += 1
+            if game.lost_by(player):
+                self.losses_aimed[player] += 1
+                if game.round >= self.single_loss_from:
+                    self.knocked_aimed[player] = True
+
+    def add(self, game: Drawn) -> None:
+        if self.target:
+            self._add_aimed(game)
+        for player in (game.first, game.second):
+            self.games[player] += 1
+            if not game.won:
+                self.open[player] += 1
+                if game.own_round(player) >= self.single_loss_from:
+                    self.open_single_loss[player] += 1
+            elif game.lost_by(player):
+                self.losses[player] += 1
+                if game.round >= self.single_loss_from:
+                    self.knocked[player] = True
+        pair = (game.first, game.second) if game.first < game.second else (game.second, game.first)
+        self.met[pair] = self.met.get(pair, 0) + 1
+        if game.won:
+            self.played_pairs.add(pair)
+        elif pair not in self.open_pairs:
+            self.open_pairs[pair] = (game.first_round, game.second_round)
+
+    def search_losses(self, player: int) -> int:
+        """Losses as the search counts them: a loss in a game of a knockout round counts as two."""
+        if self.losses[player] < 2 and self.knocked[player]:
+            return 2
+        return self.losses[player]
+
+    def meetings(self, one: int, other: int) -> int:
+        return self.met.get((one, other) if one < other else (other, one), 0)
+
+
+@dataclass
+class _Step:
+    game: Drawn | None
+    careful: bool = False
+    asks_again: bool = False
+
+
+def _next_game(
+    target: int,
+    games: list[Drawn],
+    tally: _Tally,
+    found: list[Drawn],
+    alive: list[int],
+    single_loss_from: int,
+    awaited: bool,
+) -> _Step:
+    players = [_Player(p, tally.games[p], tally.losses[p], tally.open[p], tally.open_single_loss[p]) for p in alive]
+    if len(players) < 2:
+        return _Step(None)
+    careful = len(players) <= CAREFUL_FIELD
+    if careful:
+        if found:
+            return _Step(None, asks_again=True)
+        pick = _careful_pair(players, tally, single_loss_from, awaited)
     else:
-        pair = _seeker_game(alive)
-    if pair is None:
-        return None
-    first, second = table[pair[0]], table[pair[1]]
-    own = (first.games + 1, second.games + 1)
-    return Pairing(first.entrant, second.entrant, max(own), *own)
+        pick = _quick_pair(target, players, tally)
+    if pick is None:
+        return _Step(None)
+    seeker, opponent = pick
+    if len(players) > 2 and tally.meetings(seeker, opponent) and awaited:
+        if any(p.position != seeker and not tally.meetings(seeker, p.position) for p in players):
+            return _Step(None)  # a rematch while results are awaited: wait for them
+    first_round, second_round = tally.games[seeker] + 1, tally.games[opponent] + 1
+    if abs(first_round - second_round) > 1 and awaited:
+        return _Step(None)
+    game = Drawn(seeker, opponent, max(first_round, second_round), first_round, second_round)
+    return _Step(game, careful=careful)
 
 
-def _order(record: Record) -> tuple[int, int]:
-    return record.games, record.position
-
-
-def _seeker_game(alive: list[Record]) -> tuple[int, int] | None:
-    fewest = min(record.games for record in alive)
-    at_fewest = sum(1 for record in alive if record.games == fewest)
-    # one player alone at the back rests: the round drawn is the next one
-    target = max(fewest + (2 if at_fewest == 1 else 1), FIRST_SEARCHED_ROUND)
-    seekers = tuple(sorted((r for r in alive if r.games < target), key=_order))
+def _quick_pair(target: int, players: list[_Player], tally: _Tally) -> tuple[int, int] | None:
+    seekers = sorted((p for p in players if p.games < target), key=lambda p: p.games)
     if not seekers:
         return None
     seeker = seekers[0]
-    opponents = tuple(sorted((r for r in alive if r.games >= seeker.games and r is not seeker), key=_order))
-    if not opponents:
+    if not seeker.surely_in():
         return None
-    games = {record.entrant: record.games for record in alive}
-    met = {record.entrant: frozenset(record.opponents) for record in alive}
-    everyone = frozenset(games)
+    opponents = sorted((p for p in players if p.games >= seeker.games and p is not seeker), key=lambda p: p.games)
+    if not opponents:
+        return None  # he rests
+    if len(opponents) == 1:
+        opponent = opponents[0]
+    else:
+        look = _Lookahead(tally, players)
+        seeking = tuple(p.position for p in seekers)
+        offered = tuple(p.position for p in opponents)
+        position = seeker.position
+        chosen = next((p for p in opponents if look.acceptable(seeking, offered, position, p.position, ())), None)
+        if chosen is None:
+            return None
+        opponent = chosen
+    if not opponent.surely_in():
+        return None
+    return seeker.position, opponent.position
 
-    @cache
-    def completes(seeker_id: int, opponent_id: int, seeking: tuple[int, ...], offered: tuple[int, ...]) -> bool:
-        """Can `seeker_id` take `opponent_id` and the rest of the round still be paired?"""
-        if opponent_id in met[seeker_id] or abs(games[seeker_id] - games[opponent_id]) > 1:
+
+#: A game tried by the look-ahead: (one, other, round, one's games, other's games), never played.
+_Trial = tuple[int, int, int, int, int]
+
+
+class _Lookahead:
+    """Whether a seeker may take an opponent in the quick search: the checks and the depth-first
+    look-ahead over the rest of the round. Games count to the target round only (a game beyond it
+    is not counted), as the program counts them."""
+
+    def __init__(self, tally: _Tally, players: list[_Player]) -> None:
+        self.target = tally.target
+        self.single_loss_from = tally.single_loss_from
+        self.everyone = tuple(p.position for p in players)
+        self.counted = tally.games_aimed
+        self.losses = [
+            2 if lost < 2 and knocked else lost
+            for lost, knocked in zip(tally.losses_aimed, tally.knocked_aimed, strict=True)
+        ]
+        self.played_pairs = tally.played_pairs
+        self.open_pairs = tally.open_pairs
+
+    def count(self, player: int, trials: tuple[_Trial, ...]) -> int:
+        counted = self.counted[player]
+        for t in trials:
+            if t[2] <= self.target and (t[0] == player or t[1] == player):
+                counted += 1
+        return counted
+
+    def may_meet(self, one: int, other: int, trials: tuple[_Trial, ...]) -> bool:
+        """No earlier meeting, or one still open that one of them surely leaves (a knockout game of
+        both, or both with a loss)."""
+        pair = (one, other) if one < other else (other, one)
+        if pair in self.played_pairs:
             return False
-        if len(seeking) == 2 and seeking[1] in met[seeking[0]]:
-            return False  # the last two of the round have met: leave them apart
-        paired = (seeker_id, opponent_id)
-        rest = tuple(e for e in seeking if e not in paired)
-        left = tuple(e for e in offered if e not in paired)
+        rounds = self.open_pairs.get(pair)
+        if rounds is None:
+            for t in trials:
+                if (t[0] == one and t[1] == other) or (t[0] == other and t[1] == one):
+                    rounds = (t[3], t[4])
+                    break
+        if rounds is None:
+            return True
+        if rounds[0] >= self.single_loss_from and rounds[1] >= self.single_loss_from:
+            return True
+        return self.losses[one] >= 1 and self.losses[other] >= 1
+
+    def acceptable(
+        self,
+        seeking: tuple[int, ...],
+        offered: tuple[int, ...],
+        seeker: int,
+        opponent: int,
+        trials: tuple[_Trial, ...],
+    ) -> bool:
+        if not self.may_meet(seeker, opponent, trials):
+            return False
+        mine, theirs = self.count(seeker, trials), self.count(opponent, trials)
+        if abs(mine - theirs) > 1:
+            return False
+        if len(seeking) == 2 and not self.may_meet(seeking[0], seeking[-1], trials):
+            return False  # the last two of the round have met
+        trials = (*trials, (seeker, opponent, max(mine, theirs), mine, theirs))
+        rest = tuple(p for p in seeking if p != seeker and p != opponent)
         if not rest:
             return True
         following = rest[0]
-        left = tuple(e for e in left if e != following)
-        if len(rest) == 1 and not left:
+        remaining = tuple(p for p in offered if p != seeker and p != opponent and p != following)
+        if len(rest) == 1 and not remaining:
             return True  # he rests
-        if any(completes(following, candidate, rest, left) for candidate in left):
-            return True
-        # no way on: fine only if every player is already past this game's round
-        level = max(games[seeker_id], games[opponent_id])
-        still = set(rest) | set(left)
-        return all(games[e] + (0 if e in still else 1) > level for e in everyone)
-
-    seeking = tuple(r.entrant for r in seekers)
-    offered = tuple(r.entrant for r in opponents)
-    if len(opponents) == 1:
-        return seeker.entrant, opponents[0].entrant
-    for candidate in offered:
-        if completes(seeker.entrant, candidate, seeking, offered):
-            return seeker.entrant, candidate
-    # nothing keeps the round whole: the first he has not met, then the first in reach
-    for record in opponents:
-        if record.entrant not in met[seeker.entrant] and abs(record.games - seeker.games) <= 1:
-            return seeker.entrant, record.entrant
-    return seeker.entrant, opponents[0].entrant
+        for candidate in remaining:
+            if self.acceptable(rest, remaining, following, candidate, trials):
+                return True
+        level = max(mine, theirs)
+        return all(self.count(p, trials) > level for p in self.everyone)
 
 
-#: A player in the end-game search: (games, list position, id, losses).
-Player = tuple[int, int, int, int]
-#: Head-to-head counts: ((lower id, higher id), games) pairs, sorted.
-Meetings = tuple[tuple[tuple[int, int], int], ...]
+#: A careful-search state, compact: the field's size n, each player's games (list order), each
+#: one's losses, then the head-to-head count of every pair i < j in row order (three and more alike:
+#: the costs see one and two meetings only).
+_State = bytes
+#: Pair and row tables per field size (index of pair i, j; what is kept when a player leaves).
+_PAIRS: dict[int, list[list[int]]] = {}
+_KEEP: dict[int, list[tuple[list[int], list[int]]]] = {}
 
 
-def _end_game(alive: list[Record], single_loss_from: int) -> tuple[int, int] | None:
-    players = tuple(sorted((r.games, r.position, r.entrant, r.losses) for r in alive))
-    ids = {r.entrant for r in alive}
-    counts: dict[tuple[int, int], int] = {}
-    for record in alive:
-        for other in record.opponents:
-            if other in ids and record.entrant < other:
-                key = (record.entrant, other)
-                counts[key] = counts.get(key, 0) + 1
-    search = _EndGame(single_loss_from)
-    _, pair = search.best(players, tuple(sorted(counts.items())))
-    return pair
+def _tables(size: int) -> tuple[list[list[int]], list[tuple[list[int], list[int]]]]:
+    if size not in _PAIRS:
+        pairs = [[0] * size for _ in range(size)]
+        index = 0
+        for i in range(size):
+            for j in range(i + 1, size):
+                pairs[i][j] = pairs[j][i] = index
+                index += 1
+        keep = []
+        for leaving in range(size):
+            rows = [k for k in range(size) if k != leaving]
+            keep.append((rows, [pairs[a][b] for n, a in enumerate(rows) for b in rows[n + 1 :]]))
+        _PAIRS[size], _KEEP[size] = pairs, keep
+    return _PAIRS[size], _KEEP[size]
 
 
-class _TooLong(Exception):
-    """The end-game search passed :data:`END_GAME_BUDGET` pairings: the seeker's rule decides."""
+def _careful_pair(
+    players: list[_Player], tally: _Tally, single_loss_from: int, awaited: bool
+) -> tuple[int, int] | None:
+    positions = [p.position for p in players]  # list order
+    counts = [min(3, tally.meetings(a, b)) for i, a in enumerate(positions) for b in positions[i + 1 :]]
+    floor = min(p.games for p in players) if single_loss_from >= NO_KNOCKOUT else 0
+    state = bytes([len(players), *(p.games - floor for p in players), *(p.losses for p in players), *counts])
+    best = _best(state, min(single_loss_from, NO_KNOCKOUT))
+    if best is None:
+        return None
+    score, seeker, opponent = best
+    if awaited and score >= LAGGARD:
+        return None  # a poor pairing while results are awaited: wait for them
+    return positions[seeker], positions[opponent]
 
 
-#: Pairings the end-game search may score before it gives up (a few seconds of Python; the samples'
-#: end games take far fewer).
-END_GAME_BUDGET = 200_000
+#: No bound: the exact figure is wanted.
+UNBOUNDED = 1 << 30
+#: The careful search remembers each state's best pairing (exact), or a floor under it (what an
+#: earlier search bounded by that figure learned); a state's answer never depends on what it holds.
+_EXACT: dict[tuple[_State, int], tuple[int, int, int] | None] = {}
+_FLOOR: dict[tuple[_State, int], int] = {}
+#: Beyond this many states the memory is emptied (a few hundred MB at most).
+MOST_REMEMBERED = 1_500_000
 
 
-class _EndGame:
-    """The whole-event search: min over the pairings one may draw of the max over both results."""
-
-    def __init__(self, single_loss_from: int) -> None:
-        self.single_loss_from = single_loss_from
-        self.best = lru_cache(maxsize=None)(self._best)
-        self.scored = 0
-
-    def _best(self, players: tuple[Player, ...], meetings: Meetings) -> tuple[int, tuple[int, int] | None]:
-        fewest = players[0][0]
-        passes = min(len(players) - 1, 2) if len(players) <= PASS_OVER_FIELD else 1
-        best: int | None = None
-        pair: tuple[int, int] | None = None
-        for i in range(passes):
-            if best is not None and best <= 0:
+def _best(state: _State, single_loss_from: int, limit: int = UNBOUNDED) -> tuple[int, int, int] | None:
+    """The cheapest pairing of `state`: (cost, seeker, opponent) by row, or None if there is none.
+    Exact when it costs less than `limit`; otherwise any (cost >= limit, -1, -1). Ties keep the first
+    found, so a pairing that cannot cost less than the best so far is scored only far enough to know
+    it (or not at all): the answer is the same as scoring every pairing in full."""
+    key = (state, single_loss_from)
+    if key in _EXACT:
+        return _EXACT[key]
+    floor = _FLOOR.get(key, 0)
+    if floor >= limit:
+        return floor, -1, -1
+    if len(_EXACT) + len(_FLOOR) > MOST_REMEMBERED:
+        _EXACT.clear()
+        _FLOOR.clear()
+    size = state[0]
+    order = sorted(range(size), key=lambda i: (state[1 + i], i))
+    fewest = state[1 + order[0]]
+    passes = min(size - 1, 2) if size <= PASS_OVER_FIELD else 1
+    pairs, _ = _tables(size)
+    meetings = 1 + 2 * size
+    best: tuple[int, int, int] | None = None
+    bounded = False  # a pairing scored only to its bound: the best may be unknown past `limit`
+    for i in range(passes):
+        if best is not None and best[0] <= 0:
+            continue
+        seeker = order[i]
+        games = state[1 + seeker]
+        if games > fewest + 1:
+            break
+        for opponent in order[i + 1 :]:
+            theirs = state[1 + opponent]
+            if not games <= theirs <= games + 1:
+                continue
+            if theirs > fewest + 1:
                 break
-            seeker = players[i]
-            if seeker[0] > fewest + 1:
-                break
-            for opponent in players[i + 1 :]:
-                if not seeker[0] <= opponent[0] <= seeker[0] + 1:
+            threshold = best[0] if best is not None else limit
+            if threshold <= ROUND_GAP:
+                floor_cost = _now_cost(state, size, seeker, opponent, state[meetings + pairs[seeker][opponent]])
+                if min(ROUND_GAP, floor_cost + i * PASS_OVER) >= threshold:
+                    bounded = bounded or best is None
                     continue
-                if opponent[0] > fewest + 1:
-                    break
-                cost = min(ROUND_GAP, self.pairing_cost(players, meetings, seeker, opponent) + i * PASS_OVER)
-                if best is None or cost < best:
-                    best, pair = cost, (seeker[2], opponent[2])
-                if cost <= 0:
-                    break
-        return (ROUND_GAP if best is None else best), pair
-
-    def pairing_cost(self, players: tuple[Player, ...], meetings: Meetings, one: Player, other: Player) -> int:
-        self.scored += 1
-        if self.scored > END_GAME_BUDGET:
-            raise _TooLong
-        if abs(one[0] - other[0]) > 1:
-            return ROUND_GAP
-        size = len(players)
-        if size < 3:
-            return 0
-        key = (min(one[2], other[2]), max(one[2], other[2]))
-        met = dict(meetings).get(key, 0)
-        cost = 0
-        if met:
-            cost += (DOUBLE_REMATCH if met >= 2 else REMATCH) + (size - 3) * 10
-        if one[0] != other[0]:
-            behind = min(one[0], other[0])
-            if any(p[0] == behind for p in players if p not in (one, other)):
-                cost += LAGGARD + (size - 3) * 2
-        after_meetings = tuple(sorted({**dict(meetings), key: met + 1}.items()))
-        round_number = max(one[0], other[0]) + 1
-        worst = 0
-        for winner, loser in ((one, other), (other, one)):
-            rest = [p for p in players if p not in (one, other)]
-            rest.append((winner[0] + 1, winner[1], winner[2], winner[3]))
-            kept = after_meetings
-            if loser[3] + 1 < 2 and round_number < self.single_loss_from:
-                rest.append((loser[0] + 1, loser[1], loser[2], loser[3] + 1))
-            else:  # out: his meetings no longer matter, and the search reuses more states without them
-                kept = tuple(item for item in after_meetings if loser[2] not in item[0])
-            worst = max(worst, self.state_cost(tuple(sorted(rest)), kept, cost))
-            if worst >= ROUND_GAP:
+            pair_limit = threshold - i * PASS_OVER if threshold <= ROUND_GAP else UNBOUNDED
+            cost = min(ROUND_GAP, _pair_cost(state, seeker, opponent, single_loss_from, pair_limit) + i * PASS_OVER)
+            if cost < threshold:
+                best = (cost, seeker, opponent)
+            elif best is None:
+                bounded = True
+            if cost <= 0:
                 break
-        return worst
+    if best is None and bounded:
+        _FLOOR[key] = max(floor, limit)
+        return limit, -1, -1
+    _EXACT[key] = best
+    return best
 
-    def state_cost(self, players: tuple[Player, ...], meetings: Meetings, so_far: int) -> int:
-        if len(players) < 2:
-            return min(ROUND_GAP, so_far)
-        if len(players) == 2:
-            return min(ROUND_GAP, so_far + self.pairing_cost(players, meetings, players[0], players[1]))
-        cost, _ = self.best(players, meetings)
-        return min(ROUND_GAP, so_far + cost)
+
+def _now_cost(state: _State, size: int, one: int, other: int, met: int) -> int:
+    """What `one` v `other` costs before its result: a round gap, a rematch, a laggard left."""
+    mine, theirs = state[1 + one], state[1 + other]
+    if abs(mine - theirs) > 1:
+        return ROUND_GAP
+    if size < 3:
+        return 0
+    cost = 0
+    if met == 2:
+        cost += DOUBLE_REMATCH + (size - 3) * 10
+    elif met == 1:
+        cost += REMATCH + (size - 3) * 10
+    if mine != theirs:
+        behind = min(mine, theirs)
+        if any(state[1 + k] == behind for k in range(size) if k not in (one, other)):
+            cost += LAGGARD + (size - 3) * 2
+    return cost
+
+
+def _pair_cost(state: _State, one: int, other: int, single_loss_from: int, limit: int = ROUND_GAP + 1) -> int:
+    """The cost of `one` v `other` now and the worse of the two ways it can end. Once the first way
+    reaches `limit` (what the caller can use), that figure is returned unfinished."""
+    size = state[0]
+    pairs, _ = _tables(size)
+    if abs(state[1 + one] - state[1 + other]) > 1:
+        return ROUND_GAP
+    if size < 3:
+        return 0
+    cost = _now_cost(state, size, one, other, state[1 + 2 * size + pairs[one][other]])
+    worst = 0
+    for winner, loser in ((one, other), (other, one)):
+        after = _after(state, winner, loser, single_loss_from)
+        worst = max(worst, _situation_cost(after, cost, single_loss_from, limit))
+        if worst >= ROUND_GAP or worst >= limit:
+            break
+    return worst
+
+
+def _after(state: _State, winner: int, loser: int, single_loss_from: int) -> _State:
+    """The state once `winner` has beaten `loser`; a loser who is out leaves it."""
+    size = state[0]
+    pairs, keep = _tables(size)
+    new = bytearray(state)
+    new[1 + winner] += 1
+    new[1 + loser] += 1
+    new[1 + size + loser] += 1
+    meeting = 1 + 2 * size + pairs[winner][loser]
+    new[meeting] = min(3, new[meeting] + 1)
+    if new[1 + size + loser] > 1 or new[1 + loser] >= single_loss_from:
+        rows, kept = keep[loser]
+        base = 1 + 2 * size
+        new = bytearray(
+            [size - 1, *(new[1 + k] for k in rows), *(new[1 + size + k] for k in rows), *(new[base + m] for m in kept)]
+        )
+        size -= 1
+    if single_loss_from >= NO_KNOCKOUT and size:
+        floor = min(new[1 : 1 + size])
+        if floor:
+            for k in range(1, 1 + size):
+                new[k] -= floor
+    return bytes(new)
+
+
+def _situation_cost(state: _State, so_far: int, single_loss_from: int, limit: int = UNBOUNDED) -> int:
+    """The cost of going on from `state` after `so_far` (exact below `limit`, else a figure at or
+    above it). The program adds `so_far` once more when it searches a field of three or more; the
+    figures here follow it."""
+    size = state[0]
+    if size == 2:
+        return min(ROUND_GAP, so_far + _pair_cost(state, 0, 1, single_loss_from))
+    if size < 2:
+        return min(ROUND_GAP, so_far)
+    below = limit - 2 * so_far if limit <= ROUND_GAP else UNBOUNDED
+    if below <= 0:
+        return max(limit, min(ROUND_GAP, so_far))
+    best = _best(state, single_loss_from, below)
+    if best is None:
+        return ROUND_GAP
+    if best[1] < 0:
+        return max(limit, min(ROUND_GAP, so_far))
+    return min(ROUND_GAP, so_far + min(ROUND_GAP, best[0] + so_far))

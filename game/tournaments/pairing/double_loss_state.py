@@ -47,6 +47,14 @@ class Event:
     format: Format
     entrants: tuple[int, ...]
     knockout_from: int | None = None
+    #: The cup's ranking ties are broken by lot: the entrants from the best lot to the worst (empty:
+    #: the draw list's order). The program draws its lots; Kaiza's come from the event's draw seed.
+    lots: tuple[int, ...] = ()
+    #: The points a game is played to, and how far past it a game's score may go (the last shot's
+    #: points): what a game still to play can add at most to a cup ranking (the program counts the
+    #: target alone; a rank taken for final must stay so whatever a game's score is).
+    target: int = 60
+    score_margin: int = 0
 
     def __post_init__(self) -> None:
         if len(set(self.entrants)) != len(self.entrants):
@@ -61,6 +69,12 @@ class Event:
                 )
         elif self.knockout_from is not None:
             raise DrawError(f"{self.format} has no knockout round to choose")
+        if self.lots and sorted(self.lots) != sorted(self.entrants):
+            raise DrawError("the cup's lots are not one for each entrant")
+
+    @property
+    def cup_lots(self) -> tuple[int, ...]:
+        return self.lots or self.entrants
 
     @property
     def single_loss_from(self) -> int:
@@ -75,28 +89,37 @@ class Event:
 
 @dataclass(frozen=True)
 class Pairing:
-    """A game to give to the next free table: `first` is the player whose turn it was to be drawn."""
+    """A game the draw gives, its players as the program lists them (the one in the lower own
+    round first, then the one higher in the list; in the cup, the higher seat). `second` None: a
+    cup walk-over, decided without a game. `slot`: a cup game's seat number in its round."""
 
     first: int
-    second: int
+    second: int | None
     round: int
     first_round: int
     second_round: int
+    slot: int | None = None
+
+    @property
+    def walkover(self) -> bool:
+        return self.second is None
 
 
 @dataclass(frozen=True)
 class Game:
     """A drawn game; `winner` None while it is being played. Points are the Kaisa scores (a winner of
-    a shoot-out may have fewer, K-11.4), used by the placings and the cup's seeding only."""
+    a shoot-out may have fewer, K-11.4), used by the placings and the cup's seeding only. A cup
+    walk-over has no `second` and is won by `first`; `slot` is a cup game's seat in its round."""
 
     first: int
-    second: int
+    second: int | None
     round: int
     first_round: int
     second_round: int
     winner: int | None = None
     first_points: int = 0
     second_points: int = 0
+    slot: int | None = None
 
     @property
     def played(self) -> bool:
@@ -108,6 +131,10 @@ class Game:
             return None
         return self.second if self.winner == self.first else self.first
 
+    @property
+    def players(self) -> tuple[int, ...]:
+        return (self.first,) if self.second is None else (self.first, self.second)
+
     def has(self, entrant: int) -> bool:
         return entrant in (self.first, self.second)
 
@@ -116,7 +143,17 @@ class Game:
 
     @classmethod
     def drawn(cls, pairing: Pairing) -> Game:
-        return cls(pairing.first, pairing.second, pairing.round, pairing.first_round, pairing.second_round)
+        """The game as drawn: a walk-over is won at once."""
+        winner = pairing.first if pairing.second is None else None
+        return cls(
+            pairing.first,
+            pairing.second,
+            pairing.round,
+            pairing.first_round,
+            pairing.second_round,
+            winner,
+            slot=pairing.slot,
+        )
 
 
 @dataclass
@@ -133,6 +170,7 @@ class Record:
     pending_single_loss: int = 0
     out_after: int = 0
     opponents: list[int] = field(default_factory=list)
+    cup_games: int = 0
 
     @property
     def out(self) -> bool:
@@ -159,51 +197,72 @@ class DrawState:
 
 def records(state: DrawState) -> dict[int, Record]:
     """Every entrant's record, validating the games in order: each names two different entrants who
-    are both still in and not in another game, in the right rounds, and a result names one of them."""
+    are both still in, in the right rounds, and a result names one of them. A game may follow one of
+    its players' games still in progress (the opening's round 2 is drawn before round 1 is played,
+    and a search gives a game that every result of those games would give); it is played after it.
+    The opening's games (rounds 1 and 2) are drawn from the list before any result, so a player put
+    out in round 2 (a knockout from round 2) still plays the opening game drawn for him; in the cup
+    format the two opening losses do not put a player out by themselves: the cup seats by rank and
+    may take him (double_loss_cup.py); a loss in the cup does."""
     event = state.event
+    cup = event.format == Format.TWO_ROUNDS_THEN_CUP
     table = {entrant: Record(entrant, position) for position, entrant in enumerate(event.entrants)}
     for number, game in enumerate(state.games, start=1):
-        where = f"game {number} ({game.first} v {game.second})"
-        for entrant in (game.first, game.second):
+        where = f"game {number} ({game.first} v {'nobody' if game.second is None else game.second})"
+        for entrant in game.players:
             if entrant not in table:
                 raise DrawError(f"{where} names {entrant}, who is not in the draw list")
         if game.first == game.second:
             raise DrawError(f"{where} pairs a player with himself")
-        for entrant, own_round in ((game.first, game.first_round), (game.second, game.second_round)):
+        if game.second is None and not (cup and game.round >= CUP_FIRST_ROUND):
+            raise DrawError(f"{where}: only a cup game may have one player (a walk-over)")
+        if game.second is None and game.winner not in (None, game.first):
+            raise DrawError(f"{where}: a walk-over is won by its player")
+        seats: tuple[tuple[int | None, int], ...] = ((game.first, game.first_round), (game.second, game.second_round))
+        for seat, own_round in seats:
+            if seat is None:
+                continue
+            entrant = seat
             record = table[entrant]
-            if record.out:
-                if game.played and game.winner != entrant and record.losses >= 2:
+            opening = game.round < CUP_FIRST_ROUND  # drawn from the list before any result
+            if record.out and not opening and not (cup and not record.cup_games):
+                if game.played and game.winner != entrant and record.losses >= 2 and not cup:
                     raise DrawError(
                         f"{where} would be a third loss for {entrant}, out after his game {record.out_after}"
                     )
                 raise DrawError(f"{where}: {entrant} is already out (after his game {record.out_after})")
-            if record.pending:
-                raise DrawError(f"{where}: {entrant} is still playing an earlier game")
             if own_round != record.games + 1:
                 raise DrawError(f"{where}: it is {entrant}'s own round {record.games + 1}, not {own_round}")
         if game.round < max(game.first_round, game.second_round):
             raise DrawError(f"{where}: a game is in the later of its players' own rounds or after")
-        if game.winner is not None and game.winner not in (game.first, game.second):
+        if game.winner is not None and game.winner not in game.players:
             raise DrawError(f"{where}: the winner {game.winner} did not play in it")
-        for entrant in (game.first, game.second):
-            _count(table[entrant], game, event.single_loss_from)
+        for entrant in game.players:
+            _count(table[entrant], game, event.single_loss_from, cup)
     return table
 
 
-def _count(record: Record, game: Game, single_loss_from: int) -> None:
+def _count(record: Record, game: Game, single_loss_from: int, cup: bool) -> None:
     record.games += 1
-    record.opponents.append(game.second if record.entrant == game.first else game.first)
+    if game.second is not None:
+        record.opponents.append(game.second if record.entrant == game.first else game.first)
+    if cup and game.round >= CUP_FIRST_ROUND:
+        if not record.cup_games:
+            record.out_after = 0  # seated in the cup: in, whatever the opening gave
+        record.cup_games += 1
     if not game.played:
         record.pending += 1
         if game.round >= single_loss_from:
             record.pending_single_loss += 1
         return
+    if game.second is None:
+        return  # a walk-over: a game, not a win
     record.points += game.points_of(record.entrant)
     if game.winner == record.entrant:
         record.wins += 1
         return
     record.losses += 1
-    if record.losses == 2 or game.round >= single_loss_from:
+    if (record.losses == 2 or game.round >= single_loss_from) and not record.out:
         record.out_after = record.games
 
 

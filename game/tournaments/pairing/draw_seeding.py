@@ -7,14 +7,17 @@ seed 4 between seeds 1 and 2, seed 5 between seeds 4 and 2, seed 6 to half of se
 between seeds 2 and 3, seed 8 between seeds 1 and 4 (rounded up); "between" is the mean, rounded half
 to even as the program's arithmetic does. A place already taken or off the list (small fields) gives
 the nearest free place, the upper first: Kaiza's choice, where the program would let two seeds share
-a place. Everyone else fills the free places in the order they were drawn (the caller draws them: the
-list stays a pure function of its inputs).
+a place. Everyone else fills the free places in the order they were drawn: :func:`shuffled` draws that order
+from a stored number, as the program draws its list at random, so the same number and entries give
+the same list in any process (the number is the event's `draw_seed`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
+from typing import TypeVar
 
 from game.tournaments.pairing.double_loss_state import DrawError
 
@@ -62,3 +65,20 @@ def seeded_draw_list(seeded: Sequence[int], unseeded: Sequence[int]) -> tuple[in
         slots[place - 1] = entrant
     others = iter(unseeded)
     return tuple(entrant if entrant is not None else next(others) for entrant in slots)
+
+
+T = TypeVar("T")
+
+
+def shuffled(items: Sequence[T], seed: int, purpose: str) -> list[T]:
+    """`items` in an order drawn from `seed`: a Fisher-Yates shuffle whose every pick is made from
+    SHA-256 of the seed, the purpose and the step, so it depends on nothing else (no process's hash
+    order, no clock, no library's generator). Each order is as likely as any other (the 256-bit
+    number's remainder is biased by less than 2 ** -240). `purpose` keeps two draws from one seed
+    (the list, the cup's lots) apart."""
+    order = list(items)
+    for top in range(len(order) - 1, 0, -1):
+        digest = hashlib.sha256(f"{seed}:{purpose}:{top}".encode()).digest()
+        pick = int.from_bytes(digest, "big") % (top + 1)
+        order[top], order[pick] = order[pick], order[top]
+    return order

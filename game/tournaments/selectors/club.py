@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import F
 
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
+from game.tournaments.selectors.draw import drawn_pairings, ready_pairings
 from game.tournaments.selectors.tournaments import pairing_score_line, result_marks, tournament_summary
 
 
@@ -37,18 +38,18 @@ def _game(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
 
 def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
     """Tables 1..N with the game being played on each (None: free), the games waiting for a table in
-    draw order, and the results entered, the latest first. None for an online tournament."""
+    the program's list order (those whose players are free: a game drawn while a player's earlier
+    game is still to be played is not waiting for a table yet), and the results entered, the latest
+    first. None for an online tournament."""
     if not tournament.tables:
         return None
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
-    pairings = list(
-        TournamentPairing.objects.filter(tournament=tournament).select_related("round").order_by("index", "pk")
-    )
+    pairings = drawn_pairings(tournament=tournament)
     playing = [p for p in pairings if p.status == TournamentPairing.Status.PLAYING]
     on_table = {p.table: _game(p, names) for p in playing if p.table is not None}
     return {
         "tables": [{"number": n, "game": on_table.get(n)} for n in range(1, tournament.tables + 1)],
-        "waiting": [_game(p, names) for p in playing if p.table is None],
+        "waiting": [_game(p, names) for p in ready_pairings(tournament=tournament, pairings=pairings)],
         "results": [_game(p, names) for p in reversed(pairings) if p.status == TournamentPairing.Status.DONE],
     }
 

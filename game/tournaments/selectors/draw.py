@@ -1,26 +1,31 @@
-"""The double-loss draw of a tournament (issue 28) rebuilt from its rows: the draw list from the
-entries, the games from the pairings in the order they were drawn. The draw itself is pure
+"""The double-loss draw of a tournament rebuilt from its rows: the draw list from the entries, the
+games from the pairings in the order they were drawn. The draw itself is pure
 (game/tournaments/pairing/double_loss.py); this module only turns rows into its input, so the same
 rows always give the same state, and the page, the services and the tests read one and the same.
 
-The draw list is the entries in seed order (seed 1 is the highest rating when the entries closed,
-then the earlier entry; game/tournaments/services/setup.py) placed as the Kaisa handbook places the
-top seeds: seeds 1 to 8 (all of them in a field of 8 or fewer) go to their handbook places
-(:func:`game.tournaments.pairing.draw_seeding.seeded_draw_list`), and the others fill the free places
-in seed order. So the order is decided by the seeds alone, and swapping two entries' seeds before
-play swaps their places in the list.
+The draw list: the entries in seed order (seed 1 is the highest rating when the entries closed,
+then the earlier entry; game/tournaments/services/setup.py), the top seeds at the Kaisa handbook's
+places (:func:`game.tournaments.pairing.draw_seeding.seeded_draw_list`) and everyone else in an
+order drawn from the event's stored `draw_seed` (:func:`game.tournaments.pairing.draw_seeding.shuffled`),
+as the program draws its list at random: the same number and entries always give the same list.
+Online the top 8 are seeded (all of a field of 8 or fewer); at the club none, unless marked (an
+import's `seeds_marked`). An event without a draw number (an import, whose list is the file's, or
+one drawn before the number was kept) keeps its top 8 placed and the rest in seed order.
 
-A pairing stores the game's round (the draw's round, `TournamentPairing.round`) and its place in the
-draw order (`TournamentPairing.index`, counted over the whole tournament). Each player's own round in
-a game is not stored: it is one more than the games he had been drawn in before, which is what the
-draw checks it against.
+A pairing stores the game's round (the draw's round, `TournamentPairing.round`), its place in the
+order it was drawn (`TournamentPairing.index`, counted over the whole tournament) and a cup game's
+seat in its round (`slot`); a cup walk-over has no second entry. Each player's own round in a game
+is not stored: it is one more than the games he had been drawn in before, which is what the draw
+checks it against.
 """
 
 from __future__ import annotations
 
+from game.matches.clock_presets import event_clock_of
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
-from game.tournaments.pairing.double_loss import DrawState, Event, Format, Game
-from game.tournaments.pairing.draw_seeding import MOST_SEEDS, seeded_draw_list
+from game.tournaments import values
+from game.tournaments.pairing.double_loss import DrawError, DrawState, Event, Format, Game, listing_order
+from game.tournaments.pairing.draw_seeding import MOST_SEEDS, seeded_draw_list, shuffled
 
 #: The formats whose games are drawn one at a time rather than paired by whole rounds.
 DRAWN_FORMATS = (
@@ -36,18 +41,48 @@ def is_drawn(tournament: Tournament) -> bool:
     return tournament.format in DRAWN_FORMATS
 
 
-def draw_list(entry_ids: list[int]) -> tuple[int, ...]:
-    """The draw list of entries given in seed order: the top 1-8 at their handbook places."""
-    seeds = min(MOST_SEEDS, len(entry_ids))
-    return seeded_draw_list(entry_ids[:seeds], entry_ids[seeds:])
+def draw_list(entry_ids: list[int], *, seeds: int | None = None, draw_seed: int | None = None) -> tuple[int, ...]:
+    """The draw list of entries given in seed order: the top `seeds` (8 unless said, at most the
+    field) at their handbook places, the others in the order `draw_seed` draws (seed order without
+    one)."""
+    placed = min(MOST_SEEDS, len(entry_ids)) if seeds is None else min(seeds, MOST_SEEDS, len(entry_ids))
+    others = entry_ids[placed:]
+    if draw_seed is not None:
+        others = shuffled(others, draw_seed, "list")
+    return seeded_draw_list(entry_ids[:placed], others)
+
+
+def seeds_placed(tournament: Tournament) -> int | None:
+    """How many top seeds the list places (None: the top 8). An event drawn from a number seeds
+    online by rating, at the club only what is marked; one without keeps the top 8."""
+    if tournament.draw_seed is None:
+        return None
+    if tournament.seeds_marked is not None:
+        return tournament.seeds_marked
+    return 0 if tournament.tables else MOST_SEEDS
 
 
 def draw_event(*, tournament: Tournament) -> Event:
-    ids = list(TournamentEntry.objects.filter(tournament=tournament).order_by(*SEED_ORDER).values_list("pk", flat=True))
+    entries = list(TournamentEntry.objects.filter(tournament=tournament).order_by(*SEED_ORDER))
+    ids = [e.pk for e in entries]
     knockout_from = (
         tournament.knockout_from if tournament.format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     )
-    return Event(Format(tournament.format), draw_list(ids), knockout_from)
+    listing = draw_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
+    lots: tuple[int, ...] = ()
+    if tournament.format == Tournament.Format.TWO_ROUNDS_THEN_CUP:
+        if any(e.cup_lot is not None for e in entries):
+            place = {entrant: i for i, entrant in enumerate(listing)}
+            lots = tuple(sorted(ids, key=lambda e: (_lot(entries, e), place[e])))
+        elif tournament.draw_seed is not None:
+            lots = tuple(shuffled(listing, tournament.draw_seed, "lots"))
+    target = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit).target_score
+    return Event(Format(tournament.format), listing, knockout_from, lots, target, values.SCORE_MARGIN)
+
+
+def _lot(entries: list[TournamentEntry], entrant: int) -> int:
+    lot = next(e.cup_lot for e in entries if e.pk == entrant)
+    return len(entries) + 1 if lot is None else lot
 
 
 def drawn_pairings(*, tournament: Tournament) -> list[TournamentPairing]:
@@ -56,29 +91,69 @@ def drawn_pairings(*, tournament: Tournament) -> list[TournamentPairing]:
 
 
 def draw_state(*, tournament: Tournament, pairings: list[TournamentPairing] | None = None) -> DrawState:
-    """The draw as the rows say it is. A pairing decided with no winner (both sides no-shows) counts
+    """The draw as the rows say it is (:func:`draw_games`). Raises DrawError if the rows are not a
+    draw it would have made."""
+    return DrawState(*draw_games(tournament=tournament, pairings=pairings))
+
+
+def draw_games(
+    *, tournament: Tournament, pairings: list[TournamentPairing] | None = None
+) -> tuple[Event, tuple[Game, ...]]:
+    """The event and the rows' games in their order, unchecked (a corrected result may leave them
+    no draw until it is drawn again). A pairing decided with no winner (both sides no-shows) counts
     as won by its first entry, the one the draw was seeking a game for: the draw has no game both
-    players lose. Raises DrawError if the rows are not a draw it would have made."""
+    players lose. A pairing with no second entry is a cup walk-over."""
     event = draw_event(tournament=tournament)
     games: list[Game] = []
     drawn_in: dict[int, int] = {}
     for pairing in drawn_pairings(tournament=tournament) if pairings is None else pairings:
-        assert pairing.second_id is not None  # the draw never gives a bye: a resting player waits
-        own = (drawn_in.get(pairing.first_id, 0) + 1, drawn_in.get(pairing.second_id, 0) + 1)
+        first, second = pairing.first_id, pairing.second_id
+        own = (drawn_in.get(first, 0) + 1, pairing.round.number if second is None else drawn_in.get(second, 0) + 1)
         winner = None
         if pairing.status == TournamentPairing.Status.DONE:
-            winner = pairing.winner_id if pairing.winner_id is not None else pairing.first_id
+            winner = pairing.winner_id if pairing.winner_id is not None else first
         games.append(
             Game(
-                pairing.first_id,
-                pairing.second_id,
+                first,
+                second,
                 pairing.round.number,
                 own[0],
                 own[1],
                 winner,
                 pairing.first_score,
                 pairing.second_score,
+                int(pairing.slot) if pairing.slot.isdigit() else None,
             )
         )
-        drawn_in[pairing.first_id], drawn_in[pairing.second_id] = own
-    return DrawState(event, tuple(games))
+        drawn_in[first] = own[0]
+        if second is not None:
+            drawn_in[second] = own[1]
+    return event, tuple(games)
+
+
+def ready_pairings(
+    *, tournament: Tournament, pairings: list[TournamentPairing] | None = None, waiting_only: bool = True
+) -> list[TournamentPairing]:
+    """The games to be played whose players have no earlier game in the program's list still to
+    finish (one being played included), in the list's order: the next to play, those not yet on a
+    table or given a match (with `waiting_only` False, those already begun too). A game drawn while
+    a player's earlier game is still to be played waits for it."""
+    pairings = drawn_pairings(tournament=tournament) if pairings is None else pairings
+    if not pairings:
+        return []  # nothing drawn yet (the entries still open, say)
+    try:
+        order = listing_order(draw_state(tournament=tournament, pairings=pairings))
+    except DrawError:
+        order = list(range(len(pairings)))  # rows the draw refuses: a page still shows them, as stored
+    unfinished: set[int] = set()
+    ready: list[TournamentPairing] = []
+    for index in order:
+        pairing = pairings[index]
+        if pairing.status != TournamentPairing.Status.PLAYING:
+            continue
+        players = {e for e in (pairing.first_id, pairing.second_id) if e is not None}
+        waiting = pairing.table is None and pairing.match_id is None
+        if not players & unfinished and (waiting or not waiting_only):
+            ready.append(pairing)
+        unfinished |= players
+    return ready

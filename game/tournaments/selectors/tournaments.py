@@ -187,7 +187,7 @@ def out_rounds(state: DrawState) -> dict[int, int]:
     out: dict[int, int] = {}
     games_of: dict[int, int] = {}
     for game in state.games:
-        for entrant in (game.first, game.second):
+        for entrant in game.players:
             games_of[entrant] = games_of.get(entrant, 0) + 1
             if table[entrant].out_after == games_of[entrant]:
                 out[entrant] = game.round
@@ -320,6 +320,13 @@ def draw_view(*, tournament: Tournament) -> dict[str, Any] | None:
     table = records(state)
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
     out_round = out_rounds(state)
+    begun = {  # a player at a table or in a match now (a game drawn ahead of his earlier one waits)
+        e
+        for p in pairings
+        if p.status == TournamentPairing.Status.PLAYING and (p.table is not None or p.match_id is not None)
+        for e in (p.first_id, p.second_id)
+        if e is not None
+    }
     finished = is_finished(state)
     places = {p.entrant: p.place for p in placings(state)} if finished else {}
     rows = [
@@ -329,7 +336,7 @@ def draw_view(*, tournament: Tournament) -> dict[str, Any] | None:
             "losses": table[entrant].losses,
             "wins": table[entrant].wins,
             "games": table[entrant].games,
-            "playing": table[entrant].pending > 0,
+            "playing": entrant in begun,
             "out_round": out_round.get(entrant),
             "place": places.get(entrant),
         }

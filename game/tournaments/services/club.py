@@ -31,9 +31,6 @@ from game.models.tournaments import (
     TournamentResultKey,
     TournamentRound,
 )
-from game.tournaments.pairing.double_loss import DrawState, record_result
-from game.tournaments.pairing.double_loss_cup import cup_games_kept
-from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, records
 from game.tournaments.selectors.draw import draw_state, drawn_pairings
 from game.tournaments.selectors.tournaments import pairing_score_line
 from game.tournaments.services import draw
@@ -218,21 +215,27 @@ def correction_redraws(
     """The games a correction of `pairing` to `new_winner` (and `new_scores`) draws again. A new
     winner changes both players' losses (and whether each is still in), so every later game naming
     one of them was drawn from the wrong record; a game redrawn frees its players' later games too,
-    so the rule follows on through them. Later games between other players stand as they were drawn
-    (as an admin's fix of an online draw leaves them, docs/double-loss-draw.md).
-
-    `two_rounds_then_cup` seeds its cup by the opening rounds' wins and then Kaisa points
-    (pairing/double_loss_cup.py), so a correction of an opening game, even one that keeps the winner
-    and changes only the points, can move seeds and with them cup games between other players: the
-    cup games the corrected seeding no longer gives are drawn again too (:func:`_cup_reseeded`).
-    The same winner draws nothing else again, nor a seeding that gives the same cup games."""
+    so the rule follows on through them. And whatever else the draw, made again from the start with
+    the corrected result (draw.draw_again), no longer has as it stands: a game between other players
+    the search drew otherwise, or in `two_rounds_then_cup` a cup game whose seats the opening's
+    corrected points move. The same result draws nothing again. A cup walk-over is no one's result:
+    the draw gives it again or not."""
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
     touched = {pairing.first_id, pairing.second_id} if new_winner != pairing.winner_id else set()
-    reseeded = _cup_reseeded(tournament, pairing, new_winner, new_scores)
+    pairings = drawn_pairings(tournament=tournament)
+    state = draw_state(tournament=tournament, pairings=pairings)
+    position = next(i for i, p in enumerate(pairings) if p.pk == pairing.pk)
+    scores = new_scores if new_scores is not None else (pairing.first_score, pairing.second_score)
+    games = list(state.games)  # the corrected result; the later games as they were, a draw or not
+    games[position] = replace(games[position], winner=new_winner, first_points=scores[0], second_points=scores[1])
+    again = draw.draw_again(state.event, games, pairings)
+    changed = {p.pk for p in (*again.lost, *again.unplayed)}
     redrawn: list[Redrawn] = []
-    later = TournamentPairing.objects.filter(tournament=tournament, index__gt=pairing.index).select_related("round")
-    for game in later.order_by("index", "pk"):
-        if game.pk in reseeded or game.first_id in touched or game.second_id in touched:
+    for game in sorted(pairings, key=lambda p: p.index):
+        if game.second_id is None or game.pk == pairing.pk:
+            continue
+        later = game.index > pairing.index
+        if game.pk in changed or (later and (game.first_id in touched or game.second_id in touched)):
             touched.update((game.first_id, game.second_id))
             done = game.status == TournamentPairing.Status.DONE
             redrawn.append(
@@ -247,29 +250,6 @@ def correction_redraws(
                 )
             )
     return redrawn
-
-
-def _cup_reseeded(
-    tournament: Tournament, pairing: TournamentPairing, new_winner: int, new_scores: tuple[int, int] | None
-) -> set[int]:
-    """The cup games (their pairing ids) that the seeding after correcting opening game `pairing`
-    no longer gives; empty for other formats and for a cup game corrected (it seeds nothing)."""
-    if tournament.format != Tournament.Format.TWO_ROUNDS_THEN_CUP or pairing.round.number >= CUP_FIRST_ROUND:
-        return set()
-    pairings = drawn_pairings(tournament=tournament)
-    state = draw_state(tournament=tournament, pairings=pairings)
-    position = next(i for i, p in enumerate(pairings) if p.pk == pairing.pk)
-    scores = new_scores if new_scores is not None else (pairing.first_score, pairing.second_score)
-    corrected = record_result(state, position, winner=new_winner, points=scores).games
-    opening = tuple(g for g in corrected if g.round < CUP_FIRST_ROUND)
-    if not all(g.played for g in opening):
-        return set()  # no cup game is drawn before every opening result is in
-    kept = cup_games_kept(records(DrawState(state.event, opening)), corrected)
-    return {
-        p.pk
-        for i, (p, g) in enumerate(zip(pairings, corrected, strict=True))
-        if g.round >= CUP_FIRST_ROUND and i not in kept
-    }
 
 
 class _Rehearsed(Exception):
@@ -332,7 +312,11 @@ def _correct(
 ) -> dict[int, int]:
     """The correction itself (see :func:`tournament_result_correct`); returns the games given back."""
     before = _record(pairing)
+    ended = pairing.finished_at
     _decide(tournament, pairing, result)
+    if ended is not None:  # a correction changes the result, not when the game ended (the draw's order)
+        pairing.finished_at = ended
+        pairing.save(update_fields=["finished_at"])
     TournamentResultFix.objects.create(
         pairing=pairing, fixed_by=user, reason=reason, before=before, after=_record(pairing)
     )

@@ -6,9 +6,10 @@ fixes logged on it. So a correction of round 1 that gives round 2 the same pairi
 entered since; only a game between other players is new, and only a result of a game no longer
 drawn is lost.
 
-Results are given back one at a time, in the order they were entered (the earliest finished
-first), each as soon as its game is drawn again, and the draw draws on after each: the order the
-draw saw them in the first place.
+The event is drawn again from the start with every result, those taken out fed in the order they were
+entered (the earliest finished first), each once its game is drawn again and its players are free
+(services/draw.py `draw_redraw`): the order the draw saw them in the first place, so the rows are the
+draw a replay of the event's export makes.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class GameKept:
     """A game about to be taken out by a correction, as it was: enough to give it back."""
 
     pairing_id: int
+    round: int
     first: int
     second: int
     done: bool
@@ -58,6 +60,7 @@ class GameKept:
         assert pairing.second_id is not None  # the draw never gives a bye
         return cls(
             pairing_id=pairing.pk,
+            round=pairing.round.number,
             first=pairing.first_id,
             second=pairing.second_id,
             done=pairing.status == TournamentPairing.Status.DONE,
@@ -121,39 +124,32 @@ def outcome_words(game: Redrawn) -> tuple[str, dict[str, object]]:
 
 
 def redraw_keeping(tournament: Tournament, taken_out: list[GameKept], now: float) -> dict[int, int]:
-    """Draw on after a correction took `taken_out` out, giving each of them back to the game the draw
-    gives again between the same two players (see the module's docstring). Returns, for each game
-    given back, its old pairing id -> the pairing that is it now. The caller then advances the draw
-    as after any result (play.draw_advance: tables, rounds, the end)."""
-    begun = tournament.starts_at.timestamp() <= now
-    waiting = sorted(
-        taken_out,
-        key=lambda g: (not g.done, g.finished_at or datetime.datetime.max.replace(tzinfo=datetime.UTC), g.pairing_id),
-    )
-    before = set(TournamentPairing.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    """Draw again after a correction took `taken_out` out, giving each of them back to the game the
+    draw gives again between the same two players in the same round (see the module's docstring).
+    The event is drawn again from the start with every result, those taken out fed in the order they
+    were entered (draw.draw_redraw), so the rows are the draw a replay of the event's export makes; a
+    result is given back when that draw has its game played, a game not yet played its table. Returns,
+    for each game given back, its old pairing id -> the pairing that is it now. The caller then
+    advances the draw as after any result (play.draw_advance: tables, rounds, the end)."""
+    del now  # the draw made again searches as of the results, not the clock
+    outs = [
+        draw.TakenOut(g.pairing_id, g.round, g.first, g.second, g.winner if g.done else None, g.scores, g.finished_at)
+        for g in taken_out
+        if not g.done or g.winner is not None
+    ]
+    back = draw.draw_redraw(tournament, outs).back
     given: dict[int, int] = {}
-    while waiting:
-        draw.draw_store_next(tournament, begun=begun)
-        fresh = list(
-            TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.PLAYING)
-            .exclude(pk__in=before)
-            .exclude(pk__in=given.values())
-            .order_by("index", "pk")
-        )
-        for game in [g for g in waiting if not g.done]:  # nothing to feed the draw: all at once
-            match = next((p for p in fresh if game.same_players(p)), None)
-            if match is not None:
-                _give_table(match, game)
-                given[game.pairing_id] = match.pk
-                fresh.remove(match)
-                waiting.remove(game)
-        played = next(((g, p) for g in waiting if g.done for p in fresh if g.same_players(p)), None)
-        if played is None:
-            break
-        game, match = played
-        _give_result(tournament, match, game)
-        given[game.pairing_id] = match.pk
-        waiting.remove(game)
+    for game in taken_out:
+        if game.pairing_id not in back:
+            continue
+        pairing, played = back[game.pairing_id]
+        if game.done and played:
+            _give_result(tournament, pairing, game)
+            given[game.pairing_id] = pairing.pk
+        elif not game.done:
+            _give_table(pairing, game)
+            given[game.pairing_id] = pairing.pk
+    draw.draw_searched_now(tournament)  # the results given back are the ones it searched after
     return given
 
 

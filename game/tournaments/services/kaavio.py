@@ -58,14 +58,24 @@ from game.models.tournaments import (
     TournamentRound,
 )
 from game.tournaments import values
-from game.tournaments.kaisakaavio import FORMATS, PLAYED, FileGame, KaavioFile, Participant, parse, write
-from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished
-from game.tournaments.pairing.double_loss_state import MINIMUM_FIELD
+from game.tournaments.kaisakaavio import (
+    FORMATS,
+    PLAYED,
+    FileGame,
+    KaavioFile,
+    Participant,
+    cup_lots,
+    cup_slot,
+    parse,
+    write,
+)
+from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished, listing_order
+from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, MINIMUM_FIELD
 from game.tournaments.pairing.draw_seeding import MOST_SEEDS
 from game.tournaments.pairing.results import decided
-from game.tournaments.selectors.draw import draw_list, draw_state, drawn_pairings, is_drawn
+from game.tournaments.selectors.draw import draw_list, draw_state, drawn_pairings, is_drawn, seeds_placed
 from game.tournaments.services.base import TournamentError, require_manager
-from game.tournaments.services.draw import draw_rounds_settle
+from game.tournaments.services.draw import draw_rounds_settle, draw_searched_now
 from game.tournaments.services.kaavio_checks import ended_of, file_error, results_checked, seeds_marked, tables_of
 from game.tournaments.services.play import draw_advance, tournament_finish
 from game.tournaments.services.walk_ins import walk_in_player
@@ -149,6 +159,33 @@ def seeds_for(order: list[int]) -> list[int]:
     return seeded
 
 
+def file_draw(kaavio: KaavioFile) -> list[tuple[int, Game]]:
+    """The file's games as the draw's, with their places in the file: a cup game keeps its seat in
+    its round (`PeliNumeroKierroksella`, else its place among the round's games), a walk-over is a
+    game of one player won by him, and a cup game whose players are not known yet is left out (the
+    draw lists it once they are)."""
+    cup = FORMATS[kaavio.format][0] == Format.TWO_ROUNDS_THEN_CUP
+    games: list[tuple[int, Game]] = []
+    in_round: dict[int, int] = {}
+    for index, game in enumerate(kaavio.games):
+        slot = None
+        if cup and game.round >= CUP_FIRST_ROUND:
+            slot = cup_slot(game, in_round.get(game.round, 0))
+            in_round[game.round] = in_round.get(game.round, 0) + 1
+        players = [p for p in (game.first_id, game.second_id) if p is not None]
+        if not players or (len(players) == 1 and not game.played):
+            continue
+        first, second = players[0], (players[1] if len(players) == 2 else None)
+        winner = _winner_id(game) if second is not None else (first if game.played else None)
+        first_points, second_points = game.first_points or 0, game.second_points or 0
+        first_round, second_round = game.first_round, game.second_round
+        if first != game.first_id:  # only the second seat is filled: he is the walk-over's player
+            first_points, second_points, first_round, second_round = 0, 0, second_round, first_round
+        drawn = Game(first, second, game.round, first_round, second_round, winner, first_points, second_points, slot)
+        games.append((index, drawn))
+    return games
+
+
 def _check(kaavio: KaavioFile, clock: EventClock) -> None:
     """Everything Kaiza refuses in a parsed file, before a row is written."""
     count = len(kaavio.participants)
@@ -170,22 +207,7 @@ def _check(kaavio: KaavioFile, clock: EventClock) -> None:
         seen.add(register_key(name))
     results_checked(kaavio, clock.target_score)
     try:
-        DrawState(
-            kaavio.event(),
-            tuple(
-                Game(
-                    g.first_id,
-                    g.second_id,
-                    g.round,
-                    g.first_round,
-                    g.second_round,
-                    _winner_id(g),
-                    g.first_points or 0,
-                    g.second_points or 0,
-                )
-                for g in kaavio.games
-            ),
-        )
+        DrawState(kaavio.event(), tuple(game for _, game in file_draw(kaavio)))
     except DrawError as error:
         raise file_error(
             gettext_noop("the games break the draw's rules: %(reason)s"), {"reason": error.reason}
@@ -326,26 +348,37 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     for seed, file_id in enumerate(seeds_for(list(kaavio.draw_list)), start=1):
         entry_of[file_id].seed = seed
         entry_of[file_id].save(update_fields=["seed"])
+    if kind == Format.TWO_ROUNDS_THEN_CUP:
+        for lot, file_id in enumerate(cup_lots(kaavio), start=1):
+            entry_of[file_id].cup_lot = lot
+            entry_of[file_id].save(update_fields=["cup_lot"])
     rounds: dict[int, TournamentRound] = {}
-    for index, game in enumerate(kaavio.games):
+    for index, (place, drawn) in enumerate(file_draw(kaavio)):
+        game = kaavio.games[place]
         round_ = rounds.get(game.round) or TournamentRound.objects.create(
             tournament=tournament, number=game.round, status=TournamentRound.Status.PLAYING, started_at=timezone.now()
         )
         rounds[game.round] = round_
-        first, second = entry_of[game.first_id], entry_of[game.second_id]
+        first = entry_of[drawn.first]
+        second = None if drawn.second is None else entry_of[drawn.second]
         pairing = TournamentPairing(
-            round=round_, tournament=tournament, index=index, first=first, second=second, table=kept.tables.get(index)
+            round=round_,
+            tournament=tournament,
+            index=index,
+            first=first,
+            second=second,
+            table=kept.tables.get(place),
+            slot="" if drawn.slot is None else str(drawn.slot),
         )
-        winner_file_id = _winner_id(game)
-        if winner_file_id is not None:
-            winner = entry_of[winner_file_id].pk
-            result = decided(first.pk, second.pk, winner)
+        if drawn.winner is not None:
+            winner = entry_of[drawn.winner].pk
+            result = decided(first.pk, None if second is None else second.pk, winner)
             pairing.status = TournamentPairing.Status.DONE
-            pairing.how = TournamentPairing.How.PLAYED
+            pairing.how = TournamentPairing.How.PLAYED if second is not None else TournamentPairing.How.BYE
             pairing.winner_id = winner
             pairing.first_points, pairing.second_points = result.first_points, result.second_points
-            pairing.first_score, pairing.second_score = game.first_points or 0, game.second_points or 0
-            pairing.result_code = ended_of(game, clock.target_score)
+            pairing.first_score, pairing.second_score = drawn.first_points, drawn.second_points
+            pairing.result_code = ended_of(game, clock.target_score) if second is not None else ""
             pairing.finished_at = timezone.now()
         pairing.save()
     try:
@@ -353,6 +386,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     except DrawError as error:
         reason = file_error(gettext_noop("the games break the draw's rules: %(reason)s"), {"reason": error.reason})
         raise _refused(reason) from error
+    draw_searched_now(tournament, state)  # the file's draw searched after its results: Kaiza does not again
     draw_rounds_settle(tournament)
     if is_finished(state):
         tournament_finish(tournament)
@@ -366,7 +400,9 @@ _FORMAT_NAMES = {value: key for key, value in FORMATS.items()}
 
 def kaavio_export(*, tournament: Tournament) -> str:
     """A drawn event in KaisaKaavio's format: the participants in draw-list order (ids 1..n), every
-    game in draw order with each player's own round, its points and the winner's `v`."""
+    game in the program's list order (double_loss.listing_order) with each player's own round, its
+    points and the winner's `v`, a cup game with its seat (`PeliNumeroKierroksella`), a walk-over
+    with its one player."""
     if not is_drawn(tournament):
         raise TournamentError("not_drawn", gettext_noop("only a double-loss draw can be written as a KaisaKaavio file"))
     pairings = drawn_pairings(tournament=tournament)
@@ -376,7 +412,11 @@ def kaavio_export(*, tournament: Tournament) -> str:
     knockout = tournament.knockout_from if tournament.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
     seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
-    marked = tournament.seeds_marked if tournament.seeds_marked is not None else min(MOST_SEEDS, len(seeds))
+    placed = seeds_placed(tournament)  # an import's marks, or the seeds Kaiza placed
+    if tournament.seeds_marked is not None:
+        marked = tournament.seeds_marked
+    else:
+        marked = min(MOST_SEEDS, len(seeds)) if placed is None else placed
     start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
     settings = (
         ("AlkamisAika", datetime.datetime.combine(start.date(), datetime.time(0), tzinfo=start.tzinfo).isoformat()),
@@ -385,24 +425,38 @@ def kaavio_export(*, tournament: Tournament) -> str:
         ("Laji", KAISA),
     )
     games = []
-    for pairing, game in zip(pairings, state.games, strict=True):
+    for index in listing_order(state):  # the program's list order
+        pairing, game = pairings[index], state.games[index]
         done = pairing.status == TournamentPairing.Status.DONE
         winner = None
         if done:
             winner = 1 if game.winner == game.first else 2
+        extra = [("Poyta", "" if pairing.table is None else str(pairing.table))]
+        if game.slot:
+            extra.insert(0, ("PeliNumeroKierroksella", str(game.slot)))
+        if done and pairing.finished_at is not None:
+            # when it began and ended on the club's clock, to the microsecond: the draw searched after
+            # each result in the order they came, and a replay takes them in that order (`Paattyi`)
+            ended = pairing.finished_at.astimezone(tournament.club.zone)
+            began = (pairing.table_at or pairing.finished_at).astimezone(tournament.club.zone)
+            extra += [
+                ("Alkoi", began.isoformat(timespec="microseconds")),
+                ("Paattyi", ended.isoformat(timespec="microseconds")),
+            ]
+        scored = done and game.second is not None  # a walk-over has only its winner's `v`
         games.append(
             FileGame(
                 round=game.round,
                 first_round=game.first_round,
                 second_round=game.second_round,
                 first_id=file_id[game.first],
-                second_id=file_id[game.second],
+                second_id=None if game.second is None else file_id[game.second],
                 # a negative score (an online game's penalties, K-8.1) as the program writes one: 0
-                first_points=max(0, pairing.first_score) if done else None,
-                second_points=max(0, pairing.second_score) if done else None,
+                first_points=max(0, pairing.first_score) if scored else None,
+                second_points=max(0, pairing.second_score) if scored else None,
                 winner=winner,
                 state=PLAYED if done else "",
-                extra=(("Poyta", "" if pairing.table is None else str(pairing.table)),),
+                extra=tuple(extra),
             )
         )
     return write(

@@ -31,8 +31,8 @@ def results_checked(kaavio: KaavioFile, target: int) -> None:
     """Every played game's points as the phone's form checks a result (services/club.board_winner):
     each score 0 to target + 30, and one that a game can end with."""
     for number, game in enumerate(kaavio.games, start=1):
-        if not game.played:
-            continue
+        if not game.played or game.first_id is None or game.second_id is None:
+            continue  # a cup's walk-over has no score
         result = BoardResult(
             first_score=game.first_points or 0,
             second_score=game.second_points or 0,

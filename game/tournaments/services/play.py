@@ -172,11 +172,7 @@ def draw_advance(tournament: Tournament, now: float) -> None:
             if begun:
                 draw.draw_tables_give(tournament)
             break
-        waiting = list(
-            TournamentPairing.objects.filter(
-                tournament=tournament, status=TournamentPairing.Status.PLAYING, match__isnull=True
-            ).order_by("index")
-        )
+        waiting = draw.draw_ready(tournament)  # both players free of earlier games, in the list's order
         if not begun or not waiting:
             break
         players = selectors.entry_players(entry_ids=[e for p in waiting for e in (p.first_id, p.second_id) if e])

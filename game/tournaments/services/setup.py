@@ -9,6 +9,7 @@ transaction, which it rolls back), so a refused request changes nothing.
 from __future__ import annotations
 
 import datetime
+import secrets
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -38,6 +39,8 @@ NAME_LENGTH = (3, 80)
 TEAM_SIZES = (2, 3, 4)
 #: How far in the past a start time may be given (a form filled in slowly), seconds.
 START_SLACK = 300
+#: A drawn event's draw number is one of this many (Tournament.draw_seed).
+DRAW_NUMBERS = 2**31
 
 
 def _range(bounds: tuple[int, ...]) -> dict[str, object]:
@@ -263,7 +266,9 @@ def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None
         entry.save(update_fields=["seed"])
     tournament.status = Tournament.Status.RUNNING
     tournament.rounds_planned = plan_rounds(tournament, len(entries))
-    tournament.save(update_fields=["status", "rounds_planned"])
+    if is_drawn(tournament) and tournament.draw_seed is None:
+        tournament.draw_seed = secrets.randbelow(DRAW_NUMBERS)  # the list's draw, kept (selectors/draw.py)
+    tournament.save(update_fields=["status", "rounds_planned", "draw_seed"])
     if is_drawn(tournament):
         draw_advance(tournament, game_now() if now is None else now)
         return tournament
@@ -289,6 +294,12 @@ def tournament_pairing_swap(*, user: Any, tournament_id: int, entry_a: int, entr
     seeds = dict(TournamentEntry.objects.filter(pk__in=(entry_a, entry_b)).values_list("pk", "seed"))
     TournamentEntry.objects.filter(pk=entry_a).update(seed=seeds[entry_b])
     TournamentEntry.objects.filter(pk=entry_b).update(seed=seeds[entry_a])
+    if is_drawn(tournament):
+        # the draw list swaps the two places; its opening (rounds 1 and 2) is drawn again from it
+        TournamentPairing.objects.filter(tournament=tournament).delete()
+        TournamentRound.objects.filter(tournament=tournament).delete()
+        draw_advance(tournament, game_now())
+        return
     pairings = list(TournamentPairing.objects.select_for_update().filter(round=round_).order_by("index"))
     for pairing in pairings:
         for side in ("first_id", "second_id"):
