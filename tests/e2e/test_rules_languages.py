@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_rules_page import centre_colour
+from tests.e2e.test_rules_page import assert_table_fits_a_phone, centre_colour
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.support.daphne import DaphneServer
 
@@ -79,6 +79,10 @@ def test_the_rules_page_in_the_readers_language(
         assert r > 180 and g > 130 and b < 90, colours
         assert min(colours["white"]) > 200, colours
         table.screenshot(path=str(artifacts_dir / f"rules-{language}-scoring-table.jpg"))
+        # On a phone: a card per ball, each value beside its heading in this language.
+        rows = assert_table_fits_a_phone(page, server.url, artifacts_dir / f"rules-{language}-phone-table.png")
+        assert [row[0] for row in rows] == list(row_words[:3]), rows
+        page.set_viewport_size({"width": 1280, "height": 860})
 
         # An English browser: English rules, until the switcher's cookie asks for this language.
         english = chromium.new_context(locale="en-US")

@@ -38,6 +38,48 @@ def centre_colour(page: Any, locator: Any) -> tuple[int, int, int]:
     return int(r), int(g), int(b)
 
 
+#: The scoring table as a phone shows it: whether it scrolls sideways inside its box, whether any cell
+#: leaves the screen, and each row's cells as read (a value beside its column's heading, CSS's ::before).
+PHONE_TABLE = """() => {
+  const table = document.querySelector('table.ball-table');
+  const out = {scrolls: table.scrollWidth > table.clientWidth + 1, outside: [], rows: []};
+  for (const row of table.querySelectorAll('tbody tr')) {
+    const cells = [];
+    for (const td of row.querySelectorAll('td')) {
+      const r = td.getBoundingClientRect();
+      if (r.left < -0.5 || r.right > innerWidth + 0.5) out.outside.push(td.textContent);
+      const label = getComputedStyle(td, '::before').content;
+      const shown = label && label !== 'none' && label !== 'normal' ? td.dataset.label + ': ' : '';
+      cells.push(shown + td.textContent.trim());
+    }
+    out.rows.push(cells);
+  }
+  return out;
+}"""
+
+
+def assert_table_fits_a_phone(page: Any, server_url: str, path: Path) -> list[list[str]]:
+    """On a phone upright (390 px) and on its side (844 px, the rules beside their contents) the scoring
+    table fits the screen with nothing to scroll sideways inside it (it did: five columns in a box of
+    their own), every value read beside its column's heading; its rows as read upright. Screenshots:
+    `path`, and its `-landscape` twin."""
+    rows: list[list[str]] = []
+    for viewport, shot in (((390, 844), path), ((844, 390), path.with_stem(path.stem + "-landscape"))):
+        page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        page.goto(f"{server_url}/rules/#K-5.3")
+        page.wait_for_load_state("networkidle")
+        table = page.locator("table.ball-table")
+        table.scroll_into_view_if_needed()
+        found = page.evaluate(PHONE_TABLE)
+        table.screenshot(path=str(shot))
+        assert not found["scrolls"] and not found["outside"], (viewport, found)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), viewport
+        for row in found["rows"]:
+            assert len(row) == 5 and all(": " in cell for cell in row[1:]), (viewport, row)
+        rows = rows or list(found["rows"])
+    return rows
+
+
 @pytest.mark.browser
 def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
@@ -95,13 +137,10 @@ def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
         assert min(r, g, b) > 200, colours
         table.screenshot(path=str(artifacts_dir / "rules-scoring-table.jpg"))
 
-        # A phone: the contents above the rules, the table still readable (scrolls on its own).
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(f"{server.url}/rules/#K-5.3")
-        page.wait_for_load_state("networkidle")
+        # A phone: the contents above the rules, the table a card per ball, nothing to scroll sideways.
+        rows = assert_table_fits_a_phone(page, server.url, artifacts_dir / "rules-phone-scoring-table.png")
+        assert rows[2][0] == "The kaisa" and "Called and potted, with caroms: 9 + S" in rows[2][3], rows
         assert page.locator('[id="K-5.3"]').is_visible()
-        # Nothing runs off the side of the screen (the table scrolls inside its own box).
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         page.screenshot(path=str(artifacts_dir / "rules-phone.jpg"))
 
         assert page.evaluate("window.__csp") == []

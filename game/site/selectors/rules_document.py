@@ -241,11 +241,17 @@ class _RulesTreeprocessor(Treeprocessor):
 
     # -- the scoring table -----------------------------------------------------------------------------
     def _swatches(self, table: etree.Element) -> None:
-        """A table whose first column is "Ball" gets a swatch of each row's ball (CSS draws it)."""
+        """A table whose first column is "Ball" gets a swatch of each row's ball (CSS draws it), and each
+        of its cells its column's heading (``data-label``): on a phone, where five columns do not fit,
+        CSS lays each ball's row out as a card of its points under those headings."""
         head = table.find("thead/tr/th")
         if head is None or "".join(head.itertext()).strip().lower() not in _BALL_HEADINGS:
             return
         table.set("class", "ball-table")
+        headings = ["".join(th.itertext()).strip() for th in table.iterfind("thead/tr/th")]
+        for row in table.iterfind("tbody/tr"):
+            for cell, heading in zip(row.iterfind("td"), headings, strict=False):
+                cell.set("data-label", heading)
         for cell in table.iterfind("tbody/tr/td[1]"):
             words = "".join(cell.itertext()).lower()
             kind = next((swatch for word, swatch in _SWATCHES if word in words), None)
