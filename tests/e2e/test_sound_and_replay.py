@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import driver, flow, pages
+from tests.e2e.harness import EngineMatch, open_page
 from tests.support.daphne import DaphneServer
 
 pytestmark = pytest.mark.browser
@@ -292,3 +293,47 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     for page in [*players.values(), carol]:
         assert page.errors == [], page.errors
     pages.assert_clean_log(server)
+
+
+#: The replay card's words and buttons as laid out: each one's text, how many lines its text takes, its box.
+FEEL_CARD = """() => {
+  const card = document.querySelector('.kz-feel').getBoundingClientRect();
+  const items = [...document.querySelectorAll('.kz-feel .kz-card-title, .kz-feel button')]
+    .filter((el) => el.offsetParent !== null)
+    .map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const r = el.getBoundingClientRect();
+      return {name: el.className, text: el.textContent.trim(), button: el.tagName === 'BUTTON',
+              lines: new Set([...range.getClientRects()].map((b) => Math.round(b.top))).size,
+              left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+    });
+  return {card: {left: card.left, right: card.right}, items};
+}"""
+
+
+def test_the_replay_card_keeps_each_button_on_one_line(chromium: Any, artifacts_dir: Path) -> None:
+    """The "Replay the last shot" card of a player's page on a laptop: the speeds under the title, sound and
+    the turn alert side by side on the last line, each button's words on one line and inside the card, in
+    English, Finnish and Russian, down to the 280 px panel of a 1024 px screen (the turn alert fell alone
+    onto a line of its own)."""
+    match = EngineMatch(players=("Guest 48213", "Guest 77120"))
+    for language, viewport in (
+        ("en", pages.DESKTOP),
+        ("fi", pages.DESKTOP),
+        ("ru", pages.DESKTOP),
+        ("ru", {"width": 1024, "height": 768}),
+    ):
+        page = open_page(chromium, match, "Guest 48213", "player", viewport=viewport, language=language)
+        driver.wait_ready(page)
+        page.locator(".kz-turn-alert").wait_for(state="visible")
+        found = page.evaluate(FEEL_CARD)
+        page.locator(".kz-feel").screenshot(path=str(artifacts_dir / f"replay-card-{language}-{viewport['width']}.png"))
+        buttons = {item["name"].split()[-1]: item for item in found["items"] if item["button"]}
+        assert set(buttons) >= {"kz-replay-last", "kz-mute", "kz-turn-alert"}, buttons
+        for item in found["items"]:
+            assert not item["button"] or item["lines"] == 1, (language, item)
+            assert found["card"]["left"] <= item["left"] and item["right"] <= found["card"]["right"], (language, item)
+        mute, alert = buttons["kz-mute"], buttons["kz-turn-alert"]
+        assert abs(mute["top"] - alert["top"]) < 1 and mute["right"] <= alert["left"], (language, mute, alert)
+        page.context.close()
