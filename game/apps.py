@@ -49,12 +49,13 @@ class GameConfig(AppConfig):
         from game.matches import analysis_runner
 
         each_poll_register(analysis_runner.start_waiting)  # the shot analyses asked for (issue 29)
-        from game.matches.bot_runner import exhibitions_tend
+        from game.matches.bot_runner import exhibitions_tend, outages_retry
         from game.puzzles.receivers import starter_puzzles_at_start
 
         # A fresh install shows life (settings.KAIZA_SHOWCASE): puzzles at once, a computer exhibition.
         each_poll_register(starter_puzzles_at_start)
         each_poll_register(exhibitions_tend)
+        each_poll_register(outages_retry)  # a computer player's move after a database failure
 
         # What the real-time layer needs of the domains (it imports none of them: game.realtime.hooks).
         from game.matches.consumer import schedule_bot_turn

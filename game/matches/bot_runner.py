@@ -11,6 +11,13 @@ the bot is woken by exactly the events that can make it due. Why it is built thi
 - **One thinker per match.** An in-process set keyed by match id stops a second task for the same match
   (a connect and a shot can both schedule one); across processes the services' version check makes a
   stale move fail harmlessly (``MatchError("stale")``), and the bot stops there.
+- **A database outage is waited out.** When the database fails under the bot (its connections killed,
+  the server restarting), nothing else would wake it in a match without a shot clock: no one else has
+  the turn. So the runner tries again on the game clock (:data:`OUTAGE_BACKOFF`, from the server
+  clocks' poll: :func:`outages_retry`), a bounded number of times. A move is stored with an ack, the
+  version it was made against, so the move the failure interrupted is applied once: tried again first,
+  it is either applied now or, when its commit went through before the answer was lost, answered from
+  storage and published then.
 - **Like a human at the table.** The bot waits for the last shot to finish rolling on the players'
   screens (scaled by ``KAIZA_BOT_PACE``, 1.0 by default, 0 for tests and load runs), then shows its aim
   live with a few ``aim`` messages over about a second, then plays through the same services a player's
@@ -30,7 +37,7 @@ from typing import Any
 from django.conf import settings
 
 from game.common.clock import game_now
-from game.common.db import db_async
+from game.common.db import DATABASE_FAILURES, db_async
 from game.common.engine_pool import Urgency, run_in_engine_pool
 from game.common.knobs import setting_number
 from game.engine.bot import choose_move
@@ -38,8 +45,8 @@ from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.matches import services as match_services
-from game.matches.selectors.match_state import engine_names, segments_duration
-from game.models import Match, Profile, Shot
+from game.matches.selectors.match_state import engine_names, rolling_left
+from game.models import Match, Profile
 from game.realtime import fanout as realtime
 from game.realtime import protocol
 from game.realtime.hooks import HOOKS
@@ -59,6 +66,11 @@ AIM_DURATION = 1.0
 THINK_TIMEOUT = 30.0
 #: Longest wait for the previous shot's animation (s).
 MAX_ANIMATION_WAIT = 12.0
+
+#: Seconds of the game clock before each new try after a database failure under the bot, and so how
+#: many tries (2 minutes in all): a restart of the database is over well within them. After the last,
+#: the bot waits for the next wake-up (a reconnect, an input, a deadline), as it did before any try.
+OUTAGE_BACKOFF = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)
 
 _running: set[str] = set()
 #: Matches known to have no computer player: both seats taken by people, which never changes once a
@@ -86,15 +98,6 @@ class Due:
     wait: float
     #: Both seats are computer players (game.matches.services.exhibition): nobody waits at the table.
     exhibition: bool = False
-
-
-def _animation_left(match: Match, now: float) -> float:
-    """Seconds the last shot still rolls on the players' screens (from its stored segments)."""
-    last = Shot.objects.filter(match=match).order_by("-seq").only("segments", "created_at").first()
-    if last is None or not last.segments:
-        return 0.0
-    ends = last.created_at.timestamp() + segments_duration(last.segments)
-    return max(0.0, min(MAX_ANIMATION_WAIT, ends - now))
 
 
 def _remember_no_bot(match_id: str) -> None:
@@ -138,18 +141,22 @@ def bot_due(match_id: str) -> Due | None:
                 action=action,
                 snapshot=match.snapshot,
                 version=match.version,
-                wait=_animation_left(match, game_now()),
+                # The last shot still rolling on the players' screens (its motion as the pages show it).
+                wait=min(MAX_ANIMATION_WAIT, rolling_left(match, game_now())),
                 exhibition=all(seat is not None and seat in bots for seat in seats),
             )
     return None
 
 
 def play_move(match_id: str, due: Due, move: dict[str, Any]) -> match_services.Applied:
-    """Apply the bot's move through the services, exactly as a player's socket would."""
+    """Apply the bot's move through the services, exactly as a player's socket would. Its ack is the
+    version it was made against (one move per version): the same move sent again is answered from
+    storage, never applied twice. Versions stay far below every browser's acks (net.js: a tab's random
+    id times 2^21), so no page takes the bot's ack in an event for one of its own inputs."""
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(pk=due.user_id)
-    common: dict[str, Any] = {"match_id": match_id, "user": user, "expected_version": due.version}
+    common: dict[str, Any] = {"match_id": match_id, "user": user, "expected_version": due.version, "ack": due.version}
     action = move["action"]
     if action == "lag":
         return match_services.match_lag(**common, strike=move["strike"])
@@ -227,33 +234,113 @@ def playing(match_id: str) -> bool:
     return match_id in _running
 
 
+@dataclass
+class Outage:
+    """A match whose computer player the database failed under: the failures in a row, when (game
+    clock) to try again, and the move that was being stored when it failed, if one was: it may have
+    been stored, so it is sent again first, with its ack."""
+
+    failures: int = 0
+    retry_at: float = math.inf
+    move: tuple[Due, dict[str, Any]] | None = None
+
+
+_outages: dict[str, Outage] = {}
+
+
+async def outages_retry() -> None:
+    """Each poll of the server's clocks: wake the bots whose next try after a database failure is due
+    by the game clock (so a test moves the clock instead of waiting)."""
+    now = game_now()
+    for match_id, outage in list(_outages.items()):
+        if outage.retry_at <= now and not playing(match_id):
+            outage.retry_at = math.inf  # this wake-up's outcome sets the next try, or ends the outage
+            HOOKS.wake_bot(match_id)
+
+
+def _wait_out(match_id: str, failure: BaseException) -> None:
+    """A database failure under the bot: try again later on the game clock, or give up after the last
+    try (the log says which, in a line: an outage is not a bug)."""
+    outage = _outages.setdefault(match_id, Outage())
+    outage.failures += 1
+    said = f"{type(failure).__name__}: {' '.join(str(failure).split())}"
+    if outage.failures > len(OUTAGE_BACKOFF):
+        del _outages[match_id]
+        logger.error(
+            "the database failed under the computer's move in match %s %d times (%s): it waits for the next wake-up",
+            match_id,
+            outage.failures,
+            said,
+        )
+        return
+    wait = OUTAGE_BACKOFF[outage.failures - 1]
+    outage.retry_at = game_now() + wait
+    logger.warning(
+        "the database failed under the computer's move in match %s (%s): trying again in %.0f s (%d of %d)",
+        match_id,
+        said,
+        wait,
+        outage.failures,
+        len(OUTAGE_BACKOFF),
+    )
+
+
+async def _store(match_id: str, due: Due, move: dict[str, Any]) -> bool:
+    """Apply the bot's move and publish it; False when the services refuse it (a stale move: the match
+    moved on). A database failure is raised with the move kept, to be sent again first."""
+    try:
+        applied = await db_async(play_move)(match_id, due, move)
+    except match_services.MatchError as exc:
+        if exc.code != "stale":
+            logger.error("bot move refused in match %s: %s %s", match_id, exc.code, exc.message)
+        return False
+    except DATABASE_FAILURES:
+        _outages.setdefault(match_id, Outage()).move = (due, move)
+        raise
+    # A move sent again that had been stored is answered from storage: its event is published now (a
+    # page that has it already ignores its version). Not woken again from here: the runner's loop
+    # takes the bot's next move itself.
+    events = applied.events or applied.reply
+    await realtime.after_commit(match_id, events, lobby=applied.lobby_changed, bot=False)
+    return True
+
+
+async def _play(match_id: str) -> bool:
+    """The bot's moves of one wake-up: first the move a database failure interrupted, if any, then each
+    move due. True when the wake-up used up its moves with the bot still to play."""
+    outage = _outages.get(match_id)
+    if outage is not None and outage.move is not None:
+        due, move = outage.move
+        await _store(match_id, due, move)  # stored now, or before, or refused: what is due is read next
+        outage.move = None
+    for _ in range(MAX_MOVES_PER_WAKE):
+        due = await db_async(bot_due)(match_id)
+        if due is None:
+            return False
+        if due.wait and bot_pace():
+            await asyncio.sleep(due.wait * bot_pace())
+        seed = seed_for(match_id, due.version)
+        urgency = Urgency.BACKGROUND if due.exhibition else Urgency.MOVE
+        move = await think(due.snapshot, due.level, due.name, seed, urgency=urgency)
+        if move["action"] in ("shoot", "lag"):
+            await show_aim(match_id, due.name, move["strike"], seed)
+        if not await _store(match_id, due, move):
+            return False
+    return True
+
+
 async def bot_turn_if_due(match_id: str) -> None:
-    """If a computer player must act in this match, let it act (and keep acting while its turn lasts)."""
+    """If a computer player must act in this match, let it act (and keep acting while its turn lasts).
+    A database failure on the way is waited out (`_wait_out`)."""
     if match_id in _running or match_id in _no_bot:
         return
     _running.add(match_id)
     more = False
     try:
-        for _ in range(MAX_MOVES_PER_WAKE):
-            due = await db_async(bot_due)(match_id)
-            if due is None:
-                return
-            if due.wait and bot_pace():
-                await asyncio.sleep(due.wait * bot_pace())
-            seed = seed_for(match_id, due.version)
-            urgency = Urgency.BACKGROUND if due.exhibition else Urgency.MOVE
-            move = await think(due.snapshot, due.level, due.name, seed, urgency=urgency)
-            if move["action"] in ("shoot", "lag"):
-                await show_aim(match_id, due.name, move["strike"], seed)
-            try:
-                applied = await db_async(play_move)(match_id, due, move)
-            except match_services.MatchError as exc:
-                if exc.code != "stale":
-                    logger.error("bot move refused in match %s: %s %s", match_id, exc.code, exc.message)
-                return
-            # Not woken again from here: this loop takes the bot's next move itself.
-            await realtime.after_commit(match_id, applied.events, lobby=applied.lobby_changed, bot=False)
-        more = True
+        more = await _play(match_id)
+        _outages.pop(match_id, None)
+    except DATABASE_FAILURES as failure:
+        _wait_out(match_id, failure)
     except Exception:
         logger.exception("the computer player failed in match %s", match_id)
     finally:

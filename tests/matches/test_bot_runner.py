@@ -94,8 +94,7 @@ def test_play_the_computer_needs_a_post(client: Any) -> None:
     assert response.status_code == 405
 
 
-@database_sync_to_async
-def two_bots_seated() -> str:
+def two_bots() -> str:
     """A casual match between two computer players (as a tournament of bots seats them), in its lag."""
     from game.matches.services import match_create, match_join
     from tests.support.community_factories import make_player
@@ -106,6 +105,9 @@ def two_bots_seated() -> str:
     match, _ = match_create(user=first, rated=False, time_limit=None, shot_clock=None)
     match_join(match_id=match.pk, user=second)
     return str(match.pk)
+
+
+two_bots_seated = database_sync_to_async(two_bots)
 
 
 @database_sync_to_async
@@ -148,3 +150,26 @@ async def test_a_wake_that_used_up_its_moves_hands_the_match_on(monkeypatch: pyt
             break
         await asyncio.sleep(0.05)
     assert not bot_runner.playing(match_id)
+
+
+@pytest.mark.services
+@pytest.mark.django_db
+def test_a_bot_move_sent_again_is_stored_once() -> None:
+    """The database failed after the bot's move was committed, before the answer came back: the runner
+    sends the same move again, with the same ack (the version it was made against). It is answered
+    from storage, so the runner publishes it and plays on; it is not applied twice, nor refused as
+    stale (which left its event unpublished and the bot stopped, with nobody to wake it)."""
+    from game.engine.bot import choose_move
+    from game.matches.bot_runner import bot_due, play_move, seed_for
+    from game.models import Match, Shot
+
+    match_id = two_bots()
+    due = bot_due(match_id)
+    assert due is not None and due.action == "lag"
+    move = choose_move(due.snapshot, due.level, player=due.name, seed=seed_for(match_id, due.version))
+    first = play_move(match_id, due, move)
+    again = play_move(match_id, due, move)
+    assert [e["v"] for e in first.events] == [due.version + 1]
+    assert not again.events and [(e["t"], e["v"]) for e in again.reply] == [("shot", due.version + 1)]
+    assert Match.objects.get(pk=match_id).version == due.version + 1
+    assert Shot.objects.filter(match_id=match_id, player_id=due.user_id).count() == 1

@@ -5,7 +5,9 @@ same ack is applied, exactly once. Real daphne, real PostgreSQL (pg_terminate_ba
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlparse
@@ -13,10 +15,11 @@ from urllib.parse import urlparse
 import psycopg
 import pytest
 
+from tests.matches.test_bot_runner import play_computer
 from tests.realtime.test_realtime_faults import match_socket, seated_match
 from tests.support import services
 from tests.support.daphne import DaphneServer
-from tests.support.play_support import LAG_WINNING, next_ack
+from tests.support.play_support import LAG_WINNING, connect_websocket, next_ack
 
 pytestmark = pytest.mark.postgres
 
@@ -115,3 +118,72 @@ async def test_input_during_database_outage_is_answered(
     assert server.log_path is not None
     failures = [line for line in server.log_path.read_text().splitlines() if "the database failed under a Lag" in line]
     assert len(failures) == 2, failures
+
+
+def log_lines(server: DaphneServer, *phrases: str) -> list[str]:
+    assert server.log_path is not None
+    text = server.log_path.read_text() if server.log_path.exists() else ""
+    return [line for line in text.splitlines() if any(phrase in line for phrase in phrases)]
+
+
+async def until_logged(server: DaphneServer, *phrases: str) -> list[str]:
+    """The server's log lines with any of ``phrases``, once there is one (a failure's guard: STUCK)."""
+    for _ in range(int(STUCK * 20)):
+        found = log_lines(server, *phrases)
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the server never logged any of {phrases}")
+
+
+#: What the runner logs when the database fails under the computer's move, and the wait it announces.
+TRYING_AGAIN = re.compile(r"under the computer's move in match \S+ \(.*\): trying again in (\d+) s \((\d+) of")
+
+
+@pytest.mark.slow(60)
+async def test_bot_move_is_tried_again_after_a_database_outage(
+    daphne_factory: Callable[..., DaphneServer], postgres_database_url: str
+) -> None:
+    """A person plays the computer in a match without a shot clock (nothing but the computer can move
+    it on). The database goes away while the computer's lag is on its way to it (its aim shown, the
+    move being stored): the runner says so in a line and waits it out on the game clock. Once the
+    database is back, the test moves the game clock past each wait the runner announces (no real wait)
+    and the computer's lag comes to the person's same socket, once; it is stored once. No reconnect and
+    no other input wakes the computer: before, it logged the failure and stopped for good."""
+    # Four database threads: the move's call waits for no other call's wait for a connection (10 s).
+    server = daphne_factory(DATABASE_URL=postgres_database_url, KAIZA_BOT_PACE="3", KAIZA_DB_THREADS="4")
+    match_id, session = play_computer(server, 1)
+    me = await connect_websocket("person", f"{server.ws_url}/ws/match/{match_id}/", session.header(), server.url)
+    mine = me.versioned[-1]["d"]["you"]["name"]
+    computer = next(p["name"] for p in (me.state or {})["players"] if p["name"] != mine)
+    if me.pending()[0][0] == mine:  # the lag listed first is the one made first (game.matches.bot_runner)
+        await me.send("lag", {"strike": LAG_WINNING}, ack=next_ack(), v=me.v)
+    await me.until(lambda m: m["t"] == "aim" and m["d"]["player"] == computer, timeout=STUCK)
+
+    def its_lag(m: dict[str, Any]) -> bool:
+        return m["t"] == "shot" and m["d"]["player"] == computer and m["d"]["kind"] == "lag"
+
+    with outage(postgres_database_url):  # the aim is spread over 3 s: the move is stored after it
+        said = await until_logged(server, "under the computer's move", "the computer player failed")
+        assert TRYING_AGAIN.search(said[0]), said
+        assert not any(its_lag(m) for m in me.inbox), me.inbox[-3:]
+    tries = 0
+    while not any(its_lag(m) for m in me.versioned):
+        # Each try that meets the pool still reconnecting announces its own wait: moved past in turn.
+        announced = [found for line in log_lines(server, "trying again") if (found := TRYING_AGAIN.search(line))]
+        assert len(announced) > tries, "no new try announced"
+        tries = len(announced)
+        server.advance_clock(float(announced[-1].group(1)))
+        with contextlib.suppress(AssertionError):
+            await me.until(its_lag, timeout=20.0)
+    lag = next(m for m in me.versioned if its_lag(m))
+    assert lag["d"]["ack"] is not None
+    await me.drain()
+    assert [m["v"] for m in me.versioned if its_lag(m)] == [lag["v"]]
+    with psycopg.connect(postgres_database_url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM game_shot WHERE match_id = %s AND player_name = %s AND kind = 'lag'",
+            (match_id, computer),
+        ).fetchone()
+    assert row is not None and row[0] == 1
+    await me.close()
