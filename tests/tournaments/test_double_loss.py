@@ -26,7 +26,8 @@ from game.tournaments.pairing.double_loss import (
     record_result,
 )
 from game.tournaments.pairing.double_loss_cup import cup_rows, cup_seats
-from game.tournaments.pairing.double_loss_search import CAREFUL_FIELD, opening
+from game.tournaments.pairing.double_loss_endgame import CAREFUL_FIELD
+from game.tournaments.pairing.double_loss_search import opening
 from game.tournaments.pairing.double_loss_state import records
 from game.tournaments.pairing.draw_seeding import seed_places, seeded_draw_list, shuffled
 
