@@ -4,10 +4,13 @@ written back, and the draw's replay against a file.
 The format, as the program's files show it: a `<Kilpailu>` with the event's settings as child elements
 (`Nimi`, `PeliAika` minutes, `RankkareidenMaara` shoot-out visits, `TavoitePistemaara` the target,
 `KaavioTyyppi` the format), `<Osallistujat>` of `<Pelaaja Nimi Id …/>` (the draw list is the ids'
-order; `Sijoitettu` a seed number, empty if unseeded) and `<Pelit>` of `<Peli …/>` in draw order with
-`Kierros`, `KierrosPelaaja1/2` (each player's own round), `PelaajaId1/2`, `Pisteet1/2` (points, a
-trailing `v` marks the winner: a shoot-out winner may have fewer) and `Tilanne` (`Pelattu` once
-played). What Kaiza does not use is kept (`other_fields`, `extra`) so a file written back keeps it.
+order; `Sijoitettu` a mark beside the name, a seed number when the event seeds) and `<Pelit>` of
+`<Peli …/>` in draw order with `Kierros`, `KierrosPelaaja1/2` (each player's own round),
+`PelaajaId1/2`, `Pisteet1/2` (points with the winner's `v` or the loser's `h`; without a mark the
+player at the target has won) and `Tilanne` (the game's state by the program's name). Each value is
+read in every form the program writes or reads, as it reads it (docs/double-loss-draw.md, "The forms
+of the program's files"). What Kaiza does not use is kept (`other_fields`, `extra`) so a file written
+back keeps it.
 
 Parsing is safe whatever the file's encoding: defusedxml's parser refuses a document type (and so
 every entity, internal or external) as expat meets it, so a UTF-16 file cannot carry one past a check
@@ -21,7 +24,6 @@ from __future__ import annotations
 import datetime
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from defusedxml import DefusedXmlException
@@ -29,6 +31,22 @@ from defusedxml.ElementTree import fromstring
 from django.utils.translation import gettext_noop
 
 from game.tournaments import values
+from game.tournaments.kaisakaavio_values import (
+    DEFAULT_FORMAT,
+    DEFAULT_SHOOTOUT_VISITS,
+    PLAYED,
+    SERIES,
+    TEAM_EVENT,
+    KaavioError,
+    choice,
+    game_minutes_of,
+    named,
+    number_setting,
+    points_of,
+    state_of,
+    target_of,
+    winner_of,
+)
 from game.tournaments.pairing.double_loss import (
     DrawState,
     Event,
@@ -40,7 +58,6 @@ from game.tournaments.pairing.double_loss import (
 )
 from game.tournaments.pairing.double_loss_cup import cup_seats
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND
-from game.tournaments.refusal import TournamentError
 from game.tournaments.values import Words
 
 #: The program's formats (`KaavioTyyppi`) as Kaiza's: (format, knockout from round).
@@ -49,25 +66,9 @@ FORMATS: dict[str, tuple[Format, int | None]] = {
     **{f"Pudari{n}Kierros": (Format.DOUBLE_LOSS_THEN_KNOCKOUT, n) for n in range(2, 7)},
     "KaksiKierrostaJaCup": (Format.TWO_ROUNDS_THEN_CUP, None),
 }
-PLAYED = "Pelattu"
-#: The points a game is played to when a file does not say (`TavoitePistemaara`).
-DEFAULT_TARGET = 60
-SETTINGS = ("Nimi", "PeliAika", "RankkareidenMaara", "TavoitePistemaara", "KaavioTyyppi")
-#: Points as the program writes them: a number (or nothing) and the winner's `v`.
-_POINTS = re.compile(r"\s*([-\u2212]?[0-9]*)\s*(v?)\s*", re.IGNORECASE | re.ASCII)
+SETTINGS = ("Nimi", "PeliAika", "PeliaikaOnRajattu", "RankkareidenMaara", "TavoitePistemaara", "KaavioTyyppi")
 #: The encoding a file declares, named in the refusal of one the parser cannot read.
 _ENCODING = re.compile(rb"""encoding\s*=\s*["']([^"']{1,40})["']""")
-
-
-class KaavioError(TournamentError):
-    """A file refused for its shape, with the reason in words (gettext_noop) and their placeholders."""
-
-    def __init__(self, words: str, params: Mapping[str, object] | None = None) -> None:
-        super().__init__("bad_file", words, params)
-
-    @property
-    def reason(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,10 @@ class FileGame:
 class KaavioFile:
     name: str
     format: str
+    #: None: no time limit
     game_minutes: int | None
-    shootout_visits: int | None
-    target: int | None
+    shootout_visits: int
+    target: int
     participants: tuple[Participant, ...]
     games: tuple[FileGame, ...]
     other_fields: tuple[tuple[str, str], ...] = ()
@@ -123,7 +125,7 @@ class KaavioFile:
         show (:func:`cup_lots`)."""
         kind, knockout_from = FORMATS[self.format]
         lots = cup_lots(self) if kind == Format.TWO_ROUNDS_THEN_CUP else ()
-        return Event(kind, self.draw_list, knockout_from, lots, self.target or DEFAULT_TARGET, values.SCORE_MARGIN)
+        return Event(kind, self.draw_list, knockout_from, lots, self.target, values.SCORE_MARGIN)
 
 
 def cup_lots(kaavio: KaavioFile) -> tuple[int, ...]:
@@ -171,7 +173,9 @@ def _root(raw: bytes) -> ET.Element:
 
 def parse(data: bytes | str) -> KaavioFile:
     """The file's event; a TournamentError with the reason if it is not one (KaavioError for its
-    shape, values' refusal for a number that is not one)."""
+    shape, values' refusal for a number that is not one). Read as the program reads it: a setting
+    the file leaves out is the program's default, a participant without a name is no participant
+    (the program drops one when it opens the file), a game's result is what its points say."""
     root = _root(data.encode("utf-8") if isinstance(data, str) else data)
     if root.tag != "Kilpailu":
         raise KaavioError(
@@ -179,26 +183,30 @@ def parse(data: bytes | str) -> KaavioFile:
             {"root": values.shown(f"<{root.tag}>")},
         )
     fields = {child.tag: (child.text or "").strip() for child in root if len(child) == 0}
-    kind = fields.get("KaavioTyyppi", "")
+    kind = fields.get("KaavioTyyppi", DEFAULT_FORMAT)
     if kind not in FORMATS:
         raise KaavioError(
             gettext_noop("unknown format %(format)s (KaavioTyyppi); known: %(known)s"),
             {"format": values.shown(kind), "known": ", ".join(FORMATS)},
         )
-    participants = tuple(_participant(node) for node in root.iterfind("Osallistujat/Pelaaja"))
+    _refuse_what_kaiza_cannot_hold(root, fields)
+    participants = tuple(
+        _participant(node) for node in root.iterfind("Osallistujat/Pelaaja") if node.get("Nimi", "") != ""
+    )
     ids: set[int] = set()
     for participant in participants:
         if participant.id in ids:
             raise KaavioError(gettext_noop("two participants share the Id %(id)s"), {"id": participant.id})
         ids.add(participant.id)
-    games = tuple(_game(node, number) for number, node in enumerate(root.iterfind("Pelit/Peli"), start=1))
+    target = target_of(fields)
+    games = tuple(_game(node, number, target) for number, node in enumerate(root.iterfind("Pelit/Peli"), start=1))
     _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup")
     return KaavioFile(
         name=fields.get("Nimi", ""),
         format=kind,
-        game_minutes=_setting(fields, "PeliAika"),
-        shootout_visits=_setting(fields, "RankkareidenMaara"),
-        target=_setting(fields, "TavoitePistemaara"),
+        game_minutes=game_minutes_of(fields),
+        shootout_visits=number_setting(fields, "RankkareidenMaara", DEFAULT_SHOOTOUT_VISITS),
+        target=target,
         participants=participants,
         games=games,
         other_fields=tuple((tag, text) for tag, text in fields.items() if tag not in SETTINGS),
@@ -208,8 +216,31 @@ def parse(data: bytes | str) -> KaavioFile:
     )
 
 
-def _setting(fields: dict[str, str], tag: str) -> int | None:
-    return values.number_of(fields.get(tag), field=tag)
+def _refuse_what_kaiza_cannot_hold(root: ET.Element, fields: dict[str, str]) -> None:
+    """Events the program runs that are no double-loss event of single players at one place: one
+    not drawn yet (no games; its participants have no place in a draw list), a team event (its draw
+    is of teams), one played at several places (drawn place by place until the draws are joined)."""
+    if root.find("Pelit/Peli") is None:
+        raise KaavioError(
+            gettext_noop(
+                "the event is not drawn yet (the file has no games): draw it in KaisaKaavio and save it, "
+                "or enter its players in Kaiza"
+            )
+        )
+    series = choice(fields, "KilpaSarja", SERIES)
+    if series == TEAM_EVENT:
+        raise KaavioError(
+            gettext_noop("a team event (KilpaSarja Joukkuekilpailu) is drawn by teams, which Kaiza does not do")
+        )
+    places = [s for s in root.iterfind("PeliPaikat/Sali") if s.get("Nimi", "") or s.get("Lyhenne", "")]
+    if len(places) > 1:
+        raise KaavioError(
+            gettext_noop(
+                "the event is played at %(count)s places (PeliPaikat), each drawn on its own until the draws "
+                "are joined, which Kaiza does not do"
+            ),
+            {"count": len(places)},
+        )
 
 
 #: A participant's Id: the program's (a 32-bit number); Kaiza only orders and matches them.
@@ -236,52 +267,30 @@ def _participant(node: ET.Element) -> Participant:
     )
 
 
-def game_field(number: int, tag: str) -> Words:
-    """A game's attribute as a refusal names it: "game 3's Kierros"."""
-    return Words(gettext_noop("game %(game)s's %(tag)s"), {"game": number, "tag": tag})
-
-
-def _named(number: int, tag: str) -> Callable[[], Words]:
-    """The game's attribute's name, made only if a refusal needs it (values.refuse)."""
-    return lambda: game_field(number, tag)
-
-
-def _points(text: str, number: int, tag: str) -> tuple[int | None, bool]:
-    match = _POINTS.fullmatch(text)
-    if match is None:
-        rule = gettext_noop("points are a whole number (digits 0 to 9) with the winner's 'v'")
-        raise values.refuse(game_field(number, tag), text, rule)
-    digits, mark = match.groups()
-    if digits in ("-", "\u2212"):
-        digits = ""
-    return values.number_of(digits, field=_named(number, tag)), bool(mark)
-
-
-def _game(node: ET.Element, number: int) -> FileGame:
+def _game(node: ET.Element, number: int, target: int) -> FileGame:
     known = ("Kierros", "KierrosPelaaja1", "KierrosPelaaja2", "PelaajaId1", "PelaajaId2", "Pisteet1", "Pisteet2")
     read: dict[str, int | None] = {}
     for tag in known[:5]:
-        value = values.number_of(node.get(tag), field=_named(number, tag))
-        if value is None and tag.startswith("Kierros"):
+        read[tag] = values.number_of(node.get(tag), field=named(number, tag))
+    for tag, seat in (("Kierros", None), ("KierrosPelaaja1", "PelaajaId1"), ("KierrosPelaaja2", "PelaajaId2")):
+        value = read[tag]
+        if value is None and (seat is None or read[seat] is not None):  # an empty seat has no round
             raise KaavioError(gettext_noop("game %(game)s has no %(tag)s"), {"game": number, "tag": tag})
-        if value is not None and tag.startswith("Kierros"):
-            values.round_number(value, field=_named(number, tag))
-        read[tag] = value  # a player's id may be missing: an empty seat of a cup (_check_games)
-    rounds = (read["Kierros"], read["KierrosPelaaja1"], read["KierrosPelaaja2"])
-    first_points, first_won = _points(node.get("Pisteet1", ""), number, "Pisteet1")
-    second_points, second_won = _points(node.get("Pisteet2", ""), number, "Pisteet2")
-    if first_won and second_won:
-        raise KaavioError(gettext_noop("game %(game)s marks both players the winner"), {"game": number})
+        if value is not None and not (value == 0 and seat is not None and read[seat] is None):
+            values.round_number(value, field=named(number, tag))
+    first = points_of(node.get("Pisteet1", ""), number, "Pisteet1")
+    second = points_of(node.get("Pisteet2", ""), number, "Pisteet2")
+    winner = winner_of(number, first, second, target)
     return FileGame(
-        round=rounds[0] or 0,
-        first_round=rounds[1] or 0,
-        second_round=rounds[2] or 0,
+        round=read["Kierros"] or 0,
+        first_round=read["KierrosPelaaja1"] or 0,
+        second_round=read["KierrosPelaaja2"] or 0,
         first_id=read["PelaajaId1"],
         second_id=read["PelaajaId2"],
-        first_points=first_points,
-        second_points=second_points,
-        winner=1 if first_won else 2 if second_won else None,
-        state=node.get("Tilanne", ""),
+        first_points=first[0],
+        second_points=second[0],
+        winner=winner,
+        state=state_of(node, number, decided=winner is not None),
         extra=tuple((k, v) for k, v in node.attrib.items() if k not in (*known, "Tilanne")),
     )
 
@@ -317,13 +326,15 @@ def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool) -> No
 
 
 def write(kaavio: KaavioFile) -> str:
-    """The file in the program's layout; parse(write(k)) == k."""
+    """The file in the program's layout, as the program writes one and reads it back: no time
+    limit is a time of 0 with `PeliaikaOnRajattu` false, a winner is marked `v`; parse(write(k)) == k."""
     root = ET.Element("Kilpailu")
     settings = (
         ("Nimi", kaavio.name),
-        ("PeliAika", _text(kaavio.game_minutes)),
-        ("RankkareidenMaara", _text(kaavio.shootout_visits)),
-        ("TavoitePistemaara", _text(kaavio.target)),
+        ("PeliAika", "0" if kaavio.game_minutes is None else str(kaavio.game_minutes)),
+        *((("PeliaikaOnRajattu", "false"),) if kaavio.game_minutes is None else ()),
+        ("RankkareidenMaara", str(kaavio.shootout_visits)),
+        ("TavoitePistemaara", str(kaavio.target)),
         ("KaavioTyyppi", kaavio.format),
     )
     for tag, text in (*settings, *kaavio.other_fields):
@@ -402,12 +413,8 @@ def replay(kaavio: KaavioFile, order: str = "times") -> list[ReplayLine]:
 def replayed(kaavio: KaavioFile, order: str = "times") -> DrawState:
     """Kaiza's draw of the file's event fed the file's results (see :func:`replay`), its games in
     the order Kaiza drew them."""
-    played = [i for i, g in enumerate(kaavio.games) if g.played and g.first_id is not None and g.second_id is not None]
-    if order == "times":
-        start = _clock_minutes(dict(kaavio.other_fields).get("KellonAika", "")) or 0.0
-        played.sort(key=lambda i: (_ended(dict(kaavio.games[i].extra).get("Paattyi", ""), start), i))
     outcomes: dict[GameKey, Outcome] = {}
-    for rank, index in enumerate(played):
+    for rank, index in enumerate(results_order(kaavio, order)):
         game = kaavio.games[index]
         assert game.first_id is not None and game.second_id is not None
         key = (game.round, frozenset((game.first_id, game.second_id)))
@@ -417,10 +424,21 @@ def replayed(kaavio: KaavioFile, order: str = "times") -> DrawState:
     return redraw(kaavio.event(), outcomes)
 
 
+def results_order(kaavio: KaavioFile, order: str = "times") -> list[int]:
+    """The file's played games (their places in the file, 0-based) in the order a replay takes their
+    results: by each game's end on the file's clock (`Paattyi`), or (`order` "file") as listed."""
+    played = [i for i, g in enumerate(kaavio.games) if g.played and g.first_id is not None and g.second_id is not None]
+    if order == "times":
+        start = values.clock_minutes(dict(kaavio.other_fields).get("KellonAika", "")) or 0.0
+        played.sort(key=lambda i: (_ended(dict(kaavio.games[i].extra).get("Paattyi", ""), start), i))
+    return played
+
+
 def _ended(text: str, start: float) -> tuple[int, float]:
     """A game's end as a sort key: an instant (a date and time, as Kaiza writes it) by its epoch
-    seconds; a clock time (as the program writes it, "9:54") by its minutes after the event's start
-    time, through midnight; no time (or none that reads) after all the others."""
+    seconds; a clock time (as the program stamps it in the machine's language: "9:54", "9.54",
+    "9:54 PM") by its minutes after the event's start time, through midnight; no time (or none that
+    reads) after all the others."""
     text = text.strip()
     if "T" in text or "-" in text:
         try:
@@ -430,29 +448,10 @@ def _ended(text: str, start: float) -> tuple[int, float]:
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=datetime.UTC)
         return 0, moment.timestamp()
-    minutes = _clock_minutes(text)
+    minutes = values.clock_minutes(text)
     if minutes is None:
         return 2, 0.0
     return 1, (minutes - start) % (24 * 60)
-
-
-def _clock_minutes(text: str) -> float | None:
-    """A clock time ("9:54", the Finnish "9.54", "21:16:05.5") as minutes after midnight; None if it
-    is not one."""
-    text = text.strip()
-    if ":" not in text:
-        text = text.replace(".", ":", 1)
-    parts = text.split(":")
-    if not 2 <= len(parts) <= 3:
-        return None
-    try:
-        hours, minutes = int(parts[0]), int(parts[1])
-        seconds = float(parts[2]) if len(parts) == 3 else 0.0
-    except ValueError:
-        return None
-    if not (0 <= hours <= 23 and 0 <= minutes <= 59 and 0 <= seconds < 60):
-        return None
-    return hours * 60 + minutes + seconds / 60
 
 
 def _seat(player: int | None) -> int:

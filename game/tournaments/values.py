@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import re
 from collections.abc import Mapping
 
 from django.utils.translation import gettext, gettext_noop
@@ -129,3 +130,70 @@ def start(moment: datetime.datetime, *, field: object, given: str) -> datetime.d
         rule = gettext_noop("an event starts from %(least)s to %(most)s")
         raise refuse(field, given, rule, {"least": STARTS_RANGE[0].year, "most": STARTS_RANGE[1].year - 1})
     return instant
+
+
+#: A date as KaisaKaavio writes and reads one on every machine (its Tyypit/Aika.cs): `d.m.yyyy` or
+#: `dd.mm.yyyy` (today's program), or ISO `yyyy-mm-dd`, alone or with a time and an offset (the
+#: versions before 2025 wrote a date and time, `2024-12-10T00:00:00+02:00`). Only the day is read,
+#: as the program reads it. A two-digit year or a slashed date is refused: only the program's last
+#: resort (.NET's parse in the machine's language) reads one, and `1/2/2025` is a different day on
+#: an English machine than on a Finnish one.
+_DOTTED_DATE = re.compile(r"\s*([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})\s*", re.ASCII)
+_ISO_DATE = re.compile(
+    r"\s*([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
+    r"(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)?(?:Z|[+-][0-9]{2}(?::?[0-9]{2})?)?\s*",
+    re.ASCII,
+)
+#: A time of day as the program reads one (AikaTunneiksiJaMinuuteiksi): hours and minutes split by
+#: a colon or, as Finnish writes it, a full stop (`18:30`, `18.30`, `9.5`).
+_TIME_OF_DAY = re.compile(r"\s*([0-9]{1,2})\s*[:.]\s*([0-9]{1,2})\s*", re.ASCII)
+#: A game's clock time as the program stamps it (`Alkoi`, `Paattyi`: .NET's short time of the
+#: machine's language): `18:30`, `18.30`, `6:30 PM`, or with seconds (`21:16:05.5`).
+_CLOCK_TIME = re.compile(
+    r"\s*([0-9]{1,2})([:.])([0-9]{1,2})(?:\2([0-9]{1,2}(?:[.,][0-9]+)?))?\s*(?:([ap])\.?\s*m\.?)?\s*",
+    re.ASCII | re.IGNORECASE,
+)
+DATE_FORMS = gettext_noop("a date is written as 27.11.2026 or 2026-11-27")
+NO_SUCH_DAY = gettext_noop("there is no such day in the calendar")
+TIME_FORMS = gettext_noop("a time of day is written as 18:30 or 18.30")
+
+
+def event_date(text: str, *, field: object) -> datetime.date:
+    """The day `text` names in one of the forms KaisaKaavio reads on every machine (above)."""
+    match = _DOTTED_DATE.fullmatch(text)
+    if match is not None:
+        day, month, year = (int(part) for part in match.groups())
+    else:
+        match = _ISO_DATE.fullmatch(text)
+        if match is None:
+            raise refuse(field, text.strip(), DATE_FORMS)
+        year, month, day = (int(part) for part in match.groups())
+    try:
+        return datetime.date(year, month, day)
+    except ValueError:
+        raise refuse(field, text.strip(), NO_SUCH_DAY) from None
+
+
+def time_of_day(text: str, *, field: object) -> datetime.time:
+    """The time `text` names as hours and minutes (18:30 or 18.30, the program's two forms)."""
+    match = _TIME_OF_DAY.fullmatch(text)
+    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+        raise refuse(field, text.strip(), TIME_FORMS)
+    return datetime.time(int(match[1]), int(match[2]))
+
+
+def clock_minutes(text: str) -> float | None:
+    """A game's clock time (`18:30`, `18.30`, `6:30 PM`, `21:16:05.5`) as minutes after midnight;
+    None if it is none. Only orders a file's results (kaisakaavio.replay), so nothing is refused."""
+    match = _CLOCK_TIME.fullmatch(text)
+    if match is None:
+        return None
+    hours, minutes = int(match[1]), int(match[3])
+    seconds = float(match[4].replace(",", ".")) if match[4] else 0.0
+    if match[5]:  # 12-hour clock: 12:05 AM is five past midnight, 12:05 PM five past noon
+        if not 1 <= hours <= 12:
+            return None
+        hours = hours % 12 + (12 if match[5].lower() == "p" else 0)
+    if hours > 23 or minutes > 59 or seconds >= 60:
+        return None
+    return hours * 60 + minutes + seconds / 60

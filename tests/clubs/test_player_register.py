@@ -220,7 +220,7 @@ def test_same_event_imported_twice_is_refused(client: Client, tmp_path: Any) -> 
     assert (Tournament.objects.count(), TournamentEntry.objects.count(), ClubPlayer.objects.count()) == rows
 
     # Another day is another event; another club has its own.
-    later = re.sub(rb"<AlkamisAika>(\d{4})", lambda m: b"<AlkamisAika>%d" % (int(m[1]) + 1), exported)
+    later = re.sub(rb"(<AlkamisAika>[0-9.]*\.)(\d{4})", lambda m: m[1] + b"%d" % (int(m[2]) + 1), exported)
     assert later != exported
     again = kaavio_import(user=director, club=club, data=later).tournament
     assert again.pk != first.pk

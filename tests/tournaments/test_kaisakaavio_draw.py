@@ -224,7 +224,6 @@ def test_cup_file_with_empty_seats_is_imported_and_exported_in_full(tmp_path: Pa
     owner = make_player("Cup importer")
     club = make_club("Cup import club", owner)
     data = (FIXTURES / "cup-13-t4.xml").read_bytes()
-    data = data.replace(b"<AlkamisAika>1.1.2025</AlkamisAika>", b"<AlkamisAika>2025-01-01</AlkamisAika>")
     tournament = kaavio_import(user=owner, club=club, data=data).tournament
     walkovers = TournamentPairing.objects.filter(tournament=tournament, second__isnull=True)
     assert walkovers.count() == 3 and all(p.how == "bye" and p.winner_id == p.first_id for p in walkovers)

@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 
 from game.matches.clock_presets import event_clock_of
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
+from game.tournaments import values
 from game.tournaments.kaisakaavio import KaavioFile, parse
 from game.tournaments.selectors.draw import draw_list
 from game.tournaments.services import TournamentError
@@ -42,7 +43,7 @@ def _content(kaavio: KaavioFile) -> tuple[Any, ...]:
             g.first_points if g.played else None,
             g.second_points if g.played else None,
             g.winner,
-            g.state,
+            g.played,
         )
         for g in kaavio.games
     )
@@ -57,8 +58,8 @@ def _kept(kaavio: KaavioFile) -> tuple[Any, ...]:
     fields = dict(kaavio.other_fields)
     start = None
     if fields.get("AlkamisAika"):
-        hour, minute = (int(x) for x in (fields.get("KellonAika") or "00:00").split(":"))
-        start = datetime.datetime.fromisoformat(fields["AlkamisAika"]).replace(hour=hour, minute=minute)
+        clock = values.time_of_day(fields.get("KellonAika") or "00:00", field="KellonAika")
+        start = datetime.datetime.combine(values.event_date(fields["AlkamisAika"], field="AlkamisAika"), clock)
     most = int(fields["PelaajiaEnintaan"]) if int(fields.get("PelaajiaEnintaan") or 999) <= 64 else None
     seeds = tuple(sorted((p.name, p.seeded) for p in kaavio.participants if p.seeded))
     tables = tuple(dict(g.extra).get("Poyta") or None for g in kaavio.games)
@@ -204,7 +205,7 @@ BAD_FILES = [
         "third loss",
     ),
     (_file(4, ROUND_ONE + _game(2, 1, 3, (3, 2), ("60v", "0"))), "own round"),  # the draw's rules refuse it
-    (_file(3, ""), "4 to 64 participants"),
+    (_file(3, _game(1, 1, 2, (1, 1), ("60v", "10"))), "4 to 64 participants"),
     # the other settings Kaiza keeps: a bad value is refused, not dropped (services/kaavio.py kept_of)
     (_file(4, ROUND_ONE, settings="<AlkamisAika>next friday</AlkamisAika>"), "AlkamisAika is 'next friday'"),
     (

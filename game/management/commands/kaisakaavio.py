@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 
 from game.models import Club
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
+from game.tournaments.draw_words import draw_refusal
 from game.tournaments.kaisakaavio import REPLAY_ORDERS, parse, replay
 from game.tournaments.pairing.double_loss import DrawError
 from game.tournaments.services.base import TournamentError
@@ -80,14 +81,14 @@ class Command(BaseCommand):
             return
         try:
             kaavio = parse(path.read_bytes())
+            names = {p.id: p.name or str(p.id) for p in kaavio.participants}
             lines = replay(kaavio, str(options.get("order") or "times"))
         except OSError as error:
             raise refused(f"cannot read {path}: {error.strerror}") from error
         except TournamentError as error:
             raise refused(f"{path}: {error.words(gettext)}") from error
         except DrawError as error:
-            raise refused(f"{path}: {error.reason}") from error
-        names = {p.id: p.name or str(p.id) for p in kaavio.participants}
+            raise refused(f"{path}: {draw_refusal(error, names=names).words(gettext)}") from error
 
         def words(game: tuple[int, int, int]) -> str:
             return f"round {game[0]:>2}  {names.get(game[1], '?')} v {names.get(game[2], '?')}"

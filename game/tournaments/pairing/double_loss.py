@@ -273,10 +273,10 @@ def is_finished(state: DrawState) -> bool:
 def record_result(state: DrawState, index: int, *, winner: int, points: tuple[int, int] = (0, 0)) -> DrawState:
     """The state with game `index` (0-based, in draw order) won by `winner`."""
     if not 0 <= index < len(state.games):
-        raise DrawError(f"there is no game {index + 1}")
+        raise DrawError("no_game", game=index + 1)
     game = state.games[index]
     if winner not in (game.first, game.second):
-        raise DrawError(f"{winner} did not play in game {index + 1}")
+        raise DrawError("winner_not_in_game", game=index + 1, winner=winner)
     games = list(state.games)
     games[index] = replace(game, winner=winner, first_points=points[0], second_points=points[1])
     return DrawState(state.event, tuple(games))

@@ -109,7 +109,7 @@ def _opening(size: int, cup: bool) -> tuple[Drawn, ...]:
         seeker = waiting[0]
         fresh = [p for p in waiting[1:] if not met(seeker, p)]
         if not fresh:
-            raise DrawError(f"round 2 has no opponent left for place {seeker} that he has not met")
+            raise DrawError("round_two_no_opponent", place=seeker)
         games.append(added(games, seeker, fresh[0], cup=cup))
     return tuple(games)
 

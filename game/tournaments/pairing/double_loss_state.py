@@ -31,12 +31,47 @@ class Format(StrEnum):
     TWO_ROUNDS_THEN_CUP = "two_rounds_then_cup"
 
 
-class DrawError(ValueError):
-    """A state the draw refuses: `reason` says why, in words a tournament director can act on."""
+#: Each refusal of the draw by its code: the English words of a log or a test (`DrawError.reason`).
+#: A page words the code and its params itself, in the reader's language and with the players'
+#: names (game/tournaments/draw_words.py has the same codes); this package stays free of Django.
+REASONS: dict[str, str] = {
+    "entrant_twice": "an entrant is twice in the draw list",
+    "too_few_entrants": "a double-loss draw needs at least {least} entrants",
+    "knockout_round": "a knockout starts from round {earliest} to {latest}, not {given}",
+    "no_knockout": "{format} has no knockout round to choose",
+    "cup_lots": "the cup's lots are not one for each entrant",
+    "not_in_list": "{where} names {player}, who is not in the draw list",
+    "with_himself": "{where} pairs a player with himself",
+    "walk_over_outside_cup": "{where}: only a cup game may have one player (a walk-over)",
+    "walk_over_winner": "{where}: a walk-over is won by its player",
+    "third_loss": "{where} would be a third loss for {player}, out after his game {out_after}",
+    "already_out": "{where}: {player} is already out (after his game {out_after})",
+    "own_round": "{where}: it is {player}'s own round {expected}, not {given}",
+    "round_before_own": "{where}: a game is in the later of its players' own rounds or after",
+    "winner_not_player": "{where}: the winner {winner} did not play in it",
+    "no_game": "there is no game {game}",
+    "winner_not_in_game": "{winner} did not play in game {game}",
+    "round_two_no_opponent": "round 2 has no opponent left for place {place} that he has not met",
+    "seed_count": "1 to {most} seeds, and no more than the entrants; not {seeds}",
+    "no_seed_place": "no free place left for a seed",
+}
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+
+class DrawError(ValueError):
+    """A state the draw refuses: `code` names the rule it breaks and `params` its values (a game by
+    its number in draw order and its two entrants, `second` None for a walk-over; entrants by id),
+    so the words a tournament director acts on are made where they are shown; `reason` is them in
+    English."""
+
+    def __init__(self, code: str, **params: int | str | None) -> None:
+        self.code = code
+        self.params = params
+        where = {}
+        if "first" in params:
+            second = "nobody" if params.get("second") is None else params["second"]
+            where = {"where": f"game {params['game']} ({params['first']} v {second})"}
+        self.reason = REASONS[code].format(**params, **where)
+        super().__init__(self.reason)
 
 
 @dataclass(frozen=True)
@@ -58,19 +93,21 @@ class Event:
 
     def __post_init__(self) -> None:
         if len(set(self.entrants)) != len(self.entrants):
-            raise DrawError("an entrant is twice in the draw list")
+            raise DrawError("entrant_twice")
         if len(self.entrants) < MINIMUM_FIELD:
-            raise DrawError(f"a double-loss draw needs at least {MINIMUM_FIELD} entrants")
+            raise DrawError("too_few_entrants", least=MINIMUM_FIELD)
         if self.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT:
             if self.knockout_from is None or not KNOCKOUT_FROM_EARLIEST <= self.knockout_from <= KNOCKOUT_FROM_LATEST:
                 raise DrawError(
-                    f"a knockout starts from round {KNOCKOUT_FROM_EARLIEST} to {KNOCKOUT_FROM_LATEST}, "
-                    f"not {self.knockout_from}"
+                    "knockout_round",
+                    earliest=KNOCKOUT_FROM_EARLIEST,
+                    latest=KNOCKOUT_FROM_LATEST,
+                    given=self.knockout_from,
                 )
         elif self.knockout_from is not None:
-            raise DrawError(f"{self.format} has no knockout round to choose")
+            raise DrawError("no_knockout", format=str(self.format))
         if self.lots and sorted(self.lots) != sorted(self.entrants):
-            raise DrawError("the cup's lots are not one for each entrant")
+            raise DrawError("cup_lots")
 
     @property
     def cup_lots(self) -> tuple[int, ...]:
@@ -208,16 +245,16 @@ def records(state: DrawState) -> dict[int, Record]:
     cup = event.format == Format.TWO_ROUNDS_THEN_CUP
     table = {entrant: Record(entrant, position) for position, entrant in enumerate(event.entrants)}
     for number, game in enumerate(state.games, start=1):
-        where = f"game {number} ({game.first} v {'nobody' if game.second is None else game.second})"
+        where = {"game": number, "first": game.first, "second": game.second}
         for entrant in game.players:
             if entrant not in table:
-                raise DrawError(f"{where} names {entrant}, who is not in the draw list")
+                raise DrawError("not_in_list", **where, player=entrant)
         if game.first == game.second:
-            raise DrawError(f"{where} pairs a player with himself")
+            raise DrawError("with_himself", **where)
         if game.second is None and not (cup and game.round >= CUP_FIRST_ROUND):
-            raise DrawError(f"{where}: only a cup game may have one player (a walk-over)")
+            raise DrawError("walk_over_outside_cup", **where)
         if game.second is None and game.winner not in (None, game.first):
-            raise DrawError(f"{where}: a walk-over is won by its player")
+            raise DrawError("walk_over_winner", **where)
         seats: tuple[tuple[int | None, int], ...] = ((game.first, game.first_round), (game.second, game.second_round))
         for seat, own_round in seats:
             if seat is None:
@@ -226,17 +263,15 @@ def records(state: DrawState) -> dict[int, Record]:
             record = table[entrant]
             opening = game.round < CUP_FIRST_ROUND  # drawn from the list before any result
             if record.out and not opening and not (cup and not record.cup_games):
-                if game.played and game.winner != entrant and record.losses >= 2 and not cup:
-                    raise DrawError(
-                        f"{where} would be a third loss for {entrant}, out after his game {record.out_after}"
-                    )
-                raise DrawError(f"{where}: {entrant} is already out (after his game {record.out_after})")
+                third = game.played and game.winner != entrant and record.losses >= 2 and not cup
+                code = "third_loss" if third else "already_out"
+                raise DrawError(code, **where, player=entrant, out_after=record.out_after)
             if own_round != record.games + 1:
-                raise DrawError(f"{where}: it is {entrant}'s own round {record.games + 1}, not {own_round}")
+                raise DrawError("own_round", **where, player=entrant, expected=record.games + 1, given=own_round)
         if game.round < max(game.first_round, game.second_round):
-            raise DrawError(f"{where}: a game is in the later of its players' own rounds or after")
+            raise DrawError("round_before_own", **where)
         if game.winner is not None and game.winner not in game.players:
-            raise DrawError(f"{where}: the winner {game.winner} did not play in it")
+            raise DrawError("winner_not_player", **where, winner=game.winner)
         for entrant in game.players:
             _count(table[entrant], game, event.single_loss_from, cup)
     return table

@@ -27,7 +27,7 @@ MOST_SEEDS = 8
 def seed_places(size: int, seeds: int) -> list[int]:
     """The 1-based places of seeds 1..`seeds` in a list of `size`."""
     if not 0 <= seeds <= min(MOST_SEEDS, size):
-        raise DrawError(f"1 to {MOST_SEEDS} seeds, and no more than the entrants; not {seeds}")
+        raise DrawError("seed_count", most=MOST_SEEDS, seeds=seeds)
     wanted: list[int] = []
     formulas = (
         lambda p: size - 1,
@@ -53,7 +53,7 @@ def _nearest_free(place: int, size: int, taken: list[int]) -> int:
         for candidate in (place - distance, place + distance):
             if 1 <= candidate <= size and candidate not in taken:
                 return candidate
-    raise DrawError("no free place left for a seed")
+    raise DrawError("no_seed_place")
 
 
 def seeded_draw_list(seeded: Sequence[int], unseeded: Sequence[int]) -> tuple[int, ...]:

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentRound
+from game.tournaments.draw_words import draw_refusal
 from game.tournaments.pairing.double_loss import (
     DrawError,
     DrawState,
@@ -40,6 +41,7 @@ from game.tournaments.pairing.double_loss import (
 from game.tournaments.pairing.results import decided
 from game.tournaments.selectors.draw import draw_games, draw_state, drawn_pairings, ready_pairings
 from game.tournaments.services.base import TournamentError
+from game.tournaments.values import Said
 
 
 def draw_rebuilt(tournament: Tournament) -> DrawState:
@@ -47,8 +49,10 @@ def draw_rebuilt(tournament: Tournament) -> DrawState:
     try:
         return draw_state(tournament=tournament)
     except DrawError as exc:
+        names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+        reason = draw_refusal(exc, names=names)
         raise TournamentError(
-            "bad_draw", gettext_noop("the draw cannot go on: %(reason)s"), {"reason": exc.reason}
+            "bad_draw", gettext_noop("the draw cannot go on: %(reason)s"), {"reason": Said(reason)}
         ) from exc
 
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -58,17 +57,9 @@ from game.models.tournaments import (
     TournamentRound,
 )
 from game.tournaments import values
-from game.tournaments.kaisakaavio import (
-    FORMATS,
-    PLAYED,
-    FileGame,
-    KaavioFile,
-    Participant,
-    cup_lots,
-    cup_slot,
-    parse,
-    write,
-)
+from game.tournaments.draw_words import draw_refusal
+from game.tournaments.kaisakaavio import FORMATS, FileGame, KaavioFile, Participant, cup_lots, cup_slot, parse, write
+from game.tournaments.kaisakaavio_values import GAMES, NOT_STARTED, PLAYED, RUNNING, choice, decimal_number
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished, listing_order
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, MINIMUM_FIELD
 from game.tournaments.pairing.draw_seeding import MOST_SEEDS
@@ -79,7 +70,7 @@ from game.tournaments.services.draw import draw_rounds_settle, draw_searched_now
 from game.tournaments.services.kaavio_checks import ended_of, file_error, results_checked, seeds_marked, tables_of
 from game.tournaments.services.play import draw_advance, tournament_finish
 from game.tournaments.services.walk_ins import walk_in_player
-from game.tournaments.values import ENTRIES_RANGE, Said, bounded, number_of, refuse, shown
+from game.tournaments.values import ENTRIES_RANGE, Said, bounded, refuse, shown
 
 #: The tables an imported event is played on unless the director says otherwise (the file has no
 #: such setting); a club changes it like any other setting.
@@ -89,15 +80,16 @@ WARNING_MINUTES = 5
 #: An upload larger than this is refused unread: the largest sample (111 games) is about 40 kB.
 MOST_BYTES = 2_000_000
 FALLBACK_NAME = "KaisaKaavio"
+#: The program's `Sijoittaminen` (its seeding) that an export writes: marks for 8 seeds, or none.
+SEEDS_MARKED, NO_SEEDS = "Sijoitetaan8Pelaajaa", "EiSijoittamista"
 #: A participant's name (TournamentEntry.name), and how many ignored fields the user is told of (each
 #: cut to 60 characters: a file's tag may be of any length).
 NAME_LENGTH = 80
 MOST_NAMED = 40
 #: The settings beyond the clock and format that Kaiza keeps (Tournament.starts_at, max_entries; the
 #: game, which is always Kaisa); every other one of the file is named as ignored.
-KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji")
+KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji", "Sijoittaminen")
 KAISA = "Kaisa"
-_CLOCK_TIME = re.compile(r"\s*([0-9]{1,2})[:.]([0-9]{2})\s*", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -138,8 +130,8 @@ def _clock(kaavio: KaavioFile) -> EventClock:
         game_minutes=minutes,
         warning_minutes=WARNING_MINUTES if minutes is None or minutes > WARNING_MINUTES else 0,
         extra_visits=0,
-        shootout_visits=5 if kaavio.shootout_visits is None else kaavio.shootout_visits,
-        target_score=60 if kaavio.target is None else kaavio.target,
+        shootout_visits=kaavio.shootout_visits,
+        target_score=kaavio.target,
     )
     for words, params in event_clock_problems(clock):
         setting = str(params.get("setting", ""))
@@ -206,34 +198,35 @@ def _check(kaavio: KaavioFile, clock: EventClock) -> None:
             raise file_error(gettext_noop("two participants are named %(name)s"), {"name": shown(name)})
         seen.add(register_key(name))
     results_checked(kaavio, clock.target_score)
+    drawn = file_draw(kaavio)
     try:
-        DrawState(kaavio.event(), tuple(game for _, game in file_draw(kaavio)))
+        DrawState(kaavio.event(), tuple(game for _, game in drawn))
     except DrawError as error:
-        raise file_error(
-            gettext_noop("the games break the draw's rules: %(reason)s"), {"reason": error.reason}
-        ) from error
+        raise _broken(kaavio, error, {p.id: p.name for p in kaavio.participants}) from error
+
+
+def _broken(kaavio: KaavioFile, error: DrawError, names: dict[int, str]) -> TournamentError:
+    """The draw's refusal of the file's games: its players by name, its games by the file's numbers."""
+    numbers = {number: place + 1 for number, (place, _) in enumerate(file_draw(kaavio), start=1)}
+    reason = draw_refusal(error, names=names, game_numbers=numbers)
+    return file_error(gettext_noop("the games break the draw's rules: %(reason)s"), {"reason": Said(reason)})
 
 
 def _start_of(fields: dict[str, str], ignored: list[str], zone: ZoneInfo) -> datetime.datetime | None:
-    """`AlkamisAika`'s day at `KellonAika` (HH:MM, midnight if none) on the club's wall clock: the
-    program writes the club's own times (the samples' offsets are Finland's +02:00 and +03:00), and
-    the day's offset at midnight is not the start's on the day the clocks change."""
+    """`AlkamisAika`'s day at `KellonAika` (midnight if none) on the club's wall clock, each in any
+    form the program writes or reads (values.event_date: `1.1.2025`, `01.01.2025`, ISO with or
+    without a time and offset; values.time_of_day: `18:30`, `18.30`). Only the day of an ISO date
+    is read, as the program reads it: it writes the club's own times (the older versions' offsets
+    are Finland's +02:00 and +03:00), and the day's offset at midnight is not the start's on the
+    day the clocks change."""
     day, clock = fields.get("AlkamisAika", ""), fields.get("KellonAika", "")
     if not day:
         if clock:
             ignored.append("KellonAika (no AlkamisAika: no date to start on)")
         return None
-    try:
-        start = datetime.datetime.fromisoformat(day)
-    except ValueError as error:
-        raise refuse("AlkamisAika", day, gettext_noop("a date is written as 2026-11-27")) from error
-    hour = minute = 0
-    if clock:
-        match = _CLOCK_TIME.fullmatch(clock)
-        if match is None or int(match[1]) > 23 or int(match[2]) > 59:
-            raise refuse("KellonAika", clock, gettext_noop("a time of day is written as 18:30"))
-        hour, minute = int(match[1]), int(match[2])
-    return datetime.datetime.combine(start.date(), datetime.time(hour, minute), tzinfo=zone)
+    date = values.event_date(day, field="AlkamisAika")
+    time = values.time_of_day(clock, field="KellonAika") if clock else datetime.time(0)
+    return datetime.datetime.combine(date, time, tzinfo=zone)
 
 
 def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
@@ -246,7 +239,7 @@ def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
         given = " ".join(fields.get(tag, "") for tag in ("AlkamisAika", "KellonAika")).strip()
         starts_at = values.start(starts_at, field="AlkamisAika", given=given)
     max_entries = None
-    most = number_of(fields.get("PelaajiaEnintaan"), field="PelaajiaEnintaan")
+    most = decimal_number(fields.get("PelaajiaEnintaan"), field="PelaajiaEnintaan")
     if most is not None:
         least = len(kaavio.participants)
         rule = gettext_noop("the most entries are at least the file's %(least)s participants")
@@ -255,18 +248,21 @@ def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
             max_entries = max(most, ENTRIES_RANGE[0])
         else:
             ignored.append(f"PelaajiaEnintaan ({most}: Kaiza takes at most {ENTRIES_RANGE[1]} entries)")
-    game = fields.get("Laji", "").strip()
-    if game and game.lower() != KAISA.lower():
+    game = choice(fields, "Laji", GAMES)
+    if game is not None and game != KAISA:
         raise refuse("Laji", game, gettext_noop("Kaiza plays Kaisa only"))
+    marked = seeds_marked(kaavio)
     ignored += [tag for tag, text in kaavio.other_fields if tag not in KEPT_SETTINGS and text.strip()]
     ignored += [f"{tag} ({count})" for tag, count in kaavio.other_lists]
     participant_fields = {"Seura"} if any(p.club.strip() for p in kaavio.participants) else set()
+    if marked is None:  # marks that are no seeds: the ranking points a weekly event shows ("3P")
+        participant_fields |= {"Sijoitettu"} if any(p.seeded.strip() for p in kaavio.participants) else set()
     participant_fields |= {k for p in kaavio.participants for k, v in p.extra if v.strip()}
     ignored += [f"Pelaaja {name}" for name in sorted(participant_fields)]
     game_fields = {k for g in kaavio.games for k, v in g.extra if k != "Poyta" and v.strip()}
     ignored += [f"Peli {name}" for name in sorted(game_fields)]
     named = tuple(name if len(name) <= 60 else f"{name[:60]}…" for name in ignored[:MOST_NAMED])
-    return Kept(starts_at, max_entries, seeds_marked(kaavio), tables_of(kaavio, tables), named)
+    return Kept(starts_at, max_entries, marked or 0, tables_of(kaavio, tables), named)
 
 
 def _winner_id(game: FileGame) -> int | None:
@@ -384,8 +380,8 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     try:
         state = draw_state(tournament=tournament)  # the rows read back are the file's draw
     except DrawError as error:
-        reason = file_error(gettext_noop("the games break the draw's rules: %(reason)s"), {"reason": error.reason})
-        raise _refused(reason) from error
+        names = {entry.pk: entry.name for entry in entry_of.values()}
+        raise _refused(_broken(kaavio, error, names)) from error
     draw_searched_now(tournament, state)  # the file's draw searched after its results: Kaiza does not again
     draw_rounds_settle(tournament)
     if is_finished(state):
@@ -419,10 +415,11 @@ def kaavio_export(*, tournament: Tournament) -> str:
         marked = min(MOST_SEEDS, len(seeds)) if placed is None else placed
     start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
     settings = (
-        ("AlkamisAika", datetime.datetime.combine(start.date(), datetime.time(0), tzinfo=start.tzinfo).isoformat()),
+        ("AlkamisAika", f"{start.day}.{start.month}.{start.year}"),  # as today's program writes its date
         ("KellonAika", start.strftime("%H:%M")),
         ("PelaajiaEnintaan", str(tournament.max_entries)),
         ("Laji", KAISA),
+        ("Sijoittaminen", SEEDS_MARKED if marked else NO_SEEDS),
     )
     games = []
     for index in listing_order(state):  # the program's list order
@@ -434,6 +431,11 @@ def kaavio_export(*, tournament: Tournament) -> str:
         extra = [("Poyta", "" if pairing.table is None else str(pairing.table))]
         if game.slot:
             extra.insert(0, ("PeliNumeroKierroksella", str(game.slot)))
+        running = not done and (pairing.table is not None or pairing.match_id is not None)
+        if running and pairing.table_at is not None:
+            extra.append(
+                ("Alkoi", pairing.table_at.astimezone(tournament.club.zone).isoformat(timespec="microseconds"))
+            )
         if done and pairing.finished_at is not None:
             # when it began and ended on the club's clock, to the microsecond: the draw searched after
             # each result in the order they came, and a replay takes them in that order (`Paattyi`)
@@ -455,7 +457,7 @@ def kaavio_export(*, tournament: Tournament) -> str:
                 first_points=max(0, pairing.first_score) if scored else None,
                 second_points=max(0, pairing.second_score) if scored else None,
                 winner=winner,
-                state=PLAYED if done else "",
+                state=PLAYED if done else RUNNING if running else NOT_STARTED,
                 extra=tuple(extra),
             )
         )

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
-from game.tournaments.kaisakaavio import FileGame, KaavioFile, Participant, game_field
+from game.tournaments.kaisakaavio import FileGame, KaavioFile, Participant
+from game.tournaments.kaisakaavio_values import SEEDINGS, choice, game_field
 from game.tournaments.pairing.draw_seeding import MOST_SEEDS, seed_places
 from game.tournaments.services.base import TournamentError
 from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT, BoardResult, board_winner
@@ -50,10 +51,22 @@ def results_checked(kaavio: KaavioFile, target: int) -> None:
             ) from error
 
 
-def seeds_marked(kaavio: KaavioFile) -> int:
-    """The number of top seeds the file marks (`Sijoitettu`), checked against the draw list: Kaiza's
-    seed k stands at the handbook's place for seed k (selectors/draw.py), so a mark elsewhere, a
-    mark that is not 1 to 8, repeated, or with a gap below it, has no home and is refused."""
+def seeds_marked(kaavio: KaavioFile) -> int | None:
+    """The number of top seeds the file marks (`Sijoitettu`), checked against the draw list; None
+    if its marks are no seeds. The program seeds by the marks only when the event says it seeds
+    (`Sijoittaminen` Sijoitetaan8Pelaajaa); otherwise a mark is a label beside the name (a weekly
+    event's "3P", the ranking points a player brings). A file without the setting (older than it,
+    or an export of Kaiza's before it wrote one) seeds by its marks unless one has a letter. The
+    program's 24 seeds are not Kaiza's. Kaiza's seed k stands at the handbook's place for seed k
+    (selectors/draw.py), so a mark elsewhere, a mark that is not 1 to 8, repeated, or with a gap
+    below it, has no home and is refused."""
+    seeding = choice(dict(kaavio.other_fields), "Sijoittaminen", SEEDINGS)
+    marks_given = [p.seeded.strip() for p in kaavio.participants if p.seeded.strip()]
+    if seeding == "Sijoitetaan24Pelaajaa":
+        words = gettext_noop("the program's 24 seeds (%(setting)s) are not in Kaiza")
+        raise file_error(words, {"setting": "Sijoittaminen Sijoitetaan24Pelaajaa"})
+    if seeding == "EiSijoittamista" or (seeding is None and any(c.isalpha() for m in marks_given for c in m)):
+        return None
     order = list(kaavio.draw_list)
     by_id = {p.id: p for p in kaavio.participants}
     most = min(MOST_SEEDS, len(order))
