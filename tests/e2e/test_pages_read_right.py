@@ -74,6 +74,7 @@ def _switch_language(page: Any, language: str) -> None:
     """The header's switcher, as a person changes the language of the page they are on."""
     page.locator(f"[data-language-switcher] button[value={language}]").click()
     page.wait_for_function(f"() => document.documentElement.lang === {language!r}")
+    page.wait_for_load_state("load")  # the new page's <html> is read before its body
 
 
 def _score_lines(page: Any, selector: str = "[data-score-line]") -> list[str]:
@@ -164,7 +165,8 @@ def test_phone_pages_fit_the_width(
             if name == "match":
                 page.wait_for_selector("#kaiza-match[data-version]")
             if name in ("home", "lobby"):
-                assert page.locator("#in-progress").is_visible(), (language, name)
+                # The list is filled after the page loads (bounded wait, then the width check).
+                page.wait_for_selector("#in-progress", state="visible", timeout=5000)
             if found := _too_wide(page):
                 problems[f"{language} {name}"] = found
             if language == "ru":  # the longest words: what to look at
