@@ -186,7 +186,7 @@ def abort_matches(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: 
 
 
 class TeamSeatInline(admin.TabularInline):
-    """A team match's members, team and order (issue 18): read here; changed only by the services,
+    """A team match's members, team and order: read here; changed only by the services,
     since the started match's snapshot holds the same line-up."""
 
     model = TeamSeat
@@ -273,7 +273,7 @@ class MatchResultAdmin(admin.ModelAdmin):
         return False
 
 
-# --- Tournaments (issue 18) ----------------------------------------------------------------------
+# --- Tournaments ----------------------------------------------------------------------------------
 class TournamentEntryInline(admin.TabularInline):
     model = TournamentEntry
     extra = 0

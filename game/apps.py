@@ -18,7 +18,7 @@ class GameConfig(AppConfig):
         request_finished.connect(close_request_connection, dispatch_uid="kaiza-close-request-connection")
         user_logged_in.connect(profile_language_at_login, dispatch_uid="kaiza_profile_language_at_login")
 
-        # How one domain hears another (issue 27): the one wiring point. Tournaments build on matches;
+        # How one domain hears another: the one wiring point. Tournaments build on matches;
         # the matches code sends its signals and polls its clock sources without knowing them.
         from game.matches.services.deadlines import clock_source_register
         from game.signals import match_finished, seat_arrived
@@ -31,7 +31,7 @@ class GameConfig(AppConfig):
         from game.clubs.receivers import on_tournament_finished
         from game.signals import tournament_finished
 
-        # A club's ranking series keep each finished tournament's placings (issue 28).
+        # A club's ranking series keep each finished tournament's placings.
         tournament_finished.connect(on_tournament_finished, dispatch_uid="kaiza-club-series-tournament-finished")
         from game.clubs.register import club_player_for_name
         from game.tournaments.services.walk_ins import walk_in_finder_register
@@ -40,15 +40,15 @@ class GameConfig(AppConfig):
         from game.puzzles.receivers import on_analysis_finished
         from game.signals import analysis_finished
 
-        # A stored analysis of a rated match makes its shot puzzles (issue 29).
+        # A stored analysis of a rated match makes its shot puzzles.
         analysis_finished.connect(on_analysis_finished, dispatch_uid="kaiza-puzzles-analysis-finished")
         from game.lobby import seek_clock
         from game.matches.clock_runner import each_poll_register
 
-        each_poll_register(seek_clock.pair_and_widen)  # quick pairing's queue, each poll (issue 17)
+        each_poll_register(seek_clock.pair_and_widen)  # quick pairing's queue, each poll
         from game.matches import analysis_runner
 
-        each_poll_register(analysis_runner.start_waiting)  # the shot analyses asked for (issue 29)
+        each_poll_register(analysis_runner.start_waiting)  # the shot analyses asked for
         from game.matches.bot_runner import exhibitions_tend, outages_retry
         from game.puzzles.receivers import starter_puzzles_at_start
 

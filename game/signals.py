@@ -1,5 +1,5 @@
-"""What one domain tells the others, without knowing who listens (issue 27): the matches, and a
-tournament's end (issue 28: the clubs' ranking series listen; tournaments never import clubs).
+"""What one domain tells the others, without knowing who listens: the matches, and a
+tournament's end (the clubs' ranking series listen; tournaments never import clubs).
 
 A domain that builds on matches (tournaments, team events) reacts to these; the matches code never
 imports it. Receivers are connected in one place, `game.apps.GameConfig.ready`. Both signals are sent
@@ -26,7 +26,7 @@ seat_arrived = Signal()
 #: change of an entry's identity (a walk-in joined to an account) reaches those who keep placings.
 tournament_finished = Signal()
 
-#: A match's shot analysis was stored (issue 29): `match`, `report` (MatchAnalysis.as_dict()) and
+#: A match's shot analysis was stored: `match`, `report` (MatchAnalysis.as_dict()) and
 #: `positions` (each analysed shot's `snapshot` and `player`, in the report's order; None when the
 #: sender has none at hand). Sent inside the transaction that stored it (the puzzles listen).
 analysis_finished = Signal()

@@ -114,7 +114,7 @@ if os.environ.get("KAIZA_WRITE_THROUGH", "1") == "1":
 # The GIL's switch interval: how long the event loop may wait for the GIL while the database thread
 # runs Python (and the other way round). Python's 5 ms let the loop and the one database thread hand
 # the GIL back and forth in 5 ms steps under load; 1 ms gave the load benchmark's 100 matches shot
-# round trips p99 of 56-69 ms against 62-279 ms (docs/performance-load.md). KAIZA_SWITCH_INTERVAL
+# round trips p99 of 56-69 ms against 62-279 ms. KAIZA_SWITCH_INTERVAL
 # overrides it (seconds).
 sys.setswitchinterval(float(os.environ.get("KAIZA_SWITCH_INTERVAL", "0.001")))
 

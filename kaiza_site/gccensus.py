@@ -8,8 +8,8 @@ code made the cycles.
 
 Why: the cyclic GC's collections stop the event loop (kaiza_site.loopwatch logs the long ones), and what
 starts them is garbage: every container reference counting cannot free counts towards the next collection.
-The loop watchdog says that collections stopped the loop; this says what they were collecting (issue 30:
-a refused call's error kept with its traceback, ~190 objects an input, docs/performance-load.md round 22).
+The loop watchdog says that collections stopped the loop; this says what they were collecting (it found
+a refused call's error kept with its traceback, ~190 objects an input: docs/decisions/no-cyclic-garbage.md).
 
 A diagnostic for a benchmark's server, never for a real one: nothing found is ever freed, so the process
 grows by everything its collections find for as long as it runs.

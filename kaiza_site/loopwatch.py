@@ -7,7 +7,7 @@ warning: how long the loop was held, how much of it the loop's thread ran on a C
 waited for one (Linux's schedstat of that thread), and the stacks it was found in, most frequent first.
 
 Why a thread and not py-spy: py-spy samples a whole run, and a quarter-second stall in a twenty-second
-window is lost among the other samples; the watchdog keeps only the stall (issue 30: the load benchmark
+window is lost among the other samples; the watchdog keeps only the stall (the load benchmark
 with staggered starts missed its bars by one second of twenty). The run time and wait time tell a loop
 that computes (run ~ held) from one starved of a CPU by other processes (wait ~ held) from one blocked
 in a call that sleeps or waits for the GIL (neither; the other threads' run time then names the holder).

@@ -19,7 +19,7 @@ The server also sends a websocket close's reason, which daphne drops (its `serve
 alone): a socket refused at the handshake (game.realtime.socket_lifecycle.CleanCloseMixin.refuse, 4429) says
 why in words the page shows (`KaizaServer.handle_reply`).
 
-Slow clients (issue 26): Twisted's only guard on a request still arriving is an idle timeout (60 s),
+Slow clients: Twisted's only guard on a request still arriving is an idle timeout (60 s),
 which every byte restarts, so a client trickling its headers (or its websocket upgrade, an HTTP
 request too until its headers are in) held the connection for as long as it liked: 1,000 of each were
 all still open after 87 s. `--http-header-timeout` (default 10 s; 0: off) gives a connection's first

@@ -134,12 +134,8 @@ else:
     }
 
 # Threads for the database work of websockets and bots (game.common.db). One: each thread running an input's
-# Python (about 2 ms on a fast host) contends with the event loop, and with the other threads, for the GIL.
-# Two overlapped one input's database round trips with another's Python when an input cost 4 ms of Python
-# and as long again in three round trips (docs/performance-load.md, round 9); since the writes go in one
-# round trip and the engine and JSON got faster, one thread holds the load better: in 5 of 5 interleaved
-# pairs at M = 150 staggered, aim relay p99 37-148 ms against 126-289 and shot p99 90-263 against 192-412
-# (round 21), and the restart storm is back in 5.7 s (bar 10 s). More threads: round 3's loop stalls.
+# Python (about 2 ms on a fast host) contends with the event loop, and with the other threads, for the GIL;
+# one thread held the load better than two in 5 of 5 interleaved pairs (docs/decisions/one-database-thread.md).
 KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
 # Seconds a player may be away before he loses the match (K-9.3; both away or before the break:
 # aborted). The server clocks fire it (game/matches/services/deadlines.py); tests of whole pages shorten it.
@@ -156,7 +152,7 @@ ZoneInfo(KAIZA_CLUB_TIME_ZONE)  # an unknown zone fails at start, not on a club'
 KAIZA_CLUB_LANGUAGE = os.environ.get("KAIZA_CLUB_LANGUAGE", "fi")
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# Which Redis layer (docs/performance-load.md compares them): "kaiza" is channels_redis's
+# Which Redis layer (the load benchmark compares them, docs/benchmarks.md): "kaiza" is channels_redis's
 # RedisChannelLayer with one reader task per process and batched group sends (game.realtime.channel_layer);
 # "pubsub" is channels_redis's RedisPubSubChannelLayer (at-most-once Redis pub/sub).
 KAIZA_CHANNEL_LAYER = os.environ.get("KAIZA_CHANNEL_LAYER", "kaiza")
@@ -222,7 +218,7 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Kaiza] "
 # allauth counts these in the cache (CACHES below: Redis when REDIS_URL is set, so every process
 # shares the counts). "n/period/per": per client address ("ip"), per user, or per "key" (the login
 # name or e-mail address tried; for "login_failed" the name together with the address trying it,
-# game/accounts/allauth_adapter.py, so a stranger's wrong passwords cannot lock the owner out: issue 26).
+# game/accounts/allauth_adapter.py, so a stranger's wrong passwords cannot lock the owner out).
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",
@@ -249,11 +245,11 @@ KAIZA_RATE_LIMITS = {
     "puzzle_answer": {"ip": (60, 60)},
 }
 # KAIZA_RATE_LIMITS='{"guest_create": {"ip": [1000, 60]}}' replaces an action's limits (a load test
-# whose clients all come from one address needs that; docs/performance-load.md).
+# whose clients all come from one address needs that).
 for _action, _limits in json.loads(os.environ.get("KAIZA_RATE_LIMITS", "{}")).items():
     KAIZA_RATE_LIMITS[_action] = {per: (int(count), int(seconds)) for per, (count, seconds) in _limits.items()}
 #: Sockets open at once, counted in each server process (game/common/ratelimit.py `socket_slots`): what one
-#: client may hold of a process's file descriptors, snapshot reads and connection rows (issue 26: one
+#: client may hold of a process's file descriptors, snapshot reads and connection rows (one
 #: guest opened 500 sockets on one match). Past a cap the socket is accepted and closed at once with
 #: 4429 and a reason in words (docs/protocol.md). "match": the sockets of one match of one user
 #: ("user": logged in or a guest), or of one address for visitors without an account ("ip": everyone

@@ -40,7 +40,7 @@ class LoginForm(AllauthLoginForm):
 class AccountAdapter(DefaultAccountAdapter):
     def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
         """The key of `login_failed`'s per-"key" limit (settings.ACCOUNT_RATE_LIMITS): the name tried
-        *and the address trying it* (issue 26). allauth's own key is the name alone, so five wrong
+        *and the address trying it*. allauth's own key is the name alone, so five wrong
         passwords from anywhere locked the owner out of a public player name for five minutes; now
         they lock out only the address that sent them, and the owner's right password from another
         address is accepted. The per-address limit stays as it was. allauth reads this key when it

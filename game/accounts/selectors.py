@@ -77,7 +77,7 @@ def leaderboard_global(*, page: int | str | None = 1, per_page: int = LEADERBOAR
 def rated_records(*, user_ids: list[int]) -> dict[int, tuple[int, int]]:
     """Rated wins and losses per user, counted from the RatingChange rows (one per rated match that
     moved the user's rating, the same rows `rated_games` counts), so the leaderboard's Won and Lost
-    columns count the same games as its "Rated games" column (issue 17). Profile.games_won/lost count
+    columns count the same games as its "Rated games" column. Profile.games_won/lost count
     casual games too; they stay on the profile page. A team match is won by the winner's team."""
     records: dict[int, list[int]] = {uid: [0, 0] for uid in user_ids}
     changes = list(

@@ -1,4 +1,4 @@
-"""What the clubs hear from the other domains (issue 28): a tournament finished, so the club's ranking
+"""What the clubs hear from the other domains: a tournament finished, so the club's ranking
 series keep its placings. Connected in game.apps; the tournaments never import the clubs."""
 
 from __future__ import annotations

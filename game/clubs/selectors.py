@@ -1,5 +1,5 @@
 """Reads about clubs: the directory, a club's members and requests, its matches, its leaderboard and
-its ranking series' tables (issue 28; the scoring is described at `series_table`).
+its ranking series' tables (the scoring is described at `series_table`).
 
 The club leaderboard ranks the club's active members by their (global) rating, showing the matches
 they played *within the club* (finished matches marked for the club, rated or casual); members who have

@@ -1,4 +1,4 @@
-"""A club's ranking series pages (issue 28): an owner or admin defines a series or edits it (its name,
+"""A club's ranking series pages: an owner or admin defines a series or edits it (its name,
 its season, its points by placing, the club's tournaments it lists). The tables themselves are shown
 on the club page (game/templates/game/community/_series.html).
 

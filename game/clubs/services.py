@@ -1,5 +1,5 @@
 """Club writes: creating and editing a club, joining (open, by request, by invitation), roles, leaving,
-marking a match for a club, and the club's ranking series (issue 28: defining one, the tournaments it
+marking a match for a club, and the club's ranking series (defining one, the tournaments it
 counts, and keeping each finished tournament's placings for it).
 
 Permissions live here, not in the views, so every caller (a view, the lobby, the admin's shell) gets the
@@ -333,7 +333,7 @@ def match_mark_for_club(*, match: Match, club: Club | None, user: Any) -> Match:
     return match
 
 
-# --- Ranking series (issue 28) ----------------------------------------------------------------------
+# --- Ranking series -------------------------------------------------------------------------------
 
 #: The most placings a points table may list, and the most points one placing may give.
 SERIES_MOST_PLACINGS = 64

@@ -1,1 +1,1 @@
-"""What every domain of the server uses and none owns: the game clock (more to move here, issue 27)."""
+"""What every domain of the server uses and none owns: the game clock (more to move here)."""

@@ -3,7 +3,7 @@
 A user's websocket messages (`game.common.ratelimit.socket_allows`) and chat messages (`chat_allows`) are
 counted per user, whichever of their sockets sends. With one process an in-memory `TokenBucket` per
 user does it; with N processes behind a load balancer each process had its own, so a user with
-sockets on both got twice the budget (issue 26: 12.9 messages a second on one process, 21.0 on two).
+sockets on both got twice the budget (12.9 messages a second on one process, 21.0 on two).
 
 With `settings.KAIZA_BUDGET_REDIS_URL` set (the `REDIS_URL` by default) the bucket lives in Redis: one
 hash per user and kind, refilled and spent by one Lua script on Redis's own clock (`TIME`), so the

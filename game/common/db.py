@@ -9,18 +9,16 @@ database. The match row lock
 (`select_for_update` in the services) still serialises the inputs of one match.
 
 The default is one thread (settings): each thread running Django and the engine is one more contender
-for the GIL against the event loop. In round 3 of the load benchmark, when an input cost 15 ms of
-Python, 8 threads made episodes of loop stalls of 40+ ms; from round 9 to 20 PostgreSQL had two, which
-overlapped one input's waits on the database with another's Python while an input cost 4 ms of Python
-and three round trips. With one round trip and about 2 ms of Python, one thread held the staggered load
-better in 5 of 5 interleaved pairs (docs/performance-load.md, round 21). With more threads, calls of
+for the GIL against the event loop. Two threads paid while an input cost three round trips to the
+database; with one round trip and about 2 ms of Python, one thread held the load better in 5 of 5
+interleaved pairs (docs/decisions/one-database-thread.md). With more threads, calls of
 different sockets may finish in another order than they were queued (a socket's own calls still run one
 after the other: each awaits the last); with SQLite more threads gain nothing (one writer; the tests'
 in-memory database has no busy timeout).
 
 Calls are not all equally urgent. Under connection churn (hundreds of sockets arriving and leaving)
 the connection rows and presence reads queued ahead of a player's input or `hello`, which then took
-seconds (issue 13). So the pool takes the most urgent call waiting first: `PLAY` (inputs, catch-up),
+seconds. So the pool takes the most urgent call waiting first: `PLAY` (inputs, catch-up),
 then `CONNECT` (the snapshot of a socket that arrives), then `PRESENCE` (connection rows, presence,
 the heartbeat); calls of one priority run in the order they came.
 

@@ -2,9 +2,9 @@
 writes and reads, through orjson rather than the standard library's `json`.
 
 Why: an input's event is 5-8 KB of JSON (its state, verdict, entry and ball paths, floats for the most
-part); `json.dumps` took about 190 µs for one on the slow host of docs/performance-load.md round 21,
-orjson about 20 µs, and `json.loads` 110 µs against 43 µs, with the same values on either side (checked:
-every float reads back bit for bit, `tests/common/test_json_text.py`). The input path encodes the event,
+part); `json.dumps` took about 190 µs for one, orjson about 20 µs, with the same values on either side
+(checked: every float reads back bit for bit, `tests/common/test_json_text.py`;
+docs/decisions/event-encoded-once.md). The input path encodes the event,
 the snapshot and the Shot row's fields, and decodes the locked row's snapshot, on the database thread
 that shares the GIL with the event loop relaying every aim.
 

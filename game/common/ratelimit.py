@@ -226,7 +226,7 @@ def reset_message_budgets() -> None:
     chat_budget.clear()
 
 
-# --- sockets open at once (issue 26) -----------------------------------------------------------------
+# --- sockets open at once -------------------------------------------------------------------------
 #
 # The caps are `settings.KAIZA_SOCKET_LIMITS` (why each number: there). They are counted in this
 # process's memory, not in Redis: what they protect is the process (its file descriptors, its snapshot

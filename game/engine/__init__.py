@@ -10,7 +10,7 @@ recorded corpus, tests/rules/test_corpus.py, says when), the physics bumps its o
 
 from game.engine.physics.simulate import ENGINE_VERSION as PHYSICS_VERSION
 
-#: The rules' part of the engine version (issue 15: typed state, words, the K-6.2/K-7.2 fixes).
+#: The rules' part of the engine version (typed state, words, the K-6.2/K-7.2 fixes).
 RULES_VERSION = "kaiza-rules-2"
 ENGINE_VERSION = f"{PHYSICS_VERSION}+{RULES_VERSION}"
 

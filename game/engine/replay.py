@@ -1,5 +1,5 @@
 """A match's input record run through the engine: pure, no Django, so the computer player's process pool
-can run it (the replay selectors and the shot analysis both do, issue 29).
+can run it (the replay selectors and the shot analysis both do).
 
 A record (``game.matches.selectors.replays.match_replay_record``) is the ``new`` arguments of
 ``Match.new`` and every stored input in order; running it reproduces the final snapshot exactly. It is

@@ -7,8 +7,7 @@ a fresh page's fault beside every `recv`. glibc raises the threshold by itself o
 large mapped block, and these are freed small (shrunk first), so a process can stay on that path for
 good. The load client against Kaiza did (strace over 5 s of the window at M = 150, one client process:
 13,057 `recvfrom` and as many `mmap`, `mremap` and `munmap`; against bare daphne the same client had
-raised its threshold early and made none), and paid for it in CPU the server's two cores share:
-docs/performance-load.md, round 23.
+raised its threshold early and made none), and paid for it in CPU the server's two cores share.
 
 Fixed thresholds (glibc's `mallopt`, which also stops the dynamic adjustment) keep such buffers on the
 heap, and a trim threshold above them keeps the heap's top from being returned and taken back with

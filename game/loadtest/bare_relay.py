@@ -1,4 +1,4 @@
-"""Bare daphne: the yardstick the load benchmark measures Kaiza against (issues 26 and 30).
+"""Bare daphne: the yardstick the load benchmark measures Kaiza against.
 
 A plain ASGI application, no Django, no channel layer, no database: websockets at the same path as
 Kaiza's match sockets, grouped by match id, with the least a server must do to carry the same

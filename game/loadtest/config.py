@@ -53,8 +53,8 @@ class LoadConfig:
     #: URL, a fixed strike for every shot; the same aims, shots and pings on the wire.
     bare: bool = False
     #: Seconds between the starts of two consecutive matches (the command's ``--stagger`` over the
-    #: matches of every client process): 0 starts all at the window's start, as every figure until
-    #: round 13 did; a real site's matches start spread out, their breaks in different seconds.
+    #: matches of every client process): 0 starts all at the window's start, as the first load
+    #: figures did; a real site's matches start spread out, their breaks in different seconds.
     stagger_step: float = 0.0
     #: Extra spectators on match 0 of the whole run (``--featured``): one crowded match, a club final
     #: or the home page's featured match, beside the even spread of the others.

@@ -105,7 +105,7 @@ class LoadStats:
     #: pid -> the share of a core (%) each `LoadConfig.server_pids` process used over the window.
     server_cpu: dict[str, float] = field(default_factory=dict)
     #: pid -> the share of a core (%) each client process used over the window: the client shares the
-    #: machine with the server, and what it costs is not the server's to pay (round 23).
+    #: machine with the server, and what it costs is not the server's to pay.
     client_cpu: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:

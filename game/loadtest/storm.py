@@ -1,4 +1,4 @@
-"""A server process killed and started again in its place (`loadtest --reconnect-storm`, issue 30).
+"""A server process killed and started again in its place (`loadtest --reconnect-storm`).
 
 The load client runs on the servers' machine, so it can do what a crash and a supervisor do: read the
 process's command line, environment, working directory, log and CPU cgroup from `/proc`, kill it

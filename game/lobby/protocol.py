@@ -1,4 +1,4 @@
-"""The lobby socket's own client messages (issue 17's quick pairing): `seek` and `seek_cancel`.
+"""The lobby socket's own client messages (quick pairing): `seek` and `seek_cancel`.
 
 Everything else a lobby socket may send (`ping`) is parsed by game.realtime.protocol, whose framing rules
 (size, JSON, the `{t, ack?, v?, d?}` envelope) apply here as well. Like game.realtime.protocol, nothing here

@@ -1,4 +1,4 @@
-"""Reads about challenges (issue 17, game/lobby/services/challenges.py): the ones waiting for a player's answer,
+"""Reads about challenges (game/lobby/services/challenges.py): the ones waiting for a player's answer,
 for the header badge and the home page list (game/templatetags/challenges.py)."""
 
 from __future__ import annotations

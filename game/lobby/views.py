@@ -1,4 +1,4 @@
-"""Challenges from a profile (issue 17): send one, accept or decline one. The words a refusal shows are
+"""Challenges from a profile: send one, accept or decline one. The words a refusal shows are
 the service's (game/lobby/services/challenges.py), translated like the lobby's (match_error_words)."""
 
 from __future__ import annotations

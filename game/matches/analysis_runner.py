@@ -1,4 +1,4 @@
-"""Runs the shot analysis of finished matches (issue 29) in the computer player's process pool.
+"""Runs the shot analysis of finished matches in the computer player's process pool.
 
 Why it is built this way:
 

@@ -1,4 +1,4 @@
-"""An event's clock and target (issue 28 item 2, K-11): game time, the warning before it ends, the
+"""An event's clock and target (K-11): game time, the warning before it ends, the
 extra visits, the shoot-out visits and the target score, and the three presets clubs choose from.
 
 The one home of these numbers outside the engine: the tournament and match forms offer the presets
@@ -8,7 +8,7 @@ read (`Ruleset.time_limit`, `time_warning`, `extra_visits_each`, `shootout_visit
 The "Kaisa rules" preset is the engine's own `Ruleset()` defaults, so K-11's numbers stay written
 once, in game/engine/rules/ruleset.py.
 
-The two club presets come from how Finnish clubs run their events (issue 28; KaisaKaavio's event
+The two club presets come from how Finnish clubs run their events (KaisaKaavio's event
 files carry only `PeliAika`, the game time in minutes, `RankkareidenMaara`, the penalty visits, and
 `TavoitePistemaara`, the target):
 

@@ -37,7 +37,7 @@ POLL_INTERVAL = float(os.environ.get("KAIZA_DEADLINE_POLL", "1.0"))
 _task: asyncio.Task[Any] | None = None
 
 #: The other domains' work done once per poll in every process, registered in game.apps (quick
-#: pairing's queue, issue 17: game.lobby.seek_clock.pair_and_widen), so the runner imports no domain.
+#: pairing's queue: game.lobby.seek_clock.pair_and_widen), so the runner imports no domain.
 EACH_POLL: list[Callable[[], Awaitable[Any]]] = []
 
 

@@ -181,13 +181,13 @@ class Match(models.Model):
     # limit), epoch seconds; null when nothing is due. Every server process polls it (indexed) and
     # fires what is due once (game/matches/services/deadlines.py).
     next_deadline = models.FloatField(_("next deadline"), null=True, blank=True)
-    # A team match (issue 18): members per team, 2 to 4; null for a one-to-one match. The members and
+    # A team match: members per team, 2 to 4; null for a one-to-one match. The members and
     # their order are the TeamSeat rows; player1/player2 are then each team's first member.
     team_size = models.PositiveSmallIntegerField(
         _("team size"), null=True, blank=True, help_text=_("members per team; null: 1 vs 1")
     )
     # The new match made by `rematch` (seats swapped), so a second request gives the same one.
-    #: A challenge from a profile (issue 17): the only user who may take the open seat (accept), or
+    #: A challenge from a profile: the only user who may take the open seat (accept), or
     #: decline. Empty for every other match.
     challenged = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -388,7 +388,7 @@ class MatchResult(models.Model):
 
 
 class Seek(models.Model):
-    """One player waiting for quick pairing (issue 17, game/lobby/services/seeks.py): a row per waiting lobby
+    """One player waiting for quick pairing (game/lobby/services/seeks.py): a row per waiting lobby
     socket, so every server process sees the same queue and the matching runs under row locks. The row
     goes when the seek is paired, cancelled, or its socket closes."""
 
@@ -417,18 +417,18 @@ class Seek(models.Model):
 # A player's profile lives in its own module; imported here so Django registers it with the app.
 from game.models.accounts import Profile  # noqa: E402
 
-# The match chat and a finished match's shot analysis (issue 29) live in their own modules, imported
+# The match chat and a finished match's shot analysis live in their own modules, imported
 # here so Django registers them with the app.
 from game.models.analysis import MatchAnalysis  # noqa: E402
 from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 
-# Shot puzzles (issue 29) live in their own module; imported here so Django registers them with the app.
+# Shot puzzles live in their own module; imported here so Django registers them with the app.
 from game.models.puzzles import Puzzle, PuzzleRating, PuzzleServing  # noqa: E402
 
 # A club's player register: the people who play its events at its tables, walk-ins included.
 from game.models.register import ClubPlayer  # noqa: E402
 
-# A club's ranking series (issue 28): scored from its finished tournaments' placings.
+# A club's ranking series: scored from its finished tournaments' placings.
 from game.models.series import RankingSeries, RankingSeriesEvent, SeriesPlacing  # noqa: E402
 
 # Club tournaments live in their own module; imported here so Django registers them with the app.

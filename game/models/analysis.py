@@ -1,4 +1,4 @@
-"""A finished match's shot analysis (issue 29): one row per match, however many ask for it.
+"""A finished match's shot analysis: one row per match, however many ask for it.
 
 The row is the queue and the result at once: asked for (``queued``), taken by one server process
 (``running``, its progress ``done_shots`` of ``total_shots`` written after every shot), then ``done`` with

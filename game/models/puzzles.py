@@ -1,4 +1,4 @@
-"""Shot puzzles from real matches (issue 29, item 4): the puzzles, who was served which, and the puzzle
+"""Shot puzzles from real matches: the puzzles, who was served which, and the puzzle
 ratings of players.
 
 Kept in its own module (game/models/__init__.py imports it at its end, so Django registers these with

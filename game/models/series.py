@@ -1,4 +1,4 @@
-"""A club's ranking series (issue 28): weekly events of a season scored by placing, as the clubs'
+"""A club's ranking series: weekly events of a season scored by placing, as the clubs'
 program keeps them. Kept apart from the tournaments because the series is the club's: a tournament
 knows nothing of the series it counts in.
 

@@ -64,19 +64,19 @@ class Tournament(models.Model):
         verbose_name=_("time limit"),
         help_text=_("K-11 match limit, seconds; empty: none"),
     )
-    #: The event's clock and target (issue 28): the `ruleset` JSON every match of it is created with,
+    #: The event's clock and target: the `ruleset` JSON every match of it is created with,
     #: only what differs from the K-11 defaults (game/matches/clock_presets.py `EventClock.ruleset`).
     ruleset = models.JSONField(
         default=dict, blank=True, verbose_name=_("ruleset"), help_text=_("the clock and target of its matches")
     )
     max_entries = models.PositiveSmallIntegerField(default=16, verbose_name=_("most entries"))
-    #: An event played at the club on this many real tables (issue 28 item 3, 1..32, drawn formats
+    #: An event played at the club on this many real tables (1..32, drawn formats
     #: only): its games get a table, not an online match, and their results are entered by the
     #: director (game/tournaments/services/club.py). Null: an online tournament.
     tables = models.PositiveSmallIntegerField(
         null=True, blank=True, verbose_name=_("tables"), help_text=_("played at the club on this many tables")
     )
-    #: An event imported from a KaisaKaavio file (issue 28 item 5): how many of its top seeds the file
+    #: An event imported from a KaisaKaavio file: how many of its top seeds the file
     #: marked (`Sijoitettu` 1..n, 0: none), so an export marks the same. Null: Kaiza seeded the event
     #: itself, and its top 1-8 seeds are the marked ones (selectors/draw.py places them).
     seeds_marked = models.PositiveSmallIntegerField(

@@ -1,4 +1,4 @@
-"""Shot puzzles from real matches (issue 29, item 4).
+"""Shot puzzles from real matches.
 
 - What makes a puzzle, its target and themes, and whether an answer solves it: the pure engine,
   game/engine/analysis/puzzles.py.

@@ -1,4 +1,4 @@
-"""What the puzzles hear from the matches (issue 29 item 4): a stored shot analysis makes the puzzles of
+"""What the puzzles hear from the matches: a stored shot analysis makes the puzzles of
 its match (rated and finished only: game.puzzles.services.puzzles_from_analysis decides). And from the
 server's clocks: a server's first poll loads the shipped starter puzzles on a site that has none.
 Connected in game.apps; the matches never import the puzzles."""

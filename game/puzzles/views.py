@@ -1,4 +1,4 @@
-"""The puzzle pages (issue 29, item 4): the daily puzzle, one puzzle by its number, the streak, and the
+"""The puzzle pages: the daily puzzle, one puzzle by its number, the streak, and the
 one JSON endpoint an answer is posted to.
 
 Thin: each page serves the puzzle to its viewer (game.puzzles.services.puzzle_serve, the token the

@@ -168,7 +168,7 @@ def team_mean(team: Sequence[Rating]) -> Rating:
 def rate_team_match(
     first: Sequence[Rating], second: Sequence[Rating], *, first_score: float
 ) -> tuple[list[Rating], list[Rating]]:
-    """Every member's rating after one team match (issue 18, docs/teams.md): each member plays one
+    """Every member's rating after one team match (docs/teams.md): each member plays one
     Glicko-2 period with one game against the other team's :func:`team_mean`, scored by the team's
     result. Ratings stay per player, a strong member of a weak team gains little from a win over a
     weaker side's mean and loses more; all updates read the ratings from before the match."""

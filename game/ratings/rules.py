@@ -1,11 +1,11 @@
-"""Every threshold of rating integrity in one place (issues 14 and 26), each with the reason for it.
+"""Every threshold of rating integrity in one place, each with the reason for it.
 
 `game/ratings/selectors.py` decides with them, `game/ratings/services.py` caps with them, the
 admin's farm flag uses `farm_shots`, and the ratings page (`/ratings/`) states them in words. A site may
 override any of them in `settings.KAIZA_RATING_RULES` (a dict of field name -> value; tests do not need
 to: they make their accounts established with `tests/support/community_factories.establish`).
 
-Why these numbers (issue 26, tried as an attacker): a farm of fresh accounts, each playing its own two
+Why these numbers (tried as an attacker): a farm of fresh accounts, each playing its own two
 shots of a rated match and resigning, took a main account from 1500 to 1886 in five minutes. Shots cost
 nothing; time and finished games are what a throwaway lacks. So a result moves ratings only between two
 *established* accounts, and what an established account can still win from opponents whose rating is

@@ -5,8 +5,8 @@ both players' profiles locked (so two results of one pair cannot both slip under
 None means rated; otherwise a reason code, stored on the MatchResult and shown with `reason_text`.
 The ratings help page (/ratings/) says the same in words. The thresholds are `game/ratings/rules.py`.
 
-The rules (issue 14 against rating farming with throwaway accounts, issue 26 against a farm whose
-throwaways play their two shots before resigning):
+The rules (against rating farming with throwaway accounts, and against a farm whose throwaways play
+their two shots before resigning):
 - `guest`: both players must be registered accounts, never guests;
 - `unverified`: when e-mail verification is on (settings.ACCOUNT_EMAIL_VERIFICATION), both must have a
   verified address;
@@ -211,7 +211,7 @@ def unrated_reason(*, match: Match) -> str | None:
 
 def resign_farm_suspects() -> dict[int, list[str]]:
     """Accounts whose rated losses (matches created rated, whether or not they counted) are all
-    resignations or forfeits before `farm_shots` shots of their own (issue 26's throwaways play two
+    resignations or forfeits before `farm_shots` shots of their own (a farm's throwaways play two
     and resign): user id -> the display names who won those matches (the farm's beneficiaries)."""
     farm_shots = rating_rules().farm_shots
     losses = list(

@@ -52,7 +52,7 @@ def _capped(
 def team_rating_update(
     *, match: Match, teams: Sequence[Sequence[Profile]], first_score: float, rated_by_tournament: bool
 ) -> list[dict]:
-    """Moves every member's rating for one rated team match (issue 18, docs/teams.md): each member
+    """Moves every member's rating for one rated team match (docs/teams.md): each member
     against the other team's mean rating, one Glicko-2 period (``glicko2.rate_team_match``). Team
     matches are casual unless a club tournament rates them: ``rated_by_tournament`` is the flag it
     passes (through ``team_match_create(rated=True)``), and without it nothing moves.

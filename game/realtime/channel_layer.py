@@ -5,10 +5,10 @@ Why not stock `RedisChannelLayer`: it reads every socket of a process through on
 run inside the `receive()` of whichever socket happened to take the receive lock. When that socket
 closes, Channels cancels its `receive()`, and with it the `BZPOPMIN` in flight: a message Redis had
 just popped for *another* socket of the process is dropped with the cancelled reply
-(django/channels#1683, django/channels_redis#366). And its group send costs four serialised round
-trips per message. Why not `RedisPubSubChannelLayer`, the maintainers' answer to #1683: measured in
-docs/performance-load.md (one PUBLISH round trip per message under one lock per shard: at 100 matches
-its queue grew to seconds).
+(https://github.com/django/channels/issues/1683, https://github.com/django/channels_redis/issues/366).
+And its group send costs four serialised round trips per message. Why not `RedisPubSubChannelLayer`, the
+maintainers' answer to that issue: measured with the load benchmark, one PUBLISH round trip per message
+under one lock per shard, and at 100 matches its queue grew to seconds.
 
 So here, on the connection pools, `serialize`/`deserialize`, `consistent_hash` and `new_channel` of
 channels_redis:

@@ -154,7 +154,7 @@ def tournament_publish_sync(tournament_id: int) -> None:
 
 
 async def after_commit(match_id: str, events: list[dict[str, Any]], *, lobby: bool = False, bot: bool = True) -> None:
-    """What every caller does once a match's change committed (issue 27: it was written nine times):
+    """What every caller does once a match's change committed (it was written nine times):
     publish its events, let the computer player act if it is now its turn (`bot`: the bot's own runner
     keeps its loop instead), and refresh the lobby when its list changed (`lobby`: a poll that fires
     many matches refreshes it once, after them)."""

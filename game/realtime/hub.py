@@ -322,7 +322,7 @@ class MatchHub:
 
         A bucket, not a fixed gap: a page aiming at about the spectators' rate sends with jitter, and a
         gap of a whole interval held every aim that came a little early, then sent it an interval late
-        (round 10 of docs/performance-load.md: the spectators' aim p99 was 120 ms at 10 aims a second).
+        (the spectators' aim p99 was 120 ms at 10 aims a second: docs/decisions/spectator-aims-paced.md).
         The burst lets an early one through; the rate still holds over any longer stretch."""
         state = self.spectator_aims.get(group)
         if state is None:
@@ -389,7 +389,7 @@ class MatchHub:
 def crowd_order(local: dict[HubMember, None]) -> list[HubMember]:
     """A group's local sockets in the order a message reaches them: as they joined, but in a crowd
     (more than `CROWD_SLICE`) the players and sockets still connecting first, so a player who came back
-    after a thousand spectators joined is not served after them (issue 30: a crowd must not slow the
+    after a thousand spectators joined is not served after them (a crowd must not slow the
     match's players)."""
     members = list(local)
     if len(members) > CROWD_SLICE:
@@ -415,7 +415,7 @@ class SpectatorAims:
 #: Sockets of one match in one process that a message reaches before the hub lets the loop take its
 #: turn: a match's usual 7 go out at once; a crowd of 1,000 (a club final, the home page's featured
 #: match) took the loop for tens of milliseconds per aim and per shot, and its players' aims waited
-#: behind it (docs/performance-load.md, round 15).
+#: behind it.
 CROWD_SLICE = 100
 
 #: Seconds between two aims relayed to a match's spectators by one process: 10 a second, where the

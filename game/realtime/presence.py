@@ -144,7 +144,7 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
     # At the inputs' priority, ahead of the snapshots: a player's row decides the disconnect grace, and
     # behind a burst of arrivals (a restart's reconnections, the load benchmark's 1,400 sockets) the
     # snapshots' lane held it for more than the grace itself: a match whose players were both online
-    # was aborted as abandoned (docs/performance-load.md, round 9). One call per player's socket.
+    # was aborted as abandoned. One call per player's socket.
     opened = db_async(HOOKS.seat_connected, priority=PLAY)
     clock = await opened(
         match_id=match_id,

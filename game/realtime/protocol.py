@@ -438,7 +438,7 @@ AnalysisStatus = Literal["queued", "running", "done", "failed"]
 
 
 def analysis(status: AnalysisStatus, done: int, total: int) -> dict[str, Any]:
-    """The match's shot analysis moved (issue 29): `status`, and shot `done` of `total` analysed. The
+    """The match's shot analysis moved: `status`, and shot `done` of `total` analysed. The
     replay page and the end card show "shot k of N" from it and fetch the report once it is `done`."""
     return message("analysis", {"status": status, "done": done, "total": total})
 

@@ -1,4 +1,4 @@
-"""Reads that the sockets of one process asking at the same moment share (issue 30: the restart storm).
+"""Reads that the sockets of one process asking at the same moment share (the restart storm).
 
 After a process restarts, every socket of its matches reconnects at once and each asks for its
 snapshot: 1,400 sockets built 1,400 snapshots, a third of the set-up's time, while the spectators of a

@@ -1,4 +1,4 @@
-"""Counting a finished team match (issue 18) into its members' records: games played, won and lost,
+"""Counting a finished team match into its members' records: games played, won and lost,
 best breaks, and, only when a club tournament rated the match, their ratings (docs/teams.md).
 
 `results_record` hands team matches here, in the same transaction that finishes the match. The

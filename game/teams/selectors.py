@@ -1,4 +1,4 @@
-"""Team matches (issue 18), the reads: who sits in which team and in what order, the names the engine
+"""Team matches, the reads: who sits in which team and in what order, the names the engine
 knows them by, and the `teams` frame clients draw the HUD, the lobby and the end card from.
 
 A team match is a Match with `team_size` (2 to 4) and one TeamSeat row per member: team 0 or 1 (the

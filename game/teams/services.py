@@ -1,4 +1,4 @@
-"""Team matches (issue 18), the writes: create one with every member known (what a club tournament
+"""Team matches, the writes: create one with every member known (what a club tournament
 does), open one in the lobby and let players join a side, start it when every place is taken.
 
 A team match is an ordinary Match (one snapshot, one version, the one input path of

@@ -1,4 +1,4 @@
-"""The visitor's open challenges (issue 17) for the header badge and the home page, read once per request
+"""The visitor's open challenges for the header badge and the home page, read once per request
 (the same pattern as the tournament badge, game/templatetags/tournaments.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The pages of an event at the club (issue 28 item 3): the director's phone page of the tables with
+"""The pages of an event at the club: the director's phone page of the tables with
 a result form for each game, the correction's warning step, walk-in entries and their link to an
 account, the printable score sheets, and KaisaKaavio files in and out. The public page of the tables
 is the tournament's live page (its parts show the tables, and follow the tournament socket without a

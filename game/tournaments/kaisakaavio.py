@@ -1,4 +1,4 @@
-"""KaisaKaavio event files (issue 28): the XML the clubs' program saves, read into plain records and
+"""KaisaKaavio event files: the XML the clubs' program saves, read into plain records and
 written back, and the draw's replay against a file.
 
 The format, as the program's files show it: a `<Kilpailu>` with the event's settings as child elements

@@ -1,4 +1,4 @@
-"""Tournament pages (issue 18): a club admin's form, the tournament page (entries, standings, rounds,
+"""Tournament pages: a club admin's form, the tournament page (entries, standings, rounds,
 the bracket), the live page of the current round, and the POST actions (enter, withdraw, close the
 entries, swap a pairing, fix a result).
 

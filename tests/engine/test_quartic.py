@@ -42,7 +42,7 @@ def test_quartic_degrades_to_quadratic_and_linear() -> None:
 
 
 def test_touching_bodies_count_only_while_approaching() -> None:
-    # f(0) = 0: approaching (f' < 0) is a contact now, separating is none (pooltool PR #354).
+    # f(0) = 0: approaching (f' < 0) is a contact now, separating is none (https://github.com/ekiefl/pooltool/pull/354).
     assert earliest_contact4(0.0, 0.0, 1.0, -1.0, 0.0, 5.0) == 0.0
     assert earliest_contact4(0.0, 0.0, 1.0, 1.0, 0.0, 5.0) == math.inf
     assert earliest_contact2(0.0, -1.0, 0.0, 5.0) == 0.0

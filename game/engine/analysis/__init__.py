@@ -1,4 +1,4 @@
-"""The engine as a coach (issue 29): every shot valued in expected points under one stated stroke noise.
+"""The engine as a coach: every shot valued in expected points under one stated stroke noise.
 
 - :mod:`~game.engine.analysis.noise`: the Gaussian stroke noise (angle, speed, tip offset), the same
   for every player, with the reasons for its sigmas.

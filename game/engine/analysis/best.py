@@ -94,7 +94,7 @@ def ranked_shots(
 def engine_board(
     snapshot: Mapping[str, Any], k: int = 3, noise: StrokeNoise = STROKE_NOISE, samples: int = DEFAULT_SAMPLES
 ) -> list[dict[str, Any]]:
-    """The analysis board's answer (issue 29 item 3): :func:`best_shots` as plain dicts, each with the
+    """The analysis board's answer: :func:`best_shots` as plain dicts, each with the
     verdict the rules give its strike played exactly (``exact``: what the shot does when it comes off,
     the page's words and its motion; None if the physics could not finish it), so a page can say what
     each shot is and replay it. What the server's engine pool runs: plain data in and out."""

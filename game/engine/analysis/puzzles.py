@@ -1,4 +1,4 @@
-"""Shot puzzles from a match's analysis (issue 29, item 4): which played positions make a puzzle, what it
+"""Shot puzzles from a match's analysis: which played positions make a puzzle, what it
 asks, what it is about, and whether an answer solves it. Pure: plain data in and out, no Django.
 
 A position becomes a puzzle candidate when the engine's best shot there is *robust* (it scores in at

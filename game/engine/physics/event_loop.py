@@ -3,8 +3,8 @@
 Every ball follows its closed-form polynomial (``motion.MovingBall``). Each ball keeps three kinds of
 candidates: its next motion transition, its next table contact (cushion, facing, jaw tip or capture line)
 and, per pair of balls, their next contact. The loop takes the earliest candidate, hands it to the handler
-for its kind, and recomputes only the candidates of the balls that event changed (pooltool PR #133), so an
-event costs O(N) and not O(N^2).
+for its kind, and recomputes only the candidates of the balls that event changed
+(https://github.com/ekiefl/pooltool/pull/133), so an event costs O(N) and not O(N^2).
 
 Resting contacts (K-6.2). A ball at rest frozen to a cushion (``TableSpec.frozen_cushion``) that is set
 moving into it, by the cue or by another ball, does not hit the cushion: the rubber was already pressed

@@ -15,8 +15,9 @@ roots near tangency, exactly the grazing contacts that matter on a table with 4 
 
 A piece that starts already ``<= 0`` and decreasing is a contact "now" (touching bodies that approach):
 that is how overlaps left by rounding are caught instead of letting bodies pass through each other. Bodies
-that touch but separate are not in contact (pooltool PR #354). ``deep`` bounds how far below zero such a
-start may be: a straight segment seen from its back side is far below zero and must not count.
+that touch but separate are not in contact (https://github.com/ekiefl/pooltool/pull/354).
+``deep`` bounds how far below zero such a start may be: a straight segment seen from its back side is
+far below zero and must not count.
 ``graze`` (in units of f, a nanometre of penetration) ignores a piece whose lowest value only grazes zero
 by rounding, e.g. a ball rolling along a cushion past the tangent jaw tip of a middle pocket: such a
 "contact" has no approach speed and would only add a spurious event.

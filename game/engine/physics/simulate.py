@@ -3,9 +3,12 @@
 Leckie & Greenspan's event-based scheme (as in pooltool): every ball follows its closed-form polynomial;
 the next event is the earliest of all cached candidates (motion transitions, ball-ball contacts, table
 contacts); only the balls of that event get new polynomials, and only the candidates that involve them
-are recomputed (pooltool PR #133), so an event costs O(N) and not O(N^2).
+are recomputed (https://github.com/ekiefl/pooltool/pull/133), so an event costs O(N) and not O(N^2).
 
-Robustness (pooltool issues #39, #78, #154, #217, #257, PR #354):
+Robustness (the failures pooltool met and fixed:
+https://github.com/ekiefl/pooltool/issues/39, https://github.com/ekiefl/pooltool/issues/78,
+https://github.com/ekiefl/pooltool/issues/154, https://github.com/ekiefl/pooltool/issues/217,
+https://github.com/ekiefl/pooltool/issues/257, https://github.com/ekiefl/pooltool/pull/354):
 - contact times only count while the bodies approach; touching bodies that separate are left alone;
 - after every contact the bodies are moved a micrometre apart, and a start layout is de-penetrated;
 - a slight overlap (from rounding) that starts to close counts as a contact now, so nothing tunnels;
@@ -53,7 +56,8 @@ def _check_layout(table: TableSpec, balls: Mapping[str, BallState]) -> list[str]
 
 
 def _start_positions(table: TableSpec, balls: Mapping[str, BallState], ids: list[str]) -> list[list[float]]:
-    """Start centres, nudged onto the cloth and out of each other (de-penetration, issue #217).
+    """Start centres, nudged onto the cloth and out of each other (de-penetration, as
+    https://github.com/ekiefl/pooltool/issues/217 asks).
 
     A ball left hanging in a pocket's jaws by the previous shot keeps its place; any other centre off the
     cloth by more than ``_START_SLACK`` is an impossible layout.

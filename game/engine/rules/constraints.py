@@ -78,7 +78,7 @@ def _refusal(state: MatchState, call: dict[str, Any], said: dict[str, RuleError]
     up to the input path's, with their locals (the engine, the snapshot, the event being built), and the
     caller's ``said`` holds the error back, a cycle only the cyclic GC frees. One such cycle per input,
     about 190 objects, was most of the server's cyclic garbage under load, and its collections were the
-    event loop's longest stops (docs/performance-load.md, round 22)."""
+    event loop's longest stops (docs/decisions/no-cyclic-garbage.md)."""
     try:
         validate_call(state, Call(**call))
     except RuleError as exc:

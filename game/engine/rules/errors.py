@@ -17,7 +17,7 @@ class RuleError(ValueError):
 
     A refusal made by :func:`refuse` says its words only when someone reads ``message`` (or prints the
     error): the constraints try a few dozen calls per position to find the legal ones and most of the
-    refused ones are never read (issue 30: the words were about a fifth of the constraints' time, and the
+    refused ones are never read (the words were about a fifth of the constraints' time, and the
     constraints up to a third of a placement's CPU on the server)."""
 
     def __init__(

@@ -96,7 +96,7 @@ class Match:
     ) -> Match:
         """A match in phase ``lag``. ``players[0]`` is the first-joined player (lag side y < W/2).
 
-        ``teams``: a team match (issue 18): ``players`` then name the two teams (each shares one cue
+        ``teams``: a team match: ``players`` then name the two teams (each shares one cue
         ball and one score) and ``teams[i]`` lists team i's members (2 to 4) in their fixed rotation;
         the first members lag (K-3.1), and a team whose visit ends hands its next visit to its next
         member. Fouls, ball in hand and the time limit apply to the team.

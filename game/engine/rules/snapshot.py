@@ -99,7 +99,7 @@ def to_snapshot(state: MatchState) -> dict[str, Any]:
         # Online shot-clock counts: written only while one runs, so snapshots stored before the server
         # clocks read back unchanged (no migration) and most snapshots stay as they were.
         **({"timeouts": [state.timeouts[0], state.timeouts[1]]} if any(state.timeouts) else {}),
-        # Team matches only (issue 18): the members in rotation order and, per team, the index of the
+        # Team matches only: the members in rotation order and, per team, the index of the
         # member whose visit it is or comes next; a one-to-one snapshot stays exactly as before.
         **(
             {"teams": [list(state.teams[0]), list(state.teams[1])], "at_table": list(state.at_table)}
@@ -381,7 +381,7 @@ def _timeouts(value: Any) -> tuple[int, int]:
     return (a, b)
 
 
-#: Team sizes a team match allows (issue 18: 2 vs 2 up to 4 vs 4); a one-to-one match has no teams.
+#: Team sizes a team match allows (2 vs 2 up to 4 vs 4); a one-to-one match has no teams.
 TEAM_SIZES = range(2, 5)
 
 

@@ -1,4 +1,4 @@
-"""Challenges from a player's profile (issue 17): a match reserved for one invited player.
+"""Challenges from a player's profile: a match reserved for one invited player.
 
 A challenge is an open match (status OPEN) whose `challenged` field names the only user who may take
 the seat: he accepts (`challenge_accept`, which is `match_join`: the match starts) or declines

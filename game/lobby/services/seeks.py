@@ -1,4 +1,4 @@
-"""Quick pairing (issue 17): a queue of seeks, matched by rating within a window that widens with the wait.
+"""Quick pairing: a queue of seeks, matched by rating within a window that widens with the wait.
 
 The queue is the `Seek` table, so every server process sees it: a seek is written by the lobby socket
 that asked (game.lobby.consumer.LobbyConsumer), paired at once if a partner waits, and otherwise by the

@@ -1,4 +1,4 @@
-"""`python manage.py bench_analysis`: the shot analysis of a fixed 40-shot match, timed (issue 29).
+"""`python manage.py bench_analysis`: the shot analysis of a fixed 40-shot match, timed.
 
 A benchmark, not a test: it prints figures. The match is made inside the command, without a database:
 the first 40 shots of a bot match (levels 2 and 3) from a fixed seed, every search bounded by its

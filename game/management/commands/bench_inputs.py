@@ -7,8 +7,8 @@ services the consumer calls (`PLAY_ROUTES`: lag, break choice, placement, shot),
 per input, and the wall and CPU time (this thread's, so the figure is the GIL time the input takes from
 a daphne process's event loop) at p50 / p95, and the database server's CPU for it when PostgreSQL runs on
 this machine (its backend process's run time, read from /proc: the other half of an input's cost on a
-shared host, which no figure of this process shows). The capacity issue (docs/performance-load.md) reads its
-"per input" figures from here: the load benchmark only shows their sum, queued behind each other.
+shared host, which no figure of this process shows). The capacity figures of docs/benchmarks.md read
+their "per input" costs from here: the load benchmark only shows their sum, queued behind each other.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`python manage.py bot_ladder --matches N --seed S`: each computer level against the next one up.
 
-A benchmark, not a test (issue 29): it prints figures. Every pair of neighbouring levels plays N
+A benchmark, not a test: it prints figures. Every pair of neighbouring levels plays N
 matches on the engine alone through the one bot match loop (:func:`game.engine.bot.play.play_match`,
 ``bot_match``'s too), match i on seed S + i, the seats and the break alternating (the higher level
 breaks in the even matches whoever wins the lag, K-3.2). Per level it prints the win rate, points per

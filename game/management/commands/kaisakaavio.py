@@ -1,5 +1,5 @@
 """`python manage.py kaisakaavio replay FILE`: Kaiza's double-loss draw measured against a KaisaKaavio
-event file (issue 28, a benchmark like `loadtest`).
+event file (a benchmark like `loadtest`).
 
 Kaiza draws the file's event with the file's results, taken one at a time as the program's own
 replay takes them (game/tournaments/kaisakaavio.py, `replay`), and lists its games in the program's

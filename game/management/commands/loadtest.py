@@ -5,7 +5,7 @@ matches' sockets are spread round-robin over them, or with ``--spread match`` ea
 M matches (``--matches``), each with two bot-driven players and S spectators (``--spectators``), play
 for ``--duration`` seconds; then the table of latencies (p50/p95/p99/max), messages per second, errors
 and versions missed is printed.
-The run is judged against the bars (issue 19): any error or missed version, a shot round trip p99 over
+The run is judged against the bars: any error or missed version, a shot round trip p99 over
 ``--max-shot-p99`` (ms, every row: shooter, opponent, spectators), an aim relay p99 over
 ``--max-aim-p99`` (ms, both rows: the opponent's and the spectators') or a server's peak RSS over
 ``--max-rss`` (MB, of each ``--server-pid``) prints ``result: FAILED`` with each reason and exits 1; a
@@ -104,7 +104,7 @@ def missed_bars(stats: LoadStats, options: dict[str, Any], peaks: dict[int, int 
             ("shooter", stats.shot_shooter),
             ("opponent", stats.shot_opponent),
             ("spectators", stats.shot_spectator),
-            # The featured match's own players apart too (issue 30: a crowd must not slow its players):
+            # The featured match's own players apart too (a crowd must not slow its players):
             # in the shooter and opponent rows their few samples are lost among every other match's.
             ("featured players", stats.shot_featured_players),
         ):

@@ -1,5 +1,5 @@
-"""`python manage.py make_puzzles --matches N`: shot puzzles from the last N finished rated matches
-(issue 29, item 4).
+"""`python manage.py make_puzzles --matches N`: shot puzzles from the last N finished rated
+matches.
 
 Each match is analysed in this process with the pure analysis (game.engine.analysis.analyse_match,
 ``--samples`` noisy strikes a shot: fewer is faster and rougher) and its puzzles stored by

@@ -1,4 +1,4 @@
-"""Reads of a match's stored shot analysis (issue 29) for its pages: the status and progress, and once
+"""Reads of a match's stored shot analysis for its pages: the status and progress, and once
 done, per player the figures and beside every shot the engine's best shot in words.
 
 Players read words, never ids: the call is said with the rules' own ball and pocket names

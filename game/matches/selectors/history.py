@@ -77,7 +77,7 @@ def entry_words(t: str, data: dict[str, Any], verdict: dict[str, Any], english: 
 
     A shot's, a placement's or a timeout's entry says the verdict's sentence: where the verdict already
     carries it in every language (`worded_event_data` words it first), those words are taken, not made
-    a second time (the sentences of six readings were ~6% of an input's CPU, issue 30)."""
+    a second time (the sentences of six readings were ~6% of an input's CPU)."""
     said = verdict.get("words")
     if t in VERDICT_SENTENCE_TYPES and isinstance(said, dict) and said.get(words.DEFAULT_LANGUAGE):
         return {language: str(text) or english for language, text in said.items()}

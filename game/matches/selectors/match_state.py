@@ -28,7 +28,7 @@ from game.engine.table import TableSpec, kaisa_table
 from game.models import Match, Profile, Shot
 from game.teams.selectors import team_lineup, team_name, team_place
 
-# The three settings below are read at each call, not at import (issue 27): a test's settings
+# The three settings below are read at each call, not at import: a test's settings
 # override, or a server given other values, is obeyed by the code already loaded.
 
 

@@ -103,7 +103,7 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
 
     One query for the row (with the newest chat message's id), and the rest from `SNAPSHOT_PARTS`
     while the version is the one they were built at: a restart's 700 reconnections built each part
-    700 times (docs/performance-load.md, round 14)."""
+    700 times (docs/decisions/snapshot-parts-per-version.md)."""
     match = (
         Match.objects.select_related("player1", "player2", "club")
         .annotate(chat_top=Subquery(ChatMessage.objects.filter(match=OuterRef("pk")).order_by("-id").values("id")[:1]))
@@ -196,7 +196,7 @@ def match_presence(*, match_id: str) -> dict[str, Any]:
     fresh = MatchConnection.objects.filter(match_id=match_id, seen_at__gte=fresh_since())
     seated = list(fresh.filter(seat__isnull=False).values_list("seat", "user_id"))
     # The crowd as one number counted by the database: a featured match's 2,000 spectator rows were read
-    # into Python and counted there, once a second per process while they came and went (issue 30).
+    # into Python and counted there, once a second per process while they came and went.
     spectators = fresh.filter(seat__isnull=True).aggregate(
         viewers=Count(Coalesce(NullIf("viewer", Value("")), "channel_name"), distinct=True)
     )["viewers"]
@@ -250,7 +250,7 @@ def match_open_list(*, limit: int = OPEN_MATCHES_SHOWN) -> list[dict[str, Any]]:
                 "rating": round(profile.rating) if profile else None,
                 "creator_is_guest": bool(profile and profile.is_guest),
                 "rated": match.rated,
-                # a team match: members per team and the places still open (issue 18)
+                # a team match: members per team and the places still open
                 "team_size": match.team_size,
                 "open_places": 2 * match.team_size - match.team_seats.count() if match.team_size else None,
                 "time_limit": match.time_limit,
@@ -307,7 +307,7 @@ def matches_in_progress_for(*, user: AnyUser) -> list[dict[str, Any]]:
                 "your_turn": seat is not None
                 and (player_name(match, user) if match.team_size else names[seat]) in pending,
                 "rated": match.rated,
-                # what kind of match, so a team or tournament match reads as one (issue 17)
+                # what kind of match, so a team or tournament match reads as one
                 "team_size": match.team_size,
                 "tournament": bool(getattr(match, "in_tournament", False)),
                 "challenged": profile_name(user=match.challenged) if match.challenged_id else None,

@@ -1,4 +1,4 @@
-"""The parts of a match's snapshot that only a new version changes, kept per process (issue 30, item 2).
+"""The parts of a match's snapshot that only a new version changes, kept per process.
 
 A socket that connects, and one that fell too far behind, gets the whole `snapshot`
 (`match_snapshot_message`). Most of it moves only with the match's version: the state with its

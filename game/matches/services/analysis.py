@@ -1,4 +1,4 @@
-"""The shot analysis of a finished match, as stored (issue 29, game.models.MatchAnalysis): asked for,
+"""The shot analysis of a finished match, as stored (game.models.MatchAnalysis): asked for,
 taken, advanced shot by shot, finished or failed. Each write is one short transaction; the CPU work
 (game.engine.analysis) runs in the computer player's pool (game.matches.analysis_runner), never here.
 

@@ -19,7 +19,7 @@ versioned events are stored, and the caller publishes them.
 - Disconnect grace: the absent player loses; both absent, or before the break: aborted (K-9.3). A bot
   is always present, so a bot match ends when its human has gone past the grace.
 - K-11: the warning (the last 5 minutes) and the limit are noted on time, announced by `notice`.
-- Tournaments (issue 18): a tournament whose start time has come begins, and a player who has not come
+- Tournaments: a tournament whose start time has come begins, and a player who has not come
   to a tournament match 10 minutes after it was made loses it by forfeit
   (`game.tournaments.services.clocks`, a clock source polled here with the rest). A team match
   starts at once, so until both teams have come (a member of each on the page) its disconnect grace
@@ -67,7 +67,7 @@ def deadlines_fire_due(*, now: float | None = None, limit: int = BATCH) -> list[
 
 
 def poll_steps(due: list[str], now: float) -> list[Callable[[], ClockFired]]:
-    """The one walk of a poll of the server clocks (issue 27: it was written twice): each due match's
+    """The one walk of a poll of the server clocks (it was written twice): each due match's
     deadlines (`due`, from :func:`deadlines_due`), then every registered clock source, each step a
     transaction of its own. `deadlines_fire_due` runs the steps in a row; the clock runner runs each
     in the database pool and publishes what it fired before the next, so a poll with many deadlines

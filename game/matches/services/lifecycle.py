@@ -40,7 +40,7 @@ def check_range(name: str, value: int | None, low: int, high: int) -> int | None
 
 
 def clock_settings(clock: EventClock | None, time_limit: int | None) -> tuple[int | None, dict[str, Any]]:
-    """A new match's `time_limit` and `ruleset` JSON from an event's clock (issue 28): the clock's
+    """A new match's `time_limit` and `ruleset` JSON from an event's clock: the clock's
     limit and numbers (checked here, at the edge), or `time_limit` alone with the K-11 defaults. A
     clock and a different `time_limit` both given are refused: one of them would be ignored."""
     if clock is None:

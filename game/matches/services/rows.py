@@ -1,14 +1,13 @@
 """The input path's statements, written once by hand: the hottest writes of the site.
 
-Every player input and server clock takes the same few statements (game.matches.services.inputs): read
-the locked Match row with what the input needs to know beside it, store the event, store the Shot row,
-save the changed columns. Through the ORM each of them cost about a millisecond of query building on
-the database thread of a daphne process, and that thread shares the GIL with the event loop that relays
-every aim (docs/performance-load.md, round 6: 7 statements, 15 ms of CPU per input, most of it Django
-compiling queries). Here the SQL is built once per model and column list from the models' own
-metadata (table, column and field names stay in game.models, their one home), values go through each
-field's own `get_db_prep_save` (JSON, dates and booleans stay Django's business), and the read is one
-statement instead of three.
+Every player input and server clock takes the same few statements (game.matches.services.inputs): read the
+locked Match row with what the input needs to know beside it, store the event, store the Shot row, save the
+changed columns. Through the ORM each of them cost about a millisecond of query building on the database
+thread of a daphne process, and that thread shares the GIL with the event loop that relays every aim (7
+statements took 15 ms of CPU per input, most of it Django compiling queries). Here the SQL is built once per
+model and column list from the models' own metadata (table, column and field names stay in game.models, their
+one home), values go through each field's own `get_db_prep_save` (JSON, dates and booleans stay Django's
+business), and the read is one statement instead of three.
 
 Works on PostgreSQL and SQLite alike (plain SQL; `FOR UPDATE` only where the database has it).
 
@@ -17,11 +16,9 @@ out as one statement (`batched_writes`): the event, the row's columns and the Sh
 one `WITH w0 AS (INSERT ...), w1 AS (UPDATE ...) INSERT ...` statement, one round trip, one execution,
 one prepared plan. Under
 the load benchmark the one database thread of a daphne process spent more of each input waiting on
-round trips than running Python (docs/performance-load.md, round 9: three statements became one round
-trip through psycopg's pipeline mode), and each statement's trip through psycopg and Django cost the
-thread about a tenth of a millisecond more (round 25: one statement for the three). The statements are
-prepared (`_cursor`): PostgreSQL parses and plans each once per pooled connection, not once per input
-(round 19).
+round trips than running Python, and each statement's trip through psycopg and Django cost the thread
+more again (docs/decisions/input-writes-in-one-statement.md). The statements are prepared (`_cursor`):
+PostgreSQL parses and plans each once per pooled connection, not once per input.
 """
 
 from __future__ import annotations
@@ -47,7 +44,7 @@ def _db() -> BaseDatabaseWrapper:
     """The default database's connection of this thread, looked up once per statement: `django.db.connection`
     is a proxy that finds it again (an asgiref Local lookup) at every attribute read, and the fields'
     `get_db_prep_save` and the cursor set-up read it dozens of times per input (about a twentieth of an
-    input's CPU on the database thread in py-spy, docs/performance-load.md round 20)."""
+    input's CPU on the database thread in py-spy)."""
     return connections[DEFAULT_DB_ALIAS]
 
 

@@ -48,7 +48,7 @@ BOT_CHOICES: list[tuple[str, str | Promise]] = [("human", gettext_lazy("A person
 ]
 
 
-#: 1 vs 1, or a team match (issue 18: 2 vs 2 to 4 vs 4, the sizes the engine allows).
+#: 1 vs 1, or a team match (2 vs 2 to 4 vs 4, the sizes the engine allows).
 TEAM_SIZE_CHOICES = [(n, format_lazy(gettext_lazy("{n} vs {n}"), n=n)) for n in (1, *TEAM_SIZES)]
 
 
@@ -66,7 +66,7 @@ def _setting(**words: Any) -> WholeNumberField:
 
 
 class EventClockForm(forms.Form):
-    """An event's clock and target (issue 28, K-11), shared by the tournament and the match forms: a
+    """An event's clock and target (K-11), shared by the tournament and the match forms: a
     preset, and any of its numbers replaced. Each number is read as typed, digits 0 to 9
     (WholeNumberField); the ranges are checked once, by
     game/matches/clock_presets.py (its words become the form's errors); `cleaned_data["clock"]` is the
@@ -152,7 +152,7 @@ class CreateMatchForm(EventClockForm):
         empty_value=None,
         label=gettext_lazy("Players per side"),
     )
-    #: A club's slug: the match counts for that club (its members only; issue 17). Free text here, the
+    #: A club's slug: the match counts for that club (its members only). Free text here, the
     #: service checks the membership, so a forged value gets the same clear refusal.
     club = forms.CharField(required=False, max_length=64, label=gettext_lazy("Club"))
 

@@ -102,7 +102,7 @@ def replay_json(request: HttpRequest, match_id: str) -> HttpResponse:
     return response
 
 
-# --- Shot analysis (issue 29) ---------------------------------------------------------------------
+# --- Shot analysis --------------------------------------------------------------------------------
 
 
 def _wants_json(request: HttpRequest) -> bool:

@@ -1,4 +1,4 @@
-"""The analysis board (issue 29 item 3): "Ask the engine" on any practice position.
+"""The analysis board: "Ask the engine" on any practice position.
 
 A practice position (its code, :mod:`game.site.selectors.practice`) is what every way to the board
 carries: the practice table itself, a replay's "Practise this shot" link, a puzzle's "Open on the

@@ -1,4 +1,4 @@
-"""The practice table (`/practice/`, issue 17): any position, any call, the server's engine, nothing stored.
+"""The practice table (`/practice/`): any position, any call, the server's engine, nothing stored.
 
 The position lives in the page and in its link, never in the database: every request carries it as a
 *position code* (:func:`position_code`), the server decodes and validates it (:func:`read_position`), acts

@@ -1,5 +1,5 @@
-"""The rules page (`/rules/`): `docs/rules.md`, the one source of the rules (issue 15), rendered to HTML,
-and its translations `docs/rules.fi.md` and `docs/rules.ru.md` (issue 16), which keep every anchor of the
+"""The rules page (`/rules/`): `docs/rules.md`, the one source of the rules, rendered to HTML,
+and its translations `docs/rules.fi.md` and `docs/rules.ru.md`, which keep every anchor of the
 English text, so a verdict's link `/rules/#K-6.2` lands on the same rule in every language.
 
 The document is Markdown with an anchor ``<a id="K-x.y"></a>`` before each rule and section, so that every
@@ -37,7 +37,7 @@ RULES_PATHS: dict[str, Path] = {
 #: A rule id as the rules document and the verdicts write it: a section (K-5) or a rule (K-5.3).
 RULE_ID = re.compile(r"\bK-\d+(?:\.\d+)?\b")
 #: Where each document's player-facing part ends: what follows ("In the code": module names) is for
-#: developers reading the file, not for players (a Russian page that ended in file names, issue 25).
+#: developers reading the file, not for players (a Russian page that ended in file names).
 DEVELOPERS_ONLY = "<!-- The site shows the rules up to here;"
 _ANCHOR_OPEN = re.compile(r'^<a id="([^"<>]+)">$')
 _HEADINGS = ("h1", "h2", "h3", "h4")

@@ -1,4 +1,4 @@
-"""The first-game tutorial (`/learn/`, issue 16): five positions on a real table, each with one goal, and the
+"""The first-game tutorial (`/learn/`): five positions on a real table, each with one goal, and the
 judging of a player's try by the same engine that judges a match (ARCHITECTURE section 3: the physics'
 ``simulate`` through ``Match.shoot``, the rules' verdict). Nothing is stored: a try starts from the step's
 fixed position every time, so this is a read, and a try is as cheap to refuse as a socket frame.

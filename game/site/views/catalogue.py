@@ -4,7 +4,7 @@ Pages load `/jsi18n/<lang>/`, the language in force on the page (the `django_lan
 `Accept-Language`) written into the URL. A browser caches by URL, so after the header's language switch
 the page asks for another URL and cannot reuse the English copy: with one URL for every language and a
 fixed Last-Modified, a conditional request after the switch was answered 304 and the match page stayed
-half English (issue 25).
+half English.
 
 Each response carries an ETag made of its language and a digest of the compiled catalogues (the same
 in every process, new with every deploy that changes a word) and `Cache-Control: no-cache`, so the

@@ -1,4 +1,4 @@
-"""The first-game tutorial (`/learn/`, issue 16): the page, one try of a step, and "done".
+"""The first-game tutorial (`/learn/`): the page, one try of a step, and "done".
 
 Thin: the steps and the judging of a try are :mod:`game.site.selectors.tutorial` (the engine, nothing stored);
 these views parse the request, count the try against the address's limit, and answer JSON the page's

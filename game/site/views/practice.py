@@ -1,4 +1,4 @@
-"""The practice table (`/practice/`, issue 17): the page and its one JSON endpoint.
+"""The practice table (`/practice/`): the page and its one JSON endpoint.
 
 Thin: positions, codes and shots are :mod:`game.site.selectors.practice` (the engine, nothing stored); these
 views read the link's position, count each request against the address's limit, and answer JSON the
@@ -101,7 +101,7 @@ def _refused(code: str, message: str, status: int, **extra: object) -> JsonRespo
 
 @require_POST
 async def practice_ask(request: HttpRequest) -> JsonResponse:
-    """POST /practice/ask/ with ``{"position": code}``: the analysis board's answer (issue 29 item 3),
+    """POST /practice/ask/ with ``{"position": code}``: the analysis board's answer,
     the engine's three best shots (game.site.selectors.engine_board), searched in the engine pool so the
     server's loop never waits on it; 400 with the reason for a refused question, 429 past the limits
     per minute, 409 while the same person or address waits for an answer already, 503 at once when the

@@ -3,7 +3,7 @@
 An event is its format and its draw list (the entrants in the order they were drawn, seeds placed
 first: :mod:`game.tournaments.pairing.draw_seeding`); its state is that and every game drawn so far, in
 draw order, each with its result once it has one. Everything else (who is out, who waits, the next
-game, the placings) is derived, so the same list and results always give the same draw (issue 28).
+game, the placings) is derived, so the same list and results always give the same draw.
 
 A game has a round (`round`) and each player his own round in it (`first_round`, `second_round`): a
 player who rested plays his own round 3 against someone in his round 4, in round 4.

@@ -210,7 +210,7 @@ def placing(seeds: list[int], winners: Mapping[Slot, int | None], *, double: boo
 def placing_ranks(seeds: list[int], winners: Mapping[Slot, int | None], *, double: bool) -> list[tuple[int, int]]:
     """:func:`placing` with each entry's final placing, shared by the entries that went out in the same
     round (the two losing semi-finalists are both 3rd, four quarter-finalists 5th), as a club's ranking
-    series scores a knockout (issue 28): the seed orders the list, never the placing."""
+    series scores a knockout: the seed orders the list, never the placing."""
     out_in = _out_rounds(seeds, winners, double=double)
     top = champion(seeds, winners, double=double)
     ordered = placing(seeds, winners, double=double)

@@ -1,4 +1,4 @@
-"""What the pages of an event at the club read (issue 28 item 3): each real table with the game on
+"""What the pages of an event at the club read: each real table with the game on
 it, the drawn games waiting for a table, the results entered, and the score sheets to print."""
 
 from __future__ import annotations

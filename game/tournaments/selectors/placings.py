@@ -1,5 +1,5 @@
 """A finished tournament's final placings, one per entry, for whoever scores events by placing (a
-club's ranking series, issue 28): the one place that says what "5th" means in every format.
+club's ranking series): the one place that says what "5th" means in every format.
 
 - The drawn formats (double loss, cup) store their placings when they end (`TournamentEntry.place`,
   game/tournaments/services/draw.py); they are read as stored.

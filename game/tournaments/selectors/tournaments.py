@@ -310,7 +310,7 @@ def rounds(*, tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def draw_view(*, tournament: Tournament) -> dict[str, Any] | None:
-    """What the pages show of a double-loss draw (issue 28): the games in progress, the draw list with
+    """What the pages show of a double-loss draw: the games in progress, the draw list with
     each player's losses and the round he went out in, and the final placings once it is over. None
     for the other formats and before the entries close (there is no list yet)."""
     if not is_drawn(tournament) or tournament.status not in PLAYED:
@@ -376,7 +376,7 @@ def is_scheduled(tournament: Tournament) -> bool:
 def status_words(tournament: Tournament) -> str:
     """The status a reader sees. Closing the entries makes a tournament `running` (its round 1 is
     paired), but nothing is played before the server clock starts it at the start time, so until then
-    it says when it starts (issue 25: "Running" above a round that "starts at the start time")."""
+    it says when it starts ("Running" above a round that "starts at the start time")."""
     if is_scheduled(tournament):
         start = formats.date_format(timezone.localtime(tournament.starts_at), "DATETIME_FORMAT")
         return gettext("Entries closed · starts %(start)s") % {"start": start}

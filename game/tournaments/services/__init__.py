@@ -1,4 +1,4 @@
-"""Tournament writes (issue 18): setup (create, enter, close the entries, swap a pairing) and play
+"""Tournament writes: setup (create, enter, close the entries, swap a pairing) and play
 (rounds, matches, results, no-shows, fixes). Re-exported here for callers."""
 
 from game.tournaments.services.base import TournamentError

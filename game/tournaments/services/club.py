@@ -1,4 +1,4 @@
-"""An event played at the club on real tables (issue 28 item 3): the director's (or the players')
+"""An event played at the club on real tables: the director's (or the players')
 results entered by hand, and corrections that draw the later games again (its walk-ins:
 walk_ins.py).
 

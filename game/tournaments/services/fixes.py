@@ -1,6 +1,6 @@
-"""An admin's fixed result (issue 18): a decided pairing's winner set again, with the reason and the
+"""An admin's fixed result: a decided pairing's winner set again, with the reason and the
 result before kept (TournamentResultFix); the tournament's winner follows, and a drawn format's draw
-is fed the fixed result (issue 28)."""
+is fed the fixed result."""
 
 from __future__ import annotations
 

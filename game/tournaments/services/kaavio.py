@@ -1,4 +1,4 @@
-"""KaisaKaavio files in and out (issue 28 item 5): a club's event imported from the program's XML as
+"""KaisaKaavio files in and out: a club's event imported from the program's XML as
 an event at the club, and any drawn event written back in the same format, so a club can move between
 the two programs.
 

@@ -204,7 +204,7 @@ def create_match(tournament: Tournament, first: list[Any], second: list[Any]) ->
     0 and the seat 1 waits for the second's (matches.lifecycle.match_join lets only them in). A team
     pairing's match has every member seated at once, the first entry as team 0, each team in its
     playing order, rated as the tournament is (docs/teams.md: each member against the other team's
-    mean), and starts at once. Its clock and target are the tournament's (issue 28); one made before
+    mean), and starts at once. Its clock and target are the tournament's; one made before
     tournaments had them (an empty `ruleset`) keeps its time limit alone, as then."""
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit) if tournament.ruleset else None
     limit = None if clock is not None else tournament.time_limit

@@ -94,7 +94,7 @@ def next_visit(state: MatchState) -> MatchState:
 
 
 def rotate(state: MatchState, side: int) -> MatchState:
-    """Team matches: ``side``'s next visit goes to its next member, in the fixed order (issue 18)."""
+    """Team matches: ``side``'s next visit goes to its next member, in the fixed order."""
     if state.teams is None:
         return state
     at = list(state.at_table)

@@ -36,7 +36,7 @@ DEFAULT_LANGUAGE = "en"
 
 CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH, "fi": FINNISH, "ru": RUSSIAN}
 
-#: A `words` map's key for a portrait table's sentence: ``"fi@portrait"`` (issue 25). Only sentences
+#: A `words` map's key for a portrait table's sentence: ``"fi@portrait"``. Only sentences
 #: that name a pocket differ, and only those get the key; a page that draws the table in portrait
 #: reads ``<lang>@portrait`` first (static/game/js/i18n.js `said`).
 PORTRAIT = "@portrait"
