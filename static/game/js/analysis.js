@@ -1,5 +1,5 @@
 /**
- * The replay page's shot analysis while it runs (issue 29): the server sends `analysis {status, done,
+ * The replay page's shot analysis while it runs: the server sends `analysis {status, done,
  * total}` to the match's group after every shot; this turns each into what the page shows. Pure: the
  * replay page owns the socket (through net.js) and the element.
  */

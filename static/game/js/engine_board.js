@@ -1,5 +1,5 @@
 /**
- * The analysis board's list (issue 29 item 3): the engine's answer for a practice position, as the
+ * The analysis board's list: the engine's answer for a practice position, as the
  * server sent it (game/site/selectors/engine_board.py), turned into what the page shows. Pure: words
  * come from the page (`words(key)`), numbers from the answer; nothing here judges a shot, the server's
  * engine did. The practice page (practice.js) asks, draws these items and replays a shot on demand.

@@ -1,6 +1,6 @@
 /**
  * What a player's intent (a drag, a key, a button: ui/controls.js, input/pointer.js, input/keyboard.js)
- * does to the match page: pure functions of the state, unit-tested with `node --test` (issue 27).
+ * does to the match page: pure functions of the state, unit-tested with `node --test`.
  *
  * `intend(state, intent, env)` returns the next state and the effects to carry out, in order; main.js
  * owns the one mutable state and the socket, and only carries the effects out:
@@ -73,7 +73,7 @@ export function autoCall(state, table) {
   return setCall(state, { ball, pocket }, false);
 }
 
-/** The live aim to send, or none: not my turn, or my shot is on its way (it would be refused, issue 25). */
+/** The live aim to send, or none: not my turn, or my shot is on its way (it would be refused). */
 export function aimEffects(state) {
   const actions = myActions(state);
   if ((!actions.includes("shoot") && !actions.includes("lag")) || sending(state)) return [];
@@ -111,7 +111,7 @@ export function placementOf(state) {
   return mine ? mine.placement : null;
 }
 
-/** An arrow key or Enter while placing: the ball moves (1 mm, Shift 10 mm) or is placed (issue 17). */
+/** An arrow key or Enter while placing: the ball moves (1 mm, Shift 10 mm) or is placed. */
 export function placementKey(state, intent, transform) {
   const where = placementOf(state);
   const ball = where ? where.ball : myCueBall(state);
@@ -147,7 +147,7 @@ export function hoverCursor(state, table, point) {
   const balls = restingBalls(state);
   const ball = ballAtPoint(table, balls, point);
   const cue = balls[myCueBall(state)];
-  // The butt pulls the cue back at once: it shows it can be grabbed (issue 25).
+  // The butt pulls the cue back at once: it shows it can be grabbed.
   if (ball === myCueBall(state) || (cue && pressOn(cue, state.aim.angle, point, table.ball_radius) === "butt")) return "grab";
   if (ball || pocketAtPoint(table, point)) return "pointer";
   return "crosshair";
@@ -167,7 +167,7 @@ export function hoverGhost(state, point) {
   return setUi(state, { ghost: { pos, ok } });
 }
 
-/** Skip the running shot (issue 25 item 15): this page snaps to the state it has; nothing is sent. */
+/** Skip the running shot: this page snaps to the state it has; nothing is sent. */
 export function skipNow(state, table) {
   if (!skippable(state)) return { state, effects: [] };
   return { state: autoCall(skipSteps(state), table), effects: [{ kind: "hush" }] };
@@ -189,7 +189,7 @@ function withAim(state, aim) {
 function pick(state, intent, env) {
   const { table } = env;
   const balls = restingBalls(state);
-  // A ball hit squarely, else a pocket, else the nearest ball within a finger's reach (issue 17).
+  // A ball hit squarely, else a pocket, else the nearest ball within a finger's reach.
   const reach = env.transform ? pickRadius(env.transform.scale, table.ball_radius) : table.ball_radius;
   const hit = ballAtPoint(table, balls, intent.point);
   const pocket = hit ? null : pocketAtPoint(table, intent.point);
@@ -213,7 +213,7 @@ function placeMove(state, intent) {
   const pos = clampPlacement(where, intent.point);
   const check = placementCheck(where, pos);
   let next = setPlacing(state.ui.ghost ? setUi(state, { ghost: null }) : state, { ball, pos, ok: check.ok, reason: check.reason });
-  // The reason in words too, under the call, for whoever cannot see the red ring (issue 17).
+  // The reason in words too, under the call, for whoever cannot see the red ring.
   const words = check.ok ? null : placementWords(check.reason);
   if (words !== (next.ui.why || null)) next = setUi(next, { why: words });
   return done(next);

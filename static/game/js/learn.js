@@ -1,5 +1,5 @@
 /**
- * Boot of the tutorial page (`/learn/`, issue 16): five positions, each played on the shared free table
+ * Boot of the tutorial page (`/learn/`): five positions, each played on the shared free table
  * (free_table.js: the match page's state, renderer, controls and inputs). The server judges every try
  * with the real engine (game/site/selectors/tutorial.py); this module says what a try carries and shows the
  * outcome.

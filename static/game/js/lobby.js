@@ -15,7 +15,7 @@ function cell(text, label = "") {
   return td;
 }
 
-/** A team match's type (issue 18): "2 vs 2 · 3 open". */
+/** A team match's type: "2 vs 2 · 3 open". */
 export function teamWords(m) {
   return interpolate(gettext("%(size)s vs %(size)s · %(open)s open"), { size: m.team_size, open: m.open_places });
 }

@@ -86,7 +86,7 @@ function boot(root) {
     onMessage: (msg) => {
       sound.heard(msg, state.version !== null);
       lastShot.heard(msg);
-      // Our own shot answered: only now do spin and power go back (a refusal keeps them, issue 25).
+      // Our own shot answered: only now do spin and power go back (a refusal keeps them).
       const ours = msg.t === "shot" && msg.d && msg.d.ack != null && msg.d.ack in state.sent;
       set(receive(state, msg, clockNow(), epochNow()));
       if (ours && !keepStrike()) set(setAim(state, { speed: DEFAULT_AIM.speed, side: 0, height: 0 }));

@@ -17,7 +17,7 @@ const MIN_AIM_INTERVAL_MS = 55; // the server relays at most 20 aims a second
 const CATCH_UP_INTERVAL_MS = 1500;
 /** A ping when nothing was heard for this long (the server also beats every 2 s). */
 export const PING_INTERVAL_MS = 2000;
-/** Nothing heard for this long: the connection is lost (issue 12: within 6 s). */
+/** Nothing heard for this long: the connection is lost, and the player knows it within 6 s. */
 export const SILENCE_MS = 6000;
 /** An input unanswered for this long is sent again, with the same ack. */
 export const RESEND_MS = 5000;
@@ -71,7 +71,7 @@ export function randomTabId(random = null) {
 
 /**
  * The ack ids of one tab: `tab * 2^21 + n`, n = 1, 2, … Two tabs (or a reload) draw different random
- * tab ids, so their acks never meet even when opened in the same millisecond (issue 13 item 7); every
+ * tab ids, so their acks never meet even when opened in the same millisecond; every
  * ack stays below 2^53 (protocol MAX_ACK), so a JavaScript number holds it exactly.
  */
 export function createAckSource(tabId = randomTabId()) {

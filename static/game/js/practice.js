@@ -1,11 +1,11 @@
 /**
- * Boot of the practice table (`/practice/`, issue 17): any position, any call, the server's engine,
+ * Boot of the practice table (`/practice/`): any position, any call, the server's engine,
  * undo and a link, on the shared free table (free_table.js). The position is the server's code
  * (game/site/selectors/practice.py): every request carries it, every answer gives the next one with its
  * `state`, so undo is a stack of (code, state) pairs the server made, and the link is the code in the
  * URL. Nothing is stored anywhere but this page.
  *
- * "Ask the engine" (the analysis board, issue 29) asks the server's engine for its three best shots from
+ * "Ask the engine" (the analysis board) asks the server's engine for its three best shots from
  * the position shown; "Show this shot" plays one from that position, exactly, as any shot here is played
  * (Undo comes back). A link with `ask=1` opens the position with the engine's answer.
  *

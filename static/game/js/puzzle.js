@@ -1,5 +1,5 @@
 /**
- * Boot of a puzzle page (`/puzzles/`, issue 29): a position from a real match on the shared free table
+ * Boot of a puzzle page (`/puzzles/`): a position from a real match on the shared free table
  * (free_table.js), the player's one shot posted with the token of the puzzle served to him
  * (game/puzzles/services.py judges it: the strike played exactly, the rules' verdict, solved when it
  * scores the target). The answer's shot is drawn as the motion the server sent; then the outcome, the

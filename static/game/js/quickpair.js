@@ -1,4 +1,4 @@
-// Quick pairing in the lobby (issue 17, docs/protocol.md "Lobby socket"): send `seek` with the chosen
+// Quick pairing in the lobby (docs/protocol.md "Lobby socket"): send `seek` with the chosen
 // time limit and rated/casual over the lobby socket, show the waiting state (elapsed time, the rating
 // window the server announces), cancel with `seek_cancel`; `paired` opens the new match. The numbers
 // (the window and how it widens) are the server's: this only shows what `seeking` says.

@@ -7,7 +7,7 @@
  * The root element carries `data-index` and `data-state` (paused | playing) so tests and styles can
  * follow along.
  *
- * The engine's shot (issue 29): "Show the engine's shot" beside an analysed shot fetches the engine's
+ * The engine's shot: "Show the engine's shot" beside an analysed shot fetches the engine's
  * best shot there (call, strike and the exact motion segments the server computed when it analysed)
  * and draws it on the position before that shot: the called ball and pocket ringed as the match page
  * rings a call, the cue on the strike's line and the cue ball's and the called ball's paths; "Play

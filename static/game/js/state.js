@@ -353,7 +353,7 @@ function phaseChanged(before, after) {
   return Boolean(before && after) && phaseKey(before) !== phaseKey(after);
 }
 
-/** A new phase starts with the cue straight, medium power, centre ball and no call (issue 12). */
+/** A new phase starts with the cue straight, medium power, centre ball and no call. */
 function freshPhase(state) {
   return { aim: { ...DEFAULT_AIM }, call: emptyCall(), callManual: false, ui: { ...state.ui, pull: 0 }, lagRest: {} };
 }
@@ -478,7 +478,7 @@ function phaseAnnouncement(step) {
 }
 
 /**
- * Skip to the result (issue 25 item 15): every step waiting on the timeline is committed at once, so
+ * Skip to the result: every step waiting on the timeline is committed at once, so
  * this page shows the server's state after the last event it has, as if the animations had run. Only
  * this page's view changes (nothing is sent); the same object comes back when there is nothing to skip.
  */

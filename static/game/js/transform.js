@@ -96,7 +96,7 @@ export function screenVectorToAngle(tf, dx, dy) {
 }
 
 /**
- * Where each pocket is drawn (issue 25): "top_left", "top_middle", "left_middle", ... from the pocket's
+ * Where each pocket is drawn: "top_left", "top_middle", "left_middle", ... from the pocket's
  * centre under this transform, so a pocket's name is the place a player sees it in, in either
  * orientation. The one place the client decides it (ui/words.js names the places).
  */

@@ -21,7 +21,7 @@ export const HOLD_MS = 350;
 export const MIN_SHOT_POWER = 0.04;
 
 /**
- * What a press at `point` lands on, for the cue ball at `cue` aimed at `angle` (issue 25 item 5):
+ * What a press at `point` lands on, for the cue ball at `cue` aimed at `angle`:
  * - "butt": the cue's butt, well beyond the ball: a pull-back starts at once;
  * - "ball" or "cue": the cue ball, or the rest of the drawn cue: a drag aims at the finger, as on the
  *   cloth; held still for HOLD_MS, a pull-back;

@@ -6,7 +6,7 @@
  */
 
 export const STEP = (0.1 * Math.PI) / 180;
-/** The fine step: 0.1 mrad (issue 12: at most 0.1 mrad). */
+/** The fine step: 0.1 mrad. */
 export const FINE_STEP = 1e-4;
 export const COARSE_STEP = (2 * Math.PI) / 180;
 export const SPEED_STEP = 0.1;
@@ -41,11 +41,11 @@ export function keyIntent(key, shift, coarse = false) {
       return { type: "shoot" };
     case "Escape":
       return { type: "clear-call" };
-    // Skip the running shot to its result, on this page only (issue 25 item 15).
+    // Skip the running shot to its result, on this page only.
     case "s":
     case "S":
       return coarse ? null : { type: "skip" };
-    // The call without a pointer (issue 17): B steps through the balls the server lets you call, P
+    // The call without a pointer: B steps through the balls the server lets you call, P
     // through the pockets it allows for that ball; Shift steps backwards.
     case "b":
     case "B":
@@ -68,7 +68,7 @@ export function bindKeyboard(target, dispatch) {
     const el = event.target;
     const tag = el && el.tagName;
     if (tag === "INPUT" && el.type !== "range") return;
-    // A focused slider keeps its own arrow keys (issue 17): they change the power, never turn the cue.
+    // A focused slider keeps its own arrow keys: they change the power, never turn the cue.
     if (tag === "INPUT" && el.type === "range" && event.key.startsWith("Arrow")) return;
     if (tag === "TEXTAREA" || tag === "SELECT" || (el && el.isContentEditable)) return;
     if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return;

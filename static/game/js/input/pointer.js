@@ -6,7 +6,7 @@
  * - drag anywhere to aim: the shot points from the cue ball to the finger, wherever the drag started
  *   (on the cloth, the cue ball or the drawn cue); on touch a drag that starts far from the ball
  *   fine-tunes instead (FINE_TOUCH_DISTANCE), as Shift does with a mouse;
- * - a pull-back is a deliberate gesture (issue 25): press on the cue's butt, or hold the cue ball or
+ * - a pull-back is a deliberate gesture: press on the cue's butt, or hold the cue ball or
  *   the cue still for HOLD_MS, then pull back for power (the page shows it), release to shoot; back
  *   to zero and release cancels;
  * - click a ball then a pocket to call them;

@@ -1,5 +1,5 @@
 /**
- * How far a finger or a key reaches on the table (issue 17, phone and keyboard). Pure, for tests.
+ * How far a finger or a key reaches on the table (phone and keyboard). Pure, for tests.
  *
  * A finger covers about 44 CSS px, so a tap picks the nearest ball within half of that from its centre
  * (never less than the ball itself), and the cue is grabbed as generously. The arrow keys move a ball

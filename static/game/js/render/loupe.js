@@ -1,5 +1,5 @@
 /**
- * The loupe (issue 17): while a ball is being placed on a touch screen or a portrait table, a round
+ * The loupe: while a ball is being placed on a touch screen or a portrait table, a round
  * magnified view of the spot is drawn beside it, so the finger does not hide where the ball goes and
  * whether it is legal (the red or green ring is the renderer's, from the server's region).
  */

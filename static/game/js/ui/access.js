@@ -1,5 +1,5 @@
 /**
- * The "keep spin and power" setting (issue 17): by default every shot starts from centre ball and
+ * The "keep spin and power" setting: by default every shot starts from centre ball and
  * medium power, so nothing carries over silently; a player who prefers to keep them ticks the box, and
  * the choice is remembered in this browser (localStorage), not on the server.
  */

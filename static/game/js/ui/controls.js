@@ -174,7 +174,7 @@ export function createControls(root, dispatch) {
         ? gettext("Pick a ball…")
         : gettext("Via ball…");
 
-    // No disabled Shoot while a ball is being placed (issue 17): Shoot comes with the shot.
+    // No disabled Shoot while a ball is being placed: Shoot comes with the shot.
     shoot.hidden = placing || (!shooting && (lagging || choosing));
     // A call the server forbids is not sent: Shoot stays off, and the reason is written under the call.
     shoot.disabled = !shooting || !callComplete || !legal;
@@ -193,7 +193,7 @@ export function createControls(root, dispatch) {
     if (state.steps.length) h = "";
     else if (lagging) h = lagHint(mine, touch, root.dataset.orientation === "portrait");
     else if (choosing) h = words.hint;
-    // The opening placement has no call card, so its reason (issue 25) is written in the hint.
+    // The opening placement has no call card, so its reason is written in the hint.
     else if (placing && !shooting && state.ui.why) h = state.ui.why;
     else if (placing) h = game && game.phase === "opening_placement"
       ? gettext("Place white •• beyond the centre, outside the red corridors.")

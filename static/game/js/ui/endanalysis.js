@@ -1,5 +1,5 @@
 /**
- * The end card's "Analyse" (issue 29): the analysis asked for without leaving the match page, its
+ * The end card's "Analyse": the analysis asked for without leaving the match page, its
  * progress shown on the card itself ("Analysing: shot k of N", from the match socket's `analysis
  * {status, done, total}` messages that main.js passes on), and once it is done a link to the replay
  * with the analysis. Without scripts the button is a plain form that opens the replay page.

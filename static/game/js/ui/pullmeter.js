@@ -1,5 +1,5 @@
 /**
- * The power shown while the cue is pulled back (issue 25 item 5): a bar and words over the table, so a
+ * The power shown while the cue is pulled back: a bar and words over the table, so a
  * pull-back is never a surprise — the player sees how hard the shot will be before letting go, and
  * that back at zero letting go shoots nothing. While a drag fine-tunes the aim it says that instead.
  * It reads the state only (ui.pulling, ui.pull, ui.fine, the aim's speed); the gestures are

@@ -1,5 +1,5 @@
 /**
- * The phone's sheet (issue 25): on a phone the match page never scrolls, so the panel's cards other
+ * The phone's sheet: on a phone the match page never scrolls, so the panel's cards other
  * than the controls (shots, replay and sound, chat, resign, "keep spin and power") are a sheet that the
  * dock's "More" button opens in the table's place and closes again. Only a data attribute
  * (`data-sheet` on the match root) changes; the layout is the stylesheet's (kaiza.css, "phones").

@@ -1,5 +1,5 @@
 /**
- * Team matches (issue 18), for the HUD: each team's name, score and members in playing order, read
+ * Team matches, for the HUD: each team's name, score and members in playing order, read
  * off the server's state (`teams`, `at_table`, `pending`, `players`); no rule is worked out here.
  * The member at the table of the side to play is `playing`; the other team's `at_table` member plays
  * its next visit. Pure: state in, a plain description out.

@@ -11,7 +11,7 @@ const BALL_NAMES = {
   white2: () => gettext("white ••"),
 };
 
-/** Pockets are named by the place they are drawn in (issue 25: in portrait foot_left is top left). */
+/** Pockets are named by the place they are drawn in (in portrait foot_left is top left). */
 const PLACE_NAMES = {
   top_left: () => gettext("top left"),
   top_middle: () => gettext("top middle"),
