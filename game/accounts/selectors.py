@@ -13,9 +13,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from game.common import glicko2
 from game.common.names import name_key
 from game.models import Match, Profile, RatingChange, TeamSeat
-from game.ratings import glicko2
 from game.ratings.selectors import reason_text
 
 LEADERBOARD_MIN_RATED_GAMES = 3

@@ -4,7 +4,7 @@ ratings of players.
 Kept in its own module (game/models/__init__.py imports it at its end, so Django registers these with
 the app). A puzzle's position and answer are plain JSON made by the pure engine
 (game/engine/analysis/puzzles.py); the domain's writes are game/puzzles/services.py. Puzzle ratings are
-Glicko-2 (game/ratings/glicko2.py) but apart from match ratings: a puzzle and a player each have their
+Glicko-2 (game/common/glicko2.py) but apart from match ratings: a puzzle and a player each have their
 own, and solving moves only these.
 """
 
@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from game.ratings.glicko2 import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY
+from game.common.glicko2 import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY
 
 
 class Puzzle(models.Model):

@@ -14,10 +14,10 @@ from django.db.models import F, Func
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from game.common.glicko2 import Rating
 from game.engine.analysis.puzzles import SOLVER, THEMES
 from game.matches.selectors.match_state import state_of
 from game.models import Puzzle, PuzzleRating, PuzzleServing
-from game.ratings.glicko2 import Rating
 from game.site.selectors.practice import position_code
 
 #: The themes as players read them (codes of engine.analysis.puzzles.THEMES).

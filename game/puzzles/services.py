@@ -32,6 +32,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from game.common.glicko2 import Rating, Result, rate
 from game.engine.analysis.puzzles import MIN_GAIN, MIN_SUCCESS, SOLVER, points_scored, puzzle_candidates, solves
 from game.engine.analysis.report import MatchAnalysis
 from game.engine.rules import Match as EngineMatch
@@ -40,7 +41,6 @@ from game.engine.strike_limits import STRIKE_LIMITS
 from game.matches.selectors.replays import match_replay_record, replay_shots
 from game.models import Match, MatchResult, Puzzle, PuzzleRating, PuzzleServing
 from game.puzzles.selectors import Viewer
-from game.ratings.glicko2 import Rating, Result, rate
 from game.realtime import protocol
 from game.site.selectors.free_table import (
     TableAnswer,

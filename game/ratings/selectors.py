@@ -34,8 +34,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from game.common import glicko2
 from game.models import Match, Profile, RatingChange, Shot
-from game.ratings import glicko2
 from game.ratings.rules import rating_rules
 
 #: K-9.1's target, for a stored position without its ruleset.

@@ -1,4 +1,4 @@
-"""Rating writes: apply Glicko-2 (game/ratings/glicko2.py) to both players of a rated match.
+"""Rating writes: apply Glicko-2 (game/common/glicko2.py) to both players of a rated match.
 
 Called only from `results_record`, inside the transaction that finishes the match, so a rating never
 moves without its RatingChange row and never moves twice for one match (one row per user and match is
@@ -12,9 +12,9 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from game.common import glicko2
 from game.matches.selectors.match_result import rating_change_dict
 from game.models import Match, Profile, RatingChange
-from game.ratings import glicko2
 from game.ratings.selectors import provisional_gain_left
 
 

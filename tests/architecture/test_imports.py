@@ -99,7 +99,6 @@ PUBLIC_MODULES = {
     "game.accounts.views": "player_user: the guest seat every play form gives a visitor",
     "game.matches.views.play": "the words of a refused match action and the time-limit choices other forms show",
     "game.matches.clock_presets": "an event's clock and target: the presets and ranges every form and service checks",
-    "game.ratings.glicko2": "the rating arithmetic (pure)",
     "game.ratings.rules": "the rules that make an account's rated results count",
     "game.chat.phrases": "the chat's fixed phrases",
     "game.teams.results": "a finished team match's records, written in the results' own transaction",

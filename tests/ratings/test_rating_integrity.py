@@ -9,10 +9,10 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 
 from game.accounts.services import user_signup
+from game.common import glicko2
 from game.matches.services import match_create, match_join, match_resign
 from game.matches.services.results import results_record
 from game.models import Match, MatchResult, Profile, Shot
-from game.ratings import glicko2
 from game.ratings.rules import rating_rules
 from game.ratings.selectors import reason_text, resign_farm_suspects
 from tests.support.community_factories import establish, make_match, make_player, verdict

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from game.common import glicko2
 from game.matches.services.results import results_record
 from game.models import Match, MatchResult, Profile, RatingChange
-from game.ratings import glicko2
 from tests.support.community_factories import establish, make_match, make_player, verdict
 
 

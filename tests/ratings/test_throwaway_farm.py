@@ -13,10 +13,10 @@ from django.test import Client
 from django.utils import translation
 
 from game.accounts.services import user_signup
+from game.common import glicko2
 from game.matches.services import match_create, match_join
 from game.matches.services.results import results_record
 from game.models import MatchResult, Profile, Shot
-from game.ratings import glicko2
 from game.ratings.rules import rating_rules
 from game.ratings.selectors import account_established, reason_text, resign_farm_suspects
 from tests.support.community_factories import establish, make_match, make_player, verdict

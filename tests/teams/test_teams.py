@@ -11,13 +11,13 @@ import pytest
 
 from game.accounts.selectors import player_recent_matches
 from game.accounts.services import guest_create
+from game.common import glicko2
 from game.engine.rules import Match as EngineMatch
 from game.matches.selectors.matches import match_info, match_role, matches_in_progress_for
 from game.matches.services import MatchError, match_join, match_resign, match_set_connected
 from game.matches.services.rematch import match_rematch
 from game.matches.services.results import results_record
 from game.models import Match, MatchResult, Profile, RatingChange, TeamSeat
-from game.ratings import glicko2
 from game.teams.selectors import team_winner
 from game.teams.services import team_match_create, team_match_join, team_match_open
 from tests.support.community_factories import make_club, make_player

@@ -13,10 +13,10 @@ from django.db.models import Count
 from django.db.models.functions import Coalesce
 
 from game.accounts.selectors import match_scores, profile_name, rating_label
+from game.common import glicko2
 from game.engine.table import kaisa_table
 from game.matches.selectors.match_state import fresh_since, match_table
 from game.models import Match, MatchConnection
-from game.ratings import glicko2
 
 LIVE_LIMIT = 100
 
