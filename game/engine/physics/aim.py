@@ -225,24 +225,36 @@ class _Follow:
 def _follow(loop: EventLoop, follows: list[_Follow]) -> list[Run]:
     """Step the shot until each followed ball's run has ended; their runs. A ball already at rest ends at
     once; a ball that drops as it stops ends in the pocket (its drop follows its stop in the same step)."""
-    params = loop.params
     for f in follows:
         if f.ball.state <= SPINNING:
             f.end("rest", None, f.start, f.ball.position(f.start), None)
     while live := [f for f in follows if f.run is None]:
         t = loop.earliest()[0]
-        if t == math.inf or t > params.max_time or loop.count >= params.max_events:
+        if _out_of_bounds(loop, t):
             for f in live:
                 f.end("limit", None, loop.now, f.ball.position(loop.now), None)
             break
         before = [f.ball.position(max(t, loop.now)) for f in live]
         seen = len(loop.events)
         loop.step()
-        for event in loop.events[seen:]:
-            for f, at in zip(live, before, strict=True):
-                if f.run is None and f.ball.id in event.balls and not _stops_then_drops(loop, f, event):
-                    f.meets(event, at)
+        _report(loop, loop.events[seen:], live, before)
     return [f.run for f in follows if f.run is not None]
+
+
+def _out_of_bounds(loop: EventLoop, t: float) -> bool:
+    """Whether the next event at ``t`` would be past the shot's caps (or there is none): the simulation
+    would stop there, so the runs still open end as "limit"."""
+    params = loop.params
+    return t == math.inf or t > params.max_time or loop.count >= params.max_events
+
+
+def _report(loop: EventLoop, events: list[Event], live: list[_Follow], before: list[Vec2]) -> None:
+    """Tell each followed ball still running of the step's events that involve it (``before``: its centre
+    just before the step)."""
+    for event in events:
+        for f, at in zip(live, before, strict=True):
+            if f.run is None and f.ball.id in event.balls and not _stops_then_drops(loop, f, event):
+                f.meets(event, at)
 
 
 def _stops_then_drops(loop: EventLoop, f: _Follow, event: Event) -> bool:

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 from game.engine.event_kinds import EventKind
-from game.engine.physics.geometry import FeatureKind, TableGeometry
+from game.engine.physics.geometry import FeatureKind, LineRow, RoundRow, TableGeometry
 from game.engine.physics.motion import MovingBall
 from game.engine.physics.quartic import earliest_contact2, earliest_contact4
 
@@ -116,8 +116,7 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
     if b.state <= 1:
         return _INF, -1, None
     x0, x1, y0, y1 = geo.inner
-    bx0, bx1, by0, by1 = b.bx0, b.bx1, b.by0, b.by1
-    if bx0 > x0 and bx1 < x1 and by0 > y0 and by1 < y1:
+    if b.bx0 > x0 and b.bx1 < x1 and b.by0 > y0 and b.by1 < y1:
         return _INF, -1, None
     T = b.t_end - now
     if T < 0.0:
@@ -128,14 +127,38 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
     vy = b.vy + ay * d
     px = b.x + (b.vx + 0.5 * ax * d) * d
     py = b.y + (b.vy + 0.5 * ay * d) * d
+    path = (px, py, vx, vy, ax, ay, T)
+    line_t, line_index, line_kind = _first_line_contact(b, path, geo.line_rows)
+    jaw_t, jaw_index = _first_jaw_contact(b, path, geo.round_rows)
+    if jaw_t < line_t:
+        return now + jaw_t, len(geo.line_rows) + jaw_index, _JAW_TIP
+    if line_index < 0:
+        return _INF, -1, None
+    return now + line_t, line_index, line_kind
+
+
+#: A ball's path from now: position, velocity and acceleration (m, m/s, m/s^2), and the window T (s) in
+#: which its polynomial holds.
+_Path = tuple[float, float, float, float, float, float, float]
+
+
+def _first_line_contact(
+    b: MovingBall, path: _Path, lines: tuple[LineRow, ...]
+) -> tuple[float, int, FeatureKind | None]:
+    """(time from now, index, kind) of the path's first contact with a straight feature (a cushion, a
+    pocket facing, a capture line), or (inf, -1, None).
+
+    The gap to a line is a quadratic; a root counts only inside the segment's ends, since beyond them the
+    jaw tips (``_first_jaw_contact``) take over.
+    """
+    px, py, vx, vy, ax, ay, T = path
+    bx0, bx1, by0, by1 = b.bx0, b.bx1, b.by0, b.by1
     best = _INF
     best_index = -1
     best_kind: FeatureKind | None = None
-    index = 0
-    for line in geo.line_rows:
+    for index, line in enumerate(lines):
         kind, _where, lax, lay, nx, ny, dx, dy, length, offset, box = line
         if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
-            index += 1
             continue
         c0 = nx * (px - lax) + ny * (py - lay) - offset
         c1 = nx * vx + ny * vy
@@ -147,14 +170,24 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
             s = qx * dx + qy * dy
             if -_EXTENT_SLACK <= s <= length + _EXTENT_SLACK:
                 best, best_index, best_kind = t, index, kind
-        index += 1
-    for rnd in geo.round_rows:
+    return best, best_index, best_kind
+
+
+def _first_jaw_contact(b: MovingBall, path: _Path, rounds: tuple[RoundRow, ...]) -> tuple[float, int]:
+    """(time from now, index) of the path's first contact with a jaw tip, or (inf, -1).
+
+    A jaw tip is a cylinder of radius ``reach`` around its centre: the squared-distance gap is a quartic.
+    """
+    px, py, vx, vy, ax, ay, T = path
+    hx, hy = 0.5 * ax, 0.5 * ay
+    bx0, bx1, by0, by1 = b.bx0, b.bx1, b.by0, b.by1
+    best = _INF
+    best_index = -1
+    for index, rnd in enumerate(rounds):
         _where, cx, cy, reach, box = rnd
         if bx0 > box[1] or bx1 < box[0] or by0 > box[3] or by1 < box[2]:
-            index += 1
             continue
         qx, qy = px - cx, py - cy
-        hx, hy = 0.5 * ax, 0.5 * ay
         c0 = qx * qx + qy * qy - reach * reach
         c1 = 2.0 * (vx * qx + vy * qy)
         c2 = vx * vx + vy * vy + 2.0 * (hx * qx + hy * qy)
@@ -162,11 +195,8 @@ def table_time(b: MovingBall, now: float, geo: TableGeometry) -> tuple[float, in
         c4 = hx * hx + hy * hy
         t = earliest_contact4(c4, c3, c2, c1, c0, T, _INF, reach * _GRAZE2)
         if t < best:
-            best, best_index, best_kind = t, index, _JAW_TIP
-        index += 1
-    if best_index < 0:
-        return _INF, -1, None
-    return now + best, best_index, best_kind
+            best, best_index = t, index
+    return best, best_index
 
 
 __all__ = ["Event", "pair_time", "table_time"]

@@ -47,46 +47,58 @@ def cubic_roots_unit(a: float, b: float, c: float, d: float) -> list[float]:
     eps = 1e-12 * scale
     roots: list[float]
     if abs(a) > eps:
-        B, C, D = b / a, c / a, d / a
-        p = C - B * B / 3.0
-        q = 2.0 * B * B * B / 27.0 - B * C / 3.0 + D
-        shift = -B / 3.0
-        disc = q * q / 4.0 + p * p * p / 27.0
-        if disc > 0.0:
-            sq = math.sqrt(disc)
-            roots = [_cbrt(-q / 2.0 + sq) + _cbrt(-q / 2.0 - sq) + shift]
-        elif p == 0.0:
-            roots = [shift]
-        else:
-            r = math.sqrt(-p / 3.0)
-            arg = -q / (2.0 * r * r * r)
-            arg = 1.0 if arg > 1.0 else (-1.0 if arg < -1.0 else arg)
-            phi = math.acos(arg) / 3.0
-            roots = [2.0 * r * math.cos(phi - k * _TWO_PI_3) + shift for k in (0, 1, 2)]
-        polished = []
-        for s in roots:
-            for _ in range(2):
-                fp = (3.0 * a * s + 2.0 * b) * s + c
-                if fp == 0.0:
-                    break
-                s -= (((a * s + b) * s + c) * s + d) / fp
-            polished.append(s)
-        roots = polished
+        roots = [_newton_polished(a, b, c, d, s) for s in _cubic_roots(a, b, c, d)]
     elif abs(b) > eps:
-        disc = c * c - 4.0 * b * d
-        if disc < 0.0:
-            return []
-        sq = math.sqrt(disc)
-        # Numerically stable pair of roots (no cancellation).
-        qq = -0.5 * (c + math.copysign(sq, c))
-        roots = [qq / b]
-        if qq != 0.0:
-            roots.append(d / qq)
+        roots = _quadratic_roots(b, c, d)
     elif abs(c) > eps:
         roots = [-d / c]
     else:
         return []
     return sorted(s for s in roots if 0.0 < s < 1.0)
+
+
+def _cubic_roots(a: float, b: float, c: float, d: float) -> list[float]:
+    """Real roots of a true cubic in closed form: Cardano's formula for one real root, the trigonometric
+    form for three (Cardano would take cube roots of complex numbers there)."""
+    B, C, D = b / a, c / a, d / a
+    p = C - B * B / 3.0
+    q = 2.0 * B * B * B / 27.0 - B * C / 3.0 + D
+    shift = -B / 3.0
+    disc = q * q / 4.0 + p * p * p / 27.0
+    if disc > 0.0:
+        sq = math.sqrt(disc)
+        return [_cbrt(-q / 2.0 + sq) + _cbrt(-q / 2.0 - sq) + shift]
+    if p == 0.0:
+        return [shift]
+    r = math.sqrt(-p / 3.0)
+    arg = -q / (2.0 * r * r * r)
+    arg = 1.0 if arg > 1.0 else (-1.0 if arg < -1.0 else arg)
+    phi = math.acos(arg) / 3.0
+    return [2.0 * r * math.cos(phi - k * _TWO_PI_3) + shift for k in (0, 1, 2)]
+
+
+def _newton_polished(a: float, b: float, c: float, d: float, s: float) -> float:
+    """Two Newton steps on the cubic from ``s``: the closed forms lose digits to cancellation."""
+    for _ in range(2):
+        fp = (3.0 * a * s + 2.0 * b) * s + c
+        if fp == 0.0:
+            break
+        s -= (((a * s + b) * s + c) * s + d) / fp
+    return s
+
+
+def _quadratic_roots(b: float, c: float, d: float) -> list[float]:
+    """Real roots of b s^2 + c s + d (b not zero), none when they are complex."""
+    disc = c * c - 4.0 * b * d
+    if disc < 0.0:
+        return []
+    sq = math.sqrt(disc)
+    # Numerically stable pair of roots (no cancellation).
+    qq = -0.5 * (c + math.copysign(sq, c))
+    roots = [qq / b]
+    if qq != 0.0:
+        roots.append(d / qq)
+    return roots
 
 
 def earliest_contact4(

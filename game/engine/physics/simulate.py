@@ -63,7 +63,29 @@ def _start_positions(table: TableSpec, balls: Mapping[str, BallState], ids: list
     cloth by more than ``_START_SLACK`` is an impossible layout.
     """
     R = table.ball_radius
-    lo_x, hi_x, lo_y, hi_y = R, table.length - R, R, table.width - R
+    bounds = (R, table.length - R, R, table.width - R)
+    pos, hanging = _placed_on_cloth(table, balls, ids, bounds)
+    D = 2.0 * R
+    for _ in range(20):
+        moved = False
+        for i in range(len(ids)):
+            for j in range(i + 1, len(ids)):
+                moved = _pushed_apart(pos, hanging, ids, i, j, D, bounds) or moved
+        if not moved:
+            break
+    return pos
+
+
+#: The cloth's rectangle for a ball's centre (m): lowest x, highest x, lowest y, highest y.
+_Bounds = tuple[float, float, float, float]
+
+
+def _placed_on_cloth(
+    table: TableSpec, balls: Mapping[str, BallState], ids: list[str], bounds: _Bounds
+) -> tuple[list[list[float]], list[bool]]:
+    """Each centre clamped onto the cloth, and whether the ball hangs in a pocket's jaws (then it keeps
+    its place: clamping would pull it out of the pocket it is falling into)."""
+    lo_x, hi_x, lo_y, hi_y = bounds
     pos: list[list[float]] = []
     hanging: list[bool] = []
     for ball_id in ids:
@@ -74,30 +96,31 @@ def _start_positions(table: TableSpec, balls: Mapping[str, BallState], ids: list
             raise StrikeError(f"{ball_id} is not on the cloth")
         hanging.append(in_jaws)
         pos.append([x, y] if in_jaws else [min(max(x, lo_x), hi_x), min(max(y, lo_y), hi_y)])
-    D = 2.0 * R
-    for _ in range(20):
-        moved = False
-        for i in range(len(ids)):
-            for j in range(i + 1, len(ids)):
-                dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
-                dist = math.hypot(dx, dy)
-                if dist >= D:
-                    continue
-                if D - dist > _START_SLACK:
-                    raise StrikeError(f"{ids[i]} and {ids[j]} overlap")
-                if dist == 0.0:
-                    dx, dy, dist = 1.0, 0.0, 1.0
-                push = 0.5 * (D - dist) + 1e-9
-                ux, uy = dx / dist, dy / dist
-                for k, sign in ((i, -1.0), (j, 1.0)):
-                    nx, ny = pos[k][0] + sign * push * ux, pos[k][1] + sign * push * uy
-                    if not hanging[k]:
-                        nx, ny = min(max(nx, lo_x), hi_x), min(max(ny, lo_y), hi_y)
-                    pos[k] = [nx, ny]
-                moved = True
-        if not moved:
-            break
-    return pos
+    return pos, hanging
+
+
+def _pushed_apart(
+    pos: list[list[float]], hanging: list[bool], ids: list[str], i: int, j: int, D: float, bounds: _Bounds
+) -> bool:
+    """Push balls ``i`` and ``j`` apart along their line of centres when they overlap by rounding (each
+    half the overlap, plus a nanometre); whether they moved. A deeper overlap is an impossible layout."""
+    dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
+    dist = math.hypot(dx, dy)
+    if dist >= D:
+        return False
+    if D - dist > _START_SLACK:
+        raise StrikeError(f"{ids[i]} and {ids[j]} overlap")
+    if dist == 0.0:
+        dx, dy, dist = 1.0, 0.0, 1.0
+    push = 0.5 * (D - dist) + 1e-9
+    ux, uy = dx / dist, dy / dist
+    lo_x, hi_x, lo_y, hi_y = bounds
+    for k, sign in ((i, -1.0), (j, 1.0)):
+        nx, ny = pos[k][0] + sign * push * ux, pos[k][1] + sign * push * uy
+        if not hanging[k]:
+            nx, ny = min(max(nx, lo_x), hi_x), min(max(ny, lo_y), hi_y)
+        pos[k] = [nx, ny]
+    return True
 
 
 def simulate(
