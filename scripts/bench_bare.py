@@ -1,10 +1,10 @@
-"""Kaiza beside bare daphne, the same aim traffic, one session (issues 26 and 30).
+"""Kaiza beside bare daphne, the same aim traffic, one session.
 
     .venv/bin/python scripts/bench_bare.py                          # M = 100, kinds bare redis memory, twice
     .venv/bin/python scripts/bench_bare.py --grid 40,60,80,100,120 --kinds bare,redis --repeat 2
 
 Each run starts one server on its own port, runs `manage.py loadtest` against it (S spectators, D
-seconds, think 3-8 s, the bars of issue 19) and stops it; the kinds are interleaved in each round and
+seconds, think 3-8 s, judged against loadtest's bars) and stops it; the kinds are interleaved in each round and
 their order turns from round to round, so a host's drift and the place in the order fall on all of
 them alike:
 
@@ -12,7 +12,7 @@ them alike:
   the load client in ``--bare`` mode;
 - ``redis``: Kaiza as deployed (`kaiza_site.serve`, PostgreSQL, Redis channel layer, the users'
   message budgets in Redis);
-- ``memory``: the same, the message budgets in the process's memory (as before issue 26).
+- ``memory``: the same, the message budgets in the process's memory (for comparison).
 
 Printed: the host's timeit, every run's worst rows, the server's and the load client's CPU in the window
 (% of a core; the client's summed over its processes), and per kind the largest M of the grid whose every
@@ -40,7 +40,7 @@ PY = sys.executable
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/kaiza_load"
 REDIS_URL = "redis://127.0.0.1:6379/5"
 #: The load comes from one address: the per-address limits of a real site would refuse it (as in
-#: docs/performance-load.md, "Machine and set-up"); the users' own budgets stay as deployed.
+#: docs/benchmarks.md's set-up); the users' own budgets stay as deployed.
 KAIZA_ENV = {
     "DATABASE_URL": DATABASE_URL,
     "REDIS_URL": REDIS_URL,
@@ -175,7 +175,7 @@ def main() -> int:
         held = dict.fromkeys(alive, True)
         for round_ in range(args.repeat):
             # The order turns each round: whichever Kaiza run came second of a pair was the faster in 5
-            # of 5 pairs (docs/performance-load.md, round 13), so every kind takes every place in turn.
+            # of 5 pairs, so every kind takes every place in turn.
             shift = round_ % len(kinds)
             for kind in kinds[shift:] + kinds[:shift]:
                 if kind not in alive:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The message budgets in Redis against the budgets in each process's memory (issue 26), interleaved in
+# The message budgets in Redis against the budgets in each process's memory, interleaved in
 # one session on one host: the same code, the same load (one process, PostgreSQL + Redis, the
-# commands of docs/performance-load.md "Machine and set-up"), the only difference
-# KAIZA_BUDGET_REDIS_URL (unset: the users' budgets in Redis; empty: in memory, as before issue 26).
+# set-up of docs/benchmarks.md), the only difference
+# KAIZA_BUDGET_REDIS_URL (unset: the users' budgets in Redis; empty: in memory).
 #
 #   scripts/bench_budgets.sh                       # RUNS="redis memory memory redis" M=100 S=5 D=20
 #   RUNS="redis memory" M=200 scripts/bench_budgets.sh

@@ -1,5 +1,5 @@
 """CPU cost per group message: `game.realtime.channel_layer.KaizaRedisChannelLayer` against channels_redis's
-`RedisPubSubChannelLayer` (docs/performance-load.md, round 4).
+`RedisPubSubChannelLayer` (why Kaiza has its own: game/realtime/channel_layer.py).
 
 One publishing and one receiving layer instance (as two processes would have), 100 groups with the
 receiver's one channel in each (the hub's one subscription per process and match), 50 concurrent

@@ -1,4 +1,4 @@
-"""Capacity per CPU (issue 30, item 1): P server processes, each in a CPU cgroup of QUOTA cores.
+"""Capacity per CPU: P server processes, each in a CPU cgroup of QUOTA cores.
 
     scripts/scaleout.sh P QUOTA M [S] [D]          # e.g. scripts/scaleout.sh 2 0.5 100 5 20
 
@@ -9,7 +9,7 @@ quota q against two at q each, while the client and the databases keep the rest 
 
 Each match goes to one process, as docs/deploy.md routes `/ws/match/<id>/` (`loadtest --spread match`;
 the pages round-robin). Printed: the host's timeit, the loadtest's report (every process's CPU over
-the window and the verdict against the bars of issue 19), each cgroup's throttling, and a last line
+the window and the verdict against loadtest's bars), each cgroup's throttling, and a last line
 `scaleout: P x QUOTA cores, M matches: OK|FAILED`. Exits 0 when the run held the bars, 1 when not,
 2 when it could not run (cgroups not writable, a service missing). It cleans up after itself: the
 servers, the cgroups, the database (`--database`, kaiza_scale) and the Redis db (`--redis-db`, 6).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Capacity per CPU (issue 30): P server processes, each in a CPU cgroup of QUOTA cores, M matches.
+# Capacity per CPU: P server processes, each in a CPU cgroup of QUOTA cores, M matches.
 #   scripts/scaleout.sh P QUOTA M [S] [D]        e.g. scripts/scaleout.sh 2 0.5 100 5 20
 # What it prints and cleans up: scripts/scaleout.py's docstring.
 set -euo pipefail

@@ -1,4 +1,4 @@
-"""Accounts on django-allauth (issue 14): redirects stay on our site, login failures and sign-ups are
+"""Accounts on django-allauth: redirects stay on our site, login failures and sign-ups are
 rate-limited, a password reset works end to end through the e-mail it sends, e-mail verification
 when it is on, and a guest who signs up keeps the account."""
 
@@ -102,7 +102,7 @@ def test_login_failures_are_rate_limited() -> None:
     assert "Too many failed login attempts" in response.content.decode()
     assert client.get("/lobby/").context["user"].is_anonymous
     # The limit is per address (and per name at that address): the owner's right password from another
-    # address is not refused (issue 26; tests/accounts/test_login_limits.py).
+    # address is not refused (tests/accounts/test_login_limits.py).
     elsewhere = Client(REMOTE_ADDR="10.9.8.7")
     response = elsewhere.post("/accounts/login/", {"login": "maija", "password": PASSWORD})
     assert response.status_code == 302

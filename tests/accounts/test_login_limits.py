@@ -1,4 +1,4 @@
-"""Issue 26: the login-failure limit cannot be used against the owner. Wrong passwords are counted per
+"""The login-failure limit cannot be used against the owner. Wrong passwords are counted per
 address, and per account name only together with the address (game/accounts/allauth_adapter.py), so a
 stranger's five wrong passwords for a public player name lock out the stranger's address, never the
 owner's right password from another one. Real HTTP posts through the Django test client, each address

@@ -1,4 +1,4 @@
-"""The import graph of `game/` as a guard of the design (issue 27): a domain reacts to another through
+"""The import graph of `game/` as a guard of the design: a domain reacts to another through
 signals or registered hooks (game.apps wires them), never by importing upward, so no cycle is left to
 hold together with in-function imports."""
 
@@ -38,7 +38,7 @@ def test_the_graph_reads_in_function_imports(tmp_path: Path) -> None:
 
 
 def test_no_module_imports_a_private_name() -> None:
-    """A module's `_names` are its own: what another module needs is public (issue 27's bar)."""
+    """A module's `_names` are its own: what another module needs is public (no private-name imports)."""
     known = modules()
     private = [
         f"{name}:{line} takes {taken} from {target}"
@@ -73,7 +73,7 @@ def test_every_realtime_hook_is_registered() -> None:
 
 
 def test_only_the_wiring_is_left_flat() -> None:
-    """Beside the packages, game/ holds only the app's wiring modules (issue 27's bar; signals.py is
+    """Beside the packages, game/ holds only the app's wiring modules (signals.py is
     ARCHITECTURE.md's place for the signals)."""
     flat = sorted(m for m in modules() if m.count(".") == 1 and not (GAME / m.split(".")[1]).is_dir())
     assert flat == ["game.admin", "game.apps", "game.routing", "game.signals", "game.urls"]
@@ -124,7 +124,7 @@ def is_public(target: str) -> bool:
 
 def test_domains_import_only_public_modules() -> None:
     """A domain takes another's writes from its `services` package and its reads from its selectors,
-    never from the modules inside (issue 27: `lock`, `start`, `store_event` were taken from three
+    never from the modules inside (`lock`, `start`, `store_event` were taken from three
     private corners of the matches services); the wiring modules are exempt."""
     known = modules()
     offenders = sorted(
@@ -149,7 +149,7 @@ def test_the_public_module_rule_could_fail() -> None:
 
 
 def test_every_unversioned_message_is_built_by_its_builder() -> None:
-    """Outbound messages are typed like inbound ones (issue 27): every `{t, d}` a socket sends is made
+    """Outbound messages are typed like inbound ones: every `{t, d}` a socket sends is made
     by a named builder of game.realtime.protocol or game.lobby.protocol (paired, seeking, seek_ended,
     matches, tournament, …), not by `protocol.message("…", {…})` at the call site."""
     import ast
@@ -173,7 +173,7 @@ def test_every_unversioned_message_is_built_by_its_builder() -> None:
 
 
 def test_tournaments_never_import_clubs() -> None:
-    """The clubs build on tournaments (a ranking series scores their placings, issue 28): they hear a
+    """The clubs build on tournaments (a ranking series scores their placings): they hear a
     tournament's end through `game.signals.tournament_finished`, wired in game.apps. So nothing of the
     tournaments' logic (services, selectors, pairing) imports the clubs, and no tournaments module
     imports the clubs' writes; the tournaments' pages may read a club (its selectors)."""

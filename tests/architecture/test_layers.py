@@ -1,4 +1,4 @@
-"""The Django layers go one way (issue 15, point 5; STYLE.md, the HackSoft styleguide): selectors read,
+"""The Django layers go one way (STYLE.md, the HackSoft styleguide): selectors read,
 services write and call selectors, never the reverse; no module in `game/` grows past 500 lines
 (migrations aside); no `except ImportError` around what is installed; and every play message reaches
 its service through one table (consumers.PLAY_ROUTES).
@@ -41,7 +41,7 @@ def imported_modules(path: Path, root: Path = GAME.parent) -> list[tuple[int, st
 
 
 def _is_service(module: str) -> bool:
-    """A domain's writes: `game.<domain>.services` and what is under it (issue 27's packages)."""
+    """A domain's writes: `game.<domain>.services` and what is under it (the domain packages)."""
     parts = module.split(".")
     return parts[0] == "game" and "services" in parts[2:3]
 

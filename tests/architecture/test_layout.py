@@ -1,4 +1,4 @@
-"""tests/ mirrors game/ (issue 27, ARCHITECTURE.md section 2): a domain package's tests live in the
+"""tests/ mirrors game/ (ARCHITECTURE.md section 2): a domain package's tests live in the
 folder of its name, so whoever changes a domain finds its tests beside each other."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Company around matches (issue 17) over real sockets and pages: a rematch asked for after the
+"""Company around matches over real sockets and pages: a rematch asked for after the
 opponent left, challenges from a profile, club matches from the lobby."""
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def test_a_declined_challenge_ends_and_bad_challenges_make_nothing() -> None:
 
 @pytest.mark.django_db
 def test_your_games_say_team_and_tournament_matches(client: Client) -> None:
-    """Issue 17: the home page's and the lobby's "your games" name a team match as one."""
+    """The home page's and the lobby's "your games" name a team match as one."""
     client.force_login(make_player("Ansa"))
     response = client.post("/lobby/create/", {"opponent": "human", "team_size": "2"})
     assert response.status_code == 302
@@ -180,8 +180,8 @@ def test_your_games_say_team_and_tournament_matches(client: Client) -> None:
 
 @pytest.mark.django_db
 def test_the_new_words_read_in_finnish() -> None:
-    """Issue 16's rule for issue 17's words: the quick pairing card, the club select, the challenge
-    form and list, and "your games" are said in Finnish to a Finnish reader."""
+    """The words of playing in company, in the reader's language: the quick pairing card, the club
+    select, the challenge form and list, and "your games" are said in Finnish to a Finnish reader."""
     ansa, bertta = make_player("Ansa"), make_player("Bertta")
     make_club("Kerho", ansa)
     sender, receiver = Client(HTTP_ACCEPT_LANGUAGE="fi"), Client(HTTP_ACCEPT_LANGUAGE="fi")

@@ -149,7 +149,7 @@ def test_featured_partial_renders() -> None:
 @pytest.mark.django_db
 @pytest.mark.services
 def test_leaderboard_won_and_lost_count_rated_games_only(client) -> None:
-    """Issue 17: Won/Lost used to count casual games while "Rated games" did not; now all three count
+    """Won/Lost used to count casual games while "Rated games" did not; now all three count
     the same rated results (RatingChange rows), and the header says so."""
     from game.matches.services.results import results_record
 

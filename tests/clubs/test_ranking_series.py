@@ -1,4 +1,4 @@
-"""A club's ranking series (issue 28, item 4): a series of finished events scored by placing, through
+"""A club's ranking series: a series of finished events scored by placing, through
 the real services (every match made by the match services and decided by a real resignation); the
 placings kept when each tournament finishes (game.signals.tournament_finished, heard by the clubs);
 bad points and another club's tournament refused with nothing stored; the table on the club page."""

@@ -1,4 +1,4 @@
-"""A user's websocket message budget holds across daphne processes (issue 26, game/common/budgets.py).
+"""A user's websocket message budget holds across daphne processes (game/common/budgets.py).
 
 The budget lives in Redis and each process spends it by lease: over t seconds a user's sockets on N
 processes get at most burst + rate * t + N * lease messages (the slack stated in game/common/budgets.py).

@@ -1,4 +1,4 @@
-"""Rate limits on our own actions (issue 14): over HTTP per user and per client address with the
+"""Rate limits on our own actions: over HTTP per user and per client address with the
 site's 429 page, guest creation per address, and websocket messages per user across sockets."""
 
 from __future__ import annotations

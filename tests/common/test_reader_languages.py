@@ -1,4 +1,4 @@
-"""Verdicts, the shot list, results and errors in the reader's language (issue 16; docs/i18n.md,
+"""Verdicts, the shot list, results and errors in the reader's language (docs/i18n.md,
 "Verdicts in the reader's language"): a Finnish player, a Russian player and an English spectator of
 one match, through the real MatchConsumer (Channels' WebsocketCommunicator). Every versioned event
 carries its words in every language, made once from code+params; each socket's `error` is said in its
@@ -119,7 +119,7 @@ async def test_each_reader_reads_the_verdict_the_list_the_result_and_errors_in_t
     # One event for everyone (encoded once): the verdict and its entry in every language.
     assert shots[0] == shots[1] == shots[2]
     verdict, entry = shots[0]["d"]["verdict"], shots[0]["d"]["entry"]
-    # Each language, and its portrait sentence where the verdict names a pocket (issue 25 item 6).
+    # Each language, and its portrait sentence where the verdict names a pocket.
     assert {key.split("@")[0] for key in verdict["words"]} == {"en", "fi", "ru"}
     assert all(key.split("@")[1:] in ([], ["portrait"]) for key in verdict["words"])
     assert verdict["words"]["en"] == verdict["reason"]

@@ -67,7 +67,7 @@ def power_for(speed: float) -> float:
 
 def pull(page: Any, cue: tuple[float, float], angle: float, speed: float) -> None:
     """Press and hold the cue ball until the page shows the pull-back's power meter (a press alone is
-    no pull: issue 25), then draw the cue straight back, still held (`page.mouse.up()` shoots)."""
+    no pull), then draw the cue straight back, still held (`page.mouse.up()` shoots)."""
     pulled = power_for(speed) * MAX_PULL
     sx, sy = to_page(page, *cue)
     ex, ey = to_page(page, cue[0] - math.cos(angle) * pulled, cue[1] - math.sin(angle) * pulled)
@@ -99,7 +99,7 @@ def aim(page: Any, cue: tuple[float, float], angle: float) -> None:
     """Drag on the cloth away from the cue ball: the cue turns to point at the finger.
 
     The press must be on the cloth, not on the drawn cue: a drag that starts on the cue swings it round
-    the ball instead (issue 25), and the cue lies behind the ball, along the aim + pi, which is just where
+    the ball instead, and the cue lies behind the ball, along the aim + pi, which is just where
     the old aim's opposite would press. So the drag starts beside the wanted line, off the cue's, on the
     table, and ends on the wanted line."""
     current = shown_aim(page)

@@ -161,7 +161,7 @@ def region_colours(page: Any, selector: str, path: Path | None = None) -> int:
 
 
 def open_sheet(page: Any) -> bool:
-    """On a phone, a player taps "More" to reach the shots, replay, sound and chat (the sheet, issue 25);
+    """On a phone, a player taps "More" to reach the shots, replay, sound and chat (the sheet);
     elsewhere they are in view already. True when the sheet was opened."""
     more = page.locator(".kz-more")
     if not more.count() or not more.first.is_visible():

@@ -1,4 +1,4 @@
-"""The engine's analysis of a finished match, end to end in Chromium against a real daphne (issue 29):
+"""The engine's analysis of a finished match, end to end in Chromium against a real daphne:
 a signed-in player presses "Analyse" on the end card and sees the progress move shot by shot on the card
 itself (the match socket's `analysis` messages), then the card's link to the replay, which shows the
 analysis; "Show the engine's shot" draws the engine's best shot on the table and plays it, and the

@@ -69,7 +69,7 @@ def test_players_and_spectators_chat(
     assert driver.root_data(carol)["role"] == "spectator"
 
     # The players' chat: everyone reads it; markup stays text. Bob's phone keeps the chat behind
-    # "More" (issue 25): the line he has not seen puts a count on it, gone once he opens the sheet.
+    # "More": the line he has not seen puts a count on it, gone once he opens the sheet.
     say(alice, "Good luck <b>Bob</b>")
     bob.wait_for_function("() => document.querySelector('.kz-more-count')?.textContent === '1'", timeout=15000)
     assert pages.visible_text(bob, ".kz-more-count") == "1"

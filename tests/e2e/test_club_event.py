@@ -1,4 +1,4 @@
-"""An event at the club on real tables, in a real Chromium against a real daphne (issue 28 item 3): the
+"""An event at the club on real tables, in a real Chromium against a real daphne: the
 director, on a phone in Finnish, enters the results of four tables through the tables page's forms while
 a spectator's public live page (another browser, Finnish) follows without a reload: each result in the
 latest results, and the next drawn game given to a freed table. Screenshots: test-artifacts/club-event-*.jpg.
@@ -176,7 +176,7 @@ def test_club_event_on_real_tables(
     assert pages.cut_off(phone, "[data-tournament-parts]") == []
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     phone.screenshot(path=str(artifacts_dir / "club-event-live-phone-fi.jpg"), full_page=True)
-    # The form's layout is the stylesheet's (an inline one was refused by the policy: issue 28's page
+    # The form's layout is the stylesheet's (an inline one was refused by the policy: the page
     # showed its fields run together in one line); the score sheets print from the button.
     label = director.locator("article[data-table='1'] .result-fields label").first
     assert label.evaluate("(el) => getComputedStyle(el).display") == "flex"
@@ -237,7 +237,7 @@ BULLET = """() => {
 def test_club_event_live_page_on_a_tv(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    """Issue 28 item 3, "readable on a club's TV": the public live page of an event on real tables, in
+    """Readable on a club's TV: the public live page of an event on real tables, in
     Finnish, at 1920×1080 and 1280×720: nothing cut off or scrolling sideways, the type larger on the
     big screen, and at 1920×1080 the four tables and the standings of eight players both on screen
     without scrolling. The latest results' bullets sit in the card's text column, not its padding."""

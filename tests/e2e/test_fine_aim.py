@@ -1,4 +1,4 @@
-"""Fine aim on the match page (issue 12 item 7), with the match played by the engine in-process
+"""Fine aim on the match page, with the match played by the engine in-process
 (harness.py): Shift with the arrow keys or while dragging turns the cue 0.1 mrad a step, the readout
 shows the angle to 0.01°, and the strike sent keeps the full precision."""
 

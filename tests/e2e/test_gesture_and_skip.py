@@ -1,12 +1,12 @@
-"""Issue 25, items 5 and 15, in a real Chromium with the match played by the engine in-process
-(harness.py).
+"""The pull-back gesture and skipping a shot, in a real Chromium with the match played by the engine
+in-process (harness.py).
 
-5: a pull-back needs a deliberate gesture. Pressing on the cloth on the drawn cue and dragging aims at
+The pull-back needs a deliberate gesture. Pressing on the cloth on the drawn cue and dragging aims at
 the finger and fires nothing (the trap that sent a 9 m/s shot off at the old angle); a press on the cue's
 butt pulls back at once and shows the power over the table; back at zero the release is cancelled; a
 release with power fires the shot at the pulled speed.
 
-15: skip a shot to its result. Every lag is a shot of about ten seconds; a player skips it and his page
+Skip a shot to its result. Every lag is a shot of about ten seconds; a player skips it and his page
 shows the final position at once (and the next input), while the other player's page goes on
 animating; a spectator skips with the key S. The skipped part's sounds are not played.
 Screenshots go to test-artifacts/gesture-*.jpg and skip-*.jpg.

@@ -1,4 +1,4 @@
-"""The lag and refused inputs as a new player meets them (issue 25 items 2, 8, 9), in a real Chromium
+"""The lag and refused inputs as a new player meets them, in a real Chromium
 against a real daphne: both players press Lag at the same moment and both lags are played and judged
 (K-3.1); the lag hint says what a good lag is and the power starts at the server's suggested speed;
 the deciding lag's words give both distances; an illegal opening placement (K-3.3) says why in words;

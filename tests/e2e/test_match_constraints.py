@@ -1,4 +1,4 @@
-"""Legality drawn from the server's constraints (issue 15, point 2), in a real Chromium against a real
+"""Legality drawn from the server's constraints, in a real Chromium against a real
 daphne: at the opening shot (K-3.4) the page shows a forbidden call as not allowed, with the server's
 reason in words, before anything is sent, and never sends it; a legal call goes out as before."""
 

@@ -1,4 +1,4 @@
-"""The edges of a live match, in a real Chromium against a real daphne (issue 12): the end card every
+"""The edges of a live match, in a real Chromium against a real daphne: the end card every
 viewer reads, the shot list after a reload or for a late spectator, a K-11 time limit and shoot-out
 played through the page, and a silent network loss noticed and recovered from.
 
@@ -141,7 +141,7 @@ def test_reload_keeps_the_shot_list(
     assert all(r.strip() for r in live)
 
     # A player reloads: the same list, word for word (not "No shots yet"). Each page names the pockets
-    # as it draws the table (issue 25 item 6), so the player's laptop and the spectator's portrait
+    # as it draws the table, so the player's laptop and the spectator's portrait
     # phone say the same shots with their own pocket words (in the calls and in the verdicts that name
     # a pocket): the same rows, each by the same player.
     player = next(iter(players.values()))

@@ -1,4 +1,4 @@
-"""What a new player still tripped on (issue 25), in a real Chromium against a real daphne.
+"""What a new player still tripped on, in a real Chromium against a real daphne.
 
 - The header's language switch translates the match page wholly: the page's own words come from the JS
   catalogue at `/jsi18n/<lang>/`, so the English copy the browser cached before the switch is never

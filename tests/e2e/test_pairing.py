@@ -1,4 +1,4 @@
-"""Company around matches (issue 17) in a real Chromium against a real daphne: quick pairing from the
+"""Company around matches in a real Chromium against a real daphne: quick pairing from the
 lobby (two signed-up players seek the same choices and land on the same new match) and the rematch
 from the end card (colours swapped, the opponent accepts from his own end card)."""
 

@@ -1,4 +1,4 @@
-"""Issue 17: the match page on a phone in portrait, and a match opened with the keyboard alone.
+"""The match page on a phone in portrait, and a match opened with the keyboard alone.
 
 The match is played by the real engine in-process (harness.py); the opponent moves through the engine,
 the page under test only through what a person does (a phone's viewport, or keys).

@@ -1,4 +1,4 @@
-"""Issue 25: what a new player still tripped on, on a phone (both orientations, driven by touch) and on a
+"""What a new player still tripped on, on a phone (both orientations, driven by touch) and on a
 laptop: every control in the viewport, none over another, every target at least 44 px, the call's words
 in view while aiming, the names readable; pockets named as the table is drawn, in English and Finnish;
 the shot list with rows on your turn at 1366×860.
@@ -178,7 +178,7 @@ def test_phone_portrait_no_overlap(chromium: Any) -> None:
     names = _names(found)
     for want in ("kz-call-text", "kz-step", "kz-via", "kz-clear-call", "kz-spin-pad", "kz-power-input", "kz-shoot"):
         assert any(want in n for n in names), (want, names)
-    # The table stays whole and the full width (issue 17) above the dock.
+    # The table stays whole and the full width above the dock.
     table = page.evaluate(
         "() => { const t = JSON.parse(document.querySelector('.kz-canvas').dataset.transform);"
         " return Math.abs(t.b) * 1.764; }"  # the drawn width: (W + 2 × RAIL) × scale in portrait

@@ -1,4 +1,4 @@
-"""The practice table (`/practice/`, issue 17) in a real Chromium against a real daphne: open a position
+"""The practice table (`/practice/`) in a real Chromium against a real daphne: open a position
 from its link, drag a ball (and see a refused drop say why), call and shoot with the page's own controls
 (judged by the server's engine), read the verdict, undo back to the position, copy the link and open it in
 a new page to get the same position; then start from a replayed match's shot. Screenshots:
@@ -194,7 +194,7 @@ def test_practice_table_round_trip(
         assert fi.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         fi.screenshot(path=str(artifacts_dir / "practice-fi-phone.jpg"), full_page=True)
 
-        # The analysis board (issue 29 item 3), from a shared link with ask=1, in Finnish on the phone:
+        # The analysis board, from a shared link with ask=1, in Finnish on the phone:
         # three shots in words with their figures; "Show this shot" plays the sure red (K-5.3: 3 points).
         fi.goto(f"{server.url}/practice/?p={code(POT)}&ask=1")
         wait_ready(fi)

@@ -1,4 +1,4 @@
-"""The daily puzzle in a real Chromium against a real daphne (issue 29 item 4): a puzzle made on the
+"""The daily puzzle in a real Chromium against a real daphne: a puzzle made on the
 server's database from the hand-made position where a red pot is certain (tests/puzzles/conftest.py), a
 signed-in player follows the home page's card, calls, aims and shoots with the page's own controls, reads
 "Solved!" and his rating's change; on a phone the puzzle's controls are within the screen.

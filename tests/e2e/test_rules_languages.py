@@ -1,4 +1,4 @@
-"""The rules page in Finnish and Russian (issue 16a) in a real Chromium against a real daphne: the reader's
+"""The rules page in Finnish and Russian in a real Chromium against a real daphne: the reader's
 language (Accept-Language, or the `django_language` cookie the header's switcher sets) picks the text, a
 verdict's address `/rules/#K-6.2` opens on the same rule in each language, and the scoring table shows
 each ball as a disc in its colour with its points. Screenshots: test-artifacts/rules-{fi,ru}-*.jpg.

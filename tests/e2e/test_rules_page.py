@@ -1,4 +1,4 @@
-"""The rules page in a real Chromium against a real daphne (issue 15, point 6): `/rules/#K-6.2` opens on
+"""The rules page in a real Chromium against a real daphne: `/rules/#K-6.2` opens on
 that rule, shown and marked; the scoring table shows each ball's swatch in its colour and the points; no
 Content-Security-Policy violation; the header's link leads there; a replay's verdict links its rule ids to
 them. Screenshots: test-artifacts/rules-*.jpg.

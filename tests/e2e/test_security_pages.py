@@ -1,4 +1,4 @@
-"""Content-Security-Policy in a real Chromium against a real daphne under DEBUG=false (issue 14):
+"""Content-Security-Policy in a real Chromium against a real daphne under DEBUG=false:
 every page loads without a CSP violation, an injected inline script or style does not apply, and the
 account and error pages (404, 429) look like the site (screenshots: test-artifacts/security-*.jpg)."""
 

@@ -1,4 +1,4 @@
-"""The site in Finnish and Russian in a real Chromium against a real daphne (issue 16): a browser whose
+"""The site in Finnish and Russian in a real Chromium against a real daphne: a browser whose
 language is Finnish or Russian gets the home page and a match page in that language, drawn (not blank,
 Cyrillic in real glyphs: look at test-artifacts/languages-*.jpg), and the header's switcher changes the
 language of the page it is on. The JS client's own words are another branch's (i18n-client); this test
@@ -99,7 +99,7 @@ def test_home_and_match_pages_in_finnish_and_russian(
 
 
 #: Per language: what the tournament page (a double elimination: its SVG bracket) and a team match
-#: waiting for players show (issue 18's words, game/locale).
+#: waiting for players show (the words of game/locale).
 TOURNAMENT_WORDS = {
     "fi": {
         "tournament": ["Kaksoiscup", "Sarjataulukko", "Kaavio", "Kierros 1"],

@@ -1,4 +1,4 @@
-"""A match page whose socket is refused for too many (issue 26, close 4429) says why, in words, in the
+"""A match page whose socket is refused for too many (close 4429) says why, in words, in the
 reader's language, and connects once a place is free (look at test-artifacts/socket-refused-*.jpg).
 
 Real Chromium against a real daphne whose cap is one socket per user on a match: the guest who made

@@ -1,4 +1,4 @@
-"""A 2 vs 2 team match (issue 18) in a real Chromium against a real daphne: a guest opens it in the
+"""A 2 vs 2 team match in a real Chromium against a real daphne: a guest opens it in the
 lobby ("Players per side"), three guests take their places from the match page ("Join team 1/2"),
 a fifth visitor watches. The HUD names both teams with their members in playing order, marks the
 member at the table, and only that member's page may act; they play the lag and a few shots with the

@@ -1,4 +1,4 @@
-"""A team tournament in Chromium against a real daphne (issue 18): a member enters his pair through
+"""A team tournament in Chromium against a real daphne: a member enters his pair through
 the tournament page's form (his team-mate chosen among the club's members), the entries close (the
 start time, an hour ahead, brought to now), and the pairing's team match is on the live page, on the
 home page's list and, with both teams' members in playing order, on the match page.

@@ -1,5 +1,5 @@
-"""A club round robin of four computer players, played through a real daphne, watched in Chromium
-(issue 18): the live page and the tournament page follow every round without a reload.
+"""A club round robin of four computer players, played through a real daphne, watched in Chromium:
+the live page and the tournament page follow every round without a reload.
 
 Set-up goes through the services in a Django process on the server's database (as an admin and the
 players' seats would): four bot members enter, the entries close, and each round's matches (made by the
@@ -232,7 +232,7 @@ for p in games.select_related("first", "second"):
 @pytest.mark.browser
 @pytest.mark.slow(23)
 def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path) -> None:
-    """Issue 28 item 1: a double-loss draw of five followed on a phone without a reload: the games in
+    """A double-loss draw of five followed on a phone without a reload: the games in
     progress, each player's losses, the draw list and who went out in which round, the final placings
     (in English on the live page, in Finnish on the tournament page)."""
     server = daphne_factory()

@@ -1,4 +1,4 @@
-"""The tutorial (`/learn/`, issue 16b) in a real Chromium against a real daphne: all five steps finished
+"""The tutorial (`/learn/`) in a real Chromium against a real daphne: all five steps finished
 with the page's own controls (clicks to call and to place, a drag on the cloth and the arrow keys to aim,
 the cue pulled back to shoot), each try judged by the server's engine; a miss says why and "Try again"
 puts the position back; finishing shows the done message and the home page stops offering the tutorial.

@@ -1,4 +1,4 @@
-"""Verdicts in each reader's language, end to end (issue 16): in a real Chromium against a real daphne,
+"""Verdicts in each reader's language, end to end: in a real Chromium against a real daphne,
 a Finnish player (Accept-Language fi), a Russian player (the `django_language` cookie, over an English
 browser) and an English spectator at one match read the same verdict of a shot, in the HUD's verdict
 line and as the shot list's entry, each in their language: the words the server made once from the

@@ -1,4 +1,4 @@
-"""The shot analysis (issue 29): expected points under the stated stroke noise, the engine's best shot
+"""The shot analysis: expected points under the stated stroke noise, the engine's best shot
 against the played one, and the per-player figures of a match; deterministic in any process.
 
 Samples are cut for speed (the figures' precision is not what is tested): what is tested is the

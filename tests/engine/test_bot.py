@@ -156,7 +156,7 @@ def test_opening_phase_is_played_by_the_rules() -> None:
 def test_quick_move_plays_whole_matches_with_legal_placements_only(seed: int) -> None:
     """The load client's player: every phase, 150 moves per match, no rule refusal; each placement
     (the opening white2, the breaker's white1, ball in hand) is legal where it is placed. (Its speed,
-    0.2 ms against level 1's 9-12 ms, is measured in docs/performance-load.md, not asserted here.)"""
+    0.2 ms against level 1's 9-12 ms, is a benchmark's figure, not asserted here.)"""
     match = Match.new(players=("alice", "bob"))
     placements = 0
     for step in range(150):

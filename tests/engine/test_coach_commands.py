@@ -1,4 +1,4 @@
-"""The benchmarks of issue 29 print what they promise: ``bot_ladder``'s contract lines and
+"""The coach's benchmarks print what they promise: ``bot_ladder``'s contract lines and
 ``bench_analysis``'s last line. Cut to their smallest runs (the figures are not what is tested)."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ test("a press on the butt pulls; on the ball or the rest of the cue it may hold;
   const cue = [2, 0.7];
   const tipAt = (d) => [cue[0] - R - TIP_GAP - d, 0.7]; // aim 0: the cue lies towards -x
   assert.equal(pressOn(cue, 0, [2.01, 0.7], R), "ball");
-  assert.equal(pressOn(cue, 0, tipAt(0.2), R), "cue", "on the cue near the ball: the trap of issue 25");
+  assert.equal(pressOn(cue, 0, tipAt(0.2), R), "cue", "on the cue near the ball: a new player's trap");
   assert.equal(pressOn(cue, 0, tipAt(BUTT_FROM - 0.05), R), "cue");
   assert.equal(pressOn(cue, 0, tipAt(BUTT_FROM + 0.05), R), "butt");
   assert.equal(pressOn(cue, 0, tipAt(CUE_LENGTH - 0.01), R), "butt");

@@ -69,7 +69,7 @@ test("i18n: English without a catalogue (node), named interpolation, plural", ()
   assert.equal(describeVerdict(VERDICT), "Potted the kaisa in the top right pocket: 6 points · +6");
 });
 
-test("i18n: a portrait table reads the server's portrait sentence where it sent one (issue 25)", () => {
+test("i18n: a portrait table reads the server's portrait sentence where it sent one", () => {
   const verdict = {
     reason: "Potted the kaisa in the top right pocket",
     words: { en: "Potted the kaisa in the top right pocket", "en@portrait": "Potted the kaisa in the top left pocket", fi: "Kaisa oikeaan yläkulmapussiin" },

@@ -1,4 +1,4 @@
-// The player's intents as pure functions (static/game/js/intents.js, issue 27 item 7): the next state
+// The player's intents as pure functions (static/game/js/intents.js): the next state
 // and the effects main.js carries out. The constraints are the engine's own (fixtures/constraints.json).
 import { test } from "node:test";
 import assert from "node:assert/strict";

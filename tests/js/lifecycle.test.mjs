@@ -82,7 +82,7 @@ test("entryOf: the server's entry, else one made from an older server's verdict"
     rules: [],
   });
   assert.equal(entryWords({ v: 3, player: "bob", kind: "choice", text: "bob breaks" }).what, "choice");
-  // The rule ids that decided a verdict become links to /rules/ (issue 15); anything else is dropped.
+  // The rule ids that decided a verdict become links to /rules/; anything else is dropped.
   const ruled = entryWords(entry(9, { rules: ["K-3.4", "K-11.2", "<b>", 7] }));
   assert.deepEqual(ruled.rules, ["K-3.4", "K-11.2"]);
   assert.equal(ruleUrl("K-3.4"), "/rules/#K-3.4");

@@ -159,7 +159,7 @@ test("acks are unique and increasing; aims are throttled but the last one gets o
   assert.equal(aims()[1].d.angle, 0.9, "the newest aim wins");
 });
 
-test("a shot cancels an aim the throttle still holds: no aim reaches the server after it (issue 25, item 12)", () => {
+test("a shot cancels an aim the throttle still holds: no aim reaches the server after it", () => {
   const sockets = [];
   const timers = fakeTimers();
   const net = createNet({ url: "ws://x/", onMessage() {}, WebSocketImpl: fakeSocketClass(sockets), timers, getVersion: () => 7 });

@@ -135,7 +135,7 @@ def test_a_rated_match_against_the_computer_is_refused_and_nothing_is_created(cl
 
 @pytest.mark.django_db
 def test_home_and_lobby_list_your_games_in_progress_with_a_way_back_in(client: Client) -> None:
-    """Issue 12: a closed tab never loses a game: both pages list the visitor's live and waiting
+    """A closed tab never loses a game: both pages list the visitor's live and waiting
     matches with a link back; finished ones and other people's are not listed."""
     waiting = create(client)
     playing = create(client)

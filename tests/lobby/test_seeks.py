@@ -1,4 +1,4 @@
-"""Quick pairing over the lobby socket (issue 17): real LobbyConsumers through WebsocketCommunicator, the
+"""Quick pairing over the lobby socket: real LobbyConsumers through WebsocketCommunicator, the
 queue in the database (game/lobby/services/seeks.py), the server clocks' tick driven with a chosen `now`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Quick pairing across two real daphne processes on PostgreSQL and Redis (issue 17): two seekers on
+"""Quick pairing across two real daphne processes on PostgreSQL and Redis: two seekers on
 different processes, 120 rating points apart, are not paired at once (±100) but by a server clock
 tick once their windows have widened (±150 after 5 s), and both hear `paired` with the same match."""
 

@@ -1,4 +1,4 @@
-"""The stored shot analysis of a finished match (issue 29): asked for once however many ask, refused
+"""The stored shot analysis of a finished match: asked for once however many ask, refused
 for an unfinished match and over the per-user limit, run in the computer player's pool shot by shot
 (the event loop answers meanwhile), every stored best shot worth at least the played one."""
 
@@ -115,7 +115,7 @@ async def test_analysis_runs_off_the_event_loop() -> None:
     Each shot is 0.1-0.7 s of CPU: run on the loop it would hold every ping of its shot for that long.
     One ping in twenty may wait longer (never 250 ms): on this 2-core machine shared by the other
     test worker and the pool's own process, the scheduler alone held single pings 70 ms (alone, the
-    slowest of 50 was 19 ms). Measured (issue 29, the kernel's schedstat of the loop's thread per
+    slowest of 50 was 19 ms). Measured (the kernel's schedstat of the loop's thread per
     ping, load average 7 beside another suite): of every ping late by 50 ms or more, all but a few
     milliseconds was the loop's thread runnable and waiting for a CPU; the loop's own work is about
     1.5 ms a shot (the progress stored in the database pool, published), the other threads of the

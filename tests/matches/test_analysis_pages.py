@@ -1,4 +1,4 @@
-"""The shot analysis on the pages (issue 29): "Analyse" on the end card and the replay page (a POST,
+"""The shot analysis on the pages: "Analyse" on the end card and the replay page (a POST,
 signed-in users only), the replay's progress line while it waits, and once done the players' figures
 and beside every shot the engine's best shot in words with the played shot's value as a bar."""
 

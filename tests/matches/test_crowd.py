@@ -1,4 +1,4 @@
-"""A crowd at one match, through the real consumer (issue 30): visitors without an account connecting at
+"""A crowd at one match, through the real consumer: visitors without an account connecting at
 once share their snapshot reads (players and signed-in visitors keep their own), and their arrival
 reaches the players as a count at most once a second."""
 
@@ -52,7 +52,7 @@ async def test_a_crowd_connecting_at_once_shares_its_snapshot_reads() -> None:
 
 
 async def test_a_crowd_arriving_is_counted_at_most_once_a_second() -> None:
-    """Issue 30, item 3: spectators arriving over two seconds reach the players as a few `presence`
+    """Spectators arriving over two seconds reach the players as a few `presence`
     messages at least `PRESENCE_DELAY` (1 s) apart, the last one counting them all, not one each."""
     alice_user, _bob_user, match_id = await two_players()
     alice = await connect_communicator("alice", match_id, alice_user)

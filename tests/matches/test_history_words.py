@@ -104,7 +104,7 @@ def _entry_words_made_again(t: str, data: dict[str, Any], verdict: dict[str, Any
 def test_an_entry_that_says_the_verdict_takes_its_words_from_the_verdict() -> None:
     """The shot list's entry of a shot, a placement or a lag says the verdict's sentence: stored events
     carry it once worded (`worded_event_data`), and the entry's words are those, not made again, yet the
-    same in every language and orientation as the entry's own making gives (issue 30)."""
+    same in every language and orientation as the entry's own making gives."""
     match = Match.new(("alice", "bob"), time_limit=3900, now=0.0)
     kinds: set[str] = set()
     portrait = 0

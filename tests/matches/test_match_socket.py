@@ -304,7 +304,7 @@ async def test_the_input_paths_statements_are_prepared_once_per_connection_on_po
     """On PostgreSQL the input path's own statements (`rows`: the locking read, and the one statement of
     its writes: the event, the match's columns, the Shot row) are prepared on the connection the first
     time they run there, and the next input reuses them instead of parsing and planning them again
-    (docs/performance-load.md, rounds 19 and 25); Django's own queries stay unprepared. Both shots are
+    (docs/decisions/input-writes-in-one-statement.md); Django's own queries stay unprepared. Both shots are
     stored whole (on SQLite too, with nothing held)."""
     from django.db import connection
 
@@ -564,7 +564,7 @@ async def test_unknown_match_is_refused() -> None:
 
 
 async def test_a_late_joiner_gets_the_shot_in_progress() -> None:
-    """Issue 6: a spectator who connects while the balls roll gets the shot with its start time."""
+    """A spectator who connects while the balls roll gets the shot with its start time."""
     alice_user, bob_user, match_id = await two_players()
     alice = await connect_communicator("alice", match_id, alice_user)
     bob = await connect_communicator("bob", match_id, bob_user)
@@ -588,7 +588,7 @@ async def test_the_heartbeat_skips_sockets_that_heard_from_us_since_the_last_bea
     """A beat goes to a socket that was sent nothing, or a frame or two, since the last beat (an idle
     spectator) and to one behind; a socket in a stream (the aims of a player lining up) that has every
     version has nothing to learn from it, and its client hears from us all the time, so its beat is
-    skipped (issue 30: at 200 matches the beats were one frame in fourteen)."""
+    skipped (at 200 matches the beats were one frame in fourteen)."""
     from channels.layers import get_channel_layer
 
     from game.matches.services import match_lag

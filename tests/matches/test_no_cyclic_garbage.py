@@ -1,4 +1,4 @@
-"""A player's input leaves no cyclic garbage behind (issue 30, docs/performance-load.md round 22).
+"""A player's input leaves no cyclic garbage behind (docs/decisions/no-cyclic-garbage.md).
 
 What reference counting cannot free waits for the cyclic GC, and its collections stop the server's event
 loop: under the load benchmark one cycle per input (a refused call's RuleError kept with its traceback,

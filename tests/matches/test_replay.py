@@ -79,7 +79,7 @@ def test_replay_page_lists_every_step_with_segments_and_verdicts(client) -> None
     assert replay["steps"][-1]["scores"] == [p["score"] for p in match.snapshot["players"]]
     assert replay["winner"] == "Bob"
     assert f"/m/{match.pk}/replay.json" in html
-    # Players read words, not the stored input kinds (issue 15: "choose_break" in the replay).
+    # Players read words, not the stored input kinds ("choose_break" in the replay).
     assert "· choose_break" not in html and "· break choice" in html
 
 

@@ -1,4 +1,4 @@
-"""A stored match's shots as the shot analysis reads them (issue 29): the replay record run through the
+"""A stored match's shots as the shot analysis reads them: the replay record run through the
 engine gives each `shoot` the position before it, and the analysis takes that plain data."""
 
 from __future__ import annotations

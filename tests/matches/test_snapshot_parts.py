@@ -1,4 +1,4 @@
-"""The snapshot's version-bound parts, kept per process (issue 30, item 2; game.matches.selectors.snapshot_parts).
+"""The snapshot's version-bound parts, kept per process (game.matches.selectors.snapshot_parts).
 
 A second reader of the same version gets the snapshot from one query, equal to the one built from
 scratch; a new version, a new chat message, a moved deadline and a shot's window passing are each seen

@@ -1,4 +1,4 @@
-"""Issue 15, point 2: every `state` the server sends carries `constraints` for both seated players (the
+"""Every `state` the server sends carries `constraints` for both seated players (the
 engine's ``Match.constraints``), so the client can show what is allowed before the shot and never
 re-implements a rule. Through the real consumer (Channels' WebsocketCommunicator), as a page gets them.
 

@@ -1,4 +1,4 @@
-"""Issue 29, item 4: the puzzle pages through Django's test client, read as a player reads them (the
+"""The puzzle pages through Django's test client, read as a player reads them (the
 visible text), and the answer endpoint a page posts to."""
 
 from __future__ import annotations

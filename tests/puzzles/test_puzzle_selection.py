@@ -1,4 +1,4 @@
-"""Issue 29, item 4: which analysed positions become puzzles (game/engine/analysis/puzzles.py, pure)."""
+"""Which analysed positions become puzzles (game/engine/analysis/puzzles.py, pure)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 29, item 4: puzzles stored from a rated match's analysis, served, answered and rated
+"""Puzzles stored from a rated match's analysis, served, answered and rated
 (game/puzzles/services.py). The puzzle is made from a hand-made position where the red pot is certain
 (tests/puzzles/conftest.py), through the real analysis, the real engine and the real database."""
 

@@ -1,4 +1,4 @@
-"""Rating integrity (issue 14): which results move ratings (game/ratings/selectors.py),
+"""Rating integrity: which results move ratings (game/ratings/selectors.py),
 the farm of throwaway accounts through the real services, the pair's daily limit, guests and
 unverified e-mail, the admin's resign-farming flag and the ratings help page."""
 

@@ -1,4 +1,4 @@
-"""Issue 26: a farm of throwaway accounts that each play their own two shots of a rated match and
+"""A farm of throwaway accounts that each play their own two shots of a rated match and
 then resign (1500 -> 1886 in five matches before) moves no rating; established throwaways give their
 winner at most the day's cap; the result says why in every language; the admin's farm flag catches
 the pattern. The thresholds are game/ratings/rules.py."""

@@ -75,7 +75,7 @@ def test_the_redis_setting_uses_the_layer_that_loses_nothing(monkeypatch: pytest
 
 
 def test_the_layer_uses_only_public_names_of_channels_redis() -> None:
-    """Issue 13: the layer subclasses channels_redis but reaches into none of its private parts (the
+    """The layer subclasses channels_redis but reaches into none of its private parts (the
     `_`-names it uses are its own), and copies none of its scripts."""
     import ast
     import inspect

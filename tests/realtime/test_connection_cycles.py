@@ -1,5 +1,5 @@
-"""A connection to kaiza_site.serve leaves no cycle behind once its first request has arrived (issue 30,
-docs/performance-load.md round 22): the slow-client guard's closure on the protocol and its deadline's
+"""A connection to kaiza_site.serve leaves no cycle behind once its first request has arrived
+(docs/decisions/no-cyclic-garbage.md): the slow-client guard's closure on the protocol and its deadline's
 hold on the transport made every HTTP connection, and so every websocket's upgrade, a cycle of ~15
 objects (the channel, its transport, addresses, headers) that only the cyclic GC freed, and garbage is
 what starts its collections, which stop the event loop. Found with kaiza_site.gccensus."""

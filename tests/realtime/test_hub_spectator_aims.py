@@ -216,7 +216,7 @@ async def test_aims_stay_in_the_process_until_another_process_serves_the_match()
 
 
 async def test_a_crowd_is_served_after_the_players_in_slices_that_let_the_loop_run() -> None:
-    """Issue 30 item 3: a crowd of 450 spectators joined before the players came back. An event reaches
+    """A crowd of 450 spectators joined before the players came back. An event reaches
     the players first, the loop gets its turns between slices of `CROWD_SLICE` sockets (another task ran
     before the last spectator had it), and two events dispatched at once reach every socket in order."""
     handed: list[str] = []  # every handing, in the order the hub made them

@@ -1,4 +1,4 @@
-"""`game.realtime.outbox.VersionedOutbox` on its own (issue 15, point 5): one socket's versioned delivery.
+"""`game.realtime.outbox.VersionedOutbox` on its own: one socket's versioned delivery.
 
 The socket and the database are replaced by test doubles at the outbox's two edges (a list of the
 texts sent; the match's stored events as a plain list, with the same answers as

@@ -1,4 +1,4 @@
-"""Realtime under faults (issue 13): presence that cannot stick, churn that leaks nothing, a Redis
+"""Realtime under faults: presence that cannot stick, churn that leaks nothing, a Redis
 restart between two processes, a lost publish caught up by the heartbeat, unknown socket paths.
 
 The daphne-based tests run real servers (`daphne_factory`), whose logs must hold no traceback
@@ -149,10 +149,10 @@ async def test_connection_churn_leaks_nothing(
 ) -> None:
     """Finding 2: 200 spectator sockets connect and leave (20 at a time, loopback) while a player asks
     `hello` every 0.2 s. Afterwards: no stale rows, presence equals the open sockets, and the hellos
-    were answered quickly throughout (figures in docs/performance-load.md)."""
-    # 200 different spectators, all from loopback: the per-address caps (issue 26) would refuse the
+    were answered quickly throughout."""
+    # 200 different spectators, all from loopback: the per-address caps would refuse the
     # ninth at once, as they would a club hall's NAT with 9 visitors on one match; raised as a load
-    # test raises them (docs/performance-load.md).
+    # test raises them (docs/benchmarks.md).
     server = daphne_factory(
         DATABASE_URL=postgres_database_url,
         REDIS_URL=redis_url,

@@ -1,4 +1,4 @@
-"""Slow clients are closed (issue 26): a real daphne (kaiza_site.serve) closes a connection whose first
+"""Slow clients are closed: a real daphne (kaiza_site.serve) closes a connection whose first
 request, a page's or a websocket upgrade's, has not fully arrived `--http-header-timeout` seconds
 after it opened, even while the client keeps trickling bytes (which restart Twisted's idle timeout)."""
 

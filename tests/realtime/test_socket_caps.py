@@ -1,4 +1,4 @@
-"""Issue 26, item 3: sockets are capped at the handshake, and presence counts people, not sockets.
+"""Sockets are capped at the handshake, and presence counts people, not sockets.
 
 One guest opened 500 sockets on one match: all were accepted, and the match counted 501 spectators.
 Now a user may hold a few sockets of a match (settings.KAIZA_SOCKET_LIMITS "match"), an address a

@@ -1,6 +1,6 @@
 """The recorded corpus of whole matches: how it was made and how it is replayed.
 
-Issue 15 rewrote the match as a typed state with one module per phase. To prove the rewrite changed no
+A rewrite made the match a typed state with one module per phase. To prove the rewrite changed no
 verdict and no position, a corpus of matches was recorded with the engine *before* the rewrite
 (``python -m tests.rules.corpus record OUT.json``; the data is ``tests/rules/data/corpus.json``, which
 is the baseline and must not be re-recorded with a later engine) and
@@ -32,12 +32,12 @@ from typing import Any
 from game.engine.rules import Match, RuleError
 
 DATA = Path(__file__).parent / "data" / "corpus.json"
-#: Verdict fields made of words (or, after issue 15, the structure the words are made from).
+#: Verdict fields made of words (or, after the rewrite, the structure the words are made from).
 WORD_FIELDS = ("reason", "code", "params")
 
 
 def comparable_verdict(verdict: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The verdict without its words (the words were rewritten on purpose by issue 15)."""
+    """The verdict without its words (the rewrite changed the words on purpose)."""
     if verdict is None:
         return None
     out = {k: v for k, v in verdict.items() if k not in WORD_FIELDS}

@@ -217,7 +217,7 @@ def test_constraints_of_the_opening_shot_explain_the_foot_pocket_rule() -> None:
     assert c["actions"] == ["place", "resign"]
     assert c["placement"]["region"]["kind"] == "home" and c["placement"]["ball"] == "white1"
     assert "red1" in c["not_callable"] and "K-3.4" in c["not_callable"]["red1"]
-    # Each refusal shown, in the other languages too (issue 16): the client reads its own.
+    # Each refusal shown, in the other languages too: the client reads its own.
     said = c["why_words"][c["not_callable"]["red1"]]
     assert set(said) == {"fi", "ru"} and "K-3.4" in said["fi"] and "K-3.4" in said["ru"]
     assert said["ru"].startswith("начальным ударом заказывается кайза")

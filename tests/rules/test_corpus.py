@@ -1,9 +1,9 @@
-"""A replay of every recorded match gives the same verdicts and positions as the engine before issue 15.
+"""A replay of every recorded match gives the same verdicts and positions as the engine before the typed rewrite.
 
 The corpus (tests/rules/corpus.py explains how it was recorded) holds whole matches and single visits
 played with the engine before the typed rewrite. Every input is replayed here; each verdict (all fields
 but the words), each refusal code, each position after an input and the final snapshot must match.
-The only differences allowed are the rule fixes of issue 15, listed in ``CHANGED_BY_RULE_FIXES`` with
+The only differences allowed are the rewrite's rule fixes, listed in ``CHANGED_BY_RULE_FIXES`` with
 the rule that changed them, so a difference nobody meant fails.
 """
 

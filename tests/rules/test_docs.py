@@ -50,7 +50,7 @@ def test_no_import_guards_in_the_engine() -> None:
 
 
 def test_engine_modules_stay_under_500_lines() -> None:
-    """Issue 15: no module over 500 lines (the engine's part; match.py is a facade)."""
+    """No module over 500 lines (the engine's part; match.py is a facade)."""
     sizes = {
         str(path.relative_to(ROOT)): len(path.read_text().splitlines())
         for path in sorted((ROOT / "game" / "engine").rglob("*.py"))

@@ -1,4 +1,4 @@
-"""K-3.1: the lag a newcomer is offered, and the words that close a lag (issue 25 item 9).
+"""K-3.1: the lag a newcomer is offered, and the words that close a lag.
 
 The suggested speed comes from the real physics (game.engine.rules.lag_advice) and must win against
 the old default (2.5 m/s); the deciding lag's words give both players' distances.

@@ -1,4 +1,4 @@
-"""Pockets named as the table is drawn in the server's sentences too (issue 25 item 6): a portrait
+"""Pockets named as the table is drawn in the server's sentences too: a portrait
 table (the home end at the bottom, transform.js) has its middle pockets left and right and its corners
 where a player facing up the table sees them; only sentences that name a pocket get a portrait form."""
 

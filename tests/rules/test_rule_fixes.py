@@ -1,4 +1,4 @@
-"""The rule fixes of issue 15 on real simulated shots: K-6.2 for a ball frozen to a rail, K-7.2's first
+"""The rule fixes of the typed rules rewrite on real simulated shots: K-6.2 for a ball frozen to a rail, K-7.2's first
 cue-ball cushion outside the home, and the K-7.2 call refusals before the shot."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Team matches (issue 18): each team shares one cue ball and one score, its members take its visits in
+"""Team matches: each team shares one cue ball and one score, its members take its visits in
 a fixed rotation, the first members lag (K-3.1); fouls (K-8.1), ball in hand (K-7.1), the shot clock,
 the extra visits of the time limit (K-11.1) and the shoot-out (K-11.2 to K-11.4) apply to the team.
 Scripted shots (tests/rules/fakes.py), so every visit's outcome is exact."""

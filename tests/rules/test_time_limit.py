@@ -67,7 +67,7 @@ def test_k11_1_limit_two_extra_visits_white2_last_then_shootout() -> None:
 
 
 def test_k11_1_no_extra_visits_goes_from_the_round_to_the_shootout() -> None:
-    """A club event's clock (issue 28: game time, then the shoot-out visits, no extra visits): once the
+    """A club event's clock (game time, then the shoot-out visits, no extra visits): once the
     time is up, white2's visit ends the round and the K-11.2 shoot-out begins at once, with the words
     saying so in every language."""
     script = Script()
@@ -227,7 +227,7 @@ def test_k11_clock_in_snapshot_round_trips() -> None:
 
 
 def test_a_snapshots_ruleset_reads_back_as_written_whatever_was_read_before() -> None:
-    """`Ruleset.from_dict` keeps the rulesets it built (one per snapshot read, issue 30): equal-looking
+    """`Ruleset.from_dict` keeps the rulesets it built (one per snapshot read): equal-looking
     values that JSON writes apart (``-0.0`` and ``0.0``; ``1``, ``1.0`` and ``True``) still read as
     themselves, and a value refused once is refused every time, after a valid twin was kept."""
     from game.engine.rules.ruleset import Ruleset

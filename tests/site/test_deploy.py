@@ -1,4 +1,4 @@
-"""Deployment (issue 14): production settings from the environment pass `check --deploy`, a real
+"""Deployment: production settings from the environment pass `check --deploy`, a real
 daphne behind a (simulated) TLS proxy sends HSTS, CSP and secure cookies, the websocket origin check
 is exact, /healthz says one word, and error pages keep the site's layout."""
 

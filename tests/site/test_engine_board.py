@@ -1,4 +1,4 @@
-"""Issue 29 item 3: the analysis board. "Ask the engine" on a practice position answers the engine's
+"""The analysis board. "Ask the engine" on a practice position answers the engine's
 three best shots (three different calls) with their expected points and success probability under the
 stated stroke noise, what each does in words, and a strike that replays exactly that on the practice
 table; the answer is the same for everyone who asks about the same position (shareable by its link);

@@ -49,7 +49,7 @@ def test_environment_switches_to_postgres_and_redis(postgres_database_url: str, 
 @pytest.mark.services
 def test_healthz_reports_database_and_channel_layer(client, admin_user) -> None:
     response = client.get("/healthz")
-    # The public answer is one word: nothing about the stack (issue 14).
+    # The public answer is one word: nothing about the stack.
     assert response.status_code == 200 and response.content == b"ok"
     client.force_login(admin_user)
     body = client.get("/healthz").json()

@@ -1,6 +1,6 @@
 """The census of cyclic garbage (kaiza_site.gccensus): off unless asked for; when on, it says which code
-made the cycles its collections found (it found issue 30's: a refused call's error kept with its
-traceback, docs/performance-load.md round 22)."""
+made the cycles its collections found (it found a refused call's error kept with its traceback:
+docs/decisions/no-cyclic-garbage.md)."""
 
 from __future__ import annotations
 

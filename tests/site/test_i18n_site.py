@@ -1,4 +1,4 @@
-"""The site in English, Finnish and Russian (issue 16): every public page speaks the reader's language,
+"""The site in English, Finnish and Russian: every public page speaks the reader's language,
 the header's switcher remembers the choice (cookie; profile for a signed-in player), and the committed
 catalogues are complete and compiled.
 
@@ -189,7 +189,7 @@ ACCOUNT_PAGES = {
 
 
 def seed_tournaments_and_teams(ids: dict[str, Any]) -> dict[str, Any]:
-    """The demo club's tournaments (issue 18) and a team match waiting in the lobby, so their pages are
+    """The demo club's tournaments and a team match waiting in the lobby, so their pages are
     read in three languages too: a Swiss tournament under way (standings with Buchholz, round 1 with a
     bye, the live page), a double elimination (the SVG bracket's labels) and a 2 vs 2 with open places."""
     from django.utils import timezone

@@ -85,7 +85,7 @@ def test_the_catalogue_is_served_in_the_requests_language() -> None:
 
 @pytest.mark.django_db
 def test_a_language_switch_is_never_answered_with_the_cached_catalogue() -> None:
-    """Issue 25: the page names its language in the catalogue's URL, so a switch asks for another URL;
+    """The page names its language in the catalogue's URL, so a switch asks for another URL;
     and a browser's conditional request with the English copy's validators, after the cookie is set, is
     answered 200 with the Finnish words, never 304 (it was: a fixed Last-Modified)."""
     client = Client()

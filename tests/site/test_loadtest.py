@@ -311,7 +311,7 @@ def test_loadtest_runs_against_bare_daphne(bare_daphne: tuple[str, int]) -> None
 async def test_a_featured_crowd_is_measured_apart_and_staggered_matches_start_later(
     bare_daphne: tuple[str, int],
 ) -> None:
-    """Issue 30, items 3 and 4: `featured` puts its crowd on match 0 only, whose figures are kept
+    """`featured` puts its crowd on match 0 only, whose figures are kept
     apart from the other spectators'; with `stagger_step` a match's players wait for its turn (match 2
     starts 2 s after match 0; match 1 at 1 s, inside a window of 1.6 s)."""
     url, _ = bare_daphne
@@ -369,7 +369,7 @@ def test_stable_seed_is_the_same_in_another_process() -> None:
 
 @pytest.mark.slow(21)
 def test_a_reconnect_storm_brings_every_socket_back(daphne_factory: Callable[..., DaphneServer]) -> None:
-    """`--reconnect-storm` (issue 30, item 2): the server is killed with SIGKILL after the window and
+    """`--reconnect-storm`: the server is killed with SIGKILL after the window and
     started again as it was; every socket it held comes back with a snapshot at the database's version,
     none behind, and the restarted process is the same server (same port, same log)."""
     import signal
@@ -467,7 +467,7 @@ def test_a_failed_reconnect_attempt_is_named_by_what_failed_it() -> None:
 def test_the_featured_crowd_in_processes_of_its_own_is_measured_across_them(
     daphne_factory: Callable[..., DaphneServer],
 ) -> None:
-    """Issue 30, item 3: `--crowd-procs 2` puts the featured crowd in two client processes of its own,
+    """`--crowd-procs 2` puts the featured crowd in two client processes of its own,
     apart from match 0's players (the command seats match 0 for all of them). Its latencies join the
     crowd processes' receipt times with the send times of the players' process: every featured row has
     samples, positive and plausible; every shot reached all six crowd sockets (three times the
@@ -580,7 +580,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc thresholds: Linux with glibc only")
 def test_the_load_clients_socket_reads_take_no_fresh_pages() -> None:
-    """Round 23 of docs/performance-load.md: each read had its own mapping (mmap, mremap, munmap and a
+    """Each read of the load client had its own mapping (mmap, mremap, munmap and a
     page fault or two), the client's extra CPU against Kaiza. Untuned, a fresh process shows it; tuned,
     2,000 reads fault no new page."""
 

@@ -1,5 +1,5 @@
 """The event loop's watchdog (kaiza_site.loopwatch): off unless asked for, and when on it names what held
-the loop. It found issue 30's stalled second (a 295 ms gen1 collection of the cyclic GC)."""
+the loop. It found a stalled second under load (a 295 ms gen1 collection of the cyclic GC)."""
 
 from __future__ import annotations
 

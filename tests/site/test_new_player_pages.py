@@ -1,4 +1,4 @@
-"""The pages behind issue 25's "Play again" and "Chat as a guest", through Django's test client: who is
+"""The pages behind a new player's "Play again" and "Chat as a guest", through Django's test client: who is
 offered what, and bad input changes nothing (the browser tests are tests/e2e/test_new_player_words.py)."""
 
 from __future__ import annotations

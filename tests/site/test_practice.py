@@ -1,4 +1,4 @@
-"""Issue 17: the practice table (`/practice/`). A position travels as a compact code the server checks
+"""The practice table (`/practice/`). A position travels as a compact code the server checks
 (game/site/selectors/practice.py); each request is judged by the real engine through the free table the
 tutorial shares (game/site/selectors/free_table.py); bad input (overlapping balls, balls off the table, NaN and
 infinities, unknown balls, malformed links, oversized bodies) gets an error code and changes nothing;

@@ -1,4 +1,4 @@
-"""Issue 16 (a): the rules page in the reader's language. `/rules/` is docs/rules.md, docs/rules.fi.md or
+"""The rules page in the reader's language. `/rules/` is docs/rules.md, docs/rules.fi.md or
 docs/rules.ru.md by the request's language (Accept-Language, or the switcher's `django_language` cookie),
 English for any other; every language has the same anchors, so a verdict's `/rules/#K-6.2` lands on the
 same rule whatever the reader reads, and each has the scoring table as a table of balls and points."""
@@ -112,7 +112,7 @@ def _outside_code(html: str) -> str:
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", ["en", "fi", "ru"])
 def test_each_rules_page_is_wholly_in_its_language(client, language: str) -> None:
-    """Issue 25: the Russian page ended in "В коде", a section of module names (state.py, legality.py…)
+    """The Russian page ended in "В коде", a section of module names (state.py, legality.py…)
     for developers; the page stops before it in every language (the files keep it for their readers)."""
     html, page = _page(client, language)
     assert "in-the-code" not in page.ids

@@ -1,4 +1,4 @@
-"""Issue 15, point 6: the rules are on the site. `/rules/` renders docs/rules.md (the one source) in the
+"""The rules are on the site. `/rules/` renders docs/rules.md (the one source) in the
 site's layout; every rule id the code cites lands on its rule (`/rules/#K-6.2`); the scoring table is a
 table of balls and points; verdicts rendered by the server link their rule ids there (the replay page)."""
 

@@ -1,6 +1,6 @@
-"""`scripts/scaleout.sh` (issue 30, item 1): server processes in CPU cgroups of their own, one run of
+"""`scripts/scaleout.sh`: server processes in CPU cgroups of their own, one run of
 the load benchmark over them, everything cleaned up. The figures are benchmarks
-(docs/performance-load.md); these runs prove the tool: its processes are in their cgroups with the
+(docs/benchmarks.md); these runs prove the tool: its processes are in their cgroups with the
 quota asked for, the run's report comes out, and nothing is left behind."""
 
 from __future__ import annotations

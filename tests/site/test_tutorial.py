@@ -1,4 +1,4 @@
-"""Issue 16 (b): the first-game tutorial. Each step's try is judged by the real engine (physics and rules)
+"""The first-game tutorial. Each step's try is judged by the real engine (physics and rules)
 through game/site/selectors/tutorial.py: a known-good strike passes (and so do its neighbours, so a learner
 can succeed by eye), a bad one fails with the reason, bad input gets an error code and changes nothing;
 the views answer JSON under CSRF and the address's rate limit; the home page offers the tutorial until it

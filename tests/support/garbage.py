@@ -1,5 +1,5 @@
-"""What a piece of code leaves to the cyclic GC: the tests of issue 30's garbage (docs/performance-load.md,
-round 22) assert it is nothing, since garbage is what starts the collections that stop the event loop."""
+"""What a piece of code leaves to the cyclic GC: the tests of it (docs/decisions/no-cyclic-garbage.md)
+assert it is nothing, since garbage is what starts the collections that stop the event loop."""
 
 from __future__ import annotations
 

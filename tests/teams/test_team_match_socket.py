@@ -1,4 +1,4 @@
-"""A 2 vs 2 team match (issue 18) through the real MatchConsumer (Channels' WebsocketCommunicator): four
+"""A 2 vs 2 team match through the real MatchConsumer (Channels' WebsocketCommunicator): four
 players and a spectator; only the member whose visit it is may act; a team-mate or an opponent who
 tries gets an error code and nothing changes; everyone sees the same rotation.
 

@@ -1,4 +1,4 @@
-"""Team matches (issue 18), the services: creating one with every member (a tournament's way), opening
+"""Team matches, the services: creating one with every member (a tournament's way), opening
 one in the lobby and joining a side, the bad inputs (each a clear error, nothing stored), the result
 counted for every member and, only when rated, each member's rating moved against the other team's
 mean (docs/teams.md)."""

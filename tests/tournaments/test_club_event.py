@@ -1,4 +1,4 @@
-"""An event on real tables (issue 28 item 3): walk-ins joined to accounts later, games given to the
+"""An event on real tables: walk-ins joined to accounts later, games given to the
 free tables as the draw gives them, results entered by hand and validated, corrections that draw the
 later games again after a warning. Real services and rows; the draw is checked against the rows."""
 
@@ -251,7 +251,7 @@ def test_corrected_result_redraws_later_games() -> None:
 
 
 def test_a_walk_in_joined_after_the_event_counts_in_the_series_under_the_account() -> None:
-    """Issue 28 items 3 and 4: a club's ranking series scores a walk-in under the name it played as;
+    """A club's ranking series scores a walk-in under the name it played as;
     joined to an account after the event, the event's placing is filed under the account."""
     from game.clubs.selectors import series_table
     from game.clubs.services import series_create

@@ -1,4 +1,4 @@
-"""The pages of an event at the club (issue 28 item 3) through Django's test client: the form's
+"""The pages of an event at the club through Django's test client: the form's
 tables setting, walk-ins entered and joined, the director's tables page with its result form in
 three languages, the correction's warning step, the public page of the tables and the score sheets."""
 

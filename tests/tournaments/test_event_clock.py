@@ -1,4 +1,4 @@
-"""Issue 28 item 2, the event's clock and target: the three presets reach the engine through the match's
+"""The event's clock and target: the three presets reach the engine through the match's
 `ruleset` (K-11.1 warning and limit, the extra visits, the K-11.4 shoot-out visits, the K-9.1 target),
 bad settings are refused at the edge with nothing stored, and a game decided in the shoot-out keeps
 both scores and its winner, shown as KaisaKaavio writes it (`45v – 52`)."""
@@ -100,7 +100,7 @@ def _miss(m: EngineMatch, script: Script) -> None:
 
 
 def test_the_presets_numbers() -> None:
-    """The K-11 default is the engine's own Ruleset; the club presets as issue 28 gives them."""
+    """The K-11 default is the engine's own Ruleset; the club presets as the clubs play them."""
     k11 = Ruleset()
     assert _expected(KAISA_RULES.clock) == _k11_numbers(k11) == (3900.0, 3600.0, 2, 10, 60)
     assert KAISA_RULES.clock.ruleset() == {}  # an unchanged K-11 match stores what it always did

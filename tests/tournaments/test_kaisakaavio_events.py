@@ -1,4 +1,4 @@
-"""KaisaKaavio files in and out of the database (issue 28 item 5): `kaisakaavio import` makes the
+"""KaisaKaavio files in and out of the database: `kaisakaavio import` makes the
 file's event (walk-ins, the format, the clock, every game and result), `export` writes it back the
 same; a bad file is refused with its reason and stores nothing, from the command and the upload."""
 

@@ -1,4 +1,4 @@
-"""KaisaKaavio event files (issue 28): the pure parser and writer, and the replay command on Kaiza's
+"""KaisaKaavio event files: the pure parser and writer, and the replay command on Kaiza's
 own fixture (written by Kaiza's writer from an event its draw played; not the program's samples)."""
 
 from __future__ import annotations

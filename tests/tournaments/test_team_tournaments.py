@@ -1,4 +1,4 @@
-"""Team tournaments (issue 18): a club tournament of teams played through the real services. Each
+"""Team tournaments: a club tournament of teams played through the real services. Each
 pairing's match is a team match (game.teams.services.team_match_create: every member seated in his
 team's playing order, started at once, rated as the tournament is); its result goes to the pairing by
 the winning team with the team scores; the no-show is the team's (a team none of whose members came

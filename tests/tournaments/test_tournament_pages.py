@@ -1,4 +1,4 @@
-"""Tournament pages and the tournament socket (issue 18): the admin's form (validation, refusals), the
+"""Tournament pages and the tournament socket: the admin's form (validation, refusals), the
 tournament page (standings, rounds, the SVG bracket), the home page's list and the header's badge, the
 club page's history, and `ws/tournament/<id>/` hearing a match finished through the real MatchConsumer.
 """

@@ -1,4 +1,4 @@
-"""A tournament's status says the truth before its start time (issue 25 item 10): closing the entries
+"""A tournament's status says the truth before its start time: closing the entries
 pairs round 1 and makes the tournament `running`, but nothing is played until the start time, so the
 page said "Running" above a round that "starts at the start time". Until then it says when it starts,
 in English, Finnish and Russian; once the server clock starts it, "Running"."""

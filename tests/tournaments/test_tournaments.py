@@ -1,4 +1,4 @@
-"""Club tournaments (issue 18): pairings and standings (pure, game/tournaments/), and whole tournaments
+"""Club tournaments: pairings and standings (pure, game/tournaments/), and whole tournaments
 played through the real services: matches made by the match services, finished by real inputs
 (a resignation, K-9.3), no-shows forfeited by the real server-clock service, bad requests refused with
 a code and nothing changed."""
