@@ -33,18 +33,20 @@ sys.path.insert(0, str(ROOT))
 from tests.support import services  # noqa: E402
 
 #: ruff's rules, ruff's formatting, then mypy (configured in pyproject.toml: the engine strict, the rest
-#: with django-stubs), each from this interpreter's environment; the first failure stops the lint.
+#: with django-stubs), each from this interpreter's environment, then tsc over the JS client (jsconfig.json;
+#: `make install` puts the pinned TypeScript in node_modules); the first failure stops the lint.
 LINT = (
     ("-m", "ruff", "check", "."),
     ("-m", "ruff", "format", "--check", "."),
     ("-m", "mypy", "game", "kaiza_site"),
+    ("node", "node_modules/typescript/bin/tsc", "--noEmit", "-p", "jsconfig.json"),
 )
 
 
 def lint(echo: Callable[[str], None]) -> int:
     """Run LINT in order, each command's output given to `echo`; the first non-zero exit code, or 0."""
     for args in LINT:
-        cmd = [sys.executable, *args]
+        cmd = [sys.executable, *args] if args[0] == "-m" else list(args)
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         echo(f"$ {' '.join(cmd)}\n{done.stdout}{done.stderr}")
         if done.returncode:

@@ -660,7 +660,8 @@ function tipContact(tip, x0, y0, R, sep) {
 }
 
 /** event_loop.ball_contact: both balls' [x, y, vx, vy, wx, wy, wz] after their impulse, a micrometre apart,
- * the contact point, and whether `b` is the one that moved into the other. */
+ * the contact point, and whether `b` is the one that moved into the other.
+ * @returns {[number[], number[], number[], boolean]} */
 function ballContact(b, b2, t, ph) {
   const R = b.R;
   const D = 2 * R;

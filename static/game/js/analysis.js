@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The replay page's shot analysis while it runs: the server sends `analysis {status, done,
  * total}` to the match's group after every shot; this turns each into what the page shows. Pure: the

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The analysis board's list: the engine's answer for a practice position, as the
  * server sent it (game/site/selectors/engine_board.py), turned into what the page shows. Pure: words

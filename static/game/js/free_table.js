@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A table off the record, played on the match page's own state, renderer, controls and inputs: the
  * shared part of the tutorial (`/learn/`, learn.js) and the practice table (`/practice/`, practice.js).
@@ -56,16 +57,16 @@ function round6(x) {
  *   refused: (code: string, message: string) => void,
  *   answered?: (answer: object) => void,
  *   judged: (answer: object) => void,
- *   illegalPlacement?: () => void,
+ *   illegalPlacement?: (reason: string) => void,
  *   callFirst: (why: string) => void,
  *   uncalled?: () => boolean,
  * }} host
  */
 export function createFreeTable(root, host) {
   const { table } = host;
-  const csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
-  const canvas = root.querySelector(".kz-canvas");
-  const stage = root.querySelector(".kz-stage");
+  const csrf = /** @type {HTMLInputElement} */ (root.querySelector("input[name=csrfmiddlewaretoken]")).value;
+  const canvas = /** @type {HTMLCanvasElement} */ (root.querySelector(".kz-canvas"));
+  const stage = /** @type {HTMLElement} */ (root.querySelector(".kz-stage"));
   const renderer = createRenderer(canvas, table);
   const presetCall = host.presetCall || (() => null);
   const rate = animationRate(root.dataset);

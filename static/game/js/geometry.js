@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Picking geometry on the table. Pure functions, metres and radians. No rule lives here: what may be
  * called or where a ball may be placed is the server's (legality.js reads it). The aim line is aim.js's,

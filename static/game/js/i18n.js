@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The client's words in the reader's language. Two homes, one per kind of word:
  * - the rules' sentences (verdicts, the shot list, K-11 notices, the result card) are made on the

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What a player's intent (a drag, a key, a button: ui/controls.js, input/pointer.js, input/keyboard.js)
  * does to the match page: pure functions of the state, unit-tested with `node --test`.

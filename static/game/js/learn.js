@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Boot of the tutorial page (`/learn/`): five positions, each played on the shared free table
  * (free_table.js: the match page's state, renderer, controls and inputs). The server judges every try
@@ -15,7 +16,7 @@ function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
   const steps = JSON.parse(document.getElementById("learn-steps").textContent);
   const csrf = root.querySelector(".kz-learn-csrf input[name=csrfmiddlewaretoken]").value;
-  const $ = (sel) => root.querySelector(sel);
+  const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   const words = (key) => {
     const el = root.querySelector(`.kz-learn-words [data-outcome="${key}"]`);
     return el ? el.textContent : "";

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What the server says a player may do now, read off `state.constraints[name]` (docs/protocol.md,
  * "constraints"; game/engine/rules/constraints.py). Pure functions, no DOM.

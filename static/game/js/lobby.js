@@ -1,3 +1,4 @@
+// @ts-check
 // The live lobby: the open-matches table is replaced whenever the server pushes `matches`
 // over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
 

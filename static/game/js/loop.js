@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A fixed-rate update loop on requestAnimationFrame (kontra style). Updates run in fixed steps; a
  * huge gap (a hidden tab, a debugger pause) is dropped instead of replayed as hundreds of steps.

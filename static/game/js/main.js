@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Boot of the match page: read the page, create the state, the renderer, the HUD, the inputs and the
  * socket, and run the loop. This module owns the one mutable reference to the current state; every

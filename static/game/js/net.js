@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The only module that touches the WebSocket.
  *
@@ -102,12 +103,13 @@ export function livenessCheck({ now, lastHeard, lastPing, pending = [] }) {
 /**
  * @param {object} opts
  * @param {string} opts.url
- * @param {(msg: object) => void} opts.onMessage
- * @param {(status: "connecting"|"open"|"reconnecting"|"closed", info?: object) => void} opts.onStatus
+ * @param {(msg: import("./types").MatchServerMessage) => void} opts.onMessage
+ * @param {(status: "connecting"|"open"|"reconnecting"|"lost"|"closed", info?: object) => void} [opts.onStatus]
  * @param {(ms: number) => void} [opts.onLatency] round-trip time of a ping, in milliseconds
- * @param {() => number | null} opts.getVersion last applied version (null before the first snapshot)
+ * @param {() => number | null} [opts.getVersion] last applied version (null before the first snapshot)
  * @param {typeof WebSocket} [opts.WebSocketImpl]
  * @param {{setTimeout: Function, clearTimeout: Function, now: () => number}} [opts.timers]
+ * @param {{tabId: number, next: () => number}} [opts.acks] the ack ids (createAckSource)
  */
 export function createNet({
   url,

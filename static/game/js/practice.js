@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Boot of the practice table (`/practice/`): any position, any call, the server's engine,
  * undo and a link, on the shared free table (free_table.js). The position is the server's code
@@ -28,7 +29,7 @@ function round6(x) {
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
   const start = JSON.parse(document.getElementById("practice-start").textContent);
-  const $ = (sel) => root.querySelector(sel);
+  const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   const words = (key) => {
     const el = root.querySelector(`.kz-learn-words [data-words="${key}"]`);
     return el ? el.textContent : "";
@@ -85,7 +86,7 @@ function boot(root) {
     asked = question;
     $(".kz-board-shots").hidden = true;
     boardStatus(boardWords("thinking"));
-    $(".kz-board-ask").disabled = true;
+    /** @type {HTMLButtonElement} */ ($(".kz-board-ask")).disabled = true;
     let status = 0;
     let reply;
     try {
@@ -100,7 +101,7 @@ function boot(root) {
     } catch (err) {
       reply = { ok: false, error: { code: "refused", message: "" } };
     }
-    $(".kz-board-ask").disabled = false;
+    /** @type {HTMLButtonElement} */ ($(".kz-board-ask")).disabled = false;
     if (asked !== question) return; // asked again meanwhile
     if (!reply.ok) {
       if (question.position !== current.position) return; // about a position no longer shown
@@ -160,7 +161,7 @@ function boot(root) {
 
   function refresh() {
     root.dataset.position = current.position;
-    $(".kz-practice-link-input").value = link();
+    /** @type {HTMLInputElement} */ ($(".kz-practice-link-input")).value = link();
     window.history.replaceState(null, "", link());
     syncBoard();
     showUndo();
@@ -178,7 +179,7 @@ function boot(root) {
 
   /** Undo is there while there is a position to go back to, or a shot still rolling to take back. */
   function showUndo() {
-    $(".kz-practice-undo").disabled = undo.length === 0 && before === null;
+    /** @type {HTMLButtonElement} */ ($(".kz-practice-undo")).disabled = undo.length === 0 && before === null;
   }
 
   function cueBall() {
@@ -228,7 +229,7 @@ function boot(root) {
       moveTo(answer);
       if (answer.event.t !== "placed") show("moved", words("moved"));
     },
-    uncalled: () => $(".kz-practice-uncalled-input").checked,
+    uncalled: () => /** @type {HTMLInputElement} */ ($(".kz-practice-uncalled-input")).checked,
     judged: (answer) => {
       moveTo(answer);
       const uncalled = answer.event.d.verdict && answer.event.d.verdict.code === "uncalled";
@@ -307,10 +308,10 @@ function boot(root) {
       const copied = () => show("copied", words("copied"));
       if (navigator.clipboard && navigator.clipboard.writeText) {
         navigator.clipboard.writeText(text).then(copied, () => {
-          $(".kz-practice-link-input").select();
+          /** @type {HTMLInputElement} */ ($(".kz-practice-link-input")).select();
         });
       } else {
-        $(".kz-practice-link-input").select();
+        /** @type {HTMLInputElement} */ ($(".kz-practice-link-input")).select();
       }
     }
   };

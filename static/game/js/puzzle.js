@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Boot of a puzzle page (`/puzzles/`): a position from a real match on the shared free table
  * (free_table.js), the player's one shot posted with the token of the puzzle served to him
@@ -14,7 +15,7 @@ import { createFreeTable } from "./free_table.js";
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
   const start = JSON.parse(document.getElementById("puzzle-start").textContent);
-  const $ = (sel) => root.querySelector(sel);
+  const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   const words = (key) => {
     const el = root.querySelector(`.kz-learn-words [data-words="${key}"]`);
     return el ? el.textContent : "";
@@ -44,7 +45,7 @@ function boot(root) {
       const count = $(".kz-puzzle-streak-count");
       if (count) count.textContent = String(answer.streak);
       if (answer.solved) {
-        const next = $(".kz-puzzle-next");
+        const next = /** @type {HTMLAnchorElement} */ ($(".kz-puzzle-next"));
         next.href = `${root.dataset.nextUrl}?after=${encodeURIComponent(start.token)}`;
         next.hidden = false;
       } else {

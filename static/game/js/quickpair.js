@@ -1,3 +1,4 @@
+// @ts-check
 // Quick pairing in the lobby (docs/protocol.md "Lobby socket"): send `seek` with the chosen
 // time limit and rated/casual over the lobby socket, show the waiting state (elapsed time, the rating
 // window the server announces), cancel with `seek_cancel`; `paired` opens the new match. The numbers
@@ -9,10 +10,10 @@ const card = document.getElementById("quick-pairing");
 
 export function quickPairing(send) {
   if (!card) return { onMessage() {}, onClose() {} };
-  const form = card.querySelector("#seek-form");
-  const waiting = card.querySelector("#seek-waiting");
-  const statusLine = card.querySelector("#seek-status");
-  const errorLine = card.querySelector("#seek-error");
+  const form = /** @type {HTMLFormElement} */ (card.querySelector("#seek-form"));
+  const waiting = /** @type {HTMLElement} */ (card.querySelector("#seek-waiting"));
+  const statusLine = /** @type {HTMLElement} */ (card.querySelector("#seek-status"));
+  const errorLine = /** @type {HTMLElement} */ (card.querySelector("#seek-error"));
   let timer = null;
   let startedAt = 0;
   let window_ = 0;
@@ -38,8 +39,8 @@ export function quickPairing(send) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     errorLine.textContent = "";
-    const limit = form.querySelector("#seek-time-limit").value;
-    send({ t: "seek", d: { rated: form.querySelector("#seek-rated").checked, time_limit: limit ? Number(limit) : null } });
+    const limit = /** @type {HTMLSelectElement} */ (form.querySelector("#seek-time-limit")).value;
+    send({ t: "seek", d: { rated: /** @type {HTMLInputElement} */ (form.querySelector("#seek-rated")).checked, time_limit: limit ? Number(limit) : null } });
   });
   card.querySelector("#seek-cancel").addEventListener("click", () => send({ t: "seek_cancel" }));
 

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The replay page: plays a finished match shot by shot from the stored motion segments, with the
  * verdicts and the score after each input. Nothing is simulated here: the segments are the server's
@@ -317,7 +318,7 @@ function start(root) {
     root.dataset.state = view.playing ? "playing" : "paused";
     playButton.textContent = view.playing ? gettext("Pause") : gettext("Play");
     if (list) {
-      for (const li of list.querySelectorAll("li[data-index]")) {
+      for (const li of /** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll("li[data-index]"))) {
         const on = Number(li.dataset.index) === view.index;
         li.classList.toggle("current", on);
         if (on && view.playing) li.scrollIntoView({ block: "nearest" });
@@ -463,5 +464,5 @@ function followAnalysis(panel) {
 
 const root = document.querySelector("[data-replay]");
 if (root) start(root);
-const analysisPanel = document.querySelector("[data-analysis]");
+const analysisPanel = /** @type {HTMLElement} */ (document.querySelector("[data-analysis]"));
 if (analysisPanel && ["queued", "running"].includes(analysisPanel.dataset.status)) followAnalysis(analysisPanel);

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The result forms of an event at the club (game/templates/game/tournaments/tables.html, the director's
  * and the players' phone page).
@@ -88,7 +89,7 @@ export function createOutbox({ storage, send }) {
 
 /** The page's CSRF token (a kept entry may carry an older one). */
 function csrfToken() {
-  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  const input = /** @type {HTMLInputElement} */ (document.querySelector("input[name=csrfmiddlewaretoken]"));
   return input ? input.value : "";
 }
 
@@ -151,16 +152,16 @@ function page() {
   const outbox = createOutbox({ storage: window.localStorage, send: (entry) => sendEntry(entry) });
   const tournament = root.getAttribute("data-tournament");
   const list = root.querySelector("[data-unsent-list]");
-  const box = root.querySelector("[data-unsent]");
+  const box = /** @type {HTMLElement} */ (root.querySelector("[data-unsent]"));
 
   function formOf(key) {
-    return [...document.querySelectorAll("form[data-result-form]")].find(
+    return [.../** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll("form[data-result-form]"))].find(
       (form) => new FormData(form).get("entry_key") === key,
     );
   }
 
   function say(form, text) {
-    const line = form && form.querySelector("[data-form-status]");
+    const line = /** @type {HTMLElement} */ (form && form.querySelector("[data-form-status]"));
     if (!line) return;
     line.textContent = text;
     line.hidden = !text;
@@ -216,10 +217,10 @@ function page() {
     show();
   }
 
-  for (const form of document.querySelectorAll("form[data-result-form]")) {
+  for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll("form[data-result-form]"))) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const fields = [...new FormData(form).entries()].map(([name, value]) => [name, String(value)]);
+      const fields = [...new FormData(form).entries()].map(([name, value]) => /** @type {[string, string]} */ ([name, String(value)]));
       const entry = {
         key: String(new FormData(form).get("entry_key") || ""),
         url: form.action,
@@ -233,7 +234,7 @@ function page() {
         return;
       }
       outbox.keep(entry); // kept before it is sent: a page that dies now loses nothing
-      const button = form.querySelector("button[type=submit]");
+      const button = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
       if (button) button.disabled = true;
       say(form, gettext("Sending…"));
       const answer = await sendEntry(entry);

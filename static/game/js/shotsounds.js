@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What a shot sounds like, as pure data: the voices (cue strike, ball–ball click, cushion thud, drop
  * into a pocket) with their time and loudness, read from the server's motion segments.

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The one state object of the match page, and the pure functions that produce its next value.
  *
@@ -32,7 +33,7 @@ export function animationRate(dataset) {
 }
 
 /**
- * @param {{table: object, matchId: string, me: string, role: string, rate?: number}} page
+ * @param {{table: object, matchId?: string, me?: string, role?: string, rate?: number}} page
  *   `rate`: shot time per display time (1: real time; a test server's pages roll shots faster).
  */
 export function createState({ table, matchId = "", me = "", role = "spectator", rate = 1 }) {
@@ -132,11 +133,13 @@ const QUIET_ERRORS = new Set([
 /**
  * Apply one server message. Every message with a numeric `v` is a versioned event, known type or
  * not (a new event type must never look like a hole in the versions).
+ * @param {import("./types").MatchServerMessage} msg
  */
 export function receive(state, msg, now = 0, epoch = now / 1000) {
   if (!msg || typeof msg !== "object" || typeof msg.t !== "string") return state;
-  const d = msg.d || {};
-  if (typeof msg.v === "number") {
+  if ("v" in msg && typeof msg.v === "number") {
+    // (a versioned event of a type this page does not know yet is still a version: `d` read as any)
+    const d = /** @type {any} */ (msg.d || {});
     if (msg.t === "snapshot") {
       if (state.version !== null && msg.v < state.version) return state;
       return drain(applySnapshot(state, d, msg.v, now, epoch), now);
@@ -154,6 +157,7 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
   }
   switch (msg.t) {
     case "aim": {
+      const d = msg.d || /** @type {typeof msg.d} */ ({});
       if (d.player === state.me) return state;
       const prev = state.remoteAim;
       if (!prev || prev.player !== d.player) return { ...state, remoteAim: { ...d, at: now } };
@@ -161,17 +165,25 @@ export function receive(state, msg, now = 0, epoch = now / 1000) {
       const glide = gap <= MAX_AIM_GLIDE_MS ? gap : 0;
       return { ...state, remoteAim: { ...d, at: now, from: remoteAimAngle(prev, now), glide } };
     }
-    case "presence":
+    case "presence": {
+      const d = msg.d || /** @type {typeof msg.d} */ ({});
       return { ...state, presence: { players: d.players || [], spectators: d.spectators || 0 } };
-    case "clock":
+    }
+    case "clock": {
+      const d = msg.d || /** @type {typeof msg.d} */ ({});
       return { ...state, clock: clockOf(d, epoch) };
-    case "rematch":
+    }
+    case "rematch": {
+      const d = msg.d || /** @type {typeof msg.d} */ ({});
       return { ...state, rematch: { from: d.from, matchId: d.match_id, url: d.url, at: now } };
-    case "error":
+    }
+    case "error": {
+      const d = msg.d || /** @type {typeof msg.d} */ ({});
       if (QUIET_ERRORS.has(d.code) && (d.ack === null || d.ack === undefined)) return state;
       // The database failed under the input: net.js sends it again, so it is still being sent.
       if (RESENT_ERRORS.has(d.code)) return { ...state, error: { code: d.code, message: d.message, ack: d.ack, at: now } };
       return withoutSent({ ...state, error: { code: d.code, message: d.message, ack: d.ack, at: now } }, d.ack);
+    }
     default:
       return state;
   }

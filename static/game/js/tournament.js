@@ -1,3 +1,4 @@
+// @ts-check
 // A tournament's pages without reloads: ws/tournament/<id>/ says when something changed
 // (`tournament {match, scores, event, reload}`, docs/protocol.md). A score is written into its row at
 // once; a started or finished match (or a new round) fetches the changing parts again from the
@@ -8,8 +9,8 @@
 // the socket closes or a ping goes unanswered (a club's wifi gone can leave a socket open for minutes
 // with nothing behind it): a page never shows "live" over a server that is gone.
 
-const root = typeof document !== "undefined" ? document.querySelector("[data-live-root]") : null;
-const statusLine = root ? document.querySelector("[data-socket-status]") : null;
+const root = typeof document !== "undefined" ? /** @type {HTMLElement} */ (document.querySelector("[data-live-root]")) : null;
+const statusLine = root ? /** @type {HTMLElement} */ (document.querySelector("[data-socket-status]")) : null;
 
 export function applyScore(container, matchId, scores) {
   const row = container.querySelector(`tr[data-match="${CSS.escape(matchId)}"]`);
@@ -54,7 +55,8 @@ export function createRefresher(load) {
  * `onMessage(msg)` for each tournament message, `onBack()` after a reconnect (whatever happened while
  * away must be fetched). A ping every `pingEvery` ms that has no answer within `pongWithin` ms counts
  * as a lost connection: the socket is closed and opened again.
- * @param {{url: string, onState: (state: string, detail?: any) => void, onMessage: (msg: any) => void,
+ * @param {{url: string, onState: (state: string, detail?: any) => void,
+ *   onMessage: (msg: import("./types").TournamentMessage) => void,
  *   onBack?: () => void, WebSocketImpl?: any, setTimer?: Function, clearTimer?: Function,
  *   pingEvery?: number, pongWithin?: number}} options
  * @returns {() => void} stop

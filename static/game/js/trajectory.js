@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Exact evaluation of the server's motion segments (ARCHITECTURE.md section 4).
  *
@@ -19,6 +20,7 @@ export const DROP_DURATION = 0.28;
  * @returns {Record<string, {segs: number[][], pocket: {t: number, id: string} | null}>}
  */
 export function parseSegments(segments) {
+  /** @type {Record<string, {segs: number[][], pocket: {t: number, id: string} | null}>} */
   const tracks = {};
   for (const [ball, list] of Object.entries(segments || {})) {
     const segs = [];

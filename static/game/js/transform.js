@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Metres <-> CSS pixels. Pure: a transform is a plain object, so it can be tested and cached.
  *
@@ -81,7 +82,10 @@ export function lengthToScreen(tf, metres) {
   return metres * tf.scale;
 }
 
-/** The canvas 2D matrix drawing in metres onto the device-pixel backing store. */
+/**
+ * The canvas 2D matrix drawing in metres onto the device-pixel backing store.
+ * @returns {[number, number, number, number, number, number]}
+ */
 export function canvasMatrix(tf) {
   const k = tf.dpr;
   return [tf.a * k, tf.b * k, tf.c * k, tf.d * k, tf.e * k, tf.f * k];

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Keeps the Watch page (and the featured match on the home page) live by polling /watch.json.
  *
@@ -86,21 +87,21 @@ async function createFeaturedTable(canvas) {
 let redrawFeatured = null;
 
 function updateFeatured(matches) {
-  const box = document.querySelector("[data-featured]");
+  const box = /** @type {HTMLElement} */ (document.querySelector("[data-featured]"));
   if (!box) return;
   const match = matches.find((m) => m.id === box.dataset.featured);
   if (!match) {
     box.classList.add("ended");
     return;
   }
-  for (const el of box.querySelectorAll("[data-seat]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll("[data-seat]"))) {
     el.textContent = match.players[Number(el.dataset.seat)].score;
   }
   if (redrawFeatured && match.balls) redrawFeatured(match.balls);
 }
 
 function startPolling() {
-  const section = document.querySelector("[data-watch]");
+  const section = /** @type {HTMLElement} */ (document.querySelector("[data-watch]"));
   const body = section && section.querySelector("[data-live-rows]");
   const count = document.querySelector("[data-live-count]");
   const source = (section && section.dataset.source) || "/watch.json";

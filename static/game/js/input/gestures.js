@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Pure helpers that turn pointer positions (already in metres) into aiming decisions.
  */

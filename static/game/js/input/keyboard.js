@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Keyboard aiming: arrows turn the cue 0.1°, with Shift in the fine mode (0.1 mrad: a kaisa from the
  * home pots only within about 0.4 mrad), with Ctrl or Alt coarse (2°); up/down change the power,

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Pointer input on the table canvas (mouse, touch, pen through Pointer Events).
  *
@@ -22,7 +23,8 @@ const CLICK_SLOP_PX = 6;
 
 /**
  * @param {HTMLCanvasElement} canvas
- * @param {{getState: () => object, getTransform: () => object, dispatch: (intent: object) => void}} host
+ * @param {{getState: () => object, getTransform: () => object, dispatch: (intent: object) => void,
+ *   setTimer?: (f: () => void, ms: number) => any, clearTimer?: (handle: any) => void}} host
  * @returns {() => void} unbind
  */
 export function bindPointer(canvas, { getState, getTransform, dispatch, setTimer = setTimeout, clearTimer = clearTimeout }) {

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * How far a finger or a key reaches on the table (phone and keyboard). Pure, for tests.
  *

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The five balls: shaded sprites drawn at device resolution, soft contact shadows, the whites' dots
  * rolling with the ball, and a visible drop into the pocket (shrinking and darkening as it sinks).

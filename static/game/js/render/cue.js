@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The cue behind the cue ball and the aim line (the cue ball's path to the ghost ball, the object ball's
  * path and the cue ball's after the contact, from aim.js). Drawn in metres through the table's canvas
@@ -25,7 +26,7 @@ export function drawCue(ctx, ball, angle, R, pull = 0, alpha = 1, px = 0.002) {
   const gap = R + TIP_GAP + pull;
   const tipX = ball[0] - dx * gap;
   const tipY = ball[1] - dy * gap;
-  const at = (d, w) => [tipX - dx * d + nx * w, tipY - dy * d + ny * w];
+  const at = (/** @type {number} */ d, /** @type {number} */ w) => /** @type {[number, number]} */ ([tipX - dx * d + nx * w, tipY - dy * d + ny * w]);
   const width = (d) => TIP_RADIUS + ((BUTT_RADIUS - TIP_RADIUS) * d) / CUE_LENGTH;
   const band = (d0, d1, fill) => {
     const a = at(d0, width(d0));

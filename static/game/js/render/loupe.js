@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The loupe: while a ball is being placed on a touch screen or a portrait table, a round
  * magnified view of the spot is drawn beside it, so the finger does not hide where the ball goes and

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The renderer: reads the state, draws a frame. It never changes the state; the only things it keeps
  * are drawing caches (the table image, ball sprites, the balls' rolling orientation).

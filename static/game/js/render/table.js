@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The table, drawn once into an offscreen canvas per size: wooden rails with sights, the cloth, the
  * cushions exactly as the geometry gives them (nose segments, rounded jaw tips, facings along each

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The "keep spin and power" setting: by default every shot starts from centre ball and
  * medium power, so nothing carries over silently; a player who prefers to keep them ticks the box, and
@@ -21,7 +22,7 @@ function stored() {
  * @returns {() => boolean}
  */
 export function bindKeepStrike(root) {
-  const box = root.querySelector(".kz-keep-strike");
+  const box = /** @type {HTMLInputElement} */ (root.querySelector(".kz-keep-strike"));
   if (!box) return stored;
   box.checked = stored();
   box.addEventListener("change", () => {

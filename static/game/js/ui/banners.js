@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Where the words laid over the table go (the verdict, a phase's notice such as "The break", the power
  * while the cue is pulled back): on a spot that covers no ball and not the called pocket. On a phone
@@ -63,7 +64,7 @@ function overlapArea(a, b) {
  * free (a crowded table and a long text), the one covering the fewest circles.
  * @param {{width: number, height: number}} size
  * @param {{left: number, top: number, width: number, height: number}} area
- * @param {{x: number, y: number, r: number}[]} circles
+ * @param {{x: number, y: number, r: number, soft?: boolean}[]} circles
  * @param {{left: number, top: number, width: number, height: number}[]} taken
  * @param {{left: number, top: number}} prefer
  * @returns {{left: number, top: number, width: number, height: number, free: boolean}}

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The match chat (docs/chat.md): the log, the input, the quick phrases, per-author mute and report.
  *
@@ -36,11 +37,11 @@ function loadMuted(storage) {
  */
 export function createChat(root, { send, me, storage = window.localStorage, now = () => Date.now() }) {
   const phrases = JSON.parse(root.querySelector("#kaiza-chat-phrases").textContent);
-  const log = root.querySelector(".kz-chat-log");
-  const form = root.querySelector(".kz-chat-form");
-  const input = root.querySelector(".kz-chat-input");
-  const status = root.querySelector(".kz-chat-status");
-  const mutedLine = root.querySelector(".kz-chat-muted");
+  const log = /** @type {HTMLElement} */ (root.querySelector(".kz-chat-log"));
+  const form = /** @type {HTMLFormElement} */ (root.querySelector(".kz-chat-form"));
+  const input = /** @type {HTMLInputElement} */ (root.querySelector(".kz-chat-input"));
+  const status = /** @type {HTMLElement} */ (root.querySelector(".kz-chat-status"));
+  const mutedLine = /** @type {HTMLElement} */ (root.querySelector(".kz-chat-muted"));
   const muted = loadMuted(storage);
   const shown = new Map(); // id -> <li>
   let lastSent = -Infinity;
@@ -135,11 +136,11 @@ export function createChat(root, { send, me, storage = window.localStorage, now 
       if (m.from !== me && !li.hidden) news += 1;
       shown.set(m.id, li);
       // In id order: a history that arrives after a live message still reads oldest first.
-      const after = [...log.children].find((c) => Number(c.dataset.id) > m.id);
+      const after = [...log.children].find((c) => Number(/** @type {HTMLElement} */ (c).dataset.id) > m.id);
       log.insertBefore(li, after || null);
     }
     while (log.children.length > KEEP) {
-      shown.delete(Number(log.firstElementChild.dataset.id));
+      shown.delete(Number(/** @type {HTMLElement} */ (log.firstElementChild).dataset.id));
       log.firstElementChild.remove();
     }
     log.scrollTop = log.scrollHeight;
@@ -154,7 +155,7 @@ export function createChat(root, { send, me, storage = window.localStorage, now 
       post({ text });
       input.value = "";
     });
-    for (const b of root.querySelectorAll(".kz-chat-phrase")) {
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".kz-chat-phrase"))) {
       b.addEventListener("click", () => post({ phrase: b.dataset.phrase }));
     }
   }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The player's controls beside the table: the call, power, spin, and the action buttons. DOM events
  * become intents for main.js; `update` mirrors the state into the controls. Listeners unbind.
@@ -25,15 +26,15 @@ function on(el, type, fn, opts) {
  * @param {(intent: object) => void} dispatch
  */
 export function createControls(root, dispatch) {
-  const $ = (sel) => root.querySelector(sel);
+  const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   const panel = $(".kz-controls");
-  const power = $(".kz-power-input");
+  const power = /** @type {HTMLInputElement} */ ($(".kz-power-input"));
   const speed = $(".kz-speed");
   const pad = $(".kz-spin-pad");
   const tip = $(".kz-spin-tip");
   const spinLabel = $(".kz-spin-label");
   const callText = $(".kz-call-text");
-  const shoot = $(".kz-shoot");
+  const shoot = /** @type {HTMLButtonElement} */ ($(".kz-shoot"));
   const lag = $(".kz-lag");
   const take = $(".kz-take-break");
   const pass = $(".kz-pass-break");
@@ -46,7 +47,7 @@ export function createControls(root, dispatch) {
   const hint = $(".kz-hint");
   const why = $(".kz-why");
   const spinLimit = $(".kz-spin-limit");
-  const outputs = [...root.querySelectorAll("output[data-field]")];
+  const outputs = [.../** @type {NodeListOf<HTMLOutputElement>} */ (root.querySelectorAll("output[data-field]"))];
   const unbind = [];
   let spinDrag = false;
 
@@ -69,7 +70,7 @@ export function createControls(root, dispatch) {
   if (copy) {
     unbind.push(
       on(copy, "click", () => {
-        const url = $(".kz-invite-url");
+        const url = /** @type {HTMLInputElement} */ ($(".kz-invite-url"));
         url.select();
         const done = () => (copy.textContent = gettext("Copied"));
         if (navigator.clipboard) navigator.clipboard.writeText(url.value).then(done, () => document.execCommand("copy"));
@@ -77,7 +78,7 @@ export function createControls(root, dispatch) {
       }),
     );
   }
-  for (const step of root.querySelectorAll(".kz-step")) {
+  for (const step of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".kz-step"))) {
     unbind.push(
       on(step, "click", (e) => {
         e.preventDefault();
@@ -185,8 +186,8 @@ export function createControls(root, dispatch) {
     const words = choiceWords(game);
     if (take.textContent !== words.take) take.textContent = words.take;
     if (pass.textContent !== words.pass) pass.textContent = words.pass;
-    root.querySelector(".kz-call").hidden = !(shooting || (!lagging && !choosing && !placing));
-    root.querySelector(".kz-strike").hidden = choosing || placing;
+    $(".kz-call").hidden = !(shooting || (!lagging && !choosing && !placing));
+    $(".kz-strike").hidden = choosing || placing;
 
 
     let h = "";

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The end card's "Analyse": the analysis asked for without leaving the match page, its
  * progress shown on the card itself ("Analysing: shot k of N", from the match socket's `analysis
@@ -16,11 +17,11 @@ import { analysisProgress } from "../analysis.js";
  * @returns {{heard: (msg: object) => void, unbind: () => void}}
  */
 export function createEndAnalysis(root) {
-  const card = root.querySelector(".kz-end-card");
-  const form = root.querySelector(".kz-end-card .kz-analyse-form");
-  const box = root.querySelector(".kz-end-analysis");
+  const card = /** @type {HTMLElement} */ (root.querySelector(".kz-end-card"));
+  const form = /** @type {HTMLFormElement} */ (root.querySelector(".kz-end-card .kz-analyse-form"));
+  const box = /** @type {HTMLElement} */ (root.querySelector(".kz-end-analysis"));
   const line = box && box.querySelector(".kz-end-analysis-line");
-  const link = box && box.querySelector(".kz-end-analysis-link");
+  const link = /** @type {HTMLElement} */ (box && box.querySelector(".kz-end-analysis-link"));
   // The socket's word wins over the request's answer: progress may arrive before the POST returns.
   let heardAny = false;
 

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The end-of-match card's content, from the server's `result` (snapshot or `finished` event): who
  * won, the score, how it ended, the rating changes or why the match was unrated. Pure: the HUD puts
@@ -21,7 +22,7 @@ const HOW_WORDS = {
 /**
  * @param {object} state the page state (result, finished, shown, me, match)
  * @returns {null | {title: string, reason: string, score: string, ratings: string[], rated: string,
- *   ratedHelp: boolean, winner: string|null, how: string|null}}
+ *   ratedHelp: boolean, winner: string|null, how: string|null, teams: string[]}}
  */
 export function endCard(state) {
   const game = state.shown;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The heads-up display, in the DOM: players, scores, whose turn, phase, clocks, the last verdict in
  * words, the shot list, connection, spectators, the end-of-match banner. It only reads the state;
@@ -56,16 +57,16 @@ function setAttr(el, name, value) {
  * @param {HTMLElement} root the #kaiza-match element
  */
 export function createHud(root) {
-  const $ = (sel) => root.querySelector(sel);
+  const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   const seats = [0, 1].map((i) => {
-    const el = root.querySelector(`.kz-player[data-seat="${i}"]`);
+    const el = /** @type {HTMLElement} */ (root.querySelector(`.kz-player[data-seat="${i}"]`));
     return {
       el,
       name: el.querySelector(".kz-name"),
-      score: el.querySelector(".kz-score"),
+      score: /** @type {HTMLElement} */ (el.querySelector(".kz-score")),
       chip: el.querySelector(".kz-chip"),
       note: el.querySelector(".kz-player-note"),
-      members: el.querySelector(".kz-members"),
+      members: /** @type {HTMLElement} */ (el.querySelector(".kz-members")),
     };
   });
   const phase = $(".kz-phase");
@@ -86,9 +87,9 @@ export function createHud(root) {
   const endScore = end.querySelector(".kz-end-score");
   const endRatings = end.querySelector(".kz-end-ratings");
   const endRated = end.querySelector(".kz-end-rated");
-  const endRatedHelp = end.querySelector(".kz-end-rated-help");
-  const endRematch = end.querySelector(".kz-end-rematch");
-  const rematchButton = end.querySelector(".kz-rematch");
+  const endRatedHelp = /** @type {HTMLElement} */ (end.querySelector(".kz-end-rated-help"));
+  const endRematch = /** @type {HTMLElement} */ (end.querySelector(".kz-end-rematch"));
+  const rematchButton = /** @type {HTMLElement} */ (end.querySelector(".kz-rematch"));
   const shots = $(".kz-shots");
   const shotCount = $(".kz-history-count");
   const connection = $(".kz-connection");
@@ -110,7 +111,7 @@ export function createHud(root) {
   function updateWaitingTeams(teams) {
     if (!teams) return;
     teams.forEach((team, i) => {
-      const list = root.querySelector(`.kz-team-side[data-team="${i}"] .kz-team-list`);
+      const list = /** @type {HTMLElement} */ (root.querySelector(`.kz-team-side[data-team="${i}"] .kz-team-list`));
       if (!list || !team.members.length) return;
       const key = JSON.stringify(team);
       if (list.dataset.shown === key) return;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Replay of the last shot on the live table, at 1× or ½×, for players and spectators.
  *
@@ -21,7 +22,7 @@ const TAIL = 400; // ms of the final position held before the live state returns
 export function createLastShot(root, { sound = null, clock = () => performance.now() } = {}) {
   let last = null;
   let replay = null;
-  const buttons = [...root.querySelectorAll(".kz-replay-last")];
+  const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll(".kz-replay-last"))];
 
   function keep(shot, v) {
     if (!shot || !shot.segments) return;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Words that explain the phase on the table: the time limit (K-11.1), extra visits, the shoot-out
  * with its visits and sudden death (K-11.2–K-11.4), the shot clock. Pure: they read the state the
@@ -15,7 +16,7 @@ const names = (game) => (game.players || []).map((p) => p.name);
 /**
  * The phase line under the phase name: what this phase means now, or "" when nothing needs saying.
  * @param {object} game the shown state
- * @param {{matchLeft: number|null}} times seconds left on the K-11 limit by the server's clock
+ * @param {{matchLeft?: number|null}} [times] seconds left on the K-11 limit by the server's clock
  */
 export function phaseDetail(game, { matchLeft = null } = {}) {
   if (!game) return "";

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The power shown while the cue is pulled back: a bar and words over the table, so a
  * pull-back is never a surprise — the player sees how hard the shot will be before letting go, and

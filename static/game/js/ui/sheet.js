@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The phone's sheet: on a phone the match page never scrolls, so the panel's cards other
  * than the controls (shots, replay and sound, chat, resign, "keep spin and power") are a sheet that the

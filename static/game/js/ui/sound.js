@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The table's sounds, synthesised with the Web Audio API (no audio files to download): a noise tick for
  * the cue strike, a short high click per ball–ball impact, a low thud per cushion, a falling knock for
@@ -43,7 +44,7 @@ export function createSound(root, table, { storage = localStore(), AudioCtor = w
   const live = new Set();
   const played = new Set();
   const counts = { strike: 0, ball: 0, cushion: 0, pocket: 0 };
-  const button = root.querySelector(".kz-mute");
+  const button = /** @type {HTMLElement} */ (root.querySelector(".kz-mute"));
   const playing = new Set();
 
   function unlock() {

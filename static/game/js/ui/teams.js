@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Team matches, for the HUD: each team's name, score and members in playing order, read
  * off the server's state (`teams`, `at_table`, `pending`, `players`); no rule is worked out here.

@@ -1,3 +1,4 @@
+// @ts-check
 /** Words for the HUD: ball, pocket and phase names, calls, clocks, in the page's language (i18n.js). Pure. */
 
 import { gettext, interpolate, ngettext, pgettext, said } from "../i18n.js";

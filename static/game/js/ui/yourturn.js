@@ -49,7 +49,7 @@ function systemNotify(title, body) {
  */
 export function createTurnSignal(root, { doc = document, storage = localStore(), chime = () => {}, notify = systemNotify } = {}) {
   const base = doc.title;
-  const button = root.querySelector(".kz-turn-alert");
+  const button = /** @type {HTMLElement} */ (root.querySelector(".kz-turn-alert"));
   let alert = storage.get() === "1";
   /** @type {string[]} */
   let owed = [];
