@@ -2,57 +2,117 @@
 
 The sockets' fan-out and presence read and write a few things only a domain knows (the lobby's open
 matches, a match's tournament, the connection rows and the disconnect grace). The domains hand those
-functions over once, in `game.apps.GameConfig.ready` (`register`); a function used before it is
-registered says so instead of failing obscurely. `tests/architecture` checks that every hook is
-registered and that nothing under game/realtime imports a domain.
+functions over once, in `game.apps.GameConfig.ready` (`register`), each into a typed slot: mypy checks
+the registered function against the slot's type, and a slot used before it is registered says so
+instead of failing obscurely. `tests/architecture` checks that every hook is registered and that
+nothing under game/realtime imports a domain.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["HOOKS", "Hooks", "register"]
+from django.contrib.auth.models import AnonymousUser, User
+
+from game.common import hooks
+from game.common.hooks import Slot
+
+__all__ = ["HOOKS", "Changed", "Hooks", "register"]
+
+#: (match id, new `clock` data or None) for each match whose presence changed: the caller publishes
+#: `presence` for each, and `clock` where it is not None.
+Changed = list[tuple[str, dict[str, Any] | None]]
+
+
+class TournamentOfMatch(Protocol):
+    """The tournament a match is played for, if any (the live page's socket group)."""
+
+    def __call__(self, *, match_id: str) -> int | None: ...
+
+
+class MatchPresence(Protocol):
+    """Who is connected to a match and how many watch: the `presence` message's data."""
+
+    def __call__(self, *, match_id: str) -> dict[str, Any]: ...
+
+
+class SeatConnected(Protocol):
+    """Record a socket opening or closing; the new `clock` data when the disconnect grace changed."""
+
+    def __call__(
+        self,
+        *,
+        match_id: str,
+        channel_name: str,
+        user: User | AnonymousUser,
+        connected: bool,
+        process: str = "",
+        boot: str = "",
+        viewer: str | None = None,
+    ) -> dict[str, Any] | None: ...
+
+
+class ConnectionsWrite(Protocol):
+    """Spectators' connection rows in bulk: `add` (match id, channel name, user id, viewer), `remove`."""
+
+    def __call__(
+        self, *, add: list[tuple[str, str, int | None, str | None]], remove: list[str], process: str, boot: str
+    ) -> None: ...
+
+
+class ConnectionsRelease(Protocol):
+    """Drop the connection rows of a server process (an earlier start of it, or itself exiting)."""
+
+    def __call__(self, *, process: str, boot: str) -> Changed: ...
+
+
+class Heartbeat(Protocol):
+    """The stored version of each match, the sockets in `touch` marked alive, stale rows purged."""
+
+    def __call__(self, *, match_ids: list[str], touch: list[str], purge: bool) -> tuple[dict[str, int], Changed]: ...
 
 
 class Hooks:
-    """The registered functions, by name (each documented where it is registered: game/apps.py)."""
+    """The registered functions, one typed slot each (the domain function that fills it: game/apps.py)."""
 
-    #: Each registered in game.apps, with the domain function it is (its signature is that function's).
-    NAMES = (
-        "lobby_matches",  # selectors.matches.match_open_list
-        "tournament_of_match",  # selectors.tournaments.tournament_of_match
-        "match_presence",  # selectors.matches.match_presence
-        "seat_connected",  # services.matches.match_set_connected
-        "connections_write",  # services.connections.match_connections_write
-        "connections_release_process",  # services.connections.match_connections_release_process
-        "connections_release_boot",  # services.connections.match_connections_release_boot
-        "heartbeat",  # services.connections.match_heartbeat
-        "wake_bot",  # matches.consumer.schedule_bot_turn
-    )
-
-    def __init__(self) -> None:
-        self._functions: dict[str, Callable[..., Any]] = {}
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_") or name not in Hooks.NAMES:
-            raise AttributeError(name)
-        try:
-            return self._functions[name]
-        except KeyError:
-            raise RuntimeError(f"realtime hook {name!r} is not registered (game.apps registers them)") from None
+    lobby_matches = Slot[Callable[[], list[dict[str, Any]]]]()  # matches: the lobby's open matches
+    tournament_of_match = Slot[TournamentOfMatch]()
+    match_presence = Slot[MatchPresence]()
+    seat_connected = Slot[SeatConnected]()
+    connections_write = Slot[ConnectionsWrite]()
+    connections_release_process = Slot[ConnectionsRelease]()
+    connections_release_boot = Slot[ConnectionsRelease]()
+    heartbeat = Slot[Heartbeat]()
+    wake_bot = Slot[Callable[[str], None]]()  # matches: let the computer act if it is its turn
 
     def missing(self) -> list[str]:
         """The hooks nobody registered (none once the app is ready)."""
-        return [name for name in Hooks.NAMES if name not in self._functions]
+        return hooks.missing(self)
 
 
 HOOKS = Hooks()
 
 
-def register(**functions: Callable[..., Any]) -> None:
-    """Hand realtime the domains' functions it calls (by the names of `Hooks.NAMES`)."""
-    unknown = sorted(set(functions) - set(Hooks.NAMES))
-    if unknown:
-        raise ValueError(f"no realtime hook is called {', '.join(unknown)}")
-    HOOKS._functions.update(functions)
+def register(
+    *,
+    lobby_matches: Callable[[], list[dict[str, Any]]],
+    tournament_of_match: TournamentOfMatch,
+    match_presence: MatchPresence,
+    seat_connected: SeatConnected,
+    connections_write: ConnectionsWrite,
+    connections_release_process: ConnectionsRelease,
+    connections_release_boot: ConnectionsRelease,
+    heartbeat: Heartbeat,
+    wake_bot: Callable[[str], None],
+) -> None:
+    """Hand realtime every domain function it calls (all at once: one forgotten fails type checking)."""
+    HOOKS.lobby_matches = lobby_matches
+    HOOKS.tournament_of_match = tournament_of_match
+    HOOKS.match_presence = match_presence
+    HOOKS.seat_connected = seat_connected
+    HOOKS.connections_write = connections_write
+    HOOKS.connections_release_process = connections_release_process
+    HOOKS.connections_release_boot = connections_release_boot
+    HOOKS.heartbeat = heartbeat
+    HOOKS.wake_bot = wake_bot

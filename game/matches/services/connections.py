@@ -21,10 +21,7 @@ from django.db.models import QuerySet
 from game.matches.selectors.match_state import clock_info, connection_stale_after, deadline_next
 from game.matches.services.presence import refresh_grace
 from game.models import Match, MatchConnection
-
-#: (match id, new `clock` data or None) for each match whose presence changed: the caller publishes
-#: `presence` for each, and `clock` where it is not None.
-Changed = list[tuple[str, dict[str, Any] | None]]
+from game.realtime.hooks import Changed
 
 
 def _drop(rows: QuerySet[MatchConnection], now: float) -> Changed:
