@@ -63,7 +63,7 @@ class RateLimited(Exception):
 
 def client_address(request: HttpRequest) -> str:
     """The client's address as allauth sees it (one definition for its limits and ours): REMOTE_ADDR,
-    which daphne's --proxy-headers sets from the proxy's X-Forwarded-For (docs/deploy.md)."""
+    which daphne's --proxy-headers sets from the proxy's X-Forwarded-For (docs/deployment.md)."""
     from allauth.account.adapter import get_adapter
 
     return str(get_adapter().get_client_ip(request))
@@ -242,7 +242,7 @@ _open_sockets: dict[str, int] = {}
 
 def socket_address(scope: dict[str, Any]) -> str | None:
     """The client's address as daphne put it in the scope (from X-Forwarded-For behind the proxy,
-    --proxy-headers: docs/deploy.md); None when the server does not know it (a unix socket, a test's
+    --proxy-headers: docs/deployment.md); None when the server does not know it (a unix socket, a test's
     in-process communicator): such sockets are not counted per address."""
     client = scope.get("client")
     if not client or not client[0]:

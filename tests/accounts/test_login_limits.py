@@ -2,7 +2,7 @@
 address, and per account name only together with the address (game/accounts/allauth_adapter.py), so a
 stranger's five wrong passwords for a public player name lock out the stranger's address, never the
 owner's right password from another one. Real HTTP posts through the Django test client, each address
-as REMOTE_ADDR (what daphne --proxy-headers sets from the proxy's X-Forwarded-For, docs/deploy.md)."""
+as REMOTE_ADDR (what daphne --proxy-headers sets from the proxy's X-Forwarded-For, docs/deployment.md)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def production_env(**extra: str) -> dict[str, str]:
-    """The environment docs/deploy.md gives a process behind nginx."""
+    """The environment docs/deployment.md gives a process behind nginx."""
     return {
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(60),

@@ -1,0 +1,95 @@
+"""The docs a newcomer reads first stay short and whole: the README fits on a few screens and opens
+with the two commands that set everything up, and no link in it or in docs/ points at a file that
+is not there (a moved or renamed page leaves no dead link behind)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The README's budget: what a reader takes in before deciding to go on (lila's is 5.6 KB).
+README_MAX_BYTES = 8 * 1024
+#: The set-up commands must be seen without scrolling.
+README_HEAD_LINES = 6
+
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+#: `[text](target)` and `![alt](target)`, the target up to a space (a title) or the closing bracket.
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+
+
+def readme_problems(root: Path) -> list[str]:
+    readme = root / "README.md"
+    problems = []
+    size = len(readme.read_bytes())
+    if size > README_MAX_BYTES:
+        problems.append(f"README.md is {size} bytes, over {README_MAX_BYTES}: move the detail to docs/")
+    head = "\n".join(readme.read_text(encoding="utf-8").splitlines()[:README_HEAD_LINES])
+    for command in ("make run", "make test"):
+        if command not in head:
+            problems.append(f"README.md's first {README_HEAD_LINES} lines do not name `{command}`")
+    return problems
+
+
+def _documents(root: Path) -> Iterator[Path]:
+    yield root / "README.md"
+    yield from sorted((root / "docs").rglob("*.md"))
+
+
+def relative_links(text: str) -> Iterator[str]:
+    """The relative link targets of a Markdown text, code blocks and code spans left out."""
+    prose = CODE_SPAN.sub("", FENCE.sub("", text))
+    for match in LINK.finditer(prose):
+        target = match.group(1)
+        if not EXTERNAL.match(target) and not target.startswith("#"):
+            yield target
+
+
+def dead_links(root: Path) -> list[str]:
+    dead = []
+    for document in _documents(root):
+        for target in relative_links(document.read_text(encoding="utf-8")):
+            path = target.split("#", 1)[0].split("?", 1)[0]
+            if not (document.parent / path).exists():
+                dead.append(f"{document.relative_to(root).as_posix()}: {target}")
+    return dead
+
+
+def test_readme_is_short() -> None:
+    problems = readme_problems(ROOT)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_relative_link_in_the_docs_resolves() -> None:
+    dead = dead_links(ROOT)
+    assert not dead, "links to files that are not there:\n" + "\n".join(dead)
+
+
+def test_the_doc_checks_catch_what_they_ban(tmp_path: Path) -> None:
+    """Neither check is vacuous: a long README, one without the commands up top, and dead links in the
+    README and in a nested doc are all found; code, external links and anchors are not links to check."""
+    (tmp_path / "docs" / "decisions").mkdir(parents=True)
+    (tmp_path / "docs" / "here.md").write_text("# Here\n", encoding="utf-8")
+    (tmp_path / "README.md").write_text(
+        "# X\n\nIntro.\n\n" + "words\n" * 1500 + "`make run` and `make test`\n"
+        "[ok](docs/here.md#top) [gone](docs/gone.md) ![img](docs/img/none.png)\n"
+        "[web](https://example.com/x.md) [anchor](#top) `[code](nowhere.md)`\n"
+        "```\n[fenced](nowhere-either.md)\n```\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "docs" / "decisions" / "d.md").write_text(
+        "[up](../here.md) [dead](../../missing.md) [mail](mailto:a@b.c)\n", encoding="utf-8"
+    )
+    problems = readme_problems(tmp_path)
+    assert len(problems) == 3  # too long, and neither command in the first lines
+    assert sorted(dead_links(tmp_path)) == [
+        "README.md: docs/gone.md",
+        "README.md: docs/img/none.png",
+        "docs/decisions/d.md: ../../missing.md",
+    ]
+    (tmp_path / "README.md").write_text("# X\n```sh\nmake run\nmake test\n```\n", encoding="utf-8")
+    assert readme_problems(tmp_path) == []
