@@ -20,6 +20,7 @@ CODE_SPAN = re.compile(r"`[^`\n]*`")
 #: `[text](target)` and `![alt](target)`, the target up to a space (a title) or the closing bracket.
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
 def readme_problems(root: Path) -> list[str]:
@@ -49,13 +50,25 @@ def relative_links(text: str) -> Iterator[str]:
             yield target
 
 
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a Markdown text's headings: lower case, punctuation dropped, spaces as
+    hyphens (a repeated heading's "-1" suffix aside)."""
+    return {
+        re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in HEADING.findall(FENCE.sub("", text))
+    }
+
+
 def dead_links(root: Path) -> list[str]:
+    """Every relative link of README.md and docs/ whose file, or whose heading in a Markdown file, is not there."""
     dead = []
     for document in _documents(root):
         for target in relative_links(document.read_text(encoding="utf-8")):
-            path = target.split("#", 1)[0].split("?", 1)[0]
-            if not (document.parent / path).exists():
+            path, _, anchor = target.split("?", 1)[0].partition("#")
+            linked = document.parent / path
+            if not linked.exists():
                 dead.append(f"{document.relative_to(root).as_posix()}: {target}")
+            elif anchor and linked.suffix == ".md" and anchor not in anchors(linked.read_text(encoding="utf-8")):
+                dead.append(f"{document.relative_to(root).as_posix()}: {target} (no such heading)")
     return dead
 
 
@@ -71,12 +84,14 @@ def test_every_relative_link_in_the_docs_resolves() -> None:
 
 def test_the_doc_checks_catch_what_they_ban(tmp_path: Path) -> None:
     """Neither check is vacuous: a long README, one without the commands up top, and dead links in the
-    README and in a nested doc are all found; code, external links and anchors are not links to check."""
+    README and in a nested doc, and a link to a heading that is not there, are all found; code, external
+    links and links within the page are not checked."""
     (tmp_path / "docs" / "decisions").mkdir(parents=True)
-    (tmp_path / "docs" / "here.md").write_text("# Here\n", encoding="utf-8")
+    (tmp_path / "docs" / "here.md").write_text("# Here\n\n## The `top`, at last\n", encoding="utf-8")
     (tmp_path / "README.md").write_text(
         "# X\n\nIntro.\n\n" + "words\n" * 1500 + "`make run` and `make test`\n"
-        "[ok](docs/here.md#top) [gone](docs/gone.md) ![img](docs/img/none.png)\n"
+        "[ok](docs/here.md#the-top-at-last) [gone](docs/gone.md) ![img](docs/img/none.png)\n"
+        "[no heading](docs/here.md#bottom)\n"
         "[web](https://example.com/x.md) [anchor](#top) `[code](nowhere.md)`\n"
         "```\n[fenced](nowhere-either.md)\n```\n",
         encoding="utf-8",
@@ -88,6 +103,7 @@ def test_the_doc_checks_catch_what_they_ban(tmp_path: Path) -> None:
     assert len(problems) == 3  # too long, and neither command in the first lines
     assert sorted(dead_links(tmp_path)) == [
         "README.md: docs/gone.md",
+        "README.md: docs/here.md#bottom (no such heading)",
         "README.md: docs/img/none.png",
         "docs/decisions/d.md: ../../missing.md",
     ]
