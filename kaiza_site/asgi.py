@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP goes to Django; websockets pass the origin check, then authentication,
-then the URL routes of the game app (the Channels tutorial's order).
+then the URL routes of the game app (the Channels tutorial's order). Importing it builds the application
+and nothing else: the server process's start-up is kaiza_site.server.startup.start().
 
 The origin check is exact: a browser's Origin must be this site as the socket's request reached it
 (same scheme, host and port, the host in ALLOWED_HOSTS) or one of CSRF_TRUSTED_ORIGINS, scheme, host
@@ -10,7 +11,6 @@ passed for `https://host`.
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,6 +26,7 @@ from django.conf import settings  # noqa: E402
 from django.http.request import validate_host  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from kaiza_site.server.startup import start_clocks_if_needed  # noqa: E402
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 Origin = tuple[str, str, int]
@@ -94,7 +95,7 @@ class ExactOriginValidator:
         return await self.app(scope, receive, send)
 
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": ExactOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
@@ -102,23 +103,8 @@ application = ProtocolTypeRouter(
 )
 
 
-from game.common.gctune import tune_garbage_collector  # noqa: E402
-
-tune_garbage_collector()
-
-if os.environ.get("KAIZA_WRITE_THROUGH", "1") == "1":
-    from kaiza_site import tcp_write_through
-
-    tcp_write_through.install()
-
-# The GIL's switch interval: how long the event loop may wait for the GIL while the database thread
-# runs Python (and the other way round). Python's 5 ms let the loop and the one database thread hand
-# the GIL back and forth in 5 ms steps under load; 1 ms gave the load benchmark's 100 matches shot
-# round trips p99 of 56-69 ms against 62-279 ms. KAIZA_SWITCH_INTERVAL
-# overrides it (seconds).
-sys.setswitchinterval(float(os.environ.get("KAIZA_SWITCH_INTERVAL", "0.001")))
-
-# The server clocks (shot clock, disconnect grace, K-11) run in every daphne process from its start.
-from game.matches.clock_runner import start_with_reactor  # noqa: E402
-
-start_with_reactor()
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    """The site. The server's start-up is not here but in `python -m kaiza_site.serve`
+    (kaiza_site.server.startup); under plain daphne the first connection starts the clocks and warns."""
+    start_clocks_if_needed()
+    return await router(scope, receive, send)

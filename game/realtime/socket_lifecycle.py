@@ -112,7 +112,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
 
     closing = False
     released = False
-    #: The server's direct frame path for this socket (`kaiza.frames`: kaiza_site.serve), or None.
+    #: The server's direct frame path for this socket (`kaiza.frames`: kaiza_site.server.daphne_server), or None.
     frames: Any = None
     #: This socket's places in the process's socket caps (game.common.ratelimit.socket_slots), given back by
     #: `release_once`.
@@ -182,9 +182,9 @@ class CleanCloseMixin(NoConnectionHopMixin):
 
     async def send_frame(self, text: str) -> None:
         """One encoded text frame to this socket. Under `python -m kaiza_site.serve` it goes straight to
-        the socket, framed once for all the sockets it goes to (the hub's fan-out: kaiza_site.serve
-        says why); anywhere else, and whenever the socket is not plainly open, through ASGI like every
-        other send (dropped quietly once closing)."""
+        the socket, framed once for all the sockets it goes to (the hub's fan-out:
+        kaiza_site.server.daphne_server says why); anywhere else, and whenever the socket is not plainly
+        open, through ASGI like every other send (dropped quietly once closing)."""
         if not self.send_direct(text):
             self.frames_out += 1
             await self.send(text_data=text)  # type: ignore[attr-defined]

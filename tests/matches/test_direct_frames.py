@@ -1,4 +1,4 @@
-"""The direct frame path of `python -m kaiza_site.serve` (kaiza_site.serve.DirectFrames): the bytes a
+"""The direct frame path of `python -m kaiza_site.serve` (kaiza_site.server.daphne_server.DirectFrames): the bytes a
 socket gets are exactly the RFC 6455 text frame of the message, for short, medium (16-bit length) and
 long (64-bit length) texts and for text that is not ASCII; one text sent to many sockets is framed
 once; a socket that is not open gets nothing and the caller is told so (it then sends through ASGI).
@@ -18,8 +18,8 @@ import pytest
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
 from twisted.internet.testing import StringTransport
 
-from kaiza_site import serve
-from kaiza_site.serve import DirectFrames, KaizaCommandLine, KaizaServer
+from kaiza_site.server import daphne_server as serve
+from kaiza_site.server.daphne_server import DirectFrames, KaizaCommandLine, KaizaServer
 
 
 def open_protocol() -> tuple[WebSocketServerProtocol, StringTransport]:

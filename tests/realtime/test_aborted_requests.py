@@ -1,5 +1,5 @@
 """A client that leaves before its answer (a page navigating on while its scripts load) leaves no
-traceback in the server's log (kaiza_site.serve.quiet_aborted_requests): the clean server log of every
+traceback in the server's log (kaiza_site.server.daphne_server.quiet_aborted_requests): the clean server log of every
 browser test depends on it, and a production log would fill with them. The report is asyncio's, made
 where nobody reads the listener task's end; this test sends it through the loop's handler as asyncio
 does. (Two hundred requests whose clients reset the connection at once did not make daphne cancel one
@@ -13,7 +13,7 @@ import logging
 import pytest
 from django.core.exceptions import RequestAborted
 
-from kaiza_site.serve import quiet_aborted_requests
+from kaiza_site.server.daphne_server import quiet_aborted_requests
 
 
 def test_a_request_its_client_left_is_no_error_but_other_reports_are(caplog: pytest.LogCaptureFixture) -> None:

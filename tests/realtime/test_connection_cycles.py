@@ -12,7 +12,7 @@ from twisted.internet.error import ConnectionDone
 from twisted.internet.testing import StringTransport
 from twisted.python import failure
 
-from kaiza_site.serve import KaizaServer, RequestDeadline
+from kaiza_site.server.daphne_server import KaizaServer, RequestDeadline
 from tests.support.garbage import garbage_of
 
 

@@ -267,7 +267,7 @@ async def test_a_refused_socket_gets_the_code_and_the_words_from_daphne(
     daphne_factory: Callable[..., DaphneServer],
 ) -> None:
     """Through `python -m kaiza_site.serve`: the close frame carries 4429 and the reason, in the
-    reader's language (daphne alone drops the reason: kaiza_site.serve.KaizaServer.handle_reply)."""
+    reader's language (daphne alone drops the reason: kaiza_site.server.daphne_server.KaizaServer.handle_reply)."""
     import websockets
 
     from tests.matches.test_daphne_play import Browser, create_match

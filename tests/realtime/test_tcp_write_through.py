@@ -1,8 +1,8 @@
-"""`kaiza_site.tcp_write_through`: daphne's sockets write at once, and Twisted's guarantees still hold.
+"""`kaiza_site.server.write_through`: daphne's sockets write at once, and Twisted's guarantees still hold.
 
 The server is a real Twisted process on the asyncio reactor (tests/support/twisted_writer.py); the
 client here is a plain socket. The daphne-based tests (scale-out, restart, the load smoke run) run with
-the patch as well, since `kaiza_site.asgi` installs it.
+the patch as well: the server's start-up (kaiza_site.server.startup) installs it.
 """
 
 from __future__ import annotations

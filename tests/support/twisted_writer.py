@@ -1,7 +1,7 @@
 """A Twisted TCP server for `test_tcp_write_through`, run as its own process (a reactor per process).
 
 Usage: ``python twisted_writer.py MODE PATCH`` with MODE ``stream`` or ``reset`` and PATCH ``1`` to install
-`kaiza_site.tcp_write_through` (``0`` for Twisted's own path). It runs on the asyncio reactor, as daphne
+`kaiza_site.server.write_through` (``0`` for Twisted's own path). It runs on the asyncio reactor, as daphne
 does, prints ``port N``, serves one connection, then prints one JSON line of what happened and exits.
 
 - ``stream``: a burst of `BURST` chunks of 1 B to 256 KiB written at once (far more than the socket
@@ -105,7 +105,7 @@ class Writer(protocol.Protocol):
 def main() -> None:
     mode, patch = sys.argv[1], sys.argv[2] == "1"
     if patch:
-        from kaiza_site import tcp_write_through
+        from kaiza_site.server import write_through as tcp_write_through
 
         assert tcp_write_through.install()
     real_add_writer = reactor.addWriter

@@ -20,23 +20,17 @@ for plain (non-TLS) Twisted TCP connections. The rules that keep Twisted's seman
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+#: Twisted's private fields this reads (tests/realtime/test_library_contracts.py checks they exist).
+TWISTED_FIELDS = ("TLS", "connected", "_writeDisconnected", "dataBuffer", "_tempDataBuffer", "socket")
 
 _installed = False
 
 
-def install() -> bool:
-    """Patch `twisted.internet.tcp.Connection.write`, once per process. Returns whether it is in place
-    (False without Twisted, as under another server or in the engine's tests)."""
-    global _installed
-    if _installed:
-        return True
-    try:
-        from twisted.internet import tcp
-    except ImportError:  # pragma: no cover - Twisted is a dependency of daphne
-        return False
-
-    queued_write = tcp.Connection.write
+def writing_through(queued_write: Callable[[Any, bytes], None]) -> Callable[[Any, bytes], None]:
+    """`Connection.write` sending at once when nothing is queued, else Twisted's own `queued_write`."""
 
     def write(self: Any, data: bytes) -> None:
         if (
@@ -60,6 +54,20 @@ def install() -> bool:
         queued_write(self, data)
 
     write.__doc__ = __doc__
-    tcp.Connection.write = write  # type: ignore[method-assign]  # the one deliberate patch this module is for
+    return write
+
+
+def install() -> bool:
+    """Patch `twisted.internet.tcp.Connection.write`, once per process (kaiza_site.server.startup).
+    Returns whether it is in place (False without Twisted, as under another server)."""
+    global _installed
+    if _installed:
+        return True
+    try:
+        from twisted.internet import tcp
+    except ImportError:  # pragma: no cover - Twisted is a dependency of daphne
+        return False
+    # The one deliberate patch this module is for.
+    tcp.Connection.write = writing_through(tcp.Connection.write)  # type: ignore[method-assign]
     _installed = True
     return True
