@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.accounts.services import GUEST_PREFIX, AccountError, account_register
 from game.accounts.signup_form import signed_in_guest
+from kaiza_site.server.allauth_login_key import LoginKeyByAddress
 
 
 class LoginForm(AllauthLoginForm):
@@ -37,16 +38,8 @@ class LoginForm(AllauthLoginForm):
         self.fields["login"].label = _("Username or e-mail")
 
 
-class AccountAdapter(DefaultAccountAdapter):
-    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
-        """The key of `login_failed`'s per-"key" limit (settings.ACCOUNT_RATE_LIMITS): the name tried
-        *and the address trying it*. allauth's own key is the name alone, so five wrong
-        passwords from anywhere locked the owner out of a public player name for five minutes; now
-        they lock out only the address that sent them, and the owner's right password from another
-        address is accepted. The per-address limit stays as it was. allauth reads this key when it
-        counts a failure (`pre_authenticate`) and when a password reset clears the count
-        (tests/accounts/test_login_limits.py fails if allauth stops calling it)."""
-        return f"{super()._get_login_attempts_cache_key(request, **credentials)}@{self.get_client_ip(request)}"
+class AccountAdapter(LoginKeyByAddress, DefaultAccountAdapter):
+    """Failed logins are counted per name and address (kaiza_site.server.allauth_login_key)."""
 
     def new_user(self, request: HttpRequest) -> User:
         """A guest who signs up becomes the account: the same user row, filled in by `save_user`."""
