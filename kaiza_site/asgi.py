@@ -10,13 +10,14 @@ passed for `https://host`.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kaiza_site.settings")
+from kaiza_site.config import use_kaiza_settings
+
+use_kaiza_settings()
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -1,4 +1,5 @@
-"""Kaiza settings, driven by environment variables with embedded defaults.
+"""Kaiza's Django settings, made from the configuration (kaiza_site/config.py), which reads the
+environment once; docs/configuration.md lists every variable.
 
 With nothing set, the project runs on one machine with nothing installed but Python: a SQLite file
 in the project folder and the in-memory channel layer. `DATABASE_URL` switches to PostgreSQL and
@@ -7,39 +8,20 @@ in the project folder and the in-memory channel layer. `DATABASE_URL` switches t
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-from zoneinfo import ZoneInfo
-
 import dj_database_url
 from csp.constants import NONCE
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+from kaiza_site import config
 
+BASE_DIR = config.BASE_DIR
+#: The typed configuration; the settings below are made from it, tests override the settings.
+KAIZA_CONFIG = config.load()
+_site, _tuning, _testing = KAIZA_CONFIG.production, KAIZA_CONFIG.tuning, KAIZA_CONFIG.testing
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-DEBUG = env_bool("DEBUG", True)
-# The development key only exists so `make run` works out of the box; production sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY", "kaiza-development-only-key-change-me-in-production-0123456789")
-if not DEBUG and SECRET_KEY.startswith("kaiza-development-only"):
-    raise RuntimeError("Set SECRET_KEY when DEBUG is off.")
-
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
+DEBUG = _site.debug
+SECRET_KEY = _site.secret_key
+ALLOWED_HOSTS = list(_site.allowed_hosts)
+CSRF_TRUSTED_ORIGINS = list(_site.csrf_trusted_origins)
 
 INSTALLED_APPS = [
     "daphne",
@@ -98,16 +80,16 @@ TEMPLATES = [
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "kaiza_site.asgi.application"
 
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
+DATABASE_URL = _site.database_url
 # Connections to PostgreSQL come from a pool of each process (Django's own, on psycopg_pool): opening one
 # forks a server process (about 10 ms), and under ASGI every HTTP request runs in a thread of its own,
 # so a persistent connection (CONN_MAX_AGE) was never reused: each page opened and closed one. The
 # sockets' database threads (game.common.db) take theirs from the same pool. KAIZA_DB_POOL is its largest size
 # (0: no pool, persistent connections for CONN_MAX_AGE seconds instead). No health checks: they add a
 # query per request.
-KAIZA_DB_POOL = int(os.environ.get("KAIZA_DB_POOL", "16"))
+KAIZA_DB_POOL = _tuning.db_pool
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=_site.conn_max_age)}
     if KAIZA_DB_POOL > 0 and DATABASES["default"]["ENGINE"].endswith("postgresql"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool refuses persistent connections
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -126,39 +108,52 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "NAME": _site.sqlite_path,
             # SQLite serialises writers; a generous timeout lets concurrent sockets wait their turn
             # instead of failing with "database is locked".
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
 
-# Threads for the database work of websockets and bots (game.common.db). One: each thread running an input's
-# Python (about 2 ms on a fast host) contends with the event loop, and with the other threads, for the GIL;
-# one thread held the load better than two in 5 of 5 interleaved pairs (docs/decisions/one-database-thread.md).
-KAIZA_DB_THREADS = int(os.environ.get("KAIZA_DB_THREADS", "1"))
+# Threads for the database work of websockets and bots (game.common.db). One: each thread running an
+# input's Python contends with the event loop, and with the other threads, for the GIL; one thread held
+# the load better than two (docs/decisions/one-database-thread.md).
+KAIZA_DB_THREADS = _tuning.db_threads
 # Seconds a player may be away before he loses the match (K-9.3; both away or before the break:
 # aborted). The server clocks fire it (game/matches/services/deadlines.py); tests of whole pages shorten it.
-KAIZA_DISCONNECT_GRACE = float(os.environ.get("KAIZA_DISCONNECT_GRACE", "60"))
+KAIZA_DISCONNECT_GRACE = _site.disconnect_grace
 # Seconds a visit may take once the K-11 time is up, in a match created without a shot clock, so the
 # extra visits and the shoot-out always end (game/matches/selectors/match_state.py); page tests that steer
 # slowly through the shoot-out lengthen it.
-KAIZA_TIME_UP_SHOT_CLOCK = int(os.environ.get("KAIZA_TIME_UP_SHOT_CLOCK", "60"))
+KAIZA_TIME_UP_SHOT_CLOCK = _site.time_up_shot_clock
 # The time zone a new club's pages, forms, files and logs speak (a club changes its own). The site's
 # clock and database stay in UTC (TIME_ZONE below); a club's page shows its events in its zone.
-KAIZA_CLUB_TIME_ZONE = os.environ.get("KAIZA_CLUB_TIME_ZONE", "Europe/Helsinki")
-ZoneInfo(KAIZA_CLUB_TIME_ZONE)  # an unknown zone fails at start, not on a club's page
+KAIZA_CLUB_TIME_ZONE = _site.club_time_zone
 # The language a new club's TV page and wall chart speak (a club changes its own): one of LANGUAGES.
-KAIZA_CLUB_LANGUAGE = os.environ.get("KAIZA_CLUB_LANGUAGE", "fi")
+KAIZA_CLUB_LANGUAGE = _site.club_language
+# The engine pool (game.common.engine_pool), the computer player and the match analysis: None is the
+# default that module derives (the machine's cores, the engine's sample and simulation counts).
+KAIZA_BOT_WORKERS = _tuning.bot_workers
+KAIZA_ASK_QUEUE = _tuning.ask_queue
+KAIZA_BOT_PACE = _tuning.bot_pace
+KAIZA_ANALYSIS_SAMPLES = _tuning.analysis_samples
+KAIZA_ANALYSIS_SIMULATIONS = _tuning.analysis_simulations
+KAIZA_ANALYSIS_USER_LIMIT = _tuning.analysis_user_limit
+# The server process: its name in the connection rows, its clocks' poll, its start-up (kaiza_site.asgi).
+KAIZA_PROCESS_NAME = _site.process_name
+KAIZA_DEADLINE_POLL = _tuning.deadline_poll
+KAIZA_SWITCH_INTERVAL = _tuning.switch_interval
+KAIZA_GC_THRESHOLD = _tuning.gc_threshold
+KAIZA_WRITE_THROUGH = _tuning.write_through
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = _site.redis_url
 # Which Redis layer (the load benchmark compares them, docs/benchmarks.md): "kaiza" is channels_redis's
 # RedisChannelLayer with one reader task per process and batched group sends (game.realtime.channel_layer);
 # "pubsub" is channels_redis's RedisPubSubChannelLayer (at-most-once Redis pub/sub).
-KAIZA_CHANNEL_LAYER = os.environ.get("KAIZA_CHANNEL_LAYER", "kaiza")
+KAIZA_CHANNEL_LAYER = _tuning.channel_layer
 # The channel layer's key prefix in Redis (channels_redis's default "asgi"): sites, or test runs, that
 # share one Redis keep their groups apart with prefixes of their own.
-CHANNEL_PREFIX = os.environ.get("KAIZA_CHANNEL_PREFIX", "asgi")
+CHANNEL_PREFIX = _site.channel_prefix
 if REDIS_URL and KAIZA_CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
@@ -199,9 +194,7 @@ ACCOUNT_SIGNUP_FORM_CLASS = "game.accounts.signup_form.SignupExtraForm"
 ACCOUNT_FORMS = {"login": "game.accounts.allauth_adapter.LoginForm"}
 #: "none" (default), "optional" or "mandatory": with anything but "none" an e-mail address is required
 #: at sign-up, a confirmation link is mailed, and only verified accounts play rated results.
-ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "none").strip().lower()
-if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
-    raise RuntimeError("ACCOUNT_EMAIL_VERIFICATION is none, optional or mandatory.")
+ACCOUNT_EMAIL_VERIFICATION = _site.account_email_verification
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = [
     "username*",
@@ -246,8 +239,7 @@ KAIZA_RATE_LIMITS = {
 }
 # KAIZA_RATE_LIMITS='{"guest_create": {"ip": [1000, 60]}}' replaces an action's limits (a load test
 # whose clients all come from one address needs that).
-for _action, _limits in json.loads(os.environ.get("KAIZA_RATE_LIMITS", "{}")).items():
-    KAIZA_RATE_LIMITS[_action] = {per: (int(count), int(seconds)) for per, (count, seconds) in _limits.items()}
+KAIZA_RATE_LIMITS.update({action: dict(limits) for action, limits in _tuning.rate_limits.items()})
 #: Sockets open at once, counted in each server process (game/common/ratelimit.py `socket_slots`): what one
 #: client may hold of a process's file descriptors, snapshot reads and connection rows (one
 #: guest opened 500 sockets on one match). Past a cap the socket is accepted and closed at once with
@@ -262,21 +254,19 @@ KAIZA_SOCKET_LIMITS = {
     "process": {"ip": 100},
 }
 # KAIZA_SOCKET_LIMITS='{"process": {"ip": 100000}}' replaces a scope's caps (a load test from one address).
-for _scope, _caps in json.loads(os.environ.get("KAIZA_SOCKET_LIMITS", "{}")).items():
-    KAIZA_SOCKET_LIMITS[_scope] = {per: int(count) for per, count in _caps.items()}
+KAIZA_SOCKET_LIMITS.update({scope: dict(caps) for scope, caps in _tuning.socket_limits.items()})
 
 # --- E-mail: the console by default; SMTP when EMAIL_HOST is set ----------------------------------------
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_BACKEND = os.environ.get(
-    "EMAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+EMAIL_HOST = _site.email_host
+EMAIL_BACKEND = _site.email_backend or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
 )
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kaiza <noreply@kaiza.invalid>")
+EMAIL_PORT = _site.email_port
+EMAIL_HOST_USER = _site.email_host_user
+EMAIL_HOST_PASSWORD = _site.email_host_password
+EMAIL_USE_TLS = _site.email_use_tls
+EMAIL_USE_SSL = _site.email_use_ssl
+DEFAULT_FROM_EMAIL = _site.default_from_email
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Cache: rate-limit counts. Per process without Redis; with REDIS_URL every process shares them ----
@@ -287,36 +277,36 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "kaiza"}
     )
 }
-CACHES["default"]["KEY_PREFIX"] = os.environ.get("CACHE_KEY_PREFIX", "kaiza")
+CACHES["default"]["KEY_PREFIX"] = _site.cache_key_prefix
 
 # --- Websocket and chat message budgets per user (game/common/budgets.py): in Redis when REDIS_URL is set, so
 # a user's sockets on every process share one budget; in each process's memory otherwise -------------
 # Test servers only: mounts /test/clock/advance, which moves the game clock (game/common/clock.py).
-KAIZA_TEST_CLOCK = env_bool("KAIZA_TEST_CLOCK", False)
+KAIZA_TEST_CLOCK = _testing.test_clock
 # Test servers only: shots roll this many times faster on the match page (its shot timeline only, and
 # the shot clock that starts when they stop; the replay of the last shot, the replay page and the
 # computer player's wait keep real time). 1 elsewhere.
-KAIZA_ANIMATION_RATE = max(1.0, float(os.environ.get("KAIZA_ANIMATION_RATE", "1"))) if KAIZA_TEST_CLOCK else 1.0
+KAIZA_ANIMATION_RATE = _testing.animation_rate if KAIZA_TEST_CLOCK else 1.0
 # A fresh install shows life: the shipped starter puzzles are loaded when a server starts on a site that
 # has none, and the Watch page starts a computer exhibition when nobody plays (game/puzzles/services.py,
 # game/matches/services/exhibition.py). Test servers and the test process turn it off.
-KAIZA_SHOWCASE = env_bool("KAIZA_SHOWCASE", True)
-KAIZA_BUDGET_REDIS_URL = os.environ.get("KAIZA_BUDGET_REDIS_URL", REDIS_URL)
+KAIZA_SHOWCASE = _site.showcase
+KAIZA_BUDGET_REDIS_URL = REDIS_URL if _site.budget_redis_url is None else _site.budget_redis_url
 KAIZA_BUDGET_PREFIX = CACHES["default"]["KEY_PREFIX"]
 # KAIZA_MESSAGE_BUDGETS='{"user:other": [12, 0.5]}' replaces entries of game.common.ratelimit.MESSAGE_BUDGETS.
-KAIZA_MESSAGE_BUDGETS = json.loads(os.environ.get("KAIZA_MESSAGE_BUDGETS", "{}"))
+KAIZA_MESSAGE_BUDGETS = _tuning.message_budgets
 
 # --- HTTPS and headers behind a TLS proxy (docs/deploy.md); each variable is named as its setting ----
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = _site.secure_hsts_seconds
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _site.secure_hsts_include_subdomains
+SECURE_HSTS_PRELOAD = _site.secure_hsts_preload
+SECURE_SSL_REDIRECT = _site.secure_ssl_redirect
 # The load balancer's health probe may speak plain HTTP to a process.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
-CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+SESSION_COOKIE_SECURE = _site.session_cookie_secure
+CSRF_COOKIE_SECURE = _site.csrf_cookie_secure
 #: true: the proxy in front says the original scheme in X-Forwarded-Proto (and strips it from clients).
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("SECURE_PROXY_SSL_HEADER", False) else None
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if _site.secure_proxy_ssl_header else None
 X_FRAME_OPTIONS = "DENY"
 
 # Content-Security-Policy (django-csp): our own origin only, no inline script or style. A template that
@@ -340,9 +330,7 @@ CONTENT_SECURITY_POLICY = {
 # the header's switcher (Django's set_language, /i18n/setlang/) a later one, stored in the cookie and on
 # a signed-in player's profile (game/common/language.py). Catalogues: game/locale/<lang>/LC_MESSAGES/.
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ru", "Русский")]
-if KAIZA_CLUB_LANGUAGE not in dict(LANGUAGES):
-    raise RuntimeError(f"KAIZA_CLUB_LANGUAGE is one of {', '.join(dict(LANGUAGES))}.")
+LANGUAGES = list(config.LANGUAGES)
 LOCALE_PATHS = [BASE_DIR / "game" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -363,6 +351,6 @@ LOGGING = {
     # A database failure is logged in a line, without its traceback (game.common.db.OutageLogFilter).
     "filters": {"outage": {"()": "game.common.db.OutageLogFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outage"]}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": KAIZA_CONFIG.diagnostics.log_level},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }

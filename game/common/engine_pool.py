@@ -7,8 +7,8 @@ Python, and a thread would hold the GIL and stall every socket of the process (A
 section 1); one pool, because each worker is a whole interpreter and a second pool per kind of work
 would double them. The pool is created on first use (a server that never meets a bot nor a question
 never starts it), with ``spawn`` so that no lock of daphne's threads is inherited, and
-``KAIZA_BOT_WORKERS`` workers (settings or the environment; by default the cores this process may run
-on). A worker runs only ``game.engine`` functions: plain data in, plain data out, no Django.
+``settings.KAIZA_BOT_WORKERS`` workers (by default the cores this process may run on). A worker runs
+only ``game.engine`` functions: plain data in, plain data out, no Django.
 
 Why a scheduler in front of it: ``ProcessPoolExecutor`` serves its jobs first come, first served, so a
 flood of questions (30 addresses asking 600 positions) queued ahead of a live match's move, and the
@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, TypeVar
 
-from game.common.knobs import setting_int
+from django.conf import settings
 
 T = TypeVar("T")
 
@@ -86,14 +86,16 @@ def machine_cores() -> int:
 def engine_workers() -> int:
     """How many worker processes the pool has (``KAIZA_BOT_WORKERS``, at least 1; by default the
     machine's cores: a worker only starts when a job finds the others busy)."""
-    return setting_int("KAIZA_BOT_WORKERS", machine_cores(), minimum=1)
+    configured = settings.KAIZA_BOT_WORKERS
+    return machine_cores() if configured is None else configured
 
 
 def ask_queue_limit() -> int:
     """Questions that may wait at once beyond those the workers are answering (``KAIZA_ASK_QUEUE``);
     one more is refused with how many are ahead. By default one for each worker questions may use: at
     1-1.5 s a question, one admitted is answered within 3 s, where two each made the last wait 5 s."""
-    return setting_int("KAIZA_ASK_QUEUE", _work_slots(engine_workers()), minimum=0)
+    configured = settings.KAIZA_ASK_QUEUE
+    return _work_slots(engine_workers()) if configured is None else configured
 
 
 def _work_slots(workers: int) -> int:

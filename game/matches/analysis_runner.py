@@ -25,9 +25,10 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from django.conf import settings
+
 from game.common.db import db_async
 from game.common.engine_pool import Urgency, run_in_engine_pool
-from game.common.knobs import setting_int
 from game.engine.analysis import (
     ANALYSIS_SIMULATIONS,
     DEFAULT_SAMPLES,
@@ -58,12 +59,14 @@ _tasks: set[asyncio.Task[Any]] = set()
 
 def analysis_samples() -> int:
     """Noisy strikes per valued shot (the engine's 24; tests set ``KAIZA_ANALYSIS_SAMPLES`` low)."""
-    return setting_int("KAIZA_ANALYSIS_SAMPLES", DEFAULT_SAMPLES, minimum=1)
+    configured = settings.KAIZA_ANALYSIS_SAMPLES
+    return DEFAULT_SAMPLES if configured is None else configured
 
 
 def analysis_simulations() -> int:
     """The best-shot search's budget in simulations (the engine's; ``KAIZA_ANALYSIS_SIMULATIONS``)."""
-    return setting_int("KAIZA_ANALYSIS_SIMULATIONS", ANALYSIS_SIMULATIONS, minimum=1)
+    configured = settings.KAIZA_ANALYSIS_SIMULATIONS
+    return ANALYSIS_SIMULATIONS if configured is None else configured
 
 
 def _claimed_record(analysis_id: int | None) -> tuple[MatchAnalysis, dict[str, Any], list[str]] | None:

@@ -39,7 +39,6 @@ from django.conf import settings
 from game.common.clock import game_now
 from game.common.db import DATABASE_FAILURES, db_async
 from game.common.engine_pool import Urgency, run_in_engine_pool
-from game.common.knobs import setting_number
 from game.engine.bot import choose_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
@@ -82,7 +81,7 @@ NO_BOT_MEMORY = 10_000
 
 def bot_pace() -> float:
     """1.0 plays at a human pace (wait for the animation, aim over a second); 0 plays at once."""
-    return setting_number("KAIZA_BOT_PACE", 1.0, minimum=0.0)
+    return settings.KAIZA_BOT_PACE
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from django.conf import settings
 
 from game.common.clock import game_now
 from game.common.db import PRESENCE, db_async
@@ -30,9 +31,6 @@ from game.realtime import fanout as realtime
 from game.realtime import presence
 
 logger = logging.getLogger(__name__)
-
-#: Seconds between two polls (KAIZA_DEADLINE_POLL; 0 turns the server clocks off in this process).
-POLL_INTERVAL = float(os.environ.get("KAIZA_DEADLINE_POLL", "1.0"))
 
 _task: asyncio.Task[Any] | None = None
 
@@ -83,7 +81,13 @@ async def purge_stale() -> None:
         await presence.publish_changes(changed)
 
 
-async def poll_forever(interval: float = POLL_INTERVAL) -> None:
+def poll_interval() -> float:
+    """Seconds between two polls (settings.KAIZA_DEADLINE_POLL; 0 turns the server clocks off in this process)."""
+    return settings.KAIZA_DEADLINE_POLL
+
+
+async def poll_forever(interval: float | None = None) -> None:
+    interval = poll_interval() if interval is None else interval
     purged = 0.0
     while True:
         try:
@@ -101,14 +105,14 @@ async def poll_forever(interval: float = POLL_INTERVAL) -> None:
 def start() -> None:
     """Start polling in the running event loop (once per process)."""
     global _task
-    if _task is None and POLL_INTERVAL > 0:
+    if _task is None and poll_interval() > 0:
         _task = asyncio.get_running_loop().create_task(poll_forever(), name="kaiza-server-clocks")
 
 
 def start_with_reactor() -> None:
     """Under daphne: poll from the moment its reactor runs. A process that only imports the application
     (a test, a command) never runs a reactor, so the scheduled start never happens there."""
-    if POLL_INTERVAL <= 0 or "twisted.internet.reactor" not in sys.modules:
+    if poll_interval() <= 0 or "twisted.internet.reactor" not in sys.modules:
         return
     from twisted.internet import reactor
 

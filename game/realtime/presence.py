@@ -32,6 +32,8 @@ import socket
 import uuid
 from typing import Any
 
+from django.conf import settings
+
 from game.common.db import PLAY, PRESENCE, db_async
 from game.common.ratelimit import socket_address, socket_owner
 from game.realtime import fanout as realtime
@@ -67,7 +69,7 @@ def process_name(scope: dict[str, Any] | None = None) -> str:
     came in on (daphne puts it in the scope), else host:pid (tests without a server)."""
     global _name
     if _name is None:
-        configured = os.environ.get("KAIZA_PROCESS_NAME", "").strip()
+        configured = settings.KAIZA_PROCESS_NAME
         server = (scope or {}).get("server")
         if configured:
             _name = configured[:200]
@@ -89,7 +91,7 @@ async def claim_process(scope: dict[str, Any]) -> None:
         if _claimed:
             return
         name = process_name(scope)
-        if scope.get("server") or os.environ.get("KAIZA_PROCESS_NAME"):
+        if scope.get("server") or settings.KAIZA_PROCESS_NAME:
             # A real server process (not a test's in-process consumer): clean up after it at exit.
             atexit.register(_release_rows_at_exit)
         release = db_async(HOOKS.connections_release_process, priority=PRESENCE)

@@ -10,16 +10,13 @@ its first connection with a warning that says so (`start_clocks_if_needed`).
 from __future__ import annotations
 
 import logging
-import os
 import sys
+
+from django.conf import settings
 
 from game.common.gctune import tune_garbage_collector
 
 logger = logging.getLogger(__name__)
-
-#: The GIL's switch interval (seconds). Python's 5 ms let the event loop and the database thread hand
-#: the GIL back and forth in 5 ms steps under load. KAIZA_SWITCH_INTERVAL overrides it.
-SWITCH_INTERVAL = 0.001
 
 #: What has run in this process: "tuned" (the whole start-up) and "clocks" (the server clocks).
 _done: set[str] = set()
@@ -31,12 +28,14 @@ def start() -> None:
     if "tuned" in _done:
         return
     _done.add("tuned")
-    tune_garbage_collector()
-    if os.environ.get("KAIZA_WRITE_THROUGH", "1") == "1":
+    tune_garbage_collector(settings.KAIZA_GC_THRESHOLD)
+    if settings.KAIZA_WRITE_THROUGH:
         from kaiza_site.server import write_through
 
         write_through.install()
-    sys.setswitchinterval(float(os.environ.get("KAIZA_SWITCH_INTERVAL", str(SWITCH_INTERVAL))))
+    # The GIL's switch interval (settings.KAIZA_SWITCH_INTERVAL, 1 ms): Python's 5 ms let the event loop
+    # and the database thread hand the GIL back and forth in 5 ms steps under load.
+    sys.setswitchinterval(settings.KAIZA_SWITCH_INTERVAL)
     start_clocks()
 
 

@@ -13,27 +13,25 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from game.common.knobs import setting_int
 from game.matches.services.base import MatchError
 from game.models import Match, MatchAnalysis
 from game.signals import analysis_finished
 
-#: Analyses one user may have waiting (queued or running) at once: each costs a worker of the computer
-#: player's pool for up to a minute (bench_analysis: a 40-shot match in about 30 s), so one account
-#: cannot fill the queue. ``KAIZA_ANALYSIS_USER_LIMIT`` in settings or the environment overrides it.
-USER_LIMIT = 2
 #: A running analysis whose progress has not moved for this long is taken as lost (its process died)
 #: and may be taken again.
 STALE_AFTER = timedelta(minutes=5)
 
 
 def analysis_user_limit() -> int:
-    return setting_int("KAIZA_ANALYSIS_USER_LIMIT", USER_LIMIT, minimum=1)
+    """Analyses one user may have waiting (queued or running) at once: each costs a worker of the
+    computer player's pool for up to a minute, so one account cannot fill the queue."""
+    return settings.KAIZA_ANALYSIS_USER_LIMIT
 
 
 @dataclass(frozen=True)
