@@ -296,7 +296,7 @@ KAIZA_BUDGET_PREFIX = CACHES["default"]["KEY_PREFIX"]
 # KAIZA_MESSAGE_BUDGETS='{"user:other": [12, 0.5]}' replaces entries of game.common.ratelimit.MESSAGE_BUDGETS.
 KAIZA_MESSAGE_BUDGETS = _tuning.message_budgets
 
-# --- HTTPS and headers behind a TLS proxy (docs/deploy.md); each variable is named as its setting ----
+# --- HTTPS and headers behind a TLS proxy (docs/deployment.md); each variable is named as its setting ----
 SECURE_HSTS_SECONDS = _site.secure_hsts_seconds
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _site.secure_hsts_include_subdomains
 SECURE_HSTS_PRELOAD = _site.secure_hsts_preload
