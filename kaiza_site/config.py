@@ -289,9 +289,10 @@ class Production:
     process_name: str = _setting(
         "KAIZA_PROCESS_NAME",
         "",
-        "This server process's name in the connection rows; empty: host:port of its first socket.",
-        "text (200 characters at most are kept)",
+        "This process's name in the connection rows; restarted under it, it removes its predecessor's rows.",
+        "text (its first 200 characters are kept)",
         lambda raw: raw.strip()[:200],
+        shown_default="host:port of its first socket",
     )
     club_time_zone: str = _setting(
         "KAIZA_CLUB_TIME_ZONE",
@@ -394,7 +395,7 @@ class Tuning:
     db_pool: int = _setting(
         "KAIZA_DB_POOL",
         16,
-        "Largest PostgreSQL connection pool of each process; 0: no pool, persistent connections.",
+        "Largest PostgreSQL connection pool of each process (mind max_connections); 0: no pool.",
         _whole_words(0),
         _whole(0),
     )
@@ -507,7 +508,7 @@ class Tuning:
     write_through: bool = _setting(
         "KAIZA_WRITE_THROUGH",
         True,
-        "A socket's writes go to the kernel at once instead of at the reactor's next turn.",
+        "A socket's frame is sent at once when nothing is queued; off: Twisted's queue-then-write.",
         FLAG,
         _flag,
     )
