@@ -6,7 +6,8 @@ import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kaiza_site.settings")
+    # A checkout's settings: the product's plus the benchmarks' commands (bench/settings.py).
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

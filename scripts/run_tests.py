@@ -38,7 +38,7 @@ from tests.support import services  # noqa: E402
 LINT = (
     ("-m", "ruff", "check", "."),
     ("-m", "ruff", "format", "--check", "."),
-    ("-m", "mypy", "game", "kaiza_site"),
+    ("-m", "mypy", "game", "kaiza_site", "bench"),
     ("node", "node_modules/typescript/bin/tsc", "--noEmit", "-p", "jsconfig.json"),
 )
 

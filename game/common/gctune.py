@@ -7,7 +7,7 @@ import gc
 #: gen0, gen1, gen2 thresholds (Python's are 700, 10, 10). gen1 at 5, not 50: gen1 holds up to
 #: gen0's threshold times gen1's of young survivors, and after a burst of connections (840 sockets' tasks
 #: and coroutines) a gen1 of 50 gathered 256,000 of them into one 295 ms collection, the load benchmark's
-#: one stalled second in twenty (found with kaiza_site.loopwatch); at 5 a gen1 collection
+#: one stalled second in twenty (found with bench.diagnostics.loopwatch); at 5 a gen1 collection
 #: takes 25-90 ms. gen2 at 1,000 keeps full collections (all the young heap promoted meanwhile) rare.
 DEFAULT_THRESHOLDS = (10000, 5, 1000)
 

@@ -71,7 +71,7 @@ class NoConnectionHopMixin:
     client's messages one after another (`__call__`). Channels' own loop watches the client and the
     socket's channel at once: a task and an `asyncio.wait` over both for every frame, and a receive
     pending on the layer for every socket: 18.5 us a frame against 6.5 for the plain loop
-    (scripts/bench_dispatch.py, `timeit` 58 ms), at a few thousand
+    (bench/scripts/bench_dispatch.py, `timeit` 58 ms), at a few thousand
     aims a second a few points of the core that relays them. Either way one message is handled at a
     time, in order."""
 

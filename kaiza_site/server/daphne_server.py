@@ -47,7 +47,6 @@ from daphne.server import Server
 from django.core.exceptions import RequestAborted
 from twisted.internet import reactor as _reactor
 
-from kaiza_site import gccensus, loopwatch
 from kaiza_site.server import startup
 
 #: The scope extension's name.
@@ -113,7 +112,7 @@ class RequestDeadline:
             self.call.cancel()
         self.call = None
         # The transport holds the protocol, whose request factory holds this deadline: let go of it,
-        # or every connection is a cycle that only the cyclic GC frees (kaiza_site.gccensus).
+        # or every connection is a cycle that only the cyclic GC frees.
         self.transport = None
 
     def expire(self) -> None:
@@ -181,8 +180,6 @@ class KaizaServer(Server):
         reactor.callWhenRunning(self.guard_slow_clients)
         # Inside the running reactor (asyncio's loop under daphne's asyncio reactor).
         reactor.callWhenRunning(lambda: quiet_aborted_requests(asyncio.get_event_loop()))
-        reactor.callWhenRunning(lambda: loopwatch.install(asyncio.get_event_loop()))
-        reactor.callWhenRunning(gccensus.install)
         super().run()
 
     def guard_slow_clients(self) -> None:

@@ -88,7 +88,6 @@ WIRING = (
     "game.admin",
     "game.templatetags",
     "game.management",
-    "game.loadtest",
 )
 #: Shared by every domain, imported freely: the models, the helpers, the engine, the socket layer, the signals.
 SHARED = ("game.models", "game.common", "game.engine", "game.realtime", "game.signals")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Packages of game/ that are not domains: Django's own folders, the models (tested through their
-#: domains), the template tags (through the pages) and the load client (tests/site/test_loadtest.py).
-NOT_DOMAINS = {"migrations", "management", "templates", "templatetags", "locale", "models", "loadtest", "__pycache__"}
+#: domains) and the template tags (through the pages).
+NOT_DOMAINS = {"migrations", "management", "templates", "templatetags", "locale", "models", "__pycache__"}
 
 
 def test_tests_mirror_the_domains() -> None:
@@ -20,3 +20,11 @@ def test_tests_mirror_the_domains() -> None:
     assert without == []
     flat = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
     assert flat == [], "a test beside the folders: put it in its domain's"
+
+
+def test_the_benchmarks_keep_their_tests_apart() -> None:
+    """bench/ is outside the product, and so are its tests: tests/bench/ holds them (the product's
+    folders test the product)."""
+    assert (ROOT / "bench" / "__init__.py").exists()
+    assert list((ROOT / "tests" / "bench").glob("test_*.py"))
+    assert not (ROOT / "game" / "loadtest").exists(), "the load client lives in bench/loadtest"

@@ -3,7 +3,7 @@ files itself and answers the match websocket with a small in-process match runni
 
 It speaks the wire format of docs/protocol.md, so the client can be looked at, screenshotted and timed
 while (or without) the real server runs. The e2e tests against daphne live in test_match_e2e.py; this
-harness backs the visual checks and scripts/bench_frames.py.
+harness backs the visual checks and bench/scripts/bench_frames.py.
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ def open_page(
     """A new browser context showing the match as `name` (player or spectator); `init_script` runs in
     the page before its own scripts (e.g. a recording AudioContext); `touch` makes it a phone's (a touch
     screen, mobile viewport rules); `language` renders the page in that language; `animation_rate` as a
-    test server's (1 rolls shots in real time, as scripts/bench_frames.py measures them)."""
+    test server's (1 rolls shots in real time, as bench/scripts/bench_frames.py measures them)."""
     context = browser.new_context(
         viewport=viewport or {"width": 1400, "height": 860},
         device_scale_factor=device_scale_factor,

@@ -28,8 +28,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench.physics import DEFAULT_SEED, bench_cases
 from game.engine.balls import BALL_IDS, BallState
-from game.engine.bench import DEFAULT_SEED, bench_cases
 from game.engine.physics import Shot, Strike, simulate
 from game.engine.table import kaisa_table
 

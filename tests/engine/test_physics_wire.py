@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from game.engine.bench import bench_cases
+from bench.physics import bench_cases
 from game.engine.physics import ENGINE_VERSION, Shot, simulate
 from tests.engine.physics_helpers import TABLE
 
@@ -81,7 +81,7 @@ def test_segments_are_json_ready_and_ordered() -> None:
 
 _SCRIPT = """
 import hashlib, json
-from game.engine.bench import bench_cases
+from bench.physics import bench_cases
 from game.engine.physics import simulate
 from game.engine.table import kaisa_table
 t = kaisa_table()

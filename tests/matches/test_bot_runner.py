@@ -17,8 +17,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
+from bench.loadtest.seats import HttpSession
 from game.engine.bot import quick_move
-from game.loadtest.seats import HttpSession
 from tests.support.daphne import DaphneServer
 from tests.support.play_support import connect_websocket, next_ack
 

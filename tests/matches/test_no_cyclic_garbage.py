@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from bench.management.commands.bench_inputs import service_call
 from game.accounts.services import guest_create
 from game.engine.bot import apply_move, quick_move
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import constraints
-from game.management.commands.bench_inputs import service_call
 from game.matches.selectors.match_state import engine_names, state_of
 from game.matches.services import match_create, match_join
 from game.models import Match

@@ -2,7 +2,7 @@
 (docs/decisions/no-cyclic-garbage.md): the slow-client guard's closure on the protocol and its deadline's
 hold on the transport made every HTTP connection, and so every websocket's upgrade, a cycle of ~15
 objects (the channel, its transport, addresses, headers) that only the cyclic GC freed, and garbage is
-what starts its collections, which stop the event loop. Found with kaiza_site.gccensus."""
+what starts its collections, which stop the event loop. Found with bench.diagnostics.gccensus."""
 
 from __future__ import annotations
 

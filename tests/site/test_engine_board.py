@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from django.core.asgi import get_asgi_application
 from django.test import AsyncClient, Client
 
+from bench.management.commands.bench_engine_pool import asgi_post
 from game.common.engine_pool import (
     Urgency,
     engine_pool_close,
@@ -25,7 +26,6 @@ from game.common.engine_pool import (
     run_in_engine_pool,
 )
 from game.engine.analysis import STROKE_NOISE
-from game.management.commands.bench_engine_pool import asgi_post
 from game.models import Match as MatchRow
 from game.site.selectors import engine_board
 from game.site.selectors.practice import Position, read_position

@@ -37,7 +37,7 @@ PORT_RUNS = range(20000, 32000)
 
 def free_ports(count: int) -> int:
     """The first of ``count`` consecutive ports that are free now, for a script that numbers its own
-    servers from a base port (scripts/scaleout.sh: base, base + 1, ...). free_port() checks one port
+    servers from a base port (bench/scripts/scaleout.sh: base, base + 1, ...). free_port() checks one port
     only, and the next one up may be any socket's ephemeral port: a server once failed so in CI."""
     rng = random.Random(os.getpid() ^ time.monotonic_ns())
     for _ in range(200):

@@ -105,7 +105,7 @@ def state_of(snapshot: dict[str, Any], engine: EngineMatch | None = None) -> dic
     ``Match.constraints``: actions, legal calls with the reasons for the refused ones, the placement
     region, the strike limits). The client draws legality from these and never re-implements a rule.
 
-    The constraints cost about a millisecond per state (``scripts/bench_constraints.py``): callers that
+    The constraints cost about a millisecond per state (``bench/scripts/bench_constraints.py``): callers that
     send one state to several places compute it once per change, and readers that need only who is to
     act use :func:`pending_of`. `engine`: the engine at `snapshot`, when the caller has it (the input
     path: it just applied the input), instead of one rebuilt from the snapshot."""
