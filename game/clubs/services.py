@@ -46,7 +46,7 @@ RESERVED_SLUGS = frozenset({"new"})
 def club_slug_from_name(name: str) -> str:
     """The address a club's name gives when none is typed ("Kallio Kaisa" -> "kallio-kaisa", "Äänekosken
     Kaisa" -> "aanekosken-kaisa"): letters without their accents, lower case, every other run of
-    characters one hyphen. static/game/js/club_form.js fills the field with the same as the name is typed
+    characters one hyphen. static/game/js/pages/club_form.js fills the field with the same as the name is typed
     (tests/js/fixtures/slugs.json holds the examples both are checked against). May be too short or
     empty (a name in Cyrillic): the form then asks for an address."""
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()

@@ -7,5 +7,5 @@
   match analysis calls when an analysis is done (a plain public service: connect it to the analysis's
   "done" signal in game/apps.py); ``python manage.py make_puzzles`` calls it for past matches.
 - Reads: game/puzzles/selectors.py (the daily puzzle, the next one of a streak, a player's rating).
-- Pages: game/puzzles/views.py, the template game/puzzle.html and static/game/js/puzzle.js.
+- Pages: game/puzzles/views.py, the template game/puzzle.html and static/game/js/pages/puzzle.js.
 """

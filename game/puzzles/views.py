@@ -2,7 +2,7 @@
 one JSON endpoint an answer is posted to.
 
 Thin: each page serves the puzzle to its viewer (game.puzzles.services.puzzle_serve, the token the
-answer must carry) and renders the position for static/game/js/puzzle.js, the free table's client; the
+answer must carry) and renders the position for static/game/js/pages/puzzle.js, the free table's client; the
 answer endpoint counts the request against the address's limit and hands the body to
 ``puzzle_answer``. A guest (no account, or a guest account) solves without a rating.
 """

@@ -131,7 +131,7 @@ def _result_of(request: HttpRequest, pairing: TournamentPairing) -> BoardResult:
     )
 
 
-#: The header the tables page's script (static/game/js/result_form.js) sends a result form with: it
+#: The header the tables page's script (static/game/js/pages/result_form.js) sends a result form with: it
 #: is answered in JSON (stored or not, and the words), so the phone knows whether to keep the entry.
 FETCHED = "X-Kaiza-Form"
 

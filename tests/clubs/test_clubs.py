@@ -239,13 +239,13 @@ def test_mark_form_on_the_club_page(client) -> None:
 @pytest.mark.django_db
 def test_a_new_clubs_address_is_made_from_its_name(client) -> None:
     """Left empty, the address is made from the name as the page fills it in while the name is typed
-    (static/game/js/club_form.js, the same examples in tests/js/fixtures/slugs.json)."""
+    (static/game/js/pages/club_form.js, the same examples in tests/js/fixtures/slugs.json)."""
     examples = json.loads((Path(__file__).parents[1] / "js" / "fixtures" / "slugs.json").read_text())
     for name, slug in examples:
         assert club_services.club_slug_from_name(name) == slug, name
     client.force_login(make_player("Alice"))
     page = client.get("/clubs/new/").content.decode()
-    assert "data-club-form" in page and "game/js/club_form.js" in page
+    assert "data-club-form" in page and "game/js/pages/club_form.js" in page
     response = client.post("/clubs/new/", {"name": "Äänekosken Kaisa", "slug": "", "join_policy": "open"})
     assert response.status_code == 302 and response["Location"] == "/clubs/aanekosken-kaisa/"
     refused = client.post("/clubs/new/", {"name": "Клуб Кайза", "slug": "", "join_policy": "open"})

@@ -118,7 +118,7 @@ def test_watch_lists_live_matches_with_scores_ratings_and_spectators(client) -> 
     assert first["spectators"] == 2 and data[1]["spectators"] == 0
     assert first["url"] == f"/m/{top.pk}/"
     page = client.get("/watch/").content.decode()
-    assert f'href="/m/{top.pk}/"' in page and "23" in page and "game/js/watch.js" in page
+    assert f'href="/m/{top.pk}/"' in page and "23" in page and "game/js/pages/watch.js" in page
 
 
 @pytest.mark.django_db

@@ -104,7 +104,7 @@ def test_walk_in_is_the_same_player_next_week(client: Client) -> None:
     assert offered("MAKELA") == ["Sari Mäkelä"]
     assert set(offered("la")) == {"Pekka Laine", "Sari Mäkelä"}
     page = client.get(f"/tournaments/{weeks[2].pk}/", **FI).content.decode()
-    assert "data-player-search" in page and "/static/game/js/player_names.js" in page
+    assert "data-player-search" in page and "/static/game/js/pages/player_names.js" in page
     stranger = Client()
     stranger.force_login(make_player("Utelias"))
     assert stranger.get(f"/clubs/{club.slug}/players/search/", {"q": "olli"}).status_code == 403

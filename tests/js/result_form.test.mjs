@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STORE, createOutbox } from "../../static/game/js/result_form.js";
+import { STORE, createOutbox } from "../../static/game/js/pages/result_form.js";
 
 /** localStorage's two calls over a Map. */
 function memoryStorage() {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRefresher } from "../../static/game/js/tournament.js";
+import { createRefresher } from "../../static/game/js/pages/tournament.js";
 
 /** A load whose completions the test releases one by one, counting the loads started. */
 function controlledLoad() {
@@ -88,7 +88,7 @@ function handTimers() {
 }
 
 test("the connection is live while the server answers, lost when the socket closes", async () => {
-  const { watchTournament } = await import("../../static/game/js/tournament.js");
+  const { watchTournament } = await import("../../static/game/js/pages/tournament.js");
   const { FakeSocket, made } = fakeSockets();
   const timers = handTimers();
   const states = [];
@@ -112,7 +112,7 @@ test("the connection is live while the server answers, lost when the socket clos
 });
 
 test("a ping with no answer is a lost connection (a wifi gone leaves the socket open)", async () => {
-  const { watchTournament } = await import("../../static/game/js/tournament.js");
+  const { watchTournament } = await import("../../static/game/js/pages/tournament.js");
   const { FakeSocket, made } = fakeSockets();
   const timers = handTimers();
   const states = [];

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRotator, elapsedMinutes, pagesFor } from "../../static/game/js/tv.js";
+import { createRotator, elapsedMinutes, pagesFor } from "../../static/game/js/pages/tv.js";
 
 test("rows are split into pages that each fit the room, in order", () => {
   assert.deepEqual(pagesFor([20, 20, 20, 20, 20], 50), [

@@ -69,7 +69,7 @@ def test_replay_page_lists_every_step_with_segments_and_verdicts(client) -> None
     response = client.get(f"/m/{match.pk}/replay/")
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'id="replay-data"' in html and 'id="table-data"' in html and "game/js/replay.js" in html
+    assert 'id="replay-data"' in html and 'id="table-data"' in html and "game/js/pages/replay.js" in html
     replay = response.context["replay"]
     shots = list(match.shots.order_by("seq"))
     assert len(replay["steps"]) == len(shots)

@@ -157,7 +157,7 @@ def test_the_page_shows_the_five_steps_in_the_readers_language(client: Client) -
     html = client.get("/learn/").content.decode()
     for words in ("Learn Kaisa in five steps", "Aim and shoot", "Call a ball and a pocket", "Caroms"):
         assert words in html
-    assert 'id="learn-steps"' in html and 'id="kaiza-table"' in html and "game/js/learn.js" in html
+    assert 'id="learn-steps"' in html and 'id="kaiza-table"' in html and "game/js/pages/learn.js" in html
     fi = client.get("/learn/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
     assert "Opi kaisa viidessä vaiheessa" in fi and "Tähtää ja lyö" in fi and "Aim and shoot" not in fi
     ru = client.get("/learn/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()

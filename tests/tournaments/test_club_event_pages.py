@@ -161,20 +161,20 @@ def test_club_event_pages_style_and_print_within_the_sites_policy(client: Any) -
         assert page.status_code == 200 and INLINE.search(page.content.decode()) is None
     assert "game/css/club_event.css" in tables.content.decode()
     assert ".result-fields" in finders_text("game/css/club_event.css")
-    assert "data-print" in sheets.content.decode() and "game/js/print.js" in sheets.content.decode()
-    assert "window.print()" in finders_text("game/js/print.js")
+    assert "data-print" in sheets.content.decode() and "game/js/pages/print.js" in sheets.content.decode()
+    assert "window.print()" in finders_text("game/js/pages/print.js")
 
 
 def test_shootout_form_refuses_without_a_winner_beside_the_form(client: Any) -> None:
-    """The tables page wires the radios' script (static/game/js/result_form.js, within the policy);
+    """The tables page wires the radios' script (static/game/js/pages/result_form.js, within the policy);
     a shoot-out sent without its winner comes back refused beside that game's form, with the scores
     typed kept and nothing stored; a winner ticked beside another end is ignored (K-9.1, K-11.4)."""
     tournament, owner = club_event(4, 2, tag="w")
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
     client.force_login(owner)
     page = client.get(f"/tournaments/{tournament.pk}/tables/").content.decode()
-    assert "game/js/result_form.js" in page and page.count("data-shootout-winner") == 2
-    assert 'const SHOOTOUT = "shootout"' in finders_text("game/js/result_form.js")
+    assert "game/js/pages/result_form.js" in page and page.count("data-shootout-winner") == 2
+    assert 'const SHOOTOUT = "shootout"' in finders_text("game/js/pages/result_form.js")
     games = on_tables(tournament)
     url = f"/tournaments/{tournament.pk}/pairings/{games[1].pk}/result/"
     refused = client.post(url, {"first_score": "45", "second_score": "52", "ended": "shootout"})

@@ -30,7 +30,7 @@ from game.engine.rules import Match, RuleError
 MIN_SUCCESS = 0.6
 #: ... and be worth at least this many expected points more than the played shot.
 MIN_GAIN = 2.0
-#: The seat names of a puzzle position (the free table's own: static/game/js/free_table.js ``ME``).
+#: The seat names of a puzzle position (the free table's own: static/game/js/pages/free_table.js ``ME``).
 SOLVER = "player"
 OTHER = "partner"
 #: The themes a puzzle can have, in the order they are listed.

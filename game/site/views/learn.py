@@ -2,7 +2,7 @@
 
 Thin: the steps and the judging of a try are :mod:`game.site.selectors.tutorial` (the engine, nothing stored);
 these views parse the request, count the try against the address's limit, and answer JSON the page's
-module (`static/game/js/learn.js`) draws. The session remembers only that the visitor finished or
+module (`static/game/js/pages/learn.js`) draws. The session remembers only that the visitor finished or
 dismissed the tutorial, so the home page stops offering it.
 """
 

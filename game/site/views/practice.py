@@ -2,7 +2,7 @@
 
 Thin: positions, codes and shots are :mod:`game.site.selectors.practice` (the engine, nothing stored); these
 views read the link's position, count each request against the address's limit, and answer JSON the
-page's module (`static/game/js/practice.js`) draws.
+page's module (`static/game/js/pages/practice.js`) draws.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@
  * The rows are rebuilt with the same markup as the server's `_live_table.html`.
  */
 
-import { gettext } from "./i18n.js";
-import { phaseName } from "./ui/words.js";
+import { gettext } from "../i18n.js";
+import { phaseName } from "../ui/words.js";
 
 export const POLL_MS = 4000;
 
@@ -57,9 +57,9 @@ async function createFeaturedTable(canvas) {
   const ballsEl = document.getElementById("featured-balls");
   if (!canvas || !tableEl) return null;
   const [{ fitTable }, { renderTable }, { createBallSprites, drawBalls }] = await Promise.all([
-    import("./transform.js"),
-    import("./render/table.js"),
-    import("./render/balls.js"),
+    import("../transform.js"),
+    import("../render/table.js"),
+    import("../render/balls.js"),
   ]);
   const table = JSON.parse(tableEl.textContent);
   let balls = ballsEl ? JSON.parse(ballsEl.textContent) : {};

@@ -16,7 +16,7 @@
  *    ordinary way, so the server's page shows why beside the form.
  * The site's policy runs no inline handler (settings.CONTENT_SECURITY_POLICY), so the forms are wired here.
  */
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "../i18n.js";
 
 const SHOOTOUT = "shootout";
 /** Where the phone keeps the results it has not had an answer for. */

@@ -17,14 +17,14 @@
  * drawn, `data-engine-drawn`.
  */
 
-import { animationDuration, parseSegments, positionsAt } from "./trajectory.js";
-import { canvasMatrix, fitTable } from "./transform.js";
-import { renderTable } from "./render/table.js";
-import { createBallSprites, drawBalls, rollOrientations } from "./render/balls.js";
-import { drawCue, drawRing } from "./render/cue.js";
-import { gettext, interpolate, said } from "./i18n.js";
-import { createNet, socketUrl } from "./net.js";
-import { analysisProgress } from "./analysis.js";
+import { animationDuration, parseSegments, positionsAt } from "../trajectory.js";
+import { canvasMatrix, fitTable } from "../transform.js";
+import { renderTable } from "../render/table.js";
+import { createBallSprites, drawBalls, rollOrientations } from "../render/balls.js";
+import { drawCue, drawRing } from "../render/cue.js";
+import { gettext, interpolate, said } from "../i18n.js";
+import { createNet, socketUrl } from "../net.js";
+import { analysisProgress } from "../analysis.js";
 
 /** Pause between two inputs while playing, seconds (at 1x). */
 const STEP_GAP = 0.7;

@@ -4,7 +4,7 @@
 // window the server announces), cancel with `seek_cancel`; `paired` opens the new match. The numbers
 // (the window and how it widens) are the server's: this only shows what `seeking` says.
 
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "../i18n.js";
 
 const card = document.getElementById("quick-pairing");
 

@@ -6,8 +6,8 @@
  * (main.js only carries out the effects it returns: the socket, a confirm dialog, the cursor).
  */
 
-import { createNet, socketUrl } from "./net.js";
-import { autoCall, intend } from "./intents.js";
+import { createNet, socketUrl } from "../net.js";
+import { autoCall, intend } from "../intents.js";
 import {
   clearError,
   animationRate,
@@ -24,28 +24,28 @@ import {
   animating,
   skippable,
   DEFAULT_AIM,
-} from "./state.js";
-import { createRenderer, marching } from "./render/renderer.js";
-import { createHud } from "./ui/hud.js";
-import { createEndAnalysis } from "./ui/endanalysis.js";
-import { createControls } from "./ui/controls.js";
-import { bindPointer } from "./input/pointer.js";
-import { bindKeyboard } from "./input/keyboard.js";
-import { createLoop } from "./loop.js";
-import { constraintsOf } from "./legality.js";
-import { setPortrait } from "./i18n.js";
-import { createChat } from "./ui/chat.js";
-import { createSound } from "./ui/sound.js";
-import { createTurnSignal } from "./ui/yourturn.js";
-import { createLastShot } from "./ui/lastshot.js";
-import { pickRadius } from "./input/reach.js";
-import { bindKeepStrike } from "./ui/access.js";
-import { createLoupe } from "./render/loupe.js";
-import { createPullMeter } from "./ui/pullmeter.js";
-import { bindSheet } from "./ui/sheet.js";
-import { createBanners } from "./ui/banners.js";
-import { pocketPlaces } from "./transform.js";
-import { setPocketPlaces } from "./ui/words.js";
+} from "../state.js";
+import { createRenderer, marching } from "../render/renderer.js";
+import { createHud } from "../ui/hud.js";
+import { createEndAnalysis } from "../ui/endanalysis.js";
+import { createControls } from "../ui/controls.js";
+import { bindPointer } from "../input/pointer.js";
+import { bindKeyboard } from "../input/keyboard.js";
+import { createLoop } from "../loop.js";
+import { constraintsOf } from "../legality.js";
+import { setPortrait } from "../i18n.js";
+import { createChat } from "../ui/chat.js";
+import { createSound } from "../ui/sound.js";
+import { createTurnSignal } from "../ui/yourturn.js";
+import { createLastShot } from "../ui/lastshot.js";
+import { pickRadius } from "../input/reach.js";
+import { bindKeepStrike } from "../ui/access.js";
+import { createLoupe } from "../render/loupe.js";
+import { createPullMeter } from "../ui/pullmeter.js";
+import { bindSheet } from "../ui/sheet.js";
+import { createBanners } from "../ui/banners.js";
+import { pocketPlaces } from "../transform.js";
+import { setPocketPlaces } from "../ui/words.js";
 
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);

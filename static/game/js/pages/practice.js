@@ -15,10 +15,10 @@
  */
 
 import { createFreeTable } from "./free_table.js";
-import { restingBalls, setPlacing } from "./state.js";
-import { ballAtPoint } from "./geometry.js";
-import { toWorld } from "./transform.js";
-import { boardItems, refusalWords } from "./engine_board.js";
+import { restingBalls, setPlacing } from "../state.js";
+import { ballAtPoint } from "../geometry.js";
+import { toWorld } from "../transform.js";
+import { boardItems, refusalWords } from "../engine_board.js";
 
 const UNDO_KEEP = 100;
 

@@ -28,17 +28,17 @@ import {
   strikeLimits,
   tick,
   animating,
-} from "./state.js";
-import { createRenderer, marching, suggestedPocket } from "./render/renderer.js";
-import { createControls } from "./ui/controls.js";
-import { bindPointer } from "./input/pointer.js";
-import { bindKeyboard } from "./input/keyboard.js";
-import { createLoop } from "./loop.js";
-import { ballAtPoint, pocketAtPoint, wrapAngle } from "./geometry.js";
-import { aimLine } from "./aim.js";
-import { ballRefusal, callVerdict, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "./legality.js";
-import { MIN_SHOT_POWER } from "./input/gestures.js";
-import { createPullMeter } from "./ui/pullmeter.js";
+} from "../state.js";
+import { createRenderer, marching, suggestedPocket } from "../render/renderer.js";
+import { createControls } from "../ui/controls.js";
+import { bindPointer } from "../input/pointer.js";
+import { bindKeyboard } from "../input/keyboard.js";
+import { createLoop } from "../loop.js";
+import { ballAtPoint, pocketAtPoint, wrapAngle } from "../geometry.js";
+import { aimLine } from "../aim.js";
+import { ballRefusal, callVerdict, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "../legality.js";
+import { MIN_SHOT_POWER } from "../input/gestures.js";
+import { createPullMeter } from "../ui/pullmeter.js";
 
 export const ME = "player";
 

@@ -56,7 +56,7 @@ export function createRefresher(load) {
  * away must be fetched). A ping every `pingEvery` ms that has no answer within `pongWithin` ms counts
  * as a lost connection: the socket is closed and opened again.
  * @param {{url: string, onState: (state: string, detail?: any) => void,
- *   onMessage: (msg: import("./types").TournamentMessage) => void,
+ *   onMessage: (msg: import("../types").TournamentMessage) => void,
  *   onBack?: () => void, WebSocketImpl?: any, setTimer?: Function, clearTimer?: Function,
  *   pingEvery?: number, pongWithin?: number}} options
  * @returns {() => void} stop

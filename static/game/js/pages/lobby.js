@@ -2,7 +2,7 @@
 // The live lobby: the open-matches table is replaced whenever the server pushes `matches`
 // over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
 
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "../i18n.js";
 import { quickPairing } from "./quickpair.js";
 
 const tbody = document.getElementById("open-matches");
