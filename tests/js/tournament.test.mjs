@@ -65,6 +65,7 @@ function fakeSockets() {
       this.closed = true;
     }
     emit(type, event = {}) {
+      if (type === "open") this.readyState = 1;
       for (const f of this.listeners[type] || []) f(event);
     }
   }

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The only module that touches the WebSocket.
+ * The match socket (the pages that only follow the server open theirs with socket.js).
  *
  * Connects to the match socket, reconnects with exponential backoff and jitter, greets with
  * `hello {v}` carrying the last applied version so the server can send what was missed, and numbers
@@ -8,8 +8,10 @@
  * It knows nothing of the game: messages go out through `onMessage`, status through `onStatus`.
  */
 
-export const BACKOFF_BASE_MS = 400;
-export const BACKOFF_MAX_MS = 10_000;
+import { MATCH_BACKOFF, reconnectDelay } from "./socket.js";
+
+export const BACKOFF_BASE_MS = MATCH_BACKOFF.base;
+export const BACKOFF_MAX_MS = MATCH_BACKOFF.max;
 /** Inputs that change the match and carry an ack (re-sent after a reconnect until answered). */
 export const PLAY_TYPES = new Set(["shoot", "place", "lag", "choose_break", "resign", "claim_timeout", "abort", "rematch"]);
 /** Inputs made against a match version: the envelope carries that `v` (game/realtime/protocol.py). */
@@ -41,10 +43,9 @@ export const REFUSED_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
  */
 export const TOO_MANY_CLOSE_CODE = 4429;
 
-/** Delay before reconnect attempt `attempt` (0-based): doubling, capped, with ±25 % jitter. */
+/** Delay before reconnect attempt `attempt` (0-based): doubling, capped, with ±25 % jitter (socket.js). */
 export function backoffDelay(attempt, random = Math.random) {
-  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
-  return Math.round(base * (0.75 + 0.5 * random()));
+  return reconnectDelay(attempt, MATCH_BACKOFF, random);
 }
 
 /** ws:// or wss:// URL for a path on the page's host. */

@@ -1,9 +1,10 @@
 // @ts-check
 // The live lobby: the open-matches table is replaced whenever the server pushes `matches`
-// over ws/lobby/ (docs/protocol.md). Reconnects with a capped backoff; no globals.
+// over ws/lobby/ (docs/protocol.md). Reconnects with the pages' backoff (socket.js); no globals.
 
 import { gettext, interpolate } from "../i18n.js";
 import { quickPairing } from "./quickpair.js";
+import { createReconnectingSocket, pageSocketUrl } from "../socket.js";
 
 const tbody = document.getElementById("open-matches");
 const status = document.getElementById("lobby-status");
@@ -52,29 +53,25 @@ export function renderMatches(matches) {
   tbody.replaceChildren(...rows);
 }
 
-let socket = null;
-const seeks = quickPairing((message) => {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-});
+const seeks = quickPairing((message) => lobby && lobby.send(message));
 
-function connect(attempt = 0) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
-  socket.addEventListener("open", () => {
-    attempt = 0;
-    status.textContent = gettext("Live");
-  });
-  socket.addEventListener("message", (event) => {
-    const msg = JSON.parse(event.data);
-    if (msg.t === "matches") renderMatches(msg.d.matches);
-    else seeks.onMessage(msg);
-  });
-  socket.addEventListener("close", (event) => {
-    seeks.onClose();
-    // 4429: refused for too many sockets of this address (game/realtime/socket_lifecycle.py): say why.
-    status.textContent = event.code === 4429 && event.reason ? event.reason : gettext("Reconnecting…");
-    setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
-  });
+/** @param {import("../types").LobbyServerMessage} msg */
+function heard(msg) {
+  if (msg.t === "matches") renderMatches(msg.d.matches);
+  else seeks.onMessage(msg);
 }
 
-if (tbody) connect();
+const lobby = tbody
+  ? createReconnectingSocket({
+      url: pageSocketUrl("/ws/lobby/"),
+      onOpen: () => {
+        status.textContent = gettext("Live");
+      },
+      onMessage: heard,
+      onClose: (detail) => {
+        seeks.onClose();
+        // 4429: refused for too many sockets of this address (game/realtime/socket_lifecycle.py): say why.
+        status.textContent = detail.code === 4429 && detail.reason ? detail.reason : gettext("Reconnecting…");
+      },
+    })
+  : null;

@@ -2,12 +2,15 @@
 // A tournament's pages without reloads: ws/tournament/<id>/ says when something changed
 // (`tournament {match, scores, event, reload}`, docs/protocol.md). A score is written into its row at
 // once; a started or finished match (or a new round) fetches the changing parts again from the
-// server, which renders them (the page never computes standings). Reconnects with a capped backoff.
+// server, which renders them (the page never computes standings). Reconnects with the pages' backoff
+// (socket.js).
 //
 // `watchTournament` owns the socket for every page that follows a tournament (this live page and the
 // club's TV page, tv.js); it tells its page whether the connection is live, and says it is lost when
 // the socket closes or a ping goes unanswered (a club's wifi gone can leave a socket open for minutes
 // with nothing behind it): a page never shows "live" over a server that is gone.
+
+import { FOLLOW_BACKOFF, createReconnectingSocket, pageSocketUrl } from "../socket.js";
 
 const root = typeof document !== "undefined" ? /** @type {HTMLElement} */ (document.querySelector("[data-live-root]")) : null;
 const statusLine = root ? /** @type {HTMLElement} */ (document.querySelector("[data-socket-status]")) : null;
@@ -57,7 +60,8 @@ export function createRefresher(load) {
  * as a lost connection: the socket is closed and opened again.
  * @param {{url: string, onState: (state: string, detail?: any) => void,
  *   onMessage: (msg: import("../types").TournamentMessage) => void,
- *   onBack?: () => void, WebSocketImpl?: any, setTimer?: Function, clearTimer?: Function,
+ *   onBack?: () => void, WebSocketImpl?: any, setTimer?: (f: () => void, ms: number) => any,
+ *   clearTimer?: (handle: any) => void,
  *   pingEvery?: number, pongWithin?: number}} options
  * @returns {() => void} stop
  */
@@ -72,12 +76,8 @@ export function watchTournament({
   pingEvery = 15000,
   pongWithin = 10000,
 }) {
-  let socket = null;
-  let attempt = 0;
-  let stopped = false;
   let pingTimer = null;
   let pongTimer = null;
-  let retryTimer = null;
 
   function clearPing() {
     if (pingTimer !== null) clearTimer(pingTimer);
@@ -85,80 +85,49 @@ export function watchTournament({
     pingTimer = pongTimer = null;
   }
 
-  function schedulePing(current) {
+  /** A ping after `pingEvery` of quiet; no answer within `pongWithin`: the socket is given up. */
+  function schedulePing() {
     clearPing();
     pingTimer = setTimer(() => {
       pingTimer = null;
-      if (current !== socket) return;
-      try {
-        current.send(JSON.stringify({ t: "ping" }));
-      } catch {
-        // a socket that cannot send is closing: its close event follows
-      }
+      link.send({ t: "ping" });
       pongTimer = setTimer(() => {
         pongTimer = null;
-        if (current === socket) lost(current, {});
+        link.drop();
       }, pongWithin);
     }, pingEvery);
   }
 
-  function lost(current, detail) {
-    if (current !== socket) return;
-    socket = null;
-    clearPing();
-    try {
-      current.close();
-    } catch {
-      // already closed
-    }
-    onState("lost", detail);
-    if (stopped) return;
-    const delay = Math.min(10000, 500 * 2 ** attempt);
-    attempt += 1;
-    retryTimer = setTimer(open, delay);
-  }
-
-  function open() {
-    retryTimer = null;
-    if (stopped) return;
-    const current = new WebSocketImpl(url);
-    socket = current;
-    current.addEventListener("open", () => {
-      if (current !== socket) return;
+  const link = createReconnectingSocket({
+    url,
+    backoff: FOLLOW_BACKOFF,
+    WebSocketImpl,
+    setTimer,
+    clearTimer,
+    onOpen({ attempt }) {
       if (attempt > 0) onBack();
-      attempt = 0;
       onState("live");
-      schedulePing(current);
-    });
-    current.addEventListener("message", (event) => {
-      if (current !== socket) return;
-      let msg;
-      try {
-        msg = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      schedulePing(current); // anything heard says the connection lives
-      if (msg.t === "tournament") onMessage(msg);
-    });
-    current.addEventListener("close", (event) => lost(current, { code: event.code, reason: event.reason }));
-  }
+      schedulePing();
+    },
+    onMessage(msg) {
+      schedulePing(); // anything heard says the connection lives
+      if (msg && msg.t === "tournament") onMessage(msg);
+    },
+    onClose(detail) {
+      clearPing();
+      onState("lost", detail);
+    },
+  });
 
-  open();
   return function stop() {
-    stopped = true;
     clearPing();
-    if (retryTimer !== null) clearTimer(retryTimer);
-    const current = socket;
-    socket = null;
-    if (current) current.close();
+    link.stop();
   };
 }
 
 /** The socket's address for tournament `id` on this page's host. */
 export function tournamentSocketUrl(id) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws/tournament/${id}/`;
+  return pageSocketUrl(`/ws/tournament/${id}/`);
 }
 
 function livePage() {
