@@ -5,7 +5,7 @@ then the match's join form, each with its CSRF cookie), then the websocket with 
 Spectators connect without a session. With several server URLs, the players and spectators of one
 match are spread round-robin over them (`spread="socket"`, as a front balancing each connection), so
 the fan-out crosses processes through the channel layer; `spread="match"` puts every socket of a match
-on one of them, as a front that routes `/ws/match/<id>/` by the match id does (docs/deploy.md).
+on one of them, as a front that routes `/ws/match/<id>/` by the match id does (docs/deployment.md).
 
 What is measured (the players and spectators of a match live in one process, each latency is the
 difference of two `time.perf_counter()` readings of that process):

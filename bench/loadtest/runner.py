@@ -61,7 +61,7 @@ class LoadRunner:
                 crowd = self.config.featured if index == 0 and not self.config.crowd_procs else 0
                 for j in range(crowd):
                     # Round-robin over the servers whatever `spread` says: a crowd is more than one
-                    # process should fan out to (docs/deploy.md's hash of the path would put it on one;
+                    # process should fan out to (docs/deployment.md's hash of the path would put it on one;
                     # a front that balances a featured match's watchers is not written there yet).
                     sockets.append(Socket(self, run, urls[j % len(urls)], None, "spectator", False, featured=True))
                 for socket in sockets:

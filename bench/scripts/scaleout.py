@@ -7,7 +7,7 @@ at 1.8x one" cannot be read off the cores; given each server a cgroup v1 CPU quo
 (`/sys/fs/cgroup/cpu/kaiza-scale-<i>/cpu.cfs_quota_us`) and the comparison is per CPU: one process at
 quota q against two at q each, while the client and the databases keep the rest of the machine.
 
-Each match goes to one process, as docs/deploy.md routes `/ws/match/<id>/` (`loadtest --spread match`;
+Each match goes to one process, as docs/deployment.md routes `/ws/match/<id>/` (`loadtest --spread match`;
 the pages round-robin). Printed: the host's timeit, the loadtest's report (every process's CPU over
 the window and the verdict against loadtest's bars), each cgroup's throttling, and a last line
 `scaleout: P x QUOTA cores, M matches: OK|FAILED`. Exits 0 when the run held the bars, 1 when not,
