@@ -29,16 +29,12 @@ import {
   tick,
   animating,
 } from "../state.js";
-import { createRenderer, marching, suggestedPocket } from "../render/renderer.js";
-import { createControls } from "../ui/controls.js";
-import { bindPointer } from "../input/pointer.js";
-import { bindKeyboard } from "../input/keyboard.js";
-import { createLoop } from "../loop.js";
+import { marching, suggestedPocket } from "../render/renderer.js";
 import { ballAtPoint, pocketAtPoint, wrapAngle } from "../geometry.js";
 import { aimLine } from "../aim.js";
 import { ballRefusal, callVerdict, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "../legality.js";
 import { MIN_SHOT_POWER } from "../input/gestures.js";
-import { createPullMeter } from "../ui/pullmeter.js";
+import { createTableShell } from "./shell.js";
 
 export const ME = "player";
 
@@ -65,9 +61,8 @@ function round6(x) {
 export function createFreeTable(root, host) {
   const { table } = host;
   const csrf = /** @type {HTMLInputElement} */ (root.querySelector("input[name=csrfmiddlewaretoken]")).value;
-  const canvas = /** @type {HTMLCanvasElement} */ (root.querySelector(".kz-canvas"));
-  const stage = /** @type {HTMLElement} */ (root.querySelector(".kz-stage"));
-  const renderer = createRenderer(canvas, table);
+  const shell = createTableShell(root, table);
+  const { canvas, renderer } = shell;
   const presetCall = host.presetCall || (() => null);
   const rate = animationRate(root.dataset);
 
@@ -78,12 +73,11 @@ export function createFreeTable(root, host) {
   let pending = null;
   let generation = 0;
 
-  // The loop's wake (set once it exists): a new state is drawn at the next frame (loop.js idles otherwise).
-  let wake = () => {};
+  // A new state is drawn at the next frame (loop.js idles otherwise).
   function set(next) {
     if (next === state) return;
     state = next;
-    wake();
+    shell.wake();
   }
 
   function setPhase(next) {
@@ -286,28 +280,18 @@ export function createFreeTable(root, host) {
     }
   }
 
-  const controls = createControls(root, dispatch);
-  const pullMeter = createPullMeter(stage);
-  let unbindPointer = bindPointer(canvas, { getState: () => state, getTransform: () => renderer.transform(), dispatch });
-  const unbindKeys = bindKeyboard(document, dispatch);
-
   let lastDrawn = null;
   let lastDrawAt = 0;
-  function resize() {
-    const rect = stage.getBoundingClientRect();
-    const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
-    if (!tf) return; // an empty stage: the last drawing stays
-    canvas.style.width = `${rect.width}px`;
-    canvas.style.height = `${rect.height}px`;
-    canvas.dataset.transform = JSON.stringify({ a: tf.a, b: tf.b, c: tf.c, d: tf.d, e: tf.e, f: tf.f });
-    lastDrawn = null;
-    wake();
-  }
-  const observer = new ResizeObserver(resize);
-  observer.observe(stage);
+  const { controls, pullMeter } = shell.bind({
+    getState: () => state,
+    dispatch,
+    onResize: () => {
+      lastDrawn = null;
+    },
+  });
 
   let lastHud = null;
-  const loop = createLoop({
+  const loop = shell.loop({
     update: (dt, now) => {
       const next = tick(state, now);
       if (next !== state) set(next);
@@ -333,15 +317,14 @@ export function createFreeTable(root, host) {
     // Frames while a shot rolls, an answer waits for its animation or a drawing is owed; else idle.
     busy: () => state !== lastDrawn || Boolean(state && state.steps.length) || pending !== null,
   });
-  wake = loop.wake;
 
   return {
     load,
     send,
     standBack,
-    resize,
+    resize: shell.resize,
     start: () => {
-      resize();
+      shell.resize();
       loop.start();
     },
     get state() {
@@ -354,20 +337,7 @@ export function createFreeTable(root, host) {
     canvas,
     renderer,
     /** Hand the canvas's pointer to another gesture (the practice table's arranging) and back. */
-    pointer(on) {
-      if (on && !unbindPointer) {
-        unbindPointer = bindPointer(canvas, { getState: () => state, getTransform: () => renderer.transform(), dispatch });
-      } else if (!on && unbindPointer) {
-        unbindPointer();
-        unbindPointer = null;
-      }
-    },
-    destroy() {
-      loop.stop();
-      observer.disconnect();
-      if (unbindPointer) unbindPointer();
-      unbindKeys();
-      controls.unbind();
-    },
+    pointer: shell.pointer,
+    destroy: shell.destroy,
   };
 }

@@ -25,13 +25,9 @@ import {
   skippable,
   DEFAULT_AIM,
 } from "../state.js";
-import { createRenderer, marching } from "../render/renderer.js";
+import { marching } from "../render/renderer.js";
 import { createHud } from "../ui/hud.js";
 import { createEndAnalysis } from "../ui/endanalysis.js";
-import { createControls } from "../ui/controls.js";
-import { bindPointer } from "../input/pointer.js";
-import { bindKeyboard } from "../input/keyboard.js";
-import { createLoop } from "../loop.js";
 import { constraintsOf } from "../legality.js";
 import { setPortrait } from "../i18n.js";
 import { createChat } from "../ui/chat.js";
@@ -41,11 +37,11 @@ import { createLastShot } from "../ui/lastshot.js";
 import { pickRadius } from "../input/reach.js";
 import { bindKeepStrike } from "../ui/access.js";
 import { createLoupe } from "../render/loupe.js";
-import { createPullMeter } from "../ui/pullmeter.js";
 import { bindSheet } from "../ui/sheet.js";
 import { createBanners } from "../ui/banners.js";
 import { pocketPlaces } from "../transform.js";
 import { setPocketPlaces } from "../ui/words.js";
+import { createTableShell } from "./shell.js";
 
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
@@ -55,9 +51,8 @@ function boot(root) {
   const clockNow = () => performance.now();
   const epochNow = () => Date.now() / 1000;
 
-  const canvas = root.querySelector(".kz-canvas");
-  const stage = root.querySelector(".kz-stage");
-  const renderer = createRenderer(canvas, table);
+  const shell = createTableShell(root, table);
+  const { canvas, stage, renderer } = shell;
   const hud = createHud(root);
   const sound = createSound(root, table);
   const lastShot = createLastShot(root, { sound, clock: clockNow });
@@ -66,8 +61,6 @@ function boot(root) {
   // The end card's "Analyse": the progress on the card from the socket's `analysis` messages.
   const endAnalysis = createEndAnalysis(root);
 
-  // The loop's wake (set once it exists): a new state is drawn at the next frame, not the next idle tick.
-  let wake = () => {};
   // The lag round last seen: a new one starts at the server's lag speed, set with the state that
   // brings it (checked in the loop instead, an idle page could reset the power its player had just set).
   let lastLagRound = null;
@@ -78,7 +71,7 @@ function boot(root) {
     if (round && round !== lastLagRound) state = setAim(state, { speed: constraintsOf(state.shown, state.me).lag.speed });
     lastLagRound = round;
     turnSignal.update(state);
-    wake();
+    shell.wake(); // drawn at the next frame, not the next idle tick
   }
 
   let chat = null;
@@ -134,11 +127,22 @@ function boot(root) {
     else if (effect.kind === "cursor") canvas.style.cursor = effect.value;
   }
 
-  const controls = createControls(root, dispatch);
+  let lastDrawn = null;
+  const { controls, pullMeter } = shell.bind({
+    getState: () => state,
+    dispatch,
+    onResize: (tf) => {
+      // The tap reach in CSS px and the drawn orientation, for the hint words and for tests.
+      canvas.dataset.pickRadiusPx = (pickRadius(tf.scale, table.ball_radius) * tf.scale).toFixed(1);
+      root.dataset.orientation = tf.portrait ? "portrait" : "landscape";
+      setPocketPlaces(pocketPlaces(tf, table));
+      setPortrait(tf.portrait);
+      lastDrawn = null;
+    },
+  });
   const keepStrike = bindKeepStrike(root);
   bindSheet(root);
   const loupe = createLoupe(stage, canvas);
-  const pullMeter = createPullMeter(stage);
   // The words over the table (the verdict and a phase's notice, the power of a pull) on a spot that
   // covers no ball and not the called pocket: the top centre when it is free.
   const float = root.querySelector(".kz-float");
@@ -163,14 +167,7 @@ function boot(root) {
   const skipButton = root.querySelector(".kz-skip");
   const onSkip = () => dispatch({ type: "skip" });
   if (skipButton) skipButton.addEventListener("click", onSkip);
-  const unbindPointer = bindPointer(canvas, {
-    getState: () => state,
-    getTransform: () => renderer.transform(),
-    dispatch,
-  });
-  const unbindKeys = bindKeyboard(document, dispatch);
 
-  let lastDrawn = null;
   let lastDrawAt = 0;
   // The last drawing was of a gliding cue: one more is owed once the glide has ended, at its end
   // angle (without it the other player's cue stopped a frame short of where it was aimed).
@@ -181,26 +178,8 @@ function boot(root) {
   // The last frame drew the last shot's replay: frames go on until it ends.
   let replaying = false;
 
-  function resize() {
-    const rect = stage.getBoundingClientRect();
-    const tf = renderer.resize(rect.width, rect.height, window.devicePixelRatio || 1);
-    if (!tf) return; // an empty stage: the last drawing stays
-    canvas.style.width = `${rect.width}px`;
-    canvas.style.height = `${rect.height}px`;
-    // World -> CSS pixel matrix, published for browser tests and tools (no globals).
-    canvas.dataset.transform = JSON.stringify({ a: tf.a, b: tf.b, c: tf.c, d: tf.d, e: tf.e, f: tf.f });
-    // The tap reach in CSS px and the drawn orientation, for the hint words and for tests.
-    canvas.dataset.pickRadiusPx = (pickRadius(tf.scale, table.ball_radius) * tf.scale).toFixed(1);
-    root.dataset.orientation = tf.portrait ? "portrait" : "landscape";
-    setPocketPlaces(pocketPlaces(tf, table));
-    setPortrait(tf.portrait);
-    lastDrawn = null;
-    wake();
-  }
-  const observer = new ResizeObserver(resize);
-  observer.observe(stage);
-  resize();
-  const loop = createLoop({
+  shell.resize();
+  const loop = shell.loop({
     update: (dt, now) => {
       const next = tick(state, now);
       if (next !== state) {
@@ -253,19 +232,14 @@ function boot(root) {
     busy: (now) =>
       state !== lastDrawn || state.steps.length > 0 || aimGliding(state, now) || glideDrawn || replaying,
   });
-  wake = loop.wake;
   // Any press or key wakes the frames before its own handler runs (a replay button, a drag's start).
   const wakeOnInput = () => loop.wake();
   for (const type of ["pointerdown", "keydown", "click"]) document.addEventListener(type, wakeOnInput, true);
   loop.start();
 
   return () => {
-    loop.stop();
+    shell.destroy();
     for (const type of ["pointerdown", "keydown", "click"]) document.removeEventListener(type, wakeOnInput, true);
-    observer.disconnect();
-    unbindPointer();
-    unbindKeys();
-    controls.unbind();
     if (skipButton) skipButton.removeEventListener("click", onSkip);
     lastShot.unbind();
     turnSignal.unbind();
