@@ -48,4 +48,4 @@ bench: migrate
 	$(BIN)/python manage.py bench_physics
 
 clean:
-	rm -rf $(VENV) db.sqlite3 test-artifacts
+	rm -rf $(VENV) node_modules db.sqlite3 test-artifacts
