@@ -16,14 +16,13 @@ from game.common.clock import game_now
 from game.common.db import CONNECT, db_async
 from game.common.ratelimit import TokenBucket
 from game.common.reader_language import error_message, scope_language
-from game.lobby import protocol as lobby_protocol
 from game.lobby import seek_clock
 from game.lobby.protocol import SeekCancel, SeekRequest, parse_lobby
 from game.lobby.services import seeks as seek_services
 from game.matches import services as match_services
 from game.matches.selectors import matches as match_selectors
 from game.realtime import fanout as realtime
-from game.realtime import hub, protocol
+from game.realtime import hub, outbound, protocol
 from game.realtime.socket_lifecycle import CleanCloseMixin, RelayOnlyMember
 
 
@@ -42,7 +41,7 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
         await self.accept()
         self.hub: hub.MatchHub | None = await hub.join(self.channel_layer, realtime.LOBBY_GROUP, self)
         matches = await db_async(match_selectors.match_open_list, priority=CONNECT)()
-        await self.send_message(protocol.matches(matches))
+        await self.send_message(outbound.Matches(matches))
 
     async def release(self) -> None:
         process_hub = getattr(self, "hub", None)
@@ -57,11 +56,11 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
         if self.closing:
             return
         if not self.bucket.take():
-            await self.send_message(protocol.error("rate_limited", gettext_noop("slow down")))
+            await self.send_message(outbound.Error("rate_limited", gettext_noop("slow down")))
             return
         message = parse_lobby(text_data, bytes_data)
         if isinstance(message, protocol.Ping):
-            await self.send_message(protocol.pong())
+            await self.send_message(outbound.Pong())
         elif isinstance(message, protocol.Invalid):
             await self.send_message(message.reply())
         elif isinstance(message, SeekRequest):
@@ -69,10 +68,10 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
         elif isinstance(message, SeekCancel):
             self.seeking = False
             cancelled = await db_async(seek_services.seek_cancel)(channel_name=self.channel_name)
-            await self.send_message(lobby_protocol.seek_ended("cancelled" if cancelled else "none"))
+            await self.send_message(outbound.SeekEnded("cancelled" if cancelled else "none"))
         else:
             await self.send_message(
-                protocol.error("unknown_type", gettext_noop("the lobby answers ping, seek and seek_cancel"))
+                outbound.Error("unknown_type", gettext_noop("the lobby answers ping, seek and seek_cancel"))
             )
 
     async def handle_seek(self, message: SeekRequest) -> None:
@@ -89,10 +88,10 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
             )
         except match_services.MatchError as exc:
             said = error_message(exc.code, exc.template, exc.key, exc.params, self.language)
-            await self.send_message(protocol.error(exc.code, said))
+            await self.send_message(outbound.Error(exc.code, said))
             return
         self.seeking = True
-        await self.send_message(lobby_protocol.seeking(seek_services.seek_info(seek, now)))
+        await self.send_message(outbound.Seeking.of(seek_services.seek_info(seek, now)))
         await seek_clock.pair_and_widen(now)
 
     async def seek_notice(self, event: dict[str, Any]) -> None:
@@ -103,5 +102,5 @@ class LobbyConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
             self.seeking = False
         await self.send_frame(event["text"])
 
-    async def send_message(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=protocol.dumps(message))
+    async def send_message(self, message: outbound.Message) -> None:
+        await self.send(text_data=outbound.dumps(message))

@@ -3,14 +3,15 @@
 Everything else a lobby socket may send (`ping`) is parsed by game.realtime.protocol, whose framing rules
 (size, JSON, the `{t, ack?, v?, d?}` envelope) apply here as well. Like game.realtime.protocol, nothing here
 raises on input or knows about Django; the service checks the choices themselves (which time limits
-a seek offers lives in game/lobby/services/seeks.py). docs/protocol.md documents both.
+a seek offers lives in game/lobby/services/seeks.py). docs/protocol.md documents both; what the lobby
+socket sends is typed in game.realtime.outbound.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from game.realtime import protocol
 
@@ -64,25 +65,3 @@ def _parse(text: str | None, binary: bytes | None) -> LobbyMessage:
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int)):
         return protocol.Invalid("bad_value", "time_limit must be null or whole seconds")
     return SeekRequest(rated=rated, time_limit=time_limit)
-
-
-# --- server messages of the lobby socket (docs/protocol.md) ------------------------------------------
-
-
-def paired(match_id: str, url: str) -> dict[str, Any]:
-    """Quick pairing found an opponent: the new match, and the page to open."""
-    return protocol.message("paired", {"match_id": match_id, "url": url})
-
-
-def seeking(info: dict[str, Any]) -> dict[str, Any]:
-    """Still seeking: the choices, seconds waited and the current rating window
-    (game.lobby.services.seeks.seek_info)."""
-    return protocol.message("seeking", info)
-
-
-SeekEnd = Literal["cancelled", "none"]
-
-
-def seek_ended(reason: SeekEnd) -> dict[str, Any]:
-    """The seek is over without a match: cancelled by the player, or there was none to cancel."""
-    return protocol.message("seek_ended", {"reason": reason})

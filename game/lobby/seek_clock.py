@@ -12,10 +12,9 @@ from channels.layers import get_channel_layer
 
 from game.common.clock import game_now
 from game.common.db import db_async
-from game.lobby import protocol as lobby_protocol
 from game.lobby.services.seeks import Paired, Widened, seeks_pair, seeks_widen
 from game.realtime import fanout as realtime
-from game.realtime import protocol
+from game.realtime import outbound
 
 
 async def announce(paired: list[Paired], widened: list[Widened]) -> None:
@@ -26,10 +25,10 @@ async def announce(paired: list[Paired], widened: list[Widened]) -> None:
     for pair in paired:
         await realtime.after_commit(pair.match_id, pair.events)
         for channel in pair.channels:
-            message = lobby_protocol.paired(pair.match_id, pair.url)
-            await layer.send(channel, {"type": "seek.notice", "text": protocol.dumps(message), "ends": True})
+            message = outbound.Paired(pair.match_id, pair.url)
+            await layer.send(channel, {"type": "seek.notice", "text": outbound.dumps(message), "ends": True})
     for widen in widened:
-        text = protocol.dumps(lobby_protocol.seeking(widen.info))
+        text = outbound.dumps(outbound.Seeking.of(widen.info))
         await layer.send(widen.channel_name, {"type": "seek.notice", "text": text})
 
 

@@ -43,7 +43,7 @@ from game.matches import services as match_services
 from game.matches.selectors.replays import match_player_names, match_replay_record
 from game.models import Match, MatchAnalysis
 from game.realtime import fanout as realtime
-from game.realtime import protocol
+from game.realtime import outbound
 
 logger = logging.getLogger(__name__)
 
@@ -77,8 +77,8 @@ def _claimed_record(analysis_id: int | None) -> tuple[MatchAnalysis, dict[str, A
     return analysis, match_replay_record(match=match), match_player_names(match=match)
 
 
-async def _publish(match_id: str, status: protocol.AnalysisStatus, done: int, total: int) -> None:
-    await realtime.relay(match_id, protocol.analysis(status, done, total))
+async def _publish(match_id: str, status: outbound.AnalysisStatus, done: int, total: int) -> None:
+    await realtime.relay(match_id, outbound.Analysis(status, done, total))
 
 
 #: Told after shot ``done`` of ``total`` (and once with 0 before the first): the server stores and

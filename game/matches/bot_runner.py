@@ -47,7 +47,7 @@ from game.matches import services as match_services
 from game.matches.selectors.match_state import engine_names, rolling_left
 from game.models import Match, Profile
 from game.realtime import fanout as realtime
-from game.realtime import protocol
+from game.realtime import outbound
 from game.realtime.hooks import HOOKS
 
 logger = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ async def show_aim(match_id: str, player: str, strike: dict[str, Any], seed: int
     """Publish the aim like a human's drag does, spread over about a second at pace 1."""
     pause = AIM_DURATION * bot_pace() / AIM_STEPS
     for step in aim_path(strike, seed):
-        await realtime.relay(match_id, protocol.aim(player, protocol.StrikeInput(**step)))
+        await realtime.relay(match_id, outbound.Aim(player, **step))
         if pause:
             await asyncio.sleep(pause)
 

@@ -11,6 +11,7 @@ itself lives in the database.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import time
@@ -32,7 +33,7 @@ from game.matches.selectors import matches as match_selectors
 from game.matches.services import rematch as rematch_services
 from game.matches.services.deadlines import match_claim_timeout
 from game.realtime import fanout as realtime
-from game.realtime import hub, presence, protocol
+from game.realtime import hub, outbound, presence, protocol
 from game.realtime.outbox import VersionedOutbox
 from game.realtime.shared_reads import SharedReads
 from game.realtime.socket_lifecycle import CLOSE_FLOOD, CLOSE_NOT_FOUND, CleanCloseMixin, NotFoundConsumer
@@ -133,10 +134,10 @@ class PingConsumer(CleanCloseMixin, AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("t") == "ping":
             await self.channel_layer.group_send(self.group, {"type": "pong.relay", "d": content.get("d")})
         else:
-            await self.send_json(protocol.error("unknown_type", "send {t: ping}"))
+            await self.send_json(outbound.Error("unknown_type", "send {t: ping}").to_wire())
 
     async def pong_relay(self, event: dict[str, Any]) -> None:
-        await self.send_json(protocol.event("pong", event.get("d")))
+        await self.send_json(outbound.Pong(event.get("d")).to_wire())
 
 
 class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
@@ -178,7 +179,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.name = ""
         self.pending_names: set[str] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
-        self.pending_aim: dict[str, Any] | None = None
+        self.pending_aim: outbound.Aim | None = None
         self.last_aim_relay = 0.0
         self.flood = TokenBucket(*self.flood_limit)
         #: Versioned delivery (order, duplicates, gaps, catch-up): the hub's deliveries go through it.
@@ -198,7 +199,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             self.hub = await hub.join(self.channel_layer, self.group, self)
             snapshot = await self.read_snapshot(CONNECT)
             if snapshot is None:
-                await self.send_message(protocol.error("not_found", gettext_noop("there is no such match")))
+                await self.send_message(outbound.Error("not_found", gettext_noop("there is no such match")))
                 await self.close_and_release(CLOSE_NOT_FOUND)
                 return
             you = snapshot["d"]["you"]
@@ -266,12 +267,12 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                 "match %s: the database failed under a %s (ack %s): %r", self.match_id, type(message).__name__, ack, exc
             )
             await self.send_message(
-                protocol.error("unavailable", gettext_noop("the server could not store that: it is sent again"), ack)
+                outbound.Error("unavailable", gettext_noop("the server could not store that: it is sent again"), ack)
             )
         except Exception:
             logger.exception("match %s: frame handling failed", self.match_id)
             await self.send_message(
-                protocol.error(
+                outbound.Error(
                     "internal_error",
                     gettext_noop("the server could not handle that message"),
                     getattr(message, "ack", None),
@@ -283,11 +284,11 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         bucket = self.aim_bucket if aim else self.bucket
         if not (bucket.take() and await socket_allows(self.scope, aim=aim, who=self.owner)):
             if not self.flood.take():
-                await self.send_message(protocol.error("flood", gettext_noop("too many messages: closing")))
+                await self.send_message(outbound.Error("flood", gettext_noop("too many messages: closing")))
                 await self.close_and_release(CLOSE_FLOOD)
                 return
             ack = getattr(message, "ack", None)
-            await self.send_message(protocol.error("rate_limited", gettext_noop("slow down"), ack))
+            await self.send_message(outbound.Error("rate_limited", gettext_noop("slow down"), ack))
             return
         if isinstance(message, protocol.Invalid):
             await self.send_message(message.reply())
@@ -295,7 +296,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if isinstance(message, protocol.Hello):
             await self.outbox.catch_up(message.v)
         elif isinstance(message, protocol.Ping):
-            await self.send_message(protocol.pong())
+            await self.send_message(outbound.Pong())
         elif isinstance(message, protocol.Aim):
             await self.handle_aim(message)
         elif isinstance(message, protocol.Chat | protocol.ChatReport):
@@ -305,7 +306,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def handle_play(self, message: protocol.PlayMessage) -> None:
         if self.role != "player":
-            await self.send_message(protocol.error("spectator", gettext_noop("spectators cannot play"), message.ack))
+            await self.send_message(outbound.Error("spectator", gettext_noop("spectators cannot play"), message.ack))
             return
         if isinstance(message, protocol.RematchRequest):
             await self.handle_rematch(message)
@@ -314,7 +315,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         try:
             applied = await db_async(call)()
         except match_services.MatchError as exc:
-            await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
+            await self.send_message(outbound.Error(exc.code, self.said(exc), message.ack))
             return
         await realtime.after_commit(self.match_id, applied.events, lobby=applied.lobby_changed)
         for stored in applied.reply:
@@ -334,11 +335,11 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                 match_id=self.match_id, user=self.user, opponent_must_be_here=True
             )
         except match_services.MatchError as exc:
-            await self.send_message(protocol.error(exc.code, self.said(exc), message.ack))
+            await self.send_message(outbound.Error(exc.code, self.said(exc), message.ack))
             return
         await realtime.after_commit(made.match.pk, made.events)
         offer = made.offer
-        await realtime.relay(self.match_id, protocol.rematch(offer["from"], offer["match_id"], offer["url"]))
+        await realtime.relay(self.match_id, outbound.Rematch(offer["from"], offer["match_id"], offer["url"]))
 
     async def handle_chat(self, message: protocol.Chat | protocol.ChatReport) -> None:
         """A chat message stored then relayed to its channel's readers, or a report of one (answered
@@ -348,7 +349,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                 await db_async(chat_services.chat_report)(
                     match_id=self.match_id, user=self.user, message_id=message.message_id
                 )
-                await self.send_message(protocol.chat_reported(message.message_id))
+                await self.send_message(outbound.ChatReported(message.message_id))
                 return
             posted = await db_async(chat_services.chat_post)(
                 match_id=self.match_id,
@@ -358,18 +359,18 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                 channel=message.channel,
             )
         except match_services.MatchError as exc:
-            await self.send_message(protocol.error(exc.code, self.said(exc)))
+            await self.send_message(outbound.Error(exc.code, self.said(exc)))
             return
-        await realtime.relay(self.match_id, protocol.chat(posted.entry), audience=posted.audience)
+        await realtime.relay(self.match_id, outbound.Chat.of(posted.entry), audience=posted.audience)
 
     async def handle_aim(self, message: protocol.Aim) -> None:
         if self.role != "player":
-            await self.send_message(protocol.error("spectator", gettext_noop("spectators cannot aim")))
+            await self.send_message(outbound.Error("spectator", gettext_noop("spectators cannot aim")))
             return
         if self.name not in self.pending_names:
-            await self.send_message(protocol.error("not_your_turn", gettext_noop("only the player to act can aim")))
+            await self.send_message(outbound.Error("not_your_turn", gettext_noop("only the player to act can aim")))
             return
-        self.pending_aim = protocol.aim(self.name, message.strike)
+        self.pending_aim = outbound.Aim.of(self.name, message.strike)
         # A flush still running relays this aim; one that has returned (its task done, though its
         # done-callback has not yet taken it out of `tasks`) will not, so a new one starts.
         if any(task.get_name() == "aim-flush" and not task.done() for task in self.tasks):
@@ -397,14 +398,13 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     # --- outbound -----------------------------------------------------------------------------------
 
-    async def send_message(self, message: dict[str, Any]) -> None:
-        data = message.get("d")
-        if message.get("t") == "error" and isinstance(data, dict) and self.language != "en":
+    async def send_message(self, message: outbound.Message) -> None:
+        if isinstance(message, outbound.Error) and self.language != "en":
             # The socket's own answers in its reader's language (the services' messages via gettext; a
             # rules refusal arrives said already, see `said`, and gettext leaves it as it is).
-            text = error_message(str(data.get("code")), str(data.get("message")), None, None, self.language)
-            message = {**message, "d": {**data, "message": text}}
-        await self.send_frame(protocol.dumps(message))
+            text = error_message(message.code, message.message, None, None, self.language)
+            message = dataclasses.replace(message, message=text)
+        await self.send_frame(outbound.dumps(message))
 
     def said(self, exc: match_services.MatchError) -> str:
         """A refused input's message in the reader's language (a rules refusal from its key)."""
@@ -431,7 +431,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             def in_thread() -> dict[str, Any] | None:
                 begun()
                 message = match_selectors.match_snapshot_message(match_id=match_id, user=AnonymousUser())
-                return None if message is None else protocol.SharedMessage(message)
+                return None if message is None else outbound.SharedMessage(message)
 
             return db_async(in_thread, priority=priority)()
 

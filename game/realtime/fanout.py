@@ -20,7 +20,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from game.common.db import db_async
-from game.realtime import hub, protocol
+from game.realtime import hub, outbound
 from game.realtime.hooks import HOOKS
 
 LOBBY_GROUP = "lobby"
@@ -49,7 +49,7 @@ def event_message(match_id: str, item: dict[str, Any]) -> dict[str, Any]:
         "group": match_group(match_id),
         "v": item["v"],
         "pending": event_pending(item),
-        "text": protocol.dumps(item),
+        "text": outbound.dumps(item),
     }
 
 
@@ -67,7 +67,7 @@ async def publish(match_id: str, events: list[dict[str, Any]]) -> None:
 
 
 async def relay(
-    match_id: str, message: dict[str, Any], exclude: str | None = None, audience: str | None = None
+    match_id: str, message: outbound.Message, exclude: str | None = None, audience: str | None = None
 ) -> None:
     """Broadcast an ephemeral, unversioned message (aim, presence, clock, chat); `exclude` is the
     channel name of a socket that must not get it back (the aimer); `audience` a role ("spectator")
@@ -77,7 +77,7 @@ async def relay(
     if layer is None:
         return
     group = match_group(match_id)
-    text = protocol.dumps(message)
+    text = outbound.dumps(message)
     relayed: dict[str, Any] = {
         "type": "match.relay",
         "group": group,
@@ -85,7 +85,7 @@ async def relay(
         "exclude": exclude,
         "audience": audience,
     }
-    if message.get("t") == "aim":
+    if isinstance(message, outbound.Aim):
         relayed["aim"] = True
     await hub.publish(layer, relayed)
 
@@ -97,7 +97,7 @@ async def lobby_publish(matches: list[dict[str, Any]] | None = None) -> None:
         return
     if matches is None:
         matches = await db_async(HOOKS.lobby_matches)()
-    text = protocol.dumps(protocol.matches(matches))
+    text = outbound.dumps(outbound.Matches(matches))
     await hub.publish(layer, {"type": "match.relay", "group": LOBBY_GROUP, "text": text, "exclude": None})
 
 
@@ -133,13 +133,13 @@ async def tournament_publish(
     last = sorted(events or [], key=lambda e: e["v"])[-1] if events else None
     state = ((last or {}).get("d") or {}).get("state") or {}
     scores = [p.get("score", 0) for p in state.get("players", [])] if isinstance(state, dict) else []
-    message = protocol.tournament(
+    message = outbound.Tournament(
         last["t"] if last else "round",
         match=match_id,
         scores=scores,
         reload=last is None or any(e.get("t") in ("started", "finished") for e in events or []),
     )
-    text = protocol.dumps(message)
+    text = outbound.dumps(message)
     await hub.publish(
         layer, {"type": "match.relay", "group": tournament_group(tournament_id), "text": text, "exclude": None}
     )

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from game.common.db import CONNECT, PLAY
-from game.realtime import protocol
+from game.realtime import outbound
 from game.realtime.fanout import event_pending
 
 __all__ = ["EventsSince", "Snapshot", "VersionedOutbox"]
@@ -67,14 +67,14 @@ class VersionedOutbox:
 
     async def send_versioned(self, item: dict[str, Any]) -> None:
         """Send one versioned message (`{t, v, d}`) and move past its version. Hold `lock`."""
-        await self.send(protocol.dumps(item))
+        await self.send(outbound.dumps(item))
         self.last_v = max(self.last_v, item["v"])
         self.track(event_pending(item))
 
     async def send_snapshot(self, priority: int = PLAY) -> None:
         snapshot = await self.snapshot(priority)
         if snapshot is not None:
-            await self.send(protocol.dumps(snapshot))
+            await self.send(outbound.dumps(snapshot))
             self.last_v = snapshot["v"]
             self.track(event_pending(snapshot))
 
@@ -97,7 +97,7 @@ class VersionedOutbox:
                 await self.send_snapshot()
                 return
             for item in events:
-                await self.send(protocol.dumps(item))
+                await self.send(outbound.dumps(item))
                 self.track(event_pending(item))
             if events:
                 self.last_v = max(self.last_v, events[-1]["v"])
@@ -109,7 +109,7 @@ class VersionedOutbox:
             if stored["v"] > self.last_v:
                 await self.fill_gap(stored["v"])
             else:
-                await self.send(protocol.dumps({**stored, "repeat": True}))
+                await self.send(outbound.dumps({**stored, "repeat": True}))
 
     # --- from the hub ---------------------------------------------------------------------------------
 

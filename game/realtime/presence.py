@@ -37,7 +37,7 @@ from django.conf import settings
 from game.common.db import PLAY, PRESENCE, db_async
 from game.common.ratelimit import socket_address, socket_owner
 from game.realtime import fanout as realtime
-from game.realtime import hub, protocol
+from game.realtime import hub, outbound
 from game.realtime.hooks import HOOKS
 
 logger = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ async def publish_changes(changed: list[tuple[str, dict[str, Any] | None]]) -> N
     for match_id, clock in changed:
         presence_changed(match_id)
         if clock is not None:
-            await realtime.relay(match_id, protocol.clock(clock))
+            await realtime.relay(match_id, outbound.Clock(clock))
 
 
 def viewer_of(scope: dict[str, Any]) -> str | None:
@@ -159,7 +159,7 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
     )
     presence_changed(match_id)
     if clock is not None:
-        await realtime.relay(match_id, protocol.clock(clock))
+        await realtime.relay(match_id, outbound.Clock(clock))
 
 
 async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: bool) -> None:
@@ -171,7 +171,7 @@ async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: 
     clock = await closed(match_id=match_id, channel_name=channel_name, user=user, connected=False)
     presence_changed(match_id)
     if clock is not None:
-        await realtime.relay(match_id, protocol.clock(clock))
+        await realtime.relay(match_id, outbound.Clock(clock))
 
 
 def _queue_row(op: tuple[str, str, str, int | None, str | None]) -> None:
@@ -234,7 +234,7 @@ async def _relay_presence(key: tuple[int, str]) -> None:
         _presence_due.pop(key, None)
     try:
         data = await db_async(HOOKS.match_presence, priority=PRESENCE)(match_id=match_id)
-        await realtime.relay(match_id, protocol.presence(data["players"], data["spectators"]))
+        await realtime.relay(match_id, outbound.Presence(data["players"], data["spectators"]))
     except Exception:
         logger.exception("match %s: presence relay failed", match_id)
 
@@ -268,7 +268,7 @@ async def heartbeat(process_hub: hub.MatchHub) -> None:
         version = versions.get(match_id)
         if version is None:
             continue
-        text = protocol.dumps(protocol.beat(version))
+        text = outbound.dumps(outbound.Beat(version))
         for member in members:
             try:
                 await member.hub_beat(version, text)

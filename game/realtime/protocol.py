@@ -1,4 +1,5 @@
-"""The websocket message schema: client frames parsed into typed messages, server messages built.
+"""The websocket message schema: client frames parsed into typed messages (what the server sends:
+game.realtime.outbound).
 
 The edge of the system (lila-ws style): a raw frame either becomes one of the frozen message classes
 below or an :class:`Invalid` carrying the error code to answer with. Nothing here raises on input, does
@@ -13,13 +14,13 @@ import json
 import math
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Literal, TypeGuard
+from typing import Any, TypeGuard
 
-from game.common import json_text
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules import Call
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.engine.table import POCKET_IDS, kaisa_table
+from game.realtime import outbound
 
 #: Frames above this many bytes (UTF-8) are refused before they reach the JSON parser.
 MAX_FRAME_BYTES = 4096
@@ -157,8 +158,8 @@ class Invalid:
     message: str
     ack: int | None = None
 
-    def reply(self) -> dict[str, Any]:
-        return error(self.code, self.message, self.ack)
+    def reply(self) -> outbound.Error:
+        return outbound.Error(self.code, self.message, self.ack)
 
 
 class _Bad(Exception):
@@ -391,109 +392,6 @@ def _choice(d: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-# --- server messages -------------------------------------------------------------------------------
-
-
-def event(t: str, d: Any, v: int | None = None) -> dict[str, Any]:
-    """The one envelope of every server message: `{t, v, d}` for a versioned event (the unit of
-    broadcast, storage as MatchEvent, and catch-up; the snapshot too), `{t, d}` without a version."""
-    return {"t": t, "d": d} if v is None else {"t": t, "v": v, "d": d}
-
-
-def message(t: str, d: dict[str, Any]) -> dict[str, Any]:
-    """An ephemeral, unversioned message (aim, presence, clock, chat, error, pong)."""
-    return event(t, d)
-
-
-def error(code: str, text: str, ack: int | None = None) -> dict[str, Any]:
-    return message("error", {"code": code, "message": text, "ack": ack})
-
-
-def aim(player: str, strike: StrikeInput) -> dict[str, Any]:
-    return message("aim", {"player": player, **strike.as_dict()})
-
-
-def chat(entry: dict[str, Any]) -> dict[str, Any]:
-    """One chat message: `{id, channel, from, text, phrase, at}` (game.chat.selectors.chat_entry)."""
-    return message("chat", entry)
-
-
-def chat_reported(message_id: int) -> dict[str, Any]:
-    return message("chat_reported", {"id": message_id})
-
-
-def presence(players: list[dict[str, Any]], spectators: int) -> dict[str, Any]:
-    return message("presence", {"players": players, "spectators": spectators})
-
-
-def clock(deadlines: dict[str, Any]) -> dict[str, Any]:
-    return message("clock", deadlines)
-
-
-def rematch(sender: str, match_id: str, url: str) -> dict[str, Any]:
-    return message("rematch", {"from": sender, "match_id": match_id, "url": url})
-
-
-AnalysisStatus = Literal["queued", "running", "done", "failed"]
-
-
-def analysis(status: AnalysisStatus, done: int, total: int) -> dict[str, Any]:
-    """The match's shot analysis moved: `status`, and shot `done` of `total` analysed. The
-    replay page and the end card show "shot k of N" from it and fetch the report once it is `done`."""
-    return message("analysis", {"status": status, "done": done, "total": total})
-
-
-def pong() -> dict[str, Any]:
-    return message("pong", {})
-
-
-def matches(open_matches: list[dict[str, Any]]) -> dict[str, Any]:
-    """The lobby's list of open matches (game.matches.selectors.matches.match_open_list rows)."""
-    return message("matches", {"matches": open_matches})
-
-
-TournamentEvent = Literal["hello", "round", "started", "shot", "finished", "notice"]
-
-
-def tournament(
-    event: TournamentEvent, *, reload: bool, match: str | None = None, scores: list[int] | None = None
-) -> dict[str, Any]:
-    """A tournament changed: `match` and its `scores` when one of its matches moved (the page writes the
-    score at once); `reload` when the standings or the rounds changed (the page fetches them again)."""
-    data: dict[str, Any] = {"event": event, "reload": reload}
-    if event != "hello":
-        data = {"match": match, "scores": scores or [], **data}
-    return message("tournament", data)
-
-
-def beat(version: int) -> dict[str, Any]:
-    """The heartbeat every match socket gets every 2 s (game.realtime.hub.BEAT_INTERVAL): the match's latest
-    stored version. Everything up to it has been sent to this socket before the beat; a client still
-    below it lost something and sends `hello`. Silence for 6 s means the connection is lost."""
-    return message("beat", {"v": version})
-
-
-class SharedMessage(dict[str, Any]):
-    """A message handed to many sockets as it is (a snapshot shared by the spectators who asked for it at
-    once: game.realtime.shared_reads): `dumps` encodes it once and keeps the text. Not to be changed
-    after it is first sent."""
-
-    text: str | None = None
-
-
-def dumps(payload: dict[str, Any]) -> str:
-    """A message's compact JSON (game.common.json_text), letters in UTF-8 (a Russian verdict costs 2 bytes a
-    letter, not 6); a `SharedMessage` is encoded once and keeps its text."""
-    if isinstance(payload, SharedMessage):
-        if payload.text is None:
-            payload.text = json_text.encode(payload)
-        return payload.text
-    return json_text.encode(payload)
-
-
-def encoded_event(t: str, d: dict[str, Any], v: int, d_text: str) -> SharedMessage:
-    """A versioned event whose data its store already encoded (`d_text`): the broadcast reuses that text,
-    exactly `dumps(event(t, d, v))` (game.matches.services.base.store_event)."""
-    message = SharedMessage(event(t, d, v))
-    message.text = f'{{"t":{json_text.encode(t)},"v":{int(v)},"d":{d_text}}}'
-    return message
+def parse_fields(t: str, d: object, v: int = 1) -> ClientMessage | Invalid:
+    """A message given as its type and data (a page's HTTP input), parsed at the same edge as a frame."""
+    return parse(json.dumps({"t": t, "v": v, "d": d}))

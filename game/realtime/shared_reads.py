@@ -4,7 +4,7 @@ After a process restarts, every socket of its matches reconnects at once and eac
 snapshot: 1,400 sockets built 1,400 snapshots, a third of the set-up's time, while the spectators of a
 match all read the same one. `SharedReads.read(key, fetch)` runs one `fetch` for every request of the
 same key that comes **before that read has begun**, and each gets its result (a `SharedMessage`,
-encoded once for all of them: `protocol.dumps` keeps its text).
+encoded once for all of them: `outbound.dumps` keeps its text).
 
 Why only before it has begun: a socket joins its match's hub first and then reads its snapshot, so
 every event committed after the read began reaches it through the hub. A request that comes once the

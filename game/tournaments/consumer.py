@@ -15,7 +15,7 @@ from game.common.db import CONNECT, db_async
 from game.common.ratelimit import TokenBucket
 from game.models.tournaments import Tournament
 from game.realtime import fanout as realtime
-from game.realtime import hub, protocol
+from game.realtime import hub, outbound, protocol
 from game.realtime.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin, RelayOnlyMember
 
 
@@ -37,7 +37,7 @@ class TournamentConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsume
         await self.accept()
         self.group = realtime.tournament_group(tournament_id)
         self.hub = await hub.join(self.channel_layer, self.group, self)
-        await self.send(text_data=protocol.dumps(protocol.tournament("hello", reload=False)))
+        await self.send(text_data=outbound.dumps(outbound.Tournament("hello", reload=False)))
 
     async def release(self) -> None:
         process_hub, group = getattr(self, "hub", None), getattr(self, "group", None)
@@ -49,13 +49,13 @@ class TournamentConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsume
         if self.closing:
             return
         if not self.bucket.take():
-            await self.send(text_data=protocol.dumps(protocol.error("rate_limited", "slow down")))
+            await self.send(text_data=outbound.dumps(outbound.Error("rate_limited", "slow down")))
             return
         message = protocol.parse(text_data, bytes_data)
         if isinstance(message, protocol.Ping):
-            reply = protocol.pong()
+            reply: outbound.Message = outbound.Pong()
         elif isinstance(message, protocol.Invalid):
             reply = message.reply()
         else:
-            reply = protocol.error("unknown_type", "a tournament socket only answers ping")
-        await self.send(text_data=protocol.dumps(reply))
+            reply = outbound.Error("unknown_type", "a tournament socket only answers ping")
+        await self.send(text_data=outbound.dumps(reply))

@@ -149,11 +149,11 @@ def test_the_public_module_rule_could_fail() -> None:
 
 def test_every_unversioned_message_is_built_by_its_builder() -> None:
     """Outbound messages are typed like inbound ones: every `{t, d}` a socket sends is made
-    by a named builder of game.realtime.protocol or game.lobby.protocol (paired, seeking, seek_ended,
-    matches, tournament, …), not by `protocol.message("…", {…})` at the call site."""
+    by a typed message of game.realtime.outbound (Paired, Seeking, SeekEnded, Matches, Tournament, …),
+    not by `protocol.message("…", {…})` at the call site."""
     import ast
 
-    builders = {"game/realtime/protocol.py", "game/lobby/protocol.py"}
+    builders = {"game/realtime/outbound.py"}
     ad_hoc = []
     for name, path in modules().items():
         rel = str(path.relative_to(GAME.parent))

@@ -13,7 +13,7 @@ from game.accounts.services import guest_create
 from game.matches.selectors.match_state import engine_names
 from game.matches.services import match_create, match_join, match_lag
 from game.models import Match, MatchEvent, Shot
-from game.realtime import protocol
+from game.realtime import outbound
 from tests.support.play_support import LAG_LOSING, LAG_WINNING
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -33,7 +33,7 @@ def test_the_broadcast_text_is_the_stored_event_and_the_rows_hold_objects() -> N
     events = [event for applied in lags for event in applied.events]
     assert [event["t"] for event in events] == ["shot", "shot"]
     for event in events:
-        text = protocol.dumps(event)
+        text = outbound.dumps(event)
         assert json.loads(text) == {"t": event["t"], "v": event["v"], "d": event["d"]}
         row = MatchEvent.objects.get(match_id=match.pk, version=event["v"])
         assert row.data == event["d"] and row.entry == event["d"]["entry"]

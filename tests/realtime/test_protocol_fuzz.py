@@ -26,7 +26,7 @@ from game.matches.consumer import MatchConsumer
 from game.matches.selectors.match_state import snapshot_hash
 from game.matches.services import match_create, match_join
 from game.models import Match, MatchEvent, Shot
-from game.realtime import protocol
+from game.realtime import outbound, protocol
 from tests.support.play_support import (
     communicator_player,
     fast_password_hasher,
@@ -161,9 +161,9 @@ def expected_error(message: protocol.ClientMessage | protocol.Invalid, sender: s
 def test_parse_never_raises(frame: str) -> None:
     result = protocol.parse(frame)
     if isinstance(result, protocol.Invalid):
-        reply = result.reply()
+        reply = result.reply().to_wire()
         assert reply["t"] == "error" and set(reply["d"]) == {"code", "message", "ack"}
-        protocol.dumps(reply)  # an error is always sendable JSON
+        outbound.dumps(reply)  # an error is always sendable JSON
 
 
 def test_every_client_example_in_protocol_md_parses() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from game.realtime import protocol
+from game.realtime import outbound
 from game.realtime.shared_reads import SharedReads
 
 
@@ -26,7 +26,7 @@ class Store:
         seen = self.version
         self.began.append(seen)
         await self.gate.wait()
-        return protocol.SharedMessage({"v": seen})
+        return outbound.SharedMessage({"v": seen})
 
 
 async def test_requests_before_the_read_begins_share_it() -> None:
@@ -37,7 +37,7 @@ async def test_requests_before_the_read_begins_share_it() -> None:
     results = await asyncio.gather(*waiting)
     assert store.began == [1] and shared.reads == 1 and shared.requests == 5
     assert all(r is results[0] for r in results), "one message for all: encoded once"
-    assert protocol.dumps(results[0]) is protocol.dumps(results[1])
+    assert outbound.dumps(results[0]) is outbound.dumps(results[1])
 
 
 async def test_a_request_after_the_read_began_reads_again_and_sees_what_changed() -> None:

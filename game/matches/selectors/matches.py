@@ -27,7 +27,7 @@ from game.matches.selectors.match_state import (
 from game.matches.selectors.snapshot_parts import Parts, SnapshotParts
 from game.models import ChatMessage, Match, MatchConnection, MatchEvent, Profile
 from game.models.tournaments import TournamentPairing
-from game.realtime import protocol
+from game.realtime import outbound
 from game.teams.selectors import team_info, team_lineup, team_seats
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
@@ -131,7 +131,7 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
     last = parts.last_shot
     if last is not None and last["started_at"] >= time.time() - LAST_SHOT_WINDOW:
         data["last_shot"] = last
-    return protocol.event("snapshot", data, match.version)
+    return outbound.versioned("snapshot", data, match.version)
 
 
 def _version_parts(match: Match) -> Parts:
@@ -174,7 +174,7 @@ def match_events_since(*, match_id: str, version: int, until: int | None = None)
     if top - version > CATCH_UP_MAX_EVENTS:
         return None
     rows = MatchEvent.objects.filter(match_id=match_id, version__gt=version, version__lte=top).order_by("version")
-    events = [protocol.event(row.type, row.data, row.version) for row in rows]
+    events = [outbound.stored(row.type, row.data, row.version) for row in rows]
     if len(events) != top - version:
         return None
     return events

@@ -16,7 +16,7 @@ from game.common import json_text
 from game.matches.selectors.history import worded_event_data
 from game.matches.services.rows import JsonText, insert_row
 from game.models import Match, MatchEvent
-from game.realtime import protocol
+from game.realtime import outbound
 
 
 class MatchError(Exception):
@@ -61,12 +61,12 @@ def lock(match_id: str) -> Match:
     return match
 
 
-def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
+def store_event(match: Match, t: outbound.EventType, d: dict[str, Any]) -> dict[str, Any]:
     """Raise the version and keep the broadcast for catch-up; returns the `{t, v, d}` event."""
     match.version += 1
     d = worded_event_data(t, match.version, d)
     entry = d.get("entry")
-    # Encoded once, for the row and for the broadcast (protocol.encoded_event): an input's data is 5-8 KB
+    # Encoded once, for the row and for the broadcast (outbound.encoded_event): an input's data is 5-8 KB
     # of JSON, and the broadcast's copy was encoded again on the event loop that relays every aim.
     d_text = json_text.encode(d)
     insert_row(
@@ -80,4 +80,4 @@ def store_event(match: Match, t: str, d: dict[str, Any]) -> dict[str, Any]:
             "created_at": timezone.now(),
         },
     )
-    return protocol.encoded_event(t, d, match.version, d_text)
+    return outbound.encoded_event(t, d, match.version, d_text)

@@ -45,6 +45,7 @@ from game.matches.services.base import Applied, MatchError, lock
 from game.matches.services.inputs import commit_and_record, inputs_so_far
 from game.matches.services.presence import connected_seats, refresh_grace
 from game.models import Match
+from game.realtime.outbound import EventType
 
 logger = logging.getLogger(__name__)
 
@@ -164,11 +165,11 @@ def match_abandon(match: Match, now: float, *, seats: list[int]) -> list[dict[st
     )
 
 
-Apply = Callable[[EngineMatch], tuple[str | None, dict[str, Any], Any]]
+Apply = Callable[[EngineMatch], tuple[EventType | None, dict[str, Any], Any]]
 
 
 def _expire(name: str, now: float) -> Apply:
-    def apply(engine: EngineMatch) -> tuple[str | None, dict[str, Any], Any]:
+    def apply(engine: EngineMatch) -> tuple[EventType | None, dict[str, Any], Any]:
         outcome = engine.expire_shot_clock(name, now=now)
         if outcome.verdict.get("aborted"):
             return "finished", {}, outcome

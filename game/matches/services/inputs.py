@@ -46,7 +46,8 @@ from game.matches.services.results import results_record
 from game.matches.services.rows import batched_writes, insert_row, lock_for_input, update_row
 from game.matches.services.versions import lag_made_in_this_round
 from game.models import Match, MatchEvent, MatchResult, Shot
-from game.realtime import protocol
+from game.realtime import outbound
+from game.realtime.outbound import EventType
 from game.signals import match_finished
 
 
@@ -96,7 +97,7 @@ def inputs_so_far(match: Match, user: AnyUser | None, ack: int | None) -> tuple[
 def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
     """The stored answer to an ack this player already used in this match: the event it made."""
     stored = MatchEvent.objects.filter(match=match, version=version).first()
-    return [] if stored is None else [protocol.event(stored.type, stored.data, stored.version)]
+    return [] if stored is None else [outbound.stored(stored.type, stored.data, stored.version)]
 
 
 def finish_from_engine(
@@ -158,7 +159,7 @@ def commit_change(
     match: Match,
     engine: EngineMatch,
     before: dict[str, Any],
-    t: str | None,
+    t: outbound.EventType | None,
     data: dict[str, Any],
     outcome: Any,
     now: float,
@@ -231,7 +232,7 @@ def commit_and_record(
     match: Match,
     engine: EngineMatch,
     before: dict[str, Any],
-    t: str | None,
+    t: outbound.EventType | None,
     data: dict[str, Any],
     outcome: Any,
     now: float,
@@ -308,7 +309,7 @@ def record_input(
 #: A refused `stale` input, in words a player reads (the page shows it; it catches up by itself).
 STALE = gettext_noop("The table changed before your move arrived: look again and play.")
 
-InputFn = Callable[[EngineMatch, str, float, Match], tuple[str, dict[str, Any], Any]]
+InputFn = Callable[[EngineMatch, str, float, Match], tuple[EventType, dict[str, Any], Any]]
 
 
 @contextmanager
@@ -399,7 +400,7 @@ def match_lag(
     ack: int | None = None,
     expected_version: int | None = None,
 ) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
         outcome = engine.lag(name, strike, now=now)
         return "shot", {"kind": "lag", "player": name, "call": None, "strike": strike}, outcome
 
@@ -417,7 +418,7 @@ def match_lag(
 def match_choose_break(
     *, match_id: str, user: AnyUser, take: bool, ack: int | None = None, expected_version: int | None = None
 ) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
         outcome = engine.choose_break(name, take, now=now)
         return "choice", {"player": name, "take": take}, outcome
 
@@ -442,7 +443,7 @@ def match_place(
     ack: int | None = None,
     expected_version: int | None = None,
 ) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
         outcome = engine.place(name, ball, (x, y), now=now)
         placed = engine.snapshot()["balls"].get(ball) or [x, y]
         return "placed", {"player": name, "ball": ball, "x": placed[0], "y": placed[1]}, outcome
@@ -467,7 +468,7 @@ def match_shoot(
     ack: int | None = None,
     expected_version: int | None = None,
 ) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[str, dict[str, Any], Any]:
+    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
         outcome = engine.shoot(name, call=call, strike=strike, now=now)
         return "shot", {"kind": "shot", "player": name, "call": call, "strike": strike}, outcome
 

@@ -24,7 +24,7 @@ from typing import Any
 from game.engine.rules import Match, RuleError
 from game.engine.rules import words as engine_words
 from game.matches.selectors.match_state import state_of
-from game.realtime import protocol
+from game.realtime import outbound, protocol
 
 #: The engine's names for the two seats. Players never read them (see the module docstring).
 PLAYER = "player"
@@ -84,7 +84,7 @@ def read_body(body: str | bytes, keys: frozenset[str]) -> dict[str, Any] | Table
 
 def frame(kind: str, data: object) -> protocol.ClientMessage | protocol.Invalid:
     """The socket's parser on a ``kind`` frame carrying ``data``: the same edge as a match input."""
-    return protocol.parse(json.dumps({"t": kind, "v": 1, "d": data}))
+    return protocol.parse_fields(kind, data)
 
 
 def position_snapshot(balls: Balls, cue_ball: str = "white1") -> dict[str, Any]:
@@ -121,7 +121,7 @@ def placed_event(engine: Match, ball: str) -> dict[str, Any]:
     """The ``placed`` event after ``engine`` placed ``ball`` (by hand)."""
     snapshot = engine.snapshot()
     x, y = snapshot["balls"][ball]
-    return {"t": "placed", "d": {"player": PLAYER, "ball": ball, "x": x, "y": y, "state": state_of(snapshot)}}
+    return outbound.page_event("placed", {"player": PLAYER, "ball": ball, "x": x, "y": y, "state": state_of(snapshot)})
 
 
 def shot_event(engine: Match, shoot: protocol.Shoot) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -139,4 +139,4 @@ def shot_event(engine: Match, shoot: protocol.Shoot) -> tuple[dict[str, Any], di
         "segments": outcome.shot.segments,
         "state": state_of(engine.snapshot()),
     }
-    return {"t": "shot", "d": data}, verdict
+    return outbound.page_event("shot", data), verdict

@@ -36,7 +36,7 @@ from game.engine.rules.simulator import physics_simulator
 from game.engine.rules.spotting import spot_position
 from game.engine.table import kaisa_table
 from game.matches.selectors.match_state import state_of
-from game.realtime import protocol
+from game.realtime import outbound, protocol
 from game.site.selectors.free_table import (
     PLAYER,
     TableAnswer,
@@ -192,7 +192,7 @@ def _answer(position: Position, event: dict[str, Any] | None = None, words: str 
     gives the turn away; the practice table keeps it)."""
     state = state_of(position.snapshot())
     return TableAnswer(
-        event=event or {"t": "snapshot", "d": {"state": state}},
+        event=event or outbound.page_event("snapshot", {"state": state}),
         words=words,
         extra={"position": position.code, "state": state},
     )
@@ -312,7 +312,7 @@ def _uncalled(engine: Match, position: Position, data: dict[str, Any]) -> TableA
         "segments": shot.segments,
         "state": state_of(layout.snapshot()),
     }
-    return _answer(layout, {"t": "shot", "d": data_out})
+    return _answer(layout, outbound.page_event("shot", data_out))
 
 
 def _arranged(position: Position, balls: Layout, cue: str) -> TableAnswer:
