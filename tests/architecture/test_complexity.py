@@ -24,7 +24,6 @@ BUDGET = 15
 EXCEPTIONS: dict[str, int] = {
     "game.tournaments.selectors.bracket.bracket_layout": 44,
     "game.tournaments.pairing.double_loss_cup.cup_rows": 34,
-    "game.engine.rules.calls.judge_call": 32,
     "game.tournaments.services.kaavio.kept_of": 28,
     "game.engine.rules.snapshot.from_snapshot": 27,
     "game.tournaments.services.kaavio.kaavio_export": 27,

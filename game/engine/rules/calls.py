@@ -150,55 +150,77 @@ def caroms_after(events: Sequence[EventLike], cue: str, object_ball: str) -> tup
     return tuple(b for b in BALL_IDS if b in seen)
 
 
+#: What went wrong with a call: its failure code and what the words need; None when fulfilled.
+_Failure = tuple[str, dict[str, Any]] | None
+
+
 def judge_call(call: Call, cue: str, events: Sequence[EventLike]) -> CallJudgement:
-    """K-4.2: was the call fulfilled? Judged from the event list only."""
+    """K-4.2: was the call fulfilled? Judged from the event list only: the first contact, then the
+    drop, then the object ball's contacts on its way, the first failure found being the one told."""
     first_hit, _first_index, cue_cushions, cushion_point = _first_contacts(events, cue)
     mode = "direct"
     if call.via is not None:
         mode = "combination" if first_hit == call.via else "kiss"
     caroms = caroms_after(events, cue, call.ball) if call.via is None else ()
+    failure = _first_contact_failure(call, mode, first_hit, cue_cushions) or _drop_failure(call, cue, events, mode)
+    code, params = failure if failure is not None else (None, {})
+    return CallJudgement(code is None, code, first_hit, cushion_point, cue_cushions, caroms, mode, params)
 
-    def result(failure: str | None, **params: Any) -> CallJudgement:
-        return CallJudgement(failure is None, failure, first_hit, cushion_point, cue_cushions, caroms, mode, params)
 
-    obj = call.ball
+def _first_contact_failure(call: Call, mode: str, first_hit: str | None, cue_cushions: int) -> _Failure:
+    """The cue ball hit nothing, hit the wrong ball first, or not after the called cushions."""
     if first_hit is None:
-        return result("no_ball_hit")
+        return "no_ball_hit", {}
     expected_first = call.via if mode == "combination" else call.ball
     if first_hit != expected_first:
-        return result("wrong_first_ball", first=first_hit, called=expected_first)
+        return "wrong_first_ball", {"first": first_hit, "called": expected_first}
     if cue_cushions != call.cue_cushions:
-        return result("cue_cushions", counted=cue_cushions, called=call.cue_cushions)
-    drop = drop_index(events, call.ball)
+        return "cue_cushions", {"counted": cue_cushions, "called": call.cue_cushions}
+    return None
+
+
+def _drop_failure(call: Call, cue: str, events: Sequence[EventLike], mode: str) -> _Failure:
+    """The called ball did not drop, dropped in another pocket, after other cushions, or after contacts
+    the call did not name."""
+    obj = call.ball
+    drop = drop_index(events, obj)
     if drop is None:
-        return result("not_dropped", ball=obj)
+        return "not_dropped", {"ball": obj}
     pocket = events[drop].where
     if pocket != call.pocket:
-        return result("wrong_pocket", ball=obj, pocket=str(pocket), called=call.pocket)
+        return "wrong_pocket", {"ball": obj, "pocket": str(pocket), "called": call.pocket}
     before_drop = events[:drop]
     object_cushions = cushion_count(
-        [e for e in before_drop if e.kind == BALL_CUSHION and e.balls and e.balls[0] == call.ball]
+        [e for e in before_drop if e.kind == BALL_CUSHION and e.balls and e.balls[0] == obj]
     )
     if object_cushions != call.object_cushions:
-        return result("object_cushions", ball=obj, counted=object_cushions, called=call.object_cushions)
-    contacts = [other_ball(e, call.ball) for e in before_drop if e.kind == BALL_BALL and call.ball in e.balls]
+        return "object_cushions", {"ball": obj, "counted": object_cushions, "called": call.object_cushions}
+    contacts = [other_ball(e, obj) for e in before_drop if e.kind == BALL_BALL and obj in e.balls]
+    return _contact_failure(call, cue, mode, contacts)
+
+
+def _contact_failure(call: Call, cue: str, mode: str, contacts: list[str]) -> _Failure:
+    """The balls the object ball touched before dropping, against the call's mode: none but the cue ball
+    for a direct pot; the called ball among them for a kiss; the called ball first for a combination."""
+    obj = call.ball
     if mode == "direct":
         strangers = [b for b in contacts if b != cue]
         if strangers:
-            return result("unexpected_contact", ball=obj, other=strangers[0])
-    elif mode == "kiss":
+            return "unexpected_contact", {"ball": obj, "other": strangers[0]}
+        return None
+    if mode == "kiss":
         if call.via not in contacts:
-            return result("kiss_missed", ball=obj, via=call.via)
+            return "kiss_missed", {"ball": obj, "via": call.via}
         strangers = [b for b in contacts if b not in (cue, call.via)]
         if strangers:
-            return result("kiss_extra_contact", ball=obj, other=strangers[0])
-    else:
-        if not contacts or contacts[0] != call.via:
-            return result("combination_failed", ball=obj, via=call.via)
-        strangers = [b for b in contacts if b not in (cue, call.via)]
-        if strangers:
-            return result("combination_extra_contact", ball=obj, other=strangers[0])
-    return result(None)
+            return "kiss_extra_contact", {"ball": obj, "other": strangers[0]}
+        return None
+    if not contacts or contacts[0] != call.via:
+        return "combination_failed", {"ball": obj, "via": call.via}
+    strangers = [b for b in contacts if b not in (cue, call.via)]
+    if strangers:
+        return "combination_extra_contact", {"ball": obj, "other": strangers[0]}
+    return None
 
 
 def pocketed_order(events: Sequence[EventLike]) -> list[tuple[str, str]]:
