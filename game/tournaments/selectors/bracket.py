@@ -7,6 +7,7 @@ losers' bracket sits below in its own columns; the grand final to the right. Eve
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext
@@ -35,62 +36,67 @@ def _box_label(slot: knockout.Slot, *, double: bool) -> str:
 
 
 def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
+    """The boxes and lines of an elimination's bracket; None for another format, or before the draw."""
     if tournament.format not in selectors.ELIMINATIONS:
         return None
     entries = selectors.entries_in_seed_order(tournament=tournament)
     if len(entries) < 2 or not any(e.seed for e in entries):
         return None
     ids = [e.pk for e in entries]
-    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
-    double = selectors.is_double(tournament)
-    plan = knockout.sources(len(ids), double=double)
-    winners = selectors.slot_winners(tournament=tournament)
-    pairings = {p.slot: p for p in TournamentPairing.objects.filter(tournament=tournament).select_related("match")}
-    first_round = sum(1 for s in plan if s.bracket == knockout.WINNERS and s.round == 1)
-    winners_height = first_round * ROW
-    losers_first = sum(1 for s in plan if s.bracket == knockout.LOSERS and s.round == 1)
-    centres: dict[knockout.Slot, tuple[float, float]] = {}
+    plan = knockout.sources(len(ids), double=selectors.is_double(tournament))
+    centres, columns = _centres(plan)
+    boxes = _boxes(tournament=tournament, plan=plan, ids=ids, centres=centres)
+    height = max((y for _, y in centres.values()), default=0) + BOX_HEIGHT / 2 + MARGIN
+    return {
+        "width": MARGIN * 2 + (columns - 1) * COLUMN + BOX_WIDTH,
+        "height": height,
+        "box_width": BOX_WIDTH,
+        "box_height": BOX_HEIGHT,
+        "boxes": boxes,
+        "lines": _lines(plan, centres),
+    }
+
+
+_Plan = dict[knockout.Slot, tuple[knockout.Source, knockout.Source]]
+_Centres = dict[knockout.Slot, tuple[float, float]]
+
+
+def _centres(plan: _Plan) -> tuple[_Centres, int]:
+    """Each box's centre and the number of columns: the winners' rounds left to right, each slot centred
+    in its share of the first round's height; the losers' rounds below them; the final to the right."""
+    count = Counter((s.bracket, s.round) for s in plan)
+    winners_height = count[knockout.WINNERS, 1] * ROW
+    losers_first = count[knockout.LOSERS, 1]
+    centres: _Centres = {}
     columns = 0
-    x: float
-    y: float
     for slot in plan:
-        count = sum(1 for s in plan if s.bracket == slot.bracket and s.round == slot.round)
-        if slot.bracket == knockout.WINNERS:
-            x = MARGIN + (slot.round - 1) * COLUMN
-            y = MARGIN + (slot.index + 0.5) * winners_height / count
-            columns = max(columns, slot.round)
-        elif slot.bracket == knockout.LOSERS:
-            x = MARGIN + (slot.round - 1) * COLUMN
-            y = MARGIN + winners_height + LOSERS_GAP + (slot.index + 0.5) * losers_first * ROW / count
-            columns = max(columns, slot.round)
-        else:
+        if slot.bracket not in (knockout.WINNERS, knockout.LOSERS):
             continue
-        centres[slot] = (x, y)
+        in_round = count[slot.bracket, slot.round]
+        if slot.bracket == knockout.WINNERS:
+            y = MARGIN + (slot.index + 0.5) * winners_height / in_round
+        else:
+            y = MARGIN + winners_height + LOSERS_GAP + (slot.index + 0.5) * losers_first * ROW / in_round
+        centres[slot] = (MARGIN + (slot.round - 1) * COLUMN, y)
+        columns = max(columns, slot.round)
     for slot in plan:
         if slot.bracket == knockout.FINAL:
             centres[slot] = (MARGIN + columns * COLUMN, MARGIN + winners_height / 2)
             columns += 1
+    return centres, columns
+
+
+def _boxes(*, tournament: Tournament, plan: _Plan, ids: list[int], centres: _Centres) -> list[dict[str, Any]]:
+    """A box a slot: who plays each side, who won, the score with its mark, the label and the match."""
+    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    winners = selectors.slot_winners(tournament=tournament)
+    pairings = {p.slot: p for p in TournamentPairing.objects.filter(tournament=tournament).select_related("match")}
+    double = tournament.format == Tournament.Format.DOUBLE_ELIMINATION
     boxes = []
     for slot, (x, y) in centres.items():
-        sides: list[str | None] = []  # None: a bye
-        marks = []
-        won = winners.get(slot)
-        for source in plan[slot]:  # each side on its own: one may be known while the other waits
-            try:
-                entry = knockout.resolve(source, ids, plan, winners)
-            except knockout.Pending:
-                sides.append("")
-                marks.append(False)
-                continue
-            sides.append(names.get(entry, "") if entry is not None else None)
-            marks.append(entry is not None and slot in winners and won == entry)
+        sides, marks = _sides(slot, plan=plan, ids=ids, winners=winners, names=names)
         pairing = pairings.get(selectors.slot_name(slot))
-        score = None
-        mark = ""  # beside the winner's score: KaisaKaavio's `v` (the shoot-out) or the time's mark
-        if pairing is not None and pairing.status == TournamentPairing.Status.DONE and pairing.how == "played":
-            score = (pairing.first_score, pairing.second_score)
-            marks_of = selectors.result_marks(pairing)
-            mark = WINNER_MARK if marks_of["shootout"] else TIME_MARK if marks_of["on_time"] else ""
+        score, mark = _score(pairing)
         boxes.append(
             {
                 "x": x,
@@ -105,10 +111,44 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
                     }
                     for i in (0, 1)
                 ],
-                "label": _box_label(slot, double=tournament.format == Tournament.Format.DOUBLE_ELIMINATION),
+                "label": _box_label(slot, double=double),
                 "url": f"/m/{pairing.match_id}/" if pairing is not None and pairing.match_id else None,
             }
         )
+    return boxes
+
+
+def _sides(
+    slot: knockout.Slot, *, plan: _Plan, ids: list[int], winners: dict[knockout.Slot, int | None], names: dict[int, str]
+) -> tuple[list[str | None], list[bool]]:
+    """Each side's name ("" while it waits, None for a bye) and whether it won the slot."""
+    sides: list[str | None] = []
+    marks: list[bool] = []
+    won = winners.get(slot)
+    for source in plan[slot]:  # each side on its own: one may be known while the other waits
+        try:
+            entry = knockout.resolve(source, ids, plan, winners)
+        except knockout.Pending:
+            sides.append("")
+            marks.append(False)
+            continue
+        sides.append(names.get(entry, "") if entry is not None else None)
+        marks.append(entry is not None and slot in winners and won == entry)
+    return sides, marks
+
+
+def _score(pairing: TournamentPairing | None) -> tuple[tuple[int, int] | None, str]:
+    """A played game's score, and the mark beside the winner's: KaisaKaavio's `v` (the shoot-out) or the
+    time's mark."""
+    if pairing is None or pairing.status != TournamentPairing.Status.DONE or pairing.how != "played":
+        return None, ""
+    marks_of = selectors.result_marks(pairing)
+    mark = WINNER_MARK if marks_of["shootout"] else TIME_MARK if marks_of["on_time"] else ""
+    return (pairing.first_score, pairing.second_score), mark
+
+
+def _lines(plan: _Plan, centres: _Centres) -> list[str]:
+    """An SVG path from each box to the box its winner goes on to."""
     lines = []
     for slot, (first_source, second_source) in plan.items():
         for source in (first_source, second_source):
@@ -117,12 +157,4 @@ def bracket_layout(*, tournament: Tournament) -> dict[str, Any] | None:
             (x1, y1), (x2, y2) = centres[source.slot], centres[slot]
             start, mid = x1 + BOX_WIDTH, (x1 + BOX_WIDTH + x2) / 2
             lines.append(f"M{start:.0f},{y1:.0f} H{mid:.0f} V{y2:.0f} H{x2:.0f}")
-    height = max((y for _, y in centres.values()), default=0) + BOX_HEIGHT / 2 + MARGIN
-    return {
-        "width": MARGIN * 2 + (columns - 1) * COLUMN + BOX_WIDTH,
-        "height": height,
-        "box_width": BOX_WIDTH,
-        "box_height": BOX_HEIGHT,
-        "boxes": boxes,
-        "lines": lines,
-    }
+    return lines
