@@ -24,7 +24,6 @@ BUDGET = 15
 EXCEPTIONS: dict[str, int] = {
     "game.tournaments.pairing.double_loss_cup.cup_rows": 34,
     "game.tournaments.services.kaavio.kept_of": 28,
-    "game.engine.rules.snapshot.from_snapshot": 27,
     "game.tournaments.services.kaavio.kaavio_export": 27,
     "game.matches.selectors.replays.match_replay_steps": 26,
     "game.site.selectors.practice._act": 26,

@@ -314,10 +314,7 @@ def from_snapshot(data: object) -> MatchState:
     if not isinstance(data, Mapping):
         raise _bad("a snapshot is an object")
     data = upgrade_snapshot(data)
-    raw_phase = data.get("phase")
-    if raw_phase not in tuple(Phase):
-        raise _bad(f"unknown phase {raw_phase!r}")
-    phase = Phase(raw_phase)
+    phase = _phase(data.get("phase"))
     rs = Ruleset.from_dict(data.get("ruleset"))
     players = _players(data.get("players"))
     cues = [players[0].cue_ball, players[1].cue_ball]
@@ -329,18 +326,10 @@ def from_snapshot(data: object) -> MatchState:
         raise _bad("turn must be 0 or 1")
     balls = _balls(data.get("balls"))
     shootout = _shootout(data.get("shootout"), phase, cues)
-    lagging = phase in (Phase.LAG, Phase.CHOOSE_BREAK) or (
-        shootout is not None and phase == Phase.SHOOTOUT and shootout.stage != ShootoutStage.SHOOT
-    )
-    default_hand = [] if lagging else [b for b in CUE_BALL_IDS if balls[b] is None]
-    in_hand = data.get("in_hand", default_hand)
-    if not isinstance(in_hand, list) or any(b not in CUE_BALL_IDS for b in in_hand):
-        raise _bad("in_hand lists cue balls")
+    in_hand = _in_hand(data, phase, balls, shootout)
     breaker = data.get("breaker")
     if breaker is None:
-        for p in players:
-            if p.cue_ball == "white1":
-                breaker = p.name
+        breaker = _white1_holder(players)
     winner = data.get("winner")
     finish_reason = data.get("finish_reason")
     last_verdict = data.get("last_verdict")
@@ -369,6 +358,36 @@ def from_snapshot(data: object) -> MatchState:
         teams=teams,
         at_table=at_table,
     )
+
+
+def _phase(raw: Any) -> Phase:
+    if raw not in tuple(Phase):
+        raise _bad(f"unknown phase {raw!r}")
+    return Phase(raw)
+
+
+def _in_hand(
+    data: Mapping[str, Any], phase: Phase, balls: Mapping[str, Vec2 | None], shootout: Shootout | None
+) -> list[str]:
+    """The cue balls in hand; by default those off the table, and none while the players lag (the lag,
+    the choice of the break, a shoot-out before its shots)."""
+    lagging = phase in (Phase.LAG, Phase.CHOOSE_BREAK) or (
+        shootout is not None and phase == Phase.SHOOTOUT and shootout.stage != ShootoutStage.SHOOT
+    )
+    default_hand = [] if lagging else [b for b in CUE_BALL_IDS if balls[b] is None]
+    in_hand: object = data.get("in_hand", default_hand)
+    if not isinstance(in_hand, list) or any(b not in CUE_BALL_IDS for b in in_hand):
+        raise _bad("in_hand lists cue balls")
+    return in_hand
+
+
+def _white1_holder(players: tuple[PlayerState, PlayerState]) -> str | None:
+    """Who breaks when the snapshot does not say: the holder of white1 (the last, if both claim it)."""
+    breaker = None
+    for p in players:
+        if p.cue_ball == "white1":
+            breaker = p.name
+    return breaker
 
 
 def _timeouts(value: Any) -> tuple[int, int]:
