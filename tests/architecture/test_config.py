@@ -14,6 +14,7 @@ from pathlib import Path
 from kaiza_site.config import markdown, variables
 
 ROOT = Path(__file__).resolve().parents[2]
+PRODUCT = ("game", "kaiza_site")
 THE_READER = ROOT / "kaiza_site" / "config.py"
 DOC = ROOT / "docs" / "configuration.md"
 #: What reads, writes or hands out the process environment in the os module.
@@ -37,6 +38,20 @@ def environment_reads(path: Path) -> list[int]:
             if isinstance(node.value, ast.Name) and node.value.id in os_names:
                 lines.add(node.lineno)
     return sorted(lines)
+
+
+def _product_modules() -> list[Path]:
+    return sorted(path for package in PRODUCT for path in (ROOT / package).rglob("*.py"))
+
+
+def test_environment_is_read_in_one_place() -> None:
+    modules = _product_modules()
+    assert len(modules) > 100, "the scan found too few modules in game/ and kaiza_site/"
+    assert environment_reads(THE_READER), "the scan no longer sees the configuration's own reads"
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}" for path in modules if path != THE_READER for line in environment_reads(path)
+    ]
+    assert offenders == [], "read the environment in kaiza_site/config.py, the rest reads django.conf.settings"
 
 
 def test_the_scan_sees_each_way_to_the_environment(tmp_path: Path) -> None:
