@@ -20,6 +20,26 @@ CODE_SPAN = re.compile(r"`[^`\n]*`")
 #: `[text](target)` and `![alt](target)`, the target up to a space (a title) or the closing bracket.
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+#: A page of docs/ named in the code, the tests or the docs themselves (always from the repository's root).
+DOC_MENTION = re.compile(r"\bdocs/[\w./-]+?\.md\b")
+#: Where such mentions are looked for: the product, its tests and tools, and what is written for readers.
+MENTION_SCOPE = (
+    "game",
+    "kaiza_site",
+    "static",
+    "tests",
+    "scripts",
+    "bench",
+    "docs",
+    "README.md",
+    "Makefile",
+    "pyproject.toml",
+)
+MENTION_SUFFIXES = frozenset({".py", ".js", ".mjs", ".ts", ".css", ".html", ".md", ".po", ".sh", ".txt", ".toml", ""})
+#: These plant dead names on purpose (in a temporary folder) to show their checks work; and the retired
+#: benchmark notebook is test_history.py's to ban.
+MENTION_SKIPPED = frozenset({"tests/architecture/test_docs.py", "tests/architecture/test_history.py"})
+SKIPPED_PARTS = frozenset({"migrations", "__pycache__", "node_modules"})
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -72,6 +92,26 @@ def dead_links(root: Path) -> list[str]:
     return dead
 
 
+def dead_mentions(root: Path) -> list[str]:
+    """Every `docs/….md` named in a file of MENTION_SCOPE that does not exist: a comment or a docstring that
+    sends its reader to a page that was renamed."""
+    dead = []
+    for top in MENTION_SCOPE:
+        base = root / top
+        paths = [base] if base.is_file() else sorted(base.rglob("*")) if base.is_dir() else []
+        for path in paths:
+            rel = path.relative_to(root).as_posix()
+            if not path.is_file() or path.suffix not in MENTION_SUFFIXES or rel in MENTION_SKIPPED:
+                continue
+            if SKIPPED_PARTS & set(path.parts) or "performance" + "-load" in rel:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for name in sorted(set(DOC_MENTION.findall(text))):
+                if not (root / name).exists():
+                    dead.append(f"{rel}: {name}")
+    return dead
+
+
 def test_readme_is_short() -> None:
     problems = readme_problems(ROOT)
     assert not problems, "\n".join(problems)
@@ -80,6 +120,11 @@ def test_readme_is_short() -> None:
 def test_every_relative_link_in_the_docs_resolves() -> None:
     dead = dead_links(ROOT)
     assert not dead, "links to files that are not there:\n" + "\n".join(dead)
+
+
+def test_every_docs_page_named_in_the_code_exists() -> None:
+    dead = dead_mentions(ROOT)
+    assert not dead, "pages of docs/ named but not there (renamed? say where it went):\n" + "\n".join(dead)
 
 
 def test_the_doc_checks_catch_what_they_ban(tmp_path: Path) -> None:
@@ -109,3 +154,8 @@ def test_the_doc_checks_catch_what_they_ban(tmp_path: Path) -> None:
     ]
     (tmp_path / "README.md").write_text("# X\n```sh\nmake run\nmake test\n```\n", encoding="utf-8")
     assert readme_problems(tmp_path) == []
+    gone = "docs/" + "old-name.md"
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "a.py").write_text(f"# routed as {gone} says; docs/here.md too\n", encoding="utf-8")
+    (tmp_path / "Makefile").write_text(f"# see {gone}\n", encoding="utf-8")
+    assert dead_mentions(tmp_path) == [f"game/a.py: {gone}", f"Makefile: {gone}"]
