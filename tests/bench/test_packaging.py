@@ -12,6 +12,8 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: A module whose path has one of these parts (a package or a file, less its .py) is a benchmark's or a
@@ -63,6 +65,7 @@ def modules_after_importing(modules: Iterable[str]) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.slow(18)
 def test_product_ships_no_benchmarks(tmp_path: Path) -> None:
     names = wheel_names(tmp_path)
     assert any(name.startswith("game/engine/physics/") for name in names), "the wheel holds the product"
