@@ -6,7 +6,7 @@ STAMP := $(VENV)/.kaiza-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint migrate install bench clean messages
+.PHONY: run test check lint migrate install bench clean messages
 
 # uv (pinned, from PyPI into the venv) installs the project: the same versions pip resolves, with the
 # bytecode compiled on every core, in 6 s where pip took 15-19 s of a fresh clone's `make test`.
@@ -30,6 +30,12 @@ run: migrate
 # as soon as it is known and fails the run at its end.
 test: install
 	$(BIN)/python scripts/run_tests.py
+
+# The inner loop, in under a minute: the lint beside the fast tests (the engine, the rules, the
+# architecture and the unit tests that need no database, browser, service or server: scripts/run_tests.py's
+# CHECK_PATHS, kept by tests/support/check.py), then the JavaScript unit tests. `make test` runs all.
+check: install
+	$(BIN)/python scripts/run_tests.py --check
 
 # ruff's rules, ruff's formatting, mypy, then tsc over the JS client (scripts/run_tests.py's LINT); the first
 # failure stops it.

@@ -13,6 +13,10 @@ four the cores are busy (8% idle) and step 1 took 488 s where two took 588 s (on
 (tests/conftest.py), and pytest-django gives each worker its own PostgreSQL database (7.5 min in one
 process, 2.8 min on two workers, timeit 62 ms).
 On a bare machine step 2 skips with the reason; with `CI` set a missing service fails the run.
+
+`--check` (`make check`) is the inner loop, in under a minute: the lint beside the tests of CHECK_PATHS
+that need no browser, no service and no server of their own (tests/support/check.py deselects the
+others), on a worker a core, then the JavaScript unit tests.
 """
 
 from __future__ import annotations
@@ -41,6 +45,37 @@ LINT = (
     ("-m", "mypy", "game", "kaiza_site", "bench"),
     ("node", "node_modules/typescript/bin/tsc", "--noEmit", "-p", "jsconfig.json"),
 )
+
+
+#: `make check`'s tests: the engine, the rules, the architecture, and the unit tests of the other
+#: domains (their parsers, words and pure helpers); of these the plugin keeps the tests that need no
+#: database, browser, service or server (tests/architecture/test_check.py guards both).
+CHECK_PATHS = (
+    "tests/engine",
+    "tests/rules",
+    "tests/architecture",
+    "tests/common/test_json_text.py",
+    "tests/common/test_register_names.py",
+    "tests/matches/test_direct_frames.py",
+    "tests/matches/test_history_words.py",
+    "tests/puzzles/test_puzzle_selection.py",
+    "tests/ratings/test_ratings.py",
+    "tests/realtime/test_aborted_requests.py",
+    "tests/realtime/test_close_codes.py",
+    "tests/realtime/test_outbound_messages.py",
+    "tests/realtime/test_outbox.py",
+    "tests/realtime/test_protocol_docs.py",
+    "tests/realtime/test_protocol_fuzz.py",
+    "tests/realtime/test_shared_reads.py",
+    "tests/site/test_js_catalogue.py",
+    "tests/site/test_practice.py",
+    "tests/site/test_rules_languages.py",
+    "tests/site/test_rules_page.py",
+    "tests/site/test_tutorial.py",
+    "tests/tournaments/test_kaisakaavio_files.py",
+    "tests/tournaments/test_kaisakaavio_forms.py",
+)
+CHECK_PLUGIN = "tests.support.check"
 
 
 def lint(echo: Callable[[str], None]) -> int:
@@ -89,9 +124,6 @@ def main(argv: list[str]) -> int:
         return lint(lambda text: print(text, end="", flush=True))
     linting = LintBeside()
     linting.start()
-    failures = 0
-    workers = os.environ.get("KAIZA_TEST_WORKERS", str(min(8, 2 * (os.cpu_count() or 1))))
-    argv = ["-n", workers, "--dist", "worksteal", "--durations=25", *argv]
     # Bytecode is cached (__pycache__, and pytest's rewritten test modules) even where the environment
     # asks for none (PYTHONDONTWRITEBYTECODE, set on the reference machine): a run starts about two
     # hundred Python processes (workers, daphne servers, Django shells, load clients), and each compiled
@@ -99,6 +131,11 @@ def main(argv: list[str]) -> int:
     base_env = {
         k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "PYTHONDONTWRITEBYTECODE"}
     }
+    if argv[:1] == ["--check"]:
+        return 1 if check(argv[1:], base_env) + linting.verdict() else 0
+    failures = 0
+    workers = os.environ.get("KAIZA_TEST_WORKERS", str(min(8, 2 * (os.cpu_count() or 1))))
+    argv = ["-n", workers, "--dist", "worksteal", "--durations=25", *argv]
     # One run for both steps: the services step reuses the SQLite and PostgreSQL templates the first
     # step migrated (tests/conftest.py `_run_shared`); they are dropped here, at the end.
     run_name = base_env["KAIZA_TEST_RUN"] = uuid.uuid4().hex[:12]
@@ -108,6 +145,27 @@ def main(argv: list[str]) -> int:
         services.drop_run_templates(run_name)
     failures += linting.verdict()
     return 1 if failures else 0
+
+
+def check(argv: list[str], base_env: dict[str, str]) -> int:
+    """The fast set on a worker a core (its tests are busy on the CPU: more workers would only add
+    start-ups), then the JavaScript unit tests; the number of steps that failed."""
+    workers = os.environ.get("KAIZA_TEST_WORKERS", str(os.cpu_count() or 1))
+    pytest_args = ["-n", workers, "-p", CHECK_PLUGIN, "--durations=10", *CHECK_PATHS, *argv]
+    failures = int(run([sys.executable, "-m", "pytest", *pytest_args], env=base_env) != 0)
+    return failures + js_tests()
+
+
+def js_tests() -> int:
+    """The JavaScript unit tests with `node --test`: 1 if they failed (or node is missing in CI)."""
+    js_tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "js").glob("*.test.mjs"))
+    if not js_tests:
+        return 0
+    node = shutil.which("node")
+    if node is None:
+        print("node is not installed: the JavaScript unit tests did not run", flush=True)
+        return int(services.in_ci())
+    return int(run([node, "--test", *js_tests]) != 0)
 
 
 def steps(argv: list[str], base_env: dict[str, str]) -> int:
@@ -138,15 +196,7 @@ def steps(argv: list[str], base_env: dict[str, str]) -> int:
         != 0
     )
 
-    js_tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "js").glob("*.test.mjs"))
-    if js_tests:
-        node = shutil.which("node")
-        if node is None:
-            print("node is not installed: the JavaScript unit tests did not run", flush=True)
-            failures += services.in_ci()
-        else:
-            failures += run([node, "--test", *js_tests]) != 0
-    return failures
+    return failures + js_tests()
 
 
 if __name__ == "__main__":
