@@ -58,24 +58,39 @@ def judge_lag(
     table: TableSpec,
 ) -> LagResult:
     """K-3.1 for one lag. A lag that never reaches the foot cushion also loses: it is no lag."""
-
-    def lost(code: str) -> LagResult:
-        return LagResult(True, None, lag_words(code, None), code)
-
     if pocketed or final is None:
-        return lost("lag_pocketed")
-    for e in events:
-        if e.kind == BALL_BALL and ball in e.balls:
-            return lost("lag_touched_ball")
-        if e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where in LONG_CUSHIONS:
-            return lost("lag_long_cushion")
-    half = table.width / 2
-    if (side == 0 and y_extent[1] > half) or (side == 1 and y_extent[0] < half):
-        return lost("lag_crossed")
-    if not any(e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where == FOOT_CUSHION for e in events):
-        return lost("lag_short")
+        return _lost("lag_pocketed")
+    code = _contact_fault(ball, events) or _place_fault(ball, side, events, y_extent, table)
+    if code is not None:
+        return _lost(code)
     distance = round(final[0] - table.ball_radius, 6) + 0.0
     return LagResult(False, distance, lag_words("lag_stopped", distance), "lag_stopped")
+
+
+def _lost(code: str) -> LagResult:
+    return LagResult(True, None, lag_words(code, None), code)
+
+
+def _contact_fault(ball: str, events: Sequence[EventLike]) -> str | None:
+    """The lag ball touched another ball or a long cushion (the first of them)."""
+    for e in events:
+        if e.kind == BALL_BALL and ball in e.balls:
+            return "lag_touched_ball"
+        if e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where in LONG_CUSHIONS:
+            return "lag_long_cushion"
+    return None
+
+
+def _place_fault(
+    ball: str, side: int, events: Sequence[EventLike], y_extent: tuple[float, float], table: TableSpec
+) -> str | None:
+    """The lag ball crossed into the other player's half, or never reached the foot cushion."""
+    half = table.width / 2
+    if (side == 0 and y_extent[1] > half) or (side == 1 and y_extent[0] < half):
+        return "lag_crossed"
+    if not any(e.kind == BALL_CUSHION and e.balls and e.balls[0] == ball and e.where == FOOT_CUSHION for e in events):
+        return "lag_short"
+    return None
 
 
 def judge_lag_shot(shot: Any, *, ball: str, side: int, table: TableSpec) -> LagResult:
