@@ -22,12 +22,8 @@ BUDGET = 15
 
 #: Today's exceptions, `module.qualname` -> complexity; this list only shrinks.
 EXCEPTIONS: dict[str, int] = {
-    "game.tournaments.pairing.double_loss_cup.cup_rows": 34,
-    "game.tournaments.services.kaavio.kept_of": 28,
-    "game.tournaments.services.kaavio.kaavio_export": 27,
     "game.matches.selectors.replays.match_replay_steps": 26,
     "game.site.selectors.practice._act": 26,
-    "game.tournaments.pairing.double_loss_state.records": 26,
     "game.matches.selectors.history.notice_params": 25,
     "game.matches.services.results.results_record": 25,
     "game.realtime.protocol._message": 25,

@@ -126,6 +126,23 @@ def cup_rows(opening: Sequence[Game], cup_games: Sequence[Game], lots: Sequence[
     if not size:
         return []
     standings = _standings(opening, lots)
+    rounds = _seated_rounds(size, standings, game_points)
+    walkovers: set[tuple[int, int]] = set()
+    if all(s.played >= 2 for s in standings):
+        walkovers = _walk_overs(rounds)
+    decided = set(walkovers)
+    if all(g.winner is not None for g in opening):
+        decided |= _played(rounds, cup_games)
+    return [
+        CupRow(CUP_FIRST_ROUND + level, slot, seat[0], seat[1], (level, slot) in decided, (level, slot) in walkovers)
+        for level, games in enumerate(rounds)
+        for slot, seat in enumerate(games)
+    ]
+
+
+def _seated_rounds(size: int, standings: list[_Standing], game_points: int) -> list[list[list[int | None]]]:
+    """The cup's rounds, empty seats but the first round's, where each player whose place in the ranking
+    no game still to play can change sits in the seat of his rank."""
     ranked = sorted(standings, key=lambda s: s.score(), reverse=True)
     final = {
         s.entrant
@@ -146,32 +163,37 @@ def cup_rows(opening: Sequence[Game], cup_games: Sequence[Game], lots: Sequence[
         for slot, (high, low) in enumerate(seats):
             if rank in (high, low):
                 rounds[0][slot][0 if rank == high else 1] = standing.entrant
-    decided: set[tuple[int, int]] = set()
+    return rounds
+
+
+def _walk_overs(rounds: list[list[list[int | None]]]) -> set[tuple[int, int]]:
+    """The first round's seats with one player and no opponent: he goes through (once all have played
+    their two games)."""
     walkovers: set[tuple[int, int]] = set()
-    if all(s.played >= 2 for s in standings):
-        for slot, seat in enumerate(rounds[0]):
-            if seat[0] is not None and seat[1] is None:
-                decided.add((0, slot))
-                walkovers.add((0, slot))
-                _advance(rounds, 0, slot, seat[0])
-    if all(g.winner is not None for g in opening):
-        for game in sorted(cup_games, key=lambda g: (g.round, g.slot or 0)):
-            level = game.round - CUP_FIRST_ROUND
-            if game.winner is None or game.second is None or not 0 <= level < len(rounds):
-                continue
-            slot = game.slot or 0
-            if slot >= len(rounds[level]):
-                continue
-            seat = rounds[level][slot]
-            if seat[0] is None or seat[1] is None or {seat[0], seat[1]} != {game.first, game.second}:
-                continue
-            decided.add((level, slot))
-            _advance(rounds, level, slot, game.winner)
-    return [
-        CupRow(CUP_FIRST_ROUND + level, slot, seat[0], seat[1], (level, slot) in decided, (level, slot) in walkovers)
-        for level, games in enumerate(rounds)
-        for slot, seat in enumerate(games)
-    ]
+    for slot, seat in enumerate(rounds[0]):
+        if seat[0] is not None and seat[1] is None:
+            walkovers.add((0, slot))
+            _advance(rounds, 0, slot, seat[0])
+    return walkovers
+
+
+def _played(rounds: list[list[list[int | None]]], cup_games: Sequence[Game]) -> set[tuple[int, int]]:
+    """The seats decided by a cup game played between the two players the bracket has there; each
+    winner goes on to the next round."""
+    decided: set[tuple[int, int]] = set()
+    for game in sorted(cup_games, key=lambda g: (g.round, g.slot or 0)):
+        level = game.round - CUP_FIRST_ROUND
+        if game.winner is None or game.second is None or not 0 <= level < len(rounds):
+            continue
+        slot = game.slot or 0
+        if slot >= len(rounds[level]):
+            continue
+        seat = rounds[level][slot]
+        if seat[0] is None or seat[1] is None or {seat[0], seat[1]} != {game.first, game.second}:
+            continue
+        decided.add((level, slot))
+        _advance(rounds, level, slot, game.winner)
+    return decided
 
 
 def _advance(rounds: list[list[list[int | None]]], level: int, slot: int, winner: int) -> None:

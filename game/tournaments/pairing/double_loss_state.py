@@ -246,28 +246,11 @@ def records(state: DrawState) -> dict[int, Record]:
     table = {entrant: Record(entrant, position) for position, entrant in enumerate(event.entrants)}
     for number, game in enumerate(state.games, start=1):
         where = {"game": number, "first": game.first, "second": game.second}
-        for entrant in game.players:
-            if entrant not in table:
-                raise DrawError("not_in_list", **where, player=entrant)
-        if game.first == game.second:
-            raise DrawError("with_himself", **where)
-        if game.second is None and not (cup and game.round >= CUP_FIRST_ROUND):
-            raise DrawError("walk_over_outside_cup", **where)
-        if game.second is None and game.winner not in (None, game.first):
-            raise DrawError("walk_over_winner", **where)
+        _check_players(game, table, where, cup=cup)
         seats: tuple[tuple[int | None, int], ...] = ((game.first, game.first_round), (game.second, game.second_round))
         for seat, own_round in seats:
-            if seat is None:
-                continue
-            entrant = seat
-            record = table[entrant]
-            opening = game.round < CUP_FIRST_ROUND  # drawn from the list before any result
-            if record.out and not opening and not (cup and not record.cup_games):
-                third = game.played and game.winner != entrant and record.losses >= 2 and not cup
-                code = "third_loss" if third else "already_out"
-                raise DrawError(code, **where, player=entrant, out_after=record.out_after)
-            if own_round != record.games + 1:
-                raise DrawError("own_round", **where, player=entrant, expected=record.games + 1, given=own_round)
+            if seat is not None:
+                _check_seat(game, table[seat], own_round, where, cup=cup)
         if game.round < max(game.first_round, game.second_round):
             raise DrawError("round_before_own", **where)
         if game.winner is not None and game.winner not in game.players:
@@ -275,6 +258,32 @@ def records(state: DrawState) -> dict[int, Record]:
         for entrant in game.players:
             _count(table[entrant], game, event.single_loss_from, cup)
     return table
+
+
+def _check_players(game: Game, table: dict[int, Record], where: dict[str, int | None], *, cup: bool) -> None:
+    """Both players in the list and not the same; a walk-over only in the cup, won by its one player."""
+    for entrant in game.players:
+        if entrant not in table:
+            raise DrawError("not_in_list", **where, player=entrant)
+    if game.first == game.second:
+        raise DrawError("with_himself", **where)
+    if game.second is None and not (cup and game.round >= CUP_FIRST_ROUND):
+        raise DrawError("walk_over_outside_cup", **where)
+    if game.second is None and game.winner not in (None, game.first):
+        raise DrawError("walk_over_winner", **where)
+
+
+def _check_seat(game: Game, record: Record, own_round: int, where: dict[str, int | None], *, cup: bool) -> None:
+    """A player still in (or in a game of the opening, drawn before any result; or not yet seated in
+    the cup), playing his next own round."""
+    entrant = record.entrant
+    opening = game.round < CUP_FIRST_ROUND  # drawn from the list before any result
+    if record.out and not opening and not (cup and not record.cup_games):
+        third = game.played and game.winner != entrant and record.losses >= 2 and not cup
+        code = "third_loss" if third else "already_out"
+        raise DrawError(code, **where, player=entrant, out_after=record.out_after)
+    if own_round != record.games + 1:
+        raise DrawError("own_round", **where, player=entrant, expected=record.games + 1, given=own_round)
 
 
 def _count(record: Record, game: Game, single_loss_from: int, cup: bool) -> None:

@@ -238,31 +238,47 @@ def kept_of(kaavio: KaavioFile, *, tables: int, zone: ZoneInfo) -> Kept:
     if starts_at is not None:  # checked as the instant it is once the zone is applied
         given = " ".join(fields.get(tag, "") for tag in ("AlkamisAika", "KellonAika")).strip()
         starts_at = values.start(starts_at, field="AlkamisAika", given=given)
-    max_entries = None
-    most = decimal_number(fields.get("PelaajiaEnintaan"), field="PelaajiaEnintaan")
-    if most is not None:
-        least = len(kaavio.participants)
-        rule = gettext_noop("the most entries are at least the file's %(least)s participants")
-        bounded(most, field="PelaajiaEnintaan", bounds=(least, most), rule=rule)
-        if most <= ENTRIES_RANGE[1]:
-            max_entries = max(most, ENTRIES_RANGE[0])
-        else:
-            ignored.append(f"PelaajiaEnintaan ({most}: Kaiza takes at most {ENTRIES_RANGE[1]} entries)")
+    max_entries = _max_entries(kaavio, fields, ignored)
     game = choice(fields, "Laji", GAMES)
     if game is not None and game != KAISA:
         raise refuse("Laji", game, gettext_noop("Kaiza plays Kaisa only"))
     marked = seeds_marked(kaavio)
-    ignored += [tag for tag, text in kaavio.other_fields if tag not in KEPT_SETTINGS and text.strip()]
-    ignored += [f"{tag} ({count})" for tag, count in kaavio.other_lists]
-    participant_fields = {"Seura"} if any(p.club.strip() for p in kaavio.participants) else set()
-    if marked is None:  # marks that are no seeds: the ranking points a weekly event shows ("3P")
-        participant_fields |= {"Sijoitettu"} if any(p.seeded.strip() for p in kaavio.participants) else set()
-    participant_fields |= {k for p in kaavio.participants for k, v in p.extra if v.strip()}
-    ignored += [f"Pelaaja {name}" for name in sorted(participant_fields)]
-    game_fields = {k for g in kaavio.games for k, v in g.extra if k != "Poyta" and v.strip()}
-    ignored += [f"Peli {name}" for name in sorted(game_fields)]
+    ignored += _not_kept(kaavio, seeds=marked is not None)
     named = tuple(name if len(name) <= 60 else f"{name[:60]}…" for name in ignored[:MOST_NAMED])
     return Kept(starts_at, max_entries, marked or 0, tables_of(kaavio, tables), named)
+
+
+def _max_entries(kaavio: KaavioFile, fields: dict[str, str], ignored: list[str]) -> int | None:
+    """The file's most entries (PelaajiaEnintaan), at least its participants; one over Kaiza's most is
+    named in `ignored` and not kept."""
+    most = decimal_number(fields.get("PelaajiaEnintaan"), field="PelaajiaEnintaan")
+    if most is None:
+        return None
+    least = len(kaavio.participants)
+    rule = gettext_noop("the most entries are at least the file's %(least)s participants")
+    bounded(most, field="PelaajiaEnintaan", bounds=(least, most), rule=rule)
+    if most <= ENTRIES_RANGE[1]:
+        return max(most, ENTRIES_RANGE[0])
+    ignored.append(f"PelaajiaEnintaan ({most}: Kaiza takes at most {ENTRIES_RANGE[1]} entries)")
+    return None
+
+
+def _not_kept(kaavio: KaavioFile, *, seeds: bool) -> list[str]:
+    """The names of the settings, lists, participant fields and game fields with a value that Kaiza does
+    not keep. Seed marks that are no seeds are the ranking points a weekly event shows ("3P")."""
+    ignored = [tag for tag, text in kaavio.other_fields if tag not in KEPT_SETTINGS and text.strip()]
+    ignored += [f"{tag} ({count})" for tag, count in kaavio.other_lists]
+    ignored += [f"Pelaaja {name}" for name in sorted(_participant_fields(kaavio, seeds=seeds))]
+    game_fields = {k for g in kaavio.games for k, v in g.extra if k != "Poyta" and v.strip()}
+    ignored += [f"Peli {name}" for name in sorted(game_fields)]
+    return ignored
+
+
+def _participant_fields(kaavio: KaavioFile, *, seeds: bool) -> set[str]:
+    fields = {"Seura"} if any(p.club.strip() for p in kaavio.participants) else set()
+    if not seeds:
+        fields |= {"Sijoitettu"} if any(p.seeded.strip() for p in kaavio.participants) else set()
+    return fields | {k for p in kaavio.participants for k, v in p.extra if v.strip()}
 
 
 def _winner_id(game: FileGame) -> int | None:
@@ -408,59 +424,12 @@ def kaavio_export(*, tournament: Tournament) -> str:
     knockout = tournament.knockout_from if tournament.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
     seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
-    placed = seeds_placed(tournament)  # an import's marks, or the seeds Kaiza placed
-    if tournament.seeds_marked is not None:
-        marked = tournament.seeds_marked
-    else:
-        marked = min(MOST_SEEDS, len(seeds)) if placed is None else placed
-    start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
-    settings = (
-        ("AlkamisAika", f"{start.day}.{start.month}.{start.year}"),  # as today's program writes its date
-        ("KellonAika", start.strftime("%H:%M")),
-        ("PelaajiaEnintaan", str(tournament.max_entries)),
-        ("Laji", KAISA),
-        ("Sijoittaminen", SEEDS_MARKED if marked else NO_SEEDS),
-    )
-    games = []
-    for index in listing_order(state):  # the program's list order
-        pairing, game = pairings[index], state.games[index]
-        done = pairing.status == TournamentPairing.Status.DONE
-        winner = None
-        if done:
-            winner = 1 if game.winner == game.first else 2
-        extra = [("Poyta", "" if pairing.table is None else str(pairing.table))]
-        if game.slot:
-            extra.insert(0, ("PeliNumeroKierroksella", str(game.slot)))
-        running = not done and (pairing.table is not None or pairing.match_id is not None)
-        if running and pairing.table_at is not None:
-            extra.append(
-                ("Alkoi", pairing.table_at.astimezone(tournament.club.zone).isoformat(timespec="microseconds"))
-            )
-        if done and pairing.finished_at is not None:
-            # when it began and ended on the club's clock, to the microsecond: the draw searched after
-            # each result in the order they came, and a replay takes them in that order (`Paattyi`)
-            ended = pairing.finished_at.astimezone(tournament.club.zone)
-            began = (pairing.table_at or pairing.finished_at).astimezone(tournament.club.zone)
-            extra += [
-                ("Alkoi", began.isoformat(timespec="microseconds")),
-                ("Paattyi", ended.isoformat(timespec="microseconds")),
-            ]
-        scored = done and game.second is not None  # a walk-over has only its winner's `v`
-        games.append(
-            FileGame(
-                round=game.round,
-                first_round=game.first_round,
-                second_round=game.second_round,
-                first_id=file_id[game.first],
-                second_id=None if game.second is None else file_id[game.second],
-                # a negative score (an online game's penalties, K-8.1) as the program writes one: 0
-                first_points=max(0, pairing.first_score) if scored else None,
-                second_points=max(0, pairing.second_score) if scored else None,
-                winner=winner,
-                state=PLAYED if done else RUNNING if running else NOT_STARTED,
-                extra=tuple(extra),
-            )
-        )
+    marked = _seeds_to_mark(tournament, len(seeds))
+    zone = tournament.club.zone
+    games = [
+        _file_game(pairings[index], state.games[index], file_id=file_id, zone=zone)
+        for index in listing_order(state)  # the program's list order
+    ]
     return write(
         KaavioFile(
             name=tournament.name,
@@ -473,6 +442,70 @@ def kaavio_export(*, tournament: Tournament) -> str:
                 for e in state.event.entrants
             ),
             games=tuple(games),
-            other_fields=settings,
+            other_fields=_file_settings(tournament, marked=marked),
         )
     )
+
+
+def _seeds_to_mark(tournament: Tournament, entries: int) -> int:
+    """How many seeds the file marks: an import's marks, or the seeds Kaiza placed."""
+    if tournament.seeds_marked is not None:
+        return tournament.seeds_marked
+    placed = seeds_placed(tournament)
+    return min(MOST_SEEDS, entries) if placed is None else placed
+
+
+def _file_settings(tournament: Tournament, *, marked: int) -> tuple[tuple[str, str], ...]:
+    start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
+    return (
+        ("AlkamisAika", f"{start.day}.{start.month}.{start.year}"),  # as today's program writes its date
+        ("KellonAika", start.strftime("%H:%M")),
+        ("PelaajiaEnintaan", str(tournament.max_entries)),
+        ("Laji", KAISA),
+        ("Sijoittaminen", SEEDS_MARKED if marked else NO_SEEDS),
+    )
+
+
+def _file_game(pairing: TournamentPairing, game: Game, *, file_id: dict[int, int], zone: ZoneInfo) -> FileGame:
+    """One game of the file: each player's own round, the points and the winner's `v` once played, its
+    state, its table and times."""
+    done = pairing.status == TournamentPairing.Status.DONE
+    winner = None
+    if done:
+        winner = 1 if game.winner == game.first else 2
+    running = not done and (pairing.table is not None or pairing.match_id is not None)
+    scored = done and game.second is not None  # a walk-over has only its winner's `v`
+    return FileGame(
+        round=game.round,
+        first_round=game.first_round,
+        second_round=game.second_round,
+        first_id=file_id[game.first],
+        second_id=None if game.second is None else file_id[game.second],
+        # a negative score (an online game's penalties, K-8.1) as the program writes one: 0
+        first_points=max(0, pairing.first_score) if scored else None,
+        second_points=max(0, pairing.second_score) if scored else None,
+        winner=winner,
+        state=PLAYED if done else RUNNING if running else NOT_STARTED,
+        extra=_game_extra(pairing, game, done=done, running=running, zone=zone),
+    )
+
+
+def _game_extra(
+    pairing: TournamentPairing, game: Game, *, done: bool, running: bool, zone: ZoneInfo
+) -> tuple[tuple[str, str], ...]:
+    """A game's seat in a cup round, its table, and when it began (and ended) on the club's clock."""
+    extra = [("Poyta", "" if pairing.table is None else str(pairing.table))]
+    if game.slot:
+        extra.insert(0, ("PeliNumeroKierroksella", str(game.slot)))
+    if running and pairing.table_at is not None:
+        extra.append(("Alkoi", pairing.table_at.astimezone(zone).isoformat(timespec="microseconds")))
+    if done and pairing.finished_at is not None:
+        # when it began and ended on the club's clock, to the microsecond: the draw searched after
+        # each result in the order they came, and a replay takes them in that order (`Paattyi`)
+        ended = pairing.finished_at.astimezone(zone)
+        began = (pairing.table_at or pairing.finished_at).astimezone(zone)
+        extra += [
+            ("Alkoi", began.isoformat(timespec="microseconds")),
+            ("Paattyi", ended.isoformat(timespec="microseconds")),
+        ]
+    return tuple(extra)
