@@ -11,7 +11,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from scripts.run_tests import CHECK_PATHS, CHECK_PLUGIN
+from scripts.run_tests import CHECK_PATHS, CHECK_PLUGIN, services_modules
 from tests.support.check import FAST_MARKERS, SLOW_FIXTURES, SLOW_MARKERS, is_fast
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,3 +57,16 @@ def test_the_plugin_keeps_only_tests_that_need_nothing_slow() -> None:
         assert not is_fast({"parametrize", marker}, {"settings"}), marker
     for fixture in (*SLOW_FIXTURES, "db", "client"):
         assert not is_fast({"parametrize"}, {"settings", fixture}), fixture
+
+
+def test_services_tests_are_marked_where_make_test_looks() -> None:
+    """`make test`'s services step collects only the test modules that say `mark.services`: so the
+    marker is written in a test module, never added by a conftest or a helper."""
+    modules = services_modules()
+    assert "tests/matches/test_match_socket.py" in modules
+    elsewhere = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("*.py")
+        if not path.name.startswith("test_") and "mark.services" in path.read_text(encoding="utf-8")
+    ]
+    assert elsewhere == []
