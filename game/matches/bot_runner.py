@@ -27,6 +27,7 @@ the bot is woken by exactly the events that can make it due. Why it is built thi
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import math
@@ -47,7 +48,7 @@ from game.matches import services as match_services
 from game.matches.selectors.match_state import engine_names, rolling_left
 from game.models import Match, Profile
 from game.realtime import fanout as realtime
-from game.realtime import outbound
+from game.realtime import outbound, protocol
 from game.realtime.hooks import HOOKS
 
 logger = logging.getLogger(__name__)
@@ -155,15 +156,24 @@ def play_move(match_id: str, due: Due, move: dict[str, Any]) -> match_services.A
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(pk=due.user_id)
-    common: dict[str, Any] = {"match_id": match_id, "user": user, "expected_version": due.version, "ack": due.version}
-    action = move["action"]
-    if action == "lag":
-        return match_services.match_lag(**common, strike=move["strike"])
-    if action == "choose_break":
-        return match_services.match_choose_break(**common, take=move["take"])
-    if action == "place":
-        return match_services.match_place(**common, ball=move["ball"], x=move["x"], y=move["y"])
-    return match_services.match_shoot(**common, call=move["call"], strike=move["strike"])
+    message = move_input(move, version=due.version, ack=due.version)
+    return match_services.match_input(match_id=match_id, user=user, message=message)
+
+
+#: What a bot's move (game.engine.bot.choose_move) carries beside the input's own fields.
+MOVE_EXTRAS = ("action", "player", "expected")
+
+
+def move_input(move: dict[str, Any], *, version: int, ack: int) -> protocol.MatchInput:
+    """A bot's move as the typed input a player's frame parses to, through the same edge
+    (game.realtime.protocol); MatchError if the edge refuses it."""
+    data = {key: value for key, value in move.items() if key not in MOVE_EXTRAS}
+    message = protocol.parse_fields(str(move["action"]), data, v=version)
+    if isinstance(message, protocol.Invalid):
+        raise match_services.MatchError(message.code, message.message)
+    if not isinstance(message, protocol.Lag | protocol.ChooseBreak | protocol.Place | protocol.Shoot):
+        raise match_services.MatchError("unknown_type", f"a bot cannot play {move['action']!r}")
+    return dataclasses.replace(message, ack=ack)
 
 
 def seed_for(match_id: str, version: int) -> int:

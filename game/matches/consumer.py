@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
@@ -31,7 +29,6 @@ from game.matches import bot_runner
 from game.matches import services as match_services
 from game.matches.selectors import matches as match_selectors
 from game.matches.services import rematch as rematch_services
-from game.matches.services.deadlines import match_claim_timeout
 from game.realtime import fanout as realtime
 from game.realtime import hub, outbound, presence, protocol
 from game.realtime.outbox import VersionedOutbox
@@ -66,55 +63,6 @@ def _finished_background(task: asyncio.Task[Any]) -> None:
 def schedule_bot_turn(match_id: str) -> None:
     """Let the computer opponent act if it is its turn (game.matches.bot_runner)."""
     _keep(asyncio.create_task(bot_runner.bot_turn_if_due(match_id)))
-
-
-@dataclass(frozen=True, slots=True)
-class PlayRoute:
-    """How one play message reaches its service: the service, and the message's own keyword arguments
-    (the consumer adds match_id, user and ack, common to all)."""
-
-    service: Callable[..., match_services.Applied]
-    arguments: Callable[[Any], dict[str, Any]]
-
-
-#: Every play message type but `rematch` (which makes a new match: MatchConsumer.handle_rematch) to its
-#: service, in one place. tests/matches/test_match_socket.py checks that every PlayMessage has its route.
-PLAY_ROUTES: dict[type, PlayRoute] = {
-    protocol.Shoot: PlayRoute(
-        match_services.match_shoot,
-        lambda m: {
-            "call": m.call.as_dict(),
-            "strike": m.strike.as_dict(),
-            "expected_version": m.v,
-        },
-    ),
-    protocol.Place: PlayRoute(
-        match_services.match_place,
-        lambda m: {
-            "ball": m.ball,
-            "x": m.x,
-            "y": m.y,
-            "expected_version": m.v,
-        },
-    ),
-    protocol.Lag: PlayRoute(
-        match_services.match_lag,
-        lambda m: {
-            "strike": m.strike.as_dict(),
-            "expected_version": m.v,
-        },
-    ),
-    protocol.ChooseBreak: PlayRoute(
-        match_services.match_choose_break,
-        lambda m: {
-            "take": m.take,
-            "expected_version": m.v,
-        },
-    ),
-    protocol.Resign: PlayRoute(match_services.match_resign, lambda m: {}),
-    protocol.Abort: PlayRoute(match_services.match_abort, lambda m: {}),
-    protocol.ClaimTimeout: PlayRoute(match_claim_timeout, lambda m: {}),
-}
 
 
 class PingConsumer(CleanCloseMixin, AsyncJsonWebsocketConsumer):
@@ -311,22 +259,16 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         if isinstance(message, protocol.RematchRequest):
             await self.handle_rematch(message)
             return
-        call = self.service_call(message)
         try:
-            applied = await db_async(call)()
+            applied = await db_async(match_services.match_input)(
+                match_id=self.match_id, user=self.user, message=message
+            )
         except match_services.MatchError as exc:
             await self.send_message(outbound.Error(exc.code, self.said(exc), message.ack))
             return
         await realtime.after_commit(self.match_id, applied.events, lobby=applied.lobby_changed)
         for stored in applied.reply:
             await self.outbox.answer_repeat(stored)
-
-    def service_call(self, message: protocol.PlayMessage) -> Callable[[], match_services.Applied]:
-        """The service and its keyword arguments for one play message (PLAY_ROUTES), as a no-argument
-        callable for the database pool."""
-        route = PLAY_ROUTES[type(message)]
-        arguments = {"match_id": self.match_id, "user": self.user, "ack": message.ack, **route.arguments(message)}
-        return functools.partial(route.service, **arguments)
 
     async def handle_rematch(self, message: protocol.RematchRequest) -> None:
         """A new match with the same settings, seats swapped; everyone on this match hears the offer."""

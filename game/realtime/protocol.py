@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from game.engine.balls import BALL_IDS, CUE_BALL_IDS
-from game.engine.rules import Call
+from game.engine.rules import Call, StrikeInput
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.engine.table import POCKET_IDS, kaisa_table
 from game.realtime import outbound
@@ -54,18 +54,6 @@ CLIENT_TYPES = frozenset({"hello", "ping", "aim", "chat", "chat_report", *PLAY_T
 
 
 @dataclass(frozen=True, slots=True)
-class StrikeInput:
-    angle: float
-    speed: float
-    side: float
-    height: float
-
-    def as_dict(self) -> dict[str, float]:
-        # By hand: `asdict` deep-copies, and every relayed aim builds one.
-        return {"angle": self.angle, "speed": self.speed, "side": self.side, "height": self.height}
-
-
-@dataclass(frozen=True, slots=True)
 class Hello:
     v: int
 
@@ -95,58 +83,66 @@ class ChatReport:
     message_id: int
 
 
-@dataclass(frozen=True, slots=True)
+# The inputs that change a match: parsed into the engine's own values (Call, StrikeInput), and handed as
+# they are to the one service entry (game.matches.services.match_input). `ack` is the client's id of the
+# input, `v` the match version it was made against; both may be left out by a server-side caller (the
+# computer player, a test), and the parser always sets `v` on the four that need it.
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Lag:
-    ack: int | None
-    v: int
+    ack: int | None = None
+    v: int | None = None
     strike: StrikeInput
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseBreak:
-    ack: int | None
-    v: int
+    ack: int | None = None
+    v: int | None = None
     take: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Place:
-    ack: int | None
-    v: int
+    ack: int | None = None
+    v: int | None = None
     ball: str
     x: float
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Shoot:
-    ack: int | None
-    v: int
+    ack: int | None = None
+    v: int | None = None
     call: Call
     strike: StrikeInput
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Resign:
-    ack: int | None
+    ack: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ClaimTimeout:
-    ack: int | None
+    ack: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Abort:
-    ack: int | None
+    ack: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RematchRequest:
-    ack: int | None
+    ack: int | None = None
 
 
-PlayMessage = Lag | ChooseBreak | Place | Shoot | Resign | ClaimTimeout | Abort | RematchRequest
+#: The inputs the one service entry applies (a rematch makes a new match: its own service).
+MatchInput = Lag | ChooseBreak | Place | Shoot | Resign | ClaimTimeout | Abort
+PlayMessage = MatchInput | RematchRequest
 ClientMessage = Hello | Ping | Aim | Chat | ChatReport | PlayMessage
 
 

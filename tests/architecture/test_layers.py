@@ -1,7 +1,7 @@
 """The Django layers go one way (STYLE.md, the HackSoft styleguide): selectors read,
 services write and call selectors, never the reverse; no `except ImportError` around what is installed;
-and every play message reaches its service through one table (consumers.PLAY_ROUTES). A function's size
-is kept by the complexity budget (test_complexity.py), not a cap on a module's lines.
+and every play message reaches the one service entry (game.matches.services.match_input). A function's
+size is kept by the complexity budget (test_complexity.py), not a cap on a module's lines.
 
 Static scans of the source, like tests/engine/test_purity.py: they need no database.
 """
@@ -114,10 +114,13 @@ def test_import_error_scan_catches_a_fallback(tmp_path: Path) -> None:
     assert _import_error_handlers(sample) == [3]
 
 
-def test_every_play_message_has_a_service_route() -> None:
-    """The dispatch table covers every play message but `rematch` (its own handler), and nothing else."""
-    from game.matches.consumer import PLAY_ROUTES
+def test_every_play_message_has_the_one_service_entry() -> None:
+    """Every play message but `rematch` (its own handler) is a `MatchInput`, what the one service entry
+    (game.matches.services.match_input) takes; a claimed timeout fires the deadlines, the others are
+    applied by `inputs.play`, whose `assert_never` has mypy check that none is left out."""
+    from game.matches.services import inputs
     from game.realtime import protocol
 
     play_types = set(typing.get_args(protocol.PlayMessage)) - {protocol.RematchRequest}
-    assert set(PLAY_ROUTES) == play_types
+    assert set(typing.get_args(protocol.MatchInput)) == play_types
+    assert set(typing.get_args(inputs.PlayerInput)) == play_types - {protocol.ClaimTimeout}

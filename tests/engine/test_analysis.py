@@ -155,12 +155,12 @@ def test_the_noise_is_applied_with_its_sigmas_and_within_the_strike_limits() -> 
     strike = {"angle": 0.5, "speed": 2.0, "side": 0.1, "height": -0.2}
     draws = [STROKE_NOISE.apply(strike, rng) for _ in range(2000)]
     for draw in draws:
-        assert parse_strike(draw) == draw
+        assert parse_strike(draw).as_dict() == draw
     assert statistics.stdev(d["angle"] for d in draws) == pytest.approx(ANGLE_SIGMA, rel=0.1)
     assert statistics.stdev(d["speed"] / 2.0 for d in draws) == pytest.approx(SPEED_SIGMA, rel=0.1)
     assert statistics.stdev(d["side"] for d in draws) == pytest.approx(TIP_SIGMA, rel=0.1)
     edge = STROKE_NOISE.apply({"angle": 3.14159, "speed": 9.0, "side": 0.6, "height": 0.0}, rng)
-    assert parse_strike(edge) == edge
+    assert parse_strike(edge).as_dict() == edge
     # A 45-degree cut into a corner (object ball 0.5 m out, cue ball 0.8 m behind): certain at its exact
     # strike, only sometimes under the noise (the noise module measured 45 %).
     corner = (L - 0.5 / math.sqrt(2), W - 0.5 / math.sqrt(2))

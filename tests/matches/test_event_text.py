@@ -11,9 +11,10 @@ import pytest
 
 from game.accounts.services import guest_create
 from game.matches.selectors.match_state import engine_names
-from game.matches.services import match_create, match_join, match_lag
+from game.matches.services import match_create, match_input, match_join
 from game.models import Match, MatchEvent, Shot
 from game.realtime import outbound
+from tests.support import inputs
 from tests.support.play_support import LAG_LOSING, LAG_WINNING
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -27,8 +28,8 @@ def test_the_broadcast_text_is_the_stored_event_and_the_rows_hold_objects() -> N
     seat_of = dict(zip(engine_names(match), (first, second), strict=True))
     names = list(seat_of)
     lags = [
-        match_lag(match_id=match.pk, user=seat_of[names[0]], strike=LAG_WINNING, ack=1, expected_version=1),
-        match_lag(match_id=match.pk, user=seat_of[names[1]], strike=LAG_LOSING, ack=1, expected_version=1),
+        match_input(match_id=match.pk, user=seat_of[names[0]], message=inputs.lag(LAG_WINNING, ack=1, v=1)),
+        match_input(match_id=match.pk, user=seat_of[names[1]], message=inputs.lag(LAG_LOSING, ack=1, v=1)),
     ]
     events = [event for applied in lags for event in applied.events]
     assert [event["t"] for event in events] == ["shot", "shot"]

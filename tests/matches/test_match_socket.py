@@ -234,7 +234,8 @@ def shoot_watching_statements(match_id: str, user: Any, shot: dict[str, Any], v:
     the order written, joined by " + "; a read by its first word."""
     from django.db import connection
 
-    from game.matches.services import match_shoot
+    from game.matches.services import match_input
+    from tests.support import inputs
 
     seen: list[str] = []
 
@@ -245,7 +246,7 @@ def shoot_watching_statements(match_id: str, user: Any, shot: dict[str, Any], v:
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(watch):
-        match_shoot(match_id=match_id, user=user, ack=next_ack(), expected_version=v, **shot)
+        match_input(match_id=match_id, user=user, message=inputs.shoot(**shot, ack=next_ack(), v=v))
     return seen
 
 
@@ -277,7 +278,8 @@ def two_shots_seeing_prepared(match_id: str, user: Any, shot: dict[str, Any], v:
     would), on one connection; after each, the statements PostgreSQL holds prepared there (first words)."""
     from django.db import connection
 
-    from game.matches.services import match_shoot
+    from game.matches.services import match_input
+    from tests.support import inputs
 
     def named(sql: str) -> str:  # the writes by their first three words; the locking read by its lock
         words = sql.replace('"', "").split()
@@ -293,7 +295,7 @@ def two_shots_seeing_prepared(match_id: str, user: Any, shot: dict[str, Any], v:
     seen = []
     position = Match.objects.get(pk=match_id).snapshot
     for _ in range(2):
-        match_shoot(match_id=match_id, user=user, ack=next_ack(), expected_version=v, **shot)
+        match_input(match_id=match_id, user=user, message=inputs.shoot(**shot, ack=next_ack(), v=v))
         seen.append(held() if connection.vendor == "postgresql" else [])
         Match.objects.filter(pk=match_id).update(snapshot=position)
         v += 1
@@ -591,8 +593,9 @@ async def test_the_heartbeat_skips_sockets_that_heard_from_us_since_the_last_bea
     skipped (at 200 matches the beats were one frame in fourteen)."""
     from channels.layers import get_channel_layer
 
-    from game.matches.services import match_lag
+    from game.matches.services import match_input
     from game.realtime import hub, presence
+    from tests.support import inputs
 
     monkeypatch.setattr(hub, "BEAT_INTERVAL", 3600.0)  # only the beats this test runs
     alice_user, bob_user, match_id = await two_players()
@@ -626,9 +629,8 @@ async def test_the_heartbeat_skips_sockets_that_heard_from_us_since_the_last_bea
     # A lag stored and never published (the process died between commit and publish): every socket is
     # behind, so each gets the event and then its beat, aims sent to it or not.
     def store_without_publishing() -> int:
-        applied = match_lag(
-            match_id=match_id, user=alice_user, strike=LAG_WINNING, ack=next_ack(), expected_version=alice.v
-        )
+        message = inputs.lag(LAG_WINNING, ack=next_ack(), v=alice.v)
+        applied = match_input(match_id=match_id, user=alice_user, message=message)
         return int(applied.events[0]["v"])
 
     stored = await database_sync_to_async(store_without_publishing)()

@@ -11,6 +11,7 @@ from game.engine import ENGINE_VERSION
 from game.engine.rules import RuleError
 from game.matches.selectors.replays import REPLAY_FORMAT, replay_run
 from game.models import Match
+from tests.support import inputs
 from tests.support.community_factories import establish, make_match, make_player, play_engine_match
 
 
@@ -117,14 +118,7 @@ def test_a_match_played_through_the_online_services_replays_and_is_rated(client)
             break
         move = bot.choose_move(Match.objects.get(pk=match.pk).snapshot, 2, seed=i, simulations=64)
         user = users[move["player"]]
-        if move["action"] == "lag":
-            online.match_lag(match_id=match.pk, user=user, strike=move["strike"])
-        elif move["action"] == "choose_break":
-            online.match_choose_break(match_id=match.pk, user=user, take=move["take"])
-        elif move["action"] == "place":
-            online.match_place(match_id=match.pk, user=user, ball=move["ball"], x=move["x"], y=move["y"])
-        else:
-            online.match_shoot(match_id=match.pk, user=user, call=move["call"], strike=move["strike"])
+        online.match_input(match_id=match.pk, user=user, message=inputs.bot_move(move))
     assert shots_of(alice) >= 2 and shots_of(bob) >= 2
     online.match_resign(match_id=match.pk, user=alice)
 

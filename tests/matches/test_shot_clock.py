@@ -13,16 +13,10 @@ from game.accounts.services import user_signup
 from game.common import clock
 from game.common.clock import game_now
 from game.matches.selectors.match_state import engine_names, time_up_shot_clock
-from game.matches.services import (
-    match_choose_break,
-    match_create,
-    match_join,
-    match_lag,
-    match_place,
-    match_shoot,
-)
+from game.matches.services import match_create, match_input, match_join
 from game.matches.services.deadlines import deadlines_fire_due
 from game.models import Match
+from tests.support import inputs
 from tests.support.play_support import (
     BREAK_ANGLE,
     BREAK_CALL,
@@ -47,19 +41,15 @@ def _broken_match() -> tuple[Match, dict[str, Any], float]:
     bob = user_signup(username=f"bob{suffix}", password="pw-bob-12345")
     match, _ = match_create(user=alice, rated=False, time_limit=None, shot_clock=SHOT_CLOCK)
     match_join(match_id=match.id, user=bob)
-    match_lag(match_id=match.id, user=alice, strike=LAG_WINNING)
-    match_lag(match_id=match.id, user=bob, strike=LAG_LOSING)
-    match_choose_break(match_id=match.id, user=alice, take=True)
-    match_place(match_id=match.id, user=bob, ball="white2", x=WHITE2_OPENING[0], y=WHITE2_OPENING[1])
-    match_place(match_id=match.id, user=alice, ball="white1", x=BREAK_CUE[0], y=BREAK_CUE[1])
+    match_input(match_id=match.id, user=alice, message=inputs.lag(LAG_WINNING))
+    match_input(match_id=match.id, user=bob, message=inputs.lag(LAG_LOSING))
+    match_input(match_id=match.id, user=alice, message=inputs.choose_break(True))
+    match_input(match_id=match.id, user=bob, message=inputs.place("white2", WHITE2_OPENING[0], WHITE2_OPENING[1]))
+    match_input(match_id=match.id, user=alice, message=inputs.place("white1", BREAK_CUE[0], BREAK_CUE[1]))
     assert Match.objects.get(pk=match.id).shot_deadline is None  # before the break nothing is at stake
     before = game_now()
-    applied = match_shoot(
-        match_id=match.id,
-        user=alice,
-        call=BREAK_CALL,
-        strike={"angle": BREAK_ANGLE, "speed": 2.5, "side": 0.0, "height": 0.0},
-    )
+    strike = {"angle": BREAK_ANGLE, "speed": 2.5, "side": 0.0, "height": 0.0}
+    applied = match_input(match_id=match.id, user=alice, message=inputs.shoot(BREAK_CALL, strike))
     shot = next(e for e in applied.events if e["t"] == "shot")
     return Match.objects.get(pk=match.id), shot, before
 
@@ -112,20 +102,16 @@ def test_the_time_up_visit_clock_waits_for_the_balls_too(settings: Any) -> None:
     bob = user_signup(username=f"bea{suffix}", password="pw-bob-12345")
     match, _ = match_create(user=alice, rated=False, time_limit=60, shot_clock=None)
     match_join(match_id=match.id, user=bob)
-    match_lag(match_id=match.id, user=alice, strike=LAG_WINNING)
-    match_lag(match_id=match.id, user=bob, strike=LAG_LOSING)
-    match_choose_break(match_id=match.id, user=alice, take=True)
-    match_place(match_id=match.id, user=bob, ball="white2", x=WHITE2_OPENING[0], y=WHITE2_OPENING[1])
-    match_place(match_id=match.id, user=alice, ball="white1", x=BREAK_CUE[0], y=BREAK_CUE[1])
+    match_input(match_id=match.id, user=alice, message=inputs.lag(LAG_WINNING))
+    match_input(match_id=match.id, user=bob, message=inputs.lag(LAG_LOSING))
+    match_input(match_id=match.id, user=alice, message=inputs.choose_break(True))
+    match_input(match_id=match.id, user=bob, message=inputs.place("white2", WHITE2_OPENING[0], WHITE2_OPENING[1]))
+    match_input(match_id=match.id, user=alice, message=inputs.place("white1", BREAK_CUE[0], BREAK_CUE[1]))
     started = Match.objects.get(pk=match.id).snapshot["clock"]["started"]
     clock.advance(started + 59 - game_now())  # the break, a second before the time is up
     shot_at = game_now()
-    applied = match_shoot(
-        match_id=match.id,
-        user=alice,
-        call=BREAK_CALL,
-        strike={"angle": BREAK_ANGLE, "speed": 2.5, "side": 0.0, "height": 0.0},
-    )
+    strike = {"angle": BREAK_ANGLE, "speed": 2.5, "side": 0.0, "height": 0.0}
+    applied = match_input(match_id=match.id, user=alice, message=inputs.shoot(BREAK_CALL, strike))
     rolling = _rolling_time(next(e for e in applied.events if e["t"] == "shot")["d"]["segments"])
     assert rolling > 2.0 and Match.objects.get(pk=match.id).shot_deadline is None
     clock.advance(1.5)  # the time is up while the balls still roll

@@ -18,9 +18,9 @@ from game.accounts.services import user_signup
 from game.chat.services import chat_post
 from game.matches.selectors import matches as selectors
 from game.matches.selectors.snapshot_parts import SnapshotParts
-from game.matches.services import match_create, match_join
-from game.matches.services.inputs import match_lag
+from game.matches.services import match_create, match_input, match_join
 from game.models import Match
+from tests.support import inputs
 
 # Also in the PostgreSQL step (`services`): the row's read annotates a subquery and a JSON key.
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
@@ -81,7 +81,9 @@ def test_a_second_reader_of_a_version_reads_one_row() -> None:
 def test_a_new_version_a_chat_line_and_a_moved_deadline_are_seen_at_once() -> None:
     alice, bob, match_id = started_match()
     before, _ = read(match_id, AnonymousUser())
-    match_lag(match_id=match_id, user=alice, strike={"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0})
+    match_input(
+        match_id=match_id, user=alice, message=inputs.lag({"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0})
+    )
     after, _ = read(match_id, AnonymousUser())
     assert after["v"] == before["v"] + 1
     assert after["d"]["state"] != before["d"]["state"] and after["d"]["history"] != before["d"]["history"]
@@ -99,7 +101,9 @@ def test_a_new_version_a_chat_line_and_a_moved_deadline_are_seen_at_once() -> No
 
 def test_the_last_shot_leaves_the_snapshot_when_its_window_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
     alice, _bob, match_id = started_match()
-    match_lag(match_id=match_id, user=alice, strike={"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0})
+    match_input(
+        match_id=match_id, user=alice, message=inputs.lag({"angle": 0.0, "speed": 1.5, "side": 0.0, "height": 0.0})
+    )
     rolling, _ = read(match_id, AnonymousUser())
     assert rolling["d"]["last_shot"]["player"] == "Alice"
     monkeypatch.setattr(selectors, "LAST_SHOT_WINDOW", -1.0)  # the window has passed: same parts, no shot

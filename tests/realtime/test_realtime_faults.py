@@ -347,9 +347,10 @@ async def test_redis_restart_two_processes_recovers(
 def store_without_publishing(match_id: str, user: Any, v: int) -> int:
     """The fault: an input stored by the service exactly as a consumer stores it, and then nothing (the
     process died between the commit and the publish)."""
-    from game.matches.services import match_lag
+    from game.matches.services import match_input
+    from tests.support import inputs
 
-    applied = match_lag(match_id=match_id, user=user, strike=LAG_WINNING, ack=next_ack(), expected_version=v)
+    applied = match_input(match_id=match_id, user=user, message=inputs.lag(LAG_WINNING, ack=next_ack(), v=v))
     assert len(applied.events) == 1
     return int(applied.events[0]["v"])
 

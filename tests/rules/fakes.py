@@ -16,6 +16,7 @@ from typing import Any
 
 from game.engine.balls import BallState
 from game.engine.rules.events import HandEvent
+from game.engine.rules.strike import StrikeInput
 
 Vec2 = tuple[float, float]
 
@@ -92,8 +93,8 @@ class Script:
     def push(self, shot: Any) -> None:
         self.queue.append(shot)
 
-    def __call__(self, table: Any, balls: Mapping[str, Vec2], strike: Mapping[str, float], ball: str) -> Any:
-        self.calls.append({"balls": dict(balls), "strike": dict(strike), "ball": ball})
+    def __call__(self, table: Any, balls: Mapping[str, Vec2], strike: StrikeInput, ball: str) -> Any:
+        self.calls.append({"balls": dict(balls), "strike": strike.as_dict(), "ball": ball})
         item = self.queue.pop(0)
         if callable(item):
             item = item(balls, ball)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from game.engine.physics import PhysicsParams
-from game.engine.rules import Match, RuleError
+from game.engine.rules import Match, RuleError, StrikeInput
 from game.engine.rules.simulator import PhysicsSimulator, physics_simulator
 from tests.rules.fakes import STRIKE, Script
 from tests.rules.helpers import START, dump, position
@@ -197,9 +197,7 @@ def test_physics_strike_refusal_becomes_a_rule_error() -> None:
     """A strike the physics refuses (past the rules' own checks) is a RuleError, not a crash."""
     table = position().table
     with pytest.raises(RuleError) as err:
-        physics_simulator(
-            table, {"white1": (0.5, 0.5)}, {"angle": 0.0, "speed": -1.0, "side": 0.0, "height": 0.0}, "white1"
-        )
+        physics_simulator(table, {"white1": (0.5, 0.5)}, StrikeInput(angle=0.0, speed=-1.0), "white1")
     assert err.value.code == "bad_strike"
 
 

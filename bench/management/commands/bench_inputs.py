@@ -1,7 +1,7 @@
 """`python manage.py bench_inputs`: what one player input costs the database thread, by kind.
 
 A benchmark, not a test: it prints figures. It plays ``--matches`` matches between guests through the
-services the consumer calls (`PLAY_ROUTES`: lag, break choice, placement, shot), the moves from
+service the consumer calls (`match_input`: lag, break choice, placement, shot), the moves from
 `quick_move` as the load client plays them, up to ``--inputs`` inputs each, on the configured database
 (PostgreSQL for figures that mean anything), and prints per kind of input: the count, the statements
 per input, and the wall and CPU time (this thread's, so the figure is the GIL time the input takes from
@@ -26,6 +26,7 @@ from django.db import connection
 from game.accounts.services import guest_create
 from game.engine.bot import quick_move
 from game.engine.bot.levels import NoMoveError
+from game.matches import bot_runner
 from game.matches import services as match_services
 from game.matches.selectors.match_state import engine_names
 from game.matches.services.lifecycle import match_create, match_join
@@ -56,16 +57,9 @@ def backend_cpu_reader() -> Callable[[], float] | None:
 
 
 def service_call(move: dict[str, Any], match_id: str, user: Any, ack: int, version: int) -> Any:
-    """The service the consumer would call for `move` (game.matches.consumer.PLAY_ROUTES)."""
-    common = {"match_id": match_id, "user": user, "ack": ack, "expected_version": version}
-    action = move["action"]
-    if action == "lag":
-        return match_services.match_lag(strike=move["strike"], **common)
-    if action == "choose_break":
-        return match_services.match_choose_break(take=move["take"], **common)
-    if action == "place":
-        return match_services.match_place(ball=move["ball"], x=move["x"], y=move["y"], **common)
-    return match_services.match_shoot(call=move["call"], strike=move["strike"], **common)
+    """The service the consumer would call for `move` (match_input, with the typed input its frame parses to)."""
+    message = bot_runner.move_input(move, version=version, ack=ack)
+    return match_services.match_input(match_id=match_id, user=user, message=message)
 
 
 class Command(BaseCommand):

@@ -82,7 +82,7 @@ def checked_shot(match: Match, player: str, call: Any, strike: Any) -> tuple[dic
         parsed_call = match.check_call(player, call)
     except RuleError as exc:
         raise AnalysisError(exc.code, f"the call is refused in this position: {exc.message}") from exc
-    return parsed_call.as_dict(), parsed_strike
+    return parsed_call.as_dict(), parsed_strike.as_dict()
 
 
 def stable_seed(*parts: Any) -> int:

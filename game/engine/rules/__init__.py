@@ -14,6 +14,7 @@ from game.engine.rules.scoring import call_points, carom_value
 from game.engine.rules.simulator import Simulator, physics_simulator
 from game.engine.rules.snapshot import upgrade_snapshot
 from game.engine.rules.state import MatchState, Phase
+from game.engine.rules.strike import StrikeInput, parse_strike
 from game.engine.rules.verdict import Verdict, judge_shot
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "RuleError",
     "Ruleset",
     "Simulator",
+    "StrikeInput",
     "Verdict",
     "call_points",
     "carom_value",
@@ -38,6 +40,7 @@ __all__ = [
     "judge_call",
     "judge_shot",
     "parse_call",
+    "parse_strike",
     "physics_simulator",
     "table_for",
     "upgrade_snapshot",

@@ -63,16 +63,22 @@ def _count(value: object, key: str) -> int:
 
 
 def parse_call(data: object) -> Call:
-    """Turn the wire form into a :class:`Call`, refusing wrong types, junk keys and unknown names."""
+    """A :class:`Call` (kept as it is when it holds), or its wire form turned into one, refusing wrong
+    types, junk keys and unknown names."""
     if isinstance(data, Call):
-        data = data.as_dict()
+        return _checked(data.ball, data.pocket, data.object_cushions, data.cue_cushions, data.via, data)
     if not isinstance(data, Mapping):
         raise RuleError("bad_call", "the call must be an object with ball and pocket")
     for key in data:
         if key not in CALL_KEYS:
             raise RuleError("bad_call", f"unknown call field {key!r}")
-    ball = data.get("ball")
-    pocket = data.get("pocket")
+    counts = data.get("object_cushions", 0), data.get("cue_cushions", 0)
+    return _checked(data.get("ball"), data.get("pocket"), *counts, data.get("via"))
+
+
+def _checked(
+    ball: object, pocket: object, object_cushions: object, cue_cushions: object, via: object, call: Call | None = None
+) -> Call:
     if not isinstance(ball, str):
         raise RuleError("bad_call", "the call needs the ball to pot")
     if not isinstance(pocket, str):
@@ -81,7 +87,6 @@ def parse_call(data: object) -> Call:
         raise RuleError("unknown_ball", f"there is no ball {ball!r}")
     if pocket not in POCKET_IDS:
         raise RuleError("unknown_pocket", f"there is no pocket {pocket!r}")
-    via = data.get("via")
     if via is not None:
         if not isinstance(via, str):
             raise RuleError("bad_call", "via must be a ball id or null")
@@ -89,13 +94,10 @@ def parse_call(data: object) -> Call:
             raise RuleError("unknown_ball", f"there is no ball {via!r}")
         if via == ball:
             raise RuleError("bad_call", "the kiss or combination ball must differ from the called ball")
-    return Call(
-        ball=ball,
-        pocket=pocket,
-        object_cushions=_count(data.get("object_cushions", 0), "object_cushions"),
-        cue_cushions=_count(data.get("cue_cushions", 0), "cue_cushions"),
-        via=via,
-    )
+    objects, cues = _count(object_cushions, "object_cushions"), _count(cue_cushions, "cue_cushions")
+    if call is not None:
+        return call
+    return Call(ball=ball, pocket=pocket, object_cushions=objects, cue_cushions=cues, via=via)
 
 
 @dataclass(frozen=True)

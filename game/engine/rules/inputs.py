@@ -12,13 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from game.engine.rules.calls import Call
+from game.engine.rules.strike import StrikeInput
+
 
 @dataclass(frozen=True)
 class Lag:
-    """K-3.1 / K-11.2: play ``player``'s lag shot."""
+    """K-3.1 / K-11.2: play ``player``'s lag shot (``strike`` typed, or its dict form: parse_strike)."""
 
     player: str
-    strike: Mapping[str, Any]
+    strike: StrikeInput | Mapping[str, Any]
     now: float | None = None
 
 
@@ -43,11 +46,12 @@ class Place:
 
 @dataclass(frozen=True)
 class Shoot:
-    """A called shot (K-4) with the shooter's own white."""
+    """A called shot (K-4) with the shooter's own white (``call`` and ``strike`` typed, or their dict
+    forms: the phase parses them where it checks them, so a refusal's order stays the rules')."""
 
     player: str
-    call: object
-    strike: Mapping[str, Any]
+    call: Call | Mapping[str, Any]
+    strike: StrikeInput | Mapping[str, Any]
     now: float | None = None
 
 

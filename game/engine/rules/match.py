@@ -47,6 +47,7 @@ from game.engine.rules.state import (
     table_for,
     table_of,
 )
+from game.engine.rules.strike import StrikeInput
 from game.engine.rules.words import pocket_name
 from game.engine.table import TableSpec
 
@@ -275,7 +276,7 @@ class Match:
         """Presence, kept by the online layer (it decides absences: K-9.3 via :meth:`forfeit`)."""
         self._run(inputs.SetConnected(player, connected))
 
-    def lag(self, player: str, strike: Mapping[str, Any], *, now: float | None = None) -> Outcome:
+    def lag(self, player: str, strike: StrikeInput | Mapping[str, Any], *, now: float | None = None) -> Outcome:
         """K-3.1: play ``player``'s lag; once both have lagged the lag is decided (or re-lagged)."""
         return self._run(inputs.Lag(player, strike, now))
 
@@ -288,9 +289,15 @@ class Match:
         return self._run(inputs.Place(player, ball, position, now))
 
     def shoot(
-        self, player: str, call: Mapping[str, Any] | Call, strike: Mapping[str, Any], *, now: float | None = None
+        self,
+        player: str,
+        call: Call | Mapping[str, Any],
+        strike: StrikeInput | Mapping[str, Any],
+        *,
+        now: float | None = None,
     ) -> Outcome:
-        """Play a called shot with the shooter's own white; the verdict says what happened."""
+        """Play a called shot with the shooter's own white; the verdict says what happened. ``call`` and
+        ``strike`` are the typed values (as the server's edge parses them) or their dict forms."""
         return self._run(inputs.Shoot(player, call, strike, now))
 
     def touch_foul(self, player: str, *, now: float | None = None) -> Outcome:

@@ -1,6 +1,7 @@
 """The one door from the rules to the physics: :func:`physics_simulator`.
 
-A :data:`Simulator` is any callable ``(table, balls, strike, ball) -> shot`` whose shot has the public
+A :data:`Simulator` is any callable ``(table, balls, strike, ball) -> shot`` (``strike`` the player's
+:class:`~game.engine.rules.strike.StrikeInput`, ``ball`` the white it is played on) whose shot has the public
 surface of the physics ``Shot`` the rules read (``events``, ``final``, ``pocketed``, ``duration``,
 ``position_at``). The match takes one as a constructor argument, so tests hand it a scripted fake
 (tests/rules/fakes.py) instead of patching anything, and the server hands it the real physics.
@@ -14,10 +15,11 @@ from typing import Any
 from game.engine import physics
 from game.engine.balls import BALL_IDS, BallState
 from game.engine.rules.errors import RuleError
+from game.engine.rules.strike import StrikeInput
 from game.engine.table import TableSpec
 
 Vec2 = tuple[float, float]
-Simulator = Callable[[TableSpec, Mapping[str, Vec2], Mapping[str, float], str], Any]
+Simulator = Callable[[TableSpec, Mapping[str, Vec2], StrikeInput, str], Any]
 
 
 class PhysicsSimulator:
@@ -26,15 +28,12 @@ class PhysicsSimulator:
     def __init__(self, params: physics.PhysicsParams | None = None) -> None:
         self.params = physics.PhysicsParams() if params is None else params
 
-    def __call__(self, table: TableSpec, balls: Mapping[str, Vec2], strike: Mapping[str, float], ball: str) -> Any:
+    def __call__(self, table: TableSpec, balls: Mapping[str, Vec2], strike: StrikeInput, ball: str) -> Any:
         """Run the physics on ``balls`` (at rest) with ``strike`` on ``ball``; its refusals become
         RuleErrors (K-10.3: the event cap hit -> the shot is rejected and the position kept)."""
         states = {b: BallState(position=balls[b]) for b in BALL_IDS if b in balls}
         try:
-            stroke = physics.Strike(
-                ball=ball, speed=strike["speed"], angle=strike["angle"], side=strike["side"], height=strike["height"]
-            )
-            return physics.simulate(table, states, strike=stroke, params=self.params)
+            return physics.simulate(table, states, strike=strike.on(ball), params=self.params)
         except physics.SimulationCapError as exc:
             raise RuleError(
                 "cap_hit", "the shot could not be simulated (event cap hit); the position is unchanged"

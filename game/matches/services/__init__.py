@@ -1,12 +1,13 @@
 """Match writes: the only code that changes a match (ARCHITECTURE.md section 1, "one authority").
 
-Split by concern: `lifecycle` (create, join, cancel, start, resign, abort), `inputs` (the shared input
-path every move and server clock takes, and the moves themselves), `presence` (connected seats and the
+Split by concern: `entry` (`match_input`, the one entry for a player's typed inputs), `lifecycle`
+(create, join, cancel, start, resign, abort), `inputs` (the shared input path every move and server
+clock takes), `presence` (connected seats and the
 disconnect grace), on `base` (MatchError, Applied, the row lock, the stored event). The reads they use
 (`state_of`, `seat_of`, `engine_names`, `clock_info`, …) are selectors: game.matches.selectors.match_state.
 
 This package re-exports the services callers use, so `from game.matches.services import match_join`
-and `match_services.match_shoot(...)` keep working. It is the matches' one public module of writes
+and `match_services.match_input(...)` keep working. It is the matches' one public module of writes
 (tests/architecture: no other domain imports the modules inside): what the domains built on matches
 (the lobby's challenges and seeks, teams, tournaments, chat) need to write a match of their own is
 named here too: the row lock, the stored event, the start of a match, the grace, the abandonment.
@@ -25,16 +26,9 @@ from game.matches.services.analysis import (
 )
 from game.matches.services.base import Applied, MatchError, lock, store_event
 from game.matches.services.deadlines import match_abandon
+from game.matches.services.entry import match_input
 from game.matches.services.exhibition import exhibitions_to_wake, match_exhibition_ensure
-from game.matches.services.inputs import (
-    commit_change,
-    how_it_ended,
-    match_choose_break,
-    match_lag,
-    match_place,
-    match_shoot,
-    record_input,
-)
+from game.matches.services.inputs import commit_change, how_it_ended, record_input
 from game.matches.services.lifecycle import (
     SHOT_CLOCK_RANGE,
     TIME_LIMIT_RANGE,
@@ -73,15 +67,12 @@ __all__ = [
     "match_abandon",
     "match_abort",
     "match_cancel",
-    "match_choose_break",
     "match_create",
     "match_exhibition_ensure",
+    "match_input",
     "match_join",
-    "match_lag",
-    "match_place",
     "match_resign",
     "match_set_connected",
-    "match_shoot",
     "record_input",
     "refresh_grace",
     "start",

@@ -12,9 +12,9 @@ again: that is what makes a resend after a dropped connection, or a second tab, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from typing import Any
+from typing import Any, NamedTuple, assert_never
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 
 from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
-from game.engine.rules import RuleError, words
+from game.engine.rules import Outcome, RuleError, words
 from game.matches.selectors.history import notice_params
 from game.matches.selectors.match_result import match_result
 from game.matches.selectors.match_state import (
@@ -46,7 +46,7 @@ from game.matches.services.results import results_record
 from game.matches.services.rows import batched_writes, insert_row, lock_for_input, update_row
 from game.matches.services.versions import lag_made_in_this_round
 from game.models import Match, MatchEvent, MatchResult, Shot
-from game.realtime import outbound
+from game.realtime import outbound, protocol
 from game.realtime.outbound import EventType
 from game.signals import match_finished
 
@@ -309,8 +309,6 @@ def record_input(
 #: A refused `stale` input, in words a player reads (the page shows it; it catches up by itself).
 STALE = gettext_noop("The table changed before your move arrived: look again and play.")
 
-InputFn = Callable[[EngineMatch, str, float, Match], tuple[EventType, dict[str, Any], Any]]
-
 
 @contextmanager
 def _duplicate_refused() -> Iterator[None]:
@@ -323,21 +321,52 @@ def _duplicate_refused() -> Iterator[None]:
         raise MatchError("duplicate", gettext_noop("this input was already received")) from exc
 
 
-def apply_input(
-    *,
-    match_id: str,
-    user: AnyUser,
-    kind: str,
-    ack: int | None,
-    expected_version: int | None,
-    payload: dict[str, Any],
-    run: InputFn,
-) -> Applied:
-    """The one path every player input takes (see the module docstring).
+#: The inputs of a player this path applies (the server's clocks come through `commit_and_record`).
+PlayerInput = protocol.Lag | protocol.ChooseBreak | protocol.Place | protocol.Shoot | protocol.Resign | protocol.Abort
 
-    `run(engine, player_name, now, locked_match)` applies the input to the engine and returns the event type, the
-    event data (without state/clock, added here) and the engine Outcome.
-    """
+
+class Played(NamedTuple):
+    """One input applied to the engine: the Shot row's `kind` and `payload` (what was sent), the event
+    type and data (without state/clock, added by commit_change) and the engine Outcome."""
+
+    kind: str
+    payload: dict[str, Any]
+    t: EventType
+    data: dict[str, Any]
+    outcome: Outcome
+
+
+def play(engine: EngineMatch, name: str, now: float, message: PlayerInput) -> Played:
+    """Apply one typed input to the engine (RuleError if the rules refuse it). The values the edge parsed
+    (Call, StrikeInput) go to the engine as they are; their dict forms are what is stored and sent."""
+    match message:
+        case protocol.Shoot(call=call, strike=strike):
+            sent: dict[str, Any] = {"call": call.as_dict(), "strike": strike.as_dict()}
+            outcome = engine.shoot(name, call=call, strike=strike, now=now)
+            return Played("shoot", sent, "shot", {"kind": "shot", "player": name, **sent}, outcome)
+        case protocol.Lag(strike=strike):
+            sent = {"strike": strike.as_dict()}
+            outcome = engine.lag(name, strike, now=now)
+            return Played("lag", sent, "shot", {"kind": "lag", "player": name, "call": None, **sent}, outcome)
+        case protocol.Place(ball=ball, x=x, y=y):
+            outcome = engine.place(name, ball, (x, y), now=now)
+            placed = engine.snapshot()["balls"].get(ball) or [x, y]
+            data = {"player": name, "ball": ball, "x": placed[0], "y": placed[1]}
+            return Played("place", {"ball": ball, "x": x, "y": y}, "placed", data, outcome)
+        case protocol.ChooseBreak(take=take):
+            outcome = engine.choose_break(name, take, now=now)
+            return Played("choose_break", {"take": take}, "choice", {"player": name, "take": take}, outcome)
+        case protocol.Resign():
+            return Played("resign", {}, "finished", {}, engine.resign(name, now=now))
+        case protocol.Abort():
+            return Played("abort", {}, "finished", {}, engine.abort(name, now=now))
+    assert_never(message)
+
+
+def apply_input(*, match_id: str, user: AnyUser, message: PlayerInput) -> Applied:
+    """The one path every player input takes (see the module docstring); `play` applies it to the engine."""
+    ack = message.ack
+    expected_version = getattr(message, "v", None)
     with _duplicate_refused(), transaction.atomic():
         locked = lock_for_input(match_id, user, ack)
         if locked is None:
@@ -356,7 +385,7 @@ def apply_input(
         assert name is not None
         if expected_version is not None and expected_version != match.version:
             # Both players lag at once: the other's strike in between does not make a lag stale.
-            if kind != "lag" or not lag_made_in_this_round(match, expected_version, name):
+            if not isinstance(message, protocol.Lag) or not lag_made_in_this_round(match, expected_version, name):
                 raise MatchError("stale", STALE)
             # The lock statement's subqueries may predate the input it waited for (PostgreSQL reads
             # them at the statement's start): the seq and the ack's answer again, now under the lock.
@@ -367,117 +396,23 @@ def apply_input(
         before = match.snapshot
         now = game_now()
         try:
-            t, data, outcome = run(engine, name, now, match)
+            played = play(engine, name, now, message)
         except RuleError as exc:
             raise MatchError(exc.code, exc.message, exc.params, key=exc.key) from exc
         events = commit_and_record(
             match,
             engine,
             before,
-            t,
-            data,
-            outcome,
+            played.t,
+            played.data,
+            played.outcome,
             now,
             seq=seq,
             user=user,
             name=name,
-            kind=kind,
+            kind=played.kind,
             ack=ack,
-            payload=payload,
+            payload=played.payload,
             connected=locked.connected,
         )
         return Applied(events=events, lobby_changed=match.status != Match.Status.ACTIVE)
-
-
-# --- the inputs ------------------------------------------------------------------------------------
-
-
-def match_lag(
-    *,
-    match_id: str,
-    user: AnyUser,
-    strike: dict[str, float],
-    ack: int | None = None,
-    expected_version: int | None = None,
-) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
-        outcome = engine.lag(name, strike, now=now)
-        return "shot", {"kind": "lag", "player": name, "call": None, "strike": strike}, outcome
-
-    return apply_input(
-        match_id=match_id,
-        user=user,
-        kind="lag",
-        ack=ack,
-        expected_version=expected_version,
-        payload={"strike": strike},
-        run=run,
-    )
-
-
-def match_choose_break(
-    *, match_id: str, user: AnyUser, take: bool, ack: int | None = None, expected_version: int | None = None
-) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
-        outcome = engine.choose_break(name, take, now=now)
-        return "choice", {"player": name, "take": take}, outcome
-
-    return apply_input(
-        match_id=match_id,
-        user=user,
-        kind="choose_break",
-        ack=ack,
-        expected_version=expected_version,
-        payload={"take": take},
-        run=run,
-    )
-
-
-def match_place(
-    *,
-    match_id: str,
-    user: AnyUser,
-    ball: str,
-    x: float,
-    y: float,
-    ack: int | None = None,
-    expected_version: int | None = None,
-) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
-        outcome = engine.place(name, ball, (x, y), now=now)
-        placed = engine.snapshot()["balls"].get(ball) or [x, y]
-        return "placed", {"player": name, "ball": ball, "x": placed[0], "y": placed[1]}, outcome
-
-    return apply_input(
-        match_id=match_id,
-        user=user,
-        kind="place",
-        ack=ack,
-        expected_version=expected_version,
-        payload={"ball": ball, "x": x, "y": y},
-        run=run,
-    )
-
-
-def match_shoot(
-    *,
-    match_id: str,
-    user: AnyUser,
-    call: dict[str, Any],
-    strike: dict[str, float],
-    ack: int | None = None,
-    expected_version: int | None = None,
-) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
-        outcome = engine.shoot(name, call=call, strike=strike, now=now)
-        return "shot", {"kind": "shot", "player": name, "call": call, "strike": strike}, outcome
-
-    return apply_input(
-        match_id=match_id,
-        user=user,
-        kind="shoot",
-        ack=ack,
-        expected_version=expected_version,
-        payload={"call": call, "strike": strike},
-        run=run,
-    )

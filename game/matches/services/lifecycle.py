@@ -24,7 +24,7 @@ from game.matches.services.base import Applied, MatchError, lock, store_event
 from game.matches.services.inputs import apply_input, reset_shot_clock
 from game.matches.services.presence import refresh_grace
 from game.models import Club, Match, Membership
-from game.realtime.outbound import EventType
+from game.realtime import protocol
 from game.teams.selectors import team_lineup
 from game.tournaments.selectors.tournaments import reserved_player
 
@@ -195,16 +195,9 @@ def match_cancel(*, match_id: str, user: User) -> Applied:
 
 
 def match_resign(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
-        return "finished", {}, engine.resign(name, now=now)
-
-    return apply_input(match_id=match_id, user=user, kind="resign", ack=ack, expected_version=None, payload={}, run=run)
+    return apply_input(match_id=match_id, user=user, message=protocol.Resign(ack=ack))
 
 
 def match_abort(*, match_id: str, user: AnyUser, ack: int | None = None) -> Applied:
     """Either player ends the match before the first shot of the break: aborted, no rating moves."""
-
-    def run(engine: EngineMatch, name: str, now: float, match: Match) -> tuple[EventType, dict[str, Any], Any]:
-        return "finished", {}, engine.abort(name, now=now)
-
-    return apply_input(match_id=match_id, user=user, kind="abort", ack=ack, expected_version=None, payload={}, run=run)
+    return apply_input(match_id=match_id, user=user, message=protocol.Abort(ack=ack))

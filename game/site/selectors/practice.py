@@ -285,7 +285,7 @@ def _uncalled(engine: Match, position: Position, data: dict[str, Any]) -> TableA
         raise RuleError("cue_ball_in_hand", "place your cue ball in the home first", "cue_ball_in_hand", {})
     resting = {ball: (at[0], at[1]) for ball, at in balls.items() if at is not None}
     strike = shoot.strike.as_dict()
-    shot = physics_simulator(kaisa_table(), resting, strike, cue)
+    shot = physics_simulator(kaisa_table(), resting, shoot.strike, cue)
     after: Layout = dict.fromkeys(BALL_IDS)
     for ball, state in shot.final.items():
         if ball not in shot.pocketed:
