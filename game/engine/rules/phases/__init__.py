@@ -1,6 +1,6 @@
-"""One module per phase, each a pure ``apply(state, input, simulate) -> (state, outcome)`` over its
-dispatch table ``HANDLERS`` (input type -> function); :func:`apply` picks the module of the state's
-phase. ``flow`` holds what the phases share and the inputs every phase accepts.
+"""One module per phase, each with its dispatch table ``HANDLERS`` (input type -> a pure function
+``(state, input, simulate) -> (state, outcome)``); :func:`apply` picks the table of the state's phase.
+``flow`` holds what the phases share and the inputs every phase accepts.
 
 Adding an input: a frozen dataclass in :mod:`game.engine.rules.inputs`, a function
 ``(state, input, simulate) -> (state, Outcome)`` in the phase module(s) that accept it, one entry in
@@ -9,26 +9,22 @@ their ``HANDLERS`` (or in ``flow.COMMON`` for every phase), and a method on the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from game.engine.rules.errors import refuse
 from game.engine.rules.inputs import ChooseBreak, ExpireShotClock, Lag, Place, Shoot, TouchFoul
 from game.engine.rules.phases import lag, online, opening, play, shootout
-from game.engine.rules.phases.flow import Outcome, Result, dispatch
+from game.engine.rules.phases.flow import Handlers, Outcome, Result, dispatch
 from game.engine.rules.simulator import Simulator
 from game.engine.rules.state import MatchState, Phase
 
-PhaseApply = Callable[[MatchState, object, Simulator], Result]
-
-#: The phase -> module table (``finished`` accepts only the common inputs).
-PHASE_APPLY: dict[Phase, PhaseApply] = {
-    Phase.LAG: lag.apply,
-    Phase.CHOOSE_BREAK: opening.apply,
-    Phase.OPENING_PLACEMENT: opening.apply,
-    Phase.PLAY: play.apply,
-    Phase.EXTRA_VISITS: play.apply,
-    Phase.SHOOTOUT: shootout.apply,
-    Phase.FINISHED: lambda state, inp, simulate: dispatch({}, state, inp, simulate),
+#: The phase -> its module's handler table (``finished`` accepts only the common inputs).
+PHASE_HANDLERS: dict[Phase, Handlers] = {
+    Phase.LAG: lag.HANDLERS,
+    Phase.CHOOSE_BREAK: opening.HANDLERS,
+    Phase.OPENING_PLACEMENT: opening.HANDLERS,
+    Phase.PLAY: play.HANDLERS,
+    Phase.EXTRA_VISITS: play.HANDLERS,
+    Phase.SHOOTOUT: shootout.HANDLERS,
+    Phase.FINISHED: {},
 }
 
 
@@ -40,7 +36,7 @@ def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
     handler = online.HANDLERS.get(type(inp))
     if handler is not None:
         return handler(state, inp, simulate)
-    state, outcome = PHASE_APPLY[state.phase](state, inp, simulate)
+    state, outcome = dispatch(PHASE_HANDLERS[state.phase], state, inp, simulate)
     if isinstance(inp, Lag | ChooseBreak | Place | Shoot):
         state = online.with_timeouts_reset(state, inp.player)
     return state, outcome
@@ -61,4 +57,4 @@ def check_member_at_table(state: MatchState, inp: object) -> None:
         raise refuse("not_your_visit", player=state.actor(side))
 
 
-__all__ = ["PHASE_APPLY", "Outcome", "apply"]
+__all__ = ["PHASE_HANDLERS", "Outcome", "apply"]

@@ -13,7 +13,7 @@ from game.engine.balls import BALL_IDS, CUE_BALL_IDS
 from game.engine.rules.errors import refuse
 from game.engine.rules.inputs import Lag
 from game.engine.rules.lag import LAG_BALLS, decide_lag, judge_lag_shot, lag_start
-from game.engine.rules.phases.flow import Handlers, Outcome, Result, begin, dispatch, done, note
+from game.engine.rules.phases.flow import Handlers, Outcome, Result, begin, done, note
 from game.engine.rules.simulator import Simulator
 from game.engine.rules.state import LagState, MatchState, Phase, ShootoutStage, Vec2, table_of
 from game.engine.rules.strike import parse_strike
@@ -66,7 +66,3 @@ def lag(state: MatchState, inp: Lag, simulate: Simulator) -> Result:
 
 
 HANDLERS: Handlers = {Lag: lag}
-
-
-def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
-    return dispatch(HANDLERS, state, inp, simulate)

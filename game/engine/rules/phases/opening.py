@@ -9,7 +9,7 @@ import dataclasses
 
 from game.engine.rules.errors import RuleError, refuse
 from game.engine.rules.inputs import ChooseBreak, Place
-from game.engine.rules.phases.flow import Handlers, Outcome, Result, begin, dispatch, done, note, place_target
+from game.engine.rules.phases.flow import Handlers, Outcome, Result, begin, done, note, place_target
 from game.engine.rules.placement import opening_placement_error
 from game.engine.rules.simulator import Simulator
 from game.engine.rules.state import LagState, MatchState, Phase, ShootoutStage, Visit, table_of
@@ -68,7 +68,3 @@ def place_white2(state: MatchState, inp: Place, simulate: Simulator) -> Result:
 
 
 HANDLERS: Handlers = {ChooseBreak: choose_break, Place: place_white2}
-
-
-def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
-    return dispatch(HANDLERS, state, inp, simulate)

@@ -24,7 +24,6 @@ from game.engine.rules.phases.flow import (
     Outcome,
     Result,
     begin,
-    dispatch,
     done,
     end_visit,
     finish,
@@ -191,7 +190,3 @@ def touch_foul(state: MatchState, inp: TouchFoul, simulate: Simulator) -> Result
 
 
 HANDLERS: Handlers = {Place: place_in_hand, Shoot: shoot, TouchFoul: touch_foul}
-
-
-def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
-    return dispatch(HANDLERS, state, inp, simulate)

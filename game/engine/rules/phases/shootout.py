@@ -9,7 +9,7 @@ import dataclasses
 from game.engine.rules.inputs import ChooseBreak, Lag, Place, Shoot, TouchFoul
 from game.engine.rules.phases import lag as lag_phase
 from game.engine.rules.phases import opening, play
-from game.engine.rules.phases.flow import Handlers, Outcome, Result, dispatch, done, finish, next_visit
+from game.engine.rules.phases.flow import Handlers, Outcome, Result, done, finish, next_visit
 from game.engine.rules.simulator import Simulator
 from game.engine.rules.state import MatchState, Shootout
 
@@ -83,7 +83,3 @@ HANDLERS: Handlers = {
     Shoot: shoot,
     TouchFoul: touch_foul,
 }
-
-
-def apply(state: MatchState, inp: object, simulate: Simulator) -> Result:
-    return dispatch(HANDLERS, state, inp, simulate)
