@@ -9,7 +9,9 @@ import json
 import re
 from pathlib import Path
 
-from game.realtime import outbound
+import pytest
+
+from game.realtime import outbound, protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_MD = ROOT / "docs" / "protocol.md"
@@ -95,6 +97,13 @@ def top_level_keys(span: str) -> frozenset[str]:
     return frozenset(keys)
 
 
+def examples(text: str) -> dict[str, frozenset[str]]:
+    """The match socket's example messages (one JSON line each): type -> the fields of its `d`."""
+    part = section(text, "## Server → client (match socket)")
+    lines = re.findall(r'^(\{"t": .*\})$', part, flags=re.MULTILINE)
+    return {message["t"]: frozenset(message["d"]) for message in map(json.loads, lines)}
+
+
 def documented(text: str) -> tuple[dict[str, set[frozenset[str] | None]], set[str], set[str]]:
     """(type -> its documented field sets (None: documented as an object described elsewhere), the match
     socket's versioned types, its unversioned types)."""
@@ -128,6 +137,9 @@ def mismatches(text: str, samples: list[outbound.Message]) -> list[str]:
             found.append(f"{sample.T}: not in docs/protocol.md")
         elif frozenset(wire["d"]) not in forms and None not in forms:
             found.append(f"{sample.T}: sends {sorted(wire['d'])}, documented {[sorted(f or ()) for f in forms]}")
+        example = examples(text).get(sample.T)
+        if example is not None and sample.T != "clock" and frozenset(wire["d"]) != example:
+            found.append(f"{sample.T}: sends {sorted(wire['d'])}, its example has {sorted(example)}")
     typed = {sample.T for sample in samples}
     found += [f"{t}: documented, not typed" for t in sorted(unversioned - typed)]
     if versioned != outbound.EVENT_TYPES:
@@ -169,6 +181,8 @@ def test_the_doc_check_could_fail() -> None:
     ]
     seek = text.replace('"d": {"reason": "cancelled"}', '"d": {"why": "cancelled"}')
     assert seek != text and mismatches(seek, SAMPLES) == ["seek_ended: sends ['reason'], documented [['why']]"]
+    example = text.replace('{"t": "beat", "d": {"v": 42}}', '{"t": "beat", "d": {"version": 42}}')
+    assert example != text and mismatches(example, SAMPLES) == ["beat: sends ['v'], its example has ['version']"]
     untyped = text.replace("| `beat` | no |", "| `heartbeat` | no |")
     assert "heartbeat: documented, not typed" in mismatches(untyped, SAMPLES)
     assert mismatches(text, SAMPLES[1:]) == ["error: documented, not typed"]
@@ -196,3 +210,40 @@ def test_wire_forms_are_the_protocols() -> None:
     assert outbound.Pong().to_wire() == {"t": "pong", "d": {}}
     event = outbound.encoded_event("shot", {"a": 1}, 4, '{"a":1}')
     assert outbound.dumps(event) == outbound.dumps(dict(outbound.versioned("shot", {"a": 1}, 4)))
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_versioned_events_carry_the_documented_fields() -> None:
+    """The events a match stores and sends (built by the services, sent as `outbound.versioned`) have the
+    fields docs/protocol.md's table gives them: a match started, two lags, the choice, a placement and a
+    resignation, played through the one service entry."""
+    from game.accounts.services import guest_create
+    from game.matches.selectors.match_state import engine_names
+    from game.matches.services import match_create, match_input, match_join
+    from tests.support import inputs
+    from tests.support.play_support import LAG_LOSING, LAG_WINNING, WHITE2_OPENING
+
+    first, second = guest_create(), guest_create()
+    match, _ = match_create(user=first, rated=False, time_limit=None, shot_clock=None)
+    joined = match_join(match_id=match.pk, user=second)
+    match.refresh_from_db()
+    seat = dict(zip(engine_names(match), (first, second), strict=True))
+    winner, loser = list(seat)
+    events = list(joined.events)
+    for user, message in (
+        (seat[winner], inputs.lag(LAG_WINNING)),
+        (seat[loser], inputs.lag(LAG_LOSING)),
+        (seat[winner], inputs.choose_break(True)),
+        (seat[loser], inputs.place("white2", *WHITE2_OPENING)),
+        (seat[loser], protocol.Resign(ack=5)),
+    ):
+        events += match_input(match_id=match.pk, user=user, message=message).events
+    fields, _, _ = documented(PROTOCOL_MD.read_text())
+    seen = {event["t"] for event in events}
+    assert {"shot", "choice", "placed", "finished"} <= seen
+    for event in events:
+        (documented_fields,) = fields[event["t"]]
+        assert documented_fields is not None
+        extra = {"ack", "verdict"} if event["t"] == "finished" else set()  # "+ ack, verdict after resign"
+        assert set(event["d"]) == documented_fields | extra, event["t"]
