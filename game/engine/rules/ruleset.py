@@ -80,19 +80,7 @@ class Ruleset:
         for key in sorted(data):
             if key not in known:
                 raise RuleError("bad_ruleset", f"unknown ruleset field {key!r}")
-            default = getattr(cls, key)
-            value = data[key]
-            if isinstance(default, bool):
-                if not isinstance(value, bool):
-                    raise RuleError("bad_ruleset", f"ruleset field {key} must be true or false")
-            elif isinstance(default, int):
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise RuleError("bad_ruleset", f"ruleset field {key} must be an integer")
-            else:
-                if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                    raise RuleError("bad_ruleset", f"ruleset field {key} must be a finite number")
-                value = float(value)
-            values[key] = value
+            values[key] = _field_value(key, getattr(cls, key), data[key])
         ruleset = cls(**values)
         if not 0.05 <= ruleset.ball_diameter <= 0.08:
             raise RuleError("bad_ruleset", "ball_diameter must be between 0.05 and 0.08 m")
@@ -101,6 +89,22 @@ class Ruleset:
         if ruleset.extra_visits_each < 0 or ruleset.shootout_visits < 1 or ruleset.target_score < 1:
             raise RuleError("bad_ruleset", "extra visits are 0 or more, shoot-out visits and the target 1 or more")
         return ruleset
+
+
+def _field_value(key: str, default: object, value: object) -> object:
+    """A ruleset field's value, of its default's type: a boolean, an integer, or a finite number (as a
+    float)."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise RuleError("bad_ruleset", f"ruleset field {key} must be true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError("bad_ruleset", f"ruleset field {key} must be an integer")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RuleError("bad_ruleset", f"ruleset field {key} must be a finite number")
+    return float(value)
 
 
 #: The ruleset's field names in order (`Ruleset.as_dict`).

@@ -117,32 +117,46 @@ def rolled_in_along_cushion(shot: Any, ball: str, table: TableSpec) -> bool:
     contact_from: float | None = None
     rail: str | None = None
     while t > 0:
-        step = MAX_STEP if speed <= TRAVEL_STEP / MAX_STEP else TRAVEL_STEP / speed
-        t_next = max(0.0, t - step)
-        while stops and stops[0] >= t:
-            stops.pop(0)
-        crossed = bool(stops) and stops[0] > t_next
-        if crossed:
-            t_next = stops[0]
+        t_next, crossed = _step_back(t, speed, stops)
         point = shot.position_at(ball, t_next)
         moved = math.hypot(point[0] - prev[0], point[1] - prev[1])
         travel += moved
         speed = _speed_before(shot, ball, t_next, point) if crossed else moved / (t - t_next)
         t, prev = t_next, point
         touching = _touching_cushion(point, noses, limit)
-        if contact_from is None:
-            if touching is not None:
-                contact_from, rail = travel, touching
-            elif travel > POCKET_APPROACH * D:
-                return False
-        else:
-            if touching != rail:
-                return False
-            if travel - contact_from >= D:
-                return True
+        if contact_from is None and touching is not None:
+            contact_from, rail = travel, touching
+        decided = _along_the_rail(touching, rail, travel, contact_from, D)
+        if decided is not None:
+            return decided
         if travel == 0.0 and t < drop - 1.0:
             return False
     return False
+
+
+def _step_back(t: float, speed: float, stops: list[float]) -> tuple[float, bool]:
+    """The time of the walk's next sample before ``t``, and whether it is an event time (``stops``,
+    latest first, from which the times at or after ``t`` are dropped)."""
+    step = MAX_STEP if speed <= TRAVEL_STEP / MAX_STEP else TRAVEL_STEP / speed
+    t_next = max(0.0, t - step)
+    while stops and stops[0] >= t:
+        stops.pop(0)
+    crossed = bool(stops) and stops[0] > t_next
+    return (stops[0] if crossed else t_next), crossed
+
+
+def _along_the_rail(
+    touching: str | None, rail: str | None, travel: float, contact_from: float | None, D: float
+) -> bool | None:
+    """After a sample of the walk back: False once the ball is too far from the drop without a rail or
+    has left its rail, True once it has followed the rail one diameter, None to walk on."""
+    if contact_from is None:
+        return False if travel > POCKET_APPROACH * D else None
+    if touching != rail:
+        return False
+    if travel - contact_from >= D:
+        return True
+    return None
 
 
 def _speed_before(shot: Any, ball: str, t: float, at: tuple[float, float]) -> float:
