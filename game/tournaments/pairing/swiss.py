@@ -9,6 +9,8 @@ K-3.1) goes to whoever has had it less often, so seats stay balanced where that 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from game.tournaments.pairing.results import Game, Result
 
 
@@ -19,37 +21,59 @@ def swiss_round_count(entries: int) -> int:
 
 def swiss_pairings(entries: list[int], results: list[Result]) -> list[Game]:
     """The next round's games for `entries` (seed order) after `results`; byes last."""
-    points = {entry: 0.0 for entry in entries}
-    met: dict[int, list[int]] = {entry: [] for entry in entries}
-    seat0 = {entry: 0 for entry in entries}
-    had_bye = {entry: False for entry in entries}
-    for result in results:
-        points[result.first] = points.get(result.first, 0.0) + result.first_points
-        if result.second is None:
-            had_bye[result.first] = True
-            continue
-        points[result.second] = points.get(result.second, 0.0) + result.second_points
-        met.setdefault(result.first, []).append(result.second)
-        met.setdefault(result.second, []).append(result.first)
-        seat0[result.first] = seat0.get(result.first, 0) + 1
+    tally = _tally(entries, results)
     seed = {entry: i for i, entry in enumerate(entries)}
-    ranked = sorted(entries, key=lambda e: (-points[e], seed[e]))
+    ranked = sorted(entries, key=lambda e: (-tally.points[e], seed[e]))
     bye: int | None = None
     if len(ranked) % 2:
-        candidates = [e for e in reversed(ranked) if not had_bye[e]] or list(reversed(ranked))
-        for candidate in candidates:
-            rest = [e for e in ranked if e != candidate]
-            if _pair(rest, met, strict=True) is not None:
-                bye = candidate
-                break
-        if bye is None:
-            bye = candidates[0]
+        bye = _bye(ranked, tally)
         ranked = [e for e in ranked if e != bye]
+    met, seat0 = tally.met, tally.seat0
     pairs = _pair(ranked, met, strict=True) or _pair(ranked, met, strict=False) or []
     games = [Game(a, b) if (seat0[a], seed[a]) <= (seat0[b], seed[b]) else Game(b, a) for a, b in pairs]
     if bye is not None:
         games.append(Game(bye, None))
     return games
+
+
+@dataclass
+class _Tally:
+    """Each entry's points, opponents met, games in the first seat, and whether it had a bye."""
+
+    points: dict[int, float]
+    met: dict[int, list[int]]
+    seat0: dict[int, int]
+    had_bye: dict[int, bool]
+
+
+def _tally(entries: list[int], results: list[Result]) -> _Tally:
+    tally = _Tally(
+        points={entry: 0.0 for entry in entries},
+        met={entry: [] for entry in entries},
+        seat0={entry: 0 for entry in entries},
+        had_bye={entry: False for entry in entries},
+    )
+    for result in results:
+        tally.points[result.first] = tally.points.get(result.first, 0.0) + result.first_points
+        if result.second is None:
+            tally.had_bye[result.first] = True
+            continue
+        tally.points[result.second] = tally.points.get(result.second, 0.0) + result.second_points
+        tally.met.setdefault(result.first, []).append(result.second)
+        tally.met.setdefault(result.second, []).append(result.first)
+        tally.seat0[result.first] = tally.seat0.get(result.first, 0) + 1
+    return tally
+
+
+def _bye(ranked: list[int], tally: _Tally) -> int:
+    """Who rests in an odd field: the lowest ranked without a bye yet whose rest leaves a pairing with
+    no rematch (the lowest without a bye, if none does)."""
+    candidates = [e for e in reversed(ranked) if not tally.had_bye[e]] or list(reversed(ranked))
+    for candidate in candidates:
+        rest = [e for e in ranked if e != candidate]
+        if _pair(rest, tally.met, strict=True) is not None:
+            return candidate
+    return candidates[0]
 
 
 def _pair(ranked: list[int], met: dict[int, list[int]], *, strict: bool) -> list[tuple[int, int]] | None:

@@ -17,7 +17,7 @@ from typing import Any
 from game.matches.selectors.match_result import TIME_MARK, WINNER_MARK
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.pairing.double_loss import is_finished
-from game.tournaments.pairing.double_loss_state import records
+from game.tournaments.pairing.double_loss_state import Record, records
 from game.tournaments.selectors.draw import draw_state, drawn_pairings, is_drawn
 from game.tournaments.selectors.tournaments import PLAYED, out_rounds, result_marks
 
@@ -74,33 +74,7 @@ def wall_chart(*, tournament: Tournament) -> dict[str, Any] | None:
     cells: dict[int, list[ChartCell]] = {entrant: [] for entrant in state.event.entrants}
     losses: dict[int, int] = {}
     for pairing in pairings:
-        played = pairing.status == TournamentPairing.Status.DONE
-        marks = result_marks(pairing)
-        scored = played and pairing.how == TournamentPairing.How.PLAYED
-        assert pairing.second_id is not None  # the draw gives no byes
-        sides = ((pairing.first_id, pairing.second_id), (pairing.second_id, pairing.first_id))
-        scores = (pairing.first_score, pairing.second_score)
-        # A game decided with no winner (both sides absent) counts as the first's win, as the draw does.
-        winner = (pairing.winner_id or pairing.first_id) if played else None
-        for side, (entrant, other) in enumerate(sides):
-            won = None if winner is None else winner == entrant
-            if won is False:
-                losses[entrant] = losses.get(entrant, 0) + 1
-            games = len(cells[entrant]) + 1
-            cells[entrant].append(
-                ChartCell(
-                    round=games,
-                    opponent=position[other],
-                    opponent_name=names.get(other, "?"),
-                    score=scores[side] if scored else None,
-                    opponent_score=scores[1 - side] if scored else None,
-                    won=won,
-                    loss=losses.get(entrant, 0) if won is False else 0,
-                    out=won is False and table[entrant].out_after == games,
-                    mark=(WINNER_MARK if marks["shootout"] else TIME_MARK if marks["on_time"] else "") if won else "",
-                    table=pairing.table if not played else None,
-                )
-            )
+        _add_cells(cells, losses, pairing, position=position, names=names, table=table)
     rounds = max((len(line) for line in cells.values()), default=0)
     finished = is_finished(state)
     out_round = out_rounds(state)
@@ -121,3 +95,47 @@ def wall_chart(*, tournament: Tournament) -> dict[str, Any] | None:
         for entrant in state.event.entrants
     ]
     return {"rounds": list(range(1, rounds + 1)), "lines": lines, "finished": finished}
+
+
+def _add_cells(
+    cells: dict[int, list[ChartCell]],
+    losses: dict[int, int],
+    pairing: TournamentPairing,
+    *,
+    position: dict[int, int],
+    names: dict[int, str],
+    table: dict[int, Record],
+) -> None:
+    """A game's cell on each of its players' lines: the opponent, the scores once played, the loss it
+    counts and whether it put the player out, the winner's mark, the table while it is to be played."""
+    played = pairing.status == TournamentPairing.Status.DONE
+    marks = result_marks(pairing)
+    scored = played and pairing.how == TournamentPairing.How.PLAYED
+    assert pairing.second_id is not None  # the draw gives no byes
+    sides = ((pairing.first_id, pairing.second_id), (pairing.second_id, pairing.first_id))
+    # Each side's own score and its opponent's, once played.
+    scores: tuple[tuple[int | None, int | None], ...] = ((None, None), (None, None))
+    if scored:
+        scores = ((pairing.first_score, pairing.second_score), (pairing.second_score, pairing.first_score))
+    # A game decided with no winner (both sides absent) counts as the first's win, as the draw does.
+    winner = (pairing.winner_id or pairing.first_id) if played else None
+    mark = WINNER_MARK if marks["shootout"] else TIME_MARK if marks["on_time"] else ""
+    for side, (entrant, other) in enumerate(sides):
+        won = None if winner is None else winner == entrant
+        if won is False:
+            losses[entrant] = losses.get(entrant, 0) + 1
+        games = len(cells[entrant]) + 1
+        cells[entrant].append(
+            ChartCell(
+                round=games,
+                opponent=position[other],
+                opponent_name=names.get(other, "?"),
+                score=scores[side][0],
+                opponent_score=scores[side][1],
+                won=won,
+                loss=losses.get(entrant, 0) if won is False else 0,
+                out=won is False and table[entrant].out_after == games,
+                mark=mark if won else "",
+                table=pairing.table if not played else None,
+            )
+        )

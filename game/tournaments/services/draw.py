@@ -152,6 +152,30 @@ def draw_again(
     to a replay; a correction keeps a game's time), games that ended together in the order the
     program lists them (double_loss.redraw). A stored game the new draw has keeps its row; one it
     has not is lost."""
+    outcomes = _outcomes_in_order(event, games, pairings, taken_out)
+    new = redraw(event, outcomes)
+    by_key = {game_key(game): pairings[index] for index, game in enumerate(games)}
+    stored = [by_key.get(game_key(game)) for game in new.games]
+    taken_by_key = {(out.round, frozenset((out.first, out.second))): out for out in taken_out}
+    taken = {
+        index: taken_by_key[game_key(game)]
+        for index, (game, row) in enumerate(zip(new.games, stored, strict=True))
+        if row is None and game_key(game) in taken_by_key
+    }
+    kept = {p.pk for p in stored if p is not None}
+    unplayed = [
+        row
+        for game, row in zip(new.games, stored, strict=True)
+        if row is not None and not game.played and row.status == TournamentPairing.Status.DONE
+    ]
+    return DrawnAgain(new, stored, taken, [p for p in pairings if p.pk not in kept], unplayed)
+
+
+def _outcomes_in_order(
+    event: Event, games: Sequence[Game], pairings: list[TournamentPairing], taken_out: Sequence[TakenOut]
+) -> dict[GameKey, Outcome]:
+    """The results of `games` and of the games `taken_out`, each ranked by when it came in (a game
+    with no time last), games that ended together in the program's list order."""
     never = datetime.datetime.max.replace(tzinfo=datetime.UTC)
     fed: list[tuple[datetime.datetime, tuple[int, ...], GameKey, Outcome]] = []
     for index, game in enumerate(games):
@@ -172,23 +196,7 @@ def draw_again(
                 )
             )
     fed.sort(key=lambda item: (item[0], item[1]))
-    outcomes = {key: replace(outcome, rank=rank) for rank, (_, _, key, outcome) in enumerate(fed)}
-    new = redraw(event, outcomes)
-    by_key = {game_key(game): pairings[index] for index, game in enumerate(games)}
-    stored = [by_key.get(game_key(game)) for game in new.games]
-    taken_by_key = {(out.round, frozenset((out.first, out.second))): out for out in taken_out}
-    taken = {
-        index: taken_by_key[game_key(game)]
-        for index, (game, row) in enumerate(zip(new.games, stored, strict=True))
-        if row is None and game_key(game) in taken_by_key
-    }
-    kept = {p.pk for p in stored if p is not None}
-    unplayed = [
-        row
-        for game, row in zip(new.games, stored, strict=True)
-        if row is not None and not game.played and row.status == TournamentPairing.Status.DONE
-    ]
-    return DrawnAgain(new, stored, taken, [p for p in pairings if p.pk not in kept], unplayed)
+    return {key: replace(outcome, rank=rank) for rank, (_, _, key, outcome) in enumerate(fed)}
 
 
 @dataclass(frozen=True)

@@ -60,30 +60,12 @@ def _clean(
     knockout_from: Any = None,
     tables: Any = None,
 ) -> dict[str, Any]:
-    errors: list[tuple[str | Promise, dict[str, object]]] = []
+    errors: _Problems = []
     name = (name or "").strip()
     if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1]:
         errors.append((gettext_noop("the name is %(least)s to %(most)s characters"), _range(NAME_LENGTH)))
-    if format not in Tournament.Format.values:
-        errors.append((gettext_noop("choose a format"), {}))
-    elif format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT:
-        knockout_rounds = (KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST)
-        if (
-            isinstance(knockout_from, bool)
-            or not isinstance(knockout_from, int)
-            or not knockout_rounds[0] <= knockout_from <= knockout_rounds[1]
-        ):
-            errors.append(
-                (gettext_noop("the knockout starts from a round from %(least)s to %(most)s"), _range(knockout_rounds))
-            )
-    else:
-        knockout_from = None  # only the knockout variant has the setting; the form may send one anyway
-    if kind not in Tournament.Kind.values:
-        errors.append((gettext_noop("choose singles or teams"), {}))
-    elif kind == Tournament.Kind.SINGLES:
-        team_size = 1
-    elif team_size not in TEAM_SIZES:
-        errors.append((gettext_noop("a team has %(least)s to %(most)s players"), _range(TEAM_SIZES)))
+    knockout_from = _checked_knockout_from(format, knockout_from, errors)
+    team_size = _checked_team_size(kind, team_size, errors)
     if isinstance(max_entries, bool) or not isinstance(max_entries, int):
         errors.append((gettext_noop("the number of entries is a whole number"), {}))
     elif not ENTRIES_RANGE[0] <= max_entries <= ENTRIES_RANGE[1]:
@@ -93,18 +75,8 @@ def _clean(
     else:
         errors.extend(event_clock_problems(clock))
     if tables is not None:
-        if isinstance(tables, bool) or not isinstance(tables, int) or not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
-            errors.append((gettext_noop("an event at the club has %(least)s to %(most)s tables"), _range(TABLES_RANGE)))
-        elif format not in DRAWN_FORMATS:
-            errors.append((gettext_noop("an event at the club is played as a double-loss draw"), {}))
-        elif kind != Tournament.Kind.SINGLES:
-            errors.append((gettext_noop("an event at the club is for single players"), {}))
-    if not isinstance(starts_at, datetime.datetime):
-        errors.append((gettext_noop("give a start time"), {}))
-    elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
-        errors.append((gettext_noop("the start time is in the past"), {}))
-    elif starts_at >= STARTS_RANGE[1]:
-        errors.append((gettext_noop("an event starts before %(year)s"), {"year": STARTS_RANGE[1].year}))
+        _check_tables(tables, format=format, kind=kind, errors=errors)
+    _check_start(starts_at, errors)
     if errors:
         raise TournamentError("bad_value", *errors[0], more=errors[1:])
     return {
@@ -119,6 +91,61 @@ def _clean(
         "knockout_from": knockout_from,
         "tables": tables,
     }
+
+
+#: What is wrong with a form's values, in the order the form shows them: the words and their values.
+_Problems = list[tuple[str | Promise, dict[str, object]]]
+
+
+def _checked_knockout_from(format: str, knockout_from: Any, errors: _Problems) -> Any:
+    """The format chosen, and its knockout round for the knockout variant (None for the others, which
+    have no such setting though the form may send one)."""
+    if format not in Tournament.Format.values:
+        errors.append((gettext_noop("choose a format"), {}))
+    elif format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT:
+        knockout_rounds = (KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST)
+        if (
+            isinstance(knockout_from, bool)
+            or not isinstance(knockout_from, int)
+            or not knockout_rounds[0] <= knockout_from <= knockout_rounds[1]
+        ):
+            errors.append(
+                (gettext_noop("the knockout starts from a round from %(least)s to %(most)s"), _range(knockout_rounds))
+            )
+    else:
+        return None
+    return knockout_from
+
+
+def _checked_team_size(kind: str, team_size: int, errors: _Problems) -> int:
+    """Singles or teams chosen, and the team's size (1 for singles)."""
+    if kind not in Tournament.Kind.values:
+        errors.append((gettext_noop("choose singles or teams"), {}))
+    elif kind == Tournament.Kind.SINGLES:
+        return 1
+    elif team_size not in TEAM_SIZES:
+        errors.append((gettext_noop("a team has %(least)s to %(most)s players"), _range(TEAM_SIZES)))
+    return team_size
+
+
+def _check_tables(tables: Any, *, format: str, kind: str, errors: _Problems) -> None:
+    """An event at the club: its tables, played as a double-loss draw by single players."""
+    if isinstance(tables, bool) or not isinstance(tables, int) or not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
+        errors.append((gettext_noop("an event at the club has %(least)s to %(most)s tables"), _range(TABLES_RANGE)))
+    elif format not in DRAWN_FORMATS:
+        errors.append((gettext_noop("an event at the club is played as a double-loss draw"), {}))
+    elif kind != Tournament.Kind.SINGLES:
+        errors.append((gettext_noop("an event at the club is for single players"), {}))
+
+
+def _check_start(starts_at: Any, errors: _Problems) -> None:
+    """A start time, not in the past, before the last year Kaiza takes."""
+    if not isinstance(starts_at, datetime.datetime):
+        errors.append((gettext_noop("give a start time"), {}))
+    elif starts_at < timezone.now() - datetime.timedelta(seconds=START_SLACK):
+        errors.append((gettext_noop("the start time is in the past"), {}))
+    elif starts_at >= STARTS_RANGE[1]:
+        errors.append((gettext_noop("an event starts before %(year)s"), {"year": STARTS_RANGE[1].year}))
 
 
 def tournament_create(
@@ -176,6 +203,25 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
     players = [user, *(teammates or [])]
+    _check_team(tournament, user=user, players=players)
+    profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
+    if tournament.rated and any(profiles.get(p.pk) is None or profiles[p.pk].is_guest for p in players):
+        raise TournamentError("needs_account", gettext_noop("rated tournaments need registered accounts"))
+    _check_not_entered(tournament, players=players)
+    if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
+        raise TournamentError("full", gettext_noop("this tournament is full"))
+    ratings = [profiles[p.pk].rating if p.pk in profiles else 1500.0 for p in players]
+    names = [profiles[p.pk].display_name if p.pk in profiles else p.username for p in players]
+    entry = TournamentEntry.objects.create(
+        tournament=tournament, name=" & ".join(names), rating=sum(ratings) / len(ratings)
+    )
+    for position, player in enumerate(players):
+        TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user=player, position=position)
+    return entry
+
+
+def _check_team(tournament: Tournament, *, user: Any, players: list[Any]) -> None:
+    """Accounts, as many as the tournament's team size, each named once, each a member of the club."""
     if any(not isinstance(p, User) for p in players):
         raise TournamentError("bad_value", gettext_noop("name each team-mate by their account"))
     if len(players) != tournament.team_size:
@@ -194,31 +240,23 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
                 gettext_noop("%(name)s is not a member of this club"),
                 {"name": _display_name(player)},
             )
-    profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
-    if tournament.rated and any(profiles.get(p.pk) is None or profiles[p.pk].is_guest for p in players):
-        raise TournamentError("needs_account", gettext_noop("rated tournaments need registered accounts"))
+
+
+def _check_not_entered(tournament: Tournament, *, players: list[Any]) -> None:
+    """Nobody of the entry in another entry of the tournament."""
     taken = TournamentEntryMember.objects.filter(tournament=tournament, user__in=players).order_by(
         "entry_id", "position"
     )
     first_taken = taken.select_related("user").first()
-    if first_taken is not None:
-        if tournament.kind == Tournament.Kind.TEAMS:
-            raise TournamentError(
-                "already_entered",
-                gettext_noop("%(name)s already plays in another entry of this tournament"),
-                {"name": _display_name(first_taken.user)},
-            )
-        raise TournamentError("already_entered", gettext_noop("already entered in this tournament"))
-    if TournamentEntry.objects.filter(tournament=tournament).count() >= tournament.max_entries:
-        raise TournamentError("full", gettext_noop("this tournament is full"))
-    ratings = [profiles[p.pk].rating if p.pk in profiles else 1500.0 for p in players]
-    names = [profiles[p.pk].display_name if p.pk in profiles else p.username for p in players]
-    entry = TournamentEntry.objects.create(
-        tournament=tournament, name=" & ".join(names), rating=sum(ratings) / len(ratings)
-    )
-    for position, player in enumerate(players):
-        TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user=player, position=position)
-    return entry
+    if first_taken is None:
+        return
+    if tournament.kind == Tournament.Kind.TEAMS:
+        raise TournamentError(
+            "already_entered",
+            gettext_noop("%(name)s already plays in another entry of this tournament"),
+            {"name": _display_name(first_taken.user)},
+        )
+    raise TournamentError("already_entered", gettext_noop("already entered in this tournament"))
 
 
 def _display_name(user: User) -> str:
