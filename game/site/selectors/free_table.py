@@ -127,14 +127,13 @@ def placed_event(engine: Match, ball: str) -> dict[str, Any]:
 def shot_event(engine: Match, shoot: protocol.Shoot) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play ``shoot`` for ``PLAYER`` on ``engine`` (RuleError if the engine refuses it): the ``shot``
     event to draw and the verdict."""
-    call, strike = shoot.call.as_dict(), shoot.strike.as_dict()
-    outcome = engine.shoot(PLAYER, call=call, strike=strike)
+    outcome = engine.shoot(PLAYER, call=shoot.call, strike=shoot.strike)
     verdict = dict(outcome.verdict)
     data = {
         "kind": "shot",
         "player": PLAYER,
-        "call": call,
-        "strike": strike,
+        "call": shoot.call.as_dict(),
+        "strike": shoot.strike.as_dict(),
         "verdict": verdict,
         "segments": outcome.shot.segments,
         "state": state_of(engine.snapshot()),
