@@ -316,14 +316,7 @@ def club_register(*, club: Club) -> list[dict[str, Any]]:
             row.best = place
         if row.last is None or starts_at > row.last:
             row.last = starts_at
-    played = TournamentPairing.objects.filter(
-        tournament__club=club, status=TournamentPairing.Status.DONE, second__isnull=False
-    ).exclude(how=TournamentPairing.How.BYE)
-    for first, second, winner in played.values_list("first_id", "second_id", "winner_id"):
-        for entry in (first, second):
-            if entry in owner:
-                figures[owner[entry]].games += 1
-                figures[owner[entry]].wins += int(winner == entry)
+    _count_games(club, owner, figures)
     return [
         {
             "id": p.pk,
@@ -337,3 +330,15 @@ def club_register(*, club: Club) -> list[dict[str, Any]]:
         }
         for p in players
     ]
+
+
+def _count_games(club: Club, owner: dict[int, int], figures: dict[int, PlayerFigures]) -> None:
+    """Each register player's games played and won at the club's events (byes are no games)."""
+    played = TournamentPairing.objects.filter(
+        tournament__club=club, status=TournamentPairing.Status.DONE, second__isnull=False
+    ).exclude(how=TournamentPairing.How.BYE)
+    for first, second, winner in played.values_list("first_id", "second_id", "winner_id"):
+        for entry in (first, second):
+            if entry in owner:
+                figures[owner[entry]].games += 1
+                figures[owner[entry]].wins += int(winner == entry)

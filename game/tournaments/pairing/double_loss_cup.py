@@ -100,14 +100,19 @@ def cup_size(opening: Sequence[Game], lots: Sequence[int]) -> int:
     for game in opening:
         if game.winner is not None or game.second is None:
             continue
-        one, other = by_entrant[game.first], by_entrant[game.second]
-        if one.losses == 0 and other.losses == 0:
-            least, most = least + 2, most + 2
-        elif one.losses == 1 and other.losses == 1:
-            least, most = least + 1, most + 1
-        else:
-            least, most = least + 1, most + 2
+        fewest, more = _still_in_after(by_entrant[game.first], by_entrant[game.second])
+        least, most = least + fewest, most + more
     return _power_of_two(least) if _power_of_two(least) == _power_of_two(most) else 0
+
+
+def _still_in_after(one: _Standing, other: _Standing) -> tuple[int, int]:
+    """How few and how many of a game's two players are still in after it, however it ends: both
+    without a loss stay in, both with one loss leave one in, and one of each leaves one or both."""
+    if one.losses == 0 and other.losses == 0:
+        return 2, 2
+    if one.losses == 1 and other.losses == 1:
+        return 1, 1
+    return 1, 2
 
 
 def _power_of_two(count: int) -> int:

@@ -113,32 +113,45 @@ def board_winner(*, sides: tuple[int, int], fields: tuple[object, ...], result: 
         score(value, field=field, target=target)
     reached = [s >= target for s in values]
     if result.ended == AT_TARGET:
-        if reached.count(True) != 1:
-            raise TournamentError(
-                "bad_value",
-                gettext_noop("a game finished at the target has one player at %(target)s or more"),
-                {"target": target},
-            )
-        return sides[reached.index(True)]
+        return _winner_at_target(sides, reached, target)
     if result.ended == ON_TIME:
-        if any(reached):
-            raise TournamentError(
-                "bad_value",
-                gettext_noop("a player at %(target)s won at the target, not on time"),
-                {"target": target},
-            )
-        if values[0] == values[1]:
-            raise TournamentError(
-                "bad_value", gettext_noop("level on time is not an end: the game went to the shoot-out")
-            )
-        return sides[0 if values[0] > values[1] else 1]
-    if result.shootout_winner not in sides:
+        return _winner_on_time(sides, values, reached, target)
+    return _winner_of_the_shootout(sides, reached, result.shootout_winner)
+
+
+def _winner_at_target(sides: tuple[int, int], reached: list[bool], target: int) -> int:
+    """K-9.1: the one player at the target."""
+    if reached.count(True) != 1:
+        raise TournamentError(
+            "bad_value",
+            gettext_noop("a game finished at the target has one player at %(target)s or more"),
+            {"target": target},
+        )
+    return sides[reached.index(True)]
+
+
+def _winner_on_time(sides: tuple[int, int], values: tuple[int, int], reached: list[bool], target: int) -> int:
+    """K-11.1: the one ahead when the time is up, neither at the target."""
+    if any(reached):
+        raise TournamentError(
+            "bad_value",
+            gettext_noop("a player at %(target)s won at the target, not on time"),
+            {"target": target},
+        )
+    if values[0] == values[1]:
+        raise TournamentError("bad_value", gettext_noop("level on time is not an end: the game went to the shoot-out"))
+    return sides[0 if values[0] > values[1] else 1]
+
+
+def _winner_of_the_shootout(sides: tuple[int, int], reached: list[bool], winner: int | None) -> int:
+    """K-11.4: the shoot-out's winner, named; one who reached the target must be him."""
+    if winner not in sides:
         raise TournamentError("bad_value", gettext_noop("choose the winner of the shoot-out"))
     if all(reached):
         raise TournamentError("bad_value", gettext_noop("only one player can reach the target"))
-    if any(reached) and sides[reached.index(True)] != result.shootout_winner:
+    if any(reached) and sides[reached.index(True)] != winner:
         raise TournamentError("bad_value", gettext_noop("the player who reached the target won the shoot-out"))
-    return int(result.shootout_winner)
+    return int(winner)
 
 
 def _locked_pairing(pairing_id: int) -> tuple[TournamentPairing, Tournament]:

@@ -40,6 +40,29 @@ def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | 
     if pairing.status != TournamentPairing.Status.DONE or pairing.second_id is None:
         raise TournamentError("not_finished", gettext_noop("only a played pairing's result can be fixed"))
     drawn = is_drawn(tournament)
+    _check_fixable(tournament, pairing, winner_entry_id, drawn=drawn)
+    before = _result_record(pairing)
+    points = pairing_points(tournament, pairing, winner_entry_id)
+    pairing_decide(
+        pairing,
+        winner=winner_entry_id,
+        how=TournamentPairing.How.FIXED,
+        points=points,
+        scores=(pairing.first_score, pairing.second_score),
+        result_code=pairing.result_code,
+    )
+    TournamentResultFix.objects.create(
+        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
+    )
+    _after_the_fix(tournament, drawn=drawn)
+    return pairing
+
+
+def _check_fixable(
+    tournament: Tournament, pairing: TournamentPairing, winner_entry_id: int | None, *, drawn: bool
+) -> None:
+    """The new winner is one of the two (or none, a draw, where the format has draws), and no later
+    round or drawn game was made from the result it replaces."""
     elimination = tournament.format in selectors.ELIMINATIONS
     if winner_entry_id not in (pairing.first_id, pairing.second_id) and not (
         winner_entry_id is None and not (elimination or drawn)
@@ -55,19 +78,11 @@ def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | 
             "drawn_on",
             gettext_noop("a later game of one of its players was drawn from this result: it cannot change"),
         )
-    before = _result_record(pairing)
-    points = pairing_points(tournament, pairing, winner_entry_id)
-    pairing_decide(
-        pairing,
-        winner=winner_entry_id,
-        how=TournamentPairing.How.FIXED,
-        points=points,
-        scores=(pairing.first_score, pairing.second_score),
-        result_code=pairing.result_code,
-    )
-    TournamentResultFix.objects.create(
-        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_result_record(pairing)
-    )
+
+
+def _after_the_fix(tournament: Tournament, *, drawn: bool) -> None:
+    """A drawn event's draw goes on from the fixed result (reopened if it is no longer over); a
+    finished event's placings are made again."""
     if drawn:
         if tournament.status == Tournament.Status.FINISHED and not draw.draw_is_over(tournament):
             draw.draw_reopen(tournament)
@@ -76,7 +91,6 @@ def tournament_result_fix(*, user: Any, pairing_id: int, winner_entry_id: int | 
         draw_advance(tournament, game_now())
     elif tournament.status == Tournament.Status.FINISHED:
         tournament_finish(tournament)  # the winner may have changed
-    return pairing
 
 
 def _result_record(pairing: TournamentPairing) -> dict[str, Any]:
