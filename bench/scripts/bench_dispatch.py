@@ -1,6 +1,6 @@
 """What reading one client frame costs a consumer's loop: Channels' own loop (`await_many_dispatch`
-over the client and the socket's channel on the layer) against the plain loop the match socket uses
-(game.realtime.socket_lifecycle.NoConnectionHopMixin, `reads_own_channel` False).
+over the client and the socket's channel on the layer) against a plain loop, which the match socket used
+until its gain proved within the load benchmark's noise (docs/decisions/channels-dispatch.md).
 
 A benchmark, not a test: it prints microseconds a frame for each, with the host's speed. Each loop
 reads `--frames` frames from an ASGI-like receive (an asyncio queue fed by another task one frame a

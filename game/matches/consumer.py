@@ -104,8 +104,6 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
     beat_grace = VersionedOutbox.beat_grace
     #: Rate-limited messages tolerated (burst, per second) before the socket is closed as a flood.
     flood_limit: tuple[float, float] = (50.0, 5.0)
-    #: The hub delivers everything this socket gets from the server; nothing is sent to its channel.
-    reads_own_channel = False
 
     # --- lifecycle ----------------------------------------------------------------------------------
 

@@ -19,15 +19,14 @@ import logging
 from typing import Any
 
 from autobahn.exception import Disconnected  # daphne's websocket library (a dependency: pyproject.toml)
-from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from game.common.ratelimit import socket_give, socket_slots, socket_take
 from game.common.reader_language import scope_language
+from kaiza_site.server.channels_dispatch import NoConnectionHopMixin
 
 logger = logging.getLogger(__name__)
 
@@ -59,49 +58,6 @@ def _released(task: asyncio.Task[Any]) -> None:
         logger.error("socket cleanup failed", exc_info=task.exception())
 
 
-class NoConnectionHopMixin:
-    """Channels 4.2+ runs `close_old_connections` in the one thread-sensitive sync thread before *every*
-    message a consumer handles. Every aim relay and event then queued behind all database work of the
-    process (the load benchmark's aim relay waited hundreds of ms for it). Our handlers touch the
-    database only through `game.common.db.db_async` (Channels' `database_sync_to_async` in a pool), which
-    closes stale connections itself in the thread that uses them, so the hop is skipped.
-
-    A consumer that nothing ever sends to on the channel layer (`reads_own_channel` False: the match
-    socket hears its client, and the process's hub calls it directly: game.realtime.hub) reads its
-    client's messages one after another (`__call__`). Channels' own loop watches the client and the
-    socket's channel at once: a task and an `asyncio.wait` over both for every frame, and a receive
-    pending on the layer for every socket: 18.5 us a frame against 6.5 for the plain loop
-    (bench/scripts/bench_dispatch.py, `timeit` 58 ms), at a few thousand
-    aims a second a few points of the core that relays them. Either way one message is handled at a
-    time, in order."""
-
-    #: Whether anything is sent to this socket's own channel (`channel_name`) on the channel layer.
-    reads_own_channel = True
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if self.reads_own_channel:
-            await super().__call__(scope, receive, send)  # type: ignore[misc]
-            return
-        # What Channels' AsyncConsumer.__call__ (4.x, pinned in pyproject.toml) sets up, less the
-        # channel's receive: the layer (the hub's, and its unique channel name for the connection rows).
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[attr-defined]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-        self.base_send = send
-        try:
-            while True:
-                await self.dispatch(await receive())
-        except StopConsumer:
-            pass
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-
 class CleanCloseMixin(NoConnectionHopMixin):
     """Every way a socket ends runs the same cleanup (`release`), once: the client leaving, our own
     close (flood, unknown match), a handler failing (closed with 4011, the failure logged), and the
@@ -110,6 +66,8 @@ class CleanCloseMixin(NoConnectionHopMixin):
     are ignored: a send on a closed socket raised `Disconnected` out of the error handler before, and
     the cleanup never ran (a flooding player stayed "connected" for good)."""
 
+    #: The socket's ASGI scope, set by Channels' `AsyncConsumer.__call__`.
+    scope: dict[str, Any]
     closing = False
     released = False
     #: The server's direct frame path for this socket (`kaiza.frames`: kaiza_site.server.daphne_server), or None.
@@ -166,7 +124,7 @@ class CleanCloseMixin(NoConnectionHopMixin):
                 self.closing = True
 
         try:
-            await super().__call__(scope, receive, guarded_send)
+            await super().__call__(scope, receive, guarded_send)  # type: ignore[misc]
         finally:
             await self.release_once()
 

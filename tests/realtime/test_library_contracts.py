@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import RequestFactory
 
-from kaiza_site.server import allauth_login_key, write_through
+from kaiza_site.server import allauth_login_key, channels_dispatch, write_through
 
 
 def parameters(function: Any) -> list[str]:
@@ -112,6 +112,43 @@ def test_autobahn_frames_a_prepared_message_as_the_direct_path_writes_it() -> No
     prepared = WebSocketServerFactory().prepareMessage(b"hello")
     # An unmasked server text frame: FIN + text opcode, the length, the payload.
     assert prepared.payloadHybi == b"\x81\x05hello"
+
+
+# --- Channels: kaiza_site.server.channels_dispatch ---------------------------------------------------
+
+
+def test_channels_dispatch_is_the_handler_lookup_and_the_database_hop() -> None:
+    """The mixin's dispatch is Channels' less the hop: it fails here if Channels' does more."""
+    from channels.consumer import AsyncConsumer
+
+    assert parameters(AsyncConsumer.dispatch) == ["self", "message"]
+    calls = [
+        line.strip()
+        for line in inspect.getsource(AsyncConsumer.dispatch).splitlines()
+        if line.strip().startswith(("await", "handler =", "raise"))
+    ]
+    assert calls == [
+        "handler = getattr(self, get_handler_name(message), None)",
+        "await aclose_old_connections()",
+        "await handler(message)",
+        'raise ValueError("No handler for message type %s" % message["type"])',
+    ]
+
+
+async def test_the_mixin_dispatches_by_type_as_channels_does() -> None:
+    from channels.consumer import AsyncConsumer
+
+    heard: list[dict[str, Any]] = []
+
+    class Consumer(channels_dispatch.NoConnectionHopMixin, AsyncConsumer):
+        async def websocket_receive(self, message: dict[str, Any]) -> None:
+            heard.append(message)
+
+    consumer = Consumer()
+    await consumer.dispatch({"type": "websocket.receive", "text": "aim"})
+    assert heard == [{"type": "websocket.receive", "text": "aim"}]
+    with pytest.raises(ValueError, match=r"No handler for message type lobby\.update"):
+        await consumer.dispatch({"type": "lobby.update"})
 
 
 # --- allauth: kaiza_site.server.allauth_login_key --------------------------------------------------
