@@ -24,12 +24,10 @@ BUDGET = 15
 EXCEPTIONS: dict[str, int] = {
     "game.matches.selectors.replays.match_replay_steps": 26,
     "game.site.selectors.practice._act": 26,
-    "game.matches.selectors.history.notice_params": 25,
     "game.matches.services.results.results_record": 25,
     "game.realtime.protocol._message": 25,
     "game.teams.results.team_results_record": 24,
     "game.tournaments.services.kaavio.kaavio_import": 23,
-    "game.matches.selectors.history.history_entry": 22,
     "game.realtime.hub.MatchHub.dispatch": 22,
     "game.tournaments.pairing.double_loss_endgame._best": 22,
     "game.tournaments.pairing.double_loss_search.search_round": 22,

@@ -125,6 +125,14 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
         # The rule ids that decided it: the shot list links each to its anchor on /rules/.
         "rules": [rule for rule in verdict.get("rules") or [] if isinstance(rule, str)],
     }
+    _by_type(entry, t, data, reason)
+    entry["words"] = entry_words(t, data, verdict, entry["text"])
+    return entry
+
+
+def _by_type(entry: dict[str, Any], t: str, data: dict[str, Any], reason: str) -> None:
+    """What an event of type `t` changes in its entry: a lag's kind, a choice's words, a notice's
+    text (no player's), a finish's (or an abort's) winner and reason."""
     if t == "shot":
         entry["kind"] = "lag" if data.get("kind") == "lag" else "shot"
     elif t == "placed":
@@ -141,8 +149,6 @@ def history_entry(t: str, v: int, data: dict[str, Any]) -> dict[str, Any] | None
         entry["player"] = result.get("winner", data.get("winner"))
         entry["text"] = str(result.get("text") or data.get("reason") or "")
         entry["points"], entry["penalty"], entry["foul"], entry["call"] = 0, 0, None, None
-    entry["words"] = entry_words(t, data, verdict, entry["text"])
-    return entry
 
 
 def match_history(*, match: Match, limit: int = HISTORY_LIMIT) -> dict[str, Any]:
@@ -177,16 +183,31 @@ def notice_params(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[s
     the same line announce it the same way, once."""
     if not before or not after or after.get("phase") == "finished":
         return []
-    notices: list[tuple[str, dict[str, Any]]] = []
     rules = after.get("ruleset") or {}
     extra_each = int(rules.get("extra_visits_each", 2))
     shootout_visits = int(rules.get("shootout_visits", 10))
-    was, now = before.get("clock") or {}, after.get("clock") or {}
+    return [
+        *_clock_notices(before.get("clock") or {}, after.get("clock") or {}, extra_each=extra_each),
+        *_phase_change_notices(before, after, extra_each=extra_each, shootout_visits=shootout_visits),
+    ]
+
+
+def _clock_notices(was: dict[str, Any], now: dict[str, Any], *, extra_each: int) -> list[tuple[str, dict[str, Any]]]:
+    """K-11.1: the players warned before the time limit, then the time up."""
+    notices: list[tuple[str, dict[str, Any]]] = []
     limit, warning = now.get("limit"), now.get("warning")
     if now.get("warned") and not was.get("warned") and limit is not None and warning is not None:
         notices.append(("time_warning", {"seconds": float(limit) - float(warning)}))
     if now.get("expired") and not was.get("expired"):
         notices.append(("time_up", {"extra_each": extra_each}))
+    return notices
+
+
+def _phase_change_notices(
+    before: dict[str, Any], after: dict[str, Any], *, extra_each: int, shootout_visits: int
+) -> list[tuple[str, dict[str, Any]]]:
+    """The two more visits each begin (K-11.1), the shoot-out (K-11.2), its sudden death (K-11.4)."""
+    notices: list[tuple[str, dict[str, Any]]] = []
     phase_was, phase = before.get("phase"), after.get("phase")
     if phase == "extra_visits" and phase_was != "extra_visits":
         last = next((p.get("name") for p in after.get("players") or [] if p.get("cue_ball") == "white2"), None)
