@@ -25,8 +25,8 @@ from game.engine.rules.match import TIMEOUTS_TO_LOSE
 from game.engine.rules.ruleset import Ruleset
 from game.engine.rules.state import table_for
 from game.engine.table import TableSpec, kaisa_table
+from game.matches.selectors.team_seats import team_lineup, team_name, team_place
 from game.models import Match, Profile, Shot
-from game.teams.selectors import team_lineup, team_name, team_place
 
 # The three settings below are read at each call, not at import: a test's settings
 # override, or a server given other values, is obeyed by the code already loaded.

@@ -25,10 +25,10 @@ from game.matches.selectors.match_state import (
     state_of,
 )
 from game.matches.selectors.snapshot_parts import Parts, SnapshotParts
+from game.matches.selectors.team_seats import team_info, team_lineup, team_seats
 from game.models import ChatMessage, Match, MatchConnection, MatchEvent, Profile
 from game.models.tournaments import TournamentPairing
 from game.realtime import outbound
-from game.teams.selectors import team_info, team_lineup, team_seats
 
 #: A client further behind than this gets a full snapshot instead of the missed events.
 CATCH_UP_MAX_EVENTS = 50

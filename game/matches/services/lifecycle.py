@@ -20,12 +20,12 @@ from game.engine.rules import RuleError
 from game.matches.clock_presets import GAME_MINUTES, EventClock, EventClockError, event_clock_check
 from game.matches.selectors.match_state import AnyUser, clock_info, deadline_next, engine_names, seat_of, state_of
 from game.matches.selectors.matches import match_info
+from game.matches.selectors.team_seats import team_lineup
 from game.matches.services.base import Applied, MatchError, lock, store_event
 from game.matches.services.inputs import apply_input, reset_shot_clock
 from game.matches.services.presence import refresh_grace
 from game.models import Club, Match, Membership
 from game.realtime import protocol
-from game.teams.selectors import team_lineup
 from game.tournaments.selectors.tournaments import reserved_player
 
 TIME_LIMIT_RANGE = (GAME_MINUTES[0] * 60, GAME_MINUTES[1] * 60)
