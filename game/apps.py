@@ -75,3 +75,28 @@ class GameConfig(AppConfig):
             heartbeat=connections.match_heartbeat,
             wake_bot=schedule_bot_turn,
         )
+
+        # What the match code needs of the domains built on it (it imports none: game.matches.hooks).
+        from game.accounts.services import bot_user_for_level, profile_ensure
+        from game.chat import selectors as chat_selectors
+        from game.chat import services as chat_services
+        from game.matches.hooks import register as match_hooks
+        from game.ratings.results import pair_results_record
+        from game.ratings.selectors import reason_text
+        from game.site.selectors.practice import shot_practice_code
+        from game.teams.results import team_results_record
+        from game.tournaments.selectors.tournaments import awaiting_teams, reserved_player
+
+        match_hooks(
+            profile_ensure=profile_ensure,
+            bot_user=bot_user_for_level,
+            reserved_player=reserved_player,
+            teams_awaited=awaiting_teams,
+            pair_result=pair_results_record,
+            team_result=team_results_record,
+            unrated_reason_text=reason_text,
+            chat_recent=chat_selectors.chat_recent,
+            chat_post=chat_services.chat_post,
+            chat_report=chat_services.chat_report,
+            practice_code=shot_practice_code,
+        )

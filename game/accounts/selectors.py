@@ -14,7 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from game.common import glicko2
-from game.common.names import name_key
+from game.common.glicko2 import rating_label
+from game.common.names import name_key, profile_name
+from game.matches.selectors.match_state import match_scores
 from game.models import Match, Profile, RatingChange, TeamSeat
 from game.ratings.selectors import reason_text
 
@@ -27,11 +29,6 @@ who stopped playing blocks the people who are playing."""
 
 LEADERBOARD_PAGE_SIZE = 25
 RECENT_MATCHES = 15
-
-
-def rating_label(*, rating: float, deviation: float) -> str:
-    """The rating as players read it: whole points, with "?" while provisional (glicko2.is_provisional)."""
-    return f"{round(rating)}{'?' if glicko2.is_provisional(deviation) else ''}"
 
 
 def player_get(*, display_name: str) -> Profile | None:
@@ -216,24 +213,6 @@ def _unrated_text(match: Match) -> str | None:
     if result is None or not result.unrated_reason:
         return None
     return reason_text(result.unrated_reason)
-
-
-def profile_name(*, user: Any) -> str:
-    """A user's display name, tolerant of a deleted user or a missing profile."""
-    if user is None:
-        return "(gone)"
-    profile = getattr(user, "profile", None)
-    return profile.display_name if profile is not None else user.get_username()
-
-
-def match_scores(*, match: Match) -> tuple[int, int]:
-    """Both seats' scores from the stored snapshot (0 when it has none yet)."""
-    players = (match.snapshot or {}).get("players") or []
-    scores = [0, 0]
-    for i, player in enumerate(players[:2]):
-        value = player.get("score") if isinstance(player, dict) else None
-        scores[i] = int(value) if isinstance(value, int | float) else 0
-    return scores[0], scores[1]
 
 
 def player_stats(*, profile: Profile) -> dict[str, Any]:

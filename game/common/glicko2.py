@@ -177,3 +177,8 @@ def rate_team_match(
         [rate(member, [Result(second_mean, first_score)]) for member in first],
         [rate(member, [Result(first_mean, 1.0 - first_score)]) for member in second],
     )
+
+
+def rating_label(*, rating: float, deviation: float) -> str:
+    """The rating as players read it: whole points, with "?" while provisional (`is_provisional`)."""
+    return f"{round(rating)}{'?' if is_provisional(deviation) else ''}"

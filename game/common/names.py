@@ -14,6 +14,7 @@ uses the same key.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 
 def name_normal(text: str) -> str:
@@ -135,3 +136,11 @@ def register_key(text: str) -> str:
     tuominen", "sari makela" and "Оlli" with a Cyrillic О are last week's Olli Tuominen and Sari
     Mäkelä."""
     return _fold_latin_marks(name_key(name_clean(text)).translate(REGISTER_FOLDS))
+
+
+def profile_name(*, user: Any) -> str:
+    """A user's display name, tolerant of a deleted user or a missing profile."""
+    if user is None:
+        return "(gone)"
+    profile = getattr(user, "profile", None)
+    return profile.display_name if profile is not None else user.get_username()

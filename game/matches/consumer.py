@@ -21,12 +21,12 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext_noop
 
-from game.chat import services as chat_services
 from game.common.db import CONNECT, DATABASE_FAILURES, db_async
 from game.common.ratelimit import TokenBucket, socket_allows, socket_owner
 from game.common.reader_language import error_message, scope_language
 from game.matches import bot_runner
 from game.matches import services as match_services
+from game.matches.hooks import HOOKS
 from game.matches.selectors import matches as match_selectors
 from game.matches.services import rematch as rematch_services
 from game.realtime import fanout as realtime
@@ -283,15 +283,14 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
 
     async def handle_chat(self, message: protocol.Chat | protocol.ChatReport) -> None:
         """A chat message stored then relayed to its channel's readers, or a report of one (answered
-        to the reporter alone). The rules are the service's (game.chat.services, docs/chat.md)."""
+        to the reporter alone). The rules are the chat's (game.chat.services, docs/chat.md), handed
+        over as hooks (game.matches.hooks)."""
         try:
             if isinstance(message, protocol.ChatReport):
-                await db_async(chat_services.chat_report)(
-                    match_id=self.match_id, user=self.user, message_id=message.message_id
-                )
+                await db_async(HOOKS.chat_report)(match_id=self.match_id, user=self.user, message_id=message.message_id)
                 await self.send_message(outbound.ChatReported(message.message_id))
                 return
-            posted = await db_async(chat_services.chat_post)(
+            posted = await db_async(HOOKS.chat_post)(
                 match_id=self.match_id,
                 user=self.user,
                 text=message.text,

@@ -3,6 +3,7 @@ rating, the records). Imported by game/models/__init__.py, which re-exports it."
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -53,3 +54,23 @@ class Profile(models.Model):
         if update_fields is not None and "display_name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
+
+    def count_match(self, *, played_at: datetime, best_break: int, finished: bool, won: bool | None) -> None:
+        """Count a match this player played into his records and save them: the one place for a
+        one-to-one and a team match alike. A finished match adds a game (and a win or a loss, none
+        for a draw: `won` None); an aborted one only its best break and when it was played."""
+        fields = ["last_played_at"]
+        self.last_played_at = played_at
+        if best_break > self.best_break:
+            self.best_break = best_break
+            fields.append("best_break")
+        if finished:
+            self.games_played += 1
+            fields.append("games_played")
+            if won is True:
+                self.games_won += 1
+                fields.append("games_won")
+            elif won is False:
+                self.games_lost += 1
+                fields.append("games_lost")
+        self.save(update_fields=fields)

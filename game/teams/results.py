@@ -1,11 +1,12 @@
 """Counting a finished team match into its members' records: games played, won and lost,
 best breaks, and, only when a club tournament rated the match, their ratings (docs/teams.md).
 
-`results_record` hands team matches here, in the same transaction that finishes the match. The
-decision whether the result is rated is simpler than a one-to-one match's: team matches are casual
-unless created rated (which only a tournament does, through `team_match_create(rated=True)`); a rated
-one is refused for an aborted match or a guest member. The one-to-one farming guards (two-shot
-minimum, the pair's daily limit) do not apply: the tournament makes the pairings.
+`game.matches.services.results.results_record` hands team matches here (a hook game.apps registers),
+in the same transaction that finishes the match. The decision whether the result is rated is simpler
+than a one-to-one match's: team matches are casual unless created rated (which only a tournament
+does, through `team_match_create(rated=True)`); a rated one is refused for an aborted match or a
+guest member. The one-to-one farming guards (two-shot minimum, the pair's daily limit) do not apply:
+the tournament makes the pairings.
 """
 
 from __future__ import annotations
@@ -32,21 +33,12 @@ def team_results_record(*, match: Match, breaks: dict[str, int]) -> list[dict]:
         if profile is None:
             continue
         teams[team].append(profile)
-        fields = ["last_played_at"]
-        profile.last_played_at = played_at
-        best = breaks.get(profile.display_name, 0)
-        if best > profile.best_break:
-            profile.best_break = best
-            fields.append("best_break")
-        if finished:
-            profile.games_played += 1
-            fields.append("games_played")
-            if winner_team is not None:
-                won = winner_team == team
-                profile.games_won += int(won)
-                profile.games_lost += int(not won)
-                fields.append("games_won" if won else "games_lost")
-        profile.save(update_fields=fields)
+        profile.count_match(
+            played_at=played_at,
+            best_break=breaks.get(profile.display_name, 0),
+            finished=finished,
+            won=None if winner_team is None else winner_team == team,
+        )
     reason: str | None = None
     if not match.rated:
         reason = "casual"

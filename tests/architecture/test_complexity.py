@@ -24,9 +24,8 @@ BUDGET = 15
 EXCEPTIONS: dict[str, int] = {
     "game.matches.selectors.replays.match_replay_steps": 26,
     "game.site.selectors.practice._act": 26,
-    "game.matches.services.results.results_record": 25,
     "game.realtime.protocol._message": 25,
-    "game.teams.results.team_results_record": 24,
+    "game.teams.results.team_results_record": 21,
     "game.tournaments.services.kaavio.kaavio_import": 23,
     "game.realtime.hub.MatchHub.dispatch": 22,
     "game.tournaments.pairing.double_loss_endgame._best": 22,

@@ -12,10 +12,11 @@ from typing import Any
 from django.db.models import Count
 from django.db.models.functions import Coalesce
 
-from game.accounts.selectors import match_scores, profile_name, rating_label
 from game.common import glicko2
+from game.common.glicko2 import rating_label
+from game.common.names import profile_name
 from game.engine.table import kaisa_table
-from game.matches.selectors.match_state import fresh_since, match_table
+from game.matches.selectors.match_state import fresh_since, match_scores, match_table
 from game.models import Match, MatchConnection
 
 LIVE_LIMIT = 100

@@ -13,9 +13,9 @@ from typing import Any
 from django.utils import translation
 
 from game.engine.rules import words
+from game.matches.hooks import HOOKS
 from game.matches.selectors.match_state import engine_names
 from game.models import Match, MatchEvent, RatingChange, TeamSeat
-from game.ratings.selectors import reason_text
 
 HOW_CODES: tuple[str, ...] = ("target", "resign", "shot_clock", "abandoned", "time_limit", "shootout", "aborted")
 #: KaisaKaavio's mark of the winner's score (`45v`), written where a game was decided in the shoot-out.
@@ -116,7 +116,7 @@ def match_result(
     unrated_words = None
     if match.rated and not rating_changes:
         code = unrated or "aborted"
-        reason_words = reason_text(code)
+        reason_words = HOOKS.unrated_reason_text(code)
         unrated_words = unrated_reason_words(code)
     winner_seat = names.index(winner) if winner is not None and winner in names else None
     return {
@@ -140,7 +140,7 @@ def unrated_reason_words(code: str) -> dict[str, str]:
 
     def in_language(language: str) -> str:
         with translation.override(language):
-            return reason_text(code)
+            return HOOKS.unrated_reason_text(code)
 
     return words.in_every_language(in_language)
 

@@ -269,3 +269,13 @@ def rolling_left(match: Match, now: float) -> float:
     if isinstance(at, bool) or not isinstance(at, int | float):
         return 0.0
     return max(0.0, float(at) + segments_duration(last.segments) / float(settings.KAIZA_ANIMATION_RATE) - now)
+
+
+def match_scores(*, match: Match) -> tuple[int, int]:
+    """Both seats' scores from the stored snapshot (0 when it has none yet)."""
+    players = (match.snapshot or {}).get("players") or []
+    scores = [0, 0]
+    for i, player in enumerate(players[:2]):
+        value = player.get("score") if isinstance(player, dict) else None
+        scores[i] = int(value) if isinstance(value, int | float) else 0
+    return scores[0], scores[1]

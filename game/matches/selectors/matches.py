@@ -9,8 +9,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, NullIf
 
-from game.accounts.selectors import profile_name
-from game.chat.selectors import chat_recent
+from game.common.names import profile_name
+from game.matches.hooks import HOOKS
 from game.matches.selectors.history import match_history
 from game.matches.selectors.match_result import match_stored_result
 from game.matches.selectors.match_state import (
@@ -126,7 +126,7 @@ def match_snapshot_message(*, match_id: str, user: AnyUser) -> dict[str, Any] | 
         "history": parts.history,
         "result": parts.result,
         # The recent chat this reader may read (unversioned, so a reload or reconnect loses none).
-        "chat": SNAPSHOT_PARTS.chat(parts, role, top, lambda: chat_recent(match_id=match.pk, role=role)),
+        "chat": SNAPSHOT_PARTS.chat(parts, role, top, lambda: HOOKS.chat_recent(match_id=match.pk, role=role)),
     }
     last = parts.last_shot
     if last is not None and last["started_at"] >= time.time() - LAST_SHOT_WINDOW:

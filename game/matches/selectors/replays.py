@@ -16,13 +16,14 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
-from game.accounts.selectors import match_scores, profile_name
+from game.common.names import profile_name
 from game.engine import ENGINE_VERSION
 from game.engine.replay import record_shots, replayed
+from game.matches.hooks import HOOKS
 from game.matches.selectors.history import verdict_words
 from game.matches.selectors.match_result import match_stored_result, result_in, score_line
+from game.matches.selectors.match_state import match_scores
 from game.models import Match, MatchEvent, Shot
-from game.site.selectors.practice import position_from_segments
 
 REPLAY_FORMAT = "kaiza-replay/1"
 REPLAYABLE = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -199,8 +200,7 @@ def _practice_code(shot: Shot) -> str | None:
         return None
     params = (shot.verdict or {}).get("params") if isinstance(shot.verdict, dict) else None
     cue = params.get("cue") if isinstance(params, dict) else None
-    position = position_from_segments(shot.segments, cue)
-    return position.code if position is not None else None
+    return HOOKS.practice_code(shot.segments, cue)
 
 
 def replay_run(*, record: dict[str, Any]) -> dict[str, Any]:

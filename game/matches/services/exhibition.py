@@ -24,8 +24,8 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from game.accounts.services import bot_user_for_level
 from game.common.clock import game_now
+from game.matches.hooks import HOOKS
 from game.matches.services.lifecycle import start
 from game.models import Match, Profile
 
@@ -60,7 +60,7 @@ def match_exhibition_ensure() -> Match | None:
     two computer players' rows are locked while it looks."""
     if not settings.KAIZA_SHOWCASE or Match.objects.filter(status=Match.Status.ACTIVE).exists():
         return None
-    bots = [bot_user_for_level(level=level) for level in EXHIBITION_LEVELS]
+    bots = [HOOKS.bot_user(level=level) for level in EXHIBITION_LEVELS]
     with transaction.atomic():
         list(Profile.objects.select_for_update().filter(user__in=bots).order_by("pk"))
         if Match.objects.filter(status=Match.Status.ACTIVE).exists():

@@ -13,11 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from game.accounts.services import bot_user_for_level, profile_ensure
 from game.common.clock import game_now
 from game.engine.rules import Match as EngineMatch
 from game.engine.rules import RuleError
 from game.matches.clock_presets import GAME_MINUTES, EventClock, EventClockError, event_clock_check
+from game.matches.hooks import HOOKS
 from game.matches.selectors.match_state import AnyUser, clock_info, deadline_next, engine_names, seat_of, state_of
 from game.matches.selectors.matches import match_info
 from game.matches.selectors.team_seats import team_lineup
@@ -26,7 +26,6 @@ from game.matches.services.inputs import apply_input, reset_shot_clock
 from game.matches.services.presence import refresh_grace
 from game.models import Club, Match, Membership
 from game.realtime import protocol
-from game.tournaments.selectors.tournaments import reserved_player
 
 TIME_LIMIT_RANGE = (GAME_MINUTES[0] * 60, GAME_MINUTES[1] * 60)
 SHOT_CLOCK_RANGE = (5, 600)
@@ -101,7 +100,7 @@ def match_create(
     `clock`: an event's clock and target (game/matches/clock_presets.py), else `time_limit` alone.
 
     Returns the match and the events to publish (the `started` event of a bot match)."""
-    profile = profile_ensure(user=user)
+    profile = HOOKS.profile_ensure(user=user)
     if rated and profile.is_guest:
         raise MatchError("needs_account", gettext_noop("rated matches need a registered account"))
     if rated and opponent_bot_level is not None:
@@ -127,7 +126,7 @@ def match_create(
             ruleset=ruleset,
         )
         if opponent_bot_level is not None:
-            bot = bot_user_for_level(level=opponent_bot_level)
+            bot = HOOKS.bot_user(level=opponent_bot_level)
             match = Match.objects.select_for_update().get(pk=match.pk)
             match.player2 = bot
             events.append(start(match, game_now()))
@@ -137,7 +136,7 @@ def match_create(
 
 def match_join(*, match_id: str, user: User) -> Applied:
     """Take the open seat; the match starts (lag phase) and everyone on the page hears `started`."""
-    profile = profile_ensure(user=user)
+    profile = HOOKS.profile_ensure(user=user)
     with transaction.atomic():
         match = lock(match_id)
         if seat_of(match, user) is not None:
@@ -146,7 +145,7 @@ def match_join(*, match_id: str, user: User) -> Applied:
             raise MatchError("choose_team", gettext_noop("this is a team match: choose the team you join"))
         if match.status != Match.Status.OPEN or match.player2_id is not None:
             raise MatchError("seat_taken", gettext_noop("this match has no open seat"))
-        reserved = reserved_player(match=match)
+        reserved = HOOKS.reserved_player(match=match)
         if reserved is not None and reserved != user.pk:
             raise MatchError("reserved", gettext_noop("this tournament match is for its paired players only"))
         if match.challenged_id is not None and match.challenged_id != user.pk:
@@ -173,7 +172,7 @@ def match_cancel(*, match_id: str, user: User) -> Applied:
         if match.status != Match.Status.OPEN or match.player1_id != user.pk:
             refusal = gettext_noop("only the creator can cancel a match still waiting for an opponent")
             raise MatchError("not_allowed", refusal)
-        if reserved_player(match=match) is not None:
+        if HOOKS.reserved_player(match=match) is not None:
             refusal = gettext_noop("a tournament match is not cancelled: it is played or forfeited")
             raise MatchError("tournament_match", refusal)
         match.status = Match.Status.ABORTED

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from game.common.clock import game_now
+from game.matches.hooks import HOOKS
 from game.matches.selectors.match_state import (
     AnyUser,
     bot_seats,
@@ -23,7 +24,6 @@ from game.matches.selectors.match_state import (
 from game.matches.services.base import lock
 from game.models import Match, MatchConnection
 from game.signals import seat_arrived
-from game.tournaments.selectors.tournaments import awaiting_teams
 
 
 def connected_seats(match: Match, now: float) -> set[int]:
@@ -38,11 +38,11 @@ def connected_seats(match: Match, now: float) -> set[int]:
 def refresh_grace(match: Match, now: float, connected: set[int] | None = None) -> bool:
     """Start the disconnect grace for an absent player, or stop it when they are back; True if changed.
     None while a tournament team match waits for its teams: the tournament's no-show clock decides
-    then (:func:`game.tournaments.selectors.tournaments.awaiting_teams`), the grace only once both have come.
+    then (`HOOKS.teams_awaited`, game.tournaments' `awaiting_teams`), the grace only once both have come.
     `connected`: the seats that are there, when the caller read them already (the input path does,
     in the statement that locks the row: game.matches.services.rows)."""
     before = (match.grace_seat, match.grace_deadline)
-    if match.status != Match.Status.ACTIVE or awaiting_teams(match=match):
+    if match.status != Match.Status.ACTIVE or HOOKS.teams_awaited(match=match):
         match.grace_seat, match.grace_deadline = None, None
     else:
         if connected is None:

@@ -181,6 +181,13 @@ def position_from_segments(segments: object, cue: object) -> Position | None:
     return position if isinstance(position, Position) else None
 
 
+def shot_practice_code(segments: object, cue: object) -> str | None:
+    """The code of the position a stored shot began from (the replay's "Practise this shot" link),
+    or None: game.matches' `practice_code` hook."""
+    position = position_from_segments(segments, cue)
+    return position.code if position is not None else None
+
+
 def practice_state(position: Position) -> dict[str, Any]:
     """What the page draws for a position: the match socket's ``state`` and the position's code."""
     return {"position": position.code, "state": state_of(position.snapshot())}
