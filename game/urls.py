@@ -6,9 +6,8 @@ from django.urls import path
 from game.clubs import register_views, series_views
 from game.clubs import views as clubs
 from game.lobby import views as challenges
-from game.matches.views import computer, play, watch
 from game.puzzles import views as puzzles
-from game.site.views import catalogue, learn, players, practice
+from game.site.views import catalogue, computer, learn, play, players, practice, watch
 from game.site.views import pages as site
 from game.tournaments import club_views as club_events
 from game.tournaments import screen_views as club_screens

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from game.common.ratelimit import rate_limited
 from game.lobby.services.challenges import challenge_accept, challenge_create, challenge_decline
+from game.matches.forms import match_error_words
 from game.matches.services import MatchError
-from game.matches.views.play import match_error_words
 from game.realtime import fanout as realtime
 
 

@@ -27,7 +27,7 @@ from game.clubs import selectors as club_selectors
 from game.common.clock import game_now
 from game.common.forms import WholeNumberField
 from game.matches.clock_presets import KAISA_RULES, NO_LIMIT, EventClockError, event_clock_make
-from game.matches.views.play import EventClockForm
+from game.matches.forms import EventClockForm
 from game.models import Club
 from game.models.tournaments import Tournament, TournamentPairing
 from game.realtime import fanout as realtime
@@ -88,7 +88,7 @@ def next_quarter_hour(now: float, zone: datetime.tzinfo) -> datetime.datetime:
 
 def refusal_words(error: services.TournamentError) -> str:
     """A refusal in the reader's language: the service marks its words (gettext_noop) and this page
-    translates them, as game/matches/views/play.py does for the match services (docs/i18n.md)."""
+    translates them, as game/matches/forms.py does for the match services (docs/i18n.md)."""
     return error.words(gettext)
 
 

@@ -33,7 +33,7 @@ EXCEPTIONS: dict[str, int] = {
     "game.matches.bot_runner.bot_due": 21,
     "game.tournaments.pairing.double_loss._cup_games": 21,
     "game.management.commands.kaisakaavio.Command._handle": 19,
-    "game.matches.views.play.lobby_create": 19,
+    "game.site.views.play.lobby_create": 19,
     "game.matches.services.deadlines.deadlines_fire_match": 18,
     "game.puzzles.services.puzzle_answer": 18,
     "game.tournaments.pairing.double_loss._cup_search_runs": 18,

@@ -437,8 +437,8 @@ def test_tournament_and_team_refusals_in_the_readers_language() -> None:
     numbers in params; the page that shows one words it in its reader's language, plural forms and all."""
     from django.utils import timezone, translation
 
+    from game.matches.forms import match_error_words
     from game.matches.services import MatchError
-    from game.matches.views.play import match_error_words
     from game.teams.services import team_match_create
     from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create
     from game.tournaments.views import refusal_words

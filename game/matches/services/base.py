@@ -23,7 +23,7 @@ class MatchError(Exception):
     """A refused input, answered as `error {code, message}`; nothing was changed.
 
     `message` stays English (the socket's clients word the code themselves); a message an HTML page may
-    flash is marked with `gettext_noop`, so the page shows it translated (game/matches/views/play.py). A message
+    flash is marked with `gettext_noop`, so the page shows it translated (game/matches/forms.py). A message
     with a name or a number in it is marked with its placeholders (`template`) and `params` fill them:
     `message` is the English filled in, a page translates `template` and fills that."""
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from game.accounts import selectors as player_selectors
 from game.clubs import selectors as club_selectors
 from game.matches.selectors import live as live_selectors
-from game.matches.views.play import seek_time_limit_choices
+from game.site.views.play import seek_time_limit_choices
 
 T = "game/community/"
 

@@ -21,12 +21,12 @@ from game.chat.selectors import chat_for_replay
 from game.common.engine_questions import QuestionRefused, busy_words, engine_question, refusal_response
 from game.common.ratelimit import asker_keys
 from game.engine.analysis import AnalysisError, motion_in_record
+from game.matches.forms import match_error_words
 from game.matches.selectors import analysis as analysis_selectors
 from game.matches.selectors import live as live_selectors
 from game.matches.selectors import replays as replay_selectors
 from game.matches.selectors.match_state import match_table
 from game.matches.services import MatchError, analysis_request, analysis_store_motion, match_exhibition_ensure
-from game.matches.views.play import match_error_words
 from game.models import Match
 
 T = "game/community/"

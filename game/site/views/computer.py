@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 
 from game.accounts.views import player_user
 from game.common.ratelimit import rate_limited
+from game.matches.forms import match_error_words
 from game.matches.services import MatchError, match_create
-from game.matches.views.play import match_error_words
 from game.realtime import fanout as realtime
 
 DEFAULT_LEVEL = 3
