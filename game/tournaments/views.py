@@ -23,7 +23,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from game.clubs import selectors as club_selectors
 from game.common.clock import game_now
 from game.common.forms import WholeNumberField
 from game.matches.clock_presets import KAISA_RULES, NO_LIMIT, EventClockError, event_clock_make
@@ -93,7 +92,7 @@ def refusal_words(error: services.TournamentError) -> str:
 
 
 def _club_or_404(slug: str) -> Club:
-    club = club_selectors.club_get(slug=slug)
+    club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise Http404("No such club")
     return club
