@@ -81,9 +81,9 @@ class GameConfig(AppConfig):
         from game.chat import selectors as chat_selectors
         from game.chat import services as chat_services
         from game.matches.hooks import register as match_hooks
+        from game.practice.selectors.positions import shot_practice_code
         from game.ratings.results import pair_results_record
         from game.ratings.selectors import reason_text
-        from game.site.selectors.practice import shot_practice_code
         from game.teams.results import team_results_record
         from game.tournaments.selectors.tournaments import awaiting_teams, reserved_player
 

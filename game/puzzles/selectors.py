@@ -18,7 +18,7 @@ from game.common.glicko2 import Rating
 from game.engine.analysis.puzzles import SOLVER, THEMES
 from game.matches.selectors.match_state import state_of
 from game.models import Puzzle, PuzzleRating, PuzzleServing
-from game.site.selectors.practice import position_code
+from game.practice.selectors.positions import position_code
 
 #: The themes as players read them (codes of engine.analysis.puzzles.THEMES).
 THEME_WORDS: dict[str, Promise] = {

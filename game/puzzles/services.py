@@ -40,9 +40,7 @@ from game.engine.rules import RuleError
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.matches.selectors.replays import match_replay_record, replay_shots
 from game.models import Match, MatchResult, Puzzle, PuzzleRating, PuzzleServing
-from game.puzzles.selectors import Viewer
-from game.realtime import protocol
-from game.site.selectors.free_table import (
+from game.practice.selectors.free_table import (
     TableAnswer,
     frame,
     placed_event,
@@ -52,6 +50,8 @@ from game.site.selectors.free_table import (
     shot_event,
     verdict_words,
 )
+from game.puzzles.selectors import Viewer
+from game.realtime import protocol
 
 #: What an answer's body may carry: the served token, the shot, and a placement first (from hand).
 ANSWER_KEYS = frozenset({"token", "place", "shoot"})

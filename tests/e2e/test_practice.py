@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from game.site.selectors.practice import Position, read_position
+from game.practice.selectors.positions import Position, read_position
 from tests.e2e import driver, pages
 from tests.e2e.pages import cut_off
 from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.e2e.test_tutorial import cloth, colour_at
-from tests.site.test_practice import POT, SHOT_POT, code
+from tests.practice.test_practice import POT, SHOT_POT, code
 from tests.support.daphne import DaphneServer
 
 

@@ -38,8 +38,8 @@ from game.models import MatchAnalysis, Shot
 from game.site.selectors import engine_board
 from tests.common.pool_jobs import hold_until
 from tests.common.test_engine_pool import STUCK, until
+from tests.practice.test_practice import POT, code
 from tests.site.test_engine_board import ask_from
-from tests.site.test_practice import POT, code
 from tests.support.community_factories import make_player, play_engine_match
 
 pytestmark = pytest.mark.django_db

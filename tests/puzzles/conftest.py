@@ -1,4 +1,4 @@
-"""A puzzle from a hand-made position where a pot is certain (tests/site/test_practice.py's POT): the white
+"""A puzzle from a hand-made position where a pot is certain (tests/practice/test_practice.py's POT): the white
 behind the red by the bottom right pocket, so the engine's best shot is a sure 3-point red and the played
 shot (straight along the table) misses. The analysis is the real one, with its default 24 samples (with 8,
 a lucky kaisa into a middle pocket is valued above the red)."""

@@ -27,12 +27,12 @@ from game.common.engine_pool import (
 )
 from game.engine.analysis import STROKE_NOISE
 from game.models import Match as MatchRow
+from game.practice.selectors.positions import Position, read_position
 from game.site.selectors import engine_board
-from game.site.selectors.practice import Position, read_position
 from game.site.views import practice as practice_views
 from tests.common.pool_jobs import hold_until
 from tests.common.test_engine_pool import STUCK, until
-from tests.site.test_practice import AIM, POT, code
+from tests.practice.test_practice import AIM, POT, code
 from tests.support.community_factories import make_player
 
 pytestmark = pytest.mark.django_db

@@ -51,8 +51,8 @@ from game.engine.balls import BALL_IDS
 from game.engine.replay import record_shots
 from game.engine.table import kaisa_table
 from game.matches.bot_runner import seed_for, think
+from game.practice.selectors.positions import position_code, read_position
 from game.site.selectors.engine_board import forget_answers
-from game.site.selectors.practice import position_code, read_position
 
 ASK_PATH = "/practice/ask/"
 #: Longest wait for one request or move (s): a failure's guard, far beyond any figure the bench prints.

@@ -1,6 +1,6 @@
 """The analysis board: "Ask the engine" on any practice position.
 
-A practice position (its code, :mod:`game.site.selectors.practice`) is what every way to the board
+A practice position (its code, :mod:`game.practice.selectors.positions`) is what every way to the board
 carries: the practice table itself, a replay's "Practise this shot" link, a puzzle's "Open on the
 practice table". The engine's answer is :func:`game.engine.analysis.engine_board`: the three best shots
 (three different calls) with their expected points and success probability under the analysis's stated
@@ -19,8 +19,8 @@ from typing import Any
 from game.engine.analysis import STROKE_NOISE, AnalysisError
 from game.engine.analysis.expected import position_match
 from game.engine.rules import RuleError
-from game.site.selectors.free_table import TableAnswer, read_body, refused, refused_by_rules, verdict_words
-from game.site.selectors.practice import Position, read_position
+from game.practice.selectors.free_table import TableAnswer, read_body, refused, refused_by_rules, verdict_words
+from game.practice.selectors.positions import Position, read_position
 
 #: Answers kept per process, by position code (least recently asked dropped first).
 MAX_KEPT = 256

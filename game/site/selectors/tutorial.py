@@ -27,8 +27,7 @@ from typing import Any
 
 from game.engine.rules import Match, RuleError
 from game.matches.selectors.match_state import state_of
-from game.realtime import protocol
-from game.site.selectors.free_table import (
+from game.practice.selectors.free_table import (
     MAX_BODY_BYTES,
     PARTNER,
     PLAYER,
@@ -42,6 +41,7 @@ from game.site.selectors.free_table import (
     shot_event,
     verdict_words,
 )
+from game.realtime import protocol
 
 __all__ = ["MAX_BODY_BYTES", "PARTNER", "PLAYER", "STEPS", "STEP_IDS", "TryAnswer", "tutorial_step", "tutorial_try"]
 
@@ -103,7 +103,7 @@ class Step:
         return self.balls.get(CUE_BALL) is None
 
     def snapshot(self) -> dict[str, Any]:
-        """The step's hand-written position (game.site.selectors.free_table.position_snapshot)."""
+        """The step's hand-written position (game.practice.selectors.free_table.position_snapshot)."""
         return position_snapshot(self.balls, CUE_BALL)
 
 

@@ -1,6 +1,6 @@
 """The practice table (`/practice/`): the page and its one JSON endpoint.
 
-Thin: positions, codes and shots are :mod:`game.site.selectors.practice` (the engine, nothing stored); these
+Thin: positions, codes and shots are :mod:`game.practice.selectors.positions` (the engine, nothing stored); these
 views read the link's position, count each request against the address's limit, and answer JSON the
 page's module (`static/game/js/pages/practice.js`) draws.
 """
@@ -24,9 +24,9 @@ from game.engine.analysis import STROKE_NOISE, engine_board
 from game.engine.physics.aim import table_for_client
 from game.engine.rules import RuleError
 from game.engine.table import kaisa_table
+from game.practice.selectors.free_table import TableAnswer, refused_by_rules
+from game.practice.selectors.positions import practice_play, practice_state, read_position, start_position
 from game.site.selectors.engine_board import board_reply, keep_answer, kept_answer, read_question
-from game.site.selectors.free_table import TableAnswer, refused_by_rules
-from game.site.selectors.practice import practice_play, practice_state, read_position, start_position
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def practice_try(request: HttpRequest) -> JsonResponse:
-    """POST /practice/play/ with a JSON body (game.site.selectors.practice.practice_play): 200 with the event to
+    """POST /practice/play/ with a JSON body (game.practice.selectors.positions.practice_play): 200 with the event to
     draw and the next position, 400 with an error code for a refused request, 429 past the address's
     limit."""
     try:

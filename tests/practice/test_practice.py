@@ -1,6 +1,6 @@
 """The practice table (`/practice/`). A position travels as a compact code the server checks
-(game/site/selectors/practice.py); each request is judged by the real engine through the free table the
-tutorial shares (game/site/selectors/free_table.py); bad input (overlapping balls, balls off the table, NaN and
+(game/practice/selectors/positions.py); each request is judged by the real engine through the free table the
+tutorial shares (game/practice/selectors/free_table.py); bad input (overlapping balls, balls off the table, NaN and
 infinities, unknown balls, malformed links, oversized bodies) gets an error code and changes nothing;
 nothing is stored; a replay's shots link to their positions."""
 
@@ -18,7 +18,7 @@ from django.test import Client
 from game.engine.balls import BALL_IDS
 from game.engine.table import kaisa_table
 from game.models import Match as MatchRow
-from game.site.selectors.practice import (
+from game.practice.selectors.positions import (
     MAX_CODE_LENGTH,
     Position,
     decode_position,

@@ -15,7 +15,7 @@ ball was moved onto the cushion line) are still read. A malformed code is refuse
 well-formed one whose balls could not rest there (off the cloth, overlapping) with the engine's own refusal
 (:func:`layout_error`).
 
-Shots are judged exactly as in a match (:mod:`game.site.selectors.free_table`): the practising player shoots
+Shots are judged exactly as in a match (:mod:`game.practice.selectors.free_table`): the practising player shoots
 with one white in the ``play`` phase; a white off the table is in hand and placed in the home (K-7.1), so
 the verdict from hand is a match's (K-7.2). A placement answers the position with the white placed (bit 6),
 so the link, an undo, a reload and "Ask the engine" all see the white where it was put.
@@ -36,8 +36,7 @@ from game.engine.rules.simulator import physics_simulator
 from game.engine.rules.spotting import spot_position
 from game.engine.table import kaisa_table
 from game.matches.selectors.match_state import state_of
-from game.realtime import outbound, protocol
-from game.site.selectors.free_table import (
+from game.practice.selectors.free_table import (
     PLAYER,
     TableAnswer,
     frame,
@@ -49,6 +48,7 @@ from game.site.selectors.free_table import (
     shot_event,
     verdict_words,
 )
+from game.realtime import outbound, protocol
 
 CODE_VERSION = 2
 #: Metres added to each coordinate in a version-2 code (the module docstring): a ball in a pocket's jaws

@@ -1,7 +1,7 @@
 """A table off the record: a hand-written position played through the real engine (ARCHITECTURE section 3:
 ``Match.from_snapshot``, the physics' ``simulate`` through ``Match.shoot``, the rules' verdict), nothing
 stored. The one home of what the tutorial (`/learn/`, :mod:`game.site.selectors.tutorial`) and the practice
-table (`/practice/`, :mod:`game.site.selectors.practice`) share, so both judge a shot exactly as a match does.
+table (`/practice/`, :mod:`game.practice.selectors.positions`) share, so both judge a shot exactly as a match does.
 
 Why it looks like this:
 

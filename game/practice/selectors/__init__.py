@@ -1,0 +1,1 @@
+"""The practice table's reads: nothing it does is stored."""
