@@ -10,9 +10,9 @@ class GameConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
         from django.core.signals import request_finished
 
+        from game.accounts.language import profile_language_at_login
         from game.common import converters
         from game.common.db import close_request_connection
-        from game.common.language import profile_language_at_login
 
         converters.register()  # the URL parameters' converters (matchid, name), before any URL conf
         request_finished.connect(close_request_connection, dispatch_uid="kaiza-close-request-connection")

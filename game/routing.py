@@ -2,9 +2,9 @@
 
 from django.urls import path, re_path
 
+from game.common.converters import MATCH_ID_PATTERN
 from game.lobby.consumer import LobbyConsumer
 from game.matches import consumer as consumers
-from game.models import MATCH_ID_PATTERN
 from game.tournaments.consumer import TournamentConsumer
 
 websocket_urlpatterns = [

@@ -49,7 +49,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A signed-in player's profile language wins over a browser that has no choice stored yet.
-    "game.common.language.ProfileLanguageMiddleware",
+    "game.accounts.language.ProfileLanguageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A club's pages and events speak the club's time zone (its view's URL names the club).
@@ -328,7 +328,7 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Languages (docs/i18n.md): the same URLs in every language; Accept-Language decides a first visit,
 # the header's switcher (Django's set_language, /i18n/setlang/) a later one, stored in the cookie and on
-# a signed-in player's profile (game/common/language.py). Catalogues: game/locale/<lang>/LC_MESSAGES/.
+# a signed-in player's profile (game/accounts/language.py). Catalogues: game/locale/<lang>/LC_MESSAGES/.
 LANGUAGE_CODE = "en"
 LANGUAGES = list(config.LANGUAGES)
 LOCALE_PATHS = [BASE_DIR / "game" / "locale"]

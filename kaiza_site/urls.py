@@ -7,8 +7,8 @@ too (it looks for it here), so every 429 is the same page.
 from django.contrib import admin
 from django.urls import include, path
 
+from game.accounts import language
 from game.accounts import views as accounts
-from game.common import language
 
 urlpatterns = [
     path("admin/", admin.site.urls),

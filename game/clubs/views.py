@@ -25,11 +25,11 @@ from django.views.decorators.http import require_POST
 
 from game.clubs import selectors as club_selectors
 from game.clubs import services as club_services
+from game.common.converters import MATCH_ID_PATTERN
 from game.common.forms import form_errors_add
 from game.common.ratelimit import rate_limited
 from game.matches.selectors import live as live_selectors
 from game.models import (
-    MATCH_ID_PATTERN,
     Club,
     Match,
     Membership,

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from django.urls import register_converter
 
-from game.models import MATCH_ID_PATTERN
+#: What a match id in a URL may look like (the models' alphabet, and longer than new ids: older ids were
+#: up to 16 characters).
+MATCH_ID_PATTERN = "[a-z0-9]{1,16}"
 
 
 class MatchIdConverter:

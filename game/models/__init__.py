@@ -18,8 +18,6 @@ from django.utils.translation import gettext_lazy as _
 
 MATCH_ID_ALPHABET = string.ascii_lowercase + string.digits
 MATCH_ID_LENGTH = 8
-#: What a match id in a URL may look like (longer than new ids: older ids were up to 16 characters).
-MATCH_ID_PATTERN = "[a-z0-9]{1,16}"
 
 
 def club_time_zone_default() -> str:

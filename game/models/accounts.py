@@ -37,7 +37,7 @@ class Profile(models.Model):
     best_break = models.IntegerField(_("best break"), default=0)
     last_played_at = models.DateTimeField(_("last played at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    #: The site's language this player chose with the header's switcher ("" until then; game/common/language.py).
+    #: The site's language this player chose with the header's switcher ("" until then; game/accounts/language.py).
     language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     class Meta:

@@ -97,6 +97,7 @@ SHARED = ("game.models", "game.common", "game.engine", "game.realtime", "game.si
 #: why it is public.
 PUBLIC_MODULES = {
     "game.accounts.views": "player_user: the guest seat every play form gives a visitor",
+    "game.accounts.language": "the languages the site speaks, which a page's catalogue checks its own against",
     "game.matches.forms": "the words of a refused match action and the event clock form other forms share",
     "game.matches.clock_presets": "an event's clock and target: the presets and ranges every form and service checks",
     "game.ratings.rules": "the rules that make an account's rated results count",

@@ -27,7 +27,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
 from django.views.i18n import JavaScriptCatalog
 
-from game.common.language import supported_language
+from game.accounts.language import supported_language
 
 LOCALE = Path(__file__).resolve().parents[1] / "locale"
 
