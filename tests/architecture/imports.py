@@ -74,6 +74,22 @@ def graph() -> dict[str, set[str]]:
     return edges
 
 
+def package_of(module: str) -> str:
+    """The top-level package of game/ a module belongs to (`game.matches.services.inputs` ->
+    `game.matches`); a flat module of game/ (`game.apps`) is its own."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph folded onto game/'s top-level packages: an edge from one package to another
+    wherever any module of the first imports any module of the second (a package's own imports left out)."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in edges.items():
+        source = package_of(module)
+        packages.setdefault(source, set()).update(package_of(t) for t in targets if package_of(t) != source)
+    return packages
+
+
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan), each sorted."""
     index: dict[str, int] = {}
