@@ -2,7 +2,7 @@
 /**
  * A table off the record, played on the match page's own state, renderer, controls and inputs: the
  * shared part of the tutorial (`/learn/`, learn.js) and the practice table (`/practice/`, practice.js).
- * The server judges every input with the real engine (game/site/selectors/free_table.py) over one JSON
+ * The server judges every input with the real engine (game/practice/selectors/free_table.py) over one JSON
  * endpoint (CSRF, a per-address limit) and answers with the same `shot`, `placed` and `snapshot`
  * events a match socket sends, so this module posts inputs and feeds the answers to state.js's
  * `receive`; the host page says what a shot's body carries and what to do with each answer.

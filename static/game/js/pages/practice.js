@@ -2,7 +2,7 @@
 /**
  * Boot of the practice table (`/practice/`): any position, any call, the server's engine,
  * undo and a link, on the shared free table (free_table.js). The position is the server's code
- * (game/site/selectors/practice.py): every request carries it, every answer gives the next one with its
+ * (game/practice/selectors/positions.py): every request carries it, every answer gives the next one with its
  * `state`, so undo is a stack of (code, state) pairs the server made, and the link is the code in the
  * URL. Nothing is stored anywhere but this page.
  *
