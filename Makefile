@@ -31,9 +31,10 @@ run: migrate
 test: install
 	$(BIN)/python scripts/run_tests.py
 
-# The inner loop, in under a minute: the lint beside the fast tests (the engine, the rules, the
-# architecture and the unit tests that need no database, browser, service or server: scripts/run_tests.py's
-# CHECK_PATHS, kept by tests/support/check.py), then the JavaScript unit tests. `make test` runs all.
+# The inner loop, in under a minute (about 45 CPU-s: 46 s on this 2-core machine, timeit 38 ms): the lint
+# beside the fast tests (the engine, the rules, the architecture and the unit tests that need no database,
+# browser, service or server: scripts/run_tests.py's CHECK_PATHS, kept by tests/support/check.py), then the
+# JavaScript unit tests. `make test` runs everything.
 check: install
 	$(BIN)/python scripts/run_tests.py --check
 
