@@ -7,6 +7,7 @@ into its inputs and its outputs into what pages show (names, never ids).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Count, Q
@@ -320,13 +321,7 @@ def draw_view(*, tournament: Tournament) -> dict[str, Any] | None:
     table = records(state)
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
     out_round = out_rounds(state)
-    begun = {  # a player at a table or in a match now (a game drawn ahead of his earlier one waits)
-        e
-        for p in pairings
-        if p.status == TournamentPairing.Status.PLAYING and (p.table is not None or p.match_id is not None)
-        for e in (p.first_id, p.second_id)
-        if e is not None
-    }
+    begun = _begun(pairings)
     finished = is_finished(state)
     places = {p.entrant: p.place for p in placings(state)} if finished else {}
     rows = [
@@ -355,6 +350,17 @@ def draw_view(*, tournament: Tournament) -> dict[str, Any] | None:
         "placings": sorted((r for r in rows if r["place"] is not None), key=lambda r: (r["place"], r["position"])),
         "finished": finished,
         "knockout_from": state.event.single_loss_from if tournament.format != Tournament.Format.DOUBLE_LOSS else None,
+    }
+
+
+def _begun(pairings: Iterable[TournamentPairing]) -> set[int]:
+    """The players at a table or in a match now (a game drawn ahead of his earlier one waits)."""
+    return {
+        e
+        for p in pairings
+        if p.status == TournamentPairing.Status.PLAYING and (p.table is not None or p.match_id is not None)
+        for e in (p.first_id, p.second_id)
+        if e is not None
     }
 
 

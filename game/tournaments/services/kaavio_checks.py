@@ -68,8 +68,14 @@ def seeds_marked(kaavio: KaavioFile) -> int | None:
     if seeding == "EiSijoittamista" or (seeding is None and any(c.isalpha() for m in marks_given for c in m)):
         return None
     order = list(kaavio.draw_list)
-    by_id = {p.id: p for p in kaavio.participants}
     most = min(MOST_SEEDS, len(order))
+    marks = _seed_marks(kaavio, most)
+    _check_seed_places(kaavio, marks, order, most)
+    return len(marks)
+
+
+def _seed_marks(kaavio: KaavioFile, most: int) -> dict[int, Participant]:
+    """Each seed mark's participant: marks from 1 to `most`, each once, from 1 without a gap."""
     marks: dict[int, Participant] = {}
     for participant in kaavio.participants:
         where = Words(gettext_noop("Sijoitettu of %(name)s"), {"name": shown(participant.name)})
@@ -88,6 +94,12 @@ def seeds_marked(kaavio: KaavioFile) -> int | None:
             gettext_noop("the seed marks are %(marks)s: they run from 1 without a gap"),
             {"marks": ", ".join(str(m) for m in sorted(marks))},
         )
+    return marks
+
+
+def _check_seed_places(kaavio: KaavioFile, marks: dict[int, Participant], order: list[int], most: int) -> None:
+    """Each marked seed at the handbook's place for it in the draw list."""
+    by_id = {p.id: p for p in kaavio.participants}
     places = seed_places(len(order), most)
     for seed, participant in marks.items():
         place = order.index(participant.id) + 1
@@ -105,7 +117,6 @@ def seeds_marked(kaavio: KaavioFile) -> int | None:
                     "there": shown(by_id[order[places[seed - 1] - 1]].name),
                 },
             )
-    return len(marks)
 
 
 def tables_of(kaavio: KaavioFile, tables: int) -> dict[int, int]:
