@@ -43,7 +43,6 @@ EXCEPTIONS: dict[str, int] = {
     "game.tournaments.kaisakaavio.parse": 17,
     "game.tournaments.services.play.tournament_match_finished": 17,
     "game.lobby.protocol._parse": 16,
-    "game.matches.selectors.analysis.match_graph": 16,
     "game.practice.selectors.positions.decode_position": 16,
     "game.tournaments.pairing.double_loss_search._quick_pair": 16,
 }

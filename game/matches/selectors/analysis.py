@@ -247,6 +247,29 @@ def shot_visits(steps: list[dict[str, Any]], seqs: list[int], players_of: list[A
     return visits
 
 
+def _graph_rows(
+    visits: list[list[int]],
+    seqs: list[int],
+    shots: list[dict[str, Any]],
+    *,
+    seat: dict[str, int],
+    scores_after: dict[int, Any],
+) -> tuple[list[list[float]], list[list[float]]]:
+    """Per visit (and the start), the two players' scores after it and the running sums of the
+    expected points of their shots as played."""
+    score_rows: list[list[float]] = [[0.0, 0.0]]
+    expected_rows: list[list[float]] = [[0.0, 0.0]]
+    for visit in visits:
+        scores = scores_after.get(seqs[visit[-1]]) or score_rows[-1]
+        score_rows.append([float(scores[0]), float(scores[1])])
+        running = list(expected_rows[-1])
+        for index in visit:
+            if shots[index].get("player") in seat:
+                running[seat[shots[index]["player"]]] += float(shots[index]["played"]["expected_points"])
+        expected_rows.append(running)
+    return score_rows, expected_rows
+
+
 def match_graph(
     steps: list[dict[str, Any]], seqs: list[int], shots: list[dict[str, Any]], players: list[str]
 ) -> dict[str, Any] | None:
@@ -267,16 +290,7 @@ def match_graph(
     scores_after = {step["seq"]: step.get("scores") or [0, 0] for step in steps}
     seat = {name: i for i, name in enumerate(players)}
     visits = shot_visits(steps, seqs, [shot.get("player") for shot in shots])
-    score_rows: list[list[float]] = [[0.0, 0.0]]
-    expected_rows: list[list[float]] = [[0.0, 0.0]]
-    for visit in visits:
-        scores = scores_after.get(seqs[visit[-1]]) or score_rows[-1]
-        score_rows.append([float(scores[0]), float(scores[1])])
-        running = list(expected_rows[-1])
-        for index in visit:
-            if shots[index].get("player") in seat:
-                running[seat[shots[index]["player"]]] += float(shots[index]["played"]["expected_points"])
-        expected_rows.append(running)
+    score_rows, expected_rows = _graph_rows(visits, seqs, shots, seat=seat, scores_after=scores_after)
     steps_x = len(visits)
     values = [v for row in score_rows + expected_rows for v in row]
     low, high = min(0.0, min(values)), max(1.0, max(values))
