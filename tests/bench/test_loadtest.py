@@ -1,6 +1,6 @@
 """The loadtest command against real daphne servers: a short smoke run must finish with zero errors.
 
-The real measurements are benchmark runs (README); these runs only prove the tool and the server path
+The real measurements are benchmark runs (docs/benchmarks.md); these runs only prove the tool and the server path
 it drives: guest sessions over HTTP, seats, players playing legal moves, spectators, the figures.
 """
 

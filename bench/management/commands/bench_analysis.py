@@ -28,7 +28,7 @@ from game.engine.analysis import ANALYSIS_SIMULATIONS, DEFAULT_SAMPLES, STROKE_N
 from game.engine.analysis.sample import SAMPLE_SEED, SAMPLE_SHOTS, sample_record
 from game.matches.analysis_runner import analyse_record
 
-#: The host speed probe, the statement of the README's timeit figure.
+#: The host speed probe, as docs/benchmarks.md states it with every figure.
 TIMEIT_STATEMENT = "sum(i*i for i in range(10**6))"
 #: Longest wait for the pool's worker to start (s).
 START_TIMEOUT = 60.0

@@ -1,5 +1,5 @@
 // The wire messages of the client's sockets (docs/protocol.md), for tsc only: nothing here is served
-// as code. game/realtime/protocol.py builds the match socket's messages; keep the two in step.
+// as code. game/realtime/outbound.py builds the server's messages; keep the two in step.
 
 /** A position on the cloth, metres: [x, y]. */
 export type Point = [number, number];
