@@ -291,6 +291,20 @@ class TournamentPairing(models.Model):
     #: When the game was given its table (at the club its start: the TV page's clock of the game).
     table_at = models.DateTimeField(null=True, blank=True, verbose_name=_("given its table at"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    #: Each player's two longest runs (points in one visit) in the game, KaisaKaavio's "pisimmät sarjat":
+    #: from the game scored at its table, or a file's import; null where none is known.
+    first_longest_run = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("first entry's longest run")
+    )
+    first_second_run = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("first entry's second longest run")
+    )
+    second_longest_run = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("second entry's longest run")
+    )
+    second_second_run = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("second entry's second longest run")
+    )
 
     class Meta:
         verbose_name = _("pairing")

@@ -7,7 +7,9 @@ The format, as the program's files show it: a `<Kilpailu>` with the event's sett
 order; `Sijoitettu` a mark beside the name, a seed number when the event seeds) and `<Pelit>` of
 `<Peli …/>` in draw order with `Kierros`, `KierrosPelaaja1/2` (each player's own round),
 `PelaajaId1/2`, `Pisteet1/2` (points with the winner's `v` or the loser's `h`; without a mark the
-player at the target has won) and `Tilanne` (the game's state by the program's name). Each value is
+player at the target has won), `Tilanne` (the game's state by the program's name) and each player's
+longest and second-longest runs, "pisimmät sarjat" (`PisinSarja1`, `ToiseksiPisinSarja1`, `PisinSarja2`,
+`ToiseksiPisinSarja2`: blank when none was written). Each value is
 read in every form the program writes or reads, as it reads it (docs/double-loss-draw.md, "The forms
 of the program's files"). What Kaiza does not use is kept (`other_fields`, `extra`) so a file written
 back keeps it.
@@ -80,6 +82,13 @@ class Participant:
     extra: tuple[tuple[str, str], ...] = ()
 
 
+#: A player's two longest runs in a game (longest, second longest), each None when the file has none.
+Runs = tuple[int | None, int | None]
+NO_RUNS: Runs = (None, None)
+#: The program's attributes of the runs, by player (Peli.cs: strings, written only when not blank).
+RUN_TAGS = (("PisinSarja1", "ToiseksiPisinSarja1"), ("PisinSarja2", "ToiseksiPisinSarja2"))
+
+
 @dataclass(frozen=True)
 class FileGame:
     """`first_points` None: no points written yet; `winner` 1 or 2 from the `v` mark, or None. A
@@ -95,6 +104,8 @@ class FileGame:
     winner: int | None
     state: str
     extra: tuple[tuple[str, str], ...] = ()
+    first_runs: Runs = NO_RUNS
+    second_runs: Runs = NO_RUNS
 
     @property
     def played(self) -> bool:
@@ -291,8 +302,19 @@ def _game(node: ET.Element, number: int, target: int) -> FileGame:
         second_points=second[0],
         winner=winner,
         state=state_of(node, number, decided=winner is not None),
-        extra=tuple((k, v) for k, v in node.attrib.items() if k not in (*known, "Tilanne")),
+        extra=tuple((k, v) for k, v in node.attrib.items() if k not in (*known, "Tilanne", *RUN_TAGS[0], *RUN_TAGS[1])),
+        first_runs=_runs(node, number, RUN_TAGS[0], target),
+        second_runs=_runs(node, number, RUN_TAGS[1], target),
     )
+
+
+def _runs(node: ET.Element, number: int, tags: tuple[str, str], target: int) -> Runs:
+    """A player's runs as the program keeps them (text, blank for none), each checked as a run."""
+    longest, second = (
+        values.run(values.number_of(node.get(tag), field=named(number, tag)), field=named(number, tag), target=target)
+        for tag in tags
+    )
+    return longest, second
 
 
 def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool) -> None:
@@ -354,11 +376,18 @@ def write(kaavio: KaavioFile) -> str:
             "Pisteet1": _text(g.first_points) + ("v" if g.winner == 1 else ""),
             "Pisteet2": _text(g.second_points) + ("v" if g.winner == 2 else ""),
             "Tilanne": g.state,
+            **_run_attributes(g),
             **dict(g.extra),
         }
         ET.SubElement(games, "Peli", attributes)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _run_attributes(game: FileGame) -> dict[str, str]:
+    """The runs a game has, as the program writes them: a blank one is left out (its default)."""
+    pairs = zip((*RUN_TAGS[0], *RUN_TAGS[1]), (*game.first_runs, *game.second_runs), strict=True)
+    return {tag: str(run) for tag, run in pairs if run is not None}
 
 
 def _text(value: int | None) -> str:

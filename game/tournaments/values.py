@@ -100,6 +100,16 @@ def score(value: int, *, field: object, target: int) -> int:
     )
 
 
+def run(value: int | None, *, field: object, target: int) -> int | None:
+    """A player's run in a game (the points of one visit, KaisaKaavio's "pisimmät sarjat"): 1 to the
+    game's highest score; None for none (blank, or 0, which the program counts as no run)."""
+    if value is None or value == 0:
+        return None
+    return bounded(
+        value, field=field, bounds=(1, score_range(target)[1]), rule=gettext_noop("a run is %(least)s to %(most)s")
+    )
+
+
 def round_number(value: int, *, field: object) -> int:
     return bounded(value, field=field, bounds=ROUNDS_RANGE, rule=gettext_noop("a round is %(least)s to %(most)s"))
 

@@ -22,7 +22,8 @@ Decisions (docs/double-loss-draw.md, "KaisaKaavio files"):
   back by the export: the start (`AlkamisAika`'s date at `KellonAika`) as the event's start time,
   `PelaajiaEnintaan` as its most entries (when within Kaiza's 2..64), `Laji` (Kaisa: a file of
   another game is refused), the seed marks `Sijoitettu` (Kaiza's seeds 1-8 at the handbook's places:
-  a mark must be where its seed stands in the draw list) and each game's table `Poyta`. A bad value
+  a mark must be where its seed stands in the draw list), each game's table `Poyta` and its runs
+  (`PisinSarja1/2`, `ToiseksiPisinSarja1/2`: each player's two longest, on the pairing). A bad value
   in one of them is refused with the reason, like any other.
 - **Every value is checked as the forms check it** (game/tournaments/values.py): numbers in the digits
   0-9, rounds 1 to 128, tables 1 to 32, the clock as the event form's, each played game's points as
@@ -58,7 +59,17 @@ from game.models.tournaments import (
 )
 from game.tournaments import values
 from game.tournaments.draw_words import draw_refusal
-from game.tournaments.kaisakaavio import FORMATS, FileGame, KaavioFile, Participant, cup_lots, cup_slot, parse, write
+from game.tournaments.kaisakaavio import (
+    FORMATS,
+    NO_RUNS,
+    FileGame,
+    KaavioFile,
+    Participant,
+    cup_lots,
+    cup_slot,
+    parse,
+    write,
+)
 from game.tournaments.kaisakaavio_values import GAMES, NOT_STARTED, PLAYED, RUNNING, choice, decimal_number
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished, listing_order
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, MINIMUM_FIELD
@@ -392,6 +403,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
             pairing.first_score, pairing.second_score = drawn.first_points, drawn.second_points
             pairing.result_code = ended_of(game, clock.target_score) if second is not None else ""
             pairing.finished_at = timezone.now()
+        _runs_kept(pairing, game, drawn)
         pairing.save()
     try:
         state = draw_state(tournament=tournament)  # the rows read back are the file's draw
@@ -405,6 +417,13 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     else:
         draw_advance(tournament, game_now())  # the unplayed games get tables, the draw goes on
     return Imported(tournament, kept.ignored)
+
+
+def _runs_kept(pairing: TournamentPairing, game: FileGame, drawn: Game) -> None:
+    """A game's runs as the file has them, on its pairing (a walk-over has none)."""
+    if drawn.second is not None and drawn.first == game.first_id:
+        pairing.first_longest_run, pairing.first_second_run = game.first_runs
+        pairing.second_longest_run, pairing.second_second_run = game.second_runs
 
 
 _FORMAT_NAMES = {value: key for key, value in FORMATS.items()}
@@ -487,6 +506,8 @@ def _file_game(pairing: TournamentPairing, game: Game, *, file_id: dict[int, int
         winner=winner,
         state=PLAYED if done else RUNNING if running else NOT_STARTED,
         extra=_game_extra(pairing, game, done=done, running=running, zone=zone),
+        first_runs=(pairing.first_longest_run, pairing.first_second_run) if scored else NO_RUNS,
+        second_runs=(pairing.second_longest_run, pairing.second_second_run) if scored else NO_RUNS,
     )
 
 
