@@ -14,8 +14,11 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from game.accounts.selectors import LEADERBOARD_PAGE_SIZE, match_scores, profile_name, rating_label
+from game.clubs.series_periods import MONTHS as PERIOD_MONTHS
+from game.clubs.series_periods import Period, period_from_key, period_of
 from game.common.names import register_key
 from game.models import (
     Club,
@@ -181,20 +184,24 @@ def leaderboard_for_club(*, club: Club, page: int | str | None = 1, per_page: in
     return paginated
 
 
-def series_counted_tournaments(*, series: RankingSeries) -> QuerySet[Tournament]:
+def series_counted_tournaments(*, series: RankingSeries, period: Period | None = None) -> QuerySet[Tournament]:
     """The club's finished tournaments the series counts: those it lists and those that start within
     its season (both days included, on the club's clock: an event at 00:30 in Helsinki is on that
-    day, not on the day before in UTC). A tournament reopened by a fixed result stops counting until
-    it ends again."""
+    day, not on the day before in UTC); with `period`, only those that start within it. A tournament
+    reopened by a fixed result stops counting until it ends again."""
     counted = Q(pk__in=series.events.values("tournament_id"))
+    zone = series.club.zone
     if series.starts_on is not None and series.ends_on is not None:
-        zone = series.club.zone
         first = datetime.datetime.combine(series.starts_on, datetime.time(0), tzinfo=zone)
         after = datetime.datetime.combine(series.ends_on + datetime.timedelta(days=1), datetime.time(0), tzinfo=zone)
         counted |= Q(starts_at__gte=first, starts_at__lt=after)
-    return Tournament.objects.filter(counted, club_id=series.club_id, status=Tournament.Status.FINISHED).order_by(
-        "starts_at", "id"
-    )
+    tournaments = Tournament.objects.filter(counted, club_id=series.club_id, status=Tournament.Status.FINISHED)
+    if period is not None:
+        tournaments = tournaments.filter(
+            starts_at__gte=datetime.datetime.combine(period.first, datetime.time(0), tzinfo=zone),
+            starts_at__lt=datetime.datetime.combine(period.after, datetime.time(0), tzinfo=zone),
+        )
+    return tournaments.order_by("starts_at", "id")
 
 
 def series_points_for(points: list[int], place: int) -> int:
@@ -203,50 +210,145 @@ def series_points_for(points: list[int], place: int) -> int:
     return points[place - 1] if 1 <= place <= len(points) else 0
 
 
-def series_table(*, series: RankingSeries) -> dict[str, Any]:
-    """The series table, from the placings kept for each counted event (SeriesPlacing), one row per
-    player (the entry's identity: its account when it has one, game.tournaments.selectors.placings).
+def series_periods(*, series: RankingSeries, today: datetime.date | None = None) -> list[Period]:
+    """A rolling series' periods, newest first: the current one (on the club's clock) and every
+    earlier or later one that has a counted event. None for a series that does not roll over."""
+    if series.period not in PERIOD_MONTHS:
+        return []
+    zone = series.club.zone
+    today = today or timezone.localdate(timezone=zone)
+    found = {period_of(today, series.period)}
+    for starts_at in series_counted_tournaments(series=series).values_list("starts_at", flat=True):
+        found.add(period_of(timezone.localtime(starts_at, zone).date(), series.period))
+    return sorted(found, key=lambda p: p.first, reverse=True)
 
-    Ranked by points; level on points, by the better placings: more wins, then more 2nd places, and so
-    on; level on those too, the same rank (listed by name). The name shown is the account's name
-    today, or the name the entry played under in its latest event."""
-    events = list(series_counted_tournaments(series=series))
-    placings = SeriesPlacing.objects.filter(tournament__in=events).order_by("tournament__starts_at", "tournament_id")
+
+def _row_strength(row: dict[str, Any], deepest: int) -> tuple[int, ...]:
+    return (-row["points"], *(-row["placings"].count(p) for p in range(1, deepest + 1)))
+
+
+def _ranked(rows: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows ranked by points; level on points, by the better placings: more wins, then more 2nd
+    places, and so on; level on those too, the same rank (listed by name)."""
+    deepest = max((p for row in rows.values() for p in row["placings"]), default=0)
+    ordered = sorted(rows.values(), key=lambda row: (_row_strength(row, deepest), row["name"].lower()))
+    for i, row in enumerate(ordered):
+        previous = ordered[i - 1] if i else None
+        if previous is not None and _row_strength(previous, deepest) == _row_strength(row, deepest):
+            row["rank"] = previous["rank"]
+        else:
+            row["rank"] = i + 1
+    return ordered
+
+
+def _new_row() -> dict[str, Any]:
+    return {"events": 0, "points": 0, "bonus": 0, "placings": [], "user": False, "name": ""}
+
+
+def _top_three_of(rows: dict[str, dict[str, Any]], present: set[str]) -> dict[str, int]:
+    """The event's players ranked 1-3 in the series before it, as the program counts them: their
+    series ranks, renumbered among the players present (a shared rank stays shared)."""
+    if not rows:
+        return {}
+    _ranked(rows)
+    ranks = {key: rows[key]["rank"] for key in present if key in rows}
+    steps = sorted(set(ranks.values()))
+    return {key: steps.index(rank) + 1 for key, rank in ranks.items() if steps.index(rank) < 3}
+
+
+def _bonus_add(series: RankingSeries, event: Tournament, keys: dict[int, str], rows: dict[str, dict[str, Any]]) -> None:
+    """Points for each game of `event` won against a player ranked 1st-3rd before it (the program's
+    RankingPisteetPelista); only games played count, not walk-overs or no-shows."""
+    top = _top_three_of(rows, set(keys.values()))
+    if not top:
+        return
+    games = TournamentPairing.objects.filter(
+        tournament=event,
+        status=TournamentPairing.Status.DONE,
+        winner__isnull=False,
+        second__isnull=False,
+        how__in=(TournamentPairing.How.PLAYED, TournamentPairing.How.FIXED),
+    ).values_list("first_id", "second_id", "winner_id")
+    for first, second, winner in games:
+        loser = second if winner == first else first
+        place = top.get(keys.get(loser, ""))
+        if place is None or winner not in keys:
+            continue
+        points = series.bonus[place - 1] if place <= len(series.bonus) else 0
+        if points:
+            row = rows.setdefault(keys[winner], _new_row())
+            row["bonus"] += points
+            row["points"] += points
+
+
+def _period_shown(series: RankingSeries, period_key: str) -> Period:
+    """The period `period_key` names, else the current one on the club's clock."""
+    asked = period_from_key(period_key, series.period)
+    return asked or period_of(timezone.localdate(timezone=series.club.zone), series.period)
+
+
+def _series_rows(series: RankingSeries, events: list[Tournament], *, bonus: bool) -> dict[str, dict[str, Any]]:
+    """One row per player over `events` in order: events, points, placings, and any bonus won in
+    each event against the players ranked 1-3 in the rows before it."""
+    placings = list(
+        SeriesPlacing.objects.filter(tournament__in=events).order_by("tournament__starts_at", "tournament_id")
+    )
     names = dict(
-        Profile.objects.filter(user_id__in=placings.exclude(user=None).values("user_id")).values_list(
+        Profile.objects.filter(user_id__in={p.user_id for p in placings if p.user_id}).values_list(
             "user_id", "display_name"
         )
     )
     rows: dict[str, dict[str, Any]] = {}
-    for placing in placings:
-        row = rows.setdefault(placing.player_key, {"events": 0, "points": 0, "placings": [], "user": False})
-        row["name"] = names.get(placing.user_id, placing.name) if placing.user_id else placing.name
-        row["user"] = placing.user_id is not None
-        row["events"] += 1
-        row["points"] += series_points_for(series.points, placing.place)
-        row["placings"].append(placing.place)
-    deepest = max((p for row in rows.values() for p in row["placings"]), default=0)
+    for event in events:
+        mine = [p for p in placings if p.tournament_id == event.pk]
+        if bonus:
+            _bonus_add(series, event, {p.entry_id: p.player_key for p in mine}, rows)
+        for placing in mine:
+            row = rows.setdefault(placing.player_key, _new_row())
+            row["name"] = names.get(placing.user_id, placing.name) if placing.user_id else placing.name
+            row["user"] = placing.user_id is not None
+            row["events"] += 1
+            row["points"] += series_points_for(series.points, placing.place)
+            row["placings"].append(placing.place)
+    return rows
 
-    def strength(row: dict[str, Any]) -> tuple[int, ...]:
-        return (-row["points"], *(-row["placings"].count(p) for p in range(1, deepest + 1)))
 
-    ordered = sorted(rows.values(), key=lambda row: (strength(row), row["name"].lower()))
-    for i, row in enumerate(ordered):
+def series_table(*, series: RankingSeries, period_key: str = "") -> dict[str, Any]:
+    """The series table, from the placings kept for each counted event (SeriesPlacing), one row per
+    player (the entry's identity: its account when it has one, game.tournaments.selectors.placings).
+    A series that rolls over shows one period: the one `period_key` names, else the current one.
+
+    Ranked by points (placings, and any bonus for beating the players ranked 1-3 before each event);
+    level on points, by the better placings: more wins, then more 2nd places, and so on; level on
+    those too, the same rank (listed by name). The name shown is the account's name today, or the
+    name the entry played under in its latest event."""
+    periods = series_periods(series=series)
+    period = _period_shown(series, period_key) if periods else None
+    events = list(series_counted_tournaments(series=series, period=period))
+    bonus = any(series.bonus or ())
+    ordered = _ranked(_series_rows(series, events, bonus=bonus))
+    for row in ordered:
         row["placings"].sort()
-        previous = ordered[i - 1] if i else None
-        row["rank"] = previous["rank"] if previous is not None and strength(previous) == strength(row) else i + 1
-        row["best"] = row["placings"][0]
+        row["best"] = row["placings"][0] if row["placings"] else None
     return {
         "series": series,
         "rows": ordered,
         "events": [{"name": t.name, "url": f"/tournaments/{t.pk}/", "starts_at": t.starts_at} for t in events],
         "points": [{"place": place, "points": value} for place, value in enumerate(series.points, start=1)],
+        "bonus": list(series.bonus) if bonus else [],
+        "period": period,
+        "periods": periods,
     }
 
 
-def club_series_tables(*, club: Club) -> list[dict[str, Any]]:
-    """The club page's series, newest first, each with its table."""
-    return [series_table(series=series) for series in RankingSeries.objects.filter(club=club).select_related("club")]
+def club_series_tables(*, club: Club, periods: dict[int, str] | None = None) -> list[dict[str, Any]]:
+    """The club page's series, newest first, each with its table (a rolling series: the period
+    `periods` names for it, else the current one)."""
+    chosen = periods or {}
+    return [
+        series_table(series=series, period_key=chosen.get(series.pk, ""))
+        for series in RankingSeries.objects.filter(club=club).select_related("club")
+    ]
 
 
 def series_of_club(*, club: Club, series_id: int) -> RankingSeries | None:

@@ -26,9 +26,12 @@ from game.clubs import selectors as club_selectors
 from game.clubs import services as club_services
 from game.common.forms import form_errors_add
 from game.models import Club, RankingSeries, Tournament
+from game.models.series import PERIOD_CHOICES
 
 T = "game/community/"
 #: The table a new series starts with: a weekly event's usual scoring (25, 20, 16, 13, 11, 10, ...).
+#: The form's bonus fields, for beating the players ranked 1st, 2nd, 3rd.
+BONUS_FIELDS = ("bonus_first", "bonus_second", "bonus_third")
 DEFAULT_POINTS = "25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1"
 
 
@@ -61,6 +64,28 @@ class SeriesForm(forms.Form):
         max_length=600,
         label=gettext_lazy("Points by placing"),
         help_text=gettext_lazy("Best placing first, never more than the placing before: 25, 20, 16, 13, 11, 10."),
+    )
+    period = forms.ChoiceField(
+        required=False,
+        choices=PERIOD_CHOICES,
+        label=gettext_lazy("The series rolls over"),
+        help_text=gettext_lazy("Each event counts in the period of its start date; earlier periods stay on the page."),
+    )
+    bonus_first = forms.IntegerField(
+        required=False, min_value=0, max_value=1000, label=gettext_lazy("Bonus for beating the player ranked 1st")
+    )
+    bonus_second = forms.IntegerField(
+        required=False, min_value=0, max_value=1000, label=gettext_lazy("Bonus for beating the player ranked 2nd")
+    )
+    bonus_third = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=1000,
+        label=gettext_lazy("Bonus for beating the player ranked 3rd"),
+        help_text=gettext_lazy(
+            "Points for each game won against a player ranked 1st to 3rd in the series before the event "
+            "(among the event's players); 0 or empty: none."
+        ),
     )
     tournaments = forms.TypedMultipleChoiceField(
         coerce=int,
@@ -105,6 +130,8 @@ def _series_form_page(
             "ends_on": data["ends_on"],
             "points": data["points"],
             "tournament_ids": data["tournaments"],
+            "period": data["period"] or "",
+            "bonus": [data[f] or 0 for f in BONUS_FIELDS],
         }
         try:
             if series is None:
@@ -144,6 +171,8 @@ def series_edit(request: HttpRequest, slug: str, series_id: int) -> HttpResponse
         "ends_on": series.ends_on,
         "points": ", ".join(str(p) for p in series.points),
         "tournaments": list(series.events.values_list("tournament_id", flat=True)),
+        "period": series.period,
+        **{f: (series.bonus[i] if i < len(series.bonus) else 0) for i, f in enumerate(BONUS_FIELDS)},
     }
     return _series_form_page(request, club, series, initial)
 

@@ -37,6 +37,7 @@ from game.models import (
     club_language_default,
     club_time_zone_default,
 )
+from game.models.series import PERIOD_CHOICES
 from game.tournaments.selectors.placings import final_placings
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -338,6 +339,8 @@ def match_mark_for_club(*, match: Match, club: Club | None, user: Any) -> Match:
 #: The most placings a points table may list, and the most points one placing may give.
 SERIES_MOST_PLACINGS = 64
 SERIES_MOST_POINTS = 1000
+#: Bonus points are given for beating the players ranked 1st, 2nd and 3rd.
+SERIES_BONUS_PLACES = 3
 
 
 def series_points_check(points: Sequence[int]) -> list[int]:
@@ -373,8 +376,15 @@ def _series_fields(
     ends_on: datetime.date | None,
     points: Sequence[int],
     tournament_ids: Sequence[int],
+    period: str = "",
+    bonus: Sequence[int] = (),
 ) -> dict[str, Any]:
     errors: dict[str, list[str | Promise]] = {}
+    if period not in dict(PERIOD_CHOICES):
+        errors["period"] = [_("Choose how the series rolls over: every month, quarter or half-year, or not at all.")]
+    bonus = list(bonus)
+    if len(bonus) > SERIES_BONUS_PLACES or any(not 0 <= b <= SERIES_MOST_POINTS for b in bonus):
+        errors["bonus"] = [_("Bonus points are 0 to 1000, for beating the players ranked 1st, 2nd and 3rd.")]
     name = (name or "").strip()
     if not 3 <= len(name) <= 80:
         errors["name"] = [_("A series name is 3 to 80 characters.")]
@@ -392,7 +402,15 @@ def _series_fields(
         values = []
     if errors:
         raise ClubError(errors)
-    return {"name": name, "starts_on": starts_on, "ends_on": ends_on, "points": values, "tournament_ids": ids}
+    return {
+        "name": name,
+        "starts_on": starts_on,
+        "ends_on": ends_on,
+        "points": values,
+        "tournament_ids": ids,
+        "period": period,
+        "bonus": bonus if any(bonus) else [],
+    }
 
 
 @transaction.atomic
@@ -405,11 +423,20 @@ def series_create(
     starts_on: datetime.date | None = None,
     ends_on: datetime.date | None = None,
     tournament_ids: Sequence[int] = (),
+    period: str = "",
+    bonus: Sequence[int] = (),
 ) -> RankingSeries:
     """An owner or admin defines a series: its season, its listed tournaments, its points by placing."""
     _require_manager(club=club, user=user)
     fields = _series_fields(
-        club=club, name=name, starts_on=starts_on, ends_on=ends_on, points=points, tournament_ids=tournament_ids
+        club=club,
+        name=name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        points=points,
+        tournament_ids=tournament_ids,
+        period=period,
+        bonus=bonus,
     )
     ids = fields.pop("tournament_ids")
     series = RankingSeries.objects.create(club=club, created_by=user, **fields)
@@ -428,12 +455,21 @@ def series_update(
     starts_on: datetime.date | None = None,
     ends_on: datetime.date | None = None,
     tournament_ids: Sequence[int] = (),
+    period: str = "",
+    bonus: Sequence[int] = (),
 ) -> RankingSeries:
     """Edits a series; its table is scored again from the placings kept, at once."""
     series = RankingSeries.objects.select_for_update().select_related("club").get(pk=series.pk)
     _require_manager(club=series.club, user=user)
     fields = _series_fields(
-        club=series.club, name=name, starts_on=starts_on, ends_on=ends_on, points=points, tournament_ids=tournament_ids
+        club=series.club,
+        name=name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        points=points,
+        tournament_ids=tournament_ids,
+        period=period,
+        bonus=bonus,
     )
     ids = fields.pop("tournament_ids")
     for field, value in fields.items():

@@ -162,6 +162,17 @@ def _club_or_404(slug: str) -> Club:
     return club
 
 
+def _series_periods_asked(request: HttpRequest) -> dict[int, str]:
+    """The period each rolling series is shown for (`?series<id>=2026-Q1`); a key that names no
+    period of the series shows its current one (game/clubs/series_periods.py checks the keys)."""
+    asked: dict[int, str] = {}
+    for name in request.GET:
+        value = request.GET.get(name, "")
+        if name.startswith("series") and name[6:].isdigit() and len(value) <= 8:
+            asked[int(name[6:])] = value
+    return asked
+
+
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(slug)
     membership = club_selectors.club_membership(club=club, user=request.user)
@@ -179,7 +190,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "recent": club_selectors.club_recent_matches(club=club),
         "live": live_selectors.live_matches(club=club),
         "board": club_selectors.leaderboard_for_club(club=club, page=request.GET.get("page")),
-        "series_tables": club_selectors.club_series_tables(club=club),
+        "series_tables": club_selectors.club_series_tables(club=club, periods=_series_periods_asked(request)),
         "roles": Membership.Role.choices,
         "invite_form": InviteForm(),
         "mark_form": MarkForm(),

@@ -16,12 +16,27 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+PERIOD_CHOICES = (
+    ("", _("No roll-over")),
+    ("month", _("Every month")),
+    ("quarter", _("Every quarter")),
+    ("half", _("Every half-year")),
+)
+
 
 class RankingSeries(models.Model):
     club = models.ForeignKey("game.Club", on_delete=models.CASCADE, related_name="series", verbose_name=_("club"))
     name = models.CharField(max_length=80, verbose_name=_("name"))
     starts_on = models.DateField(null=True, blank=True, verbose_name=_("season starts"))
     ends_on = models.DateField(null=True, blank=True, verbose_name=_("season ends"))
+    #: The series rolls over: each event counts in the period of its start date on the club's clock
+    #: (a month, a quarter, a half-year; blank: one table for the whole season, as before).
+    period = models.CharField(
+        max_length=8, blank=True, default="", choices=PERIOD_CHOICES, verbose_name=_("series rolls over")
+    )
+    #: Points for beating the player ranked 1st, 2nd, 3rd in the series before the event (the program's
+    #: RankingPisteetPelista): [first, second, third], all 0 for none.
+    bonus = models.JSONField(default=list, blank=True, verbose_name=_("bonus for beating the top three"))
     #: Points by placing, non-negative and non-increasing: [25, 20, 16, ...] (game/clubs/services.py checks).
     points = models.JSONField(default=list, verbose_name=_("points by placing"))
     created_by = models.ForeignKey(
