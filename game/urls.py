@@ -7,6 +7,7 @@ from game.clubs import register_views, series_views
 from game.clubs import views as clubs
 from game.lobby import views as challenges
 from game.puzzles import views as puzzles
+from game.realgames import coach_views as real_coach
 from game.site.views import catalogue, computer, learn, play, players, practice, watch
 from game.site.views import pages as site
 from game.tournaments import club_views as club_events
@@ -33,6 +34,7 @@ urlpatterns = [
     *club_screens.urlpatterns,
     *learn.urlpatterns,
     *practice.urlpatterns,
+    *real_coach.urlpatterns,
     *puzzles.urlpatterns,
 ]
 

@@ -174,6 +174,7 @@ def public_pages(ids: dict[str, Any]) -> dict[str, tuple[str, int]]:
         "tournament bracket": (f"/tournaments/{ids['bracket']}/", 200),
         "team match waiting": (f"/m/{ids['team match']}/", 200),
         "practice": ("/practice/", 200),
+        "real position": ("/practice/real/", 200),
         "puzzles": ("/puzzles/", 200),
         "puzzle streak": ("/puzzles/streak/", 200),
     }
