@@ -423,6 +423,9 @@ from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 # Shot puzzles live in their own module; imported here so Django registers them with the app.
 from game.models.puzzles import Puzzle, PuzzleRating, PuzzleServing  # noqa: E402
 
+# Games on a club's real tables, scored at the table.
+from game.models.realgames import RealGame, RealGameTap, ScoringTable  # noqa: E402
+
 # A club's player register: the people who play its events at its tables, walk-ins included.
 from game.models.register import ClubPlayer  # noqa: E402
 
@@ -458,6 +461,9 @@ __all__ = [
     "RankingSeries",
     "RankingSeriesEvent",
     "RatingChange",
+    "RealGame",
+    "RealGameTap",
+    "ScoringTable",
     "Seek",
     "SeriesPlacing",
     "Shot",

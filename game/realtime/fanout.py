@@ -150,6 +150,33 @@ def tournament_publish_sync(tournament_id: int) -> None:
     async_to_sync(tournament_publish)(tournament_id)
 
 
+# --- real games (game/realgames) ----------------------------------------------------------------------
+
+
+def realgame_group(game_id: int) -> str:
+    return f"realgame.{game_id}"
+
+
+def realtable_group(table_id: int) -> str:
+    """A table's scorers: they follow whatever game is on the table, the next one too."""
+    return f"realtable.{table_id}"
+
+
+def realgames_event_group(tournament_id: int) -> str:
+    """Every real game of one event (its live and TV pages)."""
+    return f"realgames.event.{tournament_id}"
+
+
+async def realgame_publish(groups: list[str], message: outbound.Message) -> None:
+    """One real game's message to the groups that follow it (encoded once)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    text = outbound.dumps(message)
+    for group in groups:
+        await hub.publish(layer, {"type": "match.relay", "group": group, "text": text, "exclude": None})
+
+
 # --- the one duty after a commit ------------------------------------------------------------------------
 
 

@@ -292,6 +292,49 @@ class Tournament(Message):
         return {"match": self.match, "scores": list(self.scores), "event": self.event, "reload": self.reload}
 
 
+# --- the real game sockets (ws/tables/<token>/, ws/realgame/<id>/) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RealGameState(Message):
+    """A real game's snapshot (game.realgames.selectors.real_game_view), sent after every change."""
+
+    T: ClassVar[str] = "real_state"
+    version: int
+    game: Mapping[str, Any]
+
+    def data(self) -> Wire:
+        return {"version": self.version, "game": self.game}
+
+
+@dataclass(frozen=True, slots=True)
+class RealTapAck(Message):
+    """A scorer's tap (or undo) taken under its `key`: the version it made and the rules' verdict
+    (None for an undo). `duplicate`: the key was taken before, answered again, nothing applied."""
+
+    T: ClassVar[str] = "real_ack"
+    key: str
+    version: int
+    verdict: Mapping[str, Any] | None
+    duplicate: bool = False
+
+    def data(self) -> Wire:
+        return {"key": self.key, "version": self.version, "verdict": self.verdict, "duplicate": self.duplicate}
+
+
+@dataclass(frozen=True, slots=True)
+class RealTapRefused(Message):
+    """A scorer's tap refused, nothing stored: the reason's `code` and its `words` in every language."""
+
+    T: ClassVar[str] = "real_refused"
+    key: str
+    code: str
+    words: Mapping[str, str]
+
+    def data(self) -> Wire:
+        return {"key": self.key, "code": self.code, "words": self.words}
+
+
 # --- encoding ---------------------------------------------------------------------------------------
 
 

@@ -37,6 +37,9 @@ SAMPLES: list[outbound.Message] = [
     outbound.SeekEnded("cancelled"),
     outbound.Tournament("hello", reload=False),
     outbound.Tournament("shot", reload=False, match="k3v9q2xa", scores=[12, 6]),
+    outbound.RealGameState(12, {"id": 3}),
+    outbound.RealTapAck("k1", 12, {"points": 11}),
+    outbound.RealTapRefused("k1", "middle_kaisa_twice", {"en": "no"}),
 ]
 
 
@@ -115,7 +118,7 @@ def documented(text: str) -> tuple[dict[str, set[frozenset[str] | None]], set[st
         (versioned if is_versioned == "yes" else unversioned).add(t)
         span = re.match(r"`(\{.*?\})`", rest)
         fields.setdefault(t, set()).add(top_level_keys(span.group(1)) if span else None)
-    for title in ("## Lobby socket", "## Tournament socket"):
+    for title in ("## Lobby socket", "## Tournament socket", "## Real game sockets"):
         part = section(text, title)
         for start in re.finditer(r'\{"t": "', part):
             message, _ = json.JSONDecoder().raw_decode(part, start.start())

@@ -3,6 +3,7 @@
 
 from game.tournaments.services.base import TournamentError
 from game.tournaments.services.clocks import tournament_clocks_fire, tournament_start_now
+from game.tournaments.services.club import BoardResult, tournament_result_from_table
 from game.tournaments.services.fixes import tournament_result_fix
 from game.tournaments.services.play import tournament_match_finished
 from game.tournaments.services.setup import (
@@ -20,6 +21,7 @@ from game.tournaments.services.walk_ins import (
 )
 
 __all__ = [
+    "BoardResult",
     "TournamentError",
     "club_player_link",
     "tournament_clocks_fire",
@@ -30,6 +32,7 @@ __all__ = [
     "tournament_match_finished",
     "tournament_pairing_swap",
     "tournament_result_fix",
+    "tournament_result_from_table",
     "tournament_start_now",
     "tournament_walk_in_enter",
     "tournament_walk_in_link",

@@ -222,6 +222,21 @@ def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult, 
     return pairing
 
 
+@transaction.atomic
+def tournament_result_from_table(*, pairing_id: int, result: BoardResult, key: str) -> TournamentPairing:
+    """A game scored at its table has ended: the same as :func:`tournament_result_enter`, the table's
+    scorer standing for the director (the scorer's private link is the table's). Once per `key`."""
+    pairing, tournament = _locked_pairing(pairing_id)
+    if result_key_seen(key=key, pairing_id=pairing.pk) or pairing.status == TournamentPairing.Status.DONE:
+        return pairing
+    if pairing.table is None:
+        raise TournamentError("no_table", gettext_noop("this game is waiting for a table"))
+    _decide(tournament, pairing, result)
+    _keep_key(key, pairing)
+    draw_advance(tournament, game_now())
+    return pairing
+
+
 def correction_redraws(
     *, tournament: Tournament, pairing: TournamentPairing, new_winner: int, new_scores: tuple[int, int] | None = None
 ) -> list[Redrawn]:
