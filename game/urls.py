@@ -10,6 +10,7 @@ from game.puzzles import views as puzzles
 from game.realgames import coach_views as real_coach
 from game.site.views import catalogue, computer, learn, play, players, practice, watch
 from game.site.views import pages as site
+from game.tournaments import announce_views as announcements
 from game.tournaments import club_views as club_events
 from game.tournaments import screen_views as club_screens
 from game.tournaments import views as tournaments
@@ -31,6 +32,7 @@ urlpatterns = [
     *computer.urlpatterns,
     *tournaments.urlpatterns,
     *club_events.urlpatterns,
+    *announcements.urlpatterns,
     *club_screens.urlpatterns,
     *learn.urlpatterns,
     *practice.urlpatterns,

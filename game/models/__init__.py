@@ -418,6 +418,9 @@ from game.models.accounts import Profile  # noqa: E402
 # The match chat and a finished match's shot analysis live in their own modules, imported
 # here so Django registers them with the app.
 from game.models.analysis import MatchAnalysis  # noqa: E402
+
+# How an event is announced (who sees it, online registration, table links): beside the tournament.
+from game.models.announce import EventTable, TournamentAnnouncement, TournamentRegistration  # noqa: E402
 from game.models.chat import ChatMessage, ChatReport  # noqa: E402
 
 # Shot puzzles live in their own module; imported here so Django registers them with the app.
@@ -448,6 +451,7 @@ __all__ = [
     "ChatReport",
     "Club",
     "ClubPlayer",
+    "EventTable",
     "Match",
     "MatchAnalysis",
     "MatchConnection",
@@ -468,9 +472,11 @@ __all__ = [
     "SeriesPlacing",
     "Shot",
     "Tournament",
+    "TournamentAnnouncement",
     "TournamentEntry",
     "TournamentEntryMember",
     "TournamentPairing",
+    "TournamentRegistration",
     "TournamentResultFix",
     "TournamentResultKey",
     "TournamentRound",

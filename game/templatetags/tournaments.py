@@ -10,6 +10,7 @@ from django import template
 
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.services.base import is_manager
+from game.tournaments.visibility import listed_filter
 
 register = template.Library()
 
@@ -29,9 +30,12 @@ def tournament_matches_to_play(context: template.Context) -> list[dict[str, Any]
     return cached
 
 
-@register.simple_tag
-def club_tournaments(club: Any) -> list[dict[str, Any]]:
-    return selectors.club_tournaments(club_id=club.pk)
+@register.simple_tag(takes_context=True)
+def club_tournaments(context: template.Context, club: Any) -> list[dict[str, Any]]:
+    """The club's events this visitor may see listed: a hidden or link-only event is left out."""
+    request = context.get("request")
+    manager = is_manager(club_id=club.pk, user=getattr(request, "user", None))
+    return selectors.club_tournaments(club_id=club.pk, listed=listed_filter(manager=manager))
 
 
 @register.simple_tag(takes_context=True)

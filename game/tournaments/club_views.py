@@ -50,15 +50,18 @@ from game.tournaments.services.club import (
 from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_export, kaavio_import
 from game.tournaments.values import TABLES_FIELD, Words, number_of
 from game.tournaments.views import refusal_words
+from game.tournaments.visibility import require_visible
 
 T = "game/tournaments/"
 ENDED_CHOICES = ((AT_TARGET, _("Finished at the target")), (ON_TIME, _("On time")), (SHOOTOUT, _("In the shoot-out")))
 
 
-def _club_event_or_404(tournament_id: int) -> Tournament:
+def _club_event_or_404(tournament_id: int, request: HttpRequest) -> Tournament:
+    """The event at the club, if this visitor may see it (game/tournaments/visibility.py)."""
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id, tables__isnull=False).first()
     if tournament is None:
         raise Http404("No such event at the club")
+    require_visible(request, tournament)
     return tournament
 
 
@@ -100,7 +103,7 @@ def _tables_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
 
 @login_required
 def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _club_event_or_404(tournament_id)
+    tournament = _club_event_or_404(tournament_id, request)
     if not _may_see_tables(request, tournament):
         return _forbidden(
             request, _("Only the director enters the results of this event."), f"/tournaments/{tournament_id}/"
@@ -150,7 +153,7 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
     shows the director which (the warning step); the form sent again with `confirm` does it. Each
     form carries a key (`entry_key`): sent again, a form whose result is stored is answered as
     stored and changes nothing (a phone that kept it while the wifi was down sends it once more)."""
-    tournament = _club_event_or_404(tournament_id)
+    tournament = _club_event_or_404(tournament_id, request)
     pairing = (
         TournamentPairing.objects.filter(pk=pairing_id, tournament=tournament).select_related("first", "second").first()
     )
@@ -239,7 +242,7 @@ def _act(request: HttpRequest, tournament_id: int, action: Any, success: Any) ->
 @login_required
 @require_POST
 def tournament_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    _club_event_or_404(tournament_id)
+    _club_event_or_404(tournament_id, request)
     return _act(
         request,
         tournament_id,
@@ -253,7 +256,7 @@ def tournament_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse
 @login_required
 @require_POST
 def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    _club_event_or_404(tournament_id)
+    _club_event_or_404(tournament_id, request)
     entry = TournamentEntry.objects.filter(
         pk=_number(request.POST.get("entry")) or 0, tournament_id=tournament_id
     ).first()
@@ -271,7 +274,7 @@ def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpRes
 @login_required
 def tournament_sheets(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The score sheets to print, one per game not yet ended (print CSS: one page each)."""
-    tournament = _club_event_or_404(tournament_id)
+    tournament = _club_event_or_404(tournament_id, request)
     if not is_manager(club_id=tournament.club_id, user=request.user):
         return _forbidden(request, _("Only the director prints the score sheets."), f"/tournaments/{tournament_id}/")
     return render(request, T + "sheets.html", {"tournament": tournament, "sheets": score_sheets(tournament=tournament)})
@@ -335,6 +338,7 @@ def tournament_kaavio_export(request: HttpRequest, tournament_id: int) -> HttpRe
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
         raise Http404("No such tournament")
+    require_visible(request, tournament)
     if not is_manager(club_id=tournament.club_id, user=request.user):
         return _forbidden(
             request, _("Only the club's owner or an admin can export an event."), f"/tournaments/{tournament_id}/"

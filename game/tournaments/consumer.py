@@ -9,6 +9,8 @@ live score from it and fetches its standings and rounds again when `reload` is t
 
 from __future__ import annotations
 
+from typing import Any
+
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from game.common.db import CONNECT, db_async
@@ -17,10 +19,14 @@ from game.models.tournaments import Tournament
 from game.realtime import fanout as realtime
 from game.realtime import hub, outbound, protocol
 from game.realtime.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin, RelayOnlyMember
+from game.tournaments.visibility import tournament_visible
 
 
-def _exists(tournament_id: int) -> bool:
-    return Tournament.objects.filter(pk=tournament_id).exists()
+def _visible(tournament_id: int, user: Any, session: Any) -> bool:
+    """The event exists and this socket's visitor may see it (game/tournaments/visibility.py): a
+    link-only event's secret comes from the session of the page that opened the socket."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    return tournament is not None and tournament_visible(tournament=tournament, user=user, session=session)
 
 
 class TournamentConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
@@ -31,7 +37,8 @@ class TournamentConsumer(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsume
         self.group: str | None = None
         self.hub: hub.MatchHub | None = None
         tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        if not await db_async(_exists, priority=CONNECT)(tournament_id):
+        visible = db_async(_visible, priority=CONNECT)
+        if not await visible(tournament_id, self.scope.get("user"), self.scope.get("session")):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()

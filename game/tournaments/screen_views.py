@@ -18,6 +18,7 @@ from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.chart import wall_chart
 from game.tournaments.selectors.club import latest_results, tables_view
 from game.tournaments.selectors.tournaments import tournament_summary
+from game.tournaments.visibility import require_visible
 
 T = "game/tournaments/"
 
@@ -63,6 +64,7 @@ def tournament_tv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
     if tournament is None:
         raise Http404("No such tournament")
+    require_visible(request, tournament)
     language = tournament.club.language
     with translation.override(language):
         template = T + ("_tv_parts.html" if request.GET.get("part") else "tv.html")
@@ -82,6 +84,7 @@ def tournament_chart(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
     if tournament is None:
         raise Http404("No such tournament")
+    require_visible(request, tournament)
     language = tournament.club.language
     with translation.override(language):
         chart = wall_chart(tournament=tournament)

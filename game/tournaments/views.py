@@ -37,6 +37,7 @@ from game.tournaments.selectors.club import tables_view, walk_ins
 from game.tournaments.selectors.fixes import fix_log
 from game.tournaments.services.base import is_manager
 from game.tournaments.values import number_of
+from game.tournaments.visibility import require_visible
 
 T = "game/tournaments/"
 
@@ -98,10 +99,12 @@ def _club_or_404(slug: str) -> Club:
     return club
 
 
-def _tournament_or_404(tournament_id: int) -> Tournament:
+def _tournament_or_404(tournament_id: int, request: HttpRequest) -> Tournament:
+    """The event, if this visitor may see it (game/tournaments/visibility.py); else not found."""
     tournament = Tournament.objects.select_related("club", "winner").filter(pk=tournament_id).first()
     if tournament is None:
         raise Http404("No such tournament")
+    require_visible(request, tournament)
     return tournament
 
 
@@ -178,23 +181,26 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
 
 
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _tournament_or_404(tournament_id, request)
     return render(request, T + "tournament.html", _page_context(request, tournament))
 
 
 def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _tournament_or_404(tournament_id, request)
     return render(request, T + "live.html", _page_context(request, tournament))
 
 
 def tournament_parts(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The parts of the pages that change (standings, rounds, the live round), fetched by the pages'
     script when the tournament socket says so."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _tournament_or_404(tournament_id, request)
     return render(request, T + "_parts.html", _page_context(request, tournament))
 
 
 def _act(request: HttpRequest, tournament_id: int, action: Any, success: str) -> HttpResponse:
+    hidden = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if hidden is not None:
+        require_visible(request, hidden)
     try:
         action()
     except services.TournamentError as error:

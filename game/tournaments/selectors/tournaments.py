@@ -434,9 +434,14 @@ def clock_summary(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def club_tournaments(*, club_id: int, limit: int = 30) -> list[dict[str, Any]]:
-    """The club page's tournament history, newest first."""
-    rows = Tournament.objects.filter(club_id=club_id).select_related("club", "winner").order_by("-starts_at", "-id")
+def club_tournaments(*, club_id: int, limit: int = 30, listed: Q | None = None) -> list[dict[str, Any]]:
+    """The club page's tournament history, newest first; `listed` keeps the events this visitor may
+    see listed (game/tournaments/visibility.py `listed_filter`)."""
+    rows = (
+        Tournament.objects.filter(listed or Q(), club_id=club_id)
+        .select_related("club", "winner")
+        .order_by("-starts_at", "-id")
+    )
     return [tournament_summary(tournament=t) for t in rows[:limit]]
 
 

@@ -59,6 +59,14 @@ def tournament_walk_in_enter(*, user: Any, tournament_id: int, name: str) -> Tou
         raise TournamentError("not_at_club", gettext_noop("this tournament is played online, not at the club"))
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
+    return walk_in_entry_make(tournament=tournament, name=name)
+
+
+def walk_in_entry_make(*, tournament: Tournament, name: str) -> TournamentEntry:
+    """An entry by name as the club's register player of that name: the director's walk-in and an
+    online registration by name. The caller holds the event's row lock and has decided who may enter
+    and whether entries are open (a late entry is made after the draw); the name, its uniqueness in
+    the event and the event's size are checked here."""
     name = name_clean(name or "")
     if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
         raise TournamentError(
