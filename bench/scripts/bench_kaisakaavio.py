@@ -3,8 +3,9 @@
 A measuring tool, not a test: for each file it replays the event (`kaisakaavio.replay`: Kaiza draws
 it with the file's results, taken by the file's clock or in its order) and prints the games at the
 same place of the program's list, the CPU seconds of the replay, then the totals per format (events
-in full, games at the same place) with the host's speed. The files are the program's own (its test
-data, events its draw made headless with the oracle's `montecarlo`, see
+in full, games at the same place; a seeded event under its seeding, `Sijoittaminen`) with the host's
+speed. The files are the program's own (its test data, events its draw made headless with the
+oracle's `montecarlo`, its seeded events with `--seeds 8|24`, see
 /work/shared/tools/kaisakaavio-oracle) or an event Kaiza exported.
 
     .venv/bin/python bench/scripts/bench_kaisakaavio.py FILE.xml... [--order times|file]
@@ -48,7 +49,8 @@ def main() -> None:
         first = next((line.number for line in lines if not line.same), None)
         verdict = "in full" if first is None else f"first difference at place {first}"
         print(f"{path.name}: {same}/{len(lines)} games, {verdict}, {seconds:.2f} s CPU")
-        total = totals[kaavio.format]
+        seeding = dict(kaavio.other_fields).get("Sijoittaminen", "EiSijoittamista")
+        total = totals[kaavio.format if seeding == "EiSijoittamista" else f"{kaavio.format} {seeding}"]
         total[0] += first is None
         total[1] += 1
         total[2] += same

@@ -36,6 +36,7 @@ DRAW_WORDS: dict[str, str] = {
     "round_two_no_opponent": gettext_noop("round 2 has no opponent left for place %(place)s that they have not met"),
     "seed_count": gettext_noop("1 to %(most)s seeds, and no more than the players; not %(seeds)s"),
     "no_seed_place": gettext_noop("no free place left for a seed"),
+    "seed_not_entrant": gettext_noop("the seed %(player)s is not in the draw list"),
 }
 GAME = gettext_noop("game %(game)s (%(first)s v %(second)s)")
 NOBODY = gettext_noop("nobody")

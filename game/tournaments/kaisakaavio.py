@@ -59,7 +59,7 @@ from game.tournaments.pairing.double_loss import (
     redraw,
 )
 from game.tournaments.pairing.double_loss_cup import cup_seats
-from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND
+from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, LATE_SEEDS
 from game.tournaments.values import Words
 
 #: The program's formats (`KaavioTyyppi`) as Kaiza's: (format, knockout from round).
@@ -68,6 +68,8 @@ FORMATS: dict[str, tuple[Format, int | None]] = {
     **{f"Pudari{n}Kierros": (Format.DOUBLE_LOSS_THEN_KNOCKOUT, n) for n in range(2, 7)},
     "KaksiKierrostaJaCup": (Format.TWO_ROUNDS_THEN_CUP, None),
 }
+#: The program's `Sijoittaminen` of a championship: 24 seeds who enter in rounds 2 and 3.
+CHAMPIONSHIP_SEEDING = "Sijoitetaan24Pelaajaa"
 SETTINGS = ("Nimi", "PeliAika", "PeliaikaOnRajattu", "RankkareidenMaara", "TavoitePistemaara", "KaavioTyyppi")
 #: The encoding a file declares, named in the refusal of one the parser cannot read.
 _ENCODING = re.compile(rb"""encoding\s*=\s*["']([^"']{1,40})["']""")
@@ -131,12 +133,24 @@ class KaavioFile:
     def draw_list(self) -> tuple[int, ...]:
         return tuple(sorted(p.id for p in self.participants))
 
+    @property
+    def championship_seeds(self) -> tuple[int, ...]:
+        """The championship's seeds (`Sijoittaminen` Sijoitetaan24Pelaajaa), ids by their marks,
+        the first 24 as the program takes them; empty for any other event."""
+        if self.format != "TuplaKaavio" or dict(self.other_fields).get("Sijoittaminen") != CHAMPIONSHIP_SEEDING:
+            return ()
+        marked = [(int(p.seeded.strip()), p.id) for p in self.participants if p.seeded.strip().isdigit()]
+        return tuple(player for _, player in sorted(marked))[: LATE_SEEDS[-1]]
+
     def event(self) -> Event:
-        """The file's event: its format and draw list, its target, and for a cup the lots its seats
-        show (:func:`cup_lots`)."""
+        """The file's event: its format and draw list, its target, for a cup the lots its seats
+        show (:func:`cup_lots`), for a championship its seeds."""
         kind, knockout_from = FORMATS[self.format]
         lots = cup_lots(self) if kind == Format.TWO_ROUNDS_THEN_CUP else ()
-        return Event(kind, self.draw_list, knockout_from, lots, self.target, values.SCORE_MARGIN)
+        seeds = self.championship_seeds
+        if seeds:
+            kind = Format.CHAMPIONSHIP
+        return Event(kind, self.draw_list, knockout_from, lots, self.target, values.SCORE_MARGIN, seeds)
 
 
 def cup_lots(kaavio: KaavioFile) -> tuple[int, ...]:
@@ -211,7 +225,8 @@ def parse(data: bytes | str) -> KaavioFile:
         ids.add(participant.id)
     target = target_of(fields)
     games = tuple(_game(node, number, target) for number, node in enumerate(root.iterfind("Pelit/Peli"), start=1))
-    _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup")
+    late = fields.get("Sijoittaminen") == CHAMPIONSHIP_SEEDING
+    _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup", late=late)
     return KaavioFile(
         name=fields.get("Nimi", ""),
         format=kind,
@@ -317,9 +332,10 @@ def _runs(node: ET.Element, number: int, tags: tuple[str, str], target: int) -> 
     return longest, second
 
 
-def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool) -> None:
+def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool, late: bool = False) -> None:
     """Players named are participants, two different ones; a game with an empty seat is a cup game
-    (round 3 on); outside the cup (which may seat a player with two opening losses) no third loss."""
+    (round 3 on) or, in a championship (`late`), a seed's walk-over in rounds 1-2 (the draw checks
+    whose); outside the cup (which may seat a player with two opening losses) no third loss."""
     losses = dict.fromkeys(ids, 0)
     for number, game in enumerate(games, start=1):
         for player in (game.first_id, game.second_id):
@@ -329,9 +345,7 @@ def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool) -> No
                     {"game": number, "id": player},
                 )
         if game.first_id is None or game.second_id is None:
-            if not cup or game.round < CUP_FIRST_ROUND:
-                tag = "PelaajaId1" if game.first_id is None else "PelaajaId2"
-                raise KaavioError(gettext_noop("game %(game)s has no %(tag)s"), {"game": number, "tag": tag})
+            _check_empty_seat(game, number, cup=cup, late=late)
             continue
         if game.first_id == game.second_id:
             raise KaavioError(
@@ -345,6 +359,14 @@ def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool) -> No
                     gettext_noop("player %(id)s has a third loss in game %(game)s of a double-loss event"),
                     {"game": number, "id": loser},
                 )
+
+
+def _check_empty_seat(game: FileGame, number: int, *, cup: bool, late: bool) -> None:
+    """A game with one player: a cup game, or a championship seed's walk-over before he enters."""
+    walkover = late and game.first_id is not None and game.round < CUP_FIRST_ROUND
+    if not walkover and (not cup or game.round < CUP_FIRST_ROUND):
+        tag = "PelaajaId1" if game.first_id is None else "PelaajaId2"
+        raise KaavioError(gettext_noop("game %(game)s has no %(tag)s"), {"game": number, "tag": tag})
 
 
 def write(kaavio: KaavioFile) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from game.tournaments.pairing.double_loss_cup import CupRow, cup_rows
-from game.tournaments.pairing.double_loss_search import Drawn, added, opening, search_round
+from game.tournaments.pairing.double_loss_search import NOBODY, Drawn, added, opening, search_round
 from game.tournaments.pairing.double_loss_state import (
     CUP_FIRST_ROUND,
     DrawError,
@@ -96,23 +96,34 @@ def _places(entrants: tuple[int, ...]) -> dict[int, int]:
 def _positions(state: DrawState) -> tuple[dict[int, int], list[Drawn]]:
     place = {entrant: position for position, entrant in enumerate(state.event.entrants, start=1)}
     games = []
+    cup = state.event.format == Format.TWO_ROUNDS_THEN_CUP
     for index in listing_order(state):
         game = state.games[index]
-        if game.second is None:
+        if game.second is None and cup:
             continue  # a cup walk-over: never searched
+        second = NOBODY if game.second is None else place[game.second]
         won = 0 if game.winner is None else 1 if game.winner == game.first else 2
-        games.append(Drawn(place[game.first], place[game.second], game.round, game.first_round, game.second_round, won))
+        games.append(Drawn(place[game.first], second, game.round, game.first_round, game.second_round, won))
     return place, games
 
 
 def _pairing(event: Event, drawn: Drawn) -> Pairing:
     return Pairing(
         event.entrants[drawn.first - 1],
-        event.entrants[drawn.second - 1],
+        None if drawn.second == NOBODY else event.entrants[drawn.second - 1],
         drawn.round,
         drawn.first_round,
         drawn.second_round,
     )
+
+
+def _plan(event: Event) -> list[Drawn]:
+    """The opening of `event` by places: a championship's with its seeds' walk-overs."""
+    if event.format == Format.CHAMPIONSHIP:
+        place = _places(event.entrants)
+        late = tuple((place[seed], event.walkovers(seed)) for seed in event.seeds)
+        return opening(len(event.entrants), late=late)
+    return opening(len(event.entrants), cup=event.format == Format.TWO_ROUNDS_THEN_CUP)
 
 
 #: A game of a draw as results know it: its round and its players.
@@ -194,8 +205,12 @@ def _opening_missing(state: DrawState) -> list[Pairing]:
     drawn = {(frozenset((g.first, g.second)), g.round) for g in games}
     table = records(state)
     missing: list[Pairing] = []
-    for planned in opening(len(event.entrants), cup=event.format == Format.TWO_ROUNDS_THEN_CUP):
+    for planned in _plan(event):
         if (frozenset((planned.first, planned.second)), planned.round) in drawn:
+            continue
+        if planned.second == NOBODY:
+            games.append(planned)
+            missing.append(_pairing(event, planned))
             continue
         first, second = (table[event.entrants[p - 1]] for p in (planned.first, planned.second))
         if first.out or second.out:
@@ -210,10 +225,16 @@ def _opening_missing(state: DrawState) -> list[Pairing]:
 
 def opening_is_drawn(state: DrawState) -> bool:
     """Whether rounds 1 and 2 are drawn (the search draws from then on)."""
-    drawn = {frozenset((g.first, g.second)) for g in state.games if g.round <= 2}
+    # a game by its pair of players (its round may differ from the plan's), a walk-over by its round too
+    drawn = {frozenset((g.first, g.second)) for g in state.games if g.round <= 2 and g.second is not None}
+    drawn |= {frozenset((g.first, -g.round)) for g in state.games if g.round <= 2 and g.second is None}
     entrants = state.event.entrants
-    plan = opening(len(entrants), cup=state.event.format == Format.TWO_ROUNDS_THEN_CUP)
-    return all(frozenset((entrants[p.first - 1], entrants[p.second - 1])) in drawn for p in plan)
+
+    def planned(game: Drawn) -> frozenset[int]:
+        second = -game.round if game.second == NOBODY else entrants[game.second - 1]
+        return frozenset((entrants[game.first - 1], second))
+
+    return all(planned(game) in drawn for game in _plan(state.event))
 
 
 def _searched(state: DrawState) -> list[Pairing]:

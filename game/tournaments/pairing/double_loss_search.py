@@ -82,14 +82,51 @@ def added(games: Sequence[Drawn], one: int, other: int, *, cup: bool = False) ->
     return Drawn(one, other, max(first_round, second_round), first_round, second_round)
 
 
-def opening(size: int, *, cup: bool = False) -> list[Drawn]:
-    """Rounds 1 and 2 for a list of `size`, in the order they are drawn."""
+#: The "player" of a walk-over's empty side: no place of the list (places start at 1).
+NOBODY = 0
+
+
+def opening(size: int, *, cup: bool = False, late: tuple[tuple[int, int], ...] = ()) -> list[Drawn]:
+    """Rounds 1 and 2 for a list of `size`, in the order they are drawn. `late`: the championship's
+    seeds as (place, rounds skipped), in seed order."""
+    if late:
+        return [replace(g) for g in _late_opening(size, late)]
     return [replace(g) for g in _opening(size, cup)]
+
+
+@lru_cache(maxsize=128)
+def _late_opening(size: int, late: tuple[tuple[int, int], ...]) -> tuple[Drawn, ...]:
+    """The championship's opening: first a walk-over (won, against :data:`NOBODY`) for each round a
+    seed skips, then round 1 pairs in twos down the list those with no game yet, and round 2 is
+    drawn as ever (fewest games, then the list, each with the first he has not met); no twist at
+    the foot of the list."""
+    games: list[Drawn] = []
+    for skipped in (1, 2):
+        for place, rounds in late:
+            if rounds >= skipped:
+                games.append(Drawn(place, NOBODY, skipped, skipped, skipped, won=1))
+    fresh = [p for p in range(1, size + 1) if not any(g.has(p) for g in games)]
+    for one, other in zip(fresh[::2], fresh[1::2], strict=False):
+        games.append(added(games, one, other))
+    _round_two(size, games, cup=False)
+    return tuple(games)
 
 
 @lru_cache(maxsize=128)
 def _opening(size: int, cup: bool) -> tuple[Drawn, ...]:
     games: list[Drawn] = []
+    for first in range(1, size, 2):
+        games.append(added(games, first, first + 1, cup=cup))
+    if size % 2 == 0 and size % 4 != 0:
+        games.append(added(games, size - 4, size - 1, cup=cup))
+        games.append(added(games, size - 2, size, cup=cup))
+    _round_two(size, games, cup=cup)
+    return tuple(games)
+
+
+def _round_two(size: int, games: list[Drawn], *, cup: bool) -> None:
+    """Round 2 drawn onto `games`: each in turn (fewest games, then the list) takes the first
+    player he has not met."""
 
     def met(one: int, other: int) -> bool:
         return any(g.has(one) and g.has(other) for g in games)
@@ -97,11 +134,6 @@ def _opening(size: int, cup: bool) -> tuple[Drawn, ...]:
     def count(player: int) -> int:
         return sum(1 for g in games if g.has(player))
 
-    for first in range(1, size, 2):
-        games.append(added(games, first, first + 1, cup=cup))
-    if size % 2 == 0 and size % 4 != 0:
-        games.append(added(games, size - 4, size - 1, cup=cup))
-        games.append(added(games, size - 2, size, cup=cup))
     while True:
         waiting = sorted((p for p in range(1, size + 1) if count(p) < 2), key=lambda p: (count(p), p))
         if len(waiting) < 2:
@@ -111,7 +143,6 @@ def _opening(size: int, cup: bool) -> tuple[Drawn, ...]:
         if not fresh:
             raise DrawError("round_two_no_opponent", place=seeker)
         games.append(added(games, seeker, fresh[0], cup=cup))
-    return tuple(games)
 
 
 @dataclass

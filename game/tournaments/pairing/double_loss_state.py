@@ -23,12 +23,18 @@ CUP_FIRST_ROUND = 3
 MINIMUM_FIELD = 4
 #: No knockout: a round no event reaches.
 NEVER = 10_000
+#: The championship's seeds by the round they enter: seeds up to the first number skip rounds 1 and
+#: 2, those up to the second skip round 1.
+LATE_SEEDS = (12, 24)
 
 
 class Format(StrEnum):
     DOUBLE_LOSS = "double_loss"
     DOUBLE_LOSS_THEN_KNOCKOUT = "double_loss_then_knockout"
     TWO_ROUNDS_THEN_CUP = "two_rounds_then_cup"
+    #: The championship draw (the program's `Sijoitetaan24Pelaajaa`): double loss, seeds 1-12 enter
+    #: in round 3 and 13-24 in round 2, each round they skip a walk-over won at the draw.
+    CHAMPIONSHIP = "championship"
 
 
 #: Each refusal of the draw by its code: the English words of a log or a test (`DrawError.reason`).
@@ -53,6 +59,7 @@ REASONS: dict[str, str] = {
     "winner_not_in_game": "{winner} did not play in game {game}",
     "round_two_no_opponent": "round 2 has no opponent left for place {place} that he has not met",
     "seed_count": "1 to {most} seeds, and no more than the entrants; not {seeds}",
+    "seed_not_entrant": "the seed {player} is not in the draw list",
     "no_seed_place": "no free place left for a seed",
 }
 
@@ -90,6 +97,9 @@ class Event:
     #: target alone; a rank taken for final must stay so whatever a game's score is).
     target: int = 60
     score_margin: int = 0
+    #: The championship's seeds, the entrants in seed order (seed 1 first): seeds 1-12 skip rounds 1
+    #: and 2, seeds 13-24 round 1 (:data:`LATE_SEEDS`); empty elsewhere.
+    seeds: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if len(set(self.entrants)) != len(self.entrants):
@@ -108,6 +118,22 @@ class Event:
             raise DrawError("no_knockout", format=str(self.format))
         if self.lots and sorted(self.lots) != sorted(self.entrants):
             raise DrawError("cup_lots")
+        self._check_seeds()
+
+    def _check_seeds(self) -> None:
+        most = LATE_SEEDS[-1] if self.format == Format.CHAMPIONSHIP else 0
+        if len(self.seeds) > most or len(set(self.seeds)) != len(self.seeds):
+            raise DrawError("seed_count", most=most, seeds=len(self.seeds))
+        for seed in self.seeds:
+            if seed not in self.entrants:
+                raise DrawError("seed_not_entrant", player=seed)
+
+    def walkovers(self, entrant: int) -> int:
+        """The rounds a championship seed skips: 2 for seeds 1-12, 1 for 13-24, else 0."""
+        if entrant not in self.seeds:
+            return 0
+        rank = self.seeds.index(entrant) + 1
+        return sum(1 for last in LATE_SEEDS if rank <= last)
 
     @property
     def cup_lots(self) -> tuple[int, ...]:
@@ -246,7 +272,7 @@ def records(state: DrawState) -> dict[int, Record]:
     table = {entrant: Record(entrant, position) for position, entrant in enumerate(event.entrants)}
     for number, game in enumerate(state.games, start=1):
         where = {"game": number, "first": game.first, "second": game.second}
-        _check_players(game, table, where, cup=cup)
+        _check_players(game, table, where, cup=cup, late=event.walkovers(game.first) >= game.round)
         seats: tuple[tuple[int | None, int], ...] = ((game.first, game.first_round), (game.second, game.second_round))
         for seat, own_round in seats:
             if seat is not None:
@@ -260,14 +286,17 @@ def records(state: DrawState) -> dict[int, Record]:
     return table
 
 
-def _check_players(game: Game, table: dict[int, Record], where: dict[str, int | None], *, cup: bool) -> None:
-    """Both players in the list and not the same; a walk-over only in the cup, won by its one player."""
+def _check_players(
+    game: Game, table: dict[int, Record], where: dict[str, int | None], *, cup: bool, late: bool
+) -> None:
+    """Both players in the list and not the same; a walk-over only in the cup or for a championship
+    seed's rounds before he enters (`late`), won by its one player."""
     for entrant in game.players:
         if entrant not in table:
             raise DrawError("not_in_list", **where, player=entrant)
     if game.first == game.second:
         raise DrawError("with_himself", **where)
-    if game.second is None and not (cup and game.round >= CUP_FIRST_ROUND):
+    if game.second is None and not (cup and game.round >= CUP_FIRST_ROUND) and not late:
         raise DrawError("walk_over_outside_cup", **where)
     if game.second is None and game.winner not in (None, game.first):
         raise DrawError("walk_over_winner", **where)
@@ -300,7 +329,9 @@ def _count(record: Record, game: Game, single_loss_from: int, cup: bool) -> None
             record.pending_single_loss += 1
         return
     if game.second is None:
-        return  # a walk-over: a game, not a win
+        if not cup:
+            record.wins += 1  # a seed's walk-over counts as a win, as the program's standings count it
+        return  # a walk-over: a game, no points
     record.points += game.points_of(record.entrant)
     if game.winner == record.entrant:
         record.wins += 1

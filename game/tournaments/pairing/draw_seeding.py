@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -60,6 +61,50 @@ def seeded_draw_list(seeded: Sequence[int], unseeded: Sequence[int]) -> tuple[in
     """The draw list: `seeded` in seed order (1 first), `unseeded` in the order they were drawn."""
     size = len(seeded) + len(unseeded)
     places = seed_places(size, len(seeded))
+    slots: list[int | None] = [None] * size
+    for entrant, place in zip(seeded, places, strict=True):
+        slots[place - 1] = entrant
+    others = iter(unseeded)
+    return tuple(entrant if entrant is not None else next(others) for entrant in slots)
+
+
+#: The championship's seeds (the program's `Sijoitetaan24Pelaajaa`): seed k stands at the k-th of
+#: these marks on a scale of 0 to 23 laid over the list (0 the head, 23 the foot), so that seeds 1
+#: and 2 are as far apart as they can be, then 1-4, and so on down to seed 24.
+CHAMPIONSHIP_MARKS = (1, 13, 19, 7, 11, 23, 17, 5, 3, 15, 21, 9, 8, 18, 12, 0, 4, 16, 22, 6, 10, 20, 14, 2)
+#: The fewest entrants the championship places its seeds for (fewer: all are drawn at random).
+CHAMPIONSHIP_FIELD = len(CHAMPIONSHIP_MARKS)
+
+
+def _single(value: float) -> float:
+    """`value` rounded to a 32-bit float: the program computes a seed's place in single precision,
+    and a place at a whole number may fall just below it."""
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
+def championship_places(size: int, seeds: int) -> list[int]:
+    """The 1-based places of seeds 1..`seeds` of a championship in a list of `size` (none below
+    :data:`CHAMPIONSHIP_FIELD` entrants): each at its mark scaled to the list, or, taken, the nearest
+    free place (the upper one at equal distance)."""
+    if not 0 <= seeds <= min(CHAMPIONSHIP_FIELD, size):
+        raise DrawError("seed_count", most=CHAMPIONSHIP_FIELD, seeds=seeds)
+    if size < CHAMPIONSHIP_FIELD:
+        return []
+    taken: list[int] = []
+    for mark in CHAMPIONSHIP_MARKS[:seeds]:
+        place = 1 + math.floor(_single(_single(mark / 23) * (size - 2)))
+        taken.append(_nearest_free(place, size, taken))
+    return taken
+
+
+def championship_draw_list(seeded: Sequence[int], unseeded: Sequence[int]) -> tuple[int, ...]:
+    """A championship's draw list: `seeded` in seed order at their places (or, in a field too small
+    to place them, before the others: the caller shuffles such a field whole), `unseeded` in the
+    order they were drawn."""
+    size = len(seeded) + len(unseeded)
+    places = championship_places(size, len(seeded))
+    if not places:
+        return (*seeded, *unseeded)
     slots: list[int | None] = [None] * size
     for entrant, place in zip(seeded, places, strict=True):
         slots[place - 1] = entrant

@@ -1,0 +1,95 @@
+"""The seeded formats as the reference program (KaisaKaavio) draws them: the championship (24 seeds,
+seeds 1-12 entering in round 3 and 13-24 in round 2, each round they skip a walk-over won at the
+draw) and the ranking event (8 seeds spread over the list). The fixtures are events the program's own
+draw made from start to end (the oracle's `montecarlo --seeds 24|8`, players renamed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.tournaments.kaisakaavio import parse, replay
+from game.tournaments.pairing.double_loss import (
+    DrawError,
+    DrawState,
+    Event,
+    Format,
+    Game,
+    games_to_add,
+    record_result,
+)
+from game.tournaments.pairing.draw_seeding import championship_draw_list, championship_places, seed_places
+
+FIXTURES = Path(__file__).parent / "fixtures" / "kaisakaavio"
+
+
+def _opened(event: Event) -> DrawState:
+    state = DrawState(event)
+    for pairing in games_to_add(state):
+        state = state.with_game(Game.drawn(pairing))
+    return state
+
+
+def _first_real_round(state: DrawState, entrant: int) -> int:
+    return min(g.round for g in state.games if g.has(entrant) and g.second is not None)
+
+
+def _play_to_round_three(state: DrawState) -> DrawState:
+    """Results for every drawn game, the first player winning, until a round-3 game is drawn."""
+    for _ in range(200):
+        if any(g.round >= 3 and g.second is not None for g in state.games):
+            return state
+        index = next(i for i, g in enumerate(state.games) if not g.played)
+        state = record_result(state, index, winner=state.games[index].first)
+        for pairing in games_to_add(state):
+            state = state.with_game(Game.drawn(pairing))
+    raise AssertionError("no round-3 game drawn")
+
+
+def test_championship_draw_seeds_enter_at_rounds_two_and_three() -> None:
+    seeds = tuple(range(101, 125))  # seed k is 100 + k
+    unseeded = tuple(range(1, 6))
+    entrants = championship_draw_list(seeds, unseeded)
+    places = championship_places(len(entrants), 24)
+    assert [entrants.index(s) + 1 for s in seeds] == places
+    assert places[:2] == [2, 16]  # seed 1 second from the head, seed 2 past the middle: they meet last
+
+    state = _opened(Event(Format.CHAMPIONSHIP, entrants, seeds=seeds))
+    walkovers = {s: sorted(g.round for g in state.games if g.first == s and g.second is None) for s in seeds}
+    assert all(walkovers[100 + k] == [1, 2] for k in range(1, 13))
+    assert all(walkovers[100 + k] == [1] for k in range(13, 25))
+    assert all(g.winner == g.first for g in state.games if g.second is None)
+    assert all(_first_real_round(state, 100 + k) == 2 for k in range(13, 25))
+    assert all(_first_real_round(state, e) <= 2 for e in unseeded)
+    assert not any(g.has(100 + k) and g.second is not None for g in state.games for k in range(1, 13))
+
+    played = _play_to_round_three(state)
+    entered = {s for g in played.games if g.round == 3 and g.second is not None for s in g.players}
+    assert entered & {100 + k for k in range(1, 13)}
+    assert all(_first_real_round(played, s) >= 3 for s in entered & {100 + k for k in range(1, 13)})
+
+    with pytest.raises(DrawError):  # a walk-over is a championship seed's only
+        Event(Format.DOUBLE_LOSS, entrants, seeds=seeds)
+
+    kaavio = parse((FIXTURES / "championship24-25-t4.xml").read_bytes())
+    event = kaavio.event()
+    assert event.format == Format.CHAMPIONSHIP and len(event.seeds) == 24
+    assert [event.entrants.index(s) + 1 for s in event.seeds] == championship_places(25, 24)
+    lines = replay(kaavio)
+    assert all(line.same for line in lines) and len(lines) == len(kaavio.games) == 85
+
+
+def test_ranking_event_eight_seeds() -> None:
+    kaavio = parse((FIXTURES / "ranking8-13-t3.xml").read_bytes())
+    marks = {int(p.seeded): p.id for p in kaavio.participants if p.seeded}
+    assert sorted(marks) == list(range(1, 9))
+    order = list(kaavio.draw_list)
+    assert [order.index(marks[k]) + 1 for k in range(1, 9)] == seed_places(13, 8) == [12, 6, 3, 9, 8, 1, 4, 11]
+    lines = replay(kaavio)
+    assert all(line.same for line in lines) and len(lines) == len(kaavio.games)
+
+    # the top two seeds meet in neither round of the opening, nor do seeds 1-4 among themselves
+    state = _opened(Event(Format.DOUBLE_LOSS, kaavio.draw_list))
+    top = {marks[k] for k in range(1, 5)}
+    assert not any(set(g.players) <= top for g in state.games)
