@@ -21,6 +21,7 @@ from game.realgames.selectors import real_game_view
 from game.realtime import fanout, hub, outbound
 from game.realtime.protocol import Invalid
 from game.realtime.socket_lifecycle import CLOSE_NOT_FOUND, CleanCloseMixin, RelayOnlyMember
+from game.tournaments.visibility import tournament_visible
 
 #: Followers of each game in this process (the `spectators` a page shows).
 _FOLLOWERS: dict[int, int] = {}
@@ -42,6 +43,15 @@ def _snapshot(game_id: int) -> tuple[outbound.RealGameState, list[str]] | None:
         return None
     view = real_game_view(game, spectators=_FOLLOWERS.get(game.pk, 0))
     return outbound.RealGameState(game.version, view), _groups(game)
+
+
+def _followable(game_id: int, user: Any, session: Any) -> bool:
+    """The game exists and, if it is an event's, this visitor may see that event (a link-only
+    event's secret from the session, game/tournaments/visibility.py)."""
+    game = RealGame.objects.select_related("pairing__tournament").filter(pk=game_id).first()
+    if game is None:
+        return False
+    return game.pairing is None or tournament_visible(tournament=game.pairing.tournament, user=user, session=session)
 
 
 def _table_game(token: str) -> tuple[int, int | None] | None:
@@ -158,8 +168,8 @@ class RealGameConsumer(_RealGameSocket):
         self.group = None
         self.hub = None
         self.game_id: int | None = int(self.scope["url_route"]["kwargs"]["game_id"])
-        exists = await db_async(RealGame.objects.filter(pk=self.game_id).exists, priority=CONNECT)()
-        if not exists:
+        followable = db_async(_followable, priority=CONNECT)
+        if not await followable(self.game_id, self.scope.get("user"), self.scope.get("session")):
             self.game_id = None
             await self.close(code=CLOSE_NOT_FOUND)
             return

@@ -102,6 +102,7 @@ PUBLIC_MODULES = {
     "game.matches.clock_presets": "an event's clock and target: the presets and ranges every form and service checks",
     "game.ratings.rules": "the rules that make an account's rated results count",
     "game.chat.phrases": "the chat's fixed phrases",
+    "game.tournaments.visibility": "who may see an event: every page and socket showing one of its games checks it",
 }
 
 

@@ -8,13 +8,17 @@ import json
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from game.models.announce import EventTable, TournamentAnnouncement, TournamentRegistration
+from game.models.realgames import ScoringTable
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
+from game.realgames.services import game_for_table, scoring_table_add
 from game.routing import websocket_urlpatterns
 from game.tournaments.selectors.forum import EventLinks, forum_posts
 from game.tournaments.services import TournamentError, tournament_close_entries, tournament_walk_in_enter
@@ -30,6 +34,7 @@ __all__ = ["fresh_channel_layer_and_connections"]
 LINKS = EventLinks(live="https://kaiza.example/tournaments/1/live/", register="https://kaiza.example/r/")
 STREAM = "https://stream.example/table-1"
 SCOREBOARD = "https://scores.example/board?t=1"
+CLUB_STREAM = "https://club.example/stream/2"
 EVIL = "[b]Evil[/b] [url=https://bad.example]x"
 
 
@@ -81,8 +86,12 @@ def test_forum_posts_in_bbcode_and_text(client: Any) -> None:
     assert "bad.example]" not in invitation.bbcode.replace("[\u200burl=https://bad.example]", "")
     assert EVIL in invitation.plain and "[" not in invitation.plain.replace(EVIL, "")
 
+    # A table the event names no link for gives the club's scoring table's.
+    ScoringTable.objects.create(club=tournament.club, number=2, stream_url=CLUB_STREAM)
+    ScoringTable.objects.create(club=tournament.club, number=1, stream_url="https://club.example/not-this-one")
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
     first = forum_posts(tournament=tournament, links=LINKS, language="en")[1]
+    assert f"Table 2: [url={CLUB_STREAM}]stream[/url]" in first.bbcode and "not-this-one" not in first.plain
     on_table = on_tables(tournament)
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
     game = on_table[1]
@@ -129,17 +138,17 @@ def _listed(client: Any, tournament: Tournament) -> bool:
     return f"/tournaments/{tournament.pk}/" in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
 
 
-async def _socket_opens(tournament_id: int, user: Any, session: dict[str, Any]) -> bool:
+async def _socket_opens(socket_path: str, user: Any, session: dict[str, Any]) -> bool:
     router = URLRouter(websocket_urlpatterns)
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await router({**scope, "user": user, "session": session}, receive, send)
 
-    socket = WebsocketCommunicator(app, f"/ws/tournament/{tournament_id}/")
+    socket = WebsocketCommunicator(app, socket_path)
     connected, _code = await socket.connect(timeout=10)
     if connected:
-        hello = json.loads(await socket.receive_from(timeout=5))
-        assert hello["d"]["event"] == "hello"
+        first = json.loads(await socket.receive_from(timeout=5))
+        assert first["t"] in ("tournament", "real_state")
         await socket.disconnect()
     return connected
 
@@ -150,8 +159,6 @@ async def test_event_visibility(visibility: str) -> None:
 
 
 def _visibility_pages(visibility: str) -> None:
-    from django.contrib.auth.models import AnonymousUser
-
     tournament, owner = club_event(4, 2, tag=f"vis{visibility}")
     announcement = _announce(owner, tournament, visibility=visibility)
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
@@ -185,18 +192,19 @@ def _visibility_pages(visibility: str) -> None:
     assert Client().get(f"{paths['page']}?k=wrong{announcement.secret}").status_code == (200 if public else 404)
     assert not _listed(keyed, tournament) or public
 
+    # The tournament socket, and the socket following one of its games scored at a table.
+    game = game_for_table(scoring_table_add(club_id=tournament.club_id, number=1))
+    assert game is not None
     anonymous = AnonymousUser()
-    opens = _socket_open_sync(tournament.pk, anonymous, {})
-    assert opens == public
     keys = {"event_keys": {str(tournament.pk): announcement.secret}}
-    assert _socket_open_sync(tournament.pk, anonymous, keys) == (visibility != "admins")
-    assert _socket_open_sync(tournament.pk, owner, {})
+    for socket_path in (f"/ws/tournament/{tournament.pk}/", f"/ws/realgame/{game.pk}/"):
+        assert _socket_open_sync(socket_path, anonymous, {}) == public
+        assert _socket_open_sync(socket_path, anonymous, keys) == (visibility != "admins")
+        assert _socket_open_sync(socket_path, owner, {})
 
 
-def _socket_open_sync(tournament_id: int, user: Any, session: dict[str, Any]) -> bool:
-    from asgiref.sync import async_to_sync
-
-    return bool(async_to_sync(_socket_opens)(tournament_id, user, session))
+def _socket_open_sync(socket_path: str, user: Any, session: dict[str, Any]) -> bool:
+    return bool(async_to_sync(_socket_opens)(socket_path, user, session))
 
 
 def test_online_registration(client: Any) -> None:

@@ -14,6 +14,7 @@ from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from game.models.announce import EventTable, TournamentAnnouncement, TournamentRegistration
+from game.models.realgames import ScoringTable
 from game.models.tournaments import Tournament, TournamentEntry
 from game.tournaments.forum_text import ForumText
 from game.tournaments.selectors import tournaments as selectors
@@ -75,17 +76,29 @@ def _registration_words(announcement: TournamentAnnouncement | None) -> str:
     return _("at the venue before the start")
 
 
+def table_links(*, tournament: Tournament) -> list[tuple[int, str, str]]:
+    """Each table's (number, stream, scoreboard) links: the event's own list, and where it names no
+    link for a table, the club's scoring table of that number (game/models/realgames.py)."""
+    own = {t.number: (t.stream_url, t.scoreboard_url) for t in EventTable.objects.filter(tournament=tournament)}
+    club = {
+        t.number: (t.stream_url, t.scoreboard_url)
+        for t in ScoringTable.objects.filter(club_id=tournament.club_id, number__lte=tournament.tables or 0)
+    }
+    merged = {**club, **own}
+    return [(n, *merged[n]) for n in sorted(merged) if any(merged[n])]
+
+
 def _table_links(post: ForumText, tournament: Tournament) -> None:
-    tables = [t for t in EventTable.objects.filter(tournament=tournament) if t.stream_url or t.scoreboard_url]
+    tables = table_links(tournament=tournament)
     if not tables:
         return
     post.end().heading(_("Streams and scoreboards"))
-    for table in tables:
-        post.text(_("Table %(number)s") % {"number": table.number} + ":")
-        if table.stream_url:
-            post.text(" ").link(_("stream"), table.stream_url)
-        if table.scoreboard_url:
-            post.text(" ").link(_("scoreboard"), table.scoreboard_url)
+    for number, stream, scoreboard in tables:
+        post.text(_("Table %(number)s") % {"number": number} + ":")
+        if stream:
+            post.text(" ").link(_("stream"), stream)
+        if scoreboard:
+            post.text(" ").link(_("scoreboard"), scoreboard)
         post.end()
 
 
