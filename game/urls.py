@@ -8,6 +8,7 @@ from game.clubs import views as clubs
 from game.lobby import views as challenges
 from game.puzzles import views as puzzles
 from game.realgames import coach_views as real_coach
+from game.realgames import views as real_games
 from game.site.views import catalogue, computer, learn, play, players, practice, watch
 from game.site.views import pages as site
 from game.tournaments import announce_views as announcements
@@ -37,6 +38,7 @@ urlpatterns = [
     *learn.urlpatterns,
     *practice.urlpatterns,
     *real_coach.urlpatterns,
+    *real_games.urlpatterns,
     *puzzles.urlpatterns,
 ]
 
