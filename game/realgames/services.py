@@ -27,6 +27,7 @@ from game.engine.rules.real_table import (
     apply_real_shot,
     parse_real_shot,
     undo,
+    visit_runs,
 )
 from game.engine.rules.ruleset import Ruleset
 from game.models.realgames import RealGame, RealGameTap, ScoringTable
@@ -198,7 +199,8 @@ def _enter_result(game: RealGame) -> None:
     sides = (pairing.first_id, pairing.second_id)
     winner = sides[game.winner or 0] if ended == "shootout" else None
     result = BoardResult(scores[0], scores[1], ended, shootout_winner=winner)
-    tournament_result_from_table(pairing_id=pairing.pk, result=result, key=f"realgame-{game.pk:06d}-{game.version:06d}")
+    key = f"realgame-{game.pk:06d}-{game.version:06d}"
+    tournament_result_from_table(pairing_id=pairing.pk, result=result, key=key, runs=visit_runs(state_of(game)))
 
 
 # --- games on a table -----------------------------------------------------------------------------------
@@ -219,7 +221,8 @@ def _clock_of(tournament: Tournament) -> dict[str, Any]:
 def _handicaps(pairing: TournamentPairing) -> tuple[int, int]:
     values = []
     for entry in (pairing.first, pairing.second):
-        values.append(int(getattr(entry, "handicap", 0) or 0))
+        # The event's start score of each entrant (K-9.1's target stays the game's), when it has one.
+        values.append(int(getattr(entry, "handicap", None) or getattr(entry, "start_score", None) or 0))
     return values[0], values[1]
 
 

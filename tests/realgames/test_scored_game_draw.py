@@ -55,6 +55,9 @@ def test_scored_game_enters_the_draw() -> None:
     assert pairing.status == TournamentPairing.Status.DONE
     assert pairing.winner_id == pairing.first_id
     assert (pairing.first_score, pairing.second_score, pairing.result_code) == (60, 0, "target")
+    # One visit of 60: the first player's longest run, no second; the other had none.
+    assert (pairing.first_longest_run, pairing.first_second_run) == (60, None)
+    assert (pairing.second_longest_run, pairing.second_second_run) == (None, None)
     # The result is in the draw: the scorer cannot take the winning tap back any more.
     assert not undo_last(game.pk, "u-after").accepted
 

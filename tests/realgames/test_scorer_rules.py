@@ -197,3 +197,15 @@ def test_scorer_clock_extra_visits_and_shootout() -> None:
     state, foul = tapped(state, {"kind": "foul", "foul": "cue_ball_pocketed", "first_hit": "kaisa"}, short)
     assert foul.penalty == 6
     assert (state.phase, state.winner, state.finish) == (FINISHED, 1, "shootout_higher")
+
+
+def test_scorer_runs_per_visit() -> None:
+    """A run is a visit's points (less its penalties): the scorer's runs for the score sheet."""
+    from game.engine.rules.real_table import visit_runs
+
+    state = new_real_state(("Aino", "Bertta"))
+    for tap in (pot("red", "kaisa"), pot("kaisa"), {"kind": "miss", "ball": "red"}, pot("white"), {"kind": "touch"}):
+        state, _v = tapped(state, tap)
+    state, _v = tapped(state, pot("red"))
+    state, _v = tapped(state, {"kind": "foul", "foul": "cue_ball_pocketed", "first_hit": "kaisa"})
+    assert visit_runs(state) == ((15, -3), (2,))

@@ -590,6 +590,31 @@ def finish_words(state: RealState, language: str = "en") -> str | None:
     return None if state.finish is None else words.finish_words(state.finish, {}, language)
 
 
+# ------------------------------------------------------------------------------ runs
+def visit_runs(state: RealState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each player's runs, longest first: the points of each of his visits (what a shot scored less
+    its penalty, summed until the turn passed or the game was won; the clock's notes are no shots)."""
+    runs: tuple[list[int], list[int]] = ([], [])
+    current: int | None = None
+    total = 0
+    for entry in state.shots:
+        verdict = entry["verdict"]
+        if verdict.get("words_kind") == "text" or verdict.get("code") == "shootout_started":
+            continue
+        player = int(verdict["player"])
+        if current is not None and player != current:
+            runs[current].append(total)
+            total = 0
+        current = player
+        total += int(verdict["points"]) - int(verdict["penalty"])
+        if verdict["turn_passes"] or verdict["wins"]:
+            runs[player].append(total)
+            current, total = None, 0
+    if current is not None:
+        runs[current].append(total)
+    return tuple(sorted(runs[0], reverse=True)), tuple(sorted(runs[1], reverse=True))
+
+
 # ------------------------------------------------------------------------------ undo
 def replay(start: RealState, taps: Sequence[Mapping[str, Any]], ruleset: Ruleset) -> RealState:
     """``start`` with the taps (their stored dicts) applied in order."""

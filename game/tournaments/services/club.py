@@ -37,7 +37,7 @@ from game.tournaments.services import draw
 from game.tournaments.services.base import TournamentError, is_manager, lock_tournament, require_manager
 from game.tournaments.services.corrections import GameKept, Redrawn, outcome_of, outcome_words, redraw_keeping
 from game.tournaments.services.play import draw_advance, pairing_decide, pairing_points, tournament_finish
-from game.tournaments.values import Words, score
+from game.tournaments.values import Words, score, score_range
 
 #: How a game over the board ended: the codes a match's `result_code` uses for the same ends, so the
 #: pages and KaisaKaavio's `45v` mark read both alike (matches.selectors.match_result.score_line).
@@ -223,18 +223,30 @@ def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult, 
 
 
 @transaction.atomic
-def tournament_result_from_table(*, pairing_id: int, result: BoardResult, key: str) -> TournamentPairing:
+def tournament_result_from_table(
+    *, pairing_id: int, result: BoardResult, key: str, runs: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+) -> TournamentPairing:
     """A game scored at its table has ended: the same as :func:`tournament_result_enter`, the table's
-    scorer standing for the director (the scorer's private link is the table's). Once per `key`."""
+    scorer standing for the director (the scorer's private link is the table's), with each player's
+    two longest runs as the scorer counted them (`runs`: each player's, longest first). Once per `key`."""
     pairing, tournament = _locked_pairing(pairing_id)
     if result_key_seen(key=key, pairing_id=pairing.pk) or pairing.status == TournamentPairing.Status.DONE:
         return pairing
     if pairing.table is None:
         raise TournamentError("no_table", gettext_noop("this game is waiting for a table"))
+    _keep_runs(pairing, runs, target_of(tournament))
     _decide(tournament, pairing, result)
     _keep_key(key, pairing)
     draw_advance(tournament, game_now())
     return pairing
+
+
+def _keep_runs(pairing: TournamentPairing, runs: tuple[tuple[int, ...], tuple[int, ...]], target: int) -> None:
+    """The two longest runs of each side (KaisaKaavio's "pisimmät sarjat"), kept in the draw's bounds."""
+    high = score_range(target)[1]
+    longest = [[min(r, high) for r in side if r > 0][:2] for side in runs]
+    pairing.first_longest_run, pairing.first_second_run = (longest[0] + [None, None])[:2]
+    pairing.second_longest_run, pairing.second_second_run = (longest[1] + [None, None])[:2]
 
 
 def correction_redraws(
