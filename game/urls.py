@@ -13,6 +13,7 @@ from game.site.views import catalogue, computer, learn, play, players, practice,
 from game.site.views import pages as site
 from game.tournaments import announce_views as announcements
 from game.tournaments import club_views as club_events
+from game.tournaments import ranking_views
 from game.tournaments import screen_views as club_screens
 from game.tournaments import views as tournaments
 
@@ -34,6 +35,7 @@ urlpatterns = [
     *tournaments.urlpatterns,
     *club_events.urlpatterns,
     *announcements.urlpatterns,
+    *ranking_views.urlpatterns,
     *club_screens.urlpatterns,
     *learn.urlpatterns,
     *practice.urlpatterns,

@@ -424,6 +424,8 @@ def club_register(*, club: Club) -> list[dict[str, Any]]:
             "id": p.pk,
             "name": p.name,
             "account": _account_name(p),
+            "home_club": p.home_club,
+            "handicap": p.handicap,
             "events": len(figures[p.pk].events),
             "games": figures[p.pk].games,
             "wins": figures[p.pk].wins,

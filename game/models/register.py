@@ -24,6 +24,11 @@ class ClubPlayer(models.Model):
         related_name="club_players",
         verbose_name=_("account"),
     )
+    #: The player's own club as the federation's ranking list or a KaisaKaavio file last named it.
+    home_club = models.CharField(max_length=80, blank=True, default="", verbose_name=_("player's club"))
+    #: The club's handicap list: the score this player's games start at when an event takes its
+    #: handicaps from the list (null: not on the list).
+    handicap = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("handicap"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:

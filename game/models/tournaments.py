@@ -157,6 +157,13 @@ class TournamentEntry(models.Model):
         default=1500.0, verbose_name=_("rating"), help_text=_("the rating seeding used (a team's mean)")
     )
     seed = models.PositiveSmallIntegerField(default=0, verbose_name=_("seed"))
+    #: The entrant's club as the federation's ranking list or a KaisaKaavio file names it (`Seura`).
+    club = models.CharField(max_length=80, blank=True, default="", verbose_name=_("club"))
+    #: The entrant's place on the ranking list the director pasted (`Sija`); null: not on it. The
+    #: seeds follow it when the entries close (game/tournaments/services/ranking.py).
+    ranking_place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("ranking place"))
+    #: The score the entrant's games start at (the program's `Tasoitus`); 0: no handicap.
+    handicap = models.PositiveSmallIntegerField(default=0, verbose_name=_("handicap"))
     #: A cup's lot from an imported KaisaKaavio file (1: the best), the order its seats show; null:
     #: the lots are drawn from the event's draw number (or follow the draw list).
     cup_lot = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("cup lot"))

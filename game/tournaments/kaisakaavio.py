@@ -4,7 +4,8 @@ written back, and the draw's replay against a file.
 The format, as the program's files show it: a `<Kilpailu>` with the event's settings as child elements
 (`Nimi`, `PeliAika` minutes, `RankkareidenMaara` shoot-out visits, `TavoitePistemaara` the target,
 `KaavioTyyppi` the format), `<Osallistujat>` of `<Pelaaja Nimi Id …/>` (the draw list is the ids'
-order; `Sijoitettu` a mark beside the name, a seed number when the event seeds) and `<Pelit>` of
+order; `Sijoitettu` a mark beside the name, a seed number when the event seeds; `Seura` the player's
+club; `Tasoitus` the score his games start at) and `<Pelit>` of
 `<Peli …/>` in draw order with `Kierros`, `KierrosPelaaja1/2` (each player's own round),
 `PelaajaId1/2`, `Pisteet1/2` (points with the winner's `v` or the loser's `h`; without a mark the
 player at the target has won), `Tilanne` (the game's state by the program's name) and each player's
@@ -81,6 +82,8 @@ class Participant:
     name: str
     club: str = ""
     seeded: str = ""
+    #: The score the player's games start at (`Tasoitus`), as the file writes it ("" for none).
+    handicap: str = ""
     extra: tuple[tuple[str, str], ...] = ()
 
 
@@ -274,7 +277,7 @@ IDS = (0, 2**31 - 1)
 
 
 def _participant(node: ET.Element) -> Participant:
-    known = ("Id", "Nimi", "Seura", "Sijoitettu")
+    known = ("Id", "Nimi", "Seura", "Sijoitettu", "Tasoitus")
     name = node.get("Nimi", "")
 
     def where() -> Words:
@@ -289,6 +292,7 @@ def _participant(node: ET.Element) -> Participant:
         name=name,
         club=node.get("Seura", ""),
         seeded=node.get("Sijoitettu", ""),
+        handicap=node.get("Tasoitus", ""),
         extra=tuple((k, v) for k, v in node.attrib.items() if k not in known),
     )
 
@@ -385,7 +389,10 @@ def write(kaavio: KaavioFile) -> str:
         ET.SubElement(root, tag).text = text
     participants = ET.SubElement(root, "Osallistujat")
     for p in kaavio.participants:
-        attributes = {"Nimi": p.name, "Seura": p.club, "Sijoitettu": p.seeded, **dict(p.extra), "Id": str(p.id)}
+        attributes = {"Nimi": p.name, "Seura": p.club, "Sijoitettu": p.seeded}
+        if p.handicap:  # the program leaves its default (none) out
+            attributes["Tasoitus"] = p.handicap
+        attributes |= {**dict(p.extra), "Id": str(p.id)}
         ET.SubElement(participants, "Pelaaja", attributes)
     games = ET.SubElement(root, "Pelit")
     for g in kaavio.games:

@@ -93,11 +93,11 @@ def score_range(target: int) -> tuple[int, int]:
     return 0, target + SCORE_MARGIN
 
 
-def score(value: int, *, field: object, target: int) -> int:
-    """A game's end score for an event whose target is `target` (the form's and the file's)."""
-    return bounded(
-        value, field=field, bounds=score_range(target), rule=gettext_noop("a score is %(least)s to %(most)s")
-    )
+def score(value: int, *, field: object, target: int, least: int = 0) -> int:
+    """A game's end score for an event whose target is `target` (the form's and the file's); a player
+    whose game started at a handicap (`least`) ends at it or above."""
+    bounds = (max(least, 0), target + SCORE_MARGIN)
+    return bounded(value, field=field, bounds=bounds, rule=gettext_noop("a score is %(least)s to %(most)s"))
 
 
 def run(value: int | None, *, field: object, target: int) -> int | None:

@@ -12,8 +12,9 @@ from game.tournaments.selectors.draw import drawn_pairings, ready_pairings
 from game.tournaments.selectors.tournaments import pairing_score_line, result_marks, tournament_summary
 
 
-def _game(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
+def _game(pairing: TournamentPairing, names: dict[int, str], handicaps: dict[int, int] | None = None) -> dict[str, Any]:
     done = pairing.status == TournamentPairing.Status.DONE
+    starts = handicaps or {}
     return {
         "id": pairing.pk,
         "round": pairing.round.number,
@@ -22,6 +23,9 @@ def _game(pairing: TournamentPairing, names: dict[int, str]) -> dict[str, Any]:
         "second": names.get(pairing.second_id or 0, "?"),
         "first_entry": pairing.first_id,
         "second_entry": pairing.second_id,
+        # The scores the two start at (their handicaps, the program's `Tasoitus`; 0: none).
+        "first_handicap": starts.get(pairing.first_id, 0),
+        "second_handicap": starts.get(pairing.second_id or 0, 0),
         "done": done,
         "winner": names.get(pairing.winner_id or 0) if done else None,
         "winner_entry": pairing.winner_id if done else None,
@@ -44,14 +48,23 @@ def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
     if not tournament.tables:
         return None
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    handicaps = entry_handicaps(tournament=tournament)
     pairings = drawn_pairings(tournament=tournament)
     playing = [p for p in pairings if p.status == TournamentPairing.Status.PLAYING]
-    on_table = {p.table: _game(p, names) for p in playing if p.table is not None}
+    on_table = {p.table: _game(p, names, handicaps) for p in playing if p.table is not None}
     return {
         "tables": [{"number": n, "game": on_table.get(n)} for n in range(1, tournament.tables + 1)],
-        "waiting": [_game(p, names) for p in ready_pairings(tournament=tournament, pairings=pairings)],
-        "results": [_game(p, names) for p in reversed(pairings) if p.status == TournamentPairing.Status.DONE],
+        "waiting": [_game(p, names, handicaps) for p in ready_pairings(tournament=tournament, pairings=pairings)],
+        "results": [
+            _game(p, names, handicaps) for p in reversed(pairings) if p.status == TournamentPairing.Status.DONE
+        ],
     }
+
+
+def entry_handicaps(*, tournament: Tournament) -> dict[int, int]:
+    """The entries with a handicap: the score their games start at."""
+    rows = TournamentEntry.objects.filter(tournament=tournament, handicap__gt=0).values_list("pk", "handicap")
+    return dict(rows)
 
 
 def latest_results(*, tournament: Tournament, most: int = 30) -> list[dict[str, Any]]:

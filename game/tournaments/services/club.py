@@ -84,15 +84,25 @@ def may_enter_result(*, tournament: Tournament, pairing: TournamentPairing, user
 def result_winner(*, pairing: TournamentPairing, result: BoardResult, target: int) -> int:
     """The winning entry of `result` for `pairing` (:func:`board_winner`), each score named by its
     player as the form shows them."""
-    names = dict(TournamentEntry.objects.filter(pk__in=(pairing.first_id, pairing.second_id)).values_list("pk", "name"))
-    fields = tuple(
-        Words(gettext_noop("the score of %(name)s"), {"name": names.get(side or 0, "?")})
-        for side in (pairing.first_id, pairing.second_id)
+    rows = TournamentEntry.objects.filter(pk__in=(pairing.first_id, pairing.second_id)).values_list(
+        "pk", "name", "handicap"
     )
-    return board_winner(sides=(pairing.first_id, pairing.second_id or 0), fields=fields, result=result, target=target)
+    names = {pk: name for pk, name, _ in rows}
+    handicaps = {pk: handicap for pk, _, handicap in rows}
+    sides = (pairing.first_id, pairing.second_id or 0)
+    fields = tuple(Words(gettext_noop("the score of %(name)s"), {"name": names.get(side, "?")}) for side in sides)
+    floors = (handicaps.get(sides[0], 0), handicaps.get(sides[1], 0))
+    return board_winner(sides=sides, fields=fields, result=result, target=target, floors=floors)
 
 
-def board_winner(*, sides: tuple[int, int], fields: tuple[object, ...], result: BoardResult, target: int) -> int:
+def board_winner(
+    *,
+    sides: tuple[int, int],
+    fields: tuple[object, ...],
+    result: BoardResult,
+    target: int,
+    floors: tuple[int, int] = (0, 0),
+) -> int:
     """The winning side of `result` if it is one a game can end with; a refusal in words otherwise.
     The phone's form and a KaisaKaavio file's games are both checked here (`fields` name the two
     scores as each shows them), so a result one refuses the other refuses too.
@@ -102,15 +112,16 @@ def board_winner(*, sides: tuple[int, int], fields: tuple[object, ...], result: 
     at the target, K-9.1; the one ahead when the time is up, K-11.1), so a tick cannot change what is stored,
     and a form without its script shows the radios with every end, where a director who ticked one
     and then chose "on time" meant the end he chose. Refusing would stop him for a field that says
-    nothing. (With the script the radios are hidden and disabled for those ends, so none is sent.)"""
+    nothing. (With the script the radios are hidden and disabled for those ends, so none is sent.)
+    `floors`: the scores the two players started at (their handicaps); a score below is refused."""
     scores = (result.first_score, result.second_score)
     if result.ended not in ENDS:
         raise TournamentError("bad_value", gettext_noop("choose how the game ended"))
     if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
         raise TournamentError("bad_value", gettext_noop("a score is a whole number"))
     values = (int(scores[0] or 0), int(scores[1] or 0))
-    for value, field in zip(values, fields, strict=True):
-        score(value, field=field, target=target)
+    for value, field, floor in zip(values, fields, floors, strict=True):
+        score(value, field=field, target=target, least=floor)
     reached = [s >= target for s in values]
     if result.ended == AT_TARGET:
         return _winner_at_target(sides, reached, target)

@@ -21,16 +21,18 @@ Decisions (docs/double-loss-draw.md, "KaisaKaavio files"):
 - **The program's other settings that Kaiza has a home for are kept** (:func:`kept_of`) and written
   back by the export: the start (`AlkamisAika`'s date at `KellonAika`) as the event's start time,
   `PelaajiaEnintaan` as its most entries (when within Kaiza's 2..64), `Laji` (Kaisa: a file of
-  another game is refused), the seed marks `Sijoitettu` (Kaiza's seeds 1-8 at the handbook's places:
-  a mark must be where its seed stands in the draw list), each game's table `Poyta` and its runs
-  (`PisinSarja1/2`, `ToiseksiPisinSarja1/2`: each player's two longest, on the pairing). A bad value
+  another game is refused), each participant's club `Seura` (the entry's and its register player's)
+  and handicap `Tasoitus` (a whole number below the target: the score his games start at), the seed
+  marks `Sijoitettu` (Kaiza's seeds 1-8 at the handbook's places: a mark must be where its seed
+  stands in the draw list), each game's table `Poyta` and its runs (`PisinSarja1/2`,
+  `ToiseksiPisinSarja1/2`: each player's two longest, on the pairing). A bad value
   in one of them is refused with the reason, like any other.
 - **Every value is checked as the forms check it** (game/tournaments/values.py): numbers in the digits
   0-9, rounds 1 to 128, tables 1 to 32, the clock as the event form's, each played game's points as
   the phone's result form's (0 to target + 30, an end a game can have), the start within the years
   1970-2099 once its zone is applied. A refusal names the field and the value.
 - **What Kaiza has no place for is named, not kept** (:attr:`Imported.ignored`: the program's fees,
-  dress code, director's name, end date, the players' clubs, the games' clock times, late entries):
+  dress code, director's name, end date, the games' clock times, late entries):
   the command prints the list and the upload page shows it, so nobody believes they were moved.
 """
 
@@ -49,7 +51,7 @@ from django.utils.translation import gettext_noop
 from game.common.clock import game_now
 from game.common.names import name_clean, register_key
 from game.matches.clock_presets import EventClock, event_clock_of, event_clock_problems
-from game.models import Club
+from game.models import Club, ClubPlayer
 from game.models.tournaments import (
     Tournament,
     TournamentEntry,
@@ -81,7 +83,7 @@ from game.tournaments.services.draw import draw_rounds_settle, draw_searched_now
 from game.tournaments.services.kaavio_checks import ended_of, file_error, results_checked, seeds_marked, tables_of
 from game.tournaments.services.play import draw_advance, tournament_finish
 from game.tournaments.services.walk_ins import walk_in_player
-from game.tournaments.values import ENTRIES_RANGE, Said, bounded, refuse, shown
+from game.tournaments.values import ENTRIES_RANGE, Said, Words, bounded, refuse, shown
 
 #: The tables an imported event is played on unless the director says otherwise (the file has no
 #: such setting); a club changes it like any other setting.
@@ -96,6 +98,7 @@ SEEDS_MARKED, NO_SEEDS = "Sijoitetaan8Pelaajaa", "EiSijoittamista"
 #: A participant's name (TournamentEntry.name), and how many ignored fields the user is told of (each
 #: cut to 60 characters: a file's tag may be of any length).
 NAME_LENGTH = 80
+CLUB_LENGTH = 80
 MOST_NAMED = 40
 #: The settings beyond the clock and format that Kaiza keeps (Tournament.starts_at, max_entries; the
 #: game, which is always Kaisa); every other one of the file is named as ignored.
@@ -208,6 +211,7 @@ def _check(kaavio: KaavioFile, clock: EventClock) -> None:
         if register_key(name) in seen:  # one name to the club's register: one person
             raise file_error(gettext_noop("two participants are named %(name)s"), {"name": shown(name)})
         seen.add(register_key(name))
+    handicaps_of(kaavio)
     results_checked(kaavio, clock.target_score)
     drawn = file_draw(kaavio)
     try:
@@ -286,10 +290,21 @@ def _not_kept(kaavio: KaavioFile, *, seeds: bool) -> list[str]:
 
 
 def _participant_fields(kaavio: KaavioFile, *, seeds: bool) -> set[str]:
-    fields = {"Seura"} if any(p.club.strip() for p in kaavio.participants) else set()
+    fields: set[str] = set()
     if not seeds:
         fields |= {"Sijoitettu"} if any(p.seeded.strip() for p in kaavio.participants) else set()
     return fields | {k for p in kaavio.participants for k, v in p.extra if v.strip()}
+
+
+def handicaps_of(kaavio: KaavioFile) -> dict[int, int]:
+    """Each participant's handicap (`Tasoitus`, none: 0), a whole number below the file's target."""
+    handicaps: dict[int, int] = {}
+    for participant in kaavio.participants:
+        field = Words(gettext_noop("the handicap (Tasoitus) of %(name)s"), {"name": shown(participant.name)})
+        value = values.number_of(participant.handicap.strip(), field=field) or 0
+        rule = gettext_noop("a handicap is %(least)s to %(most)s")
+        handicaps[participant.id] = bounded(value, field=field, bounds=(0, kaavio.target - 1), rule=rule)
+    return handicaps
 
 
 def _winner_id(game: FileGame) -> int | None:
@@ -311,11 +326,17 @@ def already_here(*, club: Club, digest: str, name: str, starts_at: datetime.date
     return next((t for t in that_day if register_key(t.name) == register_key(name)), None)
 
 
-def _walk_in(tournament: Tournament, name: str) -> TournamentEntry:
-    """A participant as a walk-in: the club's register player of the name; a player joined to an
-    account is that account's entry (the director joined them, deliberately)."""
-    player = walk_in_player(club_id=tournament.club_id, name=name)
-    entry = TournamentEntry.objects.create(tournament=tournament, name=player.name, player=player)
+def _walk_in(tournament: Tournament, participant: Participant, handicap: int) -> TournamentEntry:
+    """A participant as a walk-in: the club's register player of the name, with the file's club (the
+    register player keeps it too) and handicap; a player joined to an account is that account's
+    entry (the director joined them, deliberately)."""
+    player = walk_in_player(club_id=tournament.club_id, name=participant.name)
+    club = name_clean(participant.club)[:CLUB_LENGTH]
+    if club:
+        ClubPlayer.objects.filter(pk=player.pk).update(home_club=club)
+    entry = TournamentEntry.objects.create(
+        tournament=tournament, name=player.name, player=player, club=club, handicap=handicap
+    )
     if player.user_id is not None:
         TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user_id=player.user_id, position=0)
     return entry
@@ -367,7 +388,8 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         created_by=user,
         started_at=timezone.now(),
     )
-    entry_of = {p.id: _walk_in(tournament, p.name) for p in kaavio.participants}
+    handicaps = handicaps_of(kaavio)
+    entry_of = {p.id: _walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
     for seed, file_id in enumerate(seeds_for(list(kaavio.draw_list)), start=1):
         entry_of[file_id].seed = seed
         entry_of[file_id].save(update_fields=["seed"])
@@ -439,7 +461,10 @@ def kaavio_export(*, tournament: Tournament) -> str:
     pairings = drawn_pairings(tournament=tournament)
     state = draw_state(tournament=tournament, pairings=pairings)
     file_id = {entrant: position for position, entrant in enumerate(state.event.entrants, start=1)}
-    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    rows = TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name", "club", "handicap")
+    names = {pk: name for pk, name, _, _ in rows}
+    clubs = {pk: club for pk, _, club, _ in rows}
+    handicaps = {pk: str(handicap) if handicap else "" for pk, _, _, handicap in rows}
     knockout = tournament.knockout_from if tournament.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
     seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
@@ -457,7 +482,13 @@ def kaavio_export(*, tournament: Tournament) -> str:
             shootout_visits=clock.shootout_visits,
             target=clock.target_score,
             participants=tuple(
-                Participant(id=file_id[e], name=names[e], seeded=str(seeds[e]) if 1 <= seeds[e] <= marked else "")
+                Participant(
+                    id=file_id[e],
+                    name=names[e],
+                    club=clubs[e],
+                    seeded=str(seeds[e]) if 1 <= seeds[e] <= marked else "",
+                    handicap=handicaps[e],
+                )
                 for e in state.event.entrants
             ),
             games=tuple(games),

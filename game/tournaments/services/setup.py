@@ -33,6 +33,7 @@ from game.tournaments.selectors.draw import DRAWN_FORMATS, is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, plan_rounds, round_begin_if_due, round_pair
+from game.tournaments.services.ranking import entry_seed_key
 from game.tournaments.values import ENTRIES_RANGE, STARTS_RANGE, TABLES_RANGE
 
 NAME_LENGTH = (3, 80)
@@ -284,18 +285,16 @@ def min_entries(tournament: Tournament) -> int:
 
 @transaction.atomic
 def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None = None) -> Tournament:
-    """Close the entries: seed by rating (a team by its mean), plan the rounds, pair round 1 (a drawn
-    format: store the games the draw gives, from the draw list the seeds make,
-    game/tournaments/selectors/draw.py). Play begins at the start time (at once if it has come).
+    """Close the entries: seed by the ranking list's places, then by rating (a team by its mean), plan
+    the rounds, pair round 1 (a drawn format: store the games the draw gives, from the draw list the
+    seeds make, game/tournaments/selectors/draw.py). Play begins at the start time (at once if it has come).
     `user` None is the server clock at the start time."""
     tournament = lock_tournament(tournament_id)
     if user is not None:
         require_manager(club_id=tournament.club_id, user=user)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError("already_started", gettext_noop("the entries of this tournament are already closed"))
-    entries = sorted(
-        TournamentEntry.objects.filter(tournament=tournament), key=lambda e: (-e.rating, e.created_at, e.pk)
-    )
+    entries = sorted(TournamentEntry.objects.filter(tournament=tournament), key=entry_seed_key)
     if len(entries) < min_entries(tournament):
         needed = ngettext_lazy("at least %(n)s entry is needed", "at least %(n)s entries are needed", "n")
         raise TournamentError("too_few_entries", needed, {"n": min_entries(tournament)})

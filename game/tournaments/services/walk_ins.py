@@ -86,9 +86,15 @@ def walk_in_entry_make(*, tournament: Tournament, name: str) -> TournamentEntry:
         and TournamentEntryMember.objects.filter(tournament=tournament, user_id=player.user_id).exists()
     ):
         raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": player.name})
+    return walk_in_entry_create(tournament, player)
+
+
+def walk_in_entry_create(tournament: Tournament, player: ClubPlayer) -> TournamentEntry:
+    """The entry of the register's `player` (the caller checked the event takes it); a player joined
+    to an account is the account's entry, seeded by its rating."""
     entry = TournamentEntry.objects.create(tournament=tournament, name=player.name, player=player)
     profile = Profile.objects.filter(user_id=player.user_id).first() if player.user_id is not None else None
-    if profile is not None:  # joined to an account: the account's entry, seeded by its rating
+    if profile is not None:
         TournamentEntryMember.objects.create(entry=entry, tournament=tournament, user_id=profile.user_id, position=0)
         entry.rating = profile.rating
         entry.save(update_fields=["rating"])
