@@ -236,6 +236,9 @@ KAIZA_RATE_LIMITS = {
     "practice_ask": {"ip": (20, 60)},
     # A puzzle page's requests (a placement, the one answer): the engine, one row written per answer.
     "puzzle_answer": {"ip": (60, 60)},
+    # An event's online registration (a guest registers by name): a club night's players from one
+    # hall's wifi fit; a script filling an event with names does not.
+    "event_register": {"user": (20, 600), "ip": (40, 600)},
 }
 # KAIZA_RATE_LIMITS='{"guest_create": {"ip": [1000, 60]}}' replaces an action's limits (a load test
 # whose clients all come from one address needs that).

@@ -18,6 +18,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from game.common.ratelimit import rate_limited
 from game.models.announce import EventTable, TournamentAnnouncement, TournamentRegistration
 from game.models.tournaments import Tournament
 from game.realtime import fanout as realtime
@@ -127,6 +128,7 @@ def _announce_context(request: HttpRequest, tournament: Tournament) -> dict[str,
     }
 
 
+@rate_limited("event_register")
 def tournament_register_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Online registration: a signed-in player registers themselves or a friend by name; a guest
     registers by name. The link-only registration's secret comes in the address (`?k=`)."""

@@ -266,3 +266,14 @@ def test_online_registration(client: Any) -> None:
     assert guest.entry_id in drawn or guest.entry_id in {
         p.second_id for p in TournamentPairing.objects.filter(tournament=tournament)
     }
+
+
+def test_online_registration_is_rate_limited(client: Any, settings: Any) -> None:
+    """A script filling an event with names from one address is stopped (429) and stores no more."""
+    settings.KAIZA_RATE_LIMITS = {**settings.KAIZA_RATE_LIMITS, "event_register": {"ip": (2, 600)}}
+    tournament, owner = club_event(2, 2, tag="flood")
+    _announce(owner, tournament, registration="open")
+    register = f"/tournaments/{tournament.pk}/register/"
+    assert [client.post(register, {"name": f"Name {n}"}).status_code for n in range(3)] == [302, 302, 429]
+    assert TournamentRegistration.objects.filter(tournament=tournament).count() == 2
+    assert client.get(register).status_code == 200  # reading the page is free
