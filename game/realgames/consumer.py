@@ -136,6 +136,9 @@ class TableScorerConsumer(_RealGameSocket):
         assert self.game_id is not None
         if isinstance(message, inbound.Tap):
             outcome = await db_async(services.apply_tap)(self.game_id, message.key, message.tap)
+            if not outcome.accepted and outcome.code == "game_over" and await self._moved_on():
+                # Another scorer of the table opened its next game: the tap is that game's.
+                outcome = await db_async(services.apply_tap)(self.game_id, message.key, message.tap)
         else:
             outcome = await db_async(services.undo_last)(self.game_id, message.key)
         if not outcome.accepted:
@@ -145,10 +148,17 @@ class TableScorerConsumer(_RealGameSocket):
         await self.send_message(ack)
         if not outcome.duplicate:
             await self.publish(self.game_id)
-        if outcome.finished:
-            await self._next(announce=False)
 
-    async def _next(self, *, announce: bool = True) -> None:
+    async def _moved_on(self) -> bool:
+        """Whether the table has another game now than this socket's (it follows it if so)."""
+        found = await db_async(_table_game)(self.token)
+        if found is None or found[1] is None or found[1] == self.game_id:
+            return False
+        self.game_id = found[1]
+        return True
+
+    async def _next(self) -> None:
+        """The scorer asked for the table's next game (the finished one stays shown until then)."""
         found = await db_async(_table_game)(self.token)
         if found is None:
             return
@@ -156,7 +166,7 @@ class TableScorerConsumer(_RealGameSocket):
         if game_id is not None and game_id != self.game_id:
             self.game_id = game_id
             await self.publish(game_id)
-        elif announce:
+        else:
             await self.send_state(self.game_id)
 
 
