@@ -201,6 +201,8 @@ def series_counted_tournaments(*, series: RankingSeries, period: Period | None =
             starts_at__gte=datetime.datetime.combine(period.first, datetime.time(0), tzinfo=zone),
             starts_at__lt=datetime.datetime.combine(period.after, datetime.time(0), tzinfo=zone),
         )
+    if series.category:  # a series of one category: the club's events of another do not count in it
+        tournaments = tournaments.filter(category=series.category)
     return tournaments.order_by("starts_at", "id")
 
 

@@ -87,6 +87,12 @@ class SeriesForm(forms.Form):
             "(among the event's players); 0 or empty: none."
         ),
     )
+    category = forms.ChoiceField(
+        required=False,
+        choices=[("", gettext_lazy("Every category")), *Tournament.Category.choices],
+        label=gettext_lazy("Category"),
+        help_text=gettext_lazy("Only the club's events of this category count in the series."),
+    )
     tournaments = forms.TypedMultipleChoiceField(
         coerce=int,
         required=False,
@@ -132,6 +138,7 @@ def _series_form_page(
             "tournament_ids": data["tournaments"],
             "period": data["period"] or "",
             "bonus": [data[f] or 0 for f in BONUS_FIELDS],
+            "category": data["category"],
         }
         try:
             if series is None:
@@ -173,6 +180,7 @@ def series_edit(request: HttpRequest, slug: str, series_id: int) -> HttpResponse
         "tournaments": list(series.events.values_list("tournament_id", flat=True)),
         "period": series.period,
         **{f: (series.bonus[i] if i < len(series.bonus) else 0) for i, f in enumerate(BONUS_FIELDS)},
+        "category": series.category,
     }
     return _series_form_page(request, club, series, initial)
 

@@ -368,6 +368,12 @@ def series_points_check(points: Sequence[int]) -> list[int]:
     return values
 
 
+def _series_category_check(category: str, errors: dict[str, list[str | Promise]]) -> None:
+    """A series counts every category (blank) or one of the events' categories."""
+    if category and category not in Tournament.Category.values:
+        errors["category"] = [_("Choose one of the categories, or every category.")]
+
+
 def _series_fields(
     *,
     club: Club,
@@ -378,6 +384,7 @@ def _series_fields(
     tournament_ids: Sequence[int],
     period: str = "",
     bonus: Sequence[int] = (),
+    category: str = "",
 ) -> dict[str, Any]:
     errors: dict[str, list[str | Promise]] = {}
     if period not in dict(PERIOD_CHOICES):
@@ -385,6 +392,7 @@ def _series_fields(
     bonus = list(bonus)
     if len(bonus) > SERIES_BONUS_PLACES or any(not 0 <= b <= SERIES_MOST_POINTS for b in bonus):
         errors["bonus"] = [_("Bonus points are 0 to 1000, for beating the players ranked 1st, 2nd and 3rd.")]
+    _series_category_check(category, errors)
     name = (name or "").strip()
     if not 3 <= len(name) <= 80:
         errors["name"] = [_("A series name is 3 to 80 characters.")]
@@ -410,6 +418,7 @@ def _series_fields(
         "tournament_ids": ids,
         "period": period,
         "bonus": bonus if any(bonus) else [],
+        "category": category,
     }
 
 
@@ -425,8 +434,10 @@ def series_create(
     tournament_ids: Sequence[int] = (),
     period: str = "",
     bonus: Sequence[int] = (),
+    category: str = "",
 ) -> RankingSeries:
-    """An owner or admin defines a series: its season, its listed tournaments, its points by placing."""
+    """An owner or admin defines a series: its season, its listed tournaments, its points by placing,
+    and the one category of events it counts (blank: every category)."""
     _require_manager(club=club, user=user)
     fields = _series_fields(
         club=club,
@@ -437,6 +448,7 @@ def series_create(
         tournament_ids=tournament_ids,
         period=period,
         bonus=bonus,
+        category=category,
     )
     ids = fields.pop("tournament_ids")
     series = RankingSeries.objects.create(club=club, created_by=user, **fields)
@@ -457,6 +469,7 @@ def series_update(
     tournament_ids: Sequence[int] = (),
     period: str = "",
     bonus: Sequence[int] = (),
+    category: str = "",
 ) -> RankingSeries:
     """Edits a series; its table is scored again from the placings kept, at once."""
     series = RankingSeries.objects.select_for_update().select_related("club").get(pk=series.pk)
@@ -470,6 +483,7 @@ def series_update(
         tournament_ids=tournament_ids,
         period=period,
         bonus=bonus,
+        category=category,
     )
     ids = fields.pop("tournament_ids")
     for field, value in fields.items():

@@ -39,6 +39,8 @@ class RankingSeries(models.Model):
     bonus = models.JSONField(default=list, blank=True, verbose_name=_("bonus for beating the top three"))
     #: Points by placing, non-negative and non-increasing: [25, 20, 16, ...] (game/clubs/services.py checks).
     points = models.JSONField(default=list, verbose_name=_("points by placing"))
+    #: Only events of this category count in the series (Tournament.Category); blank: every event.
+    category = models.CharField(max_length=12, blank=True, default="", verbose_name=_("category"))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("created by")
     )

@@ -33,6 +33,26 @@ class Tournament(models.Model):
     class Kind(models.TextChoices):
         SINGLES = "singles", _("Singles")
         TEAMS = "teams", _("Teams")
+        #: An event at the club whose entrants are pairs of register players (the entry's `player`
+        #: and `partner`), named "A & B"; each game is one pair against another.
+        PAIRS = "pairs", _("Pairs")
+
+    class Category(models.TextChoices):
+        """Who may enter, as the federation's series are divided (KaisaKaavio's `KilpaSarja`):
+        open to all, women, juniors under 16 and 18, youth under 21, seniors by age class, and
+        mixed pairs (a woman and a man)."""
+
+        GENERAL = "general", pgettext_lazy("category", "Open")
+        WOMEN = "women", _("Women")
+        JUNIORS_U16 = "juniors_u16", _("Juniors under 16")
+        JUNIORS_U18 = "juniors_u18", _("Juniors under 18")
+        YOUTH_U21 = "youth_u21", _("Youth under 21")
+        SENIORS_40 = "seniors_40", _("Seniors 40 and over")
+        SENIORS_50 = "seniors_50", _("Seniors 50 and over")
+        SENIORS_60 = "seniors_60", _("Seniors 60 and over")
+        SENIORS_70 = "seniors_70", _("Seniors 70 and over")
+        SENIORS_80 = "seniors_80", _("Seniors 80 and over")
+        MIXED = "mixed", _("Mixed pairs")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Open for entries")
@@ -55,6 +75,9 @@ class Tournament(models.Model):
     )
     team_size = models.PositiveSmallIntegerField(
         default=1, verbose_name=_("team size"), help_text=_("players per entry: 1, or 2 to 4 for teams")
+    )
+    category = models.CharField(
+        max_length=12, choices=Category.choices, default=Category.GENERAL, verbose_name=_("category")
     )
     rated = models.BooleanField(default=True, verbose_name=_("rated"))
     time_limit = models.PositiveIntegerField(
@@ -152,6 +175,16 @@ class TournamentEntry(models.Model):
         on_delete=models.SET_NULL,
         related_name="entries",
         verbose_name=_("club player"),
+    )
+    #: A pairs event's second player in the club's register (`player` is the first); null for a
+    #: single player, and for a pair imported without its partners' names.
+    partner = models.ForeignKey(
+        "game.ClubPlayer",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="partner_entries",
+        verbose_name=_("partner"),
     )
     rating = models.FloatField(
         default=1500.0, verbose_name=_("rating"), help_text=_("the rating seeding used (a team's mean)")

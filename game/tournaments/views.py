@@ -55,7 +55,14 @@ class TournamentForm(EventClockForm):
         label=_("Knockout from round"),
         help_text=_("Double-loss draw, then knockout: from this round on (2 to 6) one loss is out"),
     )
-    kind = forms.ChoiceField(choices=Tournament.Kind.choices, label=_("Singles or teams"))
+    kind = forms.ChoiceField(
+        choices=Tournament.Kind.choices,
+        label=_("Singles, pairs or teams"),
+        help_text=_("Pairs: at the club, the director enters each pair as two names joined by &"),
+    )
+    category = forms.ChoiceField(
+        required=False, choices=Tournament.Category.choices, initial=Tournament.Category.GENERAL, label=_("Category")
+    )
     team_size = WholeNumberField(min_value=2, max_value=4, required=False, label=_("Players per team"))
     rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
     max_entries = WholeNumberField(min_value=2, max_value=64, initial=16, label=_("Most entries"))
@@ -76,7 +83,7 @@ class TournamentForm(EventClockForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["clock"].initial = KAISA_RULES.key
-        self.order_fields(["name", "format", "kind", "team_size", "rated", "max_entries", "starts_at"])
+        self.order_fields(["name", "format", "kind", "category", "team_size", "rated", "max_entries", "starts_at"])
 
 
 def next_quarter_hour(now: float, zone: datetime.tzinfo) -> datetime.datetime:
@@ -136,6 +143,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 name=data["name"],
                 format=data["format"],
                 kind=data["kind"],
+                category=data["category"] or Tournament.Category.GENERAL,
                 team_size=data["team_size"] or 1,
                 rated=data["rated"],
                 clock=clock,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from game.tournaments.services import (
     tournament_enter,
     tournament_result_fix,
 )
+from game.tournaments.services.kaavio import kaavio_import
 from tests.support.community_factories import make_club, make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -307,3 +309,33 @@ def test_ranking_series_follows_a_fixed_result() -> None:
     )
     tournament_result_fix(user=owner, pairing_id=pairing.pk, winner_entry_id=entries["BerttaF"], reason="scoresheet")
     assert [(r[1], r[3]) for r in _table(series)] == [("BerttaF", 3), ("AinoF", 2), ("CeliaF", 1)]
+
+
+def test_series_limited_to_one_category() -> None:
+    """A series of one category counts the club's events of that category only: an event of
+    another category, even one listed in the series, scores nothing in it."""
+    owner = make_player("Category Series Owner")
+    club = make_club("Category Series Club", owner)
+    fixture = Path(__file__).parents[1] / "tournaments" / "fixtures" / "kaisakaavio" / "tupla-13-t2.xml"
+    data = fixture.read_bytes()
+    women = kaavio_import(
+        user=owner,
+        club=club,
+        data=data.replace(b"<KilpaSarja>Yleinen</KilpaSarja>", b"<KilpaSarja>Naiset</KilpaSarja>"),
+    ).tournament
+    open_event = kaavio_import(
+        user=owner, club=club, data=data.replace(b"Generated tupla-13-t2", b"Open evening")
+    ).tournament
+    assert (women.category, open_event.category) == ("women", "general")
+    assert women.status == open_event.status == Tournament.Status.FINISHED
+    both = [women.pk, open_event.pk]
+    every = series_create(club=club, user=owner, name="Every event", points=POINTS, tournament_ids=both)
+    only = series_create(club=club, user=owner, name="Women", points=POINTS, tournament_ids=both, category="women")
+    assert {row["events"] for row in series_table(series=every)["rows"]} == {2}
+    assert {row["events"] for row in series_table(series=only)["rows"]} == {1}
+    with pytest.raises(ClubError):
+        series_update(series=only, user=owner, name="Women", points=POINTS, category="veterans")
+    series_update(series=only, user=owner, name="Open", points=POINTS, tournament_ids=both, category="general")
+    only.refresh_from_db()
+    assert only.category == "general"
+    assert {row["events"] for row in series_table(series=only)["rows"]} == {1}

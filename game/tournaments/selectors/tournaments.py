@@ -402,6 +402,7 @@ def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
         "url": f"/tournaments/{tournament.pk}/",
         "format": format_words(tournament),
         "kind": tournament.get_kind_display(),
+        "category": tournament.get_category_display(),
         "status": tournament.status,
         "status_text": status_words(tournament),
         "scheduled": is_scheduled(tournament),

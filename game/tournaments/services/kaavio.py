@@ -60,6 +60,7 @@ from game.models.tournaments import (
     TournamentRound,
 )
 from game.tournaments import values
+from game.tournaments.categories import CATEGORY_OF_SERIES, is_pairs_file, partners_of, series_of
 from game.tournaments.draw_words import draw_refusal
 from game.tournaments.kaisakaavio import (
     FORMATS,
@@ -102,7 +103,9 @@ CLUB_LENGTH = 80
 MOST_NAMED = 40
 #: The settings beyond the clock and format that Kaiza keeps (Tournament.starts_at, max_entries; the
 #: game, which is always Kaisa); every other one of the file is named as ignored.
-KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji", "Sijoittaminen")
+KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji", "Sijoittaminen", "KilpaSarja")
+#: A pair's partners' names (categories.py), kept as the pair entry's two register players.
+PARTNER_NAMES = ("Pelaajan1Nimi", "Pelaajan2Nimi")
 KAISA = "Kaisa"
 
 
@@ -293,7 +296,7 @@ def _participant_fields(kaavio: KaavioFile, *, seeds: bool) -> set[str]:
     fields: set[str] = set()
     if not seeds:
         fields |= {"Sijoitettu"} if any(p.seeded.strip() for p in kaavio.participants) else set()
-    return fields | {k for p in kaavio.participants for k, v in p.extra if v.strip()}
+    return fields | {k for p in kaavio.participants for k, v in p.extra if v.strip() and k not in PARTNER_NAMES}
 
 
 def handicaps_of(kaavio: KaavioFile) -> dict[int, int]:
@@ -342,6 +345,48 @@ def _walk_in(tournament: Tournament, participant: Participant, handicap: int) ->
     return entry
 
 
+def entrants_of(kaavio: KaavioFile) -> tuple[str, str]:
+    """The file's event's entrants (Tournament.Kind: singles or pairs) and category, from its
+    `KilpaSarja` (categories.py reads a file saved before the program had the setting)."""
+    series = dict(kaavio.other_fields).get("KilpaSarja") or None
+    listed = ({"Nimi": p.name, **dict(p.extra)} for p in kaavio.participants)
+    pairs = is_pairs_file(series, kaavio.name, listed)
+    kind = Tournament.Kind.PAIRS if pairs else Tournament.Kind.SINGLES
+    return kind, CATEGORY_OF_SERIES.get(series or "", Tournament.Category.GENERAL)
+
+
+def _pair_walk_in(tournament: Tournament, participant: Participant, handicap: int) -> TournamentEntry:
+    """A pair of the file under its own name, with its club and handicap, its partners the club's
+    register players of their names (`Pelaajan1Nimi`/`Pelaajan2Nimi`, else the name "A & B"); a
+    pair whose partners the file does not name is the pair's name alone."""
+    partners = partners_of({"Nimi": participant.name, **dict(participant.extra)})
+    club = name_clean(participant.club)[:CLUB_LENGTH]
+    entry = TournamentEntry(tournament=tournament, name=participant.name, club=club, handicap=handicap)
+    if partners is not None:
+        first, second = (walk_in_player(club_id=tournament.club_id, name=name) for name in partners)
+        entry.player, entry.partner = first, (second if second.pk != first.pk else None)
+    entry.save()
+    return entry
+
+
+def _entries(tournament: Tournament, kaavio: KaavioFile, *, cup: bool) -> dict[int, TournamentEntry]:
+    """The file's participants as the event's entries (walk-ins, or pairs of walk-ins) by their
+    file ids, seeded so that Kaiza's draw list is the file's, with a cup's lots."""
+    handicaps = handicaps_of(kaavio)
+    if tournament.kind == Tournament.Kind.PAIRS:
+        entry_of = {p.id: _pair_walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
+    else:
+        entry_of = {p.id: _walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
+    for seed, file_id in enumerate(seeds_for(list(kaavio.draw_list)), start=1):
+        entry_of[file_id].seed = seed
+        entry_of[file_id].save(update_fields=["seed"])
+    if cup:
+        for lot, file_id in enumerate(cup_lots(kaavio), start=1):
+            entry_of[file_id].cup_lot = lot
+            entry_of[file_id].save(update_fields=["cup_lot"])
+    return entry_of
+
+
 @transaction.atomic
 def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_TABLES) -> Imported:
     """A KaisaKaavio file as a new event of `club` played at the club on `tables` tables. `user` None
@@ -360,6 +405,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     except TournamentError as error:
         raise _refused(error) from error
     kind, knockout_from = FORMATS[kaavio.format]
+    entrants, category = entrants_of(kaavio)
     name = name_clean(kaavio.name)[:80]
     name = name if len(name) >= 3 else FALLBACK_NAME
     digest = hashlib.sha256(data).hexdigest()
@@ -377,6 +423,8 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         source_digest=digest,
         format=kind.value,
         knockout_from=knockout_from,
+        kind=entrants,
+        category=category,
         rated=False,
         time_limit=clock.time_limit,
         ruleset=clock.ruleset(),
@@ -388,15 +436,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         created_by=user,
         started_at=timezone.now(),
     )
-    handicaps = handicaps_of(kaavio)
-    entry_of = {p.id: _walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
-    for seed, file_id in enumerate(seeds_for(list(kaavio.draw_list)), start=1):
-        entry_of[file_id].seed = seed
-        entry_of[file_id].save(update_fields=["seed"])
-    if kind == Format.TWO_ROUNDS_THEN_CUP:
-        for lot, file_id in enumerate(cup_lots(kaavio), start=1):
-            entry_of[file_id].cup_lot = lot
-            entry_of[file_id].save(update_fields=["cup_lot"])
+    entry_of = _entries(tournament, kaavio, cup=kind == Format.TWO_ROUNDS_THEN_CUP)
     rounds: dict[int, TournamentRound] = {}
     for index, (place, drawn) in enumerate(file_draw(kaavio)):
         game = kaavio.games[place]
@@ -465,6 +505,7 @@ def kaavio_export(*, tournament: Tournament) -> str:
     names = {pk: name for pk, name, _, _ in rows}
     clubs = {pk: club for pk, _, club, _ in rows}
     handicaps = {pk: str(handicap) if handicap else "" for pk, _, _, handicap in rows}
+    partners = _partners(tournament)
     knockout = tournament.knockout_from if tournament.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
     seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
@@ -488,6 +529,7 @@ def kaavio_export(*, tournament: Tournament) -> str:
                     club=clubs[e],
                     seeded=str(seeds[e]) if 1 <= seeds[e] <= marked else "",
                     handicap=handicaps[e],
+                    extra=partners.get(e, ()),
                 )
                 for e in state.event.entrants
             ),
@@ -505,6 +547,19 @@ def _seeds_to_mark(tournament: Tournament, entries: int) -> int:
     return min(MOST_SEEDS, entries) if placed is None else placed
 
 
+def _partners(tournament: Tournament) -> dict[int, tuple[tuple[str, str], ...]]:
+    """A pairs event's partners' names by entry, as the program writes them (`Pelaajan1Nimi`,
+    `Pelaajan2Nimi`); none for single players or a pair without its partners."""
+    if tournament.kind != Tournament.Kind.PAIRS:
+        return {}
+    entries = TournamentEntry.objects.filter(tournament=tournament, player__isnull=False, partner__isnull=False)
+    return {
+        e.pk: (("Pelaajan1Nimi", e.player.name), ("Pelaajan2Nimi", e.partner.name))
+        for e in entries.select_related("player", "partner")
+        if e.player is not None and e.partner is not None
+    }
+
+
 def _file_settings(tournament: Tournament, *, marked: int) -> tuple[tuple[str, str], ...]:
     start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
     return (
@@ -513,6 +568,7 @@ def _file_settings(tournament: Tournament, *, marked: int) -> tuple[tuple[str, s
         ("PelaajiaEnintaan", str(tournament.max_entries)),
         ("Laji", KAISA),
         ("Sijoittaminen", SEEDS_MARKED if marked else NO_SEEDS),
+        ("KilpaSarja", series_of(tournament.category, pairs=tournament.kind == Tournament.Kind.PAIRS)),
     )
 
 

@@ -28,6 +28,7 @@ from game.models.tournaments import (
     TournamentPairing,
     TournamentRound,
 )
+from game.tournaments.categories import PAIRS_CATEGORIES
 from game.tournaments.pairing.double_loss_state import KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST, MINIMUM_FIELD
 from game.tournaments.selectors.draw import DRAWN_FORMATS, is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
@@ -60,6 +61,7 @@ def _clean(
     starts_at: Any,
     knockout_from: Any = None,
     tables: Any = None,
+    category: str = Tournament.Category.GENERAL,
 ) -> dict[str, Any]:
     errors: _Problems = []
     name = (name or "").strip()
@@ -77,6 +79,7 @@ def _clean(
         errors.extend(event_clock_problems(clock))
     if tables is not None:
         _check_tables(tables, format=format, kind=kind, errors=errors)
+    _check_category(category, kind=kind, tables=tables, errors=errors)
     _check_start(starts_at, errors)
     if errors:
         raise TournamentError("bad_value", *errors[0], more=errors[1:])
@@ -91,6 +94,7 @@ def _clean(
         "starts_at": starts_at,
         "knockout_from": knockout_from,
         "tables": tables,
+        "category": category,
     }
 
 
@@ -122,7 +126,7 @@ def _checked_team_size(kind: str, team_size: int, errors: _Problems) -> int:
     """Singles or teams chosen, and the team's size (1 for singles)."""
     if kind not in Tournament.Kind.values:
         errors.append((gettext_noop("choose singles or teams"), {}))
-    elif kind == Tournament.Kind.SINGLES:
+    elif kind in (Tournament.Kind.SINGLES, Tournament.Kind.PAIRS):  # a pair is one walk-in entry
         return 1
     elif team_size not in TEAM_SIZES:
         errors.append((gettext_noop("a team has %(least)s to %(most)s players"), _range(TEAM_SIZES)))
@@ -135,8 +139,21 @@ def _check_tables(tables: Any, *, format: str, kind: str, errors: _Problems) -> 
         errors.append((gettext_noop("an event at the club has %(least)s to %(most)s tables"), _range(TABLES_RANGE)))
     elif format not in DRAWN_FORMATS:
         errors.append((gettext_noop("an event at the club is played as a double-loss draw"), {}))
-    elif kind != Tournament.Kind.SINGLES:
-        errors.append((gettext_noop("an event at the club is for single players"), {}))
+    elif kind not in (Tournament.Kind.SINGLES, Tournament.Kind.PAIRS):
+        errors.append((gettext_noop("an event at the club is for single players or pairs"), {}))
+
+
+def _check_category(category: Any, *, kind: str, tables: Any, errors: _Problems) -> None:
+    """A category of the event's entrants: a pairs event (played at the club: the director enters
+    each pair) is open or mixed pairs, the program's two pairs events; mixed is for pairs only."""
+    if category not in Tournament.Category.values:
+        errors.append((gettext_noop("choose the event's category"), {}))
+    elif kind == Tournament.Kind.PAIRS and tables is None:
+        errors.append((gettext_noop("a pairs event is played at the club: give its tables"), {}))
+    elif kind == Tournament.Kind.PAIRS and category not in PAIRS_CATEGORIES:
+        errors.append((gettext_noop("a pairs event is open or mixed pairs"), {}))
+    elif kind != Tournament.Kind.PAIRS and category == Tournament.Category.MIXED:
+        errors.append((gettext_noop("mixed is a category of pairs"), {}))
 
 
 def _check_start(starts_at: Any, errors: _Problems) -> None:
@@ -164,6 +181,7 @@ def tournament_create(
     knockout_from: int | None = None,
     tables: int | None = None,
     players_enter_results: bool = False,
+    category: str = Tournament.Category.GENERAL,
 ) -> Tournament:
     """A club's owner or admin announces a tournament; members enter until it starts. `clock`: the
     event's clock and target (game/matches/clock_presets.py; K-11's 60 + 5 by default), which every
@@ -183,6 +201,7 @@ def tournament_create(
         starts_at=starts_at,
         knockout_from=knockout_from,
         tables=tables,
+        category=category,
     )
     # Games over the board have no match, so nothing of them is rated: an event at the club is unrated.
     rated = bool(rated) and fields["tables"] is None
@@ -203,6 +222,8 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
     tournament = lock_tournament(tournament_id)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
+    if tournament.kind == Tournament.Kind.PAIRS:
+        raise TournamentError("pairs", gettext_noop("in a pairs event the director enters each pair"))
     players = [user, *(teammates or [])]
     _check_team(tournament, user=user, players=players)
     profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}

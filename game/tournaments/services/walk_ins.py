@@ -17,12 +17,14 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_noop
 
 from game.common.names import name_clean, register_key
 from game.models import ClubPlayer, Profile
 from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember
 from game.signals import tournament_finished
+from game.tournaments.categories import pair_name, partners_in
 from game.tournaments.services.base import TournamentError, lock_tournament, require_manager
 
 WALK_IN_NAME = (1, 80)
@@ -80,6 +82,8 @@ def walk_in_entry_make(*, tournament: Tournament, name: str) -> TournamentEntry:
         raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": taken.name})
     if entries.count() >= tournament.max_entries:
         raise TournamentError("full", gettext_noop("this tournament is full"))
+    if tournament.kind == Tournament.Kind.PAIRS:
+        return _pair_enter(tournament, name)
     player = walk_in_player(club_id=tournament.club_id, name=name)
     if entries.filter(player=player).exists() or (
         player.user_id is not None
@@ -99,6 +103,28 @@ def walk_in_entry_create(tournament: Tournament, player: ClubPlayer) -> Tourname
         entry.rating = profile.rating
         entry.save(update_fields=["rating"])
     return entry
+
+
+def _pair_enter(tournament: Tournament, name: str) -> TournamentEntry:
+    """A pair of a pairs event, typed "A & B": each partner the club's register player of that name
+    (added if new), the entry named "A & B" in the register's spelling; a player plays in one pair
+    of the event only."""
+    partners = partners_in(name)
+    if partners is None:
+        raise TournamentError("bad_value", gettext_noop("give a pair as two names joined by &, e.g. Anna K & Ben L"))
+    first, second = (walk_in_player(club_id=tournament.club_id, name=n) for n in partners)
+    if first.pk == second.pk:
+        raise TournamentError("bad_value", gettext_noop("a pair is two different players"))
+    entered = TournamentEntry.objects.filter(tournament=tournament)
+    for player in (first, second):
+        if entered.filter(Q(player=player) | Q(partner=player)).exists():
+            raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": player.name})
+    full_name = pair_name(first.name, second.name)
+    if len(full_name) > WALK_IN_NAME[1]:
+        raise TournamentError(
+            "bad_value", gettext_noop("the name is %(least)s to %(most)s characters"), {"least": 1, "most": 80}
+        )
+    return TournamentEntry.objects.create(tournament=tournament, name=full_name, player=first, partner=second)
 
 
 def is_walk_in(entry: TournamentEntry) -> bool:
