@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from game.models.realgames import RealGame
-from game.models.tournaments import Tournament, TournamentPairing
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.realgames.selectors import real_game_view
 from game.realgames.services import apply_tap, game_for_table, scoring_table_add, undo_last
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_walk_in_enter
@@ -37,12 +37,16 @@ def test_scored_game_enters_the_draw() -> None:
         tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name=name)
     tournament_close_entries(user=owner, tournament_id=tournament.pk)
     table = scoring_table_add(club_id=club.pk, number=1, name="Table 1")
+    on_table = TournamentPairing.objects.get(tournament=tournament, table=1, status=TournamentPairing.Status.PLAYING)
+    TournamentEntry.objects.filter(pk=on_table.second_id).update(handicap=10)  # the program's Tasoitus
 
     game = game_for_table(table)
     assert game is not None and game.pairing is not None
     pairing = game.pairing
     assert pairing.table == 1 and (game.first_name, game.second_name) == (pairing.first.name, pairing.second.name)
+    assert (game.first_handicap, game.second_handicap) == (0, 10)
     view = real_game_view(game)
+    assert [p["score"] for p in view["players"]] == [0, 10]
     assert view["event"] == {"id": tournament.pk, "name": "Friday at the tables", "round": 1}
     assert view["table"]["number"] == 1
 
@@ -54,7 +58,7 @@ def test_scored_game_enters_the_draw() -> None:
     pairing.refresh_from_db()
     assert pairing.status == TournamentPairing.Status.DONE
     assert pairing.winner_id == pairing.first_id
-    assert (pairing.first_score, pairing.second_score, pairing.result_code) == (60, 0, "target")
+    assert (pairing.first_score, pairing.second_score, pairing.result_code) == (60, 10, "target")
     # One visit of 60: the first player's longest run, no second; the other had none.
     assert (pairing.first_longest_run, pairing.first_second_run) == (60, None)
     assert (pairing.second_longest_run, pairing.second_second_run) == (None, None)
