@@ -141,6 +141,7 @@ def tournament_register_page(request: HttpRequest, tournament_id: int) -> HttpRe
                 user=request.user,
                 tournament_id=tournament.pk,
                 name=request.POST.get("name", "")[:200],
+                club=request.POST.get("club", "")[:200],
                 session=request.session,
                 key=request.POST.get(KEY_PARAMETER) or request.GET.get(KEY_PARAMETER),
             )

@@ -217,9 +217,13 @@ def test_online_registration(client: Any) -> None:
     announcement = _announce(owner, tournament, registration="open")
     # A guest registers by name; an empty name is refused and stores nothing.
     assert client.post(register, {"name": "   "}).status_code == 400
-    assert client.post(register, {"name": "Guest Gunnar"}).status_code == 302
+    assert client.post(register, {"name": "Flood", "club": "x" * 81}).status_code == 400  # a club too long
+    assert client.post(register, {"name": "Guest Gunnar", "club": "Kaisaseura"}).status_code == 302
     guest = TournamentRegistration.objects.get(name="Guest Gunnar")
     assert guest.registered_by is None and guest.entry.tournament_id == tournament.pk
+    assert guest.entry.club == "Kaisaseura" and not TournamentEntry.objects.filter(name="Flood").exists()
+    invitation = forum_posts(tournament=tournament, links=LINKS, language="en")[0]
+    assert "3. Guest Gunnar (Kaisaseura)" in invitation.plain
     assert client.post(register, {"name": "guest gunnar"}).status_code == 400  # the same name twice
 
     # A signed-in player registers themselves (the entry is their account's), then a friend by name.

@@ -126,8 +126,13 @@ def invitation(*, tournament: Tournament, links: EventLinks) -> ForumText:
     if names:
         post.end().heading(_("Registered (%(count)s)") % {"count": len(names)})
         for number, entry in enumerate(names, start=1):
-            post.line(f"{number}. {entry.name}")
+            post.line(f"{number}. {_with_club(entry.name, entry.club)}")
     return post
+
+
+def _with_club(name: str, club: str) -> str:
+    """An entrant as the federation's posts list them: the name, then the club if known."""
+    return f"{name} ({club})" if club else name
 
 
 def _game_line(post: ForumText, game: dict[str, Any]) -> None:
@@ -178,8 +183,9 @@ def final_results(*, tournament: Tournament, links: EventLinks) -> ForumText:
     post.end().heading(_("Final results"))
     if tournament.status != Tournament.Status.FINISHED:
         post.line(_("The event has not ended yet; the standings so far:"))
+    clubs = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "club"))
     for row in selectors.standings(tournament=tournament):
-        post.line(f"{row['rank']}. {row['name']}")
+        post.line(f"{row['rank']}. {_with_club(row['name'], clubs.get(row['entry_id'], ''))}")
     return post
 
 

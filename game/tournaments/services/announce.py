@@ -30,6 +30,8 @@ from game.tournaments.visibility import has_key, secret_make
 URL_MOST = 300
 VENUE_MOST = 120
 FEE_MOST = 40
+#: An entrant's club, as long as the ranking list's (TournamentEntry.club).
+CLUB_MOST = 80
 STREAM_FIELD = gettext_noop("table %(number)s's stream link")
 SCOREBOARD_FIELD = gettext_noop("table %(number)s's scoreboard link")
 
@@ -141,7 +143,7 @@ def _may_register(tournament: Tournament, *, user: Any, session: Any, key: Any) 
 
 @transaction.atomic
 def tournament_register(
-    *, user: Any, tournament_id: int, name: str = "", session: Any = None, key: Any = None
+    *, user: Any, tournament_id: int, name: str = "", club: str = "", session: Any = None, key: Any = None
 ) -> TournamentRegistration:
     """Online registration: a signed-in player with no name given registers themselves; a name given
     registers that person (a signed-in player's friend, or a guest without an account), who enters
@@ -158,18 +160,26 @@ def tournament_register(
     return registration_make(
         tournament=tournament,
         name=name if by_name else "",
+        club=club,
         user=None if by_name else user,
         registered_by=user if signed_in else None,
     )
 
 
-def registration_make(*, tournament: Tournament, name: str, user: Any, registered_by: Any) -> TournamentRegistration:
+def registration_make(
+    *, tournament: Tournament, name: str, user: Any, registered_by: Any, club: str = ""
+) -> TournamentRegistration:
     """The entry and its registration: `user`'s own entry (under their account's name), or an entry
-    by `name`. The caller holds the event's row lock and has decided the entries are open."""
+    by `name`; with the player's club if given. The caller holds the event's row lock and has
+    decided the entries are open."""
+    club = _short_text(club, field=gettext_noop("the club"), most=CLUB_MOST)
     if user is not None:
         entry = _own_entry(tournament, user)
     else:
         entry = walk_in_entry_make(tournament=tournament, name=name)
+    if club:
+        entry.club = club
+        entry.save(update_fields=["club"])
     return TournamentRegistration.objects.create(
         tournament=tournament,
         entry=entry,
