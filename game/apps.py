@@ -37,6 +37,13 @@ class GameConfig(AppConfig):
         from game.tournaments.services.walk_ins import walk_in_finder_register
 
         walk_in_finder_register(club_player_for_name)  # a walk-in is a player of the club's register
+        from django.db.models.signals import post_save
+
+        from game.models.realgames import RealGame
+        from game.realgames.stats_records import real_game_saved
+
+        # Every save of a real game keeps its statistics' lines as its state says (finished: two lines).
+        post_save.connect(real_game_saved, sender=RealGame, dispatch_uid="kaiza-real-game-lines")
         from game.puzzles.receivers import on_analysis_finished
         from game.signals import analysis_finished
 

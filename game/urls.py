@@ -9,7 +9,7 @@ from game.lobby import views as challenges
 from game.puzzles import views as puzzles
 from game.realgames import coach_views as real_coach
 from game.realgames import views as real_games
-from game.site.views import catalogue, computer, learn, play, players, practice, watch
+from game.site.views import catalogue, computer, learn, play, players, practice, real_records, watch
 from game.site.views import pages as site
 from game.tournaments import announce_views as announcements
 from game.tournaments import club_views as club_events
@@ -31,6 +31,7 @@ urlpatterns = [
     *clubs.urlpatterns,
     *series_views.urlpatterns,
     *register_views.urlpatterns,
+    *real_records.urlpatterns,
     *computer.urlpatterns,
     *tournaments.urlpatterns,
     *club_events.urlpatterns,

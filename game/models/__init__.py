@@ -429,6 +429,9 @@ from game.models.puzzles import Puzzle, PuzzleRating, PuzzleServing  # noqa: E40
 # Games on a club's real tables, scored at the table.
 from game.models.realgames import RealGame, RealGameTap, ScoringTable  # noqa: E402
 
+# What real play leaves behind: a line per player of each finished real game.
+from game.models.realstats import RealGameLine  # noqa: E402
+
 # A club's player register: the people who play its events at its tables, walk-ins included.
 from game.models.register import ClubPlayer  # noqa: E402
 
@@ -466,6 +469,7 @@ __all__ = [
     "RankingSeriesEvent",
     "RatingChange",
     "RealGame",
+    "RealGameLine",
     "RealGameTap",
     "ScoringTable",
     "Seek",

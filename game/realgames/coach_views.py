@@ -1,5 +1,6 @@
 """The real moment's page (`/practice/real/`): lay out a position met at a real table and open it on the
-practice table or in "Ask the engine". Thin: the form is read by :mod:`game.realgames.coach`."""
+practice table or in "Ask the engine". Thin: the form is read by :mod:`game.realgames.coach`; a scored
+game's players, turn and whites in hand (`?game=<id>`) by :mod:`game.realgames.stats`."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from game.engine.physics.aim import table_for_client
 from game.engine.table import kaisa_table
 from game.realgames.coach import PositionRefused, RealMoment, layout_fields, practice_link, real_position_from
+from game.realgames.stats import real_moment_of
 
 #: The balls as the form names them (players read words, never ids).
 BALL_NAMES = {
@@ -23,8 +25,12 @@ BALL_NAMES = {
 
 
 def _moment(request: HttpRequest) -> tuple[RealMoment, int | None]:
-    """Who was at the table (nobody named: the page's own words for the two whites)."""
-    return RealMoment(), None
+    """Who was at the table: the scored game's (``?game=<id>``), else nobody named (the page's own words
+    for the two whites)."""
+    game = request.GET.get("game", "")
+    game_id = int(game) if game.isdigit() and len(game) < 12 else None
+    moment = real_moment_of(game_id=game_id) if game_id is not None else None
+    return (moment or RealMoment()), (game_id if moment is not None else None)
 
 
 def real_position(request: HttpRequest) -> HttpResponse:

@@ -103,6 +103,7 @@ PUBLIC_MODULES = {
     "game.ratings.rules": "the rules that make an account's rated results count",
     "game.chat.phrases": "the chat's fixed phrases",
     "game.tournaments.visibility": "who may see an event: every page and socket showing one of its games checks it",
+    "game.realgames.stats": "real play's statistics, read by the profiles and the club's records pages",
 }
 
 

@@ -10,7 +10,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from game.models.realgames import RealGame
 from game.practice.selectors.positions import decode_position
+from game.realgames.services import apply_tap
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +64,25 @@ def test_real_position_opens_in_the_coach(client: Any) -> None:
     assert state["balls"]["white2"] is None and state["balls"]["red1"] == [1.5, 1.0]
     shooter = state["players"][state["turn"]]
     assert shooter["cue_ball"] == "white2"
+
+
+def test_a_scored_games_moment_comes_to_the_coach_with_its_players(client: Any) -> None:
+    """From the scorer's game: its players named, the one to shoot chosen, the white of a cue-ball foul in
+    hand (K-7.1), and the form opens with them."""
+    game = RealGame.objects.create(first_name="Eeva Esko", second_name="Fanny Falk")
+    taps = [
+        {"kind": "pot", "ball": "red", "pocket": "foot_left", "caroms": []},
+        {"kind": "miss", "ball": "red"},
+        {"kind": "foul", "foul": "cue_ball_pocketed", "first_hit": "red"},
+    ]
+    for number, tap in enumerate(taps):
+        assert apply_tap(game.pk, f"coach-{number}", tap).accepted
+    page = client.get("/practice/real/", {"game": game.pk}).content.decode()
+    assert "Eeva Esko" in page and "Fanny Falk" in page and f'name="game" value="{game.pk}"' in page
+    assert re.search(r'name="shooter" value="white1" checked', page)  # Fanny fouled: Eeva to shoot
+    assert re.search(r'name="white2_hand" value="1" checked', page)  # Fanny's white is in hand
+    assert not re.search(r'name="white1_hand" value="1" checked', page)
+    assert client.get("/practice/real/", {"game": "999999"}).status_code == 200  # no such game: no names
 
 
 @pytest.mark.parametrize(

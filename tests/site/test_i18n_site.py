@@ -175,6 +175,7 @@ def public_pages(ids: dict[str, Any]) -> dict[str, tuple[str, int]]:
         "team match waiting": (f"/m/{ids['team match']}/", 200),
         "practice": ("/practice/", 200),
         "real position": ("/practice/real/", 200),
+        "club records": (f"/clubs/{ids['club']}/records/", 200),
         "puzzles": ("/puzzles/", 200),
         "puzzle streak": ("/puzzles/streak/", 200),
     }

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from game.accounts import selectors as player_selectors
 from game.clubs import selectors as club_selectors
 from game.matches.selectors import live as live_selectors
+from game.realgames.stats import account_real_stats
 from game.site.views.play import seek_time_limit_choices
 
 T = "game/community/"
@@ -47,6 +48,7 @@ def player(request: HttpRequest, display_name: str) -> HttpResponse:
             "recent": player_selectors.player_recent_matches(user=profile.user),
             "challenge_time_limits": seek_time_limit_choices(),
             "clubs": club_selectors.clubs_for_user(user=profile.user),
+            "real": account_real_stats(user=profile.user),
             "live": [
                 m
                 for m in live_selectors.live_matches()
