@@ -29,6 +29,11 @@ class Tournament(models.Model):
         DOUBLE_LOSS = "double_loss", _("Double-loss draw")
         DOUBLE_LOSS_THEN_KNOCKOUT = "double_loss_then_knockout", _("Double-loss draw, then knockout from round N")
         TWO_ROUNDS_THEN_CUP = "two_rounds_then_cup", _("Two rounds, then a cup")
+        RANKING_EVENT = "ranking_event", _("Ranking event: double-loss draw, the top 8 seeds spread over the draw")
+        CHAMPIONSHIP = (
+            "championship",
+            _("Championship: double-loss draw, seeds 1–12 start in round 3 and seeds 13–24 in round 2"),
+        )
 
     class Kind(models.TextChoices):
         SINGLES = "singles", _("Singles")

@@ -234,10 +234,6 @@ REFUSED = {
         (("</Osallistujat>", '</Osallistujat><PeliPaikat><Sali Nimi="A" /><Sali Nimi="B" /></PeliPaikat>'),),
         "the event is played at 2 places (PeliPaikat)",
     ),
-    "24 seeds": (
-        (("<Sijoittaminen>EiSijoittamista<", "<Sijoittaminen>Sijoitetaan24Pelaajaa<"),),
-        "the program's 24 seeds (Sijoittaminen Sijoitetaan24Pelaajaa) are not in Kaiza",
-    ),
 }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from game.models.tournaments import Tournament, TournamentPairing
 from game.tournaments.kaisakaavio import parse, replay
 from game.tournaments.pairing.double_loss import (
     DrawError,
@@ -20,6 +21,8 @@ from game.tournaments.pairing.double_loss import (
     record_result,
 )
 from game.tournaments.pairing.draw_seeding import championship_draw_list, championship_places, seed_places
+from game.tournaments.services.kaavio import kaavio_export, kaavio_import
+from tests.support.community_factories import make_club, make_player
 
 FIXTURES = Path(__file__).parent / "fixtures" / "kaisakaavio"
 
@@ -93,3 +96,38 @@ def test_ranking_event_eight_seeds() -> None:
     state = _opened(Event(Format.DOUBLE_LOSS, kaavio.draw_list))
     top = {marks[k] for k in range(1, 5)}
     assert not any(set(g.players) <= top for g in state.games)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("name", "format", "seeding"),
+    [
+        ("championship24-25-t4.xml", Tournament.Format.CHAMPIONSHIP, "Sijoitetaan24Pelaajaa"),
+        ("ranking8-13-t3.xml", Tournament.Format.DOUBLE_LOSS, "Sijoitetaan8Pelaajaa"),
+    ],
+)
+def test_seeded_file_imports_and_exports_in_full(tmp_path: Path, name: str, format: str, seeding: str) -> None:
+    """A seeded event as the program drew it imports as the program's event (a championship's
+    walk-overs won at the draw) and exports the same list, seeds and games, which replay in full."""
+    owner = make_player(f"Importer {name}")
+    club = make_club(f"Seeded club {name}", owner)
+    data = (FIXTURES / name).read_bytes()
+    tournament = kaavio_import(user=owner, club=club, data=data).tournament
+    assert tournament.format == format
+    assert tournament.status == Tournament.Status.FINISHED
+    walkovers = TournamentPairing.objects.filter(tournament=tournament, second__isnull=True)
+    assert all(p.how == "bye" and p.winner_id == p.first_id for p in walkovers)
+    assert walkovers.count() == (36 if format == Tournament.Format.CHAMPIONSHIP else 0)
+    written = tmp_path / name
+    written.write_text(kaavio_export(tournament=tournament), encoding="utf-8")
+    original, again = parse(data), parse(written.read_bytes())
+    assert dict(again.other_fields)["Sijoittaminen"] == seeding
+    assert [(g.round, g.first_id, g.second_id) for g in again.games] == [
+        (g.round, g.first_id, g.second_id) for g in original.games
+    ]
+    names = {p.id: p.name for p in original.participants}
+    assert [(names[p.id], p.seeded) for p in again.participants] == [
+        (p.name, p.seeded) for p in sorted(original.participants, key=lambda p: p.id)
+    ]
+    assert all(line.same for line in replay(again))

@@ -25,14 +25,31 @@ from game.matches.clock_presets import event_clock_of
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments import values
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Event, Format, Game, listing_order
-from game.tournaments.pairing.draw_seeding import MOST_SEEDS, seeded_draw_list, shuffled
+from game.tournaments.pairing.draw_seeding import (
+    CHAMPIONSHIP_FIELD,
+    MOST_SEEDS,
+    championship_draw_list,
+    seeded_draw_list,
+    shuffled,
+)
 
 #: The formats whose games are drawn one at a time rather than paired by whole rounds.
 DRAWN_FORMATS = (
     Tournament.Format.DOUBLE_LOSS,
     Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT,
     Tournament.Format.TWO_ROUNDS_THEN_CUP,
+    Tournament.Format.RANKING_EVENT,
+    Tournament.Format.CHAMPIONSHIP,
 )
+#: The draw's format of each drawn format: a ranking event is a double-loss draw whose list places 8
+#: seeds (:func:`seeds_placed`).
+DRAW_FORMAT = {
+    Tournament.Format.DOUBLE_LOSS: Format.DOUBLE_LOSS,
+    Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT: Format.DOUBLE_LOSS_THEN_KNOCKOUT,
+    Tournament.Format.TWO_ROUNDS_THEN_CUP: Format.TWO_ROUNDS_THEN_CUP,
+    Tournament.Format.RANKING_EVENT: Format.DOUBLE_LOSS,
+    Tournament.Format.CHAMPIONSHIP: Format.CHAMPIONSHIP,
+}
 #: The entries' seed order (ties never happen once the entries closed: seeds are 1..n).
 SEED_ORDER = ("seed", "-rating", "id")
 
@@ -52,9 +69,27 @@ def draw_list(entry_ids: list[int], *, seeds: int | None = None, draw_seed: int 
     return seeded_draw_list(entry_ids[:placed], others)
 
 
+def championship_list(
+    entry_ids: list[int], *, seeds: int | None = None, draw_seed: int | None = None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A championship's draw list and its seeds, of entries given in seed order: the top `seeds`
+    (24 unless said, at most the field) at the championship's places, the others in the order
+    `draw_seed` draws (seed order without one)."""
+    placed = min(CHAMPIONSHIP_FIELD if seeds is None else seeds, CHAMPIONSHIP_FIELD, len(entry_ids))
+    others = entry_ids[placed:]
+    if draw_seed is not None:
+        others = shuffled(others, draw_seed, "list")
+    return championship_draw_list(entry_ids[:placed], others), tuple(entry_ids[:placed])
+
+
 def seeds_placed(tournament: Tournament) -> int | None:
     """How many top seeds the list places (None: the top 8). An event drawn from a number seeds
-    online by rating, at the club only what is marked; one without keeps the top 8."""
+    online by rating, at the club only what is marked; one without keeps the top 8. A ranking event
+    places its top 8 (the entries' seeds: the ranking list's), a championship its top 24."""
+    if tournament.format == Tournament.Format.RANKING_EVENT:
+        return MOST_SEEDS if tournament.seeds_marked is None else tournament.seeds_marked
+    if tournament.format == Tournament.Format.CHAMPIONSHIP:
+        return CHAMPIONSHIP_FIELD if tournament.seeds_marked is None else tournament.seeds_marked
     if tournament.draw_seed is None:
         return None
     if tournament.seeds_marked is not None:
@@ -68,7 +103,11 @@ def draw_event(*, tournament: Tournament) -> Event:
     knockout_from = (
         tournament.knockout_from if tournament.format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     )
-    listing = draw_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
+    seeds: tuple[int, ...] = ()
+    if tournament.format == Tournament.Format.CHAMPIONSHIP:
+        listing, seeds = championship_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
+    else:
+        listing = draw_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
     lots: tuple[int, ...] = ()
     if tournament.format == Tournament.Format.TWO_ROUNDS_THEN_CUP:
         if any(e.cup_lot is not None for e in entries):
@@ -77,7 +116,8 @@ def draw_event(*, tournament: Tournament) -> Event:
         elif tournament.draw_seed is not None:
             lots = tuple(shuffled(listing, tournament.draw_seed, "lots"))
     target = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit).target_score
-    return Event(Format(tournament.format), listing, knockout_from, lots, target, values.SCORE_MARGIN)
+    kind = DRAW_FORMAT[Tournament.Format(tournament.format)]
+    return Event(kind, listing, knockout_from, lots, target, values.SCORE_MARGIN, seeds)
 
 
 def _lot(entries: list[TournamentEntry], entrant: int) -> int:

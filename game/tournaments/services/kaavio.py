@@ -63,6 +63,7 @@ from game.tournaments import values
 from game.tournaments.categories import CATEGORY_OF_SERIES, is_pairs_file, partners_of, series_of
 from game.tournaments.draw_words import draw_refusal
 from game.tournaments.kaisakaavio import (
+    CHAMPIONSHIP_SEEDING,
     FORMATS,
     NO_RUNS,
     FileGame,
@@ -166,6 +167,21 @@ def seeds_for(order: list[int]) -> list[int]:
     for place, seed_index in enumerate(places):
         seeded[seed_index] = order[place]
     return seeded
+
+
+def _format_of(kaavio: KaavioFile) -> tuple[Format, int | None]:
+    """The file's format and knockout round; a double-loss event seeding 24 is a championship."""
+    kind, knockout_from = FORMATS[kaavio.format]
+    return (Format.CHAMPIONSHIP if kaavio.championship_seeds else kind), knockout_from
+
+
+def _seed_order(kaavio: KaavioFile) -> list[int]:
+    """The entries' seed order that gives back the file's draw list: a championship's seeds by
+    their marks, then the others in the list's order (selectors.draw.championship_list)."""
+    seeds = kaavio.championship_seeds
+    if seeds:
+        return [*seeds, *(p for p in kaavio.draw_list if p not in seeds)]
+    return seeds_for(list(kaavio.draw_list))
 
 
 def file_draw(kaavio: KaavioFile) -> list[tuple[int, Game]]:
@@ -377,7 +393,7 @@ def _entries(tournament: Tournament, kaavio: KaavioFile, *, cup: bool) -> dict[i
         entry_of = {p.id: _pair_walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
     else:
         entry_of = {p.id: _walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
-    for seed, file_id in enumerate(seeds_for(list(kaavio.draw_list)), start=1):
+    for seed, file_id in enumerate(_seed_order(kaavio), start=1):
         entry_of[file_id].seed = seed
         entry_of[file_id].save(update_fields=["seed"])
     if cup:
@@ -404,7 +420,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         kept = kept_of(kaavio, tables=tables, zone=club.zone)
     except TournamentError as error:
         raise _refused(error) from error
-    kind, knockout_from = FORMATS[kaavio.format]
+    kind, knockout_from = _format_of(kaavio)
     entrants, category = entrants_of(kaavio)
     name = name_clean(kaavio.name)[:80]
     name = name if len(name) >= 3 else FALLBACK_NAME
@@ -507,9 +523,11 @@ def kaavio_export(*, tournament: Tournament) -> str:
     handicaps = {pk: str(handicap) if handicap else "" for pk, _, _, handicap in rows}
     partners = _partners(tournament)
     knockout = tournament.knockout_from if tournament.format == Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
+    championship = state.event.format == Format.CHAMPIONSHIP
+    kind = Format.DOUBLE_LOSS if championship else state.event.format
     clock = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit)
     seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
-    marked = _seeds_to_mark(tournament, len(seeds))
+    marked = len(state.event.seeds) if championship else _seeds_to_mark(tournament, len(seeds))
     zone = tournament.club.zone
     games = [
         _file_game(pairings[index], state.games[index], file_id=file_id, zone=zone)
@@ -518,7 +536,7 @@ def kaavio_export(*, tournament: Tournament) -> str:
     return write(
         KaavioFile(
             name=tournament.name,
-            format=_FORMAT_NAMES[(Format(tournament.format), knockout)],
+            format=_FORMAT_NAMES[(kind, knockout)],
             game_minutes=clock.game_minutes,
             shootout_visits=clock.shootout_visits,
             target=clock.target_score,
@@ -534,7 +552,7 @@ def kaavio_export(*, tournament: Tournament) -> str:
                 for e in state.event.entrants
             ),
             games=tuple(games),
-            other_fields=_file_settings(tournament, marked=marked),
+            other_fields=_file_settings(tournament, seeding=_seeding(championship, marked)),
         )
     )
 
@@ -560,14 +578,21 @@ def _partners(tournament: Tournament) -> dict[int, tuple[tuple[str, str], ...]]:
     }
 
 
-def _file_settings(tournament: Tournament, *, marked: int) -> tuple[tuple[str, str], ...]:
+def _seeding(championship: bool, marked: int) -> str:
+    """The file's `Sijoittaminen`: the championship's 24, the 8 seeds marked, or none."""
+    if championship:
+        return CHAMPIONSHIP_SEEDING
+    return SEEDS_MARKED if marked else NO_SEEDS
+
+
+def _file_settings(tournament: Tournament, *, seeding: str) -> tuple[tuple[str, str], ...]:
     start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
     return (
         ("AlkamisAika", f"{start.day}.{start.month}.{start.year}"),  # as today's program writes its date
         ("KellonAika", start.strftime("%H:%M")),
         ("PelaajiaEnintaan", str(tournament.max_entries)),
         ("Laji", KAISA),
-        ("Sijoittaminen", SEEDS_MARKED if marked else NO_SEEDS),
+        ("Sijoittaminen", seeding),
         ("KilpaSarja", series_of(tournament.category, pairs=tournament.kind == Tournament.Kind.PAIRS)),
     )
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_noop
 
 from game.tournaments.kaisakaavio import FileGame, KaavioFile, Participant
 from game.tournaments.kaisakaavio_values import SEEDINGS, choice, game_field
-from game.tournaments.pairing.draw_seeding import MOST_SEEDS, seed_places
+from game.tournaments.pairing.draw_seeding import CHAMPIONSHIP_FIELD, MOST_SEEDS, championship_places, seed_places
 from game.tournaments.services.base import TournamentError
 from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT, BoardResult, board_winner
 from game.tournaments.values import Said, Words, bounded, number_of, shown, table
@@ -56,22 +56,27 @@ def seeds_marked(kaavio: KaavioFile) -> int | None:
     if its marks are no seeds. The program seeds by the marks only when the event says it seeds
     (`Sijoittaminen` Sijoitetaan8Pelaajaa); otherwise a mark is a label beside the name (a weekly
     event's "3P", the ranking points a player brings). A file without the setting (older than it,
-    or an export of Kaiza's before it wrote one) seeds by its marks unless one has a letter. The
-    program's 24 seeds are not Kaiza's. Kaiza's seed k stands at the handbook's place for seed k
-    (selectors/draw.py), so a mark elsewhere, a mark that is not 1 to 8, repeated, or with a gap
-    below it, has no home and is refused."""
+    or an export of Kaiza's before it wrote one) seeds by its marks unless one has a letter. Kaiza's
+    seed k stands at the handbook's place for seed k (selectors/draw.py), so a mark elsewhere, a mark
+    that is not 1 to 8, repeated, or with a gap below it, has no home and is refused. A championship
+    (Sijoitetaan24Pelaajaa) marks up to 24 seeds, each at the championship's place for it."""
     seeding = choice(dict(kaavio.other_fields), "Sijoittaminen", SEEDINGS)
     marks_given = [p.seeded.strip() for p in kaavio.participants if p.seeded.strip()]
-    if seeding == "Sijoitetaan24Pelaajaa":
-        words = gettext_noop("the program's 24 seeds (%(setting)s) are not in Kaiza")
-        raise file_error(words, {"setting": "Sijoittaminen Sijoitetaan24Pelaajaa"})
     if seeding == "EiSijoittamista" or (seeding is None and any(c.isalpha() for m in marks_given for c in m)):
         return None
     order = list(kaavio.draw_list)
-    most = min(MOST_SEEDS, len(order))
+    championship = seeding == "Sijoitetaan24Pelaajaa"
+    most = min(CHAMPIONSHIP_FIELD if championship else MOST_SEEDS, len(order))
     marks = _seed_marks(kaavio, most)
-    _check_seed_places(kaavio, marks, order, most)
+    places = _championship_places(len(order), len(marks)) if championship else seed_places(len(order), most)
+    _check_seed_places(kaavio, marks, order, places)
     return len(marks)
+
+
+def _championship_places(size: int, seeds: int) -> list[int]:
+    """Where a championship's seeds stand: at their places, or in a field too small to place them
+    (the program draws it whole) at the head of the list, the only list Kaiza can keep of one."""
+    return championship_places(size, seeds) or list(range(1, seeds + 1))
 
 
 def _seed_marks(kaavio: KaavioFile, most: int) -> dict[int, Participant]:
@@ -97,10 +102,9 @@ def _seed_marks(kaavio: KaavioFile, most: int) -> dict[int, Participant]:
     return marks
 
 
-def _check_seed_places(kaavio: KaavioFile, marks: dict[int, Participant], order: list[int], most: int) -> None:
-    """Each marked seed at the handbook's place for it in the draw list."""
+def _check_seed_places(kaavio: KaavioFile, marks: dict[int, Participant], order: list[int], places: list[int]) -> None:
+    """Each marked seed at the place for it in the draw list (`places`, seed 1's first)."""
     by_id = {p.id: p for p in kaavio.participants}
-    places = seed_places(len(order), most)
     for seed, participant in marks.items():
         place = order.index(participant.id) + 1
         if place != places[seed - 1]:
