@@ -12,7 +12,8 @@ import pytest
 
 from game.models.realgames import RealGame
 from game.practice.selectors.positions import decode_position
-from game.realgames.services import apply_tap
+from game.realgames.services import apply_tap, scoring_table_add
+from tests.support.community_factories import make_club, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,8 @@ def test_real_position_opens_in_the_coach(client: Any) -> None:
 def test_a_scored_games_moment_comes_to_the_coach_with_its_players(client: Any) -> None:
     """From the scorer's game: its players named, the one to shoot chosen, the white of a cue-ball foul in
     hand (K-7.1), and the form opens with them."""
-    game = RealGame.objects.create(first_name="Eeva Esko", second_name="Fanny Falk")
+    table = scoring_table_add(club_id=make_club("Coach club", make_player("Coach director")).pk, number=1)
+    game = RealGame.objects.create(table=table, first_name="Eeva Esko", second_name="Fanny Falk")
     taps = [
         {"kind": "pot", "ball": "red", "pocket": "foot_left", "caroms": []},
         {"kind": "miss", "ball": "red"},
@@ -83,6 +85,8 @@ def test_a_scored_games_moment_comes_to_the_coach_with_its_players(client: Any) 
     assert re.search(r'name="white2_hand" value="1" checked', page)  # Fanny's white is in hand
     assert not re.search(r'name="white1_hand" value="1" checked', page)
     assert client.get("/practice/real/", {"game": "999999"}).status_code == 200  # no such game: no names
+    scorer = client.get(f"/tables/{table.token}/score/").content.decode()
+    assert f'href="/practice/real/?game={game.pk}"' in scorer  # the scorer's way to the coach
 
 
 @pytest.mark.parametrize(

@@ -152,6 +152,9 @@ function boot(page) {
     page.dataset.scores = game.players.map((/** @type {any} */ p) => p.score).join(" ");
     page.dataset.turn = String(game.turn);
     one(page, "[data-undo]").toggleAttribute("disabled", !game.can_undo);
+    // The coach's real-position page, for the game on the table now (the next one comes without a reload).
+    const coach = /** @type {HTMLAnchorElement | null} */ (page.querySelector("[data-coach]"));
+    if (coach) coach.href = `${coach.dataset.coach}?game=${encodeURIComponent(String(game.id))}`;
     showClock();
     showShots();
     showPhase();
