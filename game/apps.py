@@ -83,6 +83,12 @@ class GameConfig(AppConfig):
             wake_bot=schedule_bot_turn,
         )
 
+        # What an event's pages read of the games scored at its tables (game.tournaments.hooks).
+        from game.realgames.boards import real_games_of_pairings
+        from game.tournaments.hooks import register as tournament_hooks
+
+        tournament_hooks(real_games=real_games_of_pairings)
+
         # What the match code needs of the domains built on it (it imports none: game.matches.hooks).
         from game.accounts.services import bot_user_for_level, profile_ensure
         from game.chat import selectors as chat_selectors

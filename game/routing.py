@@ -6,6 +6,7 @@ from game.common.converters import MATCH_ID_PATTERN
 from game.lobby.consumer import LobbyConsumer
 from game.matches import consumer as consumers
 from game.realgames.consumer import RealGameConsumer, TableScorerConsumer
+from game.realgames.follow import EventFollowConsumer, TableFollowConsumer
 from game.tournaments.consumer import TournamentConsumer
 
 websocket_urlpatterns = [
@@ -17,5 +18,7 @@ websocket_urlpatterns = [
     re_path(r"^ws/tournament/(?P<tournament_id>[0-9]{1,9})/$", TournamentConsumer.as_asgi()),
     re_path(r"^ws/tables/(?P<token>[A-Za-z0-9_-]{8,40})/$", TableScorerConsumer.as_asgi()),
     re_path(r"^ws/realgame/(?P<game_id>[0-9]{1,9})/$", RealGameConsumer.as_asgi()),
+    re_path(r"^ws/realtable/(?P<table_id>[0-9]{1,9})/$", TableFollowConsumer.as_asgi()),
+    re_path(r"^ws/realevent/(?P<tournament_id>[0-9]{1,9})/$", EventFollowConsumer.as_asgi()),
     re_path(r"", consumers.NotFoundConsumer.as_asgi()),
 ]

@@ -8,6 +8,7 @@ from game.clubs import views as clubs
 from game.lobby import views as challenges
 from game.puzzles import views as puzzles
 from game.realgames import coach_views as real_coach
+from game.realgames import pages as real_pages
 from game.realgames import views as real_games
 from game.site.views import catalogue, computer, learn, play, players, practice, real_records, watch
 from game.site.views import pages as site
@@ -43,6 +44,7 @@ urlpatterns = [
     *real_coach.urlpatterns,
     *real_games.urlpatterns,
     *puzzles.urlpatterns,
+    *real_pages.urlpatterns,
 ]
 
 if settings.KAIZA_TEST_CLOCK:

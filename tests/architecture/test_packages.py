@@ -62,3 +62,12 @@ def test_every_match_hook_is_registered() -> None:
 
     assert HOOKS.missing() == []
     assert "pair_result" in MatchHooks().missing()
+
+
+def test_every_tournament_hook_is_registered() -> None:
+    """game.apps hands the event pages what the packages built on the tournaments provide (the games
+    scored at the tables); one forgotten would fail on the first page of an event at the club."""
+    from game.tournaments.hooks import HOOKS, TournamentHooks
+
+    assert HOOKS.missing() == []
+    assert TournamentHooks().missing() == ["real_games"]

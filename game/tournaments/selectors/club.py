@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import F
 
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
+from game.tournaments.hooks import HOOKS
 from game.tournaments.selectors.draw import drawn_pairings, ready_pairings
 from game.tournaments.selectors.tournaments import pairing_score_line, result_marks, tournament_summary
 
@@ -41,7 +42,8 @@ def _game(pairing: TournamentPairing, names: dict[int, str], handicaps: dict[int
 
 
 def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
-    """Tables 1..N with the game being played on each (None: free), the games waiting for a table in
+    """Tables 1..N with the game being played on each (None: free) and, when it is scored at the
+    table, its real game's board (`real`, None otherwise), the games waiting for a table in
     the program's list order (those whose players are free: a game drawn while a player's earlier
     game is still to be played is not waiting for a table yet), and the results entered, the latest
     first. None for an online tournament."""
@@ -52,8 +54,13 @@ def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
     pairings = drawn_pairings(tournament=tournament)
     playing = [p for p in pairings if p.status == TournamentPairing.Status.PLAYING]
     on_table = {p.table: _game(p, names, handicaps) for p in playing if p.table is not None}
+    # The games scored at the tables (game/realgames, through its hook): their live score, run and clock.
+    real = HOOKS.real_games(pairing_ids=[game["id"] for game in on_table.values()]) if on_table else {}
     return {
-        "tables": [{"number": n, "game": on_table.get(n)} for n in range(1, tournament.tables + 1)],
+        "tables": [
+            {"number": n, "game": game, "real": real.get(game["id"]) if game else None}
+            for n, game in ((n, on_table.get(n)) for n in range(1, tournament.tables + 1))
+        ],
         "waiting": [_game(p, names, handicaps) for p in ready_pairings(tournament=tournament, pairings=pairings)],
         "results": [
             _game(p, names, handicaps) for p in reversed(pairings) if p.status == TournamentPairing.Status.DONE

@@ -10,6 +10,7 @@
 // the socket closes or a ping goes unanswered (a club's wifi gone can leave a socket open for minutes
 // with nothing behind it): a page never shows "live" over a server that is gone.
 
+import { followRealGames } from "../realgame_view.js";
 import { FOLLOW_BACKOFF, createReconnectingSocket, pageSocketUrl } from "../socket.js";
 
 const root = typeof document !== "undefined" ? /** @type {HTMLElement} */ (document.querySelector("[data-live-root]")) : null;
@@ -130,12 +131,39 @@ export function tournamentSocketUrl(id) {
   return pageSocketUrl(`/ws/tournament/${id}/`);
 }
 
+/**
+ * Follow the games scored at an event's tables (ws/realevent/<id>/) in `container`'s table rows: a
+ * row's score, run and clock written as they change; a game on a table whose row shows another one
+ * calls `refresh` (the page's parts fetched again). Only for an event played at the club's tables
+ * (the page says the socket's path in `data-real-socket`).
+ * @param {HTMLElement} root
+ * @param {() => ParentNode} container
+ * @param {() => Promise<void>} refresh
+ * @returns {{reread: () => void} | null}
+ */
+export function followTables(root, container, refresh) {
+  if (!root.dataset.realSocket) return null;
+  return followRealGames({
+    url: pageSocketUrl(root.dataset.realSocket),
+    container,
+    skew: Number(root.dataset.now || Date.now()) - Date.now(),
+    onUnknown(game) {
+      if (game.table && container().querySelector(`[data-table="${game.table.number}"]`)) refresh();
+    },
+    onBack: refresh,
+  });
+}
+
 function livePage() {
+  /** @type {{reread: () => void} | null} */
+  let tables = null;
   const refresh = createRefresher(async () => {
     const response = await fetch(root.dataset.partsUrl, { headers: { Accept: "text/html" }, cache: "no-store" });
     const html = response.ok ? await response.text() : null;
     if (html !== null) root.innerHTML = html;
+    tables?.reread();
   });
+  tables = followTables(root, () => root, refresh);
   watchTournament({
     url: tournamentSocketUrl(root.dataset.tournamentId),
     onState(state, detail) {

@@ -11,7 +11,7 @@
  * arguments, so tests drive them without waiting (tests/js/tv.test.mjs; the page itself under
  * Playwright's fake clock).
  */
-import { applyScore, createRefresher, tournamentSocketUrl, watchTournament } from "./tournament.js";
+import { applyScore, createRefresher, followTables, tournamentSocketUrl, watchTournament } from "./tournament.js";
 
 /**
  * Split rows of the given heights into pages of at most `available` pixels each (a row taller than
@@ -133,6 +133,8 @@ function tvPage() {
   let stopPaging = pageSections(parts, every);
   writeClocks(parts, skew);
   setInterval(() => writeClocks(parts, skew), 30000);
+  /** @type {{reread: () => void} | null} */
+  let tables = null;
   const refresh = createRefresher(async () => {
     const response = await fetch(root.dataset.partsUrl || "", { headers: { Accept: "text/html" }, cache: "no-store" });
     if (!response.ok) return;
@@ -141,7 +143,10 @@ function tvPage() {
     parts.innerHTML = html;
     stopPaging = pageSections(parts, every);
     writeClocks(parts, skew);
+    tables?.reread();
   });
+  // The games scored at the tables: their rows' score, run and clock as they change.
+  tables = followTables(root, () => parts, refresh);
   let resized = null;
   window.addEventListener("resize", () => {
     if (resized !== null) clearTimeout(resized);
