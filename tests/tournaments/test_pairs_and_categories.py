@@ -6,6 +6,7 @@ category (`KilpaSarja`'s others) is on its form, its page and in its file."""
 from __future__ import annotations
 
 import datetime
+import html
 import re
 from io import StringIO
 from pathlib import Path
@@ -156,6 +157,17 @@ def test_pairs_entered_at_the_club(client: Any) -> None:
         assert response.status_code == 200, page
         assert "Anna Koski &amp; Ben Lehto" in response.content.decode(), page
     assert "Mixed pairs" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    other = tournament_create(
+        user=owner,
+        club=club,
+        name="Open pairs",
+        format=Tournament.Format.DOUBLE_LOSS,
+        starts_at=timezone.now(),
+        tables=2,
+        kind=Tournament.Kind.PAIRS,
+    )
+    form = client.get(f"/tournaments/{other.pk}/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    assert "Pari (kaksi nimeä &-merkillä yhdistettynä):" in html.unescape(form)
     for kind, category, tables in (
         (Tournament.Kind.PAIRS, Tournament.Category.GENERAL, None),  # pairs online
         (Tournament.Kind.PAIRS, Tournament.Category.WOMEN, 2),  # the program's pairs are open or mixed
