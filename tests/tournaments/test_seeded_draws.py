@@ -5,9 +5,11 @@ draw made from start to end (the oracle's `montecarlo --seeds 24|8`, players ren
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from game.models.tournaments import Tournament, TournamentPairing
 from game.tournaments.kaisakaavio import parse, replay
@@ -21,6 +23,8 @@ from game.tournaments.pairing.double_loss import (
     record_result,
 )
 from game.tournaments.pairing.draw_seeding import championship_draw_list, championship_places, seed_places
+from game.tournaments.services import tournament_close_entries, tournament_create, tournament_walk_in_enter
+from game.tournaments.services.club import AT_TARGET, BoardResult, tournament_result_enter
 from game.tournaments.services.kaavio import kaavio_export, kaavio_import
 from tests.support.community_factories import make_club, make_player
 
@@ -131,3 +135,42 @@ def test_seeded_file_imports_and_exports_in_full(tmp_path: Path, name: str, form
         (p.name, p.seeded) for p in sorted(original.participants, key=lambda p: p.id)
     ]
     assert all(line.same for line in replay(again))
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_club_championship_is_played_out_and_its_export_replays_in_full(tmp_path: Path) -> None:
+    """A championship of 25 walk-ins at the club on four tables: the seeds' walk-overs are stored
+    decided when the entries close, the event is played out on the tables, and its export (seeding
+    24) replays in full."""
+    owner = make_player("Championship director")
+    tournament = tournament_create(
+        user=owner,
+        club=make_club("Championship club", owner),
+        name="Championship",
+        format=Tournament.Format.CHAMPIONSHIP,
+        starts_at=timezone.now(),
+        tables=4,
+        max_entries=32,
+    )
+    for number in range(1, 26):
+        tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name=f"Entrant {number:02d}")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    byes = TournamentPairing.objects.filter(tournament=tournament, second__isnull=True)
+    assert byes.count() == 36 and all(p.status == "done" and p.winner_id == p.first_id for p in byes)
+    rng = random.Random(24)
+    for _ in range(300):
+        playing = list(TournamentPairing.objects.filter(tournament=tournament, status="playing", table__isnull=False))
+        if not playing:
+            break
+        pairing = rng.choice(playing)
+        loser = rng.randint(0, 59)
+        result = BoardResult(60, loser, AT_TARGET) if rng.random() < 0.5 else BoardResult(loser, 60, AT_TARGET)
+        tournament_result_enter(user=owner, pairing_id=pairing.pk, result=result)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    kaavio = parse(kaavio_export(tournament=tournament))
+    assert dict(kaavio.other_fields)["Sijoittaminen"] == "Sijoitetaan24Pelaajaa"
+    assert sorted(int(p.seeded) for p in kaavio.participants if p.seeded) == list(range(1, 25))
+    lines = replay(kaavio)
+    assert all(line.same for line in lines) and len(lines) == len(kaavio.games)
