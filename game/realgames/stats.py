@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import QuerySet
+from django.db.models import F, FloatField, QuerySet
+from django.db.models.functions import Cast
 
 from game.models import Club, ClubPlayer
 from game.models.realgames import RealGame
@@ -186,6 +187,37 @@ def club_records(*, club: Club, season: Season) -> ClubRecords:
         highest_runs=tuple(_views(runs[:RECORDS_SHOWN])),
         best_averages=tuple(_views(averages[:RECORDS_SHOWN])),
         players=_season_rows(lines),
+    )
+
+
+@dataclass(frozen=True)
+class SeasonBest:
+    """The club page's box: the season's highest run and best game by points per visit (None: none yet)."""
+
+    season: Season
+    highest_run: LineView | None
+    best_average: LineView | None
+
+
+def club_season_best(*, club: Club, season: Season) -> SeasonBest:
+    """The season's two records by two indexed queries of one row each: the club's page shows them on
+    every visit (reading every line of a busy season, 2000 of them, takes 140 ms; these take a few)."""
+    lines = RealGameLine.objects.filter(
+        club=club, finished_at__gte=season.starts, finished_at__lt=season.ends
+    ).select_related("club")
+    run = lines.filter(highest_run__gt=0).order_by("-highest_run", "finished_at", "game_id").first()
+    average = (
+        lines.filter(visits__gt=0, points__gt=0)
+        .annotate(average=Cast(F("points"), FloatField()) / F("visits"))
+        .order_by("-average", "finished_at", "game_id")
+        .first()
+    )
+    found = _views([line for line in (run, average) if line is not None])
+    views = {view.line.pk: view for view in found}
+    return SeasonBest(
+        season=season,
+        highest_run=views.get(run.pk) if run is not None else None,
+        best_average=views.get(average.pk) if average is not None else None,
     )
 
 

@@ -7,12 +7,12 @@ from django import template
 from django.utils import timezone
 
 from game.models import Club
-from game.realgames.stats import ClubRecords, club_records, season_of
+from game.realgames.stats import SeasonBest, club_season_best, season_of
 
 register = template.Library()
 
 
 @register.simple_tag
-def club_season_records(club: Club) -> ClubRecords:
+def club_season_records(club: Club) -> SeasonBest:
     """The club's records of the season now on its calendar."""
-    return club_records(club=club, season=season_of(timezone.now(), club.zone))
+    return club_season_best(club=club, season=season_of(timezone.now(), club.zone))
