@@ -122,6 +122,10 @@ class Tournament(models.Model):
     #: The results the draw last searched after (a digest of each decided game and its winner): the
     #: draw searches once after each new or changed result, as the program does, never twice.
     draw_searched = models.CharField(max_length=64, blank=True, default="", verbose_name=_("results searched"))
+    #: At the club: entries stay open once the draw has begun, each late entrant drawn in as the
+    #: program's two-stage draw does (game/tournaments/services/late_entries.py), until a game of
+    #: round 2 or later has begun.
+    late_entries = models.BooleanField(default=False, verbose_name=_("late entries"))
     #: At the club: the two players of a game may enter its result too, not only the director.
     players_enter_results = models.BooleanField(default=False, verbose_name=_("players enter results"))
     starts_at = models.DateTimeField(verbose_name=_("start time"))
@@ -202,6 +206,9 @@ class TournamentEntry(models.Model):
     ranking_place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("ranking place"))
     #: The score the entrant's games start at (the program's `Tasoitus`); 0: no handicap.
     handicap = models.PositiveSmallIntegerField(default=0, verbose_name=_("handicap"))
+    #: Which late draw brought the entry in (1: the first after the draw began); null: in the draw
+    #: from the start. Late entrants follow everyone before them in the draw list.
+    late_stage = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("late draw"))
     #: A cup's lot from an imported KaisaKaavio file (1: the best), the order its seats show; null:
     #: the lots are drawn from the event's draw number (or follow the draw list).
     cup_lot = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("cup lot"))

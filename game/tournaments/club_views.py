@@ -48,6 +48,7 @@ from game.tournaments.services.club import (
     tournament_result_enter,
 )
 from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_export, kaavio_import
+from game.tournaments.services.late_entries import tournament_late_enter
 from game.tournaments.values import TABLES_FIELD, Words, number_of
 from game.tournaments.views import refusal_words
 from game.tournaments.visibility import require_visible
@@ -255,6 +256,21 @@ def tournament_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse
 
 @login_required
 @require_POST
+def tournament_late_entry(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The director enters a player who came after the draw began: drawn in at once."""
+    _club_event_or_404(tournament_id, request)
+    return _act(
+        request,
+        tournament_id,
+        lambda: tournament_late_enter(
+            user=request.user, tournament_id=tournament_id, names=[request.POST.get("name", "")[:200]]
+        ),
+        _("The late entrant is drawn in."),
+    )
+
+
+@login_required
+@require_POST
 def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _club_event_or_404(tournament_id, request)
     entry = TournamentEntry.objects.filter(
@@ -394,6 +410,7 @@ urlpatterns: list[URLPattern] = [
     path("tournaments/<int:tournament_id>/delete/", tournament_delete_page, name="tournament_delete"),
     path("tournaments/<int:tournament_id>/kaisakaavio.xml", tournament_kaavio_export, name="tournament_kaavio_export"),
     path("tournaments/<int:tournament_id>/walk-in/", tournament_walk_in, name="tournament_walk_in"),
+    path("tournaments/<int:tournament_id>/late-entry/", tournament_late_entry, name="tournament_late_entry"),
     path("tournaments/<int:tournament_id>/walk-in/join/", tournament_walk_in_join, name="tournament_walk_in_join"),
     path(
         "tournaments/<int:tournament_id>/pairings/<int:pairing_id>/result/",

@@ -34,6 +34,7 @@ from game.tournaments import services
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.bracket import bracket_layout
 from game.tournaments.selectors.club import tables_view, walk_ins
+from game.tournaments.selectors.draw import late_entries_open
 from game.tournaments.selectors.fixes import fix_log
 from game.tournaments.services.base import is_manager
 from game.tournaments.values import number_of
@@ -75,6 +76,11 @@ class TournamentForm(EventClockForm):
     )
     players_enter_results = forms.BooleanField(
         required=False, label=_("The two players may enter their game's result too")
+    )
+    late_entries = forms.BooleanField(
+        required=False,
+        label=_("Late entries: players who come after the draw has begun are drawn in"),
+        help_text=_("At the club, double loss: until a game of round 2 begins, as KaisaKaavio's two-stage draw."),
     )
     starts_at = forms.DateTimeField(
         label=_("Start time"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -152,6 +158,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 knockout_from=data["knockout_from"],
                 tables=data["tables"],
                 players_enter_results=data["players_enter_results"],
+                late_entries=data["late_entries"],
             )
         except services.TournamentError as error:
             form.add_error(None, refusal_words(error))
@@ -185,6 +192,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "fixes": fix_log(tournament=tournament) if manager else [],
         "editable_round": bool(rounds) and rounds[-1]["status"] == "paired",
         "walk_ins": walk_ins(tournament=tournament) if manager else [],
+        "late_open": manager and late_entries_open(tournament),
     }
 
 

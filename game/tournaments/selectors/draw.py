@@ -21,6 +21,8 @@ checks it against.
 
 from __future__ import annotations
 
+from django.db.models import Q, QuerySet
+
 from game.matches.clock_presets import event_clock_of
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments import values
@@ -50,6 +52,9 @@ DRAW_FORMAT = {
     Tournament.Format.RANKING_EVENT: Format.DOUBLE_LOSS,
     Tournament.Format.CHAMPIONSHIP: Format.CHAMPIONSHIP,
 }
+#: The drawn formats that take late entrants at the club (services/late_entries.py): a cup's lots
+#: are drawn from the first list, so the cup format does not.
+LATE_FORMATS = (Tournament.Format.DOUBLE_LOSS, Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT)
 #: The entries' seed order (ties never happen once the entries closed: seeds are 1..n).
 SEED_ORDER = ("seed", "-rating", "id")
 
@@ -97,8 +102,40 @@ def seeds_placed(tournament: Tournament) -> int | None:
     return 0 if tournament.tables else MOST_SEEDS
 
 
+def late_draw_list(entries: list[TournamentEntry], *, draw_seed: int | None) -> tuple[int, ...]:
+    """The late entrants after everyone drawn before them, as the program numbers them: each late
+    draw's entrants after the earlier ones, in an order drawn from the event's number (seed order
+    without one)."""
+    stages = sorted({e.late_stage for e in entries if e.late_stage is not None})
+    listing: list[int] = []
+    for stage in stages:
+        ids = [e.pk for e in entries if e.late_stage == stage]
+        listing.extend(ids if draw_seed is None else shuffled(ids, draw_seed, f"late {stage}"))
+    return tuple(listing)
+
+
+def games_begun(*, tournament: Tournament) -> QuerySet[TournamentPairing]:
+    """The games begun: decided, or given a table."""
+    return TournamentPairing.objects.filter(tournament=tournament).filter(
+        Q(status=TournamentPairing.Status.DONE) | Q(table__isnull=False)
+    )
+
+
+def late_entries_open(tournament: Tournament) -> bool:
+    """Whether the event's draw takes a late entrant now (services/late_entries.py): turned on, at
+    the club, running, and no game after round 1 begun."""
+    if not (tournament.late_entries and tournament.tables and tournament.format in LATE_FORMATS):
+        return False
+    if tournament.kind != Tournament.Kind.SINGLES:  # a late entrant is one player, by name
+        return False
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    return not games_begun(tournament=tournament).filter(round__number__gt=1).exists()
+
+
 def draw_event(*, tournament: Tournament) -> Event:
-    entries = list(TournamentEntry.objects.filter(tournament=tournament).order_by(*SEED_ORDER))
+    every = list(TournamentEntry.objects.filter(tournament=tournament).order_by(*SEED_ORDER))
+    entries = [e for e in every if e.late_stage is None]
     ids = [e.pk for e in entries]
     knockout_from = (
         tournament.knockout_from if tournament.format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
@@ -108,6 +145,7 @@ def draw_event(*, tournament: Tournament) -> Event:
         listing, seeds = championship_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
     else:
         listing = draw_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
+        listing += late_draw_list(every, draw_seed=tournament.draw_seed)
     lots: tuple[int, ...] = ()
     if tournament.format == Tournament.Format.TWO_ROUNDS_THEN_CUP:
         if any(e.cup_lot is not None for e in entries):

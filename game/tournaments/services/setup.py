@@ -30,7 +30,7 @@ from game.models.tournaments import (
 )
 from game.tournaments.categories import PAIRS_CATEGORIES
 from game.tournaments.pairing.double_loss_state import KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST, MINIMUM_FIELD
-from game.tournaments.selectors.draw import DRAWN_FORMATS, is_drawn
+from game.tournaments.selectors.draw import DRAWN_FORMATS, LATE_FORMATS, is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, plan_rounds, round_begin_if_due, round_pair
@@ -182,6 +182,7 @@ def tournament_create(
     tables: int | None = None,
     players_enter_results: bool = False,
     category: str = Tournament.Category.GENERAL,
+    late_entries: bool = False,
 ) -> Tournament:
     """A club's owner or admin announces a tournament; members enter until it starts. `clock`: the
     event's clock and target (game/matches/clock_presets.py; K-11's 60 + 5 by default), which every
@@ -189,7 +190,9 @@ def tournament_create(
     `double_loss_then_knockout` only (ignored for the other formats). `tables`: an event played at the
     club on that many real tables (1 to 32, a drawn format of single players): its games are given
     tables and their results entered by the director, or by the two players too if
-    `players_enter_results` (game/tournaments/services/club.py); None: online."""
+    `players_enter_results` (game/tournaments/services/club.py); None: online. `late_entries`: a
+    double-loss event at the club takes late entrants once its draw has begun
+    (game/tournaments/services/late_entries.py)."""
     require_manager(club_id=club.pk, user=user)
     fields = _clean(
         name=name,
@@ -210,6 +213,7 @@ def tournament_create(
         rated=rated,
         created_by=user,
         players_enter_results=bool(players_enter_results) and fields["tables"] is not None,
+        late_entries=bool(late_entries) and fields["tables"] is not None and fields["format"] in LATE_FORMATS,
         **fields,
     )
 

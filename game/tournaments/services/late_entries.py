@@ -1,0 +1,86 @@
+"""Late entries of a double-loss event at the club: the program's two-stage draw
+("kaksiosainen arvonta"). The draw begins with the players who are there; entries stay open, and
+each late entrant is drawn in as the program draws its late-registered players in:
+
+- **Until a game of round 2 has begun.** The program refuses to draw again once a game after round 1
+  is played or being played; so does Kaiza (a game at a table or decided is begun).
+- **The late entrants follow everyone** in the draw list: the program keeps the numbers it drew and
+  numbers the late players after them, in an order it draws (selectors/draw.py `late_draw_list`:
+  Kaiza draws it from the event's number, so the same entrants give the same list).
+- **The games not begun are drawn again**: the program deletes every game not begun and draws rounds 1
+  and 2 once more for the longer list, keeping the games that are played or being played. Those are
+  round 1's (n, n+1) pairs, which the longer list's opening has too, so Kaiza's opening of the new
+  list (pairing/double_loss.py, its missing games) is the program's second draw.
+
+The director turns late entries on for the event (`Tournament.late_entries`); the format with a cup
+after two rounds is not drawn so, their cup's lots being drawn from the first list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext_noop
+
+from game.common.clock import game_now
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentRound
+from game.tournaments.selectors.draw import LATE_FORMATS, games_begun, late_entries_open
+from game.tournaments.services import play
+from game.tournaments.services.base import TournamentError, lock_tournament, require_manager
+from game.tournaments.services.walk_ins import walk_in_entry_make
+
+
+def _check_open(tournament: Tournament) -> None:
+    singles = tournament.kind == Tournament.Kind.SINGLES  # a late entrant is one player, by name
+    if not (tournament.late_entries and tournament.tables and tournament.format in LATE_FORMATS and singles):
+        raise TournamentError("no_late_entries", gettext_noop("this event takes no late entries"))
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TournamentError("not_running", gettext_noop("late entries are taken once the draw has begun"))
+    if not late_entries_open(tournament):
+        raise TournamentError(
+            "late_closed", gettext_noop("a game of round 2 has begun: the draw takes no more late entrants")
+        )
+
+
+@transaction.atomic
+def tournament_late_enter(*, user: Any, tournament_id: int, names: Sequence[str]) -> list[TournamentEntry]:
+    """The director enters players who came after the draw began, by name (each the club's register
+    player of that name, as a walk-in), and the draw takes them in at once, the program's second
+    draw: they follow everyone in the draw list, the games not begun are deleted, and rounds 1 and 2
+    are drawn again for the longer list. Refused with nothing changed if the event takes no late
+    entrants now, or a name is refused (empty, too long, entered already, the event full)."""
+    tournament = lock_tournament(tournament_id)
+    require_manager(club_id=tournament.club_id, user=user)
+    _check_open(tournament)
+    if not names:
+        raise TournamentError("bad_value", gettext_noop("give the late entrant's name"))
+    entries = TournamentEntry.objects.filter(tournament=tournament)
+    stage = (entries.aggregate(most=Max("late_stage"))["most"] or 0) + 1
+    seed = entries.aggregate(most=Max("seed"))["most"] or 0
+    made: list[TournamentEntry] = []
+    for name in names:
+        entry = walk_in_entry_make(tournament=tournament, name=name)
+        seed += 1
+        entry.seed, entry.late_stage = seed, stage
+        entry.save(update_fields=["seed", "late_stage"])
+        made.append(entry)
+    _games_not_begun_delete(tournament)
+    play.draw_advance(tournament, game_now())
+    return made
+
+
+def _games_not_begun_delete(tournament: Tournament) -> None:
+    """The program's second draw starts from the games begun alone: the others are deleted, the rest
+    numbered again in their order, and a round left with no game goes."""
+    begun = {p.pk for p in games_begun(tournament=tournament)}
+    TournamentPairing.objects.filter(tournament=tournament).exclude(pk__in=begun).delete()
+    for index, pairing in enumerate(TournamentPairing.objects.filter(tournament=tournament).order_by("index", "pk")):
+        if pairing.index != index:
+            pairing.index = index
+            pairing.save(update_fields=["index"])
+    TournamentRound.objects.filter(tournament=tournament, pairings__isnull=True).delete()
+    tournament.draw_searched = ""
+    tournament.save(update_fields=["draw_searched"])
