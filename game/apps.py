@@ -99,6 +99,7 @@ class GameConfig(AppConfig):
         from game.ratings.selectors import reason_text
         from game.teams.results import team_results_record
         from game.tournaments.selectors.tournaments import awaiting_teams, reserved_player
+        from game.tournaments.visibility import match_event_visible, matches_unlisted
 
         match_hooks(
             profile_ensure=profile_ensure,
@@ -112,4 +113,6 @@ class GameConfig(AppConfig):
             chat_post=chat_services.chat_post,
             chat_report=chat_services.chat_report,
             practice_code=shot_practice_code,
+            event_visible=match_event_visible,
+            events_unlisted=matches_unlisted,
         )

@@ -188,7 +188,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "requests": club_selectors.club_members(club=club, status=Membership.Status.REQUESTED) if can_manage else [],
         "invited": club_selectors.club_members(club=club, status=Membership.Status.INVITED) if can_manage else [],
         "recent": club_selectors.club_recent_matches(club=club),
-        "live": live_selectors.live_matches(club=club),
+        "live": live_selectors.live_matches(viewer=request.user, club=club),
         "board": club_selectors.leaderboard_for_club(club=club, page=request.GET.get("page")),
         "series_tables": club_selectors.club_series_tables(club=club, periods=_series_periods_asked(request)),
         "roles": Membership.Role.choices,

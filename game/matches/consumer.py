@@ -139,6 +139,14 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         # Accept first: the handshake never waits for the database (under churn it waited seconds,
         # and daphne gave up on handshakes). Frames that come before the snapshot wait their turn.
         await self.accept()
+        # A match of an event hidden from this visitor is not there for them (its players always may
+        # watch; a link-only event's secret comes from the session of the page that opened the socket).
+        visible = db_async(match_selectors.match_visible, priority=CONNECT)
+        viewer = self.user or AnonymousUser()
+        if not await visible(match_id=self.match_id, user=viewer, session=self.scope.get("session")):
+            await self.send_message(outbound.Error("not_found", gettext_noop("there is no such match")))
+            await self.close_and_release(CLOSE_NOT_FOUND)
+            return
         async with self.outbox.lock:
             # Join the group before reading the snapshot: an event committed in between then arrives
             # through the hub and is dropped or kept by its version, never lost.

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q
 
 from game.common import hooks
 from game.common.hooks import Slot
@@ -91,6 +92,21 @@ class ChatReport(Protocol):
     def __call__(self, *, match_id: str, user: User | AnonymousUser, message_id: int) -> int: ...
 
 
+class EventVisible(Protocol):
+    """Whether this visitor may see the event a match is played for: True for a match of no event or
+    of a public one; a link-only event's secret is `key` (kept in the session when it matches) or the
+    session's; an admins-only event, its club's admins only (tournaments: the event's visibility)."""
+
+    def __call__(self, *, match_id: str, user: Any, session: Any, key: Any = None) -> bool: ...
+
+
+class EventsUnlisted(Protocol):
+    """The matches a listing of live matches leaves out for this viewer: those of events that are not
+    public, but the events of the clubs the viewer runs (tournaments)."""
+
+    def __call__(self, *, user: Any) -> Q: ...
+
+
 class MatchHooks:
     """The registered functions, one typed slot each (the domain function that fills it: game/apps.py)."""
 
@@ -108,6 +124,8 @@ class MatchHooks:
     #: The practice table's position code of a stored shot's start, from its segments and the shooter's
     #: white; None when they do not say it (the replay's "Practise this shot": site).
     practice_code = Slot[Callable[[object, object], str | None]]()
+    event_visible = Slot[EventVisible]()
+    events_unlisted = Slot[EventsUnlisted]()
 
     def missing(self) -> list[str]:
         """The hooks nobody registered (none once the app is ready)."""
@@ -130,6 +148,8 @@ def register(
     chat_post: ChatPost,
     chat_report: ChatReport,
     practice_code: Callable[[object, object], str | None],
+    event_visible: EventVisible,
+    events_unlisted: EventsUnlisted,
 ) -> None:
     """Hand the match code every domain function it calls (all at once: one forgotten fails type checking)."""
     HOOKS.profile_ensure = profile_ensure
@@ -143,3 +163,5 @@ def register(
     HOOKS.chat_post = chat_post
     HOOKS.chat_report = chat_report
     HOOKS.practice_code = practice_code
+    HOOKS.event_visible = event_visible
+    HOOKS.events_unlisted = events_unlisted

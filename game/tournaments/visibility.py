@@ -1,7 +1,9 @@
 """Who may see an event: everyone (public), whoever has its secret link (link only: not listed), or
 the club's owner and admins only. One check for every path that shows the event (its pages, its
-parts, the TV page, the wall chart, the export, the forum posts, the tournament socket) and one filter
-for the listings, so no path forgets it.
+parts, the TV page, the wall chart, the export, the forum posts, the tournament socket; through the
+match hooks an online event's match pages, replays and match socket) and one filter for the listings
+(the club page's events; through the match hooks the live matches of the Watch, home, club and player
+pages), so no path forgets it.
 
 The secret link is the event's page with `?k=<secret>`; a browser that opened it keeps the secret in
 its session, so the event's other pages and its socket (Channels reads the same session) need no key
@@ -17,9 +19,10 @@ from typing import Any
 from django.db.models import Q
 from django.http import Http404, HttpRequest
 
+from game.models import Membership
 from game.models.announce import TournamentAnnouncement
 from game.models.tournaments import Tournament
-from game.tournaments.services.base import is_manager
+from game.tournaments.services.base import MANAGER_ROLES, is_manager
 
 #: The session's key holding the secrets of the link-only events this browser opened: {event id: secret}.
 SESSION_KEYS = "event_keys"
@@ -97,3 +100,28 @@ def require_visible(request: HttpRequest, tournament: Tournament) -> None:
         key_remember(session=session, tournament=tournament, key=key)
     if not tournament_visible(tournament=tournament, user=request.user, session=session, key=key):
         raise Http404("No such tournament")
+
+
+def match_event_visible(*, match_id: str, user: Any, session: Any, key: Any = None) -> bool:
+    """Whether this visitor may see the event a match is played for (a match of no event: yes); a
+    matching secret in `key` is kept in the session, as the event's own pages keep it. The match's
+    players are the match code's to let in (game/matches/selectors/matches.py `match_visible`)."""
+    tournament = Tournament.objects.filter(pairings__match_id=match_id).first()
+    if tournament is None:
+        return True
+    if key is not None:
+        key_remember(session=session, tournament=tournament, key=key)
+    return tournament_visible(tournament=tournament, user=user, session=session, key=key)
+
+
+def matches_unlisted(*, user: Any) -> Q:
+    """The matches no listing shows this viewer: those of the events that are not public (a link-only
+    event's matches are reached through its pages, never listed), but the events of the clubs the
+    viewer runs, as `listed_filter` lists them."""
+    hidden = Tournament.objects.filter(
+        announcement__visibility__in=(TournamentAnnouncement.Visibility.LINK, TournamentAnnouncement.Visibility.ADMINS)
+    )
+    if user is not None and getattr(user, "is_authenticated", False):
+        managed = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE, role__in=MANAGER_ROLES)
+        hidden = hidden.exclude(club_id__in=managed.values("club_id"))
+    return Q(tournament_pairing__tournament__in=hidden)

@@ -16,6 +16,7 @@ from game.common import glicko2
 from game.common.glicko2 import rating_label
 from game.common.names import profile_name
 from game.engine.table import kaisa_table
+from game.matches.hooks import HOOKS
 from game.matches.selectors.match_state import fresh_since, match_scores, match_table
 from game.models import Match, MatchConnection
 
@@ -78,10 +79,13 @@ def live_match_row(*, match: Match, spectators: int | None) -> dict[str, Any]:
     }
 
 
-def live_matches(*, club: Any = None, limit: int = LIVE_LIMIT) -> list[dict[str, Any]]:
-    """Matches being played now (status active), highest rated first."""
-    queryset = Match.objects.filter(status=Match.Status.ACTIVE).select_related(
-        "player1__profile", "player2__profile", "club"
+def live_matches(*, viewer: Any = None, club: Any = None, limit: int = LIVE_LIMIT) -> list[dict[str, Any]]:
+    """Matches being played now (status active), highest rated first; those of an event this viewer
+    may not see listed, or whose link is its only way in, left out (no viewer: a visitor's list)."""
+    queryset = (
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .exclude(HOOKS.events_unlisted(user=viewer))
+        .select_related("player1__profile", "player2__profile", "club")
     )
     if club is not None:
         queryset = queryset.filter(club=club)
@@ -92,10 +96,10 @@ def live_matches(*, club: Any = None, limit: int = LIVE_LIMIT) -> list[dict[str,
     return rows
 
 
-def featured_match() -> dict[str, Any] | None:
+def featured_match(*, viewer: Any = None) -> dict[str, Any] | None:
     """The live match for the home page: the highest rated live match (rated matches before casual ones,
-    then by the players' average rating), or None when nobody is playing."""
-    rows = live_matches(limit=LIVE_LIMIT)
+    then by the players' average rating) this viewer's lists show, or None when nobody is playing."""
+    rows = live_matches(viewer=viewer, limit=LIVE_LIMIT)
     if not rows:
         return None
     return with_table(rows[0])

@@ -85,6 +85,17 @@ def match_get(*, match_id: str) -> Match | None:
     return Match.objects.select_related("player1", "player2", "club").filter(pk=match_id).first()
 
 
+def match_visible(*, match_id: str, user: AnyUser, session: Any = None, key: Any = None) -> bool:
+    """Whether this visitor may see the match: its players always may; a match of an event that is
+    hidden from the visitor (game/tournaments/visibility.py, through the hook) is answered as one that
+    does not exist, on its page, its replay and its socket. A match that does not exist is visible:
+    its own reads say it is not there."""
+    if HOOKS.event_visible(match_id=match_id, user=user, session=session, key=key):
+        return True
+    match = Match.objects.filter(pk=match_id).only("player1_id", "player2_id", "team_size").first()
+    return match is not None and seat_of(match, user) is not None
+
+
 def match_role(*, match: Match, user: AnyUser) -> tuple[str, int | None, str]:
     """("player" or "spectator", seat, the name the page shows for this visitor)."""
     seat = seat_of(match, user)

@@ -30,7 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "game/home.html",
         {
-            "featured": featured_match(),
+            "featured": featured_match(viewer=request.user),
             "bot_levels": BOT_LEVELS,
             "in_progress": matches_in_progress_for(user=request.user),
             "offer_tutorial": tutorial_offered(request),

@@ -39,6 +39,7 @@ from game.matches.selectors.matches import (
     match_get,
     match_open_list,
     match_role,
+    match_visible,
     matches_in_progress_for,
 )
 from game.matches.services import MatchError, match_cancel, match_create, match_join
@@ -186,6 +187,7 @@ def team_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404("no such match")
+    require_match_visible(request, match_id)
     team = request.POST.get("team", "")
     try:
         applied = team_match_join(
@@ -198,10 +200,24 @@ def team_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     return redirect("match", match_id=match_id)
 
 
+#: A query parameter carrying the secret of a link-only event (game/tournaments/visibility.py reads it).
+EVENT_KEY_PARAMETER = "k"
+
+
+def require_match_visible(request: HttpRequest, match_id: str) -> None:
+    """A match of an event hidden from this visitor is not found, as a match that does not exist (its
+    players always see it); an event's secret in the address is kept in the session, as on its pages."""
+    session = getattr(request, "session", None)
+    key = request.GET.get(EVENT_KEY_PARAMETER)
+    if not match_visible(match_id=match_id, user=request.user, session=session, key=key):
+        raise Http404(_("There is no such match."))
+
+
 def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404(_("There is no such match."))
+    require_match_visible(request, match_id)
     role, seat, me = match_role(match=match, user=request.user)
     can_join = role == "spectator" and match.status == match.Status.OPEN and match.player2_id is None
     teams = team_info(match=match) if match.team_size else None
@@ -236,6 +252,7 @@ def match_join_view(request: HttpRequest, match_id: str) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404(_("There is no such match."))
+    require_match_visible(request, match_id)
     if match.rated and not request.user.is_authenticated:
         messages.error(request, _("This match is rated: sign up or log in to join it."))
         return redirect("match", match_id=match_id)
@@ -256,6 +273,7 @@ def match_chat_as_guest(request: HttpRequest, match_id: str) -> HttpResponse:
     spectators' chat to write in. A signed-in reader is only sent back."""
     if match_get(match_id=match_id) is None:
         raise Http404(_("There is no such match."))
+    require_match_visible(request, match_id)
     player_user(request)
     return redirect(f"{reverse('match', kwargs={'match_id': match_id})}#kz-chat-title")
 

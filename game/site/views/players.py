@@ -51,7 +51,7 @@ def player(request: HttpRequest, display_name: str) -> HttpResponse:
             "real": account_real_stats(user=profile.user),
             "live": [
                 m
-                for m in live_selectors.live_matches()
+                for m in live_selectors.live_matches(viewer=request.user)
                 if profile.display_name in (m["players"][0]["name"], m["players"][1]["name"])
             ],
         },

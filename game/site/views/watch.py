@@ -28,6 +28,7 @@ from game.matches.selectors import replays as replay_selectors
 from game.matches.selectors.match_state import match_table
 from game.matches.services import MatchError, analysis_request, analysis_store_motion, match_exhibition_ensure
 from game.models import Match
+from game.site.views.play import require_match_visible
 
 T = "game/community/"
 logger = logging.getLogger(__name__)
@@ -36,17 +37,17 @@ logger = logging.getLogger(__name__)
 # --- Live -----------------------------------------------------------------------------------------
 
 
-def _live_or_exhibition() -> list[dict[str, Any]]:
-    """The live matches; when there are none, a computer exhibition is started (when the site shows
-    one, settings.KAIZA_SHOWCASE) so that the Watch page always has a match to watch."""
-    live = live_selectors.live_matches()
+def _live_or_exhibition(viewer: Any) -> list[dict[str, Any]]:
+    """The live matches this viewer's lists show; when there are none, a computer exhibition is started
+    (when the site shows one, settings.KAIZA_SHOWCASE) so that the Watch page always has a match to watch."""
+    live = live_selectors.live_matches(viewer=viewer)
     if not live and match_exhibition_ensure() is not None:
-        live = live_selectors.live_matches()
+        live = live_selectors.live_matches(viewer=viewer)
     return live
 
 
 def watch(request: HttpRequest) -> HttpResponse:
-    live = _live_or_exhibition()
+    live = _live_or_exhibition(request.user)
     featured = live_selectors.with_table(live[0]) if live else None
     return render(request, T + "watch.html", {"live": live, "featured": featured})
 
@@ -55,23 +56,24 @@ def watch(request: HttpRequest) -> HttpResponse:
 @require_GET
 def watch_json(request: HttpRequest) -> JsonResponse:
     """What watch.js polls: the live list, small and uncached (and the next exhibition once one ends)."""
-    return JsonResponse({"matches": _live_or_exhibition()})
+    return JsonResponse({"matches": _live_or_exhibition(request.user)})
 
 
 # --- Replays --------------------------------------------------------------------------------------
 
 
-def _replayable(match_id: str) -> Match:
+def _replayable(request: HttpRequest, match_id: str) -> Match:
     match = get_object_or_404(
         Match.objects.select_related("player1__profile", "player2__profile", "winner__profile", "club"), pk=match_id
     )
+    require_match_visible(request, match_id)
     if match.status not in replay_selectors.REPLAYABLE:
         raise Http404(_("This match is not over yet: watch it live instead."))
     return match
 
 
 def replay(request: HttpRequest, match_id: str) -> HttpResponse:
-    match = _replayable(match_id)
+    match = _replayable(request, match_id)
     language = translation.get_language() or "en"
     steps = replay_selectors.match_replay_steps(match=match, language=language)
     analysis = analysis_selectors.match_analysis_view(match=match, language=language, steps=steps["steps"])
@@ -95,7 +97,7 @@ def replay(request: HttpRequest, match_id: str) -> HttpResponse:
 @require_GET
 def replay_json(request: HttpRequest, match_id: str) -> HttpResponse:
     """The input record as a download (Content-Disposition), named after the match."""
-    match = _replayable(match_id)
+    match = _replayable(request, match_id)
     record = replay_selectors.match_replay_record(match=match)
     response = HttpResponse(json.dumps(record, indent=1, sort_keys=True), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="kaiza-{match.pk}.json"'
@@ -118,6 +120,7 @@ def analyse(request: HttpRequest, match_id: str) -> HttpResponse:
     account, an unfinished match, too many analyses waiting) is said in words (on the page, or as the
     JSON's ``error`` with 400); nothing is stored."""
     match = get_object_or_404(Match, pk=match_id)
+    require_match_visible(request, match_id)
     try:
         requested = analysis_request(match_id=match.pk, user=request.user)
     except MatchError as exc:
@@ -145,6 +148,7 @@ def analyse(request: HttpRequest, match_id: str) -> HttpResponse:
 def analysis_json(request: HttpRequest, match_id: str) -> JsonResponse:
     """The analysis's status and progress (the replay page asks once when its socket opens)."""
     match = get_object_or_404(Match, pk=match_id)
+    require_match_visible(request, match_id)
     view = analysis_selectors.match_analysis_view(match=match) or {"status": None, "done": 0, "total": 0}
     return JsonResponse({"status": view["status"], "done": view["done"], "total": view["total"]})
 
@@ -164,7 +168,7 @@ async def engine_shot_json(request: HttpRequest, match_id: str, seq: int) -> Jso
     in flight per person and per address, a bounded queue): 409 or 503 at once with the words and the
     ``code``, kept out of the server's log. 404 with words when there is none (not analysed yet, not an
     analysed shot, a shot the rules refuse to play again), 503 when the engine could not answer in time."""
-    match = await sync_to_async(_replayable)(match_id)
+    match = await sync_to_async(_replayable)(request, match_id)
     language = translation.get_language() or "en"
     shot = await sync_to_async(analysis_selectors.engine_shot)(match=match, seq=seq, language=language)
     if shot is None:
