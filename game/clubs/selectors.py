@@ -33,6 +33,7 @@ from game.models import (
     TournamentEntryMember,
     TournamentPairing,
 )
+from game.tournaments.visibility import listed_filter
 
 CLUB_RECENT_MATCHES = 10
 MANAGER_ROLES = frozenset({Membership.Role.OWNER, Membership.Role.ADMIN})
@@ -315,7 +316,7 @@ def _series_rows(series: RankingSeries, events: list[Tournament], *, bonus: bool
     return rows
 
 
-def series_table(*, series: RankingSeries, period_key: str = "") -> dict[str, Any]:
+def series_table(*, series: RankingSeries, period_key: str = "", manager: bool = False) -> dict[str, Any]:
     """The series table, from the placings kept for each counted event (SeriesPlacing), one row per
     player (the entry's identity: its account when it has one, game.tournaments.selectors.placings).
     A series that rolls over shows one period: the one `period_key` names, else the current one.
@@ -323,7 +324,10 @@ def series_table(*, series: RankingSeries, period_key: str = "") -> dict[str, An
     Ranked by points (placings, and any bonus for beating the players ranked 1-3 before each event);
     level on points, by the better placings: more wins, then more 2nd places, and so on; level on
     those too, the same rank (listed by name). The name shown is the account's name today, or the
-    name the entry played under in its latest event."""
+    name the entry played under in its latest event. The events counted are named as the club page
+    lists them (game/tournaments/visibility.py): an event hidden from the reader, or reached only by
+    its link, counts in the table but is not named (`unnamed`: how many); `manager`: the club's
+    owners and admins, who see every event's name."""
     periods = series_periods(series=series)
     period = _period_shown(series, period_key) if periods else None
     events = list(series_counted_tournaments(series=series, period=period))
@@ -332,10 +336,18 @@ def series_table(*, series: RankingSeries, period_key: str = "") -> dict[str, An
     for row in ordered:
         row["placings"].sort()
         row["best"] = row["placings"][0] if row["placings"] else None
+    named = set(
+        Tournament.objects.filter(listed_filter(manager=manager), pk__in=[t.pk for t in events]).values_list(
+            "pk", flat=True
+        )
+    )
     return {
         "series": series,
         "rows": ordered,
-        "events": [{"name": t.name, "url": f"/tournaments/{t.pk}/", "starts_at": t.starts_at} for t in events],
+        "events": [
+            {"name": t.name, "url": f"/tournaments/{t.pk}/", "starts_at": t.starts_at} for t in events if t.pk in named
+        ],
+        "unnamed": sum(1 for t in events if t.pk not in named),
         "points": [{"place": place, "points": value} for place, value in enumerate(series.points, start=1)],
         "bonus": list(series.bonus) if bonus else [],
         "period": period,
@@ -343,12 +355,15 @@ def series_table(*, series: RankingSeries, period_key: str = "") -> dict[str, An
     }
 
 
-def club_series_tables(*, club: Club, periods: dict[int, str] | None = None) -> list[dict[str, Any]]:
+def club_series_tables(
+    *, club: Club, periods: dict[int, str] | None = None, manager: bool = False
+) -> list[dict[str, Any]]:
     """The club page's series, newest first, each with its table (a rolling series: the period
-    `periods` names for it, else the current one)."""
+    `periods` names for it, else the current one); `manager`: the reader runs the club (every event
+    is named to them)."""
     chosen = periods or {}
     return [
-        series_table(series=series, period_key=chosen.get(series.pk, ""))
+        series_table(series=series, period_key=chosen.get(series.pk, ""), manager=manager)
         for series in RankingSeries.objects.filter(club=club).select_related("club")
     ]
 

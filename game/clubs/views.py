@@ -190,7 +190,9 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "recent": club_selectors.club_recent_matches(club=club),
         "live": live_selectors.live_matches(viewer=request.user, club=club),
         "board": club_selectors.leaderboard_for_club(club=club, page=request.GET.get("page")),
-        "series_tables": club_selectors.club_series_tables(club=club, periods=_series_periods_asked(request)),
+        "series_tables": club_selectors.club_series_tables(
+            club=club, periods=_series_periods_asked(request), manager=can_manage
+        ),
         "roles": Membership.Role.choices,
         "invite_form": InviteForm(),
         "mark_form": MarkForm(),

@@ -27,6 +27,7 @@ from game.tournaments.services import (
     tournament_enter,
     tournament_result_fix,
 )
+from game.tournaments.services.announce import announcement_save
 from game.tournaments.services.kaavio import kaavio_import
 from tests.support.community_factories import make_club, make_player
 
@@ -339,3 +340,40 @@ def test_series_limited_to_one_category() -> None:
     only.refresh_from_db()
     assert only.category == "general"
     assert {row["events"] for row in series_table(series=only)["rows"]} == {1}
+
+
+def test_series_names_only_the_events_the_reader_may_see(client: Any) -> None:
+    """Three events count in a series: a public one, one seen only with its link and one for the
+    club's admins only. Every placing counts for everyone; the club page names the public event to a
+    visitor and a member (the other two are counted as "2 events not shown to you", in the reader's
+    words), and all three to the club's owner."""
+    club, owner, p = _club("Vis", ("Aino", "Bertta"))
+    events = {
+        visibility: _event(club, owner, [p["Aino"], p["Bertta"]], Tournament.Format.ROUND_ROBIN, f"Secret {visibility}")
+        for visibility in ("public", "link", "admins")
+    }
+    for visibility, event in events.items():
+        values = {"registration": "closed", "friends": True, "venue": "", "entry_fee": ""}
+        announcement_save(user=owner, tournament_id=event.pk, visibility=visibility, **values)
+        _play(event, owner, _by_rating)
+    series = series_create(
+        club=club, user=owner, name="Season", points=POINTS, tournament_ids=[e.pk for e in events.values()]
+    )
+    assert [(r["name"], r["events"], r["points"]) for r in series_table(series=series)["rows"]] == [
+        ("AinoVis", 3, 75),
+        ("BerttaVis", 3, 60),
+    ]
+
+    def page(language: str = "en") -> str:
+        return client.get(f"/clubs/{club.slug}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    for reader in (None, p["Aino"]):
+        if reader is not None:
+            client.force_login(reader)
+        shown = page()
+        assert "Secret public" in shown and "Secret link" not in shown and "Secret admins" not in shown
+        assert "2 events not shown to you" in shown and ">75<" in shown
+        assert "2 kilpailua, joita sinulle ei näytetä" in page("fi")
+    client.force_login(owner)
+    shown = page()
+    assert all(f"Secret {v}" in shown for v in events) and "not shown to you" not in shown
