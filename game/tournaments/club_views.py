@@ -254,18 +254,22 @@ def tournament_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse
     )
 
 
+#: The late-entry form's text read at most (64 names of 80 characters, with their line ends).
+LATE_NAMES_CHARACTERS = 64 * 82
+
+
 @login_required
 @require_POST
 def tournament_late_entry(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The director enters a player who came after the draw began: drawn in at once."""
+    """The director enters the players who came after the draw began, a name a line: drawn in at once
+    (all of them, or none with each bad line named)."""
     _club_event_or_404(tournament_id, request)
+    names = request.POST.get("names", "")[:LATE_NAMES_CHARACTERS].splitlines()
     return _act(
         request,
         tournament_id,
-        lambda: tournament_late_enter(
-            user=request.user, tournament_id=tournament_id, names=[request.POST.get("name", "")[:200]]
-        ),
-        _("The late entrant is drawn in."),
+        lambda: tournament_late_enter(user=request.user, tournament_id=tournament_id, names=names),
+        _("The late entrants are drawn in."),
     )
 
 

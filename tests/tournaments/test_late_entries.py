@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from game.models import ClubPlayer
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.pairing.double_loss_search import opening
 from game.tournaments.selectors.draw import draw_event, draw_state
@@ -118,9 +119,45 @@ def test_late_entries_refused_when_not_turned_on(client: Any) -> None:
     tournament_close_entries(user=owner, tournament_id=late.pk)
     client.force_login(owner)
     page = client.get(f"/tournaments/{late.pk}/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
-    assert "data-late-entry" in page and "Jälki-ilmoittautunut" in page
-    response = client.post(f"/tournaments/{late.pk}/late-entry/", {"name": "Eeva"}, follow=True)
+    assert "data-late-entry" in page and "Jälki-ilmoittautuneet" in page
+    response = client.post(f"/tournaments/{late.pk}/late-entry/", {"names": "Eeva"}, follow=True)
     assert response.status_code == 200
     assert TournamentEntry.objects.filter(tournament=late, name="Eeva", late_stage=1).exists()
-    response = client.post(f"/tournaments/{late.pk}/late-entry/", {"name": "  "}, follow=True)
+    response = client.post(f"/tournaments/{late.pk}/late-entry/", {"names": "  "}, follow=True)
     assert TournamentEntry.objects.filter(tournament=late).count() == 5
+
+
+def test_several_late_entrants_at_once(client: Any) -> None:
+    """Three players come together: typed a name a line (a blank line aside), they are one late draw,
+    as the program draws its list of late entrants in at once: seeded in the lines' order, after
+    everyone in the draw list, rounds 1-2 the opening of the longer list. A list with bad lines draws
+    nobody in and names each bad line with its number and why, in the reader's words: a name entered
+    already, one too long, one typed twice in the list."""
+    tournament, owner = club_event(4, 1, tag="many", late_entries=True)
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    first_list = _listing(tournament)
+    client.force_login(owner)
+    url = f"/tournaments/{tournament.pk}/late-entry/"
+    page = client.post(url, {"names": "Greta\r\n\r\n  Hilla \nIida\n"}, follow=True).content.decode()
+    assert "The late entrants are drawn in." in page
+    late = list(TournamentEntry.objects.filter(tournament=tournament, late_stage=1).order_by("seed"))
+    assert [e.name for e in late] == ["Greta", "Hilla", "Iida"] and [e.seed for e in late] == [5, 6, 7]
+    listing = _listing(tournament)
+    assert listing[:4] == first_list and set(listing[4:]) == {e.pk for e in late}
+    assert _games(tournament) == _opening_of(listing)
+
+    entries, games = TournamentEntry.objects.filter(tournament=tournament).count(), _games(tournament)
+    bad = "Jonna\nhilla\n\n" + "K" * 81 + "\nJONNA"
+    page = client.post(url, {"names": bad}, follow=True, HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    assert "ketään ei arvottu kaavioon" in page
+    assert "rivi 2: Hilla on jo ilmoittautunut" in page
+    assert "rivi 4: nimessä on 1–80 merkkiä" in page
+    assert "rivi 5: Jonna on jo ilmoittautunut" in page and "rivi 1:" not in page
+    assert TournamentEntry.objects.filter(tournament=tournament).count() == entries and _games(tournament) == games
+    assert not ClubPlayer.objects.filter(club=tournament.club, name="Jonna").exists()
+    with pytest.raises(TournamentError) as refused:
+        tournament_late_enter(user=owner, tournament_id=tournament.pk, names=bad.split("\n"))
+    assert refused.value.code == "bad_lines"
+    assert (
+        refused.value.message.count("line ") == 3 and "line 4: the name is 1 to 80 characters" in refused.value.message
+    )

@@ -14,6 +14,10 @@ each late entrant is drawn in as the program draws its late-registered players i
 
 The director turns late entries on for the event (`Tournament.late_entries`); the format with a cup
 after two rounds is not drawn so, their cup's lots being drawn from the first list.
+
+Several players who come together are entered at once, a name a line, as the program's list of late
+entrants is drawn in at once: one late draw for all of them, or, if any line is refused, none, with
+each bad line named by its number.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
-from django.utils.translation import gettext_noop
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_noop
 
 from game.common.clock import game_now
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentRound
@@ -45,28 +50,61 @@ def _check_open(tournament: Tournament) -> None:
         )
 
 
+#: The most names one late draw takes (an event takes at most 64 entries).
+MOST_AT_ONCE = 64
+
+
+def _said(error: TournamentError) -> Any:
+    """A refusal's words, worded when shown (in the reader's language), inside another refusal."""
+    return lazy(lambda: error.words(gettext), str)()
+
+
+def _lines_refused(problems: list[tuple[int, TournamentError]]) -> TournamentError:
+    """Every bad line with its number and why, after the sentence that nobody was drawn in."""
+    return TournamentError(
+        "bad_lines",
+        gettext_noop("nobody is drawn in; fix these lines and send them again:"),
+        {},
+        more=[(gettext_noop("line %(line)s: %(problem)s"), {"line": n, "problem": _said(e)}) for n, e in problems],
+    )
+
+
 @transaction.atomic
 def tournament_late_enter(*, user: Any, tournament_id: int, names: Sequence[str]) -> list[TournamentEntry]:
-    """The director enters players who came after the draw began, by name (each the club's register
-    player of that name, as a walk-in), and the draw takes them in at once, the program's second
-    draw: they follow everyone in the draw list, the games not begun are deleted, and rounds 1 and 2
-    are drawn again for the longer list. Refused with nothing changed if the event takes no late
-    entrants now, or a name is refused (empty, too long, entered already, the event full)."""
+    """The director enters players who came after the draw began, by name, a line each (blank lines
+    left out; each the club's register player of that name, as a walk-in), and the draw takes them
+    in at once, the program's second draw: they follow everyone in the draw list, the games not begun
+    are deleted, and rounds 1 and 2 are drawn again for the longer list. Refused with nothing changed
+    if the event takes no late entrants now, or any name is refused (too long, entered already, on
+    two lines, the event full): a single name with its own refusal, several with each bad line's."""
     tournament = lock_tournament(tournament_id)
     require_manager(club_id=tournament.club_id, user=user)
     _check_open(tournament)
-    if not names:
+    lines = [(number, name) for number, name in enumerate(names, start=1) if name.strip()]
+    if not lines:
         raise TournamentError("bad_value", gettext_noop("give the late entrant's name"))
+    if len(lines) > MOST_AT_ONCE:
+        raise TournamentError("bad_value", gettext_noop("give at most %(most)s names at once"), {"most": MOST_AT_ONCE})
     entries = TournamentEntry.objects.filter(tournament=tournament)
     stage = (entries.aggregate(most=Max("late_stage"))["most"] or 0) + 1
     seed = entries.aggregate(most=Max("seed"))["most"] or 0
     made: list[TournamentEntry] = []
-    for name in names:
-        entry = walk_in_entry_make(tournament=tournament, name=name)
+    problems: list[tuple[int, TournamentError]] = []
+    for number, name in lines:
+        try:
+            with transaction.atomic():  # a refused line leaves the lines before it, to check those after
+                entry = walk_in_entry_make(tournament=tournament, name=name)
+        except TournamentError as refused:
+            problems.append((number, refused))
+            continue
         seed += 1
         entry.seed, entry.late_stage = seed, stage
         entry.save(update_fields=["seed", "late_stage"])
         made.append(entry)
+    if len(lines) == 1 and problems:
+        raise problems[0][1]
+    if problems:
+        raise _lines_refused(problems)  # the good lines' entries go with the transaction
     _games_not_begun_delete(tournament)
     play.draw_advance(tournament, game_now())
     return made
