@@ -201,6 +201,10 @@ class TournamentEntry(models.Model):
     seed = models.PositiveSmallIntegerField(default=0, verbose_name=_("seed"))
     #: The entrant's club as the federation's ranking list or a KaisaKaavio file names it (`Seura`).
     club = models.CharField(max_length=80, blank=True, default="", verbose_name=_("club"))
+    #: A pair's partners' clubs, `player`'s and `partner`'s, as a KaisaKaavio pairs file names them
+    #: (`Pelaajan1Seura`, `Pelaajan2Seura`); blank when not known, and for a single player.
+    player_club = models.CharField(max_length=80, blank=True, default="", verbose_name=_("first partner's club"))
+    partner_club = models.CharField(max_length=80, blank=True, default="", verbose_name=_("second partner's club"))
     #: The entrant's place on the ranking list the director pasted (`Sija`); null: not on it. The
     #: seeds follow it when the entries close (game/tournaments/services/ranking.py).
     ranking_place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("ranking place"))

@@ -20,6 +20,7 @@ from game.models import ClubPlayer
 from game.models.tournaments import Tournament, TournamentEntry
 from game.tournaments.categories import is_pairs_file, partners_in, series_of
 from game.tournaments.kaisakaavio import KaavioFile, parse
+from game.tournaments.selectors.forum import EventLinks, forum_posts
 from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create
 from game.tournaments.services.kaavio import kaavio_export, kaavio_import
 from game.tournaments.services.walk_ins import tournament_walk_in_enter
@@ -38,6 +39,14 @@ def _partners(kaavio: KaavioFile) -> dict[str, tuple[str, str]]:
     return {p.name: (dict(p.extra)["Pelaajan1Nimi"], dict(p.extra)["Pelaajan2Nimi"]) for p in kaavio.participants}
 
 
+def _partner_clubs(kaavio: KaavioFile) -> dict[str, tuple[str, str]]:
+    """Each pair's partners' clubs by the pair's name, as the file gives them (blank: none)."""
+    return {
+        p.name: (dict(p.extra).get("Pelaajan1Seura", ""), dict(p.extra).get("Pelaajan2Seura", ""))
+        for p in kaavio.participants
+    }
+
+
 def _import(path: Path, club: Any) -> Tournament:
     call_command("kaisakaavio", "import", str(path), "--club", club.slug, "--tables", "3", stdout=StringIO())
     return Tournament.objects.get(club=club)
@@ -46,8 +55,10 @@ def _import(path: Path, club: Any) -> Tournament:
 def test_pairs_event_round_trip(tmp_path: Path, client: Any) -> None:
     """A pairs file (the program's `Parikilpailu`, each pair with its two partners) imports as a pairs
     event whose entries are pairs of the club's register players, and exports the same file content:
-    the pairs' names, both partners of each, ids in draw order, every game and result; the replay of
-    the written file agrees with every game."""
+    the pairs' names, both partners of each with their clubs (`Pelaajan1Seura`/`Pelaajan2Seura`, kept
+    on the entry and the register, shown beside the pair; a blank one written as the program does,
+    not at all), ids in draw order, every game and result; the replay of the written file agrees with
+    every game."""
     owner = make_player("Pairs Director")
     club = make_club("Pairs Club", owner)
     tournament = _import(PAIRS, club)
@@ -61,20 +72,32 @@ def test_pairs_event_round_trip(tmp_path: Path, client: Any) -> None:
         assert (entry.player.name, entry.partner.name) == partners[entry.name]
         assert " & " in entry.name
     assert ClubPlayer.objects.filter(club=club).count() == 22  # two register players per pair
+    clubs = _partner_clubs(original)
+    assert clubs["Mannila A. & Koski T."] == ("KSS", "HBK") and clubs["Lemmetyinen P. & Lehto R."][1] == ""
+    assert {e.name: (e.player_club, e.partner_club) for e in entries} == clubs
+    homes = dict(ClubPlayer.objects.filter(club=club).values_list("name", "home_club"))
+    assert homes["Mannila Anna"] == "KSS" and homes["Koski Tuomas"] == "HBK" and homes["Lehto Riikka"] == ""
 
     written = tmp_path / "pairs.xml"
     call_command("kaisakaavio", "export", str(tournament.pk), str(written), stdout=StringIO())
     again = parse(written.read_bytes())
     assert _content(again) == _content(original)
     assert _partners(again) == partners
+    assert _partner_clubs(again) == clubs
+    assert "Pelaajan2Seura" not in dict(next(p for p in again.participants if p.id == 2).extra)
     assert [p.id for p in again.participants] == [p.id for p in original.participants]
     assert dict(again.other_fields)["KilpaSarja"] == "Parikilpailu"
     out = StringIO()
     call_command("kaisakaavio", "replay", str(written), stdout=out)
     assert "draw agreement: 21/21 games" in out.getvalue()
 
-    # the pages say each pair in words: "A & B"
+    # the pages say each pair in words: "A & B"; the event's page, with its partners' clubs
     client.force_login(owner)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "KSS &amp; HBK" in page and "Kaisa-Klubi Pori &amp; –" in page
+    links = EventLinks(live="https://kaiza.example/live/", register="https://kaiza.example/r/")
+    invitation = forum_posts(tournament=tournament, links=links, language="en")[0].plain
+    assert "Mannila A. & Koski T. (KSS & HBK)" in invitation
     pair = entries[0].name
     for page in ("", "tables/", "chart/", "tv/"):
         response = client.get(f"/tournaments/{tournament.pk}/{page}")

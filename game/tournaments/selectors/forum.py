@@ -126,8 +126,15 @@ def invitation(*, tournament: Tournament, links: EventLinks) -> ForumText:
     if names:
         post.end().heading(_("Registered (%(count)s)") % {"count": len(names)})
         for number, entry in enumerate(names, start=1):
-            post.line(f"{number}. {_with_club(entry.name, entry.club)}")
+            post.line(f"{number}. {_with_club(entry.name, _club_of(entry))}")
     return post
+
+
+def _club_of(entry: TournamentEntry) -> str:
+    """The entrant's club; a pair's without one, its partners' clubs as known ("A & B")."""
+    if entry.club or not (entry.player_club or entry.partner_club):
+        return entry.club
+    return f"{entry.player_club or '–'} & {entry.partner_club or '–'}"
 
 
 def _with_club(name: str, club: str) -> str:
@@ -183,7 +190,7 @@ def final_results(*, tournament: Tournament, links: EventLinks) -> ForumText:
     post.end().heading(_("Final results"))
     if tournament.status != Tournament.Status.FINISHED:
         post.line(_("The event has not ended yet; the standings so far:"))
-    clubs = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "club"))
+    clubs = {entry.pk: _club_of(entry) for entry in TournamentEntry.objects.filter(tournament=tournament)}
     for row in selectors.standings(tournament=tournament):
         post.line(f"{row['rank']}. {_with_club(row['name'], clubs.get(row['entry_id'], ''))}")
     return post

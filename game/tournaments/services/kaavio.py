@@ -105,8 +105,10 @@ MOST_NAMED = 40
 #: The settings beyond the clock and format that Kaiza keeps (Tournament.starts_at, max_entries; the
 #: game, which is always Kaisa); every other one of the file is named as ignored.
 KEPT_SETTINGS = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji", "Sijoittaminen", "KilpaSarja")
-#: A pair's partners' names (categories.py), kept as the pair entry's two register players.
+#: A pair's partners' names (categories.py), kept as the pair entry's two register players, and
+#: their clubs (the program's `PitkaNimi` says a pair with them), kept on the entry and the register.
 PARTNER_NAMES = ("Pelaajan1Nimi", "Pelaajan2Nimi")
+PARTNER_CLUBS = ("Pelaajan1Seura", "Pelaajan2Seura")
 KAISA = "Kaisa"
 
 
@@ -312,7 +314,8 @@ def _participant_fields(kaavio: KaavioFile, *, seeds: bool) -> set[str]:
     fields: set[str] = set()
     if not seeds:
         fields |= {"Sijoitettu"} if any(p.seeded.strip() for p in kaavio.participants) else set()
-    return fields | {k for p in kaavio.participants for k, v in p.extra if v.strip() and k not in PARTNER_NAMES}
+    kept = (*PARTNER_NAMES, *PARTNER_CLUBS)
+    return fields | {k for p in kaavio.participants for k, v in p.extra if v.strip() and k not in kept}
 
 
 def handicaps_of(kaavio: KaavioFile) -> dict[int, int]:
@@ -373,14 +376,21 @@ def entrants_of(kaavio: KaavioFile) -> tuple[str, str]:
 
 def _pair_walk_in(tournament: Tournament, participant: Participant, handicap: int) -> TournamentEntry:
     """A pair of the file under its own name, with its club and handicap, its partners the club's
-    register players of their names (`Pelaajan1Nimi`/`Pelaajan2Nimi`, else the name "A & B"); a
-    pair whose partners the file does not name is the pair's name alone."""
-    partners = partners_of({"Nimi": participant.name, **dict(participant.extra)})
+    register players of their names (`Pelaajan1Nimi`/`Pelaajan2Nimi`, else the name "A & B"), each
+    with the club the file gives them (`Pelaajan1Seura`/`Pelaajan2Seura`: the entry's, and the
+    register player's as a single player's `Seura` is); a pair whose partners the file does not name
+    is the pair's name alone."""
+    fields = dict(participant.extra)
+    partners = partners_of({"Nimi": participant.name, **fields})
     club = name_clean(participant.club)[:CLUB_LENGTH]
     entry = TournamentEntry(tournament=tournament, name=participant.name, club=club, handicap=handicap)
+    entry.player_club, entry.partner_club = (name_clean(fields.get(tag, ""))[:CLUB_LENGTH] for tag in PARTNER_CLUBS)
     if partners is not None:
         first, second = (walk_in_player(club_id=tournament.club_id, name=name) for name in partners)
         entry.player, entry.partner = first, (second if second.pk != first.pk else None)
+        for player, home in ((first, entry.player_club), (second, entry.partner_club)):
+            if home:
+                ClubPlayer.objects.filter(pk=player.pk).update(home_club=home)
     entry.save()
     return entry
 
@@ -566,13 +576,19 @@ def _seeds_to_mark(tournament: Tournament, entries: int) -> int:
 
 
 def _partners(tournament: Tournament) -> dict[int, tuple[tuple[str, str], ...]]:
-    """A pairs event's partners' names by entry, as the program writes them (`Pelaajan1Nimi`,
-    `Pelaajan2Nimi`); none for single players or a pair without its partners."""
+    """A pairs event's partners by entry, as the program writes them: their names (`Pelaajan1Nimi`,
+    `Pelaajan2Nimi`) and the clubs known (`Pelaajan1Seura`, `Pelaajan2Seura`: a blank one left out,
+    the program's default); none for single players or a pair without its partners."""
     if tournament.kind != Tournament.Kind.PAIRS:
         return {}
     entries = TournamentEntry.objects.filter(tournament=tournament, player__isnull=False, partner__isnull=False)
     return {
-        e.pk: (("Pelaajan1Nimi", e.player.name), ("Pelaajan2Nimi", e.partner.name))
+        e.pk: (
+            ("Pelaajan1Nimi", e.player.name),
+            *((("Pelaajan1Seura", e.player_club),) if e.player_club else ()),
+            ("Pelaajan2Nimi", e.partner.name),
+            *((("Pelaajan2Seura", e.partner_club),) if e.partner_club else ()),
+        )
         for e in entries.select_related("player", "partner")
         if e.player is not None and e.partner is not None
     }
