@@ -441,12 +441,14 @@ from game.models.series import RankingSeries, RankingSeriesEvent, SeriesPlacing 
 # Club tournaments live in their own module; imported here so Django registers them with the app.
 from game.models.tournaments import (  # noqa: E402
     Tournament,
+    TournamentBout,
     TournamentEntry,
     TournamentEntryMember,
     TournamentPairing,
     TournamentResultFix,
     TournamentResultKey,
     TournamentRound,
+    TournamentTeamPlayer,
 )
 
 __all__ = [
@@ -477,6 +479,7 @@ __all__ = [
     "Shot",
     "Tournament",
     "TournamentAnnouncement",
+    "TournamentBout",
     "TournamentEntry",
     "TournamentEntryMember",
     "TournamentPairing",
@@ -484,4 +487,5 @@ __all__ = [
     "TournamentResultFix",
     "TournamentResultKey",
     "TournamentRound",
+    "TournamentTeamPlayer",
 ]

@@ -41,6 +41,10 @@ class Tournament(models.Model):
         #: An event at the club whose entrants are pairs of register players (the entry's `player`
         #: and `partner`), named "A & B"; each game is one pair against another.
         PAIRS = "pairs", _("Pairs")
+        #: An event at the club whose entrants are teams of 3 or 4 register players
+        #: (`TournamentTeamPlayer`), KaisaKaavio's team event: the draw is of teams, and each team
+        #: game is three games between their players (`TournamentBout`).
+        CLUB_TEAMS = "club_teams", _("Teams of the club's players")
 
     class Category(models.TextChoices):
         """Who may enter, as the federation's series are divided (KaisaKaavio's `KilpaSarja`):
@@ -256,6 +260,29 @@ class TournamentEntryMember(models.Model):
         constraints = (models.UniqueConstraint(fields=("tournament", "user"), name="one_entry_per_player"),)
 
 
+class TournamentTeamPlayer(models.Model):
+    """A player of a team in a team event at the club: the club's register player, the same person in
+    every event of the club. A player plays in one team of the event."""
+
+    entry = models.ForeignKey(
+        TournamentEntry, on_delete=models.CASCADE, related_name="team_players", verbose_name=_("team")
+    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+", verbose_name=_("tournament"))
+    player = models.ForeignKey(
+        "game.ClubPlayer", on_delete=models.CASCADE, related_name="team_places", verbose_name=_("club player")
+    )
+    position = models.PositiveSmallIntegerField(default=0, verbose_name=_("position"))
+
+    class Meta:
+        verbose_name = _("team player")
+        verbose_name_plural = _("team players")
+        ordering = (
+            "entry",
+            "position",
+        )
+        constraints = (models.UniqueConstraint(fields=("tournament", "player"), name="one_team_per_player"),)
+
+
 class TournamentRound(models.Model):
     class Status(models.TextChoices):
         PAIRED = "paired", _("Paired, not started")
@@ -379,6 +406,40 @@ class TournamentPairing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first} v {self.second or 'bye'}"
+
+
+class TournamentBout(models.Model):
+    """One of the three games of a team game (KaisaKaavio's "osaottelu"): a player of each team, drawn
+    (game/tournaments/pairing/team_games.py), and its result as the director enters it. The team game
+    (`pairing`) is decided by these once all three are played."""
+
+    pairing = models.ForeignKey(
+        TournamentPairing, on_delete=models.CASCADE, related_name="bouts", verbose_name=_("team game")
+    )
+    index = models.PositiveSmallIntegerField(default=0, verbose_name=_("index"))
+    first_player = models.ForeignKey(
+        "game.ClubPlayer", on_delete=models.CASCADE, related_name="+", verbose_name=_("first team's player")
+    )
+    second_player = models.ForeignKey(
+        "game.ClubPlayer", on_delete=models.CASCADE, related_name="+", verbose_name=_("second team's player")
+    )
+    #: How many times the director drew the team game's pairings again (0: the draw's own).
+    drawn_again = models.PositiveSmallIntegerField(default=0, verbose_name=_("drawn again"))
+    #: 0: the first team's player won, 1: the second's; null: not played yet.
+    winner_side = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("winner"))
+    first_score = models.IntegerField(default=0, verbose_name=_("first player's score"))
+    second_score = models.IntegerField(default=0, verbose_name=_("second player's score"))
+    result_code = models.CharField(max_length=16, blank=True, verbose_name=_("how the game ended"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+
+    class Meta:
+        verbose_name = _("team game's game")
+        verbose_name_plural = _("team games' games")
+        ordering = (
+            "pairing",
+            "index",
+        )
+        constraints = (models.UniqueConstraint(fields=("pairing", "index"), name="one_bout_per_place"),)
 
 
 class TournamentResultFix(models.Model):

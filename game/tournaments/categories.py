@@ -61,6 +61,20 @@ def partners_in(name: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
+#: A team event's `KilpaSarja`: each participant is a player with his team's name (`Joukkue`).
+TEAM_SERIES = "Joukkuekilpailu"
+
+
+def team_in(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """A team as the director types it, "Team name: A, B, C" (its name, then its players joined by
+    commas), each part trimmed; None when the text is not a name, a colon and at least one player."""
+    name, colon, players = text.partition(":")
+    names = tuple(part.strip() for part in players.split(","))
+    if not colon or not name.strip() or not all(names):
+        return None
+    return name.strip(), names
+
+
 def pair_name(first: str, second: str) -> str:
     return f"{first}{SEPARATOR}{second}"
 

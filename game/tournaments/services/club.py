@@ -15,6 +15,7 @@ that it rolls back, so a refused request changes nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -165,7 +166,7 @@ def _winner_of_the_shootout(sides: tuple[int, int], reached: list[bool], winner:
     return int(winner)
 
 
-def _locked_pairing(pairing_id: int) -> tuple[TournamentPairing, Tournament]:
+def locked_pairing(pairing_id: int) -> tuple[TournamentPairing, Tournament]:
     pairing = TournamentPairing.objects.select_for_update().filter(pk=pairing_id).select_related("round").first()
     if pairing is None:
         raise TournamentError("not_found", gettext_noop("there is no such game"))
@@ -175,6 +176,8 @@ def _locked_pairing(pairing_id: int) -> tuple[TournamentPairing, Tournament]:
 
 
 def _decide(tournament: Tournament, pairing: TournamentPairing, result: BoardResult) -> None:
+    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
+        raise TournamentError("team_game", gettext_noop("a team game is decided by its three games: enter each game"))
     winner = result_winner(pairing=pairing, result=result, target=target_of(tournament))
     pairing_decide(
         pairing,
@@ -216,7 +219,7 @@ def tournament_result_enter(*, user: Any, pairing_id: int, result: BoardResult, 
     the next drawn game goes to the free table (play.draw_advance). Only a game being played on a
     table takes a result; an entered one is corrected (:func:`tournament_result_correct`). A form's
     `key` stores its result once (:func:`result_key_seen`)."""
-    pairing, tournament = _locked_pairing(pairing_id)
+    pairing, tournament = locked_pairing(pairing_id)
     if result_key_seen(key=key, pairing_id=pairing.pk):
         return pairing
     if not may_enter_result(tournament=tournament, pairing=pairing, user=user):
@@ -240,7 +243,7 @@ def tournament_result_from_table(
     """A game scored at its table has ended: the same as :func:`tournament_result_enter`, the table's
     scorer standing for the director (the scorer's private link is the table's), with each player's
     two longest runs as the scorer counted them (`runs`: each player's, longest first). Once per `key`."""
-    pairing, tournament = _locked_pairing(pairing_id)
+    pairing, tournament = locked_pairing(pairing_id)
     if result_key_seen(key=key, pairing_id=pairing.pk) or pairing.status == TournamentPairing.Status.DONE:
         return pairing
     if pairing.table is None:
@@ -324,22 +327,63 @@ def tournament_result_correct(
     rehearsed and rolled back, so the warning says what confirming does. The result before is kept
     (TournamentResultFix). Returns the games drawn again, each with its outcome. A form's `key`
     corrects once (:func:`result_key_seen`)."""
-    pairing, tournament = _locked_pairing(pairing_id)
+    pairing, tournament = locked_pairing(pairing_id)
     if result_key_seen(key=key, pairing_id=pairing.pk):
         return []
     require_manager(club_id=tournament.club_id, user=user)
     if pairing.status != TournamentPairing.Status.DONE:
         raise TournamentError("not_finished", gettext_noop("this game has no result yet: enter it instead"))
+    winner = result_winner(pairing=pairing, result=result, target=target_of(tournament))
+    scores = (int(result.first_score or 0), int(result.second_score or 0))
+
+    def decide() -> dict[str, Any]:
+        _decide(tournament, pairing, result)
+        return _record(pairing)
+
+    told = correction_make(
+        Correction(user, tournament, pairing, winner, scores, decide, _record(pairing), reason), confirm=confirm
+    )
+    _keep_key(key, pairing)
+    return told
+
+
+def correction_reason(reason: str) -> str:
     reason = " ".join((reason or "").split())
     if len(reason) > 300:
         raise TournamentError("bad_value", gettext_noop("the reason is at most 300 characters"))
-    winner = result_winner(pairing=pairing, result=result, target=target_of(tournament))
-    scores = (int(result.first_score or 0), int(result.second_score or 0))
-    redrawn = correction_redraws(tournament=tournament, pairing=pairing, new_winner=winner, new_scores=scores)
+    return reason
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction of a decided game to `winner` with `scores`: `decide` stores it (the game's own
+    result, or a team game's from its games) and returns the record kept after it; `before` is the
+    record kept of it before."""
+
+    user: Any
+    tournament: Tournament
+    pairing: TournamentPairing
+    winner: int
+    scores: tuple[int, int]
+    decide: Callable[[], dict[str, Any]]
+    before: dict[str, Any]
+    reason: str
+
+
+def correction_make(correction: Correction, *, confirm: bool) -> list[Redrawn]:
+    """Make `correction` (see :func:`tournament_result_correct`): refused with the games it draws
+    again, rehearsed and rolled back, unless `confirm`; the games drawn again, each with its outcome."""
+    correction = replace(correction, reason=correction_reason(correction.reason))
+    redrawn = correction_redraws(
+        tournament=correction.tournament,
+        pairing=correction.pairing,
+        new_winner=correction.winner,
+        new_scores=correction.scores,
+    )
     if redrawn and not confirm:
         try:
             with transaction.atomic():
-                raise _Rehearsed(_correct(user, tournament, pairing, result, reason, redrawn))
+                raise _Rehearsed(_correct(correction, redrawn))
         except _Rehearsed as rehearsed:
             given = rehearsed.given
         told = [replace(r, outcome=outcome_of(r, given)) for r in redrawn]
@@ -348,28 +392,20 @@ def tournament_result_correct(
             gettext_noop("these games are drawn again; confirm the correction to go on"),
             more=[outcome_words(r) for r in told],
         )
-    given = _correct(user, tournament, pairing, result, reason, redrawn)
-    _keep_key(key, pairing)
+    given = _correct(correction, redrawn)
     return [replace(r, outcome=outcome_of(r, given)) for r in redrawn]
 
 
-def _correct(
-    user: Any,
-    tournament: Tournament,
-    pairing: TournamentPairing,
-    result: BoardResult,
-    reason: str,
-    redrawn: list[Redrawn],
-) -> dict[int, int]:
+def _correct(correction: Correction, redrawn: list[Redrawn]) -> dict[int, int]:
     """The correction itself (see :func:`tournament_result_correct`); returns the games given back."""
-    before = _record(pairing)
+    tournament, pairing = correction.tournament, correction.pairing
     ended = pairing.finished_at
-    _decide(tournament, pairing, result)
+    after = correction.decide()
     if ended is not None:  # a correction changes the result, not when the game ended (the draw's order)
         pairing.finished_at = ended
         pairing.save(update_fields=["finished_at"])
     TournamentResultFix.objects.create(
-        pairing=pairing, fixed_by=user, reason=reason, before=before, after=_record(pairing)
+        pairing=pairing, fixed_by=correction.user, reason=correction.reason, before=correction.before, after=after
     )
     given: dict[int, int] = {}
     now = game_now()

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from game.models.tournaments import Tournament, TournamentPairing, TournamentResultFix
+from game.models.tournaments import Tournament, TournamentBout, TournamentPairing, TournamentResultFix
 from game.tournaments.services import draw
 from game.tournaments.services.play import pairing_points
 
@@ -35,6 +35,39 @@ class FixKept:
     before: dict[str, Any]
     after: dict[str, Any]
     created_at: datetime.datetime
+
+
+@dataclass(frozen=True)
+class BoutKept:
+    """A game of a team game taken out with it (its players, the director's draws again, its result)."""
+
+    index: int
+    first_player: int
+    second_player: int
+    drawn_again: int
+    winner_side: int | None
+    scores: tuple[int, int]
+    result_code: str
+    finished_at: datetime.datetime | None
+
+    def given_to(self, pairing: TournamentPairing, *, same_sides: bool) -> TournamentBout:
+        """The game back in the team game `pairing`, its sides turned if the teams' are."""
+        players, scores, side = (self.first_player, self.second_player), self.scores, self.winner_side
+        if not same_sides:
+            players, scores = players[::-1], scores[::-1]
+            side = None if side is None else 1 - side
+        return TournamentBout.objects.create(
+            pairing=pairing,
+            index=self.index,
+            first_player_id=players[0],
+            second_player_id=players[1],
+            drawn_again=self.drawn_again,
+            winner_side=side,
+            first_score=scores[0],
+            second_score=scores[1],
+            result_code=self.result_code,
+            finished_at=self.finished_at,
+        )
 
 
 @dataclass(frozen=True)
@@ -54,6 +87,7 @@ class GameKept:
     table_at: datetime.datetime | None
     finished_at: datetime.datetime | None
     fixes: tuple[FixKept, ...] = field(default=())
+    bouts: tuple[BoutKept, ...] = field(default=())
 
     @classmethod
     def of(cls, pairing: TournamentPairing) -> GameKept:
@@ -74,6 +108,19 @@ class GameKept:
             fixes=tuple(
                 FixKept(f.fixed_by_id, f.reason, f.before, f.after, f.created_at)
                 for f in TournamentResultFix.objects.filter(pairing_id=pairing.pk).order_by("created_at", "pk")
+            ),
+            bouts=tuple(
+                BoutKept(
+                    b.index,
+                    b.first_player_id,
+                    b.second_player_id,
+                    b.drawn_again,
+                    b.winner_side,
+                    (b.first_score, b.second_score),
+                    b.result_code,
+                    b.finished_at,
+                )
+                for b in TournamentBout.objects.filter(pairing_id=pairing.pk).order_by("index")
             ),
         )
 
@@ -149,6 +196,10 @@ def redraw_keeping(tournament: Tournament, taken_out: list[GameKept], now: float
         elif not game.done:
             _give_table(pairing, game)
             given[game.pairing_id] = pairing.pk
+        else:
+            continue
+        for bout in game.bouts:  # a team game's own games come back with it
+            bout.given_to(pairing, same_sides=pairing.first_id == game.first)
     draw.draw_searched_now(tournament)  # the results given back are the ones it searched after
     return given
 

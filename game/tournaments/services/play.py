@@ -46,6 +46,7 @@ from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.draw import is_drawn
 from game.tournaments.services import draw
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament
+from game.tournaments.services.bouts import bouts_settle
 
 logger = logging.getLogger(__name__)
 
@@ -168,6 +169,7 @@ def draw_advance(tournament: Tournament, now: float) -> None:
     begun = tournament.starts_at.timestamp() <= now
     while True:
         draw.draw_store_next(tournament, begun=begun)
+        bouts_settle(tournament)  # a team event's team games get their three games
         if tournament.tables:  # at the club: a game gets a free table, not a match; it waits if none
             if begun:
                 draw.draw_tables_give(tournament)

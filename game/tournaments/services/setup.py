@@ -30,6 +30,7 @@ from game.models.tournaments import (
 )
 from game.tournaments.categories import PAIRS_CATEGORIES
 from game.tournaments.pairing.double_loss_state import KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST, MINIMUM_FIELD
+from game.tournaments.pairing.team_games import LEAST_TEAMS
 from game.tournaments.selectors.draw import DRAWN_FORMATS, LATE_FORMATS, is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
@@ -39,6 +40,8 @@ from game.tournaments.values import ENTRIES_RANGE, STARTS_RANGE, TABLES_RANGE
 
 NAME_LENGTH = (3, 80)
 TEAM_SIZES = (2, 3, 4)
+#: The entrants an event at the club takes: single players, pairs, teams of its players (each a walk-in entry).
+CLUB_KINDS = (Tournament.Kind.SINGLES, Tournament.Kind.PAIRS, Tournament.Kind.CLUB_TEAMS)
 #: How far in the past a start time may be given (a form filled in slowly), seconds.
 START_SLACK = 300
 #: A drawn event's draw number is one of this many (Tournament.draw_seed).
@@ -126,7 +129,7 @@ def _checked_team_size(kind: str, team_size: int, errors: _Problems) -> int:
     """Singles or teams chosen, and the team's size (1 for singles)."""
     if kind not in Tournament.Kind.values:
         errors.append((gettext_noop("choose singles or teams"), {}))
-    elif kind in (Tournament.Kind.SINGLES, Tournament.Kind.PAIRS):  # a pair is one walk-in entry
+    elif kind in CLUB_KINDS:  # a pair, a team of the club's players: one walk-in entry
         return 1
     elif team_size not in TEAM_SIZES:
         errors.append((gettext_noop("a team has %(least)s to %(most)s players"), _range(TEAM_SIZES)))
@@ -139,8 +142,8 @@ def _check_tables(tables: Any, *, format: str, kind: str, errors: _Problems) -> 
         errors.append((gettext_noop("an event at the club has %(least)s to %(most)s tables"), _range(TABLES_RANGE)))
     elif format not in DRAWN_FORMATS:
         errors.append((gettext_noop("an event at the club is played as a double-loss draw"), {}))
-    elif kind not in (Tournament.Kind.SINGLES, Tournament.Kind.PAIRS):
-        errors.append((gettext_noop("an event at the club is for single players or pairs"), {}))
+    elif kind not in CLUB_KINDS:
+        errors.append((gettext_noop("an event at the club is for single players, pairs or teams of its players"), {}))
 
 
 def _check_category(category: Any, *, kind: str, tables: Any, errors: _Problems) -> None:
@@ -150,6 +153,10 @@ def _check_category(category: Any, *, kind: str, tables: Any, errors: _Problems)
         errors.append((gettext_noop("choose the event's category"), {}))
     elif kind == Tournament.Kind.PAIRS and tables is None:
         errors.append((gettext_noop("a pairs event is played at the club: give its tables"), {}))
+    elif kind == Tournament.Kind.CLUB_TEAMS and tables is None:
+        errors.append((gettext_noop("a team event of the club's players is played at the club: give its tables"), {}))
+    elif kind == Tournament.Kind.CLUB_TEAMS and category != Tournament.Category.GENERAL:
+        errors.append((gettext_noop("a team event is open to all: its category is open"), {}))
     elif kind == Tournament.Kind.PAIRS and category not in PAIRS_CATEGORIES:
         errors.append((gettext_noop("a pairs event is open or mixed pairs"), {}))
     elif kind != Tournament.Kind.PAIRS and category == Tournament.Category.MIXED:
@@ -228,6 +235,8 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
         raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
     if tournament.kind == Tournament.Kind.PAIRS:
         raise TournamentError("pairs", gettext_noop("in a pairs event the director enters each pair"))
+    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
+        raise TournamentError("teams", gettext_noop("in a team event the director enters each team"))
     players = [user, *(teammates or [])]
     _check_team(tournament, user=user, players=players)
     profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
@@ -303,6 +312,8 @@ def tournament_withdraw(*, user: Any, tournament_id: int) -> None:
 
 
 def min_entries(tournament: Tournament) -> int:
+    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
+        return max(MINIMUM_FIELD, LEAST_TEAMS)
     if is_drawn(tournament):
         return MINIMUM_FIELD
     return 3 if tournament.format == Tournament.Format.DOUBLE_ELIMINATION else 2

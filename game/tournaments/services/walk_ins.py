@@ -22,9 +22,10 @@ from django.utils.translation import gettext_noop
 
 from game.common.names import name_clean, register_key
 from game.models import ClubPlayer, Profile
-from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember
+from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentTeamPlayer
 from game.signals import tournament_finished
-from game.tournaments.categories import pair_name, partners_in
+from game.tournaments.categories import pair_name, partners_in, team_in
+from game.tournaments.pairing.team_games import TEAM_PLAYERS
 from game.tournaments.services.base import TournamentError, lock_tournament, require_manager
 
 WALK_IN_NAME = (1, 80)
@@ -70,6 +71,8 @@ def walk_in_entry_make(*, tournament: Tournament, name: str) -> TournamentEntry:
     and whether entries are open (a late entry is made after the draw); the name, its uniqueness in
     the event and the event's size are checked here."""
     name = name_clean(name or "")
+    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
+        return _team_enter(tournament, name)
     if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
         raise TournamentError(
             "bad_value",
@@ -125,6 +128,49 @@ def _pair_enter(tournament: Tournament, name: str) -> TournamentEntry:
             "bad_value", gettext_noop("the name is %(least)s to %(most)s characters"), {"least": 1, "most": 80}
         )
     return TournamentEntry.objects.create(tournament=tournament, name=full_name, player=first, partner=second)
+
+
+def _team_enter(tournament: Tournament, text: str) -> TournamentEntry:
+    """A team of a team event, typed "Team name: A, B, C" (3 or 4 players, KaisaKaavio's team): each
+    player the club's register player of that name (added if new), in the order typed; a team's name
+    and a player are each in one team of the event."""
+    team = team_in(text)
+    if team is None:
+        raise TournamentError(
+            "bad_value", gettext_noop("give a team as its name, a colon and its players: Cue Club: Anna, Ben, Cai")
+        )
+    name, names = team
+    if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
+        raise TournamentError(
+            "bad_value",
+            gettext_noop("the name is %(least)s to %(most)s characters"),
+            {"least": WALK_IN_NAME[0], "most": WALK_IN_NAME[1]},
+        )
+    if not TEAM_PLAYERS[0] <= len(names) <= TEAM_PLAYERS[1]:
+        raise TournamentError(
+            "bad_value",
+            gettext_noop("a team has %(least)s to %(most)s players"),
+            {"least": TEAM_PLAYERS[0], "most": TEAM_PLAYERS[1]},
+        )
+    entries = TournamentEntry.objects.filter(tournament=tournament)
+    taken = next((e for e in entries if register_key(e.name) == register_key(name)), None)
+    if taken is not None:
+        raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": taken.name})
+    if entries.count() >= tournament.max_entries:
+        raise TournamentError("full", gettext_noop("this tournament is full"))
+    players = [walk_in_player(club_id=tournament.club_id, name=n) for n in names]
+    if len({p.pk for p in players}) != len(players):
+        raise TournamentError("bad_value", gettext_noop("a team names each player once"))
+    playing = TournamentTeamPlayer.objects.filter(tournament=tournament, player__in=players).select_related("player")
+    first_taken = playing.first()
+    if first_taken is not None:
+        raise TournamentError(
+            "name_taken", gettext_noop("%(name)s already plays in another team"), {"name": first_taken.player.name}
+        )
+    entry = TournamentEntry.objects.create(tournament=tournament, name=name)
+    for position, player in enumerate(players):
+        TournamentTeamPlayer.objects.create(entry=entry, tournament=tournament, player=player, position=position)
+    return entry
 
 
 def is_walk_in(entry: TournamentEntry) -> bool:
