@@ -49,3 +49,9 @@ def result_entry_key() -> str:
     """A fresh key for one result form: the form's result is stored once under it, however often the
     phone sends it (game/tournaments/services/club.py result_key_seen)."""
     return secrets.token_urlsafe(18)
+
+
+@register.filter
+def players_of(rosters: dict[int, list[str]], entry_id: int) -> str:
+    """A team's players, in the team's order, joined by commas (selectors/team_games.py `team_players`)."""
+    return ", ".join(rosters.get(entry_id, ()))

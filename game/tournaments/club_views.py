@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
@@ -26,7 +26,13 @@ from django.views.decorators.http import require_POST
 
 from game.accounts.selectors import account_named
 from game.models import Club
-from game.models.tournaments import Tournament, TournamentEntry, TournamentEntryMember, TournamentPairing
+from game.models.tournaments import (
+    Tournament,
+    TournamentBout,
+    TournamentEntry,
+    TournamentEntryMember,
+    TournamentPairing,
+)
 from game.realtime import fanout as realtime
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.club import score_sheets, tables_view
@@ -49,6 +55,11 @@ from game.tournaments.services.club import (
 )
 from game.tournaments.services.kaavio import DEFAULT_TABLES, MOST_BYTES, kaavio_export, kaavio_import
 from game.tournaments.services.late_entries import tournament_late_enter
+from game.tournaments.services.team_games import (
+    tournament_bout_correct,
+    tournament_bout_enter,
+    tournament_bouts_draw_again,
+)
 from game.tournaments.values import TABLES_FIELD, Words, number_of
 from game.tournaments.views import refusal_words
 from game.tournaments.visibility import require_visible
@@ -225,6 +236,108 @@ def tournament_result(request: HttpRequest, tournament_id: int, pairing_id: int)
     return _answer(
         request, redirect("tournament_tables", tournament_id=tournament_id), stored=True, words=done_words, status=200
     )
+
+
+def _bout_result_of(request: HttpRequest, bout: TournamentBout) -> BoardResult:
+    """A team game's game's typed result, each score named by its player (as :func:`_result_of`)."""
+    scores = []
+    for side, player in (("first_score", bout.first_player), ("second_score", bout.second_player)):
+        field = Words(gettext_noop("the score of %(name)s"), {"name": player.name})
+        scores.append(number_of(request.POST.get(side), field=field))
+    return BoardResult(
+        first_score=scores[0],
+        second_score=scores[1],
+        ended=request.POST.get("ended", ""),
+        shootout_winner=_number(request.POST.get("shootout_winner")),
+    )
+
+
+@login_required
+@require_POST
+def tournament_bout_result(request: HttpRequest, tournament_id: int, bout_id: int) -> HttpResponse:
+    """Enter or correct a game of a team game, as :func:`tournament_result` a game's: a correction
+    that turns the team game and draws games again shows the warning step first."""
+    tournament = _club_event_or_404(tournament_id, request)
+    bout = (
+        TournamentBout.objects.filter(pk=bout_id, pairing__tournament=tournament)
+        .select_related("first_player", "second_player")
+        .first()
+    )
+    if bout is None:
+        if request.headers.get(FETCHED) == "fetch":
+            return JsonResponse({"stored": False, "words": gettext("there is no such game")}, status=404)
+        raise Http404("No such game")
+    correcting = bout.winner_side is not None
+    key = request.POST.get("entry_key", "")[:100]
+    done_words = _("The result is corrected.") if correcting else _("The result is in.")
+    try:
+        if result_key_seen(key=key, pairing_id=bout.pairing_id):
+            done_words = _("The result is in.")
+        elif correcting:
+            tournament_bout_correct(
+                user=request.user,
+                bout_id=bout.pk,
+                result=_bout_result_of(request, bout),
+                confirm=request.POST.get("confirm") == "1",
+                reason=request.POST.get("reason", "")[:400],
+            )
+        else:
+            tournament_bout_enter(user=request.user, bout_id=bout.pk, result=_bout_result_of(request, bout), key=key)
+    except TournamentError as error:
+        return _bout_refused(request, tournament, bout, error, key)
+    messages.success(request, done_words)
+    realtime.tournament_publish_sync(tournament_id)
+    return _answer(
+        request, redirect("tournament_tables", tournament_id=tournament_id), stored=True, words=done_words, status=200
+    )
+
+
+def _bout_refused(
+    request: HttpRequest, tournament: Tournament, bout: TournamentBout, error: TournamentError, key: str
+) -> HttpResponse:
+    """The refusal beside the game's form (what was typed kept), or the correction's warning step."""
+    words = refusal_words(error)
+    if error.forbidden:
+        page = _forbidden(request, words, f"/tournaments/{tournament.pk}/")
+        return _answer(request, page, stored=False, words=words, status=403)
+    typed = {
+        "first_score": request.POST.get("first_score", "")[:24],
+        "second_score": request.POST.get("second_score", "")[:24],
+        "ended": request.POST.get("ended", ""),
+    }
+    if error.code == "confirm_redraw":
+        pending = {
+            **typed,
+            "pairing": bout.pairing_id,
+            "action": reverse("tournament_bout_result", args=(tournament.pk, bout.pk)),
+            "shootout_winner": request.POST.get("shootout_winner", ""),
+            "reason": request.POST.get("reason", "")[:300],
+            "entry_key": key,
+            "warning": error.lines(gettext)[0],
+            "games": error.lines(gettext)[1:],
+        }
+        page = render(request, T + "tables.html", _tables_context(request, tournament, confirm=pending))
+        return _answer(request, page, stored=False, words=words, status=409)
+    failed = {**typed, "bout": bout.pk, "shootout_winner": _number(request.POST.get("shootout_winner")), "error": words}
+    page = render(request, T + "tables.html", _tables_context(request, tournament, failed=failed), status=400)
+    return _answer(request, page, stored=False, words=words, status=400)
+
+
+@login_required
+@require_POST
+def tournament_bouts_again(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    """The director draws a team game's pairings again, until one of its games is played."""
+    tournament = _club_event_or_404(tournament_id, request)
+    try:
+        tournament_bouts_draw_again(user=request.user, pairing_id=pairing_id)
+    except TournamentError as error:
+        if error.forbidden:
+            return _forbidden(request, refusal_words(error), f"/tournaments/{tournament_id}/")
+        messages.error(request, refusal_words(error))
+    else:
+        messages.success(request, _("The team game's pairings are drawn again."))
+        realtime.tournament_publish_sync(tournament.pk)
+    return redirect("tournament_tables", tournament_id=tournament_id)
 
 
 def _act(request: HttpRequest, tournament_id: int, action: Any, success: Any) -> HttpResponse:
@@ -414,6 +527,16 @@ urlpatterns: list[URLPattern] = [
     path("tournaments/<int:tournament_id>/delete/", tournament_delete_page, name="tournament_delete"),
     path("tournaments/<int:tournament_id>/kaisakaavio.xml", tournament_kaavio_export, name="tournament_kaavio_export"),
     path("tournaments/<int:tournament_id>/walk-in/", tournament_walk_in, name="tournament_walk_in"),
+    path(
+        "tournaments/<int:tournament_id>/bouts/<int:bout_id>/result/",
+        tournament_bout_result,
+        name="tournament_bout_result",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/pairings/<int:pairing_id>/draw-again/",
+        tournament_bouts_again,
+        name="tournament_bouts_draw_again",
+    ),
     path("tournaments/<int:tournament_id>/late-entry/", tournament_late_entry, name="tournament_late_entry"),
     path("tournaments/<int:tournament_id>/walk-in/join/", tournament_walk_in_join, name="tournament_walk_in_join"),
     path(

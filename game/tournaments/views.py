@@ -36,6 +36,7 @@ from game.tournaments.selectors.bracket import bracket_layout
 from game.tournaments.selectors.club import tables_view, walk_ins
 from game.tournaments.selectors.draw import late_entries_open
 from game.tournaments.selectors.fixes import fix_log
+from game.tournaments.selectors.team_games import team_players
 from game.tournaments.services.base import is_manager
 from game.tournaments.values import number_of
 from game.tournaments.visibility import require_visible
@@ -177,6 +178,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "tournament": tournament,
         "summary": selectors.tournament_summary(tournament=tournament),
         "entries": selectors.entries_in_seed_order(tournament=tournament),
+        "team_players": team_players(tournament=tournament),
         "rated_entries": selectors.rated_entries(tournament=tournament),
         "standings": selectors.standings(tournament=tournament),
         "rounds": rounds,

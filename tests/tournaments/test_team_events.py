@@ -96,7 +96,9 @@ def test_team_event_draws_pairings() -> None:
             second=pairing.second_id,
             again=0,
         )
-        assert [(b.first_player_id, b.second_player_id) for b in bouts] == list(bouts_draw(rosters[0], rosters[1], seed))
+        assert [(b.first_player_id, b.second_player_id) for b in bouts] == list(
+            bouts_draw(rosters[0], rosters[1], seed)
+        )
 
 
 def test_team_game_decided_by_its_three_games() -> None:
@@ -246,7 +248,13 @@ def test_team_event_pages_say_the_pairings(client: Client) -> None:
     assert response.status_code in (200, 302)
     bout.refresh_from_db()
     assert bout.winner_side == 0 and (bout.first_score, bout.second_score) == (60, 31)
-    response = client.post(f"/tournaments/{tournament.pk}/pairings/{pairing.pk}/draw-again/")
-    assert response.status_code in (200, 302)
-    refused = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
-    assert "Pelatut" in refused or bout.first_player.name in refused
+    kept = list(TournamentBout.objects.filter(pairing=pairing).values_list("pk", flat=True))
+    response = client.post(f"/tournaments/{tournament.pk}/pairings/{pairing.pk}/draw-again/", HTTP_ACCEPT_LANGUAGE="fi")
+    assert response.status_code == 302  # refused: a game is played, its pairings stay
+    assert list(TournamentBout.objects.filter(pairing=pairing).values_list("pk", flat=True)) == kept
+    refused = client.get(f"/tournaments/{tournament.pk}/tables/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    assert "sen pelipareja ei voi enää arpoa" in refused
+    assert "Peliparit arvottu kilpailun arvontanumerosta" in refused
+    page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert ", ".join(TEAMS["Lahti"]) in page  # each team with its players
+    assert "Пары определены жребием" in page

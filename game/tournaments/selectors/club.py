@@ -10,13 +10,21 @@ from django.db.models import F
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.hooks import HOOKS
 from game.tournaments.selectors.draw import drawn_pairings, ready_pairings
+from game.tournaments.selectors.team_games import team_games
 from game.tournaments.selectors.tournaments import pairing_score_line, result_marks, tournament_summary
 
 
-def _game(pairing: TournamentPairing, names: dict[int, str], handicaps: dict[int, int] | None = None) -> dict[str, Any]:
+def _game(
+    pairing: TournamentPairing,
+    names: dict[int, str],
+    handicaps: dict[int, int] | None = None,
+    teams: dict[int, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     done = pairing.status == TournamentPairing.Status.DONE
     starts = handicaps or {}
     return {
+        # A team game's three games and how its pairings were drawn (selectors/team_games.py).
+        "team": (teams or {}).get(pairing.pk),
         "id": pairing.pk,
         "round": pairing.round.number,
         "table": pairing.table,
@@ -52,8 +60,9 @@ def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
     handicaps = entry_handicaps(tournament=tournament)
     pairings = drawn_pairings(tournament=tournament)
+    teams = team_games(tournament=tournament)
     playing = [p for p in pairings if p.status == TournamentPairing.Status.PLAYING]
-    on_table = {p.table: _game(p, names, handicaps) for p in playing if p.table is not None}
+    on_table = {p.table: _game(p, names, handicaps, teams) for p in playing if p.table is not None}
     # The games scored at the tables (game/realgames, through its hook): their live score, run and clock.
     real = HOOKS.real_games(pairing_ids=[game["id"] for game in on_table.values()]) if on_table else {}
     return {
@@ -61,9 +70,11 @@ def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
             {"number": n, "game": game, "real": real.get(game["id"]) if game else None}
             for n, game in ((n, on_table.get(n)) for n in range(1, tournament.tables + 1))
         ],
-        "waiting": [_game(p, names, handicaps) for p in ready_pairings(tournament=tournament, pairings=pairings)],
+        "waiting": [
+            _game(p, names, handicaps, teams) for p in ready_pairings(tournament=tournament, pairings=pairings)
+        ],
         "results": [
-            _game(p, names, handicaps) for p in reversed(pairings) if p.status == TournamentPairing.Status.DONE
+            _game(p, names, handicaps, teams) for p in reversed(pairings) if p.status == TournamentPairing.Status.DONE
         ],
     }
 

@@ -26,6 +26,13 @@ def _line(record: dict[str, Any], first: int, names: dict[int, str]) -> str:
     return line
 
 
+def _of_game(record: dict[str, Any], line: str) -> str:
+    """A team game's game (its number kept in the record) named before its result."""
+    if "game" not in record:
+        return line
+    return gettext("game %(number)s: %(score)s") % {"number": record["game"], "score": line}
+
+
 def fix_log(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The tournament's fixes, oldest first (see the module's docstring)."""
     names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
@@ -41,8 +48,8 @@ def fix_log(*, tournament: Tournament) -> list[dict[str, Any]]:
             "first": names.get(fix.pairing.first_id, "?"),
             "second": names.get(fix.pairing.second_id or 0, "?"),
             "round": fix.pairing.round.number,
-            "before": _line(fix.before, fix.pairing.first_id, names),
-            "after": _line(fix.after, fix.pairing.first_id, names),
+            "before": _of_game(fix.before, _line(fix.before, fix.pairing.first_id, names)),
+            "after": _of_game(fix.after, _line(fix.after, fix.pairing.first_id, names)),
             "reason": fix.reason,
         }
         for fix in fixes

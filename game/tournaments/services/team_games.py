@@ -99,10 +99,12 @@ def _decide_team_game(tournament: Tournament, pairing: TournamentPairing, score:
     )
 
 
-def _record(bout: TournamentBout) -> dict[str, Any]:
+def _record(bout: TournamentBout, pairing: TournamentPairing) -> dict[str, Any]:
+    """What the correction log keeps of a game: its number, the team whose player won, the scores."""
+    winner = None if bout.winner_side is None else (pairing.first_id, pairing.second_id)[bout.winner_side]
     return {
         "game": bout.index + 1,
-        "winner": bout.winner_side,
+        "winner": winner,
         "how": bout.result_code,
         "scores": [bout.first_score, bout.second_score],
     }
@@ -147,12 +149,12 @@ def tournament_bout_correct(
     if bout.winner_side is None:
         raise TournamentError("not_finished", gettext_noop("this game has no result yet: enter it instead"))
     side = bout_winner_side(tournament=tournament, bout=bout, result=result)
-    before = _record(bout)
+    before = _record(bout, pairing)
     if pairing.status != TournamentPairing.Status.DONE:
         why = correction_reason(reason)
         _store(bout, side, result)
         TournamentResultFix.objects.create(
-            pairing=pairing, fixed_by=user, reason=why, before=before, after=_record(bout)
+            pairing=pairing, fixed_by=user, reason=why, before=before, after=_record(bout, pairing)
         )
         return []
     winners = [b.winner_side if b.pk != bout.pk else side for b in _bouts(pairing)]
@@ -162,7 +164,7 @@ def tournament_bout_correct(
     def decide() -> dict[str, Any]:
         _store(bout, side, result)
         _decide_team_game(tournament, pairing, score)
-        return _record(bout)
+        return _record(bout, pairing)
 
     winner = (pairing.first_id, pairing.second_id)[score.winner]
     correction = Correction(
