@@ -199,7 +199,7 @@ def _root(raw: bytes) -> ET.Element:
         ) from error
 
 
-def parse(data: bytes | str) -> KaavioFile:
+def parse(data: bytes | str, *, teams: bool = False) -> KaavioFile:
     """The file's event; a TournamentError with the reason if it is not one (KaavioError for its
     shape, values' refusal for a number that is not one). Read as the program reads it: a setting
     the file leaves out is the program's default, a participant without a name is no participant
@@ -217,7 +217,7 @@ def parse(data: bytes | str) -> KaavioFile:
             gettext_noop("unknown format %(format)s (KaavioTyyppi); known: %(known)s"),
             {"format": values.shown(kind), "known": ", ".join(FORMATS)},
         )
-    _refuse_what_kaiza_cannot_hold(root, fields)
+    _refuse_what_kaiza_cannot_hold(root, fields, teams=teams)
     participants = tuple(
         _participant(node) for node in root.iterfind("Osallistujat/Pelaaja") if node.get("Nimi", "") != ""
     )
@@ -229,7 +229,9 @@ def parse(data: bytes | str) -> KaavioFile:
     target = target_of(fields)
     games = tuple(_game(node, number, target) for number, node in enumerate(root.iterfind("Pelit/Peli"), start=1))
     late = fields.get("Sijoittaminen") == CHAMPIONSHIP_SEEDING
-    _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup", late=late)
+    # A team event's games are its players': their losses are the teams' (kaisakaavio_teams.py).
+    team = teams and any(p.extra and dict(p.extra).get("Joukkue") for p in participants)
+    _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup", late=late, losses=not team)
     return KaavioFile(
         name=fields.get("Nimi", ""),
         format=kind,
@@ -245,10 +247,11 @@ def parse(data: bytes | str) -> KaavioFile:
     )
 
 
-def _refuse_what_kaiza_cannot_hold(root: ET.Element, fields: dict[str, str]) -> None:
-    """Events the program runs that are no double-loss event of single players at one place: one
-    not drawn yet (no games; its participants have no place in a draw list), a team event (its draw
-    is of teams), one played at several places (drawn place by place until the draws are joined)."""
+def _refuse_what_kaiza_cannot_hold(root: ET.Element, fields: dict[str, str], *, teams: bool) -> None:
+    """Events the program runs that are no double-loss event at one place: one not drawn yet (no
+    games; its participants have no place in a draw list), one played at several places (drawn place
+    by place until the draws are joined), and unless the reader takes `teams` (the import does:
+    kaisakaavio_teams.py reads the draw of teams), a team event, whose games are not its draw's."""
     if root.find("Pelit/Peli") is None:
         raise KaavioError(
             gettext_noop(
@@ -257,9 +260,12 @@ def _refuse_what_kaiza_cannot_hold(root: ET.Element, fields: dict[str, str]) -> 
             )
         )
     series = choice(fields, "KilpaSarja", SERIES)
-    if series == TEAM_EVENT:
+    if series == TEAM_EVENT and not teams:
         raise KaavioError(
-            gettext_noop("a team event (KilpaSarja Joukkuekilpailu) is drawn by teams, which Kaiza does not do")
+            gettext_noop(
+                "a team event (KilpaSarja Joukkuekilpailu) is drawn by teams, not by its players' games: "
+                "import it instead"
+            )
         )
     places = [s for s in root.iterfind("PeliPaikat/Sali") if s.get("Nimi", "") or s.get("Lyhenne", "")]
     if len(places) > 1:
@@ -336,11 +342,14 @@ def _runs(node: ET.Element, number: int, tags: tuple[str, str], target: int) -> 
     return longest, second
 
 
-def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool, late: bool = False) -> None:
+def _check_games(
+    games: tuple[FileGame, ...], ids: set[int], *, cup: bool, late: bool = False, losses: bool = True
+) -> None:
     """Players named are participants, two different ones; a game with an empty seat is a cup game
     (round 3 on) or, in a championship (`late`), a seed's walk-over in rounds 1-2 (the draw checks
-    whose); outside the cup (which may seat a player with two opening losses) no third loss."""
-    losses = dict.fromkeys(ids, 0)
+    whose); outside the cup (which may seat a player with two opening losses) no third loss, when the
+    players' `losses` count (not in a team event)."""
+    lost = dict.fromkeys(ids, 0)
     for number, game in enumerate(games, start=1):
         for player in (game.first_id, game.second_id):
             if player is not None and player not in ids:
@@ -357,8 +366,8 @@ def _check_games(games: tuple[FileGame, ...], ids: set[int], *, cup: bool, late:
             )
         if game.played:
             loser = game.second_id if game.winner == 1 else game.first_id
-            losses[loser] += 1
-            if losses[loser] > 2 and not cup:
+            lost[loser] += 1
+            if lost[loser] > 2 and not cup and losses:
                 raise KaavioError(
                     gettext_noop("player %(id)s has a third loss in game %(game)s of a double-loss event"),
                     {"game": number, "id": loser},

@@ -229,7 +229,10 @@ REFUSED = {
         "game 1's Pisteet1 marks its player both the winner (v) and the loser (h)",
     ),
     "not drawn yet": ((("<Pelit>", "<Pelit><!--"), ("</Pelit>", "--></Pelit>")), "the event is not drawn yet"),
-    "a team event": ((("<KilpaSarja>Yleinen<", "<KilpaSarja>Joukkuekilpailu<"),), "a team event"),
+    "a team event of players without teams": (
+        (("<KilpaSarja>Yleinen<", "<KilpaSarja>Joukkuekilpailu<"),),
+        "has no team (Joukkue)",
+    ),
     "two places": (
         (("</Osallistujat>", '</Osallistujat><PeliPaikat><Sali Nimi="A" /><Sali Nimi="B" /></PeliPaikat>'),),
         "the event is played at 2 places (PeliPaikat)",

@@ -5,6 +5,7 @@ won once all three are played; corrections as any correction at the club."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +21,11 @@ from game.models.tournaments import (
     TournamentResultFix,
     TournamentTeamPlayer,
 )
+from game.tournaments.kaisakaavio import KaavioFile, parse
 from game.tournaments.pairing.team_games import bouts_draw, bouts_seed
 from game.tournaments.services import TournamentError, tournament_close_entries, tournament_create
 from game.tournaments.services.club import AT_TARGET, BoardResult, tournament_result_enter
+from game.tournaments.services.kaavio import kaavio_import
 from game.tournaments.services.team_games import (
     tournament_bout_correct,
     tournament_bout_enter,
@@ -258,3 +261,105 @@ def test_team_event_pages_say_the_pairings(client: Client) -> None:
     page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert ", ".join(TEAMS["Lahti"]) in page  # each team with its players
     assert "Пары определены жребием" in page
+
+
+#: A team event as the program saves it: the program's own draw of 9 participants (tupla-9-t3.xml,
+#: made by the oracle) with each participant a team of 3 players (Oulu of 4), each game three games
+#: between their players whose winners agree with the team game's, the last team game being played
+#: (one of its games played, two running).
+TEAMS_FILE = Path(__file__).parent / "fixtures" / "kaisakaavio" / "teams-9-t3.xml"
+
+
+def _players(kaavio: KaavioFile) -> list[tuple[int, str, str, str]]:
+    return [(p.id, p.name, dict(p.extra)["Joukkue"], dict(p.extra)["JoukkueId"]) for p in kaavio.participants]
+
+
+def _games(kaavio: KaavioFile) -> list[tuple[Any, ...]]:
+    return [
+        (
+            g.round,
+            g.first_round,
+            g.second_round,
+            g.first_id,
+            g.second_id,
+            g.first_points,
+            g.second_points,
+            g.winner,
+            g.state,
+            dict(g.extra).get("Poyta"),
+            dict(g.extra).get("JoukkueParitArvottu"),
+        )
+        for g in kaavio.games
+    ]
+
+
+def test_team_event_file_round_trip(client: Client) -> None:
+    """A KaisaKaavio team file imports as a team event (teams of register players, each team game
+    with its three games and results, the played team games decided by games won) and exports the
+    same: the players with their teams and the teams' ids, every game with its players, points,
+    winner, state and table."""
+    director = make_player("Team File Director")
+    club = make_club("Team File Club", director)
+    data = TEAMS_FILE.read_bytes()
+    tournament = kaavio_import(user=director, club=club, data=data, tables=3).tournament
+    assert tournament.kind == Tournament.Kind.CLUB_TEAMS
+    original = parse(data, teams=True)
+    entries = {e.name: e for e in TournamentEntry.objects.filter(tournament=tournament)}
+    assert len(entries) == 9
+    oulu = TournamentTeamPlayer.objects.filter(entry=entries["Oulu"]).order_by("position").select_related("player")
+    assert [r.player.name for r in oulu] == ["Aapo Oulu", "Bertta Oulu", "Cecilia Oulu", "Daniel Oulu"]
+    assert oulu[0].player.home_club == "Oulun BS"
+    pairings = list(TournamentPairing.objects.filter(tournament=tournament).order_by("index"))
+    assert len(pairings) == 17
+    assert all(TournamentBout.objects.filter(pairing=p).count() == 3 for p in pairings)
+    first = pairings[0]  # Kotka – Lahti, won by Lahti: its games 1-2 for Lahti
+    assert first.second is not None
+    assert (first.first.name, first.second.name, first.winner_id) == ("Kotka", "Lahti", entries["Lahti"].pk)
+    assert (first.first_score, first.second_score) == (1, 2)
+    last = pairings[-1]
+    assert last.status == TournamentPairing.Status.PLAYING
+    assert TournamentBout.objects.filter(pairing=last, winner_side__isnull=False).count() == 1
+    client.force_login(director)
+    written = client.get(f"/tournaments/{tournament.pk}/kaisakaavio.xml").content
+    again = parse(written, teams=True)
+    assert dict(again.other_fields)["KilpaSarja"] == "Joukkuekilpailu"
+    assert _players(again) == _players(original)
+    assert _games(again) == _games(original)
+
+
+def _team_variant(old: str, new: str) -> bytes:
+    text = TEAMS_FILE.read_text(encoding="utf-8")
+    assert old in text
+    return text.replace(old, new, 1).encode()
+
+
+BAD_TEAM_FILES = {
+    "a player without a team": (
+        'Nimi="Aapo Kotka" Seura="Kotkan BS" Joukkue="Kotka"',
+        'Nimi="Aapo Kotka" Seura="Kotkan BS"',
+        "player 'Aapo Kotka' has no team (Joukkue)",
+    ),
+    "a team not drawn": ('Joukkue="Kotka" JoukkueId="1" Id="1"', 'Joukkue="Kotka" Id="1"', "has no id in the draw"),
+    "a team of five": (
+        '<Pelaaja Nimi="Aapo Lahti"',
+        '<Pelaaja Nimi="Eeva Oulu" Joukkue="Oulu" JoukkueId="3" Id="99" /><Pelaaja Nimi="Aapo Lahti"',
+        "team 'Oulu' has 5 players: a team has 3 to 4",
+    ),
+    "a team game of two games": (
+        'PelaajaId1="1" PelaajaId2="5" Pisteet1="10"',
+        'PelaajaId1="1" PelaajaId2="7" Pisteet1="10"',
+        "games: a team game is 3",
+    ),
+    "a player twice in a team game": ('PelaajaId1="2" PelaajaId2="6"', 'PelaajaId1="1" PelaajaId2="6"', "plays twice"),
+}
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), BAD_TEAM_FILES.values(), ids=BAD_TEAM_FILES.keys())
+def test_team_event_bad_file_stores_nothing(old: str, new: str, reason: str) -> None:
+    director = make_player("Team Bad File")
+    club = make_club("Team Bad File Club", director)
+    with pytest.raises(TournamentError) as refused:
+        kaavio_import(user=director, club=club, data=_team_variant(old, new), tables=3)
+    assert refused.value.code == "bad_file" and reason in refused.value.message, refused.value.message
+    assert not Tournament.objects.exists() and not TournamentEntry.objects.exists()
+    assert not TournamentTeamPlayer.objects.exists() and not ClubPlayer.objects.filter(club=club).exists()

@@ -54,10 +54,12 @@ from game.matches.clock_presets import EventClock, event_clock_of, event_clock_p
 from game.models import Club, ClubPlayer
 from game.models.tournaments import (
     Tournament,
+    TournamentBout,
     TournamentEntry,
     TournamentEntryMember,
     TournamentPairing,
     TournamentRound,
+    TournamentTeamPlayer,
 )
 from game.tournaments import values
 from game.tournaments.categories import CATEGORY_OF_SERIES, is_pairs_file, partners_of, series_of
@@ -74,6 +76,15 @@ from game.tournaments.kaisakaavio import (
     parse,
     write,
 )
+from game.tournaments.kaisakaavio_teams import (
+    PAIRS_DRAWN,
+    TEAM,
+    TEAM_ID,
+    TEAM_SERIES,
+    TeamFile,
+    is_team_file,
+    team_file,
+)
 from game.tournaments.kaisakaavio_values import GAMES, NOT_STARTED, PLAYED, RUNNING, choice, decimal_number
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished, listing_order
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, MINIMUM_FIELD
@@ -81,6 +92,7 @@ from game.tournaments.pairing.draw_seeding import MOST_SEEDS
 from game.tournaments.pairing.results import decided
 from game.tournaments.selectors.draw import draw_list, draw_state, drawn_pairings, is_drawn, seeds_placed
 from game.tournaments.services.base import TournamentError, require_manager
+from game.tournaments.services.club import AT_TARGET
 from game.tournaments.services.draw import draw_rounds_settle, draw_searched_now
 from game.tournaments.services.kaavio_checks import ended_of, file_error, results_checked, seeds_marked, tables_of
 from game.tournaments.services.play import draw_advance, tournament_finish
@@ -213,16 +225,31 @@ def file_draw(kaavio: KaavioFile) -> list[tuple[int, Game]]:
     return games
 
 
-def _check(kaavio: KaavioFile, clock: EventClock) -> None:
-    """Everything Kaiza refuses in a parsed file, before a row is written."""
+def _check(kaavio: KaavioFile, clock: EventClock, *, games: KaavioFile | None = None) -> None:
+    """Everything Kaiza refuses in a parsed file, before a row is written. A team event's: `kaavio` its
+    draw of teams, `games` the file itself (its players' names and games' results checked)."""
+    if games is not None:
+        _names_checked(games.participants)
     count = len(kaavio.participants)
     if not max(MINIMUM_FIELD, ENTRIES_RANGE[0]) <= count <= ENTRIES_RANGE[1]:
         raise file_error(
             gettext_noop("a drawn event has %(least)s to %(most)s participants, this one %(count)s"),
             {"least": MINIMUM_FIELD, "most": ENTRIES_RANGE[1], "count": count},
         )
+    _names_checked(kaavio.participants)
+    handicaps_of(kaavio)
+    results_checked(games or kaavio, clock.target_score)
+    drawn = file_draw(kaavio)
+    try:
+        DrawState(kaavio.event(), tuple(game for _, game in drawn))
+    except DrawError as error:
+        raise _broken(kaavio, error, {p.id: p.name for p in kaavio.participants}) from error
+
+
+def _names_checked(participants: tuple[Participant, ...]) -> None:
+    """Each participant's name 1 to 80 characters, no two one name to the club's register."""
     seen: set[str] = set()
-    for participant in kaavio.participants:
+    for participant in participants:
         name = name_clean(participant.name)
         if not 1 <= len(name) <= NAME_LENGTH:
             raise file_error(
@@ -232,13 +259,6 @@ def _check(kaavio: KaavioFile, clock: EventClock) -> None:
         if register_key(name) in seen:  # one name to the club's register: one person
             raise file_error(gettext_noop("two participants are named %(name)s"), {"name": shown(name)})
         seen.add(register_key(name))
-    handicaps_of(kaavio)
-    results_checked(kaavio, clock.target_score)
-    drawn = file_draw(kaavio)
-    try:
-        DrawState(kaavio.event(), tuple(game for _, game in drawn))
-    except DrawError as error:
-        raise _broken(kaavio, error, {p.id: p.name for p in kaavio.participants}) from error
 
 
 def _broken(kaavio: KaavioFile, error: DrawError, names: dict[int, str]) -> TournamentError:
@@ -368,6 +388,8 @@ def entrants_of(kaavio: KaavioFile) -> tuple[str, str]:
     """The file's event's entrants (Tournament.Kind: singles or pairs) and category, from its
     `KilpaSarja` (categories.py reads a file saved before the program had the setting)."""
     series = dict(kaavio.other_fields).get("KilpaSarja") or None
+    if is_team_file(kaavio):
+        return Tournament.Kind.CLUB_TEAMS, Tournament.Category.GENERAL
     listed = ({"Nimi": p.name, **dict(p.extra)} for p in kaavio.participants)
     pairs = is_pairs_file(series, kaavio.name, listed)
     kind = Tournament.Kind.PAIRS if pairs else Tournament.Kind.SINGLES
@@ -395,11 +417,28 @@ def _pair_walk_in(tournament: Tournament, participant: Participant, handicap: in
     return entry
 
 
-def _entries(tournament: Tournament, kaavio: KaavioFile, *, cup: bool) -> dict[int, TournamentEntry]:
-    """The file's participants as the event's entries (walk-ins, or pairs of walk-ins) by their
+def _team_walk_ins(tournament: Tournament, team: Participant, players: tuple[Participant, ...]) -> TournamentEntry:
+    """A team of the file under its name, its players the club's register players of their names
+    (each with the file's club, `Seura`), in their ids' order."""
+    entry = TournamentEntry.objects.create(tournament=tournament, name=name_clean(team.name))
+    for position, participant in enumerate(players):
+        player = walk_in_player(club_id=tournament.club_id, name=participant.name)
+        club = name_clean(participant.club)[:CLUB_LENGTH]
+        if club:
+            ClubPlayer.objects.filter(pk=player.pk).update(home_club=club)
+        TournamentTeamPlayer.objects.create(entry=entry, tournament=tournament, player=player, position=position)
+    return entry
+
+
+def _entries(
+    tournament: Tournament, kaavio: KaavioFile, *, cup: bool, team: TeamFile | None = None
+) -> dict[int, TournamentEntry]:
+    """The file's participants as the event's entries (walk-ins, pairs or teams of walk-ins) by their
     file ids, seeded so that Kaiza's draw list is the file's, with a cup's lots."""
     handicaps = handicaps_of(kaavio)
-    if tournament.kind == Tournament.Kind.PAIRS:
+    if team is not None:
+        entry_of = {p.id: _team_walk_ins(tournament, p, team.players[p.id]) for p in kaavio.participants}
+    elif tournament.kind == Tournament.Kind.PAIRS:
         entry_of = {p.id: _pair_walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
     else:
         entry_of = {p.id: _walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
@@ -424,14 +463,18 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     try:
         if len(data) > MOST_BYTES:
             raise file_error(gettext_noop("the file is larger than %(most)s MB"), {"most": MOST_BYTES // 1_000_000})
-        kaavio = parse(data)
+        kaavio = parse(data, teams=True)
+        team = team_file(kaavio) if is_team_file(kaavio) else None
+        games = kaavio
+        if team is not None:  # the draw is of teams; the file's games are their players'
+            kaavio = team.teams
         clock = _clock(kaavio)
-        _check(kaavio, clock)
+        _check(kaavio, clock, games=games if team is not None else None)
         kept = kept_of(kaavio, tables=tables, zone=club.zone)
     except TournamentError as error:
         raise _refused(error) from error
     kind, knockout_from = _format_of(kaavio)
-    entrants, category = entrants_of(kaavio)
+    entrants, category = entrants_of(games)
     name = name_clean(kaavio.name)[:80]
     name = name if len(name) >= 3 else FALLBACK_NAME
     digest = hashlib.sha256(data).hexdigest()
@@ -462,7 +505,8 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         created_by=user,
         started_at=timezone.now(),
     )
-    entry_of = _entries(tournament, kaavio, cup=kind == Format.TWO_ROUNDS_THEN_CUP)
+    entry_of = _entries(tournament, kaavio, cup=kind == Format.TWO_ROUNDS_THEN_CUP, team=team)
+    player_of = _team_players_of(tournament, team)
     rounds: dict[int, TournamentRound] = {}
     for index, (place, drawn) in enumerate(file_draw(kaavio)):
         game = kaavio.games[place]
@@ -492,7 +536,11 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
             pairing.result_code = ended_of(game, clock.target_score) if second is not None else ""
             pairing.finished_at = timezone.now()
         _runs_kept(pairing, game, drawn)
+        if team is not None:
+            pairing.result_code = AT_TARGET if pairing.status == TournamentPairing.Status.DONE else ""
         pairing.save()
+        if team is not None:
+            _bouts_kept(pairing, team.bouts[place], player_of, clock.target_score)
     try:
         state = draw_state(tournament=tournament)  # the rows read back are the file's draw
     except DrawError as error:
@@ -505,6 +553,47 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     else:
         draw_advance(tournament, game_now())  # the unplayed games get tables, the draw goes on
     return Imported(tournament, kept.ignored)
+
+
+def _team_players_of(tournament: Tournament, team: TeamFile | None) -> dict[int, int]:
+    """The register player (id) of each player of a team file, by the player's file id."""
+    if team is None:
+        return {}
+    rows = TournamentTeamPlayer.objects.filter(tournament=tournament).order_by("entry_id", "position")
+    by_entry: dict[int, list[int]] = {}
+    for entry_id, player_id in rows.values_list("entry_id", "player_id"):
+        by_entry.setdefault(entry_id, []).append(player_id)
+    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("name", "pk"))
+    player_of: dict[int, int] = {}
+    for team_id, players in team.players.items():
+        team_name = next(p.name for p in team.teams.participants if p.id == team_id)
+        for participant, player_id in zip(players, by_entry[names[name_clean(team_name)]], strict=True):
+            player_of[participant.id] = player_id
+    return player_of
+
+
+def _bouts_kept(
+    pairing: TournamentPairing, bouts: tuple[FileGame, ...], player_of: dict[int, int], target: int
+) -> None:
+    """A team game's three games as the file has them, with their results; its pairings drawn again
+    (`JoukkueParitArvottu`) before any was begun is kept as one draw again."""
+    begun = any(b.state in (RUNNING, PLAYED) for b in bouts)
+    again = int(not begun and any(dict(b.extra).get(PAIRS_DRAWN, "").lower() == "true" for b in bouts))
+    for index, bout in enumerate(bouts):
+        assert bout.first_id is not None and bout.second_id is not None
+        row = TournamentBout(
+            pairing=pairing,
+            index=index,
+            first_player_id=player_of[bout.first_id],
+            second_player_id=player_of[bout.second_id],
+            drawn_again=again,
+        )
+        if bout.played:
+            row.winner_side = 0 if bout.winner == 1 else 1
+            row.first_score, row.second_score = bout.first_points or 0, bout.second_points or 0
+            row.result_code = ended_of(bout, target)
+            row.finished_at = timezone.now()
+        row.save()
 
 
 def _runs_kept(pairing: TournamentPairing, game: FileGame, drawn: Game) -> None:
@@ -543,6 +632,20 @@ def kaavio_export(*, tournament: Tournament) -> str:
         _file_game(pairings[index], state.games[index], file_id=file_id, zone=zone)
         for index in listing_order(state)  # the program's list order
     ]
+    participants = tuple(
+        Participant(
+            id=file_id[e],
+            name=names[e],
+            club=clubs[e],
+            seeded=str(seeds[e]) if 1 <= seeds[e] <= marked else "",
+            handicap=handicaps[e],
+            extra=partners.get(e, ()),
+        )
+        for e in state.event.entrants
+    )
+    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
+        order = [pairings[index] for index in listing_order(state)]
+        participants, games = _team_file_parts(tournament, state.event.entrants, file_id, order, games, zone)
     return write(
         KaavioFile(
             name=tournament.name,
@@ -550,20 +653,66 @@ def kaavio_export(*, tournament: Tournament) -> str:
             game_minutes=clock.game_minutes,
             shootout_visits=clock.shootout_visits,
             target=clock.target_score,
-            participants=tuple(
-                Participant(
-                    id=file_id[e],
-                    name=names[e],
-                    club=clubs[e],
-                    seeded=str(seeds[e]) if 1 <= seeds[e] <= marked else "",
-                    handicap=handicaps[e],
-                    extra=partners.get(e, ()),
-                )
-                for e in state.event.entrants
-            ),
+            participants=participants,
             games=tuple(games),
             other_fields=_file_settings(tournament, seeding=_seeding(championship, marked)),
         )
+    )
+
+
+def _team_file_parts(
+    tournament: Tournament,
+    teams: tuple[int, ...],
+    file_id: dict[int, int],
+    order: list[TournamentPairing],
+    team_games: list[FileGame],
+    zone: ZoneInfo,
+) -> tuple[tuple[Participant, ...], list[FileGame]]:
+    """A team event as the program saves it (kaisakaavio_teams.py): its players, team by team in the
+    draw's order, each with its team's name and id in the draw; and each team game's three games in
+    the team game's place, with the team game's rounds and table."""
+    names = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "name"))
+    rows = TournamentTeamPlayer.objects.filter(tournament=tournament).select_related("player")
+    by_team: dict[int, list[Any]] = {}
+    for row in rows.order_by("entry_id", "position", "pk"):
+        by_team.setdefault(row.entry_id, []).append(row.player)
+    player_id: dict[int, int] = {}
+    participants: list[Participant] = []
+    for team in teams:
+        for player in by_team.get(team, []):
+            player_id[player.pk] = len(player_id) + 1
+            extra = ((TEAM, names[team]), (TEAM_ID, str(file_id[team])))
+            participants.append(
+                Participant(id=player_id[player.pk], name=player.name, club=player.home_club, extra=extra)
+            )
+    games: list[FileGame] = []
+    for pairing, team_game in zip(order, team_games, strict=True):
+        for bout in TournamentBout.objects.filter(pairing=pairing).order_by("index"):
+            games.append(_bout_file_game(bout, team_game, player_id, zone))
+    return tuple(participants), games
+
+
+def _bout_file_game(bout: TournamentBout, team_game: FileGame, player_id: dict[int, int], zone: ZoneInfo) -> FileGame:
+    """One game of a team game in the file: the team game's rounds and table, its players, its points
+    and the winner's `v` once played, and whether its pairings are drawn (`JoukkueParitArvottu`)."""
+    done = bout.winner_side is not None
+    running = team_game.state != NOT_STARTED and not done
+    extra = [("Poyta", dict(team_game.extra).get("Poyta", ""))]
+    if done or running or bout.drawn_again:
+        extra.append((PAIRS_DRAWN, "true"))
+    if done and bout.finished_at is not None:
+        extra.append(("Paattyi", bout.finished_at.astimezone(zone).isoformat(timespec="microseconds")))
+    return FileGame(
+        round=team_game.round,
+        first_round=team_game.first_round,
+        second_round=team_game.second_round,
+        first_id=player_id[bout.first_player_id],
+        second_id=player_id[bout.second_player_id],
+        first_points=max(0, bout.first_score) if done else None,
+        second_points=max(0, bout.second_score) if done else None,
+        winner=None if bout.winner_side is None else bout.winner_side + 1,
+        state=PLAYED if done else RUNNING if running else NOT_STARTED,
+        extra=tuple(extra),
     )
 
 
@@ -609,8 +758,14 @@ def _file_settings(tournament: Tournament, *, seeding: str) -> tuple[tuple[str, 
         ("PelaajiaEnintaan", str(tournament.max_entries)),
         ("Laji", KAISA),
         ("Sijoittaminen", seeding),
-        ("KilpaSarja", series_of(tournament.category, pairs=tournament.kind == Tournament.Kind.PAIRS)),
+        ("KilpaSarja", _series(tournament)),
     )
+
+
+def _series(tournament: Tournament) -> str:
+    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
+        return TEAM_SERIES
+    return series_of(tournament.category, pairs=tournament.kind == Tournament.Kind.PAIRS)
 
 
 def _file_game(pairing: TournamentPairing, game: Game, *, file_id: dict[int, int], zone: ZoneInfo) -> FileGame:
