@@ -229,9 +229,7 @@ def parse(data: bytes | str, *, teams: bool = False) -> KaavioFile:
     target = target_of(fields)
     games = tuple(_game(node, number, target) for number, node in enumerate(root.iterfind("Pelit/Peli"), start=1))
     late = fields.get("Sijoittaminen") == CHAMPIONSHIP_SEEDING
-    # A team event's games are its players': their losses are the teams' (kaisakaavio_teams.py).
-    team = teams and any(p.extra and dict(p.extra).get("Joukkue") for p in participants)
-    _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup", late=late, losses=not team)
+    _check_games(games, ids, cup=kind == "KaksiKierrostaJaCup", late=late, losses=_losses_count(participants, teams))
     return KaavioFile(
         name=fields.get("Nimi", ""),
         format=kind,
@@ -245,6 +243,12 @@ def parse(data: bytes | str, *, teams: bool = False) -> KaavioFile:
             (child.tag, len(child)) for child in root if len(child) and child.tag not in ("Osallistujat", "Pelit")
         ),
     )
+
+
+def _losses_count(participants: tuple[Participant, ...], teams: bool) -> bool:
+    """Whether the players' own losses count: not in a team event, whose games are its players' and
+    whose losses are the teams' (kaisakaavio_teams.py)."""
+    return not (teams and any(dict(p.extra).get("Joukkue") for p in participants))
 
 
 def _refuse_what_kaiza_cannot_hold(root: ET.Element, fields: dict[str, str], *, teams: bool) -> None:

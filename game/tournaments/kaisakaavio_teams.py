@@ -137,14 +137,7 @@ def _team_game(key: tuple[int, int, int, int, int], bouts: list[FileGame]) -> Fi
     text, as it compares them)."""
     score = team_score([None if not b.played else (0 if b.winner == 1 else 1) for b in bouts])
     begun = any(b.state in (RUNNING, PLAYED) for b in bouts)
-    extra = dict(bouts[0].extra)
-    starts = [dict(b.extra).get("Alkoi", "") for b in bouts if dict(b.extra).get("Alkoi", "")]
-    ends = [dict(b.extra).get("Paattyi", "") for b in bouts if dict(b.extra).get("Paattyi", "")]
-    kept = [("Poyta", extra.get("Poyta", ""))]
-    if starts:
-        kept.append(("Alkoi", min(starts)))
-    if score.decided and ends:
-        kept.append(("Paattyi", max(ends)))
+    kept = [("Poyta", dict(bouts[0].extra).get("Poyta", "")), *_times(bouts, ended=score.decided)]
     return FileGame(
         round=key[0],
         first_round=key[1],
@@ -157,6 +150,14 @@ def _team_game(key: tuple[int, int, int, int, int], bouts: list[FileGame]) -> Fi
         state=PLAYED if score.decided else RUNNING if begun else NOT_STARTED,
         extra=tuple(kept),
     )
+
+
+def _times(bouts: list[FileGame], *, ended: bool) -> list[tuple[str, str]]:
+    """A team game's start (its games' earliest) and, once decided, its end (their latest)."""
+    starts = [t for t in (dict(b.extra).get("Alkoi", "") for b in bouts) if t]
+    ends = [t for t in (dict(b.extra).get("Paattyi", "") for b in bouts) if t]
+    times = [("Alkoi", min(starts))] if starts else []
+    return times + ([("Paattyi", max(ends))] if ended and ends else [])
 
 
 def team_file(kaavio: KaavioFile) -> TeamFile:

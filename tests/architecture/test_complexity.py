@@ -26,7 +26,6 @@ EXCEPTIONS: dict[str, int] = {
     "game.practice.selectors.positions._act": 26,
     "game.realtime.protocol._message": 25,
     "game.teams.results.team_results_record": 21,
-    "game.tournaments.services.kaavio.kaavio_import": 19,
     "game.realtime.hub.MatchHub.dispatch": 22,
     "game.tournaments.pairing.double_loss_endgame._best": 22,
     "game.tournaments.pairing.double_loss_search.search_round": 22,

@@ -267,7 +267,7 @@ def test_team_event_pages_say_the_pairings(client: Client) -> None:
 #: made by the oracle) with each participant a team of 3 players (Oulu of 4), each game three games
 #: between their players whose winners agree with the team game's, the last team game being played
 #: (one of its games played, two running).
-TEAMS_FILE = Path(__file__).parent / "fixtures" / "kaisakaavio" / "teams-9-t3.xml"
+TEAMS_FILE = Path(__file__).parent / "fixtures" / "kaisakaavio-teams" / "teams-9-t3.xml"
 
 
 def _players(kaavio: KaavioFile) -> list[tuple[int, str, str, str]]:

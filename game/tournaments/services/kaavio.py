@@ -461,18 +461,10 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         require_manager(club_id=club.pk, user=user)
     values.tables(tables)
     try:
-        if len(data) > MOST_BYTES:
-            raise file_error(gettext_noop("the file is larger than %(most)s MB"), {"most": MOST_BYTES // 1_000_000})
-        kaavio = parse(data, teams=True)
-        team = team_file(kaavio) if is_team_file(kaavio) else None
-        games = kaavio
-        if team is not None:  # the draw is of teams; the file's games are their players'
-            kaavio = team.teams
-        clock = _clock(kaavio)
-        _check(kaavio, clock, games=games if team is not None else None)
-        kept = kept_of(kaavio, tables=tables, zone=club.zone)
+        games, team, clock, kept = _read(data, tables=tables, zone=club.zone)
     except TournamentError as error:
         raise _refused(error) from error
+    kaavio = games if team is None else team.teams  # a team event's draw is of teams
     kind, knockout_from = _format_of(kaavio)
     entrants, category = entrants_of(games)
     name = name_clean(kaavio.name)[:80]
@@ -514,32 +506,10 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
             tournament=tournament, number=game.round, status=TournamentRound.Status.PLAYING, started_at=timezone.now()
         )
         rounds[game.round] = round_
-        first = entry_of[drawn.first]
-        second = None if drawn.second is None else entry_of[drawn.second]
-        pairing = TournamentPairing(
-            round=round_,
-            tournament=tournament,
-            index=index,
-            first=first,
-            second=second,
-            table=kept.tables.get(place),
-            slot="" if drawn.slot is None else str(drawn.slot),
-        )
-        if drawn.winner is not None:
-            winner = entry_of[drawn.winner].pk
-            result = decided(first.pk, None if second is None else second.pk, winner)
-            pairing.status = TournamentPairing.Status.DONE
-            pairing.how = TournamentPairing.How.PLAYED if second is not None else TournamentPairing.How.BYE
-            pairing.winner_id = winner
-            pairing.first_points, pairing.second_points = result.first_points, result.second_points
-            pairing.first_score, pairing.second_score = drawn.first_points, drawn.second_points
-            pairing.result_code = ended_of(game, clock.target_score) if second is not None else ""
-            pairing.finished_at = timezone.now()
-        _runs_kept(pairing, game, drawn)
+        pairing = _pairing_of(tournament, round_, index, drawn, game, entry_of, kept.tables.get(place), clock)
         if team is not None:
             pairing.result_code = AT_TARGET if pairing.status == TournamentPairing.Status.DONE else ""
-        pairing.save()
-        if team is not None:
+            pairing.save(update_fields=["result_code"])
             _bouts_kept(pairing, team.bouts[place], player_of, clock.target_score)
     try:
         state = draw_state(tournament=tournament)  # the rows read back are the file's draw
@@ -553,6 +523,56 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
     else:
         draw_advance(tournament, game_now())  # the unplayed games get tables, the draw goes on
     return Imported(tournament, kept.ignored)
+
+
+def _read(data: bytes, *, tables: int, zone: ZoneInfo) -> tuple[KaavioFile, TeamFile | None, EventClock, Kept]:
+    """The file, checked: itself, a team event's draw of teams (None for others), its clock and what
+    Kaiza keeps of it; a refusal with the reason otherwise."""
+    if len(data) > MOST_BYTES:
+        raise file_error(gettext_noop("the file is larger than %(most)s MB"), {"most": MOST_BYTES // 1_000_000})
+    kaavio = parse(data, teams=True)
+    team = team_file(kaavio) if is_team_file(kaavio) else None
+    drawn = kaavio if team is None else team.teams  # the draw is of teams; the file's games are their players'
+    clock = _clock(drawn)
+    _check(drawn, clock, games=None if team is None else kaavio)
+    return kaavio, team, clock, kept_of(drawn, tables=tables, zone=zone)
+
+
+def _pairing_of(
+    tournament: Tournament,
+    round_: TournamentRound,
+    index: int,
+    drawn: Game,
+    game: FileGame,
+    entry_of: dict[int, TournamentEntry],
+    table: int | None,
+    clock: EventClock,
+) -> TournamentPairing:
+    """A game of the file stored as it is: its players, table, seat and result (a walk-over a bye)."""
+    first = entry_of[drawn.first]
+    second = None if drawn.second is None else entry_of[drawn.second]
+    pairing = TournamentPairing(
+        round=round_,
+        tournament=tournament,
+        index=index,
+        first=first,
+        second=second,
+        table=table,
+        slot="" if drawn.slot is None else str(drawn.slot),
+    )
+    if drawn.winner is not None:
+        winner = entry_of[drawn.winner].pk
+        result = decided(first.pk, None if second is None else second.pk, winner)
+        pairing.status = TournamentPairing.Status.DONE
+        pairing.how = TournamentPairing.How.PLAYED if second is not None else TournamentPairing.How.BYE
+        pairing.winner_id = winner
+        pairing.first_points, pairing.second_points = result.first_points, result.second_points
+        pairing.first_score, pairing.second_score = drawn.first_points, drawn.second_points
+        pairing.result_code = ended_of(game, clock.target_score) if second is not None else ""
+        pairing.finished_at = timezone.now()
+    _runs_kept(pairing, game, drawn)
+    pairing.save()
+    return pairing
 
 
 def _team_players_of(tournament: Tournament, team: TeamFile | None) -> dict[int, int]:

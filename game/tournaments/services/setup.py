@@ -40,6 +40,11 @@ from game.tournaments.values import ENTRIES_RANGE, STARTS_RANGE, TABLES_RANGE
 
 NAME_LENGTH = (3, 80)
 TEAM_SIZES = (2, 3, 4)
+#: The events whose entrants the director enters, not the players themselves: the refusal's code and words.
+DIRECTOR_ENTERS: dict[str, tuple[str, str]] = {
+    Tournament.Kind.PAIRS: ("pairs", gettext_noop("in a pairs event the director enters each pair")),
+    Tournament.Kind.CLUB_TEAMS: ("teams", gettext_noop("in a team event the director enters each team")),
+}
 #: The entrants an event at the club takes: single players, pairs, teams of its players (each a walk-in entry).
 CLUB_KINDS = (Tournament.Kind.SINGLES, Tournament.Kind.PAIRS, Tournament.Kind.CLUB_TEAMS)
 #: How far in the past a start time may be given (a form filled in slowly), seconds.
@@ -233,10 +238,8 @@ def tournament_enter(*, user: Any, tournament_id: int, teammates: list[Any] | No
     tournament = lock_tournament(tournament_id)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError("closed", gettext_noop("this tournament takes no more entries"))
-    if tournament.kind == Tournament.Kind.PAIRS:
-        raise TournamentError("pairs", gettext_noop("in a pairs event the director enters each pair"))
-    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
-        raise TournamentError("teams", gettext_noop("in a team event the director enters each team"))
+    if tournament.kind in DIRECTOR_ENTERS:
+        raise TournamentError(*DIRECTOR_ENTERS[tournament.kind])
     players = [user, *(teammates or [])]
     _check_team(tournament, user=user, players=players)
     profiles = {p.user_id: p for p in Profile.objects.filter(user__in=players)}
