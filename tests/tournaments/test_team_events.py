@@ -179,16 +179,21 @@ def test_team_entries_refused_with_reason_nothing_stored() -> None:
     assert TournamentEntry.objects.filter(tournament=tournament).count() == 1
     assert TournamentTeamPlayer.objects.filter(tournament=tournament).count() == 3
     assert ClubPlayer.objects.filter(club=club).count() <= players + 3  # only names of refused teams
-    for kind, tables in ((Tournament.Kind.CLUB_TEAMS, None),):
+    for format, tables, category in (
+        (Tournament.Format.DOUBLE_LOSS, None, Tournament.Category.GENERAL),  # online
+        (Tournament.Format.RANKING_EVENT, 2, Tournament.Category.GENERAL),  # the program draws teams unseeded
+        (Tournament.Format.DOUBLE_LOSS, 2, Tournament.Category.WOMEN),
+    ):
         with pytest.raises(TournamentError):
             tournament_create(
                 user=director,
                 club=club,
-                name="Online teams of the register",
-                format=Tournament.Format.DOUBLE_LOSS,
+                name="Refused team event",
+                format=format,
                 starts_at=timezone.now(),
                 tables=tables,
-                kind=kind,
+                kind=Tournament.Kind.CLUB_TEAMS,
+                category=category,
             )
     for team in ("Lahti: Dora, Eino, Fia", "Oulu: Gus, Hai, Ilse"):
         tournament_walk_in_enter(user=director, tournament_id=tournament.pk, name=team)
@@ -224,9 +229,22 @@ def test_team_game_correction_follows_the_games() -> None:
             tournament_bout_correct(user=director, bout_id=bouts[2].pk, result=turn, confirm=False, reason="swap")
         assert warned.value.code == "confirm_redraw"
         assert TournamentBout.objects.get(pk=bouts[2].pk).winner_side == 0  # nothing changed yet
+    kept_results = {
+        (b.pairing.first_id, b.pairing.second_id, b.index): (b.first_player_id, b.winner_side)
+        for b in TournamentBout.objects.filter(pairing__tournament=tournament, winner_side__isnull=False)
+        .exclude(pairing=pairing)
+        .select_related("pairing")
+    }
     tournament_bout_correct(user=director, bout_id=bouts[2].pk, result=turn, confirm=True, reason="swap")
     pairing.refresh_from_db()
     assert pairing.winner_id == pairing.second_id and (pairing.first_score, pairing.second_score) == (1, 2)
+    for game in TournamentPairing.objects.filter(tournament=tournament, second__isnull=False):
+        assert TournamentBout.objects.filter(pairing=game).count() == 3  # every team game has its games
+    after = {
+        (b.pairing.first_id, b.pairing.second_id, b.index): (b.first_player_id, b.winner_side)
+        for b in TournamentBout.objects.filter(pairing__tournament=tournament).select_related("pairing")
+    }
+    assert all(after.get(key) == value for key, value in kept_results.items())  # a team game kept keeps its games
 
 
 def test_team_event_pages_say_the_pairings(client: Client) -> None:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -535,7 +535,10 @@ def _read(data: bytes, *, tables: int, zone: ZoneInfo) -> tuple[KaavioFile, Team
     drawn = kaavio if team is None else team.teams  # the draw is of teams; the file's games are their players'
     clock = _clock(drawn)
     _check(drawn, clock, games=None if team is None else kaavio)
-    return kaavio, team, clock, kept_of(drawn, tables=tables, zone=zone)
+    kept = kept_of(drawn, tables=tables, zone=zone)
+    if team is not None and any(run is not None for g in kaavio.games for run in (*g.first_runs, *g.second_runs)):
+        kept = replace(kept, ignored=(*kept.ignored, "Peli PisinSarja (the runs of a team game's games)"))
+    return kaavio, team, clock, kept
 
 
 def _pairing_of(

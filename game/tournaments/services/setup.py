@@ -88,6 +88,7 @@ def _clean(
     if tables is not None:
         _check_tables(tables, format=format, kind=kind, errors=errors)
     _check_category(category, kind=kind, tables=tables, errors=errors)
+    _check_team_event(kind, format, errors)
     _check_start(starts_at, errors)
     if errors:
         raise TournamentError("bad_value", *errors[0], more=errors[1:])
@@ -149,6 +150,16 @@ def _check_tables(tables: Any, *, format: str, kind: str, errors: _Problems) -> 
         errors.append((gettext_noop("an event at the club is played as a double-loss draw"), {}))
     elif kind not in CLUB_KINDS:
         errors.append((gettext_noop("an event at the club is for single players, pairs or teams of its players"), {}))
+
+
+def _check_team_event(kind: str, format: str, errors: _Problems) -> None:
+    """A team event is drawn as the program draws its teams: unseeded (its `Sijoittaminen` for the
+    teams is none), so not as a ranking event or a championship, whose seeds place the draw."""
+    if kind == Tournament.Kind.CLUB_TEAMS and format in (
+        Tournament.Format.RANKING_EVENT,
+        Tournament.Format.CHAMPIONSHIP,
+    ):
+        errors.append((gettext_noop("a team event's draw of teams is not seeded: choose a double-loss draw"), {}))
 
 
 def _check_category(category: Any, *, kind: str, tables: Any, errors: _Problems) -> None:
@@ -225,7 +236,10 @@ def tournament_create(
         rated=rated,
         created_by=user,
         players_enter_results=bool(players_enter_results) and fields["tables"] is not None,
-        late_entries=bool(late_entries) and fields["tables"] is not None and fields["format"] in LATE_FORMATS,
+        late_entries=bool(late_entries)
+        and fields["tables"] is not None
+        and fields["format"] in LATE_FORMATS
+        and fields["kind"] != Tournament.Kind.CLUB_TEAMS,  # a team is entered whole, before the draw
         **fields,
     )
 
