@@ -246,6 +246,8 @@ def tournament_result_from_table(
     pairing, tournament = locked_pairing(pairing_id)
     if result_key_seen(key=key, pairing_id=pairing.pk) or pairing.status == TournamentPairing.Status.DONE:
         return pairing
+    if tournament.kind == Tournament.Kind.CLUB_TEAMS:
+        return pairing  # a team game is its three games': the director enters each (team_games.py)
     if pairing.table is None:
         raise TournamentError("no_table", gettext_noop("this game is waiting for a table"))
     _keep_runs(pairing, runs, target_of(tournament))
