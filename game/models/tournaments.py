@@ -130,6 +130,10 @@ class Tournament(models.Model):
     #: program's two-stage draw does (game/tournaments/services/late_entries.py), until a game of
     #: round 2 or later has begun.
     late_entries = models.BooleanField(default=False, verbose_name=_("late entries"))
+    #: An event imported from a KaisaKaavio file: the late entrants its list names
+    #: (`JalkiIlmoittautuneet`) not drawn in yet, each a list of the file's [attribute, value] pairs
+    #: (`Nimi` first), written back by the export; a late entry of the name takes it off the list.
+    file_late_entrants = models.JSONField(default=list, blank=True, verbose_name=_("late entrants from the file"))
     #: At the club: the two players of a game may enter its result too, not only the director.
     players_enter_results = models.BooleanField(default=False, verbose_name=_("players enter results"))
     starts_at = models.DateTimeField(verbose_name=_("start time"))

@@ -10,7 +10,8 @@ club; `Tasoitus` the score his games start at) and `<Pelit>` of
 `PelaajaId1/2`, `Pisteet1/2` (points with the winner's `v` or the loser's `h`; without a mark the
 player at the target has won), `Tilanne` (the game's state by the program's name) and each player's
 longest and second-longest runs, "pisimmät sarjat" (`PisinSarja1`, `ToiseksiPisinSarja1`, `PisinSarja2`,
-`ToiseksiPisinSarja2`: blank when none was written). Each value is
+`ToiseksiPisinSarja2`: blank when none was written); `<JalkiIlmoittautuneet>` of `<Pelaaja …/>`, the
+late entrants waiting for the second stage of the draw, each kept with all its attributes. Each value is
 read in every form the program writes or reads, as it reads it (docs/double-loss-draw.md, "The forms
 of the program's files"). What Kaiza does not use is kept (`other_fields`, `extra`) so a file written
 back keeps it.
@@ -71,6 +72,8 @@ FORMATS: dict[str, tuple[Format, int | None]] = {
 }
 #: The program's `Sijoittaminen` of a championship: 24 seeds who enter in rounds 2 and 3.
 CHAMPIONSHIP_SEEDING = "Sijoitetaan24Pelaajaa"
+#: The program's list of late entrants waiting for the second stage of its draw.
+LATE_LIST = "JalkiIlmoittautuneet"
 SETTINGS = ("Nimi", "PeliAika", "PeliaikaOnRajattu", "RankkareidenMaara", "TavoitePistemaara", "KaavioTyyppi")
 #: The encoding a file declares, named in the refusal of one the parser cannot read.
 _ENCODING = re.compile(rb"""encoding\s*=\s*["']([^"']{1,40})["']""")
@@ -128,9 +131,12 @@ class KaavioFile:
     participants: tuple[Participant, ...]
     games: tuple[FileGame, ...]
     other_fields: tuple[tuple[str, str], ...] = ()
-    #: The program's other lists (e.g. `JalkiIlmoittautuneet`, late entries) by tag and length: Kaiza
-    #: reads nothing in them and writes none back, so they are only named to the user as ignored.
+    #: The program's other lists (e.g. `PeliPaikat`) by tag and length: Kaiza reads nothing in them
+    #: and writes none back, so they are only named to the user as ignored.
     other_lists: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    #: The late entrants not drawn in yet (`JalkiIlmoittautuneet`, the program's list for the second
+    #: stage of its draw), each a `Pelaaja`'s attributes as the file writes them (`Nimi` first).
+    late_entrants: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
     def draw_list(self) -> tuple[int, ...]:
@@ -239,10 +245,20 @@ def parse(data: bytes | str, *, teams: bool = False) -> KaavioFile:
         participants=participants,
         games=games,
         other_fields=tuple((tag, text) for tag, text in fields.items() if tag not in SETTINGS),
-        other_lists=tuple(
-            (child.tag, len(child)) for child in root if len(child) and child.tag not in ("Osallistujat", "Pelit")
-        ),
+        other_lists=_other_lists(root),
+        late_entrants=_late_entrants(root),
     )
+
+
+def _other_lists(root: ET.Element) -> tuple[tuple[str, int], ...]:
+    read = ("Osallistujat", "Pelit", LATE_LIST)
+    return tuple((child.tag, len(child)) for child in root if len(child) and child.tag not in read)
+
+
+def _late_entrants(root: ET.Element) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The late entrants' list, those with a name (the program drops a nameless one as it opens)."""
+    listed = root.iterfind(f"{LATE_LIST}/Pelaaja")
+    return tuple(tuple(node.attrib.items()) for node in listed if node.get("Nimi", "").strip())
 
 
 def _losses_count(participants: tuple[Participant, ...], teams: bool) -> bool:
@@ -407,6 +423,7 @@ def write(kaavio: KaavioFile) -> str:
             attributes["Tasoitus"] = p.handicap
         attributes |= {**dict(p.extra), "Id": str(p.id)}
         ET.SubElement(participants, "Pelaaja", attributes)
+    _late_entrants_write(root, kaavio)
     games = ET.SubElement(root, "Pelit")
     for g in kaavio.games:
         attributes = {
@@ -424,6 +441,14 @@ def write(kaavio: KaavioFile) -> str:
         ET.SubElement(games, "Peli", attributes)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _late_entrants_write(root: ET.Element, kaavio: KaavioFile) -> None:
+    """The late entrants' list after the participants, where the program writes it (none: no list)."""
+    if kaavio.late_entrants:
+        late = ET.SubElement(root, LATE_LIST)
+        for entrant in kaavio.late_entrants:
+            ET.SubElement(late, "Pelaaja", dict(entrant))
 
 
 def _run_attributes(game: FileGame) -> dict[str, str]:

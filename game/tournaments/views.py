@@ -34,7 +34,7 @@ from game.tournaments import services
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.bracket import bracket_layout
 from game.tournaments.selectors.club import tables_view, walk_ins
-from game.tournaments.selectors.draw import late_entries_open
+from game.tournaments.selectors.draw import file_late_entrants, late_entries_open
 from game.tournaments.selectors.fixes import fix_log
 from game.tournaments.selectors.team_games import team_players
 from game.tournaments.services.base import is_manager
@@ -195,6 +195,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "editable_round": bool(rounds) and rounds[-1]["status"] == "paired",
         "walk_ins": walk_ins(tournament=tournament) if manager else [],
         "late_open": manager and late_entries_open(tournament),
+        "file_late": file_late_entrants(tournament=tournament),
     }
 
 

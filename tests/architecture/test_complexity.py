@@ -39,7 +39,6 @@ EXCEPTIONS: dict[str, int] = {
     "game.tournaments.pairing.double_loss._searched": 18,
     "game.tournaments.pairing.double_loss_search._Lookahead.acceptable": 18,
     "game.matches.selectors.analysis.match_analysis_view": 17,
-    "game.tournaments.kaisakaavio.parse": 17,
     "game.tournaments.services.play.tournament_match_finished": 17,
     "game.lobby.protocol._parse": 16,
     "game.practice.selectors.positions.decode_position": 16,

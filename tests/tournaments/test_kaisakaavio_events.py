@@ -19,7 +19,7 @@ from game.tournaments import values
 from game.tournaments.kaisakaavio import KaavioFile, parse
 from game.tournaments.selectors.draw import draw_list
 from game.tournaments.services import TournamentError
-from game.tournaments.services.kaavio import kaavio_import, seeds_for
+from game.tournaments.services.kaavio import kaavio_export, kaavio_import, seeds_for
 from tests.support.community_factories import make_club, make_player
 from tests.tournaments.test_kaisakaavio_files import FIXTURE, SAMPLES
 
@@ -153,13 +153,13 @@ def test_kaisakaavio_import_keeps_the_other_settings_and_names_what_it_ignores(t
         "Yksipaivainen",
         "OsallistumisMaksu",
         "KilpailuOnViikkokisa",
-        "JalkiIlmoittautuneet (1)",
         "Pelaaja OsMaksu",
         "Peli Alkoi",
         "Peli Paattyi",
     ):
         assert name in line, line
     kept = ("AlkamisAika", "KellonAika", "PelaajiaEnintaan", "Laji", "Sijoitettu", "Seura", "Poyta", "PeliAika")
+    kept += ("JalkiIlmoittautuneet",)
     for name in kept:
         assert name not in line, line
     if (SAMPLES / SAMPLE_NAMES[2]).exists():  # 256 entries are beyond Kaiza's 64: named, not kept, not refused
@@ -282,3 +282,30 @@ def test_upload_from_the_club_page_is_for_club_admins(client: Any) -> None:
     tournament = Tournament.objects.get()
     assert made.redirect_chain[-1][0] == f"/tournaments/{tournament.pk}/" and tournament.tables == 3
     assert "The event is imported." in made.content.decode()
+
+
+def test_kaisakaavio_late_entrants_list_is_kept(client: Any) -> None:
+    """The program's list of late entrants waiting for its draw's second stage (`JalkiIlmoittautuneet`)
+    is kept: the event's page lists them (the director's late-entry form holds their names, late
+    entries on), the export writes the list back as the file had it; drawn in from the page, the
+    entrant leaves the list for the participants, as the program moves them."""
+    owner = make_player("Late Keeper")
+    club = make_club("Late keeping club", owner)
+    tournament = kaavio_import(user=owner, club=club, data=SEEDED.read_bytes()).tournament
+    original = parse(SEEDED.read_bytes())
+    assert original.late_entrants == ((("Nimi", "Late Comer"), ("Id", "9")),)
+    assert tournament.late_entries and tournament.file_late_entrants == [[["Nimi", "Late Comer"], ["Id", "9"]]]
+    again = parse(kaavio_export(tournament=tournament))
+    assert again.late_entrants == original.late_entrants and "Late Comer" not in {p.name for p in again.participants}
+
+    client.force_login(owner)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "data-file-late" in page and "Late Comer\n</textarea>" in page
+    client.post(f"/tournaments/{tournament.pk}/late-entry/", {"names": "late comer\n"}, follow=True)
+    entry = TournamentEntry.objects.get(tournament=tournament, name="late comer")
+    assert entry.late_stage == 1
+    tournament.refresh_from_db()
+    assert tournament.file_late_entrants == []
+    assert "data-file-late" not in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    drawn = parse(kaavio_export(tournament=tournament))
+    assert drawn.late_entrants == () and "late comer" in {p.name for p in drawn.participants}

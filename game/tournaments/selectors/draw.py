@@ -114,6 +114,13 @@ def late_draw_list(entries: list[TournamentEntry], *, draw_seed: int | None) -> 
     return tuple(listing)
 
 
+def file_late_entrants(*, tournament: Tournament) -> list[dict[str, str]]:
+    """The late entrants an imported KaisaKaavio file lists and nobody drew in yet: name and club."""
+    listed = tournament.file_late_entrants if isinstance(tournament.file_late_entrants, list) else []
+    entrants = (dict(entrant) for entrant in listed)
+    return [{"name": str(e.get("Nimi", "")), "club": str(e.get("Seura", ""))} for e in entrants]
+
+
 def games_begun(*, tournament: Tournament) -> QuerySet[TournamentPairing]:
     """The games begun: decided, or given a table."""
     return TournamentPairing.objects.filter(tournament=tournament).filter(

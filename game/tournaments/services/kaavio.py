@@ -90,7 +90,14 @@ from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, G
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, MINIMUM_FIELD
 from game.tournaments.pairing.draw_seeding import MOST_SEEDS
 from game.tournaments.pairing.results import decided
-from game.tournaments.selectors.draw import draw_list, draw_state, drawn_pairings, is_drawn, seeds_placed
+from game.tournaments.selectors.draw import (
+    LATE_FORMATS,
+    draw_list,
+    draw_state,
+    drawn_pairings,
+    is_drawn,
+    seeds_placed,
+)
 from game.tournaments.services.base import TournamentError, require_manager
 from game.tournaments.services.club import AT_TARGET
 from game.tournaments.services.draw import draw_rounds_settle, draw_searched_now
@@ -417,6 +424,16 @@ def _pair_walk_in(tournament: Tournament, participant: Participant, handicap: in
     return entry
 
 
+def _late_settings(kaavio: KaavioFile, entrants: str, kind: Format) -> dict[str, Any]:
+    """The file's late entrants' list, kept; they wait to be drawn in as in the program, so late
+    entries are on where Kaiza's draw takes them (services/late_entries.py)."""
+    takes = entrants == Tournament.Kind.SINGLES and kind.value in LATE_FORMATS
+    return {
+        "file_late_entrants": [[list(pair) for pair in entrant] for entrant in kaavio.late_entrants],
+        "late_entries": bool(kaavio.late_entrants) and takes,
+    }
+
+
 def _team_walk_ins(tournament: Tournament, team: Participant, players: tuple[Participant, ...]) -> TournamentEntry:
     """A team of the file under its name, its players the club's register players of their names
     (each with the file's club, `Seura`), in their ids' order."""
@@ -496,6 +513,7 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         tables=tables,
         created_by=user,
         started_at=timezone.now(),
+        **_late_settings(kaavio, entrants, kind),
     )
     entry_of = _entries(tournament, kaavio, cup=kind == Format.TWO_ROUNDS_THEN_CUP, team=team)
     player_of = _team_players_of(tournament, team)
@@ -679,6 +697,7 @@ def kaavio_export(*, tournament: Tournament) -> str:
             participants=participants,
             games=tuple(games),
             other_fields=_file_settings(tournament, seeding=_seeding(championship, marked)),
+            late_entrants=late_entrants_of(tournament),
         )
     )
 
@@ -737,6 +756,12 @@ def _bout_file_game(bout: TournamentBout, team_game: FileGame, player_id: dict[i
         state=PLAYED if done else RUNNING if running else NOT_STARTED,
         extra=tuple(extra),
     )
+
+
+def late_entrants_of(tournament: Tournament) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The late entrants an imported file listed and nobody drew in yet, as the file wrote them."""
+    listed = tournament.file_late_entrants if isinstance(tournament.file_late_entrants, list) else []
+    return tuple(tuple((str(key), str(value)) for key, value in entrant) for entrant in listed)
 
 
 def _seeds_to_mark(tournament: Tournament, entries: int) -> int:

@@ -31,6 +31,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_noop
 
 from game.common.clock import game_now
+from game.common.names import register_key
 from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentRound
 from game.tournaments.selectors.draw import LATE_FORMATS, games_begun, late_entries_open
 from game.tournaments.services import play
@@ -105,9 +106,21 @@ def tournament_late_enter(*, user: Any, tournament_id: int, names: Sequence[str]
         raise problems[0][1]
     if problems:
         raise _lines_refused(problems)  # the good lines' entries go with the transaction
+    _file_list_drawn(tournament, made)
     _games_not_begun_delete(tournament)
     play.draw_advance(tournament, game_now())
     return made
+
+
+def _file_list_drawn(tournament: Tournament, made: list[TournamentEntry]) -> None:
+    """An imported file's late entrants drawn in leave its list (`file_late_entrants`), as the program
+    moves its late entrants to the participants when it draws them in."""
+    drawn = {register_key(entry.name) for entry in made}
+    listed = tournament.file_late_entrants if isinstance(tournament.file_late_entrants, list) else []
+    waiting = [entrant for entrant in listed if register_key(dict(entrant).get("Nimi", "")) not in drawn]
+    if len(waiting) != len(listed):
+        tournament.file_late_entrants = waiting
+        tournament.save(update_fields=["file_late_entrants"])
 
 
 def _games_not_begun_delete(tournament: Tournament) -> None:
