@@ -33,7 +33,7 @@ from game.models import (
     TournamentEntryMember,
     TournamentPairing,
 )
-from game.tournaments.visibility import listed_filter
+from game.tournaments.visibility import listed_filter, matches_unlisted
 
 CLUB_RECENT_MATCHES = 10
 MANAGER_ROLES = frozenset({Membership.Role.OWNER, Membership.Role.ADMIN})
@@ -97,9 +97,12 @@ def club_members(*, club: Club, status: str = Membership.Status.ACTIVE) -> list[
     return rows
 
 
-def club_recent_matches(*, club: Club, limit: int = CLUB_RECENT_MATCHES) -> list[dict[str, Any]]:
+def club_recent_matches(*, club: Club, viewer: Any = None, limit: int = CLUB_RECENT_MATCHES) -> list[dict[str, Any]]:
+    """The club's finished matches, newest first; an event's games listed as its events are (a hidden
+    or link-only event's to the club's admins only: game/tournaments/visibility.py)."""
     matches = (
         Match.objects.filter(club=club, status=Match.Status.FINISHED)
+        .exclude(matches_unlisted(user=viewer))
         .select_related("player1__profile", "player2__profile", "winner__profile")
         .order_by("-finished_at")[:limit]
     )

@@ -187,7 +187,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "members": club_selectors.club_members(club=club),
         "requests": club_selectors.club_members(club=club, status=Membership.Status.REQUESTED) if can_manage else [],
         "invited": club_selectors.club_members(club=club, status=Membership.Status.INVITED) if can_manage else [],
-        "recent": club_selectors.club_recent_matches(club=club),
+        "recent": club_selectors.club_recent_matches(club=club, viewer=request.user),
         "live": live_selectors.live_matches(viewer=request.user, club=club),
         "board": club_selectors.leaderboard_for_club(club=club, page=request.GET.get("page")),
         "series_tables": club_selectors.club_series_tables(
