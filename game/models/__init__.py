@@ -449,6 +449,7 @@ from game.models.tournaments import (  # noqa: E402
     TournamentResultKey,
     TournamentRound,
     TournamentTeamPlayer,
+    TournamentVenue,
 )
 
 __all__ = [
@@ -488,4 +489,5 @@ __all__ = [
     "TournamentResultKey",
     "TournamentRound",
     "TournamentTeamPlayer",
+    "TournamentVenue",
 ]

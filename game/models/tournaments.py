@@ -126,6 +126,9 @@ class Tournament(models.Model):
     #: The results the draw last searched after (a digest of each decided game and its winner): the
     #: draw searches once after each new or changed result, as the program does, never twice.
     draw_searched = models.CharField(max_length=64, blank=True, default="", verbose_name=_("results searched"))
+    #: An event at the club played at several places (`TournamentVenue`, the program's `PeliPaikat`):
+    #: the round from which the places' draws are joined (3 to 6); null: one place.
+    join_round = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("places joined from round"))
     #: At the club: entries stay open once the draw has begun, each late entrant drawn in as the
     #: program's two-stage draw does (game/tournaments/services/late_entries.py), until a game of
     #: round 2 or later has begun.
@@ -224,6 +227,20 @@ class TournamentEntry(models.Model):
     #: A cup's lot from an imported KaisaKaavio file (1: the best), the order its seats show; null:
     #: the lots are drawn from the event's draw number (or follow the draw list).
     cup_lot = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("cup lot"))
+    #: The entry's place in the draw list of an imported KaisaKaavio file where the seeds cannot say
+    #: it (a small seeded field the program drew at random); null: the list is drawn from the seeds
+    #: and the event's draw number (game/tournaments/selectors/draw.py).
+    list_place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("place in the draw list"))
+    #: The place the entrant plays at until the places' draws are joined (an event at several
+    #: places, set when the entries close: game/tournaments/services/venues.py); null: one place.
+    venue = models.ForeignKey(
+        "game.TournamentVenue",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("place of play"),
+    )
     #: The final placing of a drawn format (double loss, cup), stored when the tournament ends; shared
     #: by entries level on every count; null before the end and in the other formats.
     place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("final placing"))
@@ -237,6 +254,28 @@ class TournamentEntry(models.Model):
             "seed",
             "id",
         )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentVenue(models.Model):
+    """A place an event at the club is played at (the host's hall is number 1): its name, the short
+    name its games and players carry, and its tables (game/tournaments/services/venues.py)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="venues", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    short_name = models.CharField(max_length=20, verbose_name=_("short name"))
+    tables = models.PositiveSmallIntegerField(verbose_name=_("tables"))
+
+    class Meta:
+        ordering = ("tournament", "number")
+        constraints = [models.UniqueConstraint(fields=("tournament", "number"), name="venue_number_unique")]
+        verbose_name = _("place of play")
+        verbose_name_plural = _("places of play")
 
     def __str__(self) -> str:
         return self.name

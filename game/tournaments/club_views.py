@@ -60,6 +60,7 @@ from game.tournaments.services.team_games import (
     tournament_bout_enter,
     tournament_bouts_draw_again,
 )
+from game.tournaments.services.venues import tournament_venues_set, venues_read
 from game.tournaments.values import TABLES_FIELD, Words, number_of
 from game.tournaments.views import refusal_words
 from game.tournaments.visibility import require_visible
@@ -388,6 +389,24 @@ def tournament_late_entry(request: HttpRequest, tournament_id: int) -> HttpRespo
 
 @login_required
 @require_POST
+def tournament_venues(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The director sets the places of an event at the club: a line each, "name; short name;
+    tables", the host's hall first, and the round the draws are joined at."""
+    _club_event_or_404(tournament_id, request)
+    lines = [line for line in request.POST.get("places", "")[:4000].splitlines() if line.strip()]
+    join = _number(request.POST.get("join_round")) or 0
+    return _act(
+        request,
+        tournament_id,
+        lambda: tournament_venues_set(
+            user=request.user, tournament_id=tournament_id, venues=venues_read(lines), join_round=join
+        ),
+        _("The places are saved."),
+    )
+
+
+@login_required
+@require_POST
 def tournament_walk_in_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _club_event_or_404(tournament_id, request)
     entry = TournamentEntry.objects.filter(
@@ -538,6 +557,7 @@ urlpatterns: list[URLPattern] = [
         name="tournament_bouts_draw_again",
     ),
     path("tournaments/<int:tournament_id>/late-entry/", tournament_late_entry, name="tournament_late_entry"),
+    path("tournaments/<int:tournament_id>/venues/", tournament_venues, name="tournament_venues"),
     path("tournaments/<int:tournament_id>/walk-in/join/", tournament_walk_in_join, name="tournament_walk_in_join"),
     path(
         "tournaments/<int:tournament_id>/pairings/<int:pairing_id>/result/",

@@ -37,6 +37,10 @@ DRAW_WORDS: dict[str, str] = {
     "seed_count": gettext_noop("1 to %(most)s seeds, and no more than the players; not %(seeds)s"),
     "no_seed_place": gettext_noop("no free place left for a seed"),
     "seed_not_entrant": gettext_noop("the seed %(player)s is not in the draw list"),
+    "venue_format": gettext_noop("only a double-loss event, with or without a knockout, is played at several places"),
+    "join_round": gettext_noop("the places' draws are joined from round %(earliest)s to %(latest)s, not %(given)s"),
+    "venue_list": gettext_noop("the places' players are not the draw list, each once in its order"),
+    "venue_too_small": gettext_noop("place %(venue)s has %(count)s players: each place needs at least %(least)s"),
 }
 GAME = gettext_noop("game %(game)s (%(first)s v %(second)s)")
 NOBODY = gettext_noop("nobody")

@@ -51,6 +51,14 @@ from game.tournaments.kaisakaavio_values import (
     target_of,
     winner_of,
 )
+from game.tournaments.kaisakaavio_venues import (
+    PLAYER_PLACE,
+    FileVenue,
+    join_round_of,
+    parse_venues,
+    venue_groups,
+    write_venues,
+)
 from game.tournaments.pairing.double_loss import (
     DrawState,
     Event,
@@ -137,6 +145,9 @@ class KaavioFile:
     #: The late entrants not drawn in yet (`JalkiIlmoittautuneet`, the program's list for the second
     #: stage of its draw), each a `Pelaaja`'s attributes as the file writes them (`Nimi` first).
     late_entrants: tuple[tuple[tuple[str, str], ...], ...] = ()
+    #: The places other than the host's of an event played at several places (`PeliPaikat`,
+    #: game/tournaments/kaisakaavio_venues.py); empty: one place.
+    venues: tuple[FileVenue, ...] = ()
 
     @property
     def draw_list(self) -> tuple[int, ...]:
@@ -159,7 +170,18 @@ class KaavioFile:
         seeds = self.championship_seeds
         if seeds:
             kind = Format.CHAMPIONSHIP
-        return Event(kind, self.draw_list, knockout_from, lots, self.target, values.SCORE_MARGIN, seeds)
+        groups: tuple[tuple[int, ...], ...] = ()
+        join = 0
+        if self.venues:
+            groups = self.venue_groups()[1]
+            join = join_round_of(dict(self.other_fields))
+        return Event(kind, self.draw_list, knockout_from, lots, self.target, values.SCORE_MARGIN, seeds, groups, join)
+
+    def venue_groups(self) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+        """Each place's name as its players carry it (the host's first) and its players in the list's
+        order (kaisakaavio_venues.venue_groups)."""
+        place_of = {p.id: dict(p.extra).get(PLAYER_PLACE, "").strip() for p in self.participants}
+        return venue_groups(self.venues, self.draw_list, place_of)
 
 
 def cup_lots(kaavio: KaavioFile) -> tuple[int, ...]:
@@ -247,11 +269,12 @@ def parse(data: bytes | str, *, teams: bool = False) -> KaavioFile:
         other_fields=tuple((tag, text) for tag, text in fields.items() if tag not in SETTINGS),
         other_lists=_other_lists(root),
         late_entrants=_late_entrants(root),
+        venues=parse_venues(root),
     )
 
 
 def _other_lists(root: ET.Element) -> tuple[tuple[str, int], ...]:
-    read = ("Osallistujat", "Pelit", LATE_LIST)
+    read = ("Osallistujat", "Pelit", LATE_LIST, "PeliPaikat")
     return tuple((child.tag, len(child)) for child in root if len(child) and child.tag not in read)
 
 
@@ -268,10 +291,10 @@ def _losses_count(participants: tuple[Participant, ...], teams: bool) -> bool:
 
 
 def _refuse_what_kaiza_cannot_hold(root: ET.Element, fields: dict[str, str], *, teams: bool) -> None:
-    """Events the program runs that are no double-loss event at one place: one not drawn yet (no
-    games; its participants have no place in a draw list), one played at several places (drawn place
-    by place until the draws are joined), and unless the reader takes `teams` (the import does:
-    kaisakaavio_teams.py reads the draw of teams), a team event, whose games are not its draw's."""
+    """Events the program runs that are no double-loss event Kaiza draws: one not drawn yet (no
+    games; its participants have no place in a draw list), and unless the reader takes `teams` (the
+    import does: kaisakaavio_teams.py reads the draw of teams), a team event, whose games are not its
+    draw's."""
     if root.find("Pelit/Peli") is None:
         raise KaavioError(
             gettext_noop(
@@ -286,15 +309,6 @@ def _refuse_what_kaiza_cannot_hold(root: ET.Element, fields: dict[str, str], *, 
                 "a team event (KilpaSarja Joukkuekilpailu) is drawn by teams, not by its players' games: "
                 "import it instead"
             )
-        )
-    places = [s for s in root.iterfind("PeliPaikat/Sali") if s.get("Nimi", "") or s.get("Lyhenne", "")]
-    if len(places) > 1:
-        raise KaavioError(
-            gettext_noop(
-                "the event is played at %(count)s places (PeliPaikat), each drawn on its own until the draws "
-                "are joined, which Kaiza does not do"
-            ),
-            {"count": len(places)},
         )
 
 
@@ -424,6 +438,7 @@ def write(kaavio: KaavioFile) -> str:
         attributes |= {**dict(p.extra), "Id": str(p.id)}
         ET.SubElement(participants, "Pelaaja", attributes)
     _late_entrants_write(root, kaavio)
+    write_venues(root, kaavio.venues)
     games = ET.SubElement(root, "Pelit")
     for g in kaavio.games:
         attributes = {

@@ -31,12 +31,14 @@ from game.models import Club
 from game.models.tournaments import Tournament, TournamentPairing
 from game.realtime import fanout as realtime
 from game.tournaments import services
+from game.tournaments.pairing.double_loss_state import JOIN_ROUNDS
 from game.tournaments.selectors import tournaments as selectors
 from game.tournaments.selectors.bracket import bracket_layout
 from game.tournaments.selectors.club import tables_view, walk_ins
 from game.tournaments.selectors.draw import file_late_entrants, late_entries_open
 from game.tournaments.selectors.fixes import fix_log
 from game.tournaments.selectors.team_games import team_players
+from game.tournaments.selectors.venues import venues_view
 from game.tournaments.services.base import is_manager
 from game.tournaments.values import number_of
 from game.tournaments.visibility import require_visible
@@ -196,6 +198,8 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "walk_ins": walk_ins(tournament=tournament) if manager else [],
         "late_open": manager and late_entries_open(tournament),
         "file_late": file_late_entrants(tournament=tournament),
+        "venues": venues_view(tournament=tournament),
+        "join_rounds": range(JOIN_ROUNDS[0], JOIN_ROUNDS[1] + 1),
     }
 
 

@@ -36,7 +36,6 @@ EXCEPTIONS: dict[str, int] = {
     "game.matches.services.deadlines.deadlines_fire_match": 18,
     "game.puzzles.services.puzzle_answer": 18,
     "game.tournaments.pairing.double_loss._cup_search_runs": 18,
-    "game.tournaments.pairing.double_loss._searched": 18,
     "game.tournaments.pairing.double_loss_search._Lookahead.acceptable": 18,
     "game.matches.selectors.analysis.match_analysis_view": 17,
     "game.tournaments.services.play.tournament_match_finished": 17,

@@ -233,9 +233,9 @@ REFUSED = {
         (("<KilpaSarja>Yleinen<", "<KilpaSarja>Joukkuekilpailu<"),),
         "has no team (Joukkue)",
     ),
-    "two places": (
+    "places nobody plays at": (
         (("</Osallistujat>", '</Osallistujat><PeliPaikat><Sali Nimi="A" /><Sali Nimi="B" /></PeliPaikat>'),),
-        "the event is played at 2 places (PeliPaikat)",
+        "place 2 has 0 players: each place needs at least 4",
     ),
 }
 

@@ -22,7 +22,15 @@ from game.tournaments.pairing.double_loss import (
     games_to_add,
     record_result,
 )
-from game.tournaments.pairing.draw_seeding import championship_draw_list, championship_places, seed_places
+from game.tournaments.pairing.draw_seeding import (
+    championship_draw_list,
+    championship_places,
+    crowded_draw_list,
+    seed_places,
+    seeded_draw_list,
+    shuffled,
+)
+from game.tournaments.selectors.draw import championship_list
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_walk_in_enter
 from game.tournaments.services.club import AT_TARGET, BoardResult, tournament_result_enter
 from game.tournaments.services.kaavio import kaavio_export, kaavio_import
@@ -102,6 +110,45 @@ def test_ranking_event_eight_seeds() -> None:
     assert not any(set(g.players) <= top for g in state.games)
 
 
+def test_small_championship_seeding() -> None:
+    """A championship of fewer than its 24 places is drawn whole, seeds included, as the program
+    draws it (below 24 entrants `ArvoKaavio` gives every id at random); Kaiza draws it from the
+    event's draw number, so the same number gives the same list. The seeds still skip their rounds
+    (the program's walk-overs go by the marks whatever the field)."""
+    ids = list(range(1, 18))
+    listing, seeds = championship_list(ids, draw_seed=7)
+    assert listing == tuple(shuffled(ids, 7, "list")) and seeds == tuple(ids)
+    assert listing[:5] != (1, 2, 3, 4, 5)  # the seeds are not at the head of the list
+    assert championship_list(ids, draw_seed=7) == (listing, seeds)
+    assert championship_list(ids, draw_seed=8)[0] != listing
+    state = _opened(Event(Format.CHAMPIONSHIP, listing, seeds=seeds))
+    walkovers = {s: sum(1 for g in state.games if g.first == s and g.second is None) for s in seeds}
+    assert walkovers == {s: 2 if s <= 12 else 1 for s in seeds}
+
+    # the program's own championship of 21, drawn whole and played out by it, replays in full
+    kaavio = parse((FIXTURES / "championship-small-21-t3.xml").read_bytes())
+    event = kaavio.event()
+    assert len(event.seeds) == 21 and event.entrants.index(event.seeds[0]) != 0
+    lines = replay(kaavio)
+    assert all(line.same for line in lines) and len(lines) == len(kaavio.games)
+
+
+def test_small_ranking_event_seeds_as_the_program() -> None:
+    """A ranking event of 8 or fewer seeds everyone: the program's places clash (6 players: seeds 4
+    and 5 on place 4, seed 6 on place 0), it lists two seeds of one place in order, draws a seed at
+    place 0 with the unseeded players onto a free place, and numbers the list again without a gap.
+    Kaiza draws that free place from the event's draw number."""
+    seeds = (101, 102, 103, 104, 105, 106)
+    lists = {crowded_draw_list(seeds, (), draw_seed) for draw_seed in range(20)}
+    assert lists == {(103, 106, 102, 104, 105, 101), (103, 102, 104, 105, 101, 106)}
+    assert seeded_draw_list(seeds, (), 3) == crowded_draw_list(seeds, (), 3)
+    # eight: seeds 1 and 8 share the place before the foot, seed 1 first
+    assert seeded_draw_list(tuple(range(101, 109)), ()) == (106, 103, 107, 102, 105, 104, 101, 108)
+    # the program's own event of six seeds replays in full
+    kaavio = parse((FIXTURES / "ranking8-small-6-t2.xml").read_bytes())
+    assert all(line.same for line in replay(kaavio))
+
+
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
@@ -109,6 +156,8 @@ def test_ranking_event_eight_seeds() -> None:
     [
         ("championship24-25-t4.xml", Tournament.Format.CHAMPIONSHIP, "Sijoitetaan24Pelaajaa"),
         ("ranking8-13-t3.xml", Tournament.Format.DOUBLE_LOSS, "Sijoitetaan8Pelaajaa"),
+        ("championship-small-21-t3.xml", Tournament.Format.CHAMPIONSHIP, "Sijoitetaan24Pelaajaa"),
+        ("ranking8-small-6-t2.xml", Tournament.Format.DOUBLE_LOSS, "Sijoitetaan8Pelaajaa"),
     ],
 )
 def test_seeded_file_imports_and_exports_in_full(tmp_path: Path, name: str, format: str, seeding: str) -> None:
@@ -123,7 +172,8 @@ def test_seeded_file_imports_and_exports_in_full(tmp_path: Path, name: str, form
     assert tournament.status == Tournament.Status.FINISHED
     walkovers = TournamentPairing.objects.filter(tournament=tournament, second__isnull=True)
     assert all(p.how == "bye" and p.winner_id == p.first_id for p in walkovers)
-    assert walkovers.count() == (36 if format == Tournament.Format.CHAMPIONSHIP else 0)
+    seeded = sum(1 for p in parse(data).participants if p.seeded)
+    assert walkovers.count() == (seeded + min(seeded, 12) if format == Tournament.Format.CHAMPIONSHIP else 0)
     written = tmp_path / name
     written.write_text(kaavio_export(tournament=tournament), encoding="utf-8")
     original, again = parse(data), parse(written.read_bytes())

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from game.tournaments.pairing.double_loss_cup import CupRow, cup_rows
-from game.tournaments.pairing.double_loss_search import NOBODY, Drawn, added, opening, search_round
+from game.tournaments.pairing.double_loss_search import NO_LAST_ROUND, NOBODY, Drawn, added, opening, search_round
 from game.tournaments.pairing.double_loss_state import (
     CUP_FIRST_ROUND,
     DrawError,
@@ -79,13 +79,15 @@ def listing_order(state: DrawState) -> list[int]:
     return sorted(range(len(state.games)), key=lambda i: listing_key(state.event, state.games[i], i))
 
 
-def listing_key(event: Event, game: Game, index: int) -> tuple[int, int, int, int, int]:
-    """Where the program lists a game: by round, then (a cup game by its seat) the first player's
-    own round, then the two players' places in the list; `index` (the order drawn) breaks a tie."""
+def listing_key(event: Event, game: Game, index: int) -> tuple[int, int, int, int, int, int]:
+    """Where the program lists a game: by round, then (a cup game by its seat) its place's number
+    (an event at several places), the first player's own round, then the two players' places in
+    the list; `index` (the order drawn) breaks a tie."""
     if event.format == Format.TWO_ROUNDS_THEN_CUP and game.round >= CUP_FIRST_ROUND:
-        return game.round, game.slot or 0, 0, 0, index
+        return game.round, game.slot or 0, 0, 0, 0, index
     place = _places(event.entrants)
-    return game.round, game.first_round, place[game.first], place.get(game.second or 0, 0), index
+    venue = event.venue_of(game)
+    return game.round, venue, game.first_round, place[game.first], place.get(game.second or 0, 0), index
 
 
 @lru_cache(maxsize=64)
@@ -118,7 +120,16 @@ def _pairing(event: Event, drawn: Drawn) -> Pairing:
 
 
 def _plan(event: Event) -> list[Drawn]:
-    """The opening of `event` by places: a championship's with its seeds' walk-overs."""
+    """The opening of `event` by places: a championship's with its seeds' walk-overs; an event at
+    several places each place's own, place by place, of its players in the list's order."""
+    if event.venues:
+        place = _places(event.entrants)
+        games: list[Drawn] = []
+        for venue in event.venues:
+            at = [place[entrant] for entrant in venue]
+            for g in opening(len(venue)):
+                games.append(replace(g, first=at[g.first - 1], second=at[g.second - 1]))
+        return games
     if event.format == Format.CHAMPIONSHIP:
         place = _places(event.entrants)
         late = tuple((place[seed], event.walkovers(seed)) for seed in event.seeds)
@@ -238,24 +249,22 @@ def opening_is_drawn(state: DrawState) -> bool:
 
 
 def _searched(state: DrawState) -> list[Pairing]:
-    """The program's search after a result, repeated while it asks to be and adds a game."""
+    """The program's search after a result, repeated while it asks to be and adds a game. An event
+    at several places searches place by place until the draws are joined (:func:`_venue_searches`)."""
     event = state.event
     _, games = _positions(state)
     size, knockout = len(event.entrants), state.event.single_loss_from
     given: list[Pairing] = []
     for _ in range(MOST_SEARCHES):
-        waiting = [g for g in games if not g.won]
-        if len(waiting) > MOST_IN_PROGRESS:
-            break
-        played = [g for g in games if g.won]
-        found: list[list[Drawn]] = []
-        again = False
-        for outcome in itertools.product((1, 2), repeat=len(waiting)):
-            tried = played + [replace(g, won=won) for g, won in zip(waiting, outcome, strict=True)]
-            result = search_round(size, knockout, tried, bool(waiting))
-            found.append(result.games)
-            again = again or result.again
-        common = _in_every(found)
+        venues = _venue_searches(event, games) if event.venues else []
+        if venues:
+            common, again = [], False
+            for venue in venues:
+                found_here, asked = _venue_search(event, games, venue)
+                common += found_here
+                again = again or asked
+        else:
+            common, again = _search_all(size, knockout, games)
         if not common:
             break
         round_two_played = any(g.round == 2 and g.won for g in games)
@@ -270,6 +279,99 @@ def _searched(state: DrawState) -> list[Pairing]:
         if not (again and grew):
             break
     return given
+
+
+def _search_all(
+    size: int, knockout: int, games: list[Drawn], last_round: int = NO_LAST_ROUND
+) -> tuple[list[Drawn], bool]:
+    """One search of `games` for every way the games in progress can end: the games every one of
+    them gives, and whether one asks to be run again. With more than :data:`MOST_IN_PROGRESS` in
+    progress it waits."""
+    waiting = [g for g in games if not g.won]
+    if len(waiting) > MOST_IN_PROGRESS:
+        return [], False
+    played = [g for g in games if g.won]
+    found: list[list[Drawn]] = []
+    again = False
+    for outcome in itertools.product((1, 2), repeat=len(waiting)):
+        tried = played + [replace(g, won=won) for g, won in zip(waiting, outcome, strict=True)]
+        result = search_round(size, knockout, tried, bool(waiting), last_round)
+        found.append(result.games)
+        again = again or result.again
+    return _in_every(found), again
+
+
+def _venue_at(event: Event) -> dict[int, int]:
+    """Each list place's place of play (0: the first)."""
+    place = _places(event.entrants)
+    return {place[entrant]: number for number, venue in enumerate(event.venues) for entrant in venue}
+
+
+def _drawn_venue(event: Event, venue_at: dict[int, int], game: Drawn) -> int:
+    return venue_at[game.first] if game.round < event.join_round else 0
+
+
+def _fewest_games(members: list[int], games: list[Drawn], single_loss_from: int) -> tuple[int, int] | None:
+    """The fewest games any of `members` still in has in `games`, and how many have that few (the
+    program's list of who is in: two losses, or one in his own knockout round); None: nobody in."""
+    counts = []
+    for player in members:
+        mine = [g for g in games if g.has(player)]
+        lost = [g for g in mine if g.lost_by(player)]
+        if len(lost) > 1 or any(g.own_round(player) >= single_loss_from for g in lost):
+            continue
+        counts.append(len(mine))
+    if not counts:
+        return None
+    fewest = min(counts)
+    return fewest, counts.count(fewest)
+
+
+def _venue_searches(event: Event, games: list[Drawn]) -> list[int]:
+    """The places searched on their own now, as the program decides (`Kilpailu.Haku`): none once
+    the event's fewest games in (one more when no game up to there is still to play) reach the
+    joining round; else each place whose own fewest are below it (:func:`_searched_alone`). None:
+    the event is searched whole."""
+    everyone = _fewest_games(list(range(1, len(event.entrants) + 1)), games, event.single_loss_from)
+    if everyone is None:
+        return []
+    reached = everyone[0]
+    if not any(g.round <= reached and not g.won for g in games):
+        reached += 1
+    if reached >= event.join_round:
+        return []
+    return [number for number in range(len(event.venues)) if _searched_alone(event, games, number)]
+
+
+def _searched_alone(event: Event, games: list[Drawn], number: int) -> bool:
+    """Whether place `number` is searched on its own: its fewest games in are below the joining
+    round, and it is not waiting only for one player who rests, nor has played all its games up to
+    the joining round."""
+    join = event.join_round
+    venue_at = _venue_at(event)
+    members = [p for p, v in venue_at.items() if v == number]
+    here = [g for g in games if _drawn_venue(event, venue_at, g) == number]
+    fewest = _fewest_games(members, here, event.single_loss_from)
+    if fewest is None or fewest[0] > join - 1:
+        return False
+    if fewest[0] == join - 2 and fewest[1] == 1:
+        return False  # one player rests: he waits for the joined draw
+    return not (fewest[0] == join - 1 and all(g.won for g in here))
+
+
+def _venue_search(event: Event, games: list[Drawn], number: int) -> tuple[list[Drawn], bool]:
+    """One place's search, as the program runs it on the place alone: its players in the list's
+    order and its games, no game past the round before the joining."""
+    venue_at = _venue_at(event)
+    members = sorted(p for p, v in venue_at.items() if v == number)
+    local = {p: i for i, p in enumerate(members, start=1)}
+    here = [
+        replace(g, first=local[g.first], second=local[g.second])
+        for g in games
+        if _drawn_venue(event, venue_at, g) == number and g.first in local and g.second in local
+    ]
+    found, again = _search_all(len(members), event.single_loss_from, here, event.join_round - 1)
+    return [replace(g, first=members[g.first - 1], second=members[g.second - 1]) for g in found], again
 
 
 def _in_every(found: list[list[Drawn]]) -> list[Drawn]:

@@ -168,9 +168,17 @@ class Searched:
     again: bool
 
 
-def search_round(size: int, single_loss_from: int, played: list[Drawn], results_awaited: bool) -> Searched:
+#: No last round: the search of an event at one place.
+NO_LAST_ROUND = 10_000
+
+
+def search_round(
+    size: int, single_loss_from: int, played: list[Drawn], results_awaited: bool, last_round: int = NO_LAST_ROUND
+) -> Searched:
     """One search over `played` (every game drawn so far, each with a result: the real one or the
-    one being tried). `results_awaited`: the event has games in progress, so the search is wary."""
+    one being tried). `results_awaited`: the event has games in progress, so the search is wary.
+    `last_round`: a place's search before the draws are joined (the program's `MaxKierros`) leaves
+    out the players with that many games and draws no game past it."""
     tally = _Tally(size, single_loss_from, played)
     alive = [p for p in range(1, size + 1) if tally.search_losses(p) <= 1]
     if len(alive) < 2:
@@ -183,7 +191,7 @@ def search_round(size: int, single_loss_from: int, played: list[Drawn], results_
     found: list[Drawn] = []
     again = False
     while True:
-        step = _next_game(target, games, tally, found, alive, single_loss_from, results_awaited)
+        step = _next_game(target, tally, found, alive, single_loss_from, results_awaited, last_round)
         if step.asks_again:
             again = True
         game = step.game
@@ -277,14 +285,14 @@ class _Step:
 
 def _next_game(
     target: int,
-    games: list[Drawn],
     tally: _Tally,
     found: list[Drawn],
     alive: list[int],
     single_loss_from: int,
     awaited: bool,
+    last_round: int,
 ) -> _Step:
-    players = [_Player(p, tally.games[p], tally.losses[p], tally.open[p], tally.open_single_loss[p]) for p in alive]
+    players = _players(tally, alive, last_round)
     if len(players) < 2:
         return _Step(None)
     careful = len(players) <= CAREFUL_FIELD
@@ -301,10 +309,19 @@ def _next_game(
         if any(p.position != seeker and not tally.meetings(seeker, p.position) for p in players):
             return _Step(None)  # a rematch while results are awaited: wait for them
     first_round, second_round = tally.games[seeker] + 1, tally.games[opponent] + 1
-    if abs(first_round - second_round) > 1 and awaited:
-        return _Step(None)
+    if max(first_round, second_round) > last_round or (abs(first_round - second_round) > 1 and awaited):
+        return _Step(None)  # past the round a place's draw is joined at; two rounds apart while results are awaited
     game = Drawn(seeker, opponent, max(first_round, second_round), first_round, second_round)
     return _Step(game, careful=careful)
+
+
+def _players(tally: _Tally, alive: list[int], last_round: int) -> list[_Player]:
+    """The players a step of the search pairs: those in, below `last_round`'s games."""
+    return [
+        _Player(p, tally.games[p], tally.losses[p], tally.open[p], tally.open_single_loss[p])
+        for p in alive
+        if tally.games[p] < last_round
+    ]
 
 
 def _quick_pair(target: int, players: list[_Player], tally: _Tally) -> tuple[int, int] | None:

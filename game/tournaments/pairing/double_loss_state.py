@@ -26,6 +26,12 @@ NEVER = 10_000
 #: The championship's seeds by the round they enter: seeds up to the first number skip rounds 1 and
 #: 2, those up to the second skip round 1.
 LATE_SEEDS = (12, 24)
+#: The rounds from which the draws of an event played at several places may be joined (the program
+#: offers these four; it sets 5 unless told).
+JOIN_ROUNDS = (3, 6)
+#: The formats an event at several places may have (the program's search by places is the
+#: double-loss search's).
+VENUE_FORMATS = ("double_loss", "double_loss_then_knockout")
 
 
 class Format(StrEnum):
@@ -61,6 +67,10 @@ REASONS: dict[str, str] = {
     "seed_count": "1 to {most} seeds, and no more than the entrants; not {seeds}",
     "seed_not_entrant": "the seed {player} is not in the draw list",
     "no_seed_place": "no free place left for a seed",
+    "venue_format": "only a double-loss event, with or without a knockout, is played at several places, not {format}",
+    "join_round": "the places' draws are joined from round {earliest} to {latest}, not {given}",
+    "venue_list": "the places' players are not the draw list, each once in its order",
+    "venue_too_small": "place {venue} has {count} players: each place needs at least {least}",
 }
 
 
@@ -100,6 +110,11 @@ class Event:
     #: The championship's seeds, the entrants in seed order (seed 1 first): seeds 1-12 skip rounds 1
     #: and 2, seeds 13-24 round 1 (:data:`LATE_SEEDS`); empty elsewhere.
     seeds: tuple[int, ...] = ()
+    #: An event played at several places (the program's `PeliPaikat`): each place's entrants in the
+    #: list's order, the host's place first; empty: one place. Each place's players are drawn on
+    #: their own until `join_round`, then the draws are joined (double_loss.py).
+    venues: tuple[tuple[int, ...], ...] = ()
+    join_round: int = 0
 
     def __post_init__(self) -> None:
         if len(set(self.entrants)) != len(self.entrants):
@@ -119,6 +134,29 @@ class Event:
         if self.lots and sorted(self.lots) != sorted(self.entrants):
             raise DrawError("cup_lots")
         self._check_seeds()
+        if self.venues:
+            self._check_venues()
+
+    def _check_venues(self) -> None:
+        if self.format not in VENUE_FORMATS or self.seeds or self.lots:
+            raise DrawError("venue_format", format=str(self.format))
+        if not JOIN_ROUNDS[0] <= self.join_round <= JOIN_ROUNDS[1]:
+            raise DrawError("join_round", earliest=JOIN_ROUNDS[0], latest=JOIN_ROUNDS[1], given=self.join_round)
+        if sorted(e for venue in self.venues for e in venue) != sorted(self.entrants):
+            raise DrawError("venue_list")
+        place = {entrant: position for position, entrant in enumerate(self.entrants)}
+        for number, venue in enumerate(self.venues, start=1):
+            if [place[e] for e in venue] != sorted(place[e] for e in venue):
+                raise DrawError("venue_list")
+            if len(venue) < MINIMUM_FIELD:
+                raise DrawError("venue_too_small", venue=number, count=len(venue), least=MINIMUM_FIELD)
+
+    def venue_of(self, game: Game | Pairing) -> int:
+        """The place (0: the first) a game is played at, as the program names it: before the joining
+        round its first player's, from it the first place."""
+        if not self.venues or game.round >= self.join_round:
+            return 0
+        return next(number for number, venue in enumerate(self.venues) if game.first in venue)
 
     def _check_seeds(self) -> None:
         most = LATE_SEEDS[-1] if self.format == Format.CHAMPIONSHIP else 0

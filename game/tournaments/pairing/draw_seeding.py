@@ -5,11 +5,16 @@ Positions are 1-based places in a list of `n`. Seed 1 goes second from the foot 
 the middle (n / 2, rounded down), seed 3 to the middle of the upper half (half of seed 2's place),
 seed 4 between seeds 1 and 2, seed 5 between seeds 4 and 2, seed 6 to half of seed 3's place, seed 7
 between seeds 2 and 3, seed 8 between seeds 1 and 4 (rounded up); "between" is the mean, rounded half
-to even as the program's arithmetic does. A place already taken or off the list (small fields) gives
-the nearest free place, the upper first: Kaiza's choice, where the program would let two seeds share
-a place. Everyone else fills the free places in the order they were drawn: :func:`shuffled` draws that order
-from a stored number, as the program draws its list at random, so the same number and entries give
-the same list in any process (the number is the event's `draw_seed`).
+to even as the program's arithmetic does. Everyone else fills the free places in the order they were
+drawn: :func:`shuffled` draws that order from a stored number, as the program draws its list at
+random, so the same number and entries give the same list in any process (the number is the event's
+`draw_seed`).
+
+In a field of 8 or fewer the places can clash (two seeds on one place) or fall off the head of the
+list (place 0). The program then lets two seeds share a number and lists them in its roster's order
+(Kaiza: seed order), draws a seed at place 0 with the unseeded players, and gives those the free
+places at random, so a place may stay empty; it then numbers the list again from 1 without a gap
+(:func:`crowded_draw_list`).
 """
 
 from __future__ import annotations
@@ -25,26 +30,42 @@ from game.tournaments.pairing.double_loss_state import DrawError
 MOST_SEEDS = 8
 
 
-def seed_places(size: int, seeds: int) -> list[int]:
-    """The 1-based places of seeds 1..`seeds` in a list of `size`."""
+def wanted_places(size: int, seeds: int) -> list[int]:
+    """The places the program computes for seeds 1..`seeds` in a list of `size`: in a small field
+    two may be the same, and one may be 0 (off the head of the list)."""
     if not 0 <= seeds <= min(MOST_SEEDS, size):
         raise DrawError("seed_count", most=MOST_SEEDS, seeds=seeds)
     wanted: list[int] = []
-    formulas = (
-        lambda p: size - 1,
-        lambda p: size // 2,
-        lambda p: p[1] // 2,
-        lambda p: round((p[1] + p[0]) / 2),
-        lambda p: round((p[3] + p[1]) / 2),
-        lambda p: p[2] // 2,
-        lambda p: round((p[1] + p[2]) / 2),
-        lambda p: math.ceil((p[0] + p[3]) / 2),
-    )
+    for formula in _FORMULAS[:seeds]:
+        wanted.append(formula(size, wanted))
+    return wanted
+
+
+_FORMULAS = (
+    lambda n, p: n - 1,
+    lambda n, p: n // 2,
+    lambda n, p: p[1] // 2,
+    lambda n, p: round((p[1] + p[0]) / 2),
+    lambda n, p: round((p[3] + p[1]) / 2),
+    lambda n, p: p[2] // 2,
+    lambda n, p: round((p[1] + p[2]) / 2),
+    lambda n, p: math.ceil((p[0] + p[3]) / 2),
+)
+
+
+def is_crowded(size: int, seeds: int) -> bool:
+    """Whether the program's places for the seeds clash or fall off the list (fields of 8 or fewer)."""
+    wanted = wanted_places(size, seeds)
+    return len(set(wanted)) != len(wanted) or any(place < 1 for place in wanted)
+
+
+def seed_places(size: int, seeds: int) -> list[int]:
+    """The 1-based places of seeds 1..`seeds` in a list of `size` whose places do not clash (see
+    :func:`crowded_draw_list` for one whose do: there a place depends on the draw)."""
+    if not 0 <= seeds <= min(MOST_SEEDS, size):
+        raise DrawError("seed_count", most=MOST_SEEDS, seeds=seeds)
     taken: list[int] = []
-    for formula in formulas[:seeds]:
-        # later formulas read the places the program computed, not the ones a clash moved
-        place = formula(wanted)
-        wanted.append(place)
+    for place in wanted_places(size, seeds):
         taken.append(_nearest_free(place, size, taken))
     return taken
 
@@ -57,15 +78,35 @@ def _nearest_free(place: int, size: int, taken: list[int]) -> int:
     raise DrawError("no_seed_place")
 
 
-def seeded_draw_list(seeded: Sequence[int], unseeded: Sequence[int]) -> tuple[int, ...]:
-    """The draw list: `seeded` in seed order (1 first), `unseeded` in the order they were drawn."""
+def seeded_draw_list(seeded: Sequence[int], unseeded: Sequence[int], draw_seed: int | None = None) -> tuple[int, ...]:
+    """The draw list: `seeded` in seed order (1 first), `unseeded` in the order they were drawn.
+    `draw_seed` draws the free places of a crowded small field (:func:`crowded_draw_list`)."""
     size = len(seeded) + len(unseeded)
+    if is_crowded(size, len(seeded)):
+        return crowded_draw_list(seeded, unseeded, draw_seed)
     places = seed_places(size, len(seeded))
     slots: list[int | None] = [None] * size
     for entrant, place in zip(seeded, places, strict=True):
         slots[place - 1] = entrant
     others = iter(unseeded)
     return tuple(entrant if entrant is not None else next(others) for entrant in slots)
+
+
+def crowded_draw_list(seeded: Sequence[int], unseeded: Sequence[int], draw_seed: int | None) -> tuple[int, ...]:
+    """The list of a small field whose seeds' places clash, as the program makes it: each seed at
+    the place computed for him (two may share one, listed in seed order), a seed whose place is 0
+    drawn with the unseeded players, who take free places at random (`draw_seed` draws them; without
+    one, the first free places in order), then the list read in place order."""
+    size = len(seeded) + len(unseeded)
+    wanted = wanted_places(size, len(seeded))
+    placed = [(place, rank) for rank, place in enumerate(wanted) if place >= 1]
+    drawn = [seeded[rank] for rank, place in enumerate(wanted) if place < 1] + list(unseeded)
+    free = sorted(set(range(1, size + 1)) - {place for place, _ in placed})
+    if draw_seed is not None:
+        free = shuffled(free, draw_seed, "free places")
+    standing = [(place, 0, rank, seeded[rank]) for place, rank in placed]
+    standing += [(place, 1, order, entrant) for order, (place, entrant) in enumerate(zip(free, drawn, strict=False))]
+    return tuple(entrant for *_, entrant in sorted(standing))
 
 
 #: The championship's seeds (the program's `Sijoitetaan24Pelaajaa`): seed k stands at the k-th of

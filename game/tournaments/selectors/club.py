@@ -12,6 +12,7 @@ from game.tournaments.hooks import HOOKS
 from game.tournaments.selectors.draw import drawn_pairings, ready_pairings
 from game.tournaments.selectors.team_games import team_games
 from game.tournaments.selectors.tournaments import pairing_score_line, result_marks, tournament_summary
+from game.tournaments.selectors.venues import table_place, venues_view
 
 
 def _game(
@@ -65,9 +66,10 @@ def tables_view(*, tournament: Tournament) -> dict[str, Any] | None:
     on_table = {p.table: _game(p, names, handicaps, teams) for p in playing if p.table is not None}
     # The games scored at the tables (game/realgames, through its hook): their live score, run and clock.
     real = HOOKS.real_games(pairing_ids=[game["id"] for game in on_table.values()]) if on_table else {}
+    places = venues_view(tournament=tournament)  # at several places: each table is its place's
     return {
         "tables": [
-            {"number": n, "game": game, "real": real.get(game["id"]) if game else None}
+            {"number": n, "game": game, "real": real.get(game["id"]) if game else None, "place": table_place(places, n)}
             for n, game in ((n, on_table.get(n)) for n in range(1, tournament.tables + 1))
         ],
         "waiting": [

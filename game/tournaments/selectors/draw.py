@@ -24,7 +24,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from game.matches.clock_presets import event_clock_of
-from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing, TournamentVenue
 from game.tournaments import values
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Event, Format, Game, listing_order
 from game.tournaments.pairing.draw_seeding import (
@@ -71,7 +71,7 @@ def draw_list(entry_ids: list[int], *, seeds: int | None = None, draw_seed: int 
     others = entry_ids[placed:]
     if draw_seed is not None:
         others = shuffled(others, draw_seed, "list")
-    return seeded_draw_list(entry_ids[:placed], others)
+    return seeded_draw_list(entry_ids[:placed], others, draw_seed)
 
 
 def championship_list(
@@ -79,8 +79,12 @@ def championship_list(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A championship's draw list and its seeds, of entries given in seed order: the top `seeds`
     (24 unless said, at most the field) at the championship's places, the others in the order
-    `draw_seed` draws (seed order without one)."""
+    `draw_seed` draws (seed order without one). A field smaller than the places is drawn whole,
+    seeds included, as the program draws it (docs/decisions/small-seeded-fields.md); its seeds
+    still skip their rounds."""
     placed = min(CHAMPIONSHIP_FIELD if seeds is None else seeds, CHAMPIONSHIP_FIELD, len(entry_ids))
+    if len(entry_ids) < CHAMPIONSHIP_FIELD and draw_seed is not None:
+        return tuple(shuffled(entry_ids, draw_seed, "list")), tuple(entry_ids[:placed])
     others = entry_ids[placed:]
     if draw_seed is not None:
         others = shuffled(others, draw_seed, "list")
@@ -147,12 +151,7 @@ def draw_event(*, tournament: Tournament) -> Event:
     knockout_from = (
         tournament.knockout_from if tournament.format == Tournament.Format.DOUBLE_LOSS_THEN_KNOCKOUT else None
     )
-    seeds: tuple[int, ...] = ()
-    if tournament.format == Tournament.Format.CHAMPIONSHIP:
-        listing, seeds = championship_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
-    else:
-        listing = draw_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
-        listing += late_draw_list(every, draw_seed=tournament.draw_seed)
+    listing, seeds = _listing(tournament, entries, every)
     lots: tuple[int, ...] = ()
     if tournament.format == Tournament.Format.TWO_ROUNDS_THEN_CUP:
         if any(e.cup_lot is not None for e in entries):
@@ -162,7 +161,38 @@ def draw_event(*, tournament: Tournament) -> Event:
             lots = tuple(shuffled(listing, tournament.draw_seed, "lots"))
     target = event_clock_of(ruleset=tournament.ruleset, time_limit=tournament.time_limit).target_score
     kind = DRAW_FORMAT[Tournament.Format(tournament.format)]
-    return Event(kind, listing, knockout_from, lots, target, values.SCORE_MARGIN, seeds)
+    groups = venue_groups(tournament, entries, listing)
+    join = (tournament.join_round or 0) if groups else 0
+    return Event(kind, listing, knockout_from, lots, target, values.SCORE_MARGIN, seeds, groups, join)
+
+
+def _listing(
+    tournament: Tournament, entries: list[TournamentEntry], every: list[TournamentEntry]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The draw list (late entrants last) and a championship's seeds."""
+    ids = [e.pk for e in entries]
+    seeds: tuple[int, ...] = ()
+    if tournament.format == Tournament.Format.CHAMPIONSHIP:
+        listing, seeds = championship_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
+    else:
+        listing = draw_list(ids, seeds=seeds_placed(tournament), draw_seed=tournament.draw_seed)
+        listing += late_draw_list(every, draw_seed=tournament.draw_seed)
+    fixed = {e.pk: e.list_place for e in entries if e.list_place is not None}
+    if entries and len(fixed) == len(entries):  # a file's list that the seeds cannot say
+        listing = (*sorted(ids, key=fixed.__getitem__), *listing[len(ids) :])
+    return listing, seeds
+
+
+def venue_groups(
+    tournament: Tournament, entries: list[TournamentEntry], listing: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """An event at several places: each place's entrants in the list's order, the host's first
+    (services/venues.py gives each entry its place when the entries close); empty: one place."""
+    if tournament.join_round is None or not entries or any(e.venue_id is None for e in entries):
+        return ()
+    venue_of = {e.pk: e.venue_id for e in entries}
+    numbers = TournamentVenue.objects.filter(tournament=tournament).order_by("number").values_list("pk", flat=True)
+    return tuple(tuple(e for e in listing if venue_of.get(e) == venue) for venue in numbers)
 
 
 def _lot(entries: list[TournamentEntry], entrant: int) -> int:

@@ -41,6 +41,7 @@ from game.tournaments.pairing.double_loss import (
 from game.tournaments.pairing.results import decided
 from game.tournaments.selectors.draw import draw_games, draw_state, drawn_pairings, ready_pairings
 from game.tournaments.services.base import TournamentError
+from game.tournaments.services.venues import venue_tables
 from game.tournaments.values import Said
 
 
@@ -264,14 +265,21 @@ def draw_ready(tournament: Tournament, *, waiting_only: bool = True) -> list[Tou
 def draw_tables_give(tournament: Tournament) -> list[TournamentPairing]:
     """An event at the club (`Tournament.tables`): each game ready to be played (:func:`draw_ready`)
     gets a free table, in the program's list order, the lowest free table first; a game beyond the
-    free tables waits. So when a result frees a table, the next game in the list goes to it.
+    free tables waits. So when a result frees a table, the next game in the list goes to it. At
+    several places a game takes a table of its place (services/venues.py `venue_tables`).
     Returns the games given a table."""
     playing = TournamentPairing.objects.filter(tournament=tournament, status=TournamentPairing.Status.PLAYING)
     taken = set(playing.filter(table__isnull=False).values_list("table", flat=True))
     free = [table for table in range(1, (tournament.tables or 0) + 1) if table not in taken]
+    tables_of = venue_tables(tournament)
     given: list[TournamentPairing] = []
     now = timezone.now()
-    for pairing, table in zip(draw_ready(tournament), free, strict=False):
+    for pairing in draw_ready(tournament):
+        choices = free if tables_of is None else [t for t in free if t in tables_of(pairing)]
+        if not choices:
+            continue
+        table = choices[0]
+        free.remove(table)
         pairing.table, pairing.table_at = table, now
         pairing.save(update_fields=["table", "table_at"])
         given.append(pairing)

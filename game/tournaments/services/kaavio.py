@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -60,6 +61,7 @@ from game.models.tournaments import (
     TournamentPairing,
     TournamentRound,
     TournamentTeamPlayer,
+    TournamentVenue,
 )
 from game.tournaments import values
 from game.tournaments.categories import CATEGORY_OF_SERIES, is_pairs_file, partners_of, series_of
@@ -86,6 +88,7 @@ from game.tournaments.kaisakaavio_teams import (
     team_file,
 )
 from game.tournaments.kaisakaavio_values import GAMES, NOT_STARTED, PLAYED, RUNNING, choice, decimal_number
+from game.tournaments.kaisakaavio_venues import GAME_PLACE, JOIN_TAG, PLAYER_PLACE, FileVenue
 from game.tournaments.pairing.double_loss import DrawError, DrawState, Format, Game, is_finished, listing_order
 from game.tournaments.pairing.double_loss_state import CUP_FIRST_ROUND, MINIMUM_FIELD
 from game.tournaments.pairing.draw_seeding import MOST_SEEDS
@@ -101,8 +104,17 @@ from game.tournaments.selectors.draw import (
 from game.tournaments.services.base import TournamentError, require_manager
 from game.tournaments.services.club import AT_TARGET
 from game.tournaments.services.draw import draw_rounds_settle, draw_searched_now
-from game.tournaments.services.kaavio_checks import ended_of, file_error, results_checked, seeds_marked, tables_of
+from game.tournaments.services.kaavio_checks import (
+    ended_of,
+    file_error,
+    list_is_drawn,
+    results_checked,
+    seeds_marked,
+    tables_of,
+)
 from game.tournaments.services.play import draw_advance, tournament_finish
+from game.tournaments.services.venues import NAME_LENGTH as VENUE_NAME_LENGTH
+from game.tournaments.services.venues import SHORT_LENGTH, table_offsets
 from game.tournaments.services.walk_ins import walk_in_player
 from game.tournaments.values import ENTRIES_RANGE, Said, Words, bounded, refuse, shown
 
@@ -196,13 +208,24 @@ def _format_of(kaavio: KaavioFile) -> tuple[Format, int | None]:
     return (Format.CHAMPIONSHIP if kaavio.championship_seeds else kind), knockout_from
 
 
-def _seed_order(kaavio: KaavioFile) -> list[int]:
+def _seed_order(kaavio: KaavioFile, *, list_kept: bool) -> list[int]:
     """The entries' seed order that gives back the file's draw list: a championship's seeds by
-    their marks, then the others in the list's order (selectors.draw.championship_list)."""
+    their marks, then the others in the list's order (selectors.draw.championship_list); a list the
+    program drew with its seeds (`list_kept`, kept by `list_place`) the same way."""
     seeds = kaavio.championship_seeds
+    if not seeds and list_kept:
+        marked = sorted((int(p.seeded.strip()), p.id) for p in kaavio.participants if p.seeded.strip().isdigit())
+        seeds = tuple(player for _, player in marked)
     if seeds:
         return [*seeds, *(p for p in kaavio.draw_list if p not in seeds)]
     return seeds_for(list(kaavio.draw_list))
+
+
+def list_kept(kaavio: KaavioFile, marked: int) -> bool:
+    """Whether the import keeps the file's list place by place (`TournamentEntry.list_place`): its
+    seeds' places were drawn with the rest (kaavio_checks.list_is_drawn)."""
+    championship = bool(kaavio.championship_seeds)
+    return (championship or marked > 0) and list_is_drawn(kaavio, championship=championship, seeds=marked)
 
 
 def file_draw(kaavio: KaavioFile) -> list[tuple[int, Game]]:
@@ -448,7 +471,7 @@ def _team_walk_ins(tournament: Tournament, team: Participant, players: tuple[Par
 
 
 def _entries(
-    tournament: Tournament, kaavio: KaavioFile, *, cup: bool, team: TeamFile | None = None
+    tournament: Tournament, kaavio: KaavioFile, *, cup: bool, marked: int = 0, team: TeamFile | None = None
 ) -> dict[int, TournamentEntry]:
     """The file's participants as the event's entries (walk-ins, pairs or teams of walk-ins) by their
     file ids, seeded so that Kaiza's draw list is the file's, with a cup's lots."""
@@ -459,9 +482,12 @@ def _entries(
         entry_of = {p.id: _pair_walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
     else:
         entry_of = {p.id: _walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
-    for seed, file_id in enumerate(_seed_order(kaavio), start=1):
+    kept = list_kept(kaavio, marked)
+    place = {file_id: number for number, file_id in enumerate(kaavio.draw_list, start=1)}
+    for seed, file_id in enumerate(_seed_order(kaavio, list_kept=kept), start=1):
         entry_of[file_id].seed = seed
-        entry_of[file_id].save(update_fields=["seed"])
+        entry_of[file_id].list_place = place[file_id] if kept else None
+        entry_of[file_id].save(update_fields=["seed", "list_place"])
     if cup:
         for lot, file_id in enumerate(cup_lots(kaavio), start=1):
             entry_of[file_id].cup_lot = lot
@@ -515,8 +541,9 @@ def kaavio_import(*, user: Any, club: Club, data: bytes, tables: int = DEFAULT_T
         started_at=timezone.now(),
         **_late_settings(kaavio, entrants, kind),
     )
-    entry_of = _entries(tournament, kaavio, cup=kind == Format.TWO_ROUNDS_THEN_CUP, team=team)
+    entry_of = _entries(tournament, kaavio, cup=kind == Format.TWO_ROUNDS_THEN_CUP, marked=kept.seeds_marked, team=team)
     player_of = _team_players_of(tournament, team)
+    _venues_of_file(tournament, kaavio, entry_of, tables)
     rounds: dict[int, TournamentRound] = {}
     for index, (place, drawn) in enumerate(file_draw(kaavio)):
         game = kaavio.games[place]
@@ -669,8 +696,12 @@ def kaavio_export(*, tournament: Tournament) -> str:
     seeds = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "seed"))
     marked = len(state.event.seeds) if championship else _seeds_to_mark(tournament, len(seeds))
     zone = tournament.club.zone
+    venues, places, game_place = _file_venues(tournament, state)
     games = [
-        _file_game(pairings[index], state.games[index], file_id=file_id, zone=zone)
+        _placed(
+            _file_game(pairings[index], state.games[index], file_id=file_id, zone=zone),
+            game_place(index, pairings[index]),
+        )
         for index in listing_order(state)  # the program's list order
     ]
     participants = tuple(
@@ -680,13 +711,14 @@ def kaavio_export(*, tournament: Tournament) -> str:
             club=clubs[e],
             seeded=str(seeds[e]) if 1 <= seeds[e] <= marked else "",
             handicap=handicaps[e],
-            extra=partners.get(e, ()),
+            extra=partners.get(e, ()) + places.get(e, ()),
         )
         for e in state.event.entrants
     )
     if tournament.kind == Tournament.Kind.CLUB_TEAMS:
         order = [pairings[index] for index in listing_order(state)]
         participants, games = _team_file_parts(tournament, state.event.entrants, file_id, order, games, zone)
+    settings = _file_settings(tournament, seeding=_seeding(championship, marked), join=state.event.join_round)
     return write(
         KaavioFile(
             name=tournament.name,
@@ -696,8 +728,9 @@ def kaavio_export(*, tournament: Tournament) -> str:
             target=clock.target_score,
             participants=participants,
             games=tuple(games),
-            other_fields=_file_settings(tournament, seeding=_seeding(championship, marked)),
+            other_fields=settings,
             late_entrants=late_entrants_of(tournament),
+            venues=venues,
         )
     )
 
@@ -764,6 +797,76 @@ def late_entrants_of(tournament: Tournament) -> tuple[tuple[tuple[str, str], ...
     return tuple(tuple((str(key), str(value)) for key, value in entrant) for entrant in listed)
 
 
+def _placed(game: FileGame, place: tuple[str, int | None] | None) -> FileGame:
+    """A game of an event at several places with its place (`Paikka`) and its table there."""
+    if place is None:
+        return game
+    label, table = place
+    extra = tuple((tag, ("" if table is None else str(table)) if tag == "Poyta" else text) for tag, text in game.extra)
+    return replace(game, extra=(*extra, (GAME_PLACE, label)))
+
+
+def _venues_of_file(
+    tournament: Tournament, kaavio: KaavioFile, entry_of: dict[int, TournamentEntry], tables: int
+) -> None:
+    """An event at several places: its places (the host's first, on the tables given for it: the
+    file does not keep them), each entry's place, the joining round; tables numbered through them.
+    Nothing for an event at one place."""
+    if not kaavio.venues:
+        return
+    labels, groups = kaavio.venue_groups()
+    given = {v.label: v for v in kaavio.venues}
+    total = 0
+    for number, (label, group) in enumerate(zip(labels, groups, strict=True), start=1):
+        venue = given.get(label)
+        short = label or tournament.club.name
+        name = (venue.name or venue.label) if venue is not None else short
+        count = venue.tables if venue is not None else tables
+        row = TournamentVenue.objects.create(
+            tournament=tournament,
+            number=number,
+            name=name_clean(name)[:VENUE_NAME_LENGTH],
+            short_name=name_clean(short)[:SHORT_LENGTH],
+            tables=count,
+        )
+        TournamentEntry.objects.filter(pk__in=[entry_of[p].pk for p in group]).update(venue=row)
+        total += count
+    tournament.join_round = kaavio.event().join_round
+    tournament.tables = total
+    tournament.save(update_fields=["join_round", "tables"])
+
+
+def _file_venues(
+    tournament: Tournament, state: DrawState
+) -> tuple[
+    tuple[FileVenue, ...],
+    dict[int, tuple[tuple[str, str], ...]],
+    Callable[[int, TournamentPairing], tuple[str, int | None] | None],
+]:
+    """An export's places: the places other than the host's (its `PeliPaikat`), each entrant's place
+    and, for a game by its index, its place and its table there (tables are numbered through the
+    places in Kaiza, each place's own in the file)."""
+    offsets = table_offsets(tournament)
+    if not offsets or not state.event.venues:
+        return (), {}, lambda index, pairing: None
+    count = {v.pk: 0 for v, _ in offsets}
+    venue_of = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("pk", "venue_id"))
+    for pk in venue_of.values():
+        if pk in count:
+            count[pk] += 1
+    shorts = {v.pk: v.short_name for v, _ in offsets}
+    places: dict[int, tuple[tuple[str, str], ...]] = {
+        e: ((PLAYER_PLACE, shorts.get(venue_of.get(e) or 0, "")),) for e in state.event.entrants
+    }
+    venues = tuple(FileVenue(v.name, v.short_name, v.tables, count[v.pk]) for v, _ in offsets[1:])
+
+    def game_place(index: int, pairing: TournamentPairing) -> tuple[str, int | None] | None:
+        venue, first = offsets[state.event.venue_of(state.games[index])]
+        return venue.short_name, None if pairing.table is None else pairing.table - first
+
+    return venues, places, game_place
+
+
 def _seeds_to_mark(tournament: Tournament, entries: int) -> int:
     """How many seeds the file marks: an import's marks, or the seeds Kaiza placed."""
     if tournament.seeds_marked is not None:
@@ -798,9 +901,11 @@ def _seeding(championship: bool, marked: int) -> str:
     return SEEDS_MARKED if marked else NO_SEEDS
 
 
-def _file_settings(tournament: Tournament, *, seeding: str) -> tuple[tuple[str, str], ...]:
+def _file_settings(tournament: Tournament, *, seeding: str, join: int = 0) -> tuple[tuple[str, str], ...]:
     start = tournament.starts_at.astimezone(tournament.club.zone)  # the club's wall clock, as the program
+    joined = ((JOIN_TAG, str(join)),) if join else ()  # an event at several places
     return (
+        *joined,
         ("AlkamisAika", f"{start.day}.{start.month}.{start.year}"),  # as today's program writes its date
         ("KellonAika", start.strftime("%H:%M")),
         ("PelaajiaEnintaan", str(tournament.max_entries)),

@@ -8,7 +8,13 @@ from django.utils.translation import gettext_noop
 
 from game.tournaments.kaisakaavio import FileGame, KaavioFile, Participant
 from game.tournaments.kaisakaavio_values import SEEDINGS, choice, game_field
-from game.tournaments.pairing.draw_seeding import CHAMPIONSHIP_FIELD, MOST_SEEDS, championship_places, seed_places
+from game.tournaments.pairing.draw_seeding import (
+    CHAMPIONSHIP_FIELD,
+    MOST_SEEDS,
+    championship_places,
+    is_crowded,
+    seed_places,
+)
 from game.tournaments.services.base import TournamentError
 from game.tournaments.services.club import AT_TARGET, ON_TIME, SHOOTOUT, BoardResult, board_winner
 from game.tournaments.values import Said, Words, bounded, number_of, shown, table
@@ -68,15 +74,21 @@ def seeds_marked(kaavio: KaavioFile) -> int | None:
     championship = seeding == "Sijoitetaan24Pelaajaa"
     most = min(CHAMPIONSHIP_FIELD if championship else MOST_SEEDS, len(order))
     marks = _seed_marks(kaavio, most)
-    places = _championship_places(len(order), len(marks)) if championship else seed_places(len(order), most)
+    if list_is_drawn(kaavio, championship=championship, seeds=len(marks)):
+        return len(marks)  # the program drew the list at random: Kaiza keeps it as it is (list_place)
+    places = championship_places(len(order), len(marks)) if championship else seed_places(len(order), most)
     _check_seed_places(kaavio, marks, order, places)
     return len(marks)
 
 
-def _championship_places(size: int, seeds: int) -> list[int]:
-    """Where a championship's seeds stand: at their places, or in a field too small to place them
-    (the program draws it whole) at the head of the list, the only list Kaiza can keep of one."""
-    return championship_places(size, seeds) or list(range(1, seeds + 1))
+def list_is_drawn(kaavio: KaavioFile, *, championship: bool, seeds: int) -> bool:
+    """Whether the program drew the file's seeds' places with the rest of the list: a championship
+    smaller than its 24 places (drawn whole), or a small field whose 8 places clash (a seed at
+    place 0 is drawn, the free places taken at random; draw_seeding.crowded_draw_list)."""
+    size = len(kaavio.draw_list)
+    if championship:
+        return size < CHAMPIONSHIP_FIELD
+    return seeds > 0 and is_crowded(size, seeds)
 
 
 def _seed_marks(kaavio: KaavioFile, most: int) -> dict[int, Participant]:
@@ -123,17 +135,39 @@ def _check_seed_places(kaavio: KaavioFile, marks: dict[int, Participant], order:
             )
 
 
+def venue_offsets(kaavio: KaavioFile, tables: int) -> dict[str, tuple[int, int]]:
+    """An event at several places: each place's name (as its games carry it) with the number of its
+    first table less one and its tables (the host's are `tables`, the file does not keep them);
+    tables are numbered through the places (services/venues.py)."""
+    if not kaavio.venues:
+        return {}
+    labels, _ = kaavio.venue_groups()
+    counts = {v.label: v.tables for v in kaavio.venues}
+    offsets: dict[str, tuple[int, int]] = {}
+    first = 0
+    for label in labels:
+        offsets[label] = (first, counts.get(label, tables))
+        first += offsets[label][1]
+    return offsets
+
+
 def tables_of(kaavio: KaavioFile, tables: int) -> dict[int, int]:
     """Each game's table (`Poyta`): a played game keeps the one it was played on (1 to 32), a game
-    not yet played is on it now, so it is one of the event's tables and no other such game's."""
+    not yet played is on it now, so it is one of the event's tables and no other such game's. At
+    several places a table is its place's (`Paikka`), numbered through the places."""
     given: dict[int, int] = {}
     busy: dict[int, int] = {}
+    offsets = venue_offsets(kaavio, tables)
     for index, game in enumerate(kaavio.games):
         where = game_field(index + 1, "Poyta")
         number = number_of(dict(game.extra).get("Poyta"), field=where)
         if number is None:
             continue
-        table(number, field=where, tables=32 if game.played else tables)
+        first, count = offsets.get(
+            dict(game.extra).get("Paikka", "").strip(), next(iter(offsets.values()), (0, tables))
+        )
+        table(number, field=where, tables=32 if game.played else count)
+        number += first
         if not game.played:
             if number in busy:
                 raise file_error(

@@ -31,11 +31,12 @@ from game.models.tournaments import (
 from game.tournaments.categories import PAIRS_CATEGORIES
 from game.tournaments.pairing.double_loss_state import KNOCKOUT_FROM_EARLIEST, KNOCKOUT_FROM_LATEST, MINIMUM_FIELD
 from game.tournaments.pairing.team_games import LEAST_TEAMS
-from game.tournaments.selectors.draw import DRAWN_FORMATS, LATE_FORMATS, is_drawn
+from game.tournaments.selectors.draw import DRAWN_FORMATS, LATE_FORMATS, draw_event, is_drawn
 from game.tournaments.selectors.tournaments import entries_in_seed_order
 from game.tournaments.services.base import TournamentError, is_member, lock_tournament, require_manager
 from game.tournaments.services.play import draw_advance, plan_rounds, round_begin_if_due, round_pair
 from game.tournaments.services.ranking import entry_seed_key
+from game.tournaments.services.venues import venues_assign
 from game.tournaments.values import ENTRIES_RANGE, STARTS_RANGE, TABLES_RANGE
 
 NAME_LENGTH = (3, 80)
@@ -360,6 +361,7 @@ def tournament_close_entries(*, user: Any, tournament_id: int, now: float | None
         tournament.draw_seed = secrets.randbelow(DRAW_NUMBERS)  # the list's draw, kept (selectors/draw.py)
     tournament.save(update_fields=["status", "rounds_planned", "draw_seed"])
     if is_drawn(tournament):
+        venues_assign(tournament, draw_event(tournament=tournament).entrants)  # an event at several places
         draw_advance(tournament, game_now() if now is None else now)
         return tournament
     first = round_pair(tournament, 1)
