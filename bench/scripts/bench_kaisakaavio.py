@@ -5,8 +5,9 @@ it with the file's results, taken by the file's clock or in its order) and print
 same place of the program's list, the CPU seconds of the replay, then the totals per format (events
 in full, games at the same place; a seeded event under its seeding, `Sijoittaminen`) with the host's
 speed. The files are the program's own (its test data, events its draw made headless with the
-oracle's `montecarlo`, its seeded events with `--seeds 8|24`, see
-/work/shared/tools/kaisakaavio-oracle) or an event Kaiza exported.
+oracle's `montecarlo`, its seeded events with `--seeds 8|24`, events at several places with a local
+build that sets up places, see /work/shared/tools/kaisakaavio-oracle) or an event Kaiza exported;
+events at several places are totalled apart.
 
     .venv/bin/python bench/scripts/bench_kaisakaavio.py FILE.xml... [--order times|file]
 """
@@ -33,6 +34,7 @@ def main() -> None:
 
     django.setup()
     from game.tournaments.kaisakaavio import parse, replay
+    from game.tournaments.pairing.double_loss import DrawError
     from game.tournaments.refusal import TournamentError
 
     totals: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
@@ -42,6 +44,11 @@ def main() -> None:
         except TournamentError as error:
             print(f"{path.name}: refused: {error.message}")
             continue
+        try:
+            kaavio.event()
+        except DrawError as error:  # a place too small, say: the program's draw window refuses it too
+            print(f"{path.name}: refused by the draw: {error.reason}")
+            continue
         started = time.process_time()
         lines = replay(kaavio, args.order)
         seconds = time.process_time() - started
@@ -50,7 +57,8 @@ def main() -> None:
         verdict = "in full" if first is None else f"first difference at place {first}"
         print(f"{path.name}: {same}/{len(lines)} games, {verdict}, {seconds:.2f} s CPU")
         seeding = dict(kaavio.other_fields).get("Sijoittaminen", "EiSijoittamista")
-        total = totals[kaavio.format if seeding == "EiSijoittamista" else f"{kaavio.format} {seeding}"]
+        name = kaavio.format if seeding == "EiSijoittamista" else f"{kaavio.format} {seeding}"
+        total = totals[f"{name} at several places" if kaavio.venues else name]
         total[0] += first is None
         total[1] += 1
         total[2] += same
