@@ -5,13 +5,15 @@ draw made from start to end (the oracle's `montecarlo --seeds 24|8`, players ren
 
 from __future__ import annotations
 
+import importlib
 import random
 from pathlib import Path
 
 import pytest
+from django.apps import apps as django_apps
 from django.utils import timezone
 
-from game.models.tournaments import Tournament, TournamentPairing
+from game.models.tournaments import Tournament, TournamentEntry, TournamentPairing
 from game.tournaments.kaisakaavio import parse, replay
 from game.tournaments.pairing.double_loss import (
     DrawError,
@@ -225,3 +227,28 @@ def test_club_championship_is_played_out_and_its_export_replays_in_full(tmp_path
     assert sorted(int(p.seeded) for p in kaavio.participants if p.seeded) == list(range(1, 25))
     lines = replay(kaavio)
     assert all(line.same for line in lines) and len(lines) == len(kaavio.games)
+
+
+@pytest.mark.django_db
+def test_small_field_drawn_before_keeps_its_list() -> None:
+    """A small championship drawn before its field was drawn whole kept its seeds at the head of the
+    list: the migration that brought the whole draw stores that list place by place, so its games
+    stay the draw's."""
+    keep_lists = importlib.import_module("game.migrations.0043_entry_list_place").keep_lists
+    owner = make_player("Before director")
+    tournament = tournament_create(
+        user=owner,
+        club=make_club("Before club", owner),
+        name="Small championship",
+        format=Tournament.Format.CHAMPIONSHIP,
+        starts_at=timezone.now(),
+        tables=3,
+        max_entries=32,
+    )
+    for letter in "ABCDEFGHIJKLM":
+        tournament_walk_in_enter(user=owner, tournament_id=tournament.pk, name=f"Entrant {letter}{letter.lower()}")
+    tournament_close_entries(user=owner, tournament_id=tournament.pk)
+    keep_lists(django_apps, None)
+    # every entrant a seed, each at the head of the list in seed order, as Kaiza drew it before
+    places = dict(TournamentEntry.objects.filter(tournament=tournament).values_list("seed", "list_place"))
+    assert places == {seed: seed for seed in range(1, 14)}
