@@ -331,7 +331,7 @@ def test_protocol_fuzz_changes_nothing(batch: list[tuple[str, str]], unlimited_r
                 continue
             communicator, player = sockets[sender]
             await communicator.send_to(text_data=frame)
-            reply = await player.until(lambda m: m["t"] not in ("presence", "clock"), timeout=10)
+            reply = await player.until(lambda m: m["t"] not in ("presence", "clock", "beat"), timeout=10)
             assert reply["t"] == "error", (frame, reply)
             assert reply["d"]["code"] != "internal_error", (frame, reply)
             if isinstance(message, protocol.Invalid):
