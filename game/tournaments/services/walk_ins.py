@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_noop
 
 from game.common.names import name_clean, register_key
@@ -73,18 +73,7 @@ def walk_in_entry_make(*, tournament: Tournament, name: str) -> TournamentEntry:
     name = name_clean(name or "")
     if tournament.kind == Tournament.Kind.CLUB_TEAMS:
         return _team_enter(tournament, name)
-    if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
-        raise TournamentError(
-            "bad_value",
-            gettext_noop("the name is %(least)s to %(most)s characters"),
-            {"least": WALK_IN_NAME[0], "most": WALK_IN_NAME[1]},
-        )
-    entries = TournamentEntry.objects.filter(tournament=tournament)
-    taken = next((e for e in entries if register_key(e.name) == register_key(name)), None)
-    if taken is not None:
-        raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": taken.name})
-    if entries.count() >= tournament.max_entries:
-        raise TournamentError("full", gettext_noop("this tournament is full"))
+    entries = _room_for(tournament, name)
     if tournament.kind == Tournament.Kind.PAIRS:
         return _pair_enter(tournament, name)
     player = walk_in_player(club_id=tournament.club_id, name=name)
@@ -140,24 +129,13 @@ def _team_enter(tournament: Tournament, text: str) -> TournamentEntry:
             "bad_value", gettext_noop("give a team as its name, a colon and its players: Cue Club: Anna, Ben, Cai")
         )
     name, names = team
-    if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
-        raise TournamentError(
-            "bad_value",
-            gettext_noop("the name is %(least)s to %(most)s characters"),
-            {"least": WALK_IN_NAME[0], "most": WALK_IN_NAME[1]},
-        )
     if not TEAM_PLAYERS[0] <= len(names) <= TEAM_PLAYERS[1]:
         raise TournamentError(
             "bad_value",
             gettext_noop("a team has %(least)s to %(most)s players"),
             {"least": TEAM_PLAYERS[0], "most": TEAM_PLAYERS[1]},
         )
-    entries = TournamentEntry.objects.filter(tournament=tournament)
-    taken = next((e for e in entries if register_key(e.name) == register_key(name)), None)
-    if taken is not None:
-        raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": taken.name})
-    if entries.count() >= tournament.max_entries:
-        raise TournamentError("full", gettext_noop("this tournament is full"))
+    _room_for(tournament, name)
     players = [walk_in_player(club_id=tournament.club_id, name=n) for n in names]
     if len({p.pk for p in players}) != len(players):
         raise TournamentError("bad_value", gettext_noop("a team names each player once"))
@@ -265,3 +243,26 @@ def _entries_link(entries: list[TournamentEntry], profile: Profile) -> None:
         # The placing kept for a club's ranking series was the walk-in's own (selectors.placings
         # entry_identity): told again, the series files it under the account.
         tournament_finished.send(sender=Tournament, tournament=tournament)
+
+
+def _name_length(name: str) -> None:
+    """A walk-in's (or a team's) name is WALK_IN_NAME characters long."""
+    if not WALK_IN_NAME[0] <= len(name) <= WALK_IN_NAME[1]:
+        raise TournamentError(
+            "bad_value",
+            gettext_noop("the name is %(least)s to %(most)s characters"),
+            {"least": WALK_IN_NAME[0], "most": WALK_IN_NAME[1]},
+        )
+
+
+def _room_for(tournament: Tournament, name: str) -> QuerySet[TournamentEntry]:
+    """The event's entries, once `name` is checked: of a valid length, not entered yet (by the
+    register's spelling), and the event not full."""
+    _name_length(name)
+    entries = TournamentEntry.objects.filter(tournament=tournament)
+    taken = next((e for e in entries if register_key(e.name) == register_key(name)), None)
+    if taken is not None:
+        raise TournamentError("name_taken", gettext_noop("%(name)s is already entered"), {"name": taken.name})
+    if entries.count() >= tournament.max_entries:
+        raise TournamentError("full", gettext_noop("this tournament is full"))
+    return entries
