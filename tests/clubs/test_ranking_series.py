@@ -95,8 +95,10 @@ def test_ranking_series_points() -> None:
     - a round robin of three (the better rating wins): Aino 1st, Bertta 2nd, Celia 3rd;
     - a single elimination of four where Dora beats everyone and Celia beats Bertta: Dora 1st, Celia 2nd,
       and the two losing semi-finalists, Aino and Bertta, share 3rd (each scores 3rd's 16);
-    - a double-loss draw of four where the better rating wins: its stored placings, Aino 1st, Bertta
-      2nd, and Celia and Dora, out in the same round, both 3rd.
+    - a double-loss draw of four where Celia beats Bertta and otherwise the better rating wins: its
+      list (Celia, Bertta, Dora, Aino: online all four are seeded, seeds 2 and 4 share a place and
+      stand in seed order) gives Celia-Bertta and Dora-Aino, then Celia-Dora and Bertta-Aino, so
+      Bertta and Dora, each out in the second round without a win, are both 3rd; Aino 1st, Celia 2nd.
     A fourth tournament of the club, not in the series, counts nothing."""
     club, owner, p = _club("S")
     everyone = list(p.values())
@@ -121,17 +123,26 @@ def test_ranking_series_points() -> None:
             return "DoraS"
         return "CeliaS" if {first, second} == {"BerttaS", "CeliaS"} else _by_rating(first, second)
 
-    _play(cup, owner, cup_winner)
-    _play(draw, owner, _by_rating)
-    _play(other, owner, lambda first, second: "DoraS")
-    places = dict(TournamentEntry.objects.filter(tournament=draw).values_list("name", "place"))
-    assert places == {"AinoS": 1, "BerttaS": 2, "CeliaS": 3, "DoraS": 3}
+    def draw_winner(first: str, second: str) -> str:
+        return "CeliaS" if {first, second} == {"BerttaS", "CeliaS"} else _by_rating(first, second)
 
-    # Aino 25 + 16 + 25 = 66; Bertta 20 + 16 + 20 = 56; Celia 16 + 20 + 16 = 52; Dora 25 + 16 = 41.
+    _play(cup, owner, cup_winner)
+    _play(draw, owner, draw_winner)
+    _play(other, owner, lambda first, second: "DoraS")
+    names = dict(TournamentEntry.objects.filter(tournament=draw).values_list("pk", "name"))
+    second_round = TournamentPairing.objects.filter(tournament=draw, round__number=2)
+    assert {frozenset((names[g.first_id], names[g.second_id])) for g in second_round} == {
+        frozenset(("CeliaS", "DoraS")),
+        frozenset(("BerttaS", "AinoS")),
+    }
+    places = dict(TournamentEntry.objects.filter(tournament=draw).values_list("name", "place"))
+    assert places == {"AinoS": 1, "BerttaS": 3, "CeliaS": 2, "DoraS": 3}
+
+    # Aino 25 + 16 + 25 = 66; Celia 16 + 20 + 20 = 56; Bertta 20 + 16 + 16 = 52; Dora 25 + 16 = 41.
     assert _table(series) == [
         (1, "AinoS", 3, 66, [1, 1, 3]),
-        (2, "BerttaS", 3, 56, [2, 2, 3]),
-        (3, "CeliaS", 3, 52, [2, 3, 3]),
+        (2, "CeliaS", 3, 56, [2, 2, 3]),
+        (3, "BerttaS", 3, 52, [2, 3, 3]),
         (4, "DoraS", 2, 41, [1, 3]),
     ]
     assert SeriesPlacing.objects.filter(tournament=other).count() == 2  # kept, but not in this series
@@ -155,8 +166,8 @@ def test_ranking_series_points() -> None:
     assert [(r[1], r[2], r[3]) for r in rows] == [
         ("AinoS", 4, 66 + 20),
         ("DoraS", 3, 41 + 25),
-        ("BerttaS", 3, 56),
-        ("CeliaS", 3, 52),
+        ("CeliaS", 3, 56),
+        ("BerttaS", 3, 52),
     ]
 
 

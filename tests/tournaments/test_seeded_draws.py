@@ -36,6 +36,7 @@ from game.tournaments.selectors.draw import championship_list
 from game.tournaments.services import tournament_close_entries, tournament_create, tournament_walk_in_enter
 from game.tournaments.services.club import AT_TARGET, BoardResult, tournament_result_enter
 from game.tournaments.services.kaavio import kaavio_export, kaavio_import
+from game.tournaments.services.ranking import tournament_ranking_list_apply
 from tests.support.community_factories import make_club, make_player
 
 FIXTURES = Path(__file__).parent / "fixtures" / "kaisakaavio"
@@ -188,6 +189,40 @@ def test_seeded_file_imports_and_exports_in_full(tmp_path: Path, name: str, form
         (p.name, p.seeded) for p in sorted(original.participants, key=lambda p: p.id)
     ]
     assert all(line.same for line in replay(again))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_small_field_with_a_few_seeds_keeps_its_marks_through_a_round_trip() -> None:
+    """A club event of 8 or fewer seeded from a ranking list with fewer seeds than entrants (their
+    places do not clash) exports its marks; imported elsewhere and exported again, every entrant
+    keeps his mark and his place in the list, as in the program, where a mark stays with its player.
+    Kaiza lists an import of such a field with all its entrants placed, whose places clash: the
+    import keeps the file's list place by place and the marks as the seeds."""
+    owner = make_player("Small field director")
+    names = ("Aalto", "Berg", "Carlsson", "Dahl", "Ek", "Forsman", "Grahn", "Holm")
+    for size, seeds in ((4, 3), (6, 4), (8, 7)):
+        tournament = tournament_create(
+            user=owner,
+            club=make_club(f"Small field club {size}", owner),
+            name=f"Small field {size}",
+            format=Tournament.Format.DOUBLE_LOSS,
+            starts_at=timezone.now(),
+            tables=2,
+        )
+        ranked = [f"{place}\t{name} Pekka\tBK Kaisa" for place, name in enumerate(names[:seeds], start=1)]
+        text = "\n".join([*ranked, *(f"-\t{name} Pekka\tBK Kaisa" for name in names[seeds:size])])
+        tournament_ranking_list_apply(user=owner, tournament_id=tournament.pk, text=text)
+        tournament_close_entries(user=owner, tournament_id=tournament.pk)
+        written = kaavio_export(tournament=Tournament.objects.get(pk=tournament.pk))
+        first = parse(written)
+        assert sorted(int(p.seeded) for p in first.participants if p.seeded) == list(range(1, seeds + 1))
+        other_owner = make_player(f"Small field importer {size}")
+        imported = kaavio_import(
+            user=other_owner, club=make_club(f"Small field other {size}", other_owner), data=written.encode()
+        ).tournament
+        again = parse(kaavio_export(tournament=imported))
+        assert again.participants == first.participants, size
+        assert again.draw_list == first.draw_list, size
 
 
 @pytest.mark.services

@@ -208,17 +208,27 @@ def _format_of(kaavio: KaavioFile) -> tuple[Format, int | None]:
     return (Format.CHAMPIONSHIP if kaavio.championship_seeds else kind), knockout_from
 
 
-def _seed_order(kaavio: KaavioFile, *, list_kept: bool) -> list[int]:
-    """The entries' seed order that gives back the file's draw list: a championship's seeds by
-    their marks, then the others in the list's order (selectors.draw.championship_list); a list the
-    program drew with its seeds (`list_kept`, kept by `list_place`) the same way."""
-    seeds = kaavio.championship_seeds
-    if not seeds and list_kept:
-        marked = sorted((int(p.seeded.strip()), p.id) for p in kaavio.participants if p.seeded.strip().isdigit())
-        seeds = tuple(player for _, player in marked)
-    if seeds:
-        return [*seeds, *(p for p in kaavio.draw_list if p not in seeds)]
-    return seeds_for(list(kaavio.draw_list))
+def _seed_order(kaavio: KaavioFile, marked: int) -> tuple[list[int], bool]:
+    """The entries' seed order that gives back the file's draw list, and whether the list is kept
+    place by place (`TournamentEntry.list_place`). A championship's seeds by their marks, then the
+    others in the list's order (selectors.draw.championship_list); the same for a list the program
+    drew with its seeds (`list_kept`). Otherwise the order whose top 8 at their places give the list
+    (`seeds_for`: an event without a draw number is listed so again), unless that order does not make
+    the `marked` players seeds 1 to `marked` by their marks: in a field of 8 or fewer Kaiza places
+    every entrant and their places clash where the file's few seeds' do not. Then the marks come first
+    and the list is kept, so that an export marks the seeds the file marked, as the program does."""
+    if kaavio.championship_seeds:
+        return _marks_first(kaavio, kaavio.championship_seeds), list_kept(kaavio, marked)
+    inverse = seeds_for(list(kaavio.draw_list))
+    by_mark = sorted((int(p.seeded.strip()), p.id) for p in kaavio.participants if p.seeded.strip().isdigit())
+    seeds = tuple(player for _, player in by_mark[:marked])
+    if seeds and (list_kept(kaavio, marked) or tuple(inverse[:marked]) != seeds):
+        return _marks_first(kaavio, seeds), True
+    return inverse, False
+
+
+def _marks_first(kaavio: KaavioFile, seeds: tuple[int, ...]) -> list[int]:
+    return [*seeds, *(p for p in kaavio.draw_list if p not in seeds)]
 
 
 def list_kept(kaavio: KaavioFile, marked: int) -> bool:
@@ -482,9 +492,9 @@ def _entries(
         entry_of = {p.id: _pair_walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
     else:
         entry_of = {p.id: _walk_in(tournament, p, handicaps[p.id]) for p in kaavio.participants}
-    kept = list_kept(kaavio, marked)
+    order, kept = _seed_order(kaavio, marked)
     place = {file_id: number for number, file_id in enumerate(kaavio.draw_list, start=1)}
-    for seed, file_id in enumerate(_seed_order(kaavio, list_kept=kept), start=1):
+    for seed, file_id in enumerate(order, start=1):
         entry_of[file_id].seed = seed
         entry_of[file_id].list_place = place[file_id] if kept else None
         entry_of[file_id].save(update_fields=["seed", "list_place"])
