@@ -76,13 +76,9 @@ class _FollowSocket(RelayOnlyMember, CleanCloseMixin, AsyncWebsocketConsumer):
         if not self.bucket.take():
             await self.send(text_data=outbound.dumps(outbound.Error("rate_limited", "slow down")))
             return
-        message = protocol.parse(text_data, bytes_data)
-        if isinstance(message, protocol.Ping):
-            reply: outbound.Message = outbound.Pong()
-        elif isinstance(message, protocol.Invalid):
-            reply = message.reply()
-        else:
-            reply = outbound.Error("read_only", "this socket only follows: it answers ping")
+        reply = protocol.follow_reply(
+            text_data, bytes_data, outbound.Error("read_only", "this socket only follows: it answers ping")
+        )
         await self.send(text_data=outbound.dumps(reply))
 
 

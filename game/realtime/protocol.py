@@ -391,3 +391,14 @@ def _choice(d: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
 def parse_fields(t: str, d: object, v: int = 1) -> ClientMessage | Invalid:
     """A message given as its type and data (a page's HTTP input), parsed at the same edge as a frame."""
     return parse(json.dumps({"t": t, "v": v, "d": d}))
+
+
+def follow_reply(text_data: str | None, bytes_data: bytes | None, refusal: outbound.Error) -> outbound.Message:
+    """The answer of a socket that only follows (a tournament's, a real game's): a pong to a ping, the
+    parse error to a bad frame, `refusal` to any other input."""
+    message = parse(text_data, bytes_data)
+    if isinstance(message, Ping):
+        return outbound.Pong()
+    if isinstance(message, Invalid):
+        return message.reply()
+    return refusal
