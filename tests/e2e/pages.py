@@ -54,6 +54,10 @@ def canvas_sample(page: Any, selector: str, step: int) -> bytes:
 
 
 def new_page(chromium: Any, viewport: dict[str, int] | None = None, scale: float = 1) -> Any:
+    """A page in a context of its own. Phone-sized pages are drawn at scale 1 unless a test is about the
+    drawing at a phone's density (tests/e2e/test_phone_layouts.py at 3, test_aim_line.py and
+    test_match_page.py at 2): at 2 a page rasters and composites four times the pixels, and the match
+    tests' phone pages made about a tenth of their CPU-seconds so."""
     context = chromium.new_context(viewport=viewport or DESKTOP, device_scale_factor=scale)
     page = context.new_page()
     page.errors = []
@@ -124,9 +128,9 @@ def two_players_and_a_spectator(
     url = create_match(alice, creator_url or server.url, time_limit_min=time_limit_min, shot_clock=shot_clock)
     if ruleset:
         set_ruleset(server, match_id_of(url), ruleset)
-    bob = new_page(chromium, {"width": 844, "height": 390}, scale=2)
+    bob = new_page(chromium, {"width": 844, "height": 390})
     join(bob, url.replace(creator_url or server.url, server.url))
-    carol = new_page(chromium, spectator_viewport or PHONE_PORTRAIT, scale=2)
+    carol = new_page(chromium, spectator_viewport or PHONE_PORTRAIT)
     watch(carol, url.replace(creator_url or server.url, server.url))
     for page in (alice, bob, carol):
         page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)

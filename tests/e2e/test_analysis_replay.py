@@ -138,7 +138,7 @@ def test_replay_shows_the_analysis(
     assert errors == [], errors
 
     # The graph, on a phone: every player's score and expected points, inside the screen's width.
-    phone = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    phone = pages.new_page(chromium, pages.PHONE_PORTRAIT)
     phone.goto(f"{server.url}/m/{match_id}/replay/")
     graph = phone.locator("[data-analysis-graph] svg")
     graph.scroll_into_view_if_needed()

@@ -27,7 +27,7 @@ FOLLOWED = """() => Object.fromEntries(
 
 
 def phone(chromium: Any, url: str) -> Any:
-    page = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    page = pages.new_page(chromium, pages.PHONE_PORTRAIT)
     page.context.add_init_script(VIOLATIONS)
     page.set_extra_http_headers({"Accept-Language": "fi"})
     page.goto(url)

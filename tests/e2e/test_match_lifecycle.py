@@ -111,7 +111,7 @@ def test_client_shows_connection_lost(
         assert not alice.errors and not bob.errors and not carol.errors
 
         # The overlay on a phone, for the eye.
-        phone = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+        phone = pages.new_page(chromium, pages.PHONE_PORTRAIT)
         phone.goto(url.replace(server.url, proxy.url))
         driver.wait_ready(phone)
         proxy.freeze()
@@ -155,7 +155,7 @@ def test_reload_keeps_the_shot_list(
     assert pages.visible_text(player, ".kz-history-count") == str(len(live))
 
     # A spectator who comes late sees the whole list too.
-    late = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    late = pages.new_page(chromium, pages.PHONE_PORTRAIT)
     pages.watch(late, url)
     driver.wait_ready(late)
     assert pages.shot_list(late) == live
@@ -260,7 +260,7 @@ def test_end_card_shows_the_result(
     winner = pages.visible_text(carol, ".kz-end-title").removesuffix(" wins")
     assert winner in players, winner
     _end_card_seen({**players, "spectator": carol}, winner, "reached 2", artifacts_dir, "target")
-    phone = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    phone = pages.new_page(chromium, pages.PHONE_PORTRAIT)
     pages.watch(phone, url)
     phone.wait_for_selector(".kz-end", state="visible", timeout=20000)
     phone.screenshot(path=str(artifacts_dir / "lifecycle-end-phone.jpg"))
@@ -468,9 +468,9 @@ def test_abort_button_before_the_break(
     assert alice.get_attribute('.kz-player[data-seat="1"]', "data-connected") == "empty"
     dot = alice.eval_on_selector('.kz-player[data-seat="1"] .kz-conn-dot', "e => getComputedStyle(e).backgroundColor")
     assert dot == "rgba(0, 0, 0, 0)", f"the open seat shows no online dot ({dot})"
-    bob = pages.new_page(chromium, {"width": 844, "height": 390}, scale=2)
+    bob = pages.new_page(chromium, {"width": 844, "height": 390})
     pages.join(bob, url)
-    carol = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    carol = pages.new_page(chromium, pages.PHONE_PORTRAIT)
     pages.watch(carol, url)
     for page in (alice, bob):
         page.wait_for_selector(".kz-abort", state="visible", timeout=20000)

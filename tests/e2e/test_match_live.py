@@ -14,8 +14,8 @@ from tests.e2e import driver, flow
 pytestmark = pytest.mark.browser
 
 
-def _page(chromium: Any, viewport: dict[str, int], scale: float = 1) -> Any:
-    context = chromium.new_context(viewport=viewport, device_scale_factor=scale)
+def _page(chromium: Any, viewport: dict[str, int]) -> Any:
+    context = chromium.new_context(viewport=viewport)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -32,14 +32,14 @@ def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url:
     alice.wait_for_selector("#kaiza-match[data-version]")
     assert driver.root_data(alice)["role"] == "player"
 
-    bob = _page(chromium, {"width": 844, "height": 390}, scale=2)
+    bob = _page(chromium, {"width": 844, "height": 390})
     bob.goto(match_url)
     bob.click(".kz-join")
     bob.wait_for_url(match_url)
     bob.wait_for_selector("#kaiza-match[data-version]")
     assert driver.root_data(bob)["role"] == "player"
 
-    carol = _page(chromium, {"width": 430, "height": 900}, scale=2)
+    carol = _page(chromium, {"width": 430, "height": 900})
     carol.goto(match_url)
     carol.wait_for_selector("#kaiza-match[data-phase]")
     assert driver.root_data(carol)["role"] == "spectator"

@@ -104,7 +104,7 @@ def test_daily_puzzle_can_be_solved(
     assert pages.visible_text(page, ".kz-puzzle-rating") == f"Your puzzle rating: {rating}"
 
     # On a phone the puzzle's controls are within the screen, nothing scrolls sideways.
-    phone = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    phone = pages.new_page(chromium, pages.PHONE_PORTRAIT)
     phone.goto(f"{server.url}/puzzles/{made['id']}/")
     wait_ready(phone)
     settle(phone)

@@ -76,8 +76,8 @@ def _names_whole(page: Any, players: dict[str, Any]) -> None:
     assert sorted(name for name, _ in shown) == sorted(players) and all(over <= 0 for _, over in shown), shown
 
 
-def _page(chromium: Any, viewport: dict[str, int], scale: float = 1) -> Any:
-    context = chromium.new_context(viewport=viewport, device_scale_factor=scale)
+def _page(chromium: Any, viewport: dict[str, int]) -> Any:
+    context = chromium.new_context(viewport=viewport)
     context.add_init_script(AUDIO_STUB)
     page = context.new_page()
     page.errors = []
@@ -89,9 +89,9 @@ def _match(chromium: Any, server: DaphneServer) -> tuple[dict[str, Any], Any]:
     """Two guests and a spectator on one started match, each with the recording AudioContext."""
     alice = _page(chromium, pages.DESKTOP)
     url = pages.create_match(alice, server.url)
-    bob = _page(chromium, {"width": 844, "height": 390}, scale=2)
+    bob = _page(chromium, {"width": 844, "height": 390})
     pages.join(bob, url)
-    carol = _page(chromium, pages.PHONE_PORTRAIT, scale=2)
+    carol = _page(chromium, pages.PHONE_PORTRAIT)
     pages.watch(carol, url)
     for page in (alice, bob, carol):
         page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
