@@ -14,6 +14,7 @@ from typing import Any
 from game.engine.rules import Match, RuleError
 from game.engine.strike_limits import STRIKE_LIMITS
 from game.engine.table import kaisa_table
+from tests.support.services import PAGE_POLL_MS
 
 TABLE = kaisa_table()
 R = TABLE.ball_radius
@@ -41,6 +42,7 @@ def wait_ready(page: Any, timeout: float = 30.0) -> None:
     page.wait_for_function(
         "() => { const d = document.querySelector('#kaiza-match').dataset; return d.version && d.animating === 'no'; }",
         timeout=timeout * 1000,
+        polling=PAGE_POLL_MS,
     )
 
 
@@ -50,6 +52,7 @@ def wait_version(page: Any, version: int, timeout: float = 60.0) -> None:
         " return Number(d.version) >= v && d.animating === 'no'; }",
         arg=version,
         timeout=timeout * 1000,
+        polling=PAGE_POLL_MS,
     )
 
 
@@ -279,7 +282,9 @@ def take_turn(page: Any, me: str, lag_speed: float = 2.3, shot_speed: float = 2.
         click_world(page, *state["balls"][ball])
         click_world(page, *mouth_centre(pocket))
         aim(page, cue, angle)
-        page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
+        page.wait_for_function(
+            "() => !document.querySelector('.kz-shoot').disabled", timeout=5000, polling=PAGE_POLL_MS
+        )
         pull_and_release(page, cue, angle, shot_speed)
     return act
 

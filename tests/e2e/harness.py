@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.daphne import E2E_ANIMATION_RATE
+from tests.support.services import PAGE_POLL_MS
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
@@ -298,7 +299,9 @@ def open_page(
 def wait_idle(page: Any, timeout: float = 30.0) -> None:
     """Wait until no animation runs on the page."""
     page.wait_for_function(
-        "() => document.querySelector('#kaiza-match').dataset.animating === 'no'", timeout=timeout * 1000
+        "() => document.querySelector('#kaiza-match').dataset.animating === 'no'",
+        timeout=timeout * 1000,
+        polling=PAGE_POLL_MS,
     )
 
 

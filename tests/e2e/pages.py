@@ -13,6 +13,7 @@ from typing import Any
 from tests.e2e import driver
 from tests.support import django_shell
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 DESKTOP = {"width": 1400, "height": 860}
 PHONE_PORTRAIT = {"width": 390, "height": 844}
@@ -133,7 +134,9 @@ def two_players_and_a_spectator(
     carol = new_page(chromium, spectator_viewport or PHONE_PORTRAIT)
     watch(carol, url.replace(creator_url or server.url, server.url))
     for page in (alice, bob, carol):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000, polling=PAGE_POLL_MS
+        )
     players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
     assert len(players) == 2, players
     return players, carol, url

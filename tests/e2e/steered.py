@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from game.engine.rules import Match, RuleError
 from tests.e2e import driver
+from tests.support.services import PAGE_POLL_MS
 
 Want = Literal["nothing", "penalty"]
 #: The aim error left after the keyboard's fine aim (the readout's 0.01°), and the power error of a
@@ -144,7 +145,7 @@ def play(page: Any, me: str, want: Want) -> None:
     make_call(page, state["balls"][call["ball"]], call["pocket"])
     aim_on_cloth(page, cue, angle)
     refine_aim(page, angle)
-    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
+    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000, polling=PAGE_POLL_MS)
     driver.pull_and_release(page, cue, angle, speed)
 
 
@@ -169,6 +170,7 @@ def make_call(page: Any, ball_at: list[float], pocket: str) -> None:
             "() => { const d = document.querySelector('#kaiza-match').dataset;"
             " return d.animating === 'no' && (d.actions || '').split(' ').includes('shoot'); }",
             timeout=30000,
+            polling=PAGE_POLL_MS,
         )
         driver.click_world(page, *ball_at)
         driver.click_world(page, *driver.mouth_centre(pocket))

@@ -18,6 +18,7 @@ import pytest
 from tests.e2e import driver, steered
 from tests.e2e.harness import EngineMatch, open_page, wait_idle
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,9 @@ def test_practice_line_shows_the_jaw_the_pot_and_the_cushion(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server.url + PRACTICE)
-    page.wait_for_function("() => document.querySelector('#kaiza-practice').dataset.state === 'ready'")
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-practice').dataset.state === 'ready'", polling=PAGE_POLL_MS
+    )
     for degrees, line in (
         (19.10, "red2 jaw foot_left"),
         (19.13, "red2 pocket foot_left"),
@@ -125,7 +128,9 @@ def test_ball_in_hand_shows_a_ghost_and_the_line_from_it(chromium: Any, artifact
     match.play(chooser, "choose_break", {"take": chooser == "alice"}, None)
     x, y = driver.free_spot(match.state(), "bob", opening=True)
     match.play("bob", "place", {"ball": "white2", "x": x, "y": y}, None)
-    page.wait_for_function("() => (document.querySelector('#kaiza-match').dataset.actions || '') === 'place'")
+    page.wait_for_function(
+        "() => (document.querySelector('#kaiza-match').dataset.actions || '') === 'place'", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     assert _aim_line(page) == ""
 
@@ -139,7 +144,9 @@ def test_ball_in_hand_shows_a_ghost_and_the_line_from_it(chromium: Any, artifact
     page.screenshot(path=str(artifacts_dir / "aim-hand-ghost-refused.png"))
 
     page.mouse.click(*driver.to_page(page, *spot))
-    page.wait_for_function("() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('shoot')")
+    page.wait_for_function(
+        "() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('shoot')", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     hint = page.locator(".kz-hint")
     assert hint.is_visible()

@@ -21,6 +21,7 @@ import pytest
 from tests.e2e import pages
 from tests.support.community_factories import DEMO_PASSWORD
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +116,10 @@ def test_replay_shows_the_analysis(
     before = _print(page)
     button.click()
     page.wait_for_function(
-        "(n) => document.querySelector('[data-replay]').dataset.engineDrawn === String(n)", arg=step, timeout=10000
+        "(n) => document.querySelector('[data-replay]').dataset.engineDrawn === String(n)",
+        arg=step,
+        timeout=10000,
+        polling=PAGE_POLL_MS,
     )
     assert root.get_attribute("data-index") == str(step - 1)
     assert root.get_attribute("data-engine-state") == "shown"
@@ -126,15 +130,21 @@ def test_replay_shows_the_analysis(
     page.select_option("[data-speed]", "4")  # the motion at 4x: the same segments, a shorter wait
     page.locator("[data-engine-play]").click()
     page.wait_for_function(
-        "() => document.querySelector('[data-replay]').dataset.engineState !== 'shown'", timeout=5000
+        "() => document.querySelector('[data-replay]').dataset.engineState !== 'shown'",
+        timeout=5000,
+        polling=PAGE_POLL_MS,
     )
     page.wait_for_function(
-        "() => document.querySelector('[data-replay]').dataset.engineState === 'played'", timeout=30000
+        "() => document.querySelector('[data-replay]').dataset.engineState === 'played'",
+        timeout=30000,
+        polling=PAGE_POLL_MS,
     )
     played = _print(page)
     assert _differing(drawn, played) > 5  # the balls moved (and the call's drawing is gone)
     page.locator("[data-action=next]").click()  # any step leaves the engine's shot
-    page.wait_for_function("() => !document.querySelector('[data-replay]').dataset.engineShot", timeout=5000)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-replay]').dataset.engineShot", timeout=5000, polling=PAGE_POLL_MS
+    )
     assert errors == [], errors
 
     # The graph, on a phone: every player's score and expected points, inside the screen's width.

@@ -15,6 +15,7 @@ import pytest
 
 from tests.e2e import driver, pages
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -64,14 +65,18 @@ def test_players_and_spectators_chat(
     carol.wait_for_load_state()
     pages.watch(carol, url)
     for page in (alice, bob, carol):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000, polling=PAGE_POLL_MS
+        )
     alice_name, bob_name = driver.root_data(alice)["me"], driver.root_data(bob)["me"]
     assert driver.root_data(carol)["role"] == "spectator"
 
     # The players' chat: everyone reads it; markup stays text. Bob's phone keeps the chat behind
     # "More": the line he has not seen puts a count on it, gone once he opens the sheet.
     say(alice, "Good luck <b>Bob</b>")
-    bob.wait_for_function("() => document.querySelector('.kz-more-count')?.textContent === '1'", timeout=15000)
+    bob.wait_for_function(
+        "() => document.querySelector('.kz-more-count')?.textContent === '1'", timeout=15000, polling=PAGE_POLL_MS
+    )
     assert pages.visible_text(bob, ".kz-more-count") == "1"
     assert bob.locator(".kz-more").get_attribute("aria-label") == "More: 1 new chat message"
     bob.screenshot(path=str(artifacts_dir / "chat-bob-more-count.jpg"))

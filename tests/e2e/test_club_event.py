@@ -15,6 +15,7 @@ import pytest
 from tests.e2e import pages
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 #: Eight walk-ins (names only, no accounts) on four tables, double-loss; the director has a password.
 #: The event starts in an hour while the director enters the players, then now as the entries close (one
@@ -79,7 +80,8 @@ def test_club_event_on_real_tables(
     spectator = finnish(chromium, pages.DESKTOP)
     spectator.goto(f"{server.url}/tournaments/{tid}/live/")
     spectator.wait_for_function(
-        "() => { const s = document.querySelector('[data-socket-status]'); return s.textContent === s.dataset.live; }"
+        "() => { const s = document.querySelector('[data-socket-status]'); return s.textContent === s.dataset.live; }",
+        polling=PAGE_POLL_MS,
     )
     assert pages.visible_text(spectator, "[data-socket-status]") == "Suorana"
     spectator.evaluate("() => { window.__kaizaNotReloaded = true; }")
@@ -132,6 +134,7 @@ def test_club_event_on_real_tables(
             ".some((li) => li.innerText.includes(a) && li.innerText.includes(b) && li.innerText.includes(s))",
             arg=[first, second, str(loser_score)],
             timeout=15000,
+            polling=PAGE_POLL_MS,
         )
         assert "Viimeisimmät tulokset" in pages.visible_text(spectator, "[data-club-tables]")
         if step == 1:  # four players free: the next drawn game goes to a freed table
@@ -140,6 +143,7 @@ def test_club_event_on_real_tables(
                 ".innerText.includes('kierros 2'))",
                 arg=freed,
                 timeout=15000,
+                polling=PAGE_POLL_MS,
             )
         now = live_tables(spectator)
         for other, pair in games.items():
@@ -153,6 +157,7 @@ def test_club_event_on_real_tables(
         "() => [...document.querySelectorAll('[data-club-tables] tr[data-table]')]"
         ".every((tr) => tr.innerText.includes('kierros 2'))",
         timeout=15000,
+        polling=PAGE_POLL_MS,
     )
     after = live_tables(spectator)
     winners = {games[n][0] for n in games}
@@ -247,7 +252,7 @@ def test_club_event_live_page_on_a_tv(
     for width, height in ((1920, 1080), (1280, 720)):
         tv = finnish(chromium, {"width": width, "height": height})
         tv.goto(f"{server.url}/tournaments/{tid}/live/")
-        tv.wait_for_function(LIVE)
+        tv.wait_for_function(LIVE, polling=PAGE_POLL_MS)
         assert "Viimeisimmät tulokset" in pages.visible_text(tv, "[data-club-tables]")
         tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi.jpg"))
         tv.screenshot(path=str(artifacts_dir / f"club-event-live-tv-{width}x{height}-fi-full.jpg"), full_page=True)

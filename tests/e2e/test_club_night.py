@@ -16,6 +16,7 @@ from tests.e2e import pages
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.realgames.live_support import club_event_on_tables
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +32,9 @@ def phone(chromium: Any, url: str) -> Any:
     page.context.add_init_script(VIOLATIONS)
     page.set_extra_http_headers({"Accept-Language": "fi"})
     page.goto(url)
-    page.wait_for_function("() => document.querySelector('[data-socket-status]').dataset.state === 'live'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-socket-status]').dataset.state === 'live'", polling=PAGE_POLL_MS
+    )
     return page
 
 
@@ -42,13 +45,19 @@ def tap(page: Any, *selectors: str) -> None:
 
 def scored(page: Any, version: int) -> None:
     page.wait_for_function(
-        "(v) => Number(document.querySelector('#kaiza-scorer').dataset.version) >= v", arg=version, timeout=20_000
+        "(v) => Number(document.querySelector('#kaiza-scorer').dataset.version) >= v",
+        arg=version,
+        timeout=20_000,
+        polling=PAGE_POLL_MS,
     )
 
 
 def follows(page: Any, table: int, scores: list[str]) -> None:
     page.wait_for_function(
-        f"([t, s]) => JSON.stringify(({FOLLOWED})()[t]) === JSON.stringify(s)", arg=[str(table), scores], timeout=10_000
+        f"([t, s]) => JSON.stringify(({FOLLOWED})()[t]) === JSON.stringify(s)",
+        arg=[str(table), scores],
+        timeout=10_000,
+        polling=PAGE_POLL_MS,
     )
 
 
@@ -61,10 +70,10 @@ def test_club_night_scored_at_two_tables(
     tv = pages.new_page(chromium, {"width": 1280, "height": 720})
     tv.set_extra_http_headers({"Accept-Language": "en"})  # a TV's own setting: the club's Finnish is shown
     tv.goto(f"{server.url}/tournaments/{tid}/tv/")
-    tv.wait_for_function("() => document.body.dataset.connection === 'live'")
+    tv.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
     overlay = pages.new_page(chromium, {"width": 1280, "height": 720})
     overlay.goto(f"{server.url}/tournaments/{tid}/overlay/")
-    overlay.wait_for_function("() => document.body.dataset.connection === 'live'")
+    overlay.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
     first = phone(chromium, f"{server.url}/tables/{made['tokens'][0]}/score/")
     second = phone(chromium, f"{server.url}/tables/{made['tokens'][1]}/score/")
 
@@ -87,7 +96,7 @@ def test_club_night_scored_at_two_tables(
     turn = (
         "() => document.querySelector('[data-table-number=\"1\"] [data-rg-seat=\"1\"]').classList.contains('rg-turn')"
     )
-    overlay.wait_for_function(turn)
+    overlay.wait_for_function(turn, polling=PAGE_POLL_MS)
 
     # In the club's language on both screens, whatever the browsers asked for.
     assert "Pöydät" in pages.visible_text(tv, "[data-tv-section=tables]")

@@ -19,6 +19,7 @@ import pytest
 from tests.e2e import pages
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 #: 32 walk-ins on 4 tables (more players than a 1080-line screen has lines), 16 results in: the first at
 #: the target, every fifth on time, every seventh in the shoot-out; the club speaks Finnish.
@@ -90,7 +91,7 @@ def open_tv(chromium: Any, server: DaphneServer, tid: int, width: int, height: i
     page.set_extra_http_headers({"Accept-Language": "en"})
     page.clock.install()
     page.goto(f"{server.url}/tournaments/{tid}/tv/")
-    page.wait_for_function("() => document.body.dataset.connection === 'live'")
+    page.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
     return page
 
 
@@ -161,7 +162,7 @@ def test_tv_page_fits_1280x720(daphne_factory: Callable[..., DaphneServer], chro
     assert tv.locator("[data-live-badge]").is_visible()
     pages.assert_clean_log(server)
     server.stop()
-    tv.wait_for_function("() => document.body.dataset.connection === 'lost'")
+    tv.wait_for_function("() => document.body.dataset.connection === 'lost'", polling=PAGE_POLL_MS)
     assert not tv.locator("[data-live-badge]").is_visible()
     assert pages.visible_text(tv, "[data-connection-lost]") == "Yhteys katkesi · yhdistetään uudelleen…"
     tv.screenshot(path=str(artifacts_dir / "club-tv-1280x720-lost-fi.png"))

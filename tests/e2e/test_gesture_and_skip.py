@@ -22,6 +22,7 @@ import pytest
 
 from tests.e2e import driver, steered
 from tests.e2e.harness import EngineMatch, open_page
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -159,7 +160,9 @@ def test_pull_back_needs_the_cue(chromium: Any, artifacts_dir: Path) -> None:
     page.mouse.move(*driver.to_page(page, butt[0] + driver.power_for(speed) * MAX_PULL_M, by), steps=8)
     assert (_meter(page) or "").endswith(f"{speed:.1f} m/s · let go to shoot")
     page.mouse.up()
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'yes'", timeout=5000)
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.animating === 'yes'", timeout=5000, polling=PAGE_POLL_MS
+    )
     assert [e["t"] for e in match.events] == ["shot"], "one shot: the pulled one"
     strike = match.events[0]["d"]["strike"]
     assert abs(strike["speed"] - speed) < 0.05, strike
@@ -266,7 +269,11 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
     bob.keyboard.press("s")
     alice.locator(".kz-skip").click()
     for page in (alice, bob):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'no'", timeout=1500)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.animating === 'no'",
+            timeout=1500,
+            polling=PAGE_POLL_MS,
+        )
         assert not page.locator(".kz-skip").is_visible()
     assert driver.actions(alice) == ["lag"], "Alice may lag at once"
     assert _animating(carol), "the spectator's page is not affected"
@@ -287,14 +294,16 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
     # (The slider, not the keys: each lag round starts at the server's suggested power, K-3.1.)
     alice.locator(".kz-power-input").fill(str(round(driver.power_for(6.0) * 1000)))
     # The readout is drawn at the loop's next frame, not in the input event.
-    alice.wait_for_function("() => document.querySelector('.kz-speed').textContent === '6.0 m/s'")
+    alice.wait_for_function("() => document.querySelector('.kz-speed').textContent === '6.0 m/s'", polling=PAGE_POLL_MS)
     assert alice.inner_text(".kz-speed") == "6.0 m/s"
     alice.keyboard.press("Space")
     bob.wait_for_selector(".kz-skip:not([hidden])", timeout=5000)
     assert match.events[-1]["d"]["strike"]["speed"] == pytest.approx(6.0, abs=0.01)
     assert match.match.pending() == [("bob", "choose_break")]
     bob.locator(".kz-skip").click()
-    bob.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'no'", timeout=1500)
+    bob.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.animating === 'no'", timeout=1500, polling=PAGE_POLL_MS
+    )
     skipped_at = bob.evaluate("() => performance.now() / 1000")
     assert bob.locator(".kz-take-break").is_visible(), "Bob's choice, at once"
     assert driver.actions(bob) == ["choose_break"]
@@ -311,7 +320,9 @@ def test_skip_to_the_result(chromium: Any, artifacts_dir: Path) -> None:
 
     # The spectator skips both queued lags with the key: her table ends where the players' does.
     carol.keyboard.press("S")
-    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'no'", timeout=1500)
+    carol.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.animating === 'no'", timeout=1500, polling=PAGE_POLL_MS
+    )
     assert driver.root_data(carol)["version"] == driver.root_data(bob)["version"]
     assert _white_pixels(carol, artifacts_dir / "skip-spectator.png") < 40
     assert carol.locator(".kz-take-break").count() == 0 or not carol.locator(".kz-take-break").is_visible()

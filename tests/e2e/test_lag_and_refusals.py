@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import driver, pages
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +35,7 @@ def press_together(*pages_: Any) -> list[float]:
     for p in pages_:
         p.evaluate(CLICK_LAG_AT, at)
     for p in pages_:
-        p.wait_for_function("() => window.kzPressedAt !== undefined")
+        p.wait_for_function("() => window.kzPressedAt !== undefined", polling=PAGE_POLL_MS)
     return [float(p.evaluate("() => window.kzPressedAt")) for p in pages_]
 
 
@@ -56,11 +57,13 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
             hint = pages.visible_text(page, ".kz-hint")
             assert "far cushion and back" in hint and "home cushion" in hint, hint
             assert "1.6 m/s" in hint
-        page.wait_for_function("() => document.querySelector('.kz-speed').textContent === '1.6 m/s'")
+        page.wait_for_function(
+            "() => document.querySelector('.kz-speed').textContent === '1.6 m/s'", polling=PAGE_POLL_MS
+        )
     # bob a little softer, so the lag is not a tie (the two halves are mirror images).
     bob.locator(".kz-power-input").fill(str(round(driver.power_for(1.5) * 1000)))
     # The readout is drawn at the loop's next frame, not in the input event: wait for it, then read it.
-    bob.wait_for_function("() => document.querySelector('.kz-speed').textContent === '1.5 m/s'")
+    bob.wait_for_function("() => document.querySelector('.kz-speed').textContent === '1.5 m/s'", polling=PAGE_POLL_MS)
     assert pages.visible_text(bob, ".kz-speed") == "1.5 m/s"
     pressed = press_together(alice, bob)
     # Both pages' timers fire at the same wall-clock instant; a loaded host ran them 22 ms apart (a run
@@ -69,7 +72,9 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
     assert abs(pressed[0] - pressed[1]) < 100, pressed
     for page in (alice, bob, carol):
         page.wait_for_function(
-            "() => document.querySelector('#kaiza-match').dataset.phase === 'choose_break'", timeout=30000
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'choose_break'",
+            timeout=30000,
+            polling=PAGE_POLL_MS,
         )
         driver.wait_ready(page)
     lags = [e for e in (driver.shown_state(alice).get("lag") or {}).get("results") or [] if e]
@@ -89,7 +94,9 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
     placer = next(p for p in (alice, bob) if p.viewport_size["width"] == pages.DESKTOP["width"])
     winner = alice if driver.actions(alice) == ["choose_break"] else bob
     winner.click(".kz-pass-break" if winner is placer else ".kz-take-break")
-    placer.wait_for_function("() => document.querySelector('#kaiza-match').dataset.mode === 'place'", timeout=30000)
+    placer.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.mode === 'place'", timeout=30000, polling=PAGE_POLL_MS
+    )
     driver.wait_ready(placer)
     centre = driver.TABLE.spots["center"]
     mx, my = driver.mouth_centre("foot_left")
@@ -101,7 +108,9 @@ def test_simultaneous_lags_both_count(daphne_factory: Any, chromium: Any, artifa
         x = start[0] + (inside[0] - start[0]) * i / 8
         y = start[1] + (inside[1] - start[1]) * i / 8
         placer.mouse.move(*driver.to_page(placer, x, y))
-    placer.wait_for_function("() => document.querySelector('.kz-canvas').dataset.placement === 'illegal'")
+    placer.wait_for_function(
+        "() => document.querySelector('.kz-canvas').dataset.placement === 'illegal'", polling=PAGE_POLL_MS
+    )
     hint = pages.wait_text(placer, ".kz-hint", "corridor")
     assert "Not in the corridor between the centre spot and a foot pocket (K-3.3)." in hint, hint
     placer.screenshot(path=str(artifacts_dir / "lag-opening-corridor.jpg"))
@@ -132,7 +141,9 @@ def test_refused_input_keeps_aim_and_power(daphne_factory: Any, chromium: Any, a
         page.locator(".kz-power-input").fill(str(round(driver.power_for(1.9) * 1000)))
     for page in (tab1, tab2):
         # The readout is redrawn at the tab's next frame, not within fill()'s return.
-        page.wait_for_function("() => document.querySelector('.kz-speed').textContent.includes('1.9 m/s')")
+        page.wait_for_function(
+            "() => document.querySelector('.kz-speed').textContent.includes('1.9 m/s')", polling=PAGE_POLL_MS
+        )
     set_aim = readouts(tab2)
     assert set_aim[1] == "1.9 m/s" and set_aim[0] != "0.00°" and readouts(tab1) == set_aim, set_aim
     press_together(tab1, tab2)
@@ -141,6 +152,7 @@ def test_refused_input_keeps_aim_and_power(daphne_factory: Any, chromium: Any, a
         "() => [...document.querySelectorAll('.kz-toast')].some((t) => !t.hidden)"
         " || document.querySelector('#kaiza-match').dataset.version === '2'",
         timeout=15000,
+        polling=PAGE_POLL_MS,
     )
     # Both tabs at once: the refused tab's toast shows for a few seconds only, so neither is waited on
     # alone (the played tab shows none).

@@ -15,6 +15,7 @@ import pytest
 
 from tests.e2e import driver, pages
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,9 @@ def test_illegal_call_is_shown_before_the_shot(
     bob_frames = _record_frames(bob)
     pages.join(bob, url)
     for page in (alice, bob):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000, polling=PAGE_POLL_MS
+        )
     players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
     frames = {driver.root_data(alice)["me"]: alice_frames, driver.root_data(bob)["me"]: bob_frames}
 
@@ -135,8 +138,8 @@ def test_illegal_call_is_shown_before_the_shot(
     assert K34_WORDS in pages.wait_text(page, ".kz-why", K34_WORDS, timeout=10)
     driver.click_world(page, *driver.mouth_centre("foot_left"))
     page.mouse.move(*driver.to_page(page, 1.42, 1.2))
-    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
-    page.wait_for_function("() => document.querySelector('.kz-why').hidden", timeout=5000)
+    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000, polling=PAGE_POLL_MS)
+    page.wait_for_function("() => document.querySelector('.kz-why').hidden", timeout=5000, polling=PAGE_POLL_MS)
     assert "not allowed" not in pages.visible_text(page, ".kz-call-text")
     angle = math.atan2(kaisa[1] - cue[1], kaisa[0] - cue[0])
     driver.aim(page, cue, angle)

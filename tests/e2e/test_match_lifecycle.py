@@ -21,6 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.e2e import driver, flow, pages, steered
 from tests.e2e.freeze_proxy import FreezeProxy
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,10 @@ def _move(page: Any, name: str, others: list[Any]) -> str:
     before = driver.version(page)
     act = driver.take_turn(page, name)
     page.wait_for_function(
-        "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v", arg=before, timeout=30000
+        "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v",
+        arg=before,
+        timeout=30000,
+        polling=PAGE_POLL_MS,
     )
     target = driver.version(page)
     for p in [page, *others]:
@@ -240,6 +244,7 @@ def test_end_card_after_three_shot_clock_expiries(
                 "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v",
                 arg=before,
                 timeout=15000,
+                polling=PAGE_POLL_MS,
             )
     assert any("shot clock" in t for t in pages.recorded_texts(carol)), pages.recorded_texts(carol)
     winner = next(n for n in players if n != sleeper)
@@ -277,7 +282,9 @@ def test_end_card_shows_the_result(
     i_page.click(".kz-rematch-go")
     i_page.wait_for_url(new_url, timeout=20000)
     for page in (a_page, i_page):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000, polling=PAGE_POLL_MS
+        )
         assert driver.root_data(page)["role"] == "player"
     pages.wait_text(carol, ".kz-end-rematch", "Watch the rematch", timeout=20000)
 
@@ -314,7 +321,10 @@ def _steer_once(players: dict[str, Any], skip: str | None = None) -> str | None:
         # again at who may move. The caller's time budget still bounds the whole steering.
         return None
     page.wait_for_function(
-        "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v", arg=before, timeout=30000
+        "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v",
+        arg=before,
+        timeout=30000,
+        polling=PAGE_POLL_MS,
     )
     return f"{name}:{act}"
 
@@ -439,7 +449,10 @@ def test_time_limit_and_shootout_through_the_page(
         else:
             steered.play(page, mover, "penalty")
         page.wait_for_function(
-            "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v", arg=before, timeout=30000
+            "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v",
+            arg=before,
+            timeout=30000,
+            polling=PAGE_POLL_MS,
         )
         if act == "shoot":
             break
@@ -462,7 +475,9 @@ def test_abort_button_before_the_break(
     server = daphne_factory()
     alice = pages.new_page(chromium)
     url = pages.create_match(alice, server.url)
-    alice.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'waiting'")
+    alice.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.phase === 'waiting'", polling=PAGE_POLL_MS
+    )
     pages.wait_text(alice, ".kz-connection", "Online", timeout=10)
     assert pages.visible_text(alice, '.kz-player[data-seat="1"] .kz-name') == "Open seat"
     assert alice.get_attribute('.kz-player[data-seat="1"]', "data-connected") == "empty"

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import driver, flow
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,9 @@ def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url:
     assert driver.root_data(carol)["role"] == "spectator"
 
     for page in (alice, bob, carol):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000, polling=PAGE_POLL_MS
+        )
     players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
     assert len(players) == 2
 
@@ -56,7 +59,9 @@ def test_two_guests_play_and_a_spectator_watches(chromium: Any, live_server_url:
     assert carol.evaluate(driver.DRAWN_REMOTE_AIM) == ""
     cue, _speed = driver.lag_strike(driver.shown_state(players[aimer]), aimer)
     driver.sweep(players[aimer], cue, -0.35, 0.35)
-    carol.wait_for_function(f"() => Math.abs(Number(({driver.DRAWN_REMOTE_AIM})()) - 0.35) < 0.01", timeout=10000)
+    carol.wait_for_function(
+        f"() => Math.abs(Number(({driver.DRAWN_REMOTE_AIM})()) - 0.35) < 0.01", timeout=10000, polling=PAGE_POLL_MS
+    )
     carol.screenshot(path=str(artifacts_dir / "live-spectator-sees-the-aim.jpg"))
 
     result = flow.play(players, carol, shots_wanted=3)

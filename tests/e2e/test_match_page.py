@@ -10,6 +10,7 @@ import pytest
 
 from tests.e2e import driver, flow
 from tests.e2e.harness import EngineMatch, open_page
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,9 @@ def test_a_stage_collapsed_to_nothing_keeps_the_table_and_raises_nothing(chromiu
     before = page.get_attribute("canvas", "data-transform")
     for height in ("0px", "0.4px"):
         page.evaluate(f"() => {{ document.querySelector('.kz-stage').style.height = '{height}'; }}")
-        page.wait_for_function("() => document.querySelector('.kz-stage').getBoundingClientRect().height < 1")
+        page.wait_for_function(
+            "() => document.querySelector('.kz-stage').getBoundingClientRect().height < 1", polling=PAGE_POLL_MS
+        )
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert errors == []
         assert page.get_attribute("canvas", "data-transform") == before  # the last fit kept

@@ -23,6 +23,7 @@ import pytest
 
 from tests.e2e import driver, pages
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -91,7 +92,7 @@ def test_language_switch_translates_the_match_page(
     page.wait_for_load_state("load")
     page.goto(f"{server.url}/watch/")
     assert page.locator("html").get_attribute("lang") == "en"
-    page.wait_for_function("() => window.django && django.gettext('Sound on') === 'Sound on'")
+    page.wait_for_function("() => window.django && django.gettext('Sound on') === 'Sound on'", polling=PAGE_POLL_MS)
     catalogues: list[str] = []
     page.on("response", lambda r: catalogues.append(f"{r.status} {r.url}") if "/jsi18n/" in r.url else None)
     # The header's switch, then a match (the computer, from the Finnish home page).
@@ -100,13 +101,17 @@ def test_language_switch_translates_the_match_page(
     page.wait_for_load_state("load")
     assert page.locator("html").get_attribute("lang") == "fi"
     _play_the_computer(page, server)
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'")
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", polling=PAGE_POLL_MS)
     me = driver.root_data(page)["me"]
     # My lag and the computer's: the shot list gets its lag entries, the page goes on to the break.
     if "lag" in driver.actions(page):
         driver.take_turn(page, me)
-    page.wait_for_function("() => document.querySelectorAll('.kz-shots li').length >= 2", timeout=60000)
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'no'")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.kz-shots li').length >= 2", timeout=60000, polling=PAGE_POLL_MS
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.animating === 'no'", polling=PAGE_POLL_MS
+    )
 
     nodes = _text_nodes(page, "#kaiza-match")
     text = "\n".join(nodes).casefold()
@@ -124,7 +129,7 @@ def test_language_switch_translates_the_match_page(
     page.locator("[data-language-switcher] button[value=ru]").click()
     page.wait_for_load_state("load")
     page.wait_for_selector("#kaiza-match[data-version]")
-    page.wait_for_function("() => document.querySelectorAll('.kz-shots li').length >= 2")
+    page.wait_for_function("() => document.querySelectorAll('.kz-shots li').length >= 2", polling=PAGE_POLL_MS)
     nodes = _text_nodes(page, "#kaiza-match")
     left = sorted({node for node in nodes if node.casefold() in _english_msgids("ru")})
     assert not left, f"English left on the Russian match page: {left}"
@@ -144,12 +149,14 @@ def test_play_again_against_the_computer(
     page = pages.new_page(chromium)
     page.on("dialog", lambda dialog: dialog.accept())  # "Resign this match?"
     first = _play_the_computer(page, server, level=2)
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'")
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", polling=PAGE_POLL_MS)
     assert "Bot-L2" in pages.visible_text(page, ".kz-scoreboard")
     assert not page.locator(".kz-play-again").is_visible()  # only on the end card
     page.locator(".kz-resign").click()
     page.wait_for_selector(".kz-end:not([hidden])")
-    page.wait_for_function("() => getComputedStyle(document.querySelector('.kz-end')).opacity === '1'")  # faded in
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('.kz-end')).opacity === '1'", polling=PAGE_POLL_MS
+    )  # faded in
     card = pages.visible_text(page, ".kz-end-card")
     assert "Play again" in card and "Rematch" not in card, card
     play_again = page.locator(".kz-play-again")
@@ -166,7 +173,7 @@ def test_play_again_against_the_computer(
     play_again.click()
     page.wait_for_url(lambda url: re.search(r"/m/[a-z0-9]+/$", url) is not None and url != first)
     page.wait_for_selector("#kaiza-match[data-version]")
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'")
+    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", polling=PAGE_POLL_MS)
     assert page.url != first
     assert driver.root_data(page)["role"] == "player"
     assert "Bot-L2" in pages.visible_text(page, ".kz-scoreboard")

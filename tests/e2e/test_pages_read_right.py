@@ -16,6 +16,7 @@ import pytest
 from tests.e2e import pages
 from tests.support.community_factories import DEMO_PASSWORD
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +74,7 @@ def _sign_in(page: Any, base_url: str) -> None:
 def _switch_language(page: Any, language: str) -> None:
     """The header's switcher, as a person changes the language of the page they are on."""
     page.locator(f"[data-language-switcher] button[value={language}]").click()
-    page.wait_for_function(f"() => document.documentElement.lang === {language!r}")
+    page.wait_for_function(f"() => document.documentElement.lang === {language!r}", polling=PAGE_POLL_MS)
     page.wait_for_load_state("load")  # the new page's <html> is read before its body
 
 
@@ -230,13 +231,18 @@ def test_replay_page_in_finnish_and_russian(
         page.locator("[data-action='next']").click()
         # The step's line follows the click on the page's next frame: wait for it (bounded), then read.
         page.wait_for_function(
-            "() => (document.querySelector('[data-verdict]')?.innerText || '').startsWith('Aino:')", timeout=5000
+            "() => (document.querySelector('[data-verdict]')?.innerText || '').startsWith('Aino:')",
+            timeout=5000,
+            polling=PAGE_POLL_MS,
         )
         first = pages.visible_text(page, "[data-verdict]")
         assert first.startswith(f"Aino: {words[0][2:]}"), (language, first)
         page.locator("[data-action='last']").click()
         page.wait_for_function(
-            "(first) => (document.querySelector('[data-verdict]')?.innerText || '') !== first", arg=first, timeout=5000
+            "(first) => (document.querySelector('[data-verdict]')?.innerText || '') !== first",
+            arg=first,
+            timeout=5000,
+            polling=PAGE_POLL_MS,
         )
         last = pages.visible_text(page, "[data-verdict]")
         assert last.startswith(f"Aino: {words[3][2:]}"), (language, last)

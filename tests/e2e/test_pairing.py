@@ -21,6 +21,7 @@ from tests.e2e.pages import (
     wait_text,
 )
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +40,7 @@ def sign_up(page: Any, base_url: str, name: str) -> None:
 
 def seek(page: Any, base_url: str, time_limit: str) -> None:
     page.goto(f"{base_url}/lobby/")
-    page.wait_for_function("() => document.getElementById('lobby-status').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('lobby-status').textContent.length > 0", polling=PAGE_POLL_MS)
     page.select_option("#seek-time-limit", time_limit)
     page.click("#seek-start")
 
@@ -55,13 +56,16 @@ def test_quick_pairing_matches_two_seekers(
 
     seek(ann, server.url, "3900")
     ann.wait_for_function(
-        "() => !document.getElementById('seek-waiting').hidden || document.getElementById('seek-error').textContent"
+        "() => !document.getElementById('seek-waiting').hidden || document.getElementById('seek-error').textContent",
+        polling=PAGE_POLL_MS,
     )
     assert visible_text(ann, "#seek-error") == "", (visible_text(ann, "#seek-error"), ann.url, ann.errors)
     waiting = visible_text(ann, "#seek-status")
     assert "Looking for an opponent" in waiting and "±100" in waiting, waiting
     assert ann.locator("#seek-cancel").is_visible() and not ann.locator("#seek-form").is_visible()
-    ann.wait_for_function("() => /0:0[2-9]/.test(document.getElementById('seek-status').textContent)")  # ticks
+    ann.wait_for_function(
+        "() => /0:0[2-9]/.test(document.getElementById('seek-status').textContent)", polling=PAGE_POLL_MS
+    )  # ticks
     assert region_colours(ann, "#quick-pairing", artifacts_dir / "pairing-waiting.png") > 20
     ann.screenshot(path=str(artifacts_dir / "pairing-waiting-page.jpg"))
 
@@ -75,7 +79,9 @@ def test_quick_pairing_matches_two_seekers(
     seek(bob, server.url, "3900")
     for page in (ann, bob):
         page.wait_for_url("**/m/*/", timeout=20000)
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=30000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=30000, polling=PAGE_POLL_MS
+        )
     assert ann.url == bob.url
     assert {driver.root_data(ann)["me"], driver.root_data(bob)["me"]} == {"Ann", "Bob"}
     assert driver.actions(ann) == ["lag"] and driver.actions(bob) == ["lag"]
@@ -111,7 +117,9 @@ def test_rematch_from_the_end_card(
     l_page.click(".kz-rematch-go")
     l_page.wait_for_url(new_url, timeout=20000)
     for page in (w_page, l_page):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000, polling=PAGE_POLL_MS
+        )
         assert driver.root_data(page)["role"] == "player"
     state = driver.shown_state(l_page)
     assert [p["name"] for p in state["players"]] == first_seat[::-1]  # seats swapped: the other lags first
@@ -148,7 +156,9 @@ def test_challenge_from_a_profile(
     bob.click("#challenges button:has-text('Accept')")
     bob.wait_for_url(match_url)
     for page in (ann, bob):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=30000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=30000, polling=PAGE_POLL_MS
+        )
     assert driver.actions(ann) == ["lag"] and driver.actions(bob) == ["lag"]
     assert not (ann.errors or bob.errors)
     assert_clean_log(server)

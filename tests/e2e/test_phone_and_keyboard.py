@@ -14,6 +14,7 @@ import pytest
 from tests.e2e import driver, steered
 from tests.e2e.harness import ROOT, EngineMatch, open_page, wait_idle
 from tests.e2e.pages import PHONE_PORTRAIT, REGION_COLOURS
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -99,7 +100,9 @@ def test_phone_portrait_controls_in_view(chromium: Any) -> None:
     match.play("alice", "choose_break", {"take": True}, None)
     x, y = driver.free_spot(match.state(), "bob", opening=True)
     match.play("bob", "place", {"ball": "white2", "x": x, "y": y}, None)
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.actions.includes('place')")
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.actions.includes('place')", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     steered.settle(page)
     hint = page.inner_text(".kz-hint")
@@ -133,7 +136,9 @@ def test_phone_portrait_controls_in_view(chromium: Any) -> None:
     colours = page.evaluate(REGION_COLOURS, _b64(page.screenshot(clip=lbox)))
     assert colours > 40, f"the loupe looks blank: {colours} colours"
     page.mouse.up()
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.actions.includes('shoot')")
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.actions.includes('shoot')", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     _assert_in_view(page, ".kz-shoot")
     page.screenshot(path=str(ARTIFACTS / "phone-portrait-shoot.jpg"))
@@ -221,14 +226,20 @@ def test_keyboard_only_match(chromium: Any) -> None:
     # The lag: Space strikes at the shown power (Bob's is harder, so Alice's lies nearer the home cushion).
     page.keyboard.press("Space")
     match.play("bob", "lag", _strike(0.0, 2.8), None)
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.actions === 'choose_break'")
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.actions === 'choose_break'", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     _tab_to(page, ".kz-take-break")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.actions !== 'choose_break'")
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.actions !== 'choose_break'", polling=PAGE_POLL_MS
+    )
     x, y = driver.free_spot(match.state(), "bob", opening=True)
     match.play("bob", "place", {"ball": "white2", "x": x, "y": y}, None)
-    page.wait_for_function("() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('place')")
+    page.wait_for_function(
+        "() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('place')", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     hint = page.inner_text(".kz-hint")
     assert "left of the line" in hint, hint  # the home is drawn on the left on a desktop
@@ -254,7 +265,9 @@ def test_keyboard_only_match(chromium: Any) -> None:
     back = _placed(page)
     assert back["ok"] == "legal", back
     page.keyboard.press("Enter")
-    page.wait_for_function("() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('shoot')")
+    page.wait_for_function(
+        "() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('shoot')", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     placed = next(e for e in match.events if e["t"] == "placed" and e["d"]["player"] == "alice")["d"]
     assert abs(placed["x"] - back["pos"][0]) < 1e-6 and abs(placed["y"] - back["pos"][1]) < 1e-6
@@ -265,7 +278,7 @@ def test_keyboard_only_match(chromium: Any) -> None:
     assert choice, "no straight opening shot"
     ball, pocket, angle = choice
     _aim_by_keys(page, angle)
-    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
+    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000, polling=PAGE_POLL_MS)
     call_text = page.inner_text(".kz-call-text")
     assert steered.POCKET_WORDS[pocket] in call_text, (call_text, pocket)
     # P steps to the other pocket the server allows for this ball (a call of one's own), P again back.
@@ -288,7 +301,8 @@ def test_keyboard_only_match(chromium: Any) -> None:
     page.keyboard.press("Space")
     page.wait_for_function(
         "() => Number(document.querySelector('#kaiza-match').dataset.version) > 0 &&"
-        " document.querySelector('#kaiza-match').dataset.animating === 'no'"
+        " document.querySelector('#kaiza-match').dataset.animating === 'no'",
+        polling=PAGE_POLL_MS,
     )
     shot = next(
         (e for e in match.events if e["t"] == "shot" and e["d"]["player"] == "alice" and e["d"]["kind"] == "shot"), None

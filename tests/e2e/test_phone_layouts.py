@@ -16,6 +16,7 @@ import pytest
 
 from tests.e2e import driver, pages, steered
 from tests.e2e.harness import ROOT, EngineMatch, open_page, wait_idle
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,9 @@ def _to_shoot(chromium: Any, viewport: dict[str, int], language: str | None = No
     match.play(other, "place", {"ball": "white2", "x": x, "y": y}, None)
     x, y = driver.free_spot(match.state(), me, opening=False)
     match.play(me, "place", {"ball": "white1", "x": x, "y": y}, None)
-    page.wait_for_function("() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('shoot')")
+    page.wait_for_function(
+        "() => (document.querySelector('#kaiza-match').dataset.actions || '').includes('shoot')", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     page.match = match
     return page
@@ -335,7 +338,9 @@ def test_phone_banners_cover_no_ball(chromium: Any, viewport: dict[str, int]) ->
     page.match.play(
         me, "shoot", {"call": call, "strike": {"angle": angle, "speed": speed, "side": 0, "height": 0}}, None
     )
-    page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.animating === 'yes'")
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.animating === 'yes'", polling=PAGE_POLL_MS
+    )
     wait_idle(page)
     page.wait_for_selector(".kz-verdict:not([hidden])")
     page.wait_for_timeout(100)
@@ -374,6 +379,7 @@ def test_phone_lag_verdict_is_a_short_banner(chromium: Any) -> None:
             " return !v.hidden && ds.every((d) => v.textContent.includes(d)); }",
             arg=distances,
             timeout=15000,
+            polling=PAGE_POLL_MS,
         )
         page.wait_for_timeout(100)  # the next frame places it
         # The lines its words take: the distinct tops of the text's boxes.

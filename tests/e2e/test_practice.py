@@ -20,6 +20,7 @@ from tests.e2e.test_security_pages import VIOLATIONS
 from tests.e2e.test_tutorial import cloth, colour_at
 from tests.practice.test_practice import POT, SHOT_POT, code
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 
 def data(page: Any) -> dict[str, str]:
@@ -27,7 +28,9 @@ def data(page: Any) -> dict[str, str]:
 
 
 def wait_ready(page: Any) -> None:
-    page.wait_for_function("() => document.querySelector('#kaiza-practice').dataset.state === 'ready'", timeout=30000)
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-practice').dataset.state === 'ready'", timeout=30000, polling=PAGE_POLL_MS
+    )
 
 
 def position(page: Any) -> Position:
@@ -52,6 +55,7 @@ def wait_position_change(page: Any, old: str) -> None:
         " return d.position !== old && d.state === 'ready'; }",
         arg=old,
         timeout=30000,
+        polling=PAGE_POLL_MS,
     )
 
 
@@ -96,7 +100,9 @@ def test_practice_table_round_trip(
         drag(page, kaisa, POT["red2"])
         try:
             page.wait_for_function(
-                "() => document.querySelector('.kz-practice-result').dataset.kind === 'refused'", timeout=10000
+                "() => document.querySelector('.kz-practice-result').dataset.kind === 'refused'",
+                timeout=10000,
+                polling=PAGE_POLL_MS,
             )
         except Exception:
             page.screenshot(path=str(artifacts_dir / "practice-stuck.jpg"))
@@ -124,6 +130,7 @@ def test_practice_table_round_trip(
             " && document.querySelector('.kz-practice-result').dataset.kind === 'verdict'; }",
             arg=arranged,
             timeout=30000,
+            polling=PAGE_POLL_MS,
         )
         verdict = page.locator(".kz-practice-outcome").inner_text()
         assert "3" in verdict, verdict
@@ -140,7 +147,9 @@ def test_practice_table_round_trip(
 
         # Copy the link; a new page opens the same position.
         page.locator(".kz-practice-copy").click()
-        page.wait_for_function("() => document.querySelector('.kz-practice-result').dataset.kind === 'copied'")
+        page.wait_for_function(
+            "() => document.querySelector('.kz-practice-result').dataset.kind === 'copied'", polling=PAGE_POLL_MS
+        )
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied == page.locator(".kz-practice-link-input").input_value() and f"p={arranged}" in copied
         other = context.new_page()
@@ -166,6 +175,7 @@ def test_practice_table_round_trip(
             " && document.querySelector('.kz-practice-result').dataset.kind === 'verdict'; }",
             arg=code(POT),
             timeout=30000,
+            polling=PAGE_POLL_MS,
         )
         assert "No call" in page.locator(".kz-practice-outcome").inner_text()
         assert position(page).balls["red1"] is None
@@ -198,7 +208,9 @@ def test_practice_table_round_trip(
         # three shots in words with their figures; "Show this shot" plays the sure red (K-5.3: 3 points).
         fi.goto(f"{server.url}/practice/?p={code(POT)}&ask=1")
         wait_ready(fi)
-        fi.wait_for_function("() => document.querySelectorAll('.kz-board-shot').length === 3", timeout=60000)
+        fi.wait_for_function(
+            "() => document.querySelectorAll('.kz-board-shot').length === 3", timeout=60000, polling=PAGE_POLL_MS
+        )
         lines = fi.locator(".kz-board-line").all_inner_texts()
         assert all("odotusarvo" in line and "pistettä" in line and "%" in line for line in lines), lines
         sentences = fi.locator(".kz-board-sentence").all_inner_texts()
@@ -210,7 +222,9 @@ def test_practice_table_round_trip(
         fi.locator(".kz-board").screenshot(path=str(artifacts_dir / "practice-board-fi.jpg"))
         fi.locator(".kz-board-show").nth(red).click()
         fi.wait_for_function(
-            "() => document.querySelector('.kz-practice-result').dataset.kind === 'verdict'", timeout=30000
+            "() => document.querySelector('.kz-practice-result').dataset.kind === 'verdict'",
+            timeout=30000,
+            polling=PAGE_POLL_MS,
         )
         assert fi.locator(".kz-practice-outcome").inner_text() == sentences[red]
 
@@ -308,7 +322,9 @@ def test_engine_answer_follows_the_position_and_undo_takes_back_a_rolling_shot(
         refine_aim(page, angle)
         driver.pull_and_release(page, cue, angle, 6.0)
         page.wait_for_function(
-            "() => document.querySelector('#kaiza-practice').dataset.state === 'trying'", timeout=5000
+            "() => document.querySelector('#kaiza-practice').dataset.state === 'trying'",
+            timeout=5000,
+            polling=PAGE_POLL_MS,
         )
         page.wait_for_timeout(400)  # the answer is in, the balls roll (several seconds at this speed)
         undo = page.locator(".kz-practice-undo")

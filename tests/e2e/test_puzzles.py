@@ -16,6 +16,7 @@ from tests.e2e import driver, pages
 from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.puzzles.conftest import POSITION
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 #: The puzzle of the one-shot match, made as the analysis receiver makes it, and a player with a password.
 SETUP = """
@@ -33,7 +34,9 @@ result = {"id": puzzle.pk, "call": puzzle.call, "strike": puzzle.strike, "target
 
 
 def wait_ready(page: Any) -> None:
-    page.wait_for_function("() => document.querySelector('#kaiza-puzzle').dataset.state === 'ready'", timeout=30000)
+    page.wait_for_function(
+        "() => document.querySelector('#kaiza-puzzle').dataset.state === 'ready'", timeout=30000, polling=PAGE_POLL_MS
+    )
 
 
 def sign_in(page: Any, base_url: str) -> None:
@@ -82,7 +85,7 @@ def test_daily_puzzle_can_be_solved(
     assert page.evaluate("document.querySelector('.kz-call-text').dataset.auto") == "no"
     aim_on_cloth(page, cue, angle)
     refine_aim(page, angle)
-    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
+    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000, polling=PAGE_POLL_MS)
     page.screenshot(path=str(artifacts_dir / "puzzle-aim.jpg"))
     driver.pull_and_release(page, cue, angle, speed)
     # The answer's motion is drawn, then the board stands back ("judged": one shot per serving).
@@ -90,6 +93,7 @@ def test_daily_puzzle_can_be_solved(
         "() => { const r = document.querySelector('#kaiza-puzzle');"
         " return r.dataset.outcome && r.dataset.state === 'judged'; }",
         timeout=30000,
+        polling=PAGE_POLL_MS,
     )
     assert page.locator("#kaiza-puzzle").get_attribute("data-outcome") == "solved"
     assert pages.visible_text(page, ".kz-puzzle-outcome-title") == "Solved!"

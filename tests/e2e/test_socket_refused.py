@@ -18,6 +18,7 @@ from django.utils import translation
 from game.realtime.socket_lifecycle import REFUSED_REASONS
 from tests.e2e.pages import create_match
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +51,7 @@ def test_a_refused_match_page_says_why_in_three_languages(
                     return root.dataset.refused === 'yes' && text && text.innerText === words; }""",
                 arg=words,
                 timeout=15_000,
+                polling=PAGE_POLL_MS,
             )
             card = second.locator(".kz-lost")
             assert card.is_visible()

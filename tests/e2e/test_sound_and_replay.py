@@ -21,6 +21,7 @@ import pytest
 from tests.e2e import driver, flow, pages
 from tests.e2e.harness import EngineMatch, open_page
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +95,9 @@ def _match(chromium: Any, server: DaphneServer) -> tuple[dict[str, Any], Any]:
     carol = _page(chromium, pages.PHONE_PORTRAIT)
     pages.watch(carol, url)
     for page in (alice, bob, carol):
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000, polling=PAGE_POLL_MS
+        )
     players = {driver.root_data(p)["me"]: p for p in (alice, bob)}
     assert len(players) == 2, players
     return players, carol
@@ -103,7 +106,7 @@ def _match(chromium: Any, server: DaphneServer) -> tuple[dict[str, Any], Any]:
 def _gesture(page: Any) -> None:
     """A real click on a card title: the user gesture a browser wants before it plays audio."""
     page.locator(".kz-feel .kz-card-title").click()
-    page.wait_for_function("() => window.__kzAudio.resumed > 0", timeout=5000)
+    page.wait_for_function("() => window.__kzAudio.resumed > 0", timeout=5000, polling=PAGE_POLL_MS)
 
 
 def _voices(page: Any) -> dict[str, int]:
@@ -131,7 +134,10 @@ def _lags(players: dict[str, Any], watcher: Any) -> None:
         before = driver.version(page)
         driver.take_turn(page, name)
         page.wait_for_function(
-            "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v", arg=before, timeout=60000
+            "(v) => Number(document.querySelector('#kaiza-match').dataset.version) > v",
+            arg=before,
+            timeout=60000,
+            polling=PAGE_POLL_MS,
         )
         target = driver.version(page)
         for p in everyone:
@@ -216,7 +222,9 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
             page.wait_for_selector("#kaiza-match[data-sheet='closed']", timeout=5000)
             assert page.locator(".kz-canvas").is_visible()
         page.wait_for_function(
-            "() => document.querySelector('#kaiza-match').dataset.replayT !== undefined", timeout=5000
+            "() => document.querySelector('#kaiza-match').dataset.replayT !== undefined",
+            timeout=5000,
+            polling=PAGE_POLL_MS,
         )
         assert button.get_attribute("aria-pressed") == "true"
         samples = []
@@ -229,7 +237,9 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
             time.sleep(0.25)
         if len(samples) == 4 and samples[0][2] != samples[-1][2]:
             break  # a whole uninterrupted replay whose drawn table moved (a starved frame loop draws none)
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000, polling=PAGE_POLL_MS
+        )
         driver.wait_ready(page)
         live = _print(page)
     assert len(samples) == 4, f"no replay at {rate}x ran through four samples in three attempts"
@@ -245,9 +255,13 @@ def _replay(page: Any, rate: str, artifacts: Path, name: str, *, stop: bool = Fa
         pages.open_sheet(page)
         assert button.get_attribute("aria-pressed") == "true"
         button.click()
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=2000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=2000, polling=PAGE_POLL_MS
+        )
     else:
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=30000, polling=PAGE_POLL_MS
+        )
     time.sleep(0.3)
     assert _print(page) == live
     assert button.get_attribute("aria-pressed") == "false"
@@ -263,11 +277,15 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     # Both players' names read whole on the spectator's phone (both were cut to "Guest-…", alike).
     _names_whole(carol, players)
     carol.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the names still read whole
-    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'landscape'")
+    carol.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.orientation === 'landscape'", polling=PAGE_POLL_MS
+    )
     _names_whole(carol, players)
     carol.screenshot(path=str(artifacts_dir / "feel-spectator-phone-landscape.jpg"))
     carol.set_viewport_size(pages.PHONE_PORTRAIT)
-    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.orientation === 'portrait'")
+    carol.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.orientation === 'portrait'", polling=PAGE_POLL_MS
+    )
     _lags(players, carol)
 
     assert pages.visible_text(carol, ".kz-feel").lower().startswith("replay the last shot")
@@ -281,12 +299,16 @@ def test_last_shot_replay(chromium: Any, daphne_factory: Callable[..., DaphneSer
     driver.wait_ready(carol)
     live = _print(carol)
     carol.locator(".kz-replay-last[data-rate='0.5']").click()
-    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === '0.5'")
+    carol.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.replay === '0.5'", polling=PAGE_POLL_MS
+    )
     time.sleep(0.4)
     assert _print(carol) != live
     chooser.click(".kz-take-break")
     started = time.monotonic()
-    carol.wait_for_function("() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=5000)
+    carol.wait_for_function(
+        "() => document.querySelector('#kaiza-match').dataset.replay === ''", timeout=5000, polling=PAGE_POLL_MS
+    )
     assert time.monotonic() - started < 3.0
     assert driver.root_data(carol)["phase"] != "lag"
     carol.screenshot(path=str(artifacts_dir / "feel-replay-ended.jpg"))

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import driver, flow
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -53,6 +54,7 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
                 TEAM_2_LIST_HAS,
                 arg=bob_name,
                 timeout=10000,
+                polling=PAGE_POLL_MS,
             )
             assert flow.screenshot_nonblank(ann, artifacts_dir / "team-waiting.jpg") > 50
             assert ann.locator(".kz-team-side .kz-team-open").count() == 2  # one open place a team
@@ -61,7 +63,9 @@ def test_team_match_page_shows_teams_and_the_player_at_the_table(
     watcher.goto(match_url)
     pages = [ann, amy, bob, ben, watcher]
     for page in pages:
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=20000, polling=PAGE_POLL_MS
+        )
     names = {
         key: driver.root_data(page)["me"] for key, page in (("ann", ann), ("amy", amy), ("bob", bob), ("ben", ben))
     }

@@ -20,6 +20,7 @@ import pytest
 
 from tests.e2e import pages
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 #: The two round robin / knockout tests' entries: computer players of level 1 in a "Bot cup".
 BOT_CUP = {"name": "Bot cup", "player_kind": {"is_bot": True, "bot_level": 1}}
@@ -95,7 +96,9 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
     )
     live = pages.new_page(chromium)
     live.goto(f"{server.url}/tournaments/{tid}/live/")
-    live.wait_for_function("() => document.querySelector('[data-socket-status]').textContent === 'Live'")
+    live.wait_for_function(
+        "() => document.querySelector('[data-socket-status]').textContent === 'Live'", polling=PAGE_POLL_MS
+    )
     tour = pages.new_page(chromium)
     tour.goto(f"{server.url}/tournaments/{tid}/")
     for page in (live, tour):
@@ -113,6 +116,7 @@ def test_tournament_page_live(daphne_factory: Callable[..., DaphneServer], chrom
             f"() => [...document.querySelectorAll('[data-standings] td[data-points]')]"
             f".reduce((s, td) => s + parseFloat(td.textContent), 0) >= {2 * number}",
             timeout=240000,
+            polling=PAGE_POLL_MS,
         )
         if number == 1:
             live.screenshot(path=str(artifacts_dir / "tournament-live-round1.jpg"), full_page=True)
@@ -245,7 +249,9 @@ def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chro
     )
     live = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
     live.goto(f"{server.url}/tournaments/{tid}/live/")
-    live.wait_for_function("() => document.querySelector('[data-socket-status]').textContent === 'Live'")
+    live.wait_for_function(
+        "() => document.querySelector('[data-socket-status]').textContent === 'Live'", polling=PAGE_POLL_MS
+    )
     finnish = pages.new_page(chromium, pages.PHONE_PORTRAIT, scale=2)
     finnish.set_extra_http_headers({"Accept-Language": "fi"})
     finnish.goto(f"{server.url}/tournaments/{tid}/")
@@ -264,10 +270,11 @@ def test_double_loss_live_page(daphne_factory: Callable[..., DaphneServer], chro
         gone = " && ".join(
             f"!document.querySelector('[data-draw-playing] tr[data-pairing=\"{pk}\"]')" for pk in decided
         )
-        live.wait_for_function(f"() => {gone}", timeout=30000)
+        live.wait_for_function(f"() => {gone}", timeout=30000, polling=PAGE_POLL_MS)
         if step == 0:
             live.wait_for_function(
-                "() => document.querySelectorAll(\"[data-draw-list] tr[data-losses='1']\").length === 2"
+                "() => document.querySelectorAll(\"[data-draw-list] tr[data-losses='1']\").length === 2",
+                polling=PAGE_POLL_MS,
             )
             live.screenshot(path=str(artifacts_dir / "tournament-double-loss-round1.jpg"), full_page=True)
     pages.wait_text(live, "[data-status]", "Winner", timeout=60)

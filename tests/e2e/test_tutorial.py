@@ -20,6 +20,7 @@ from tests.e2e import driver
 from tests.e2e.steered import aim_on_cloth, refine_aim, settle
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 #: (step, the call to click or None, the white's place in the home or None, angle, speed): strikes that
 #: meet each goal with room on either side (tests/site/test_tutorial.py checks their neighbours).
@@ -62,7 +63,10 @@ def root(page: Any) -> dict[str, str]:
 
 def wait_state(page: Any, *values: str) -> None:
     page.wait_for_function(
-        "(vs) => vs.includes(document.querySelector('#kaiza-learn').dataset.state)", arg=list(values), timeout=30000
+        "(vs) => vs.includes(document.querySelector('#kaiza-learn').dataset.state)",
+        arg=list(values),
+        timeout=30000,
+        polling=PAGE_POLL_MS,
     )
 
 
@@ -96,6 +100,7 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
             "() => { const d = document.querySelector('#kaiza-learn').dataset; return d.state === 'ready'"
             " && !document.querySelector('.kz-controls').hidden && d.mode === 'shoot'; }",
             timeout=15000,
+            polling=PAGE_POLL_MS,
         )
         cue = place
     assert cue is not None
@@ -124,7 +129,7 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
     gone_at = step.balls[gone] if gone else None
     if gone_at is not None:
         assert not cloth(colour_at(page, gone_at)), (step_id, "the ball is drawn before the shot")
-    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000)
+    page.wait_for_function("() => !document.querySelector('.kz-shoot').disabled", timeout=5000, polling=PAGE_POLL_MS)
     driver.pull_and_release(page, cue, angle, speed)
     try:
         wait_state(page, "judged", "done")  # "done" once the last step is passed
@@ -243,6 +248,7 @@ def _lesson(page: Any, step_id: str) -> str:
         " return d.step === id && d.state === 'ready'; }",
         arg=step_id,
         timeout=15000,
+        polling=PAGE_POLL_MS,
     )
     return str(page.locator(f'.kz-learn-text[data-step="{step_id}"]').inner_text()).casefold()
 
@@ -267,7 +273,7 @@ def test_tutorial_speaks_a_phones_words(
             page.goto(f"{server.url}/")
             if language != "en":
                 page.locator(f"[data-language-switcher] button[value={language}]").tap()
-                page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+                page.wait_for_function("(l) => document.documentElement.lang === l", arg=language, polling=PAGE_POLL_MS)
             page.locator(".home-learn a[data-learn]").tap()
             wait_state(page, "ready")
             for step_id, (said, unsaid) in steps.items():

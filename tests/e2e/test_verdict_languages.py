@@ -17,6 +17,7 @@ import pytest
 
 from tests.e2e import driver, flow, pages
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +71,9 @@ def test_verdict_in_each_readers_language(
     pages.watch(eve, url)
     readers = {"fi": aino, "ru": boris, "en": eve}
     for page in readers.values():
-        page.wait_for_function("() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000)
+        page.wait_for_function(
+            "() => document.querySelector('#kaiza-match').dataset.phase === 'lag'", timeout=60000, polling=PAGE_POLL_MS
+        )
     assert [page.evaluate("() => document.documentElement.lang") for page in readers.values()] == ["fi", "ru", "en"]
     # The page's own words from the djangojs catalogue: the phase's name (shown in capitals by the CSS).
     assert pages.visible_text(aino, ".kz-phase").lower() == "teikkaus"

@@ -14,6 +14,7 @@ import pytest
 from tests.e2e import pages
 from tests.support.community_factories import DEMO_PASSWORD
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:
@@ -55,7 +56,8 @@ def test_watch_a_live_match_and_replay_a_finished_one(
         page.wait_for_function(
             """() => { const c = document.querySelector('[data-featured-canvas]');
                 if (!c || c.width < 200) return false;
-                return c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0; }"""
+                return c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0; }""",
+            polling=PAGE_POLL_MS,
         )
         shoot(page, artifacts_dir, "watch")
         pages.django_run(server.env, f"set_live_score({ids['live']!r}, 0, 33)\nresult = True", factories=True)
@@ -89,7 +91,9 @@ def test_watch_a_live_match_and_replay_a_finished_one(
         page.click('[data-action="play"]')
         expect(replay).to_have_attribute("data-state", "playing")
         page.wait_for_function(
-            "() => Number(document.querySelector('[data-replay]').dataset.index) >= 6", timeout=20_000
+            "() => Number(document.querySelector('[data-replay]').dataset.index) >= 6",
+            timeout=20_000,
+            polling=PAGE_POLL_MS,
         )
         painted = page.evaluate(
             """() => { const c = document.querySelector('[data-canvas]');
@@ -113,7 +117,7 @@ def test_watch_a_live_match_and_replay_a_finished_one(
         page.wait_for_timeout(500)
         assert page.evaluate("window.__tableDraws") == 0, "a paused replay keeps drawing"
         page.click('[data-action="next"]')
-        page.wait_for_function("() => window.__tableDraws > 5", timeout=5_000)
+        page.wait_for_function("() => window.__tableDraws > 5", timeout=5_000, polling=PAGE_POLL_MS)
         # The shot has rolled once no draw came for 300 ms (the old loop never stopped: this timed out).
         page.wait_for_function(
             """() => { const seen = window.__drawsSeen || (window.__drawsSeen = { n: -1, at: 0 });
@@ -121,6 +125,7 @@ def test_watch_a_live_match_and_replay_a_finished_one(
                 if (window.__tableDraws !== seen.n) { seen.n = window.__tableDraws; seen.at = now; return false; }
                 return now - seen.at > 300; }""",
             timeout=10_000,
+            polling=PAGE_POLL_MS,
         )
         rested = page.evaluate("window.__tableDraws")
         page.wait_for_timeout(500)

@@ -14,6 +14,7 @@ import pytest
 
 from tests.e2e import pages
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +70,7 @@ def test_your_turn_when_hidden(daphne_factory: Callable[..., DaphneServer], chro
     # bob joins: the lag starts and alice owes it. Her hidden tab says so, once, with a chime.
     bob = pages.new_page(chromium)
     pages.join(bob, url)
-    alice.wait_for_function("() => document.title.startsWith('● Your turn')", timeout=30000)
+    alice.wait_for_function("() => document.title.startsWith('● Your turn')", timeout=30000, polling=PAGE_POLL_MS)
     assert alice.title() == f"● Your turn · {base}"
     notes = alice.evaluate("() => window.kzNotes")
     assert notes == [{"title": "Your turn", "body": f"Your turn: lag · {base}"}], notes
@@ -79,7 +80,7 @@ def test_your_turn_when_hidden(daphne_factory: Callable[..., DaphneServer], chro
 
     # alice comes back: the title is the page's own again, and the page says it is her turn.
     alice.evaluate(SET_HIDDEN, False)
-    alice.wait_for_function("(base) => document.title === base", arg=base)
+    alice.wait_for_function("(base) => document.title === base", arg=base, polling=PAGE_POLL_MS)
     alice.wait_for_selector(".kz-lag", state="visible")
     alice.screenshot(path=str(artifacts_dir / "your-turn-back.png"))
     # Hidden again while her turn lasts: the title reminds her, without a second chime or notification.

@@ -17,6 +17,7 @@ import pytest
 from tests.e2e import pages
 from tests.realgames.live_support import Scorer, club_event_on_tables
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +40,10 @@ SHOWN = """() => {
 
 def _wait_version(page: Any, version: int) -> None:
     page.wait_for_function(
-        "(v) => Number(document.querySelector('[data-real-game]').dataset.version) >= v", arg=version, timeout=10_000
+        "(v) => Number(document.querySelector('[data-real-game]').dataset.version) >= v",
+        arg=version,
+        timeout=10_000,
+        polling=PAGE_POLL_MS,
     )
 
 
@@ -52,13 +56,13 @@ def test_real_game_live_page_follows(
     first, second = made["players"][0]
     live = pages.new_page(chromium, {"width": 1280, "height": 900})
     live.goto(f"{server.url}/realgames/{game_id}/")
-    live.wait_for_function("() => document.body.dataset.connection === 'live'")
+    live.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
     other = pages.new_page(chromium, {"width": 390, "height": 844})
     other.goto(f"{server.url}/realgames/{game_id}/")
-    other.wait_for_function("() => document.body.dataset.connection === 'live'")
+    other.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
     tv = pages.new_page(chromium, {"width": 1920, "height": 1080})
     tv.goto(f"{server.url}/tournaments/{made['tournament']}/tv/")
-    tv.wait_for_function("() => document.body.dataset.connection === 'live'")
+    tv.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
     event = pages.new_page(chromium, {"width": 1280, "height": 900})
     event.goto(f"{server.url}/tournaments/{made['tournament']}/live/")
     before = live.evaluate(SHOWN)
@@ -86,7 +90,11 @@ def test_real_game_live_page_follows(
         assert all(rule in seen["shots"][0] for rule in kaisa["verdict"]["rules"]) and len(seen["shots"]) == 2
         # The event's clock (65 min) runs on the server from the first tap: the time left, counting down.
         assert re.fullmatch(r"6[45]:\d\d", seen["clock"]) and seen["stage"] == "running", seen
-        live.wait_for_function("(c) => document.querySelector('[data-rg-clock]').textContent !== c", arg=seen["clock"])
+        live.wait_for_function(
+            "(c) => document.querySelector('[data-rg-clock]').textContent !== c",
+            arg=seen["clock"],
+            polling=PAGE_POLL_MS,
+        )
         assert seen["watching"] == "2"  # both pages, counted when the state was made
 
         miss = scorer.tap({"kind": "miss", "ball": "red"})
@@ -105,6 +113,7 @@ def test_real_game_live_page_follows(
         tv.wait_for_function(
             "(p) => document.querySelector('[data-real-game] [data-rg-score=\"0\"]')?.textContent === p",
             arg=str(points),
+            polling=PAGE_POLL_MS,
         )
         assert tv.locator(f"{row} [data-rg-name='1']").inner_text() == second
         assert re.fullmatch(r"6[45]:\d\d", tv.locator(f"{row} [data-rg-clock]").inner_text())
@@ -112,6 +121,7 @@ def test_real_game_live_page_follows(
         event.wait_for_function(
             "(p) => document.querySelector('[data-real-game] [data-rg-score=\"0\"]')?.textContent === p",
             arg=str(points),
+            polling=PAGE_POLL_MS,
         )
         assert event.locator(f"{row} a[href='/realgames/{game_id}/']").count() == 1
         tv.screenshot(path=str(artifacts_dir / "real-game-live-tv.png"))

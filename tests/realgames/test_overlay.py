@@ -19,6 +19,7 @@ import pytest
 from tests.e2e import pages
 from tests.realgames.live_support import Scorer, club_event_on_tables
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +75,7 @@ def alpha_outside(page: Any, path: Path) -> tuple[list[dict[str, Any]], dict[str
 def open_overlay(chromium: Any, url: str, width: int, height: int) -> Any:
     page = pages.new_page(chromium, {"width": width, "height": height})
     page.goto(url)
-    page.wait_for_function("() => document.body.dataset.connection === 'live'")
+    page.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
     return page
 
 
@@ -85,7 +86,7 @@ def on_a_stream(chromium: Any, url: str, artifacts: Path) -> None:
     try:
         page = context.new_page()
         page.goto(url)
-        page.wait_for_function("() => document.body.dataset.connection === 'live'")
+        page.wait_for_function("() => document.body.dataset.connection === 'live'", polling=PAGE_POLL_MS)
         page.add_style_tag(content=STREAM_PICTURE)
         page.screenshot(path=str(artifacts / "overlay-on-a-stream-720.png"))
     finally:
@@ -145,6 +146,7 @@ def test_overlay_is_transparent_and_readable(
             page.wait_for_function(
                 '([id, v]) => Number(document.querySelector(`[data-real-game="${id}"]`).dataset.version) >= v',
                 arg=[made["games"][1], ack["version"]],
+                polling=PAGE_POLL_MS,
             )
         after = {b["id"]: b for b in event.evaluate(BOARDS)}[made["games"][1]]
         assert int(after["scores"][0]) == int(before["scores"][0]) + ack["verdict"]["points"]

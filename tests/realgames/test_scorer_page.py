@@ -13,6 +13,7 @@ import pytest
 from tests.e2e import pages
 from tests.e2e.test_security_pages import VIOLATIONS
 from tests.support.daphne import DaphneServer
+from tests.support.services import PAGE_POLL_MS
 
 SETUP = """
 from game.realgames.services import free_game, scoring_table_add
@@ -48,7 +49,10 @@ def tap(page: Any, *selectors: str) -> None:
 
 def wait_version(page: Any, version: int) -> None:
     page.wait_for_function(
-        "(v) => Number(document.querySelector('#kaiza-scorer').dataset.version) >= v", arg=version, timeout=20_000
+        "(v) => Number(document.querySelector('#kaiza-scorer').dataset.version) >= v",
+        arg=version,
+        timeout=20_000,
+        polling=PAGE_POLL_MS,
     )
 
 
@@ -60,7 +64,9 @@ def test_scorer_taps_offline_are_sent_in_order(
     token, game_id = pages.django_run(server.env, SETUP)
     phone = finnish_phone(chromium)
     phone.goto(f"{server.url}/tables/{token}/score/")
-    phone.wait_for_function("() => document.querySelector('[data-socket-status]').dataset.state === 'live'")
+    phone.wait_for_function(
+        "() => document.querySelector('[data-socket-status]').dataset.state === 'live'", polling=PAGE_POLL_MS
+    )
     assert pages.visible_text(phone, "[data-socket-status]") == "Suorana"
     assert "Maalattu pallo" in pages.visible_text(phone, "#kaiza-scorer")
 
@@ -76,7 +82,9 @@ def test_scorer_taps_offline_are_sent_in_order(
 
     # The wifi goes: three taps (a kaisa pot, a miss, the other player's red), kept on the phone.
     phone.context.set_offline(True)
-    phone.wait_for_function("() => document.querySelector('[data-socket-status]').dataset.state === 'offline'")
+    phone.wait_for_function(
+        "() => document.querySelector('[data-socket-status]').dataset.state === 'offline'", polling=PAGE_POLL_MS
+    )
     tap(phone, "[data-ball=kaisa]", "[data-pocket=foot_right]", "[data-tap-pot]")
     tap(phone, "[data-ball=red]", "[data-tap-miss]")
     tap(phone, "[data-ball=red]", "[data-pocket=home_left]", "[data-tap-pot]")
@@ -92,7 +100,9 @@ def test_scorer_taps_offline_are_sent_in_order(
     # The wifi is back: sent by themselves, in the order they were tapped, each stored once.
     phone.context.set_offline(False)
     wait_version(phone, 4)
-    phone.wait_for_function(f"() => JSON.parse(localStorage.getItem('kaiza.scorer.{token}') || '[]').length === 0")
+    phone.wait_for_function(
+        f"() => JSON.parse(localStorage.getItem('kaiza.scorer.{token}') || '[]').length === 0", polling=PAGE_POLL_MS
+    )
     version, first_score, second_score, taps = pages.django_run(server.env, GAME_ROW.format(game_id=game_id))
     assert (version, first_score, second_score) == (4, 15, 3)
     assert [key for key, _kind in taps[1:]] == kept
