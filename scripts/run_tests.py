@@ -2,7 +2,8 @@
 
 0. the lint (`LINT`), beside step 1: mypy holds one core for about 9 s of a fresh clone, and before the
    suite the other stood idle; its verdict is printed as soon as it is known and a failure fails the run;
-1. pytest over everything with the embedded defaults (SQLite, in-memory channel layer);
+1. pytest over everything with the embedded defaults (SQLite, in-memory channel layer), after one
+   collection in a single process (`warm`);
 2. the web tests (marked `services`) again against real PostgreSQL and the Redis channel layer;
 3. the JavaScript unit tests with `node --test`.
 Steps 1 and 2 run on `KAIZA_TEST_WORKERS` pytest-xdist workers (default two a core, at most 8: 4 on
