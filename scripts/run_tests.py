@@ -152,7 +152,7 @@ def main(argv: list[str]) -> int:
 
 
 def warm(user_args: list[str], env: dict[str, str]) -> None:
-    """Collect the tests once, in this process's place, before the workers start: pytest rewrites each
+    """Collect the tests once, in one process, before the workers start: pytest rewrites each
     test module's asserts and caches the result beside it, and on a fresh clone the four workers of
     step 1 each rewrote all of them at once (10 CPU-s a worker cold, 3.3 warm; the lint takes the other
     core meanwhile). What it says is left to step 1, which collects the same tests again."""

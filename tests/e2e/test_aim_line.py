@@ -40,7 +40,7 @@ def test_practice_line_shows_the_jaw_the_pot_and_the_cushion(
 ) -> None:
     """The report's position: the red on the rear spot cut into the top right pocket. A ghost ball drew a
     pot at 19.10° and 19.20°; the engine hits the jaw and the cushion there, and pots at 19.13°."""
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     context = chromium.new_context(viewport={"width": 1280, "height": 860}, device_scale_factor=2)
     page = context.new_page()
     errors: list[str] = []

@@ -64,7 +64,7 @@ def wait_position_change(page: Any, old: str) -> None:
 def test_practice_table_round_trip(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     match_id = pages.django_run(
         server.env, "result = play_engine_match(make_player('Alice'), make_player('Bob'), inputs=10).pk", factories=True
     )

@@ -54,7 +54,7 @@ def sign_in(page: Any, base_url: str) -> None:
 def test_daily_puzzle_can_be_solved(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     made = pages.django_run(server.env, SETUP)
     strike = made["strike"]
     # The page's stroke is struck at the ball's centre, the best shot's a little above it: the red is as

@@ -39,7 +39,7 @@ def test_the_rules_page_in_the_readers_language(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path, language: str
 ) -> None:
     title, rule_start, row_words, scoring = LANGUAGES[language]
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     context = chromium.new_context(viewport={"width": 1280, "height": 860}, locale=language)
     context.add_init_script(VIOLATIONS)
     errors: list[str] = []

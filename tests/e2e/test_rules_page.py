@@ -84,7 +84,7 @@ def assert_table_fits_a_phone(page: Any, server_url: str, path: Path) -> list[li
 def test_the_rules_page_opens_on_a_rule_and_shows_the_scoring_table(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     context = chromium.new_context(viewport={"width": 1280, "height": 860})
     context.add_init_script(VIOLATIONS)
     errors: list[str] = []

@@ -37,7 +37,7 @@ WORDS = {
 def test_home_and_match_pages_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     ids = pages.django_run(server.env, "result = seed_demo()", factories=True)
     errors: list[str] = []
     for language, words in WORDS.items():
@@ -119,7 +119,7 @@ TOURNAMENT_WORDS = {
 def test_tournament_bracket_and_team_match_in_finnish_and_russian(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     ids = pages.django_run(
         server.env,
         "from tests.site.test_i18n_site import seed_tournaments_and_teams\n"

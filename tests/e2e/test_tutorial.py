@@ -151,7 +151,7 @@ def play(page: Any, step_id: str, artifacts: Path, *, fail_first: bool = False) 
 def test_tutorial_can_be_finished(
     daphne_factory: Callable[..., DaphneServer], chromium: Any, artifacts_dir: Path
 ) -> None:
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     context.add_init_script(VIOLATIONS)
     errors: list[str] = []
@@ -260,7 +260,7 @@ def test_tutorial_speaks_a_phones_words(
     """On a phone the steps say what a finger does (tap; drag near the ball to turn, far to fine-tune),
     never click or Space, in English, Finnish and Russian, upright and on its side; on a laptop the same
     steps keep the mouse's and the keyboard's words. Screenshots: test-artifacts/learn-phone-*.png."""
-    server = daphne_factory(DEBUG="false")
+    server = daphne_factory()
     phone = chromium.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2
     )
