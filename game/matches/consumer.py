@@ -118,6 +118,8 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
         self.language = scope_language(self.scope)
         self.group = realtime.match_group(self.match_id)
         self.registered = False
+        #: Set once the socket is closing: a player's row still being tried again stops (presence).
+        self.closed = asyncio.Event()
         self.role = "spectator"
         #: The role the hub's audience-limited relays (the spectators' chat) go by: None until the
         #: snapshot told who this socket is, so a player's socket never gets them while connecting.
@@ -174,6 +176,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
                     channel_name=self.channel_name,
                     user=self.user,
                     player=self.role == "player",
+                    closed=self.closed,
                 ),
                 name="register",
             )
@@ -193,6 +196,7 @@ class MatchConsumer(CleanCloseMixin, AsyncWebsocketConsumer):
             await process_hub.leave(self.group, self)
         if getattr(self, "registered", False):
             self.registered = False
+            self.closed.set()
             registering = getattr(self, "registering", None)
             if registering is not None:
                 await asyncio.wait([registering])  # its failure, if any, is logged by _keep

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import os
 import socket
@@ -34,7 +35,7 @@ from typing import Any
 
 from django.conf import settings
 
-from game.common.db import PLAY, PRESENCE, db_async
+from game.common.db import DATABASE_FAILURES, PLAY, PRESENCE, db_async
 from game.common.ratelimit import socket_address, socket_owner
 from game.realtime import fanout as realtime
 from game.realtime import hub, outbound
@@ -52,6 +53,10 @@ TOUCH_EVERY = 5
 #: then costs one read and one message to everyone per second, not one per batch of rows written
 #: (lila-ws sends a room's crowd count at most once a second too).
 PRESENCE_DELAY = 1.0
+
+#: Seconds before a player's connection row that the database failed to write is tried again: the
+#: last one from then on, as long as the socket is open.
+ROW_RETRY = (1.0, 2.0, 4.0, 8.0)
 
 _name: str | None = None
 _claimed = False
@@ -134,9 +139,21 @@ def viewer_of(scope: dict[str, Any]) -> str | None:
     return None if address is None else f"ip:{address}"
 
 
-async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: str, user: Any, player: bool) -> None:
+async def socket_opened(
+    *,
+    scope: dict[str, Any],
+    match_id: str,
+    channel_name: str,
+    user: Any,
+    player: bool,
+    closed: asyncio.Event,
+) -> None:
     """Write the socket's connection row: a player's at once (it may stop the disconnect grace, whose
-    new clock is relayed), a spectator's with the next batch (`_write_rows`)."""
+    new clock is relayed), a spectator's with the next batch (`_write_rows`).
+
+    A player's row the database failed to write is tried again (`ROW_RETRY`) until it is written or
+    the socket has closed (`closed` is set): without it the seat counted as empty while its player
+    played on, and when the grace ran out the match was lost or aborted (K-9.3)."""
     await claim_process(scope)
     viewer = viewer_of(scope)
     if not player:
@@ -148,18 +165,41 @@ async def socket_opened(*, scope: dict[str, Any], match_id: str, channel_name: s
     # snapshots' lane held it for more than the grace itself: a match whose players were both online
     # was aborted as abandoned. One call per player's socket.
     opened = db_async(HOOKS.seat_connected, priority=PLAY)
-    clock = await opened(
-        match_id=match_id,
-        channel_name=channel_name,
-        user=user,
-        connected=True,
-        process=process_name(scope),
-        boot=BOOT,
-        viewer=viewer,
-    )
+    tries = 0
+    while True:
+        try:
+            clock = await opened(
+                match_id=match_id,
+                channel_name=channel_name,
+                user=user,
+                connected=True,
+                process=process_name(scope),
+                boot=BOOT,
+                viewer=viewer,
+            )
+            break
+        except DATABASE_FAILURES as exc:
+            wait = ROW_RETRY[min(tries, len(ROW_RETRY) - 1)]
+            tries += 1
+            logger.warning(
+                "match %s: the database failed under a player's connection row (%r): trying again in %.0f s (%d)",
+                match_id,
+                exc,
+                wait,
+                tries,
+            )
+            if await _closed_within(closed, wait):
+                return
     presence_changed(match_id)
     if clock is not None:
         await realtime.relay(match_id, outbound.Clock(clock))
+
+
+async def _closed_within(closed: asyncio.Event, seconds: float) -> bool:
+    """Wait `seconds`, or less if the socket closes meanwhile: whether it closed."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(closed.wait(), seconds)
+    return closed.is_set()
 
 
 async def socket_closed(*, match_id: str, channel_name: str, user: Any, player: bool) -> None:

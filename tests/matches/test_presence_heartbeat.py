@@ -124,7 +124,14 @@ async def test_a_players_row_is_written_ahead_of_a_burst_of_arrivals() -> None:
     try:
         started = time.monotonic()
         await asyncio.wait_for(
-            presence.socket_opened(scope={}, match_id=match_id, channel_name=PLAYER_CHANNEL, user=alice, player=True),
+            presence.socket_opened(
+                scope={},
+                match_id=match_id,
+                channel_name=PLAYER_CHANNEL,
+                user=alice,
+                player=True,
+                closed=asyncio.Event(),
+            ),
             timeout=10.0,
         )
         took = time.monotonic() - started

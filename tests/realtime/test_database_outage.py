@@ -187,3 +187,70 @@ async def test_bot_move_is_tried_again_after_a_database_outage(
         ).fetchone()
     assert row is not None and row[0] == 1
     await me.close()
+
+
+def seat_rows(url: str, match_id: str) -> tuple[set[int], int | None, str]:
+    """The seats with a connection row, the seat whose disconnect grace runs, and the match's status."""
+    with psycopg.connect(url) as conn:
+        seats = {
+            row[0]
+            for row in conn.execute(
+                "SELECT seat FROM game_matchconnection WHERE match_id = %s AND seat IS NOT NULL", (match_id,)
+            )
+        }
+        match = conn.execute("SELECT grace_seat, status FROM game_match WHERE id = %s", (match_id,)).fetchone()
+    assert match is not None
+    return seats, match[0], match[1]
+
+
+async def until_true(check: Callable[[], bool], what: str) -> None:
+    for _ in range(int(STUCK * 10)):
+        if check():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"never: {what}")
+
+
+@pytest.mark.slow(20)
+async def test_a_players_row_is_written_after_a_database_outage_at_connect(
+    daphne_factory: Callable[..., DaphneServer], postgres_database_url: str
+) -> None:
+    """K-9.3: the database fails while Bob's socket is being recorded (his snapshot came; his row was
+    waiting for the match's lock when every connection was cut). The server says so in a line and
+    writes the row again once the database is back: his seat counts as there, Alice's grace claim on
+    it stops, and when the game clock passes the grace the match goes on. Before, the row was never
+    written: the grace ran out under a player who was playing, and the match was aborted."""
+    url = postgres_database_url
+    server = daphne_factory(DATABASE_URL=url)
+    alice_browser, bob_browser, match_id = seated_match(server)
+    alice = await match_socket("alice", server, match_id, alice_browser)
+    await until_true(lambda: seat_rows(url, match_id)[:2] == ({0}, 1), "alice's row, the grace on bob's seat")
+
+    holder = psycopg.connect(url)  # holds the match row, so Bob's row waits for it
+    holder.execute("SELECT id FROM game_match WHERE id = %s FOR UPDATE", (match_id,))
+    try:
+        bob = await match_socket("bob", server, match_id, bob_browser)
+
+        def waiting_for_the_lock() -> bool:
+            with psycopg.connect(services.postgres_admin_url(), autocommit=True) as admin:
+                row = admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
+                    (database_name(url),),
+                ).fetchone()
+            return row is not None and row[0] > 0
+
+        await until_true(waiting_for_the_lock, "bob's row waiting for the match's lock")
+        with outage(url):
+            said = await until_logged(server, "under a player's connection row")
+            assert "trying again in 1 s (1)" in said[0], said
+    finally:
+        with contextlib.suppress(psycopg.Error):
+            holder.close()
+
+    await until_true(lambda: seat_rows(url, match_id)[:2] == ({0, 1}, None), "bob's row, the grace stopped")
+    server.advance_clock(61.0)  # past the disconnect grace (60 s): nothing is due
+    seen = await alice.drain(quiet=2.0)
+    assert not [m for m in seen if m["t"] == "finished"], seen
+    assert seat_rows(url, match_id) == ({0, 1}, None, "active")
+    for player in (alice, bob):
+        await player.close()
