@@ -2,9 +2,12 @@
 
 0. the lint (`LINT`), beside step 1: mypy holds one core for about 9 s of a fresh clone, and before the
    suite the other stood idle; its verdict is printed as soon as it is known and a failure fails the run;
-1. pytest over everything with the embedded defaults (SQLite, in-memory channel layer), after one
-   collection in a single process (`warm`);
-2. the web tests (marked `services`) again against real PostgreSQL and the Redis channel layer;
+1. pytest with the embedded defaults (SQLite, in-memory channel layer), after one collection in a
+   single process (`warm`): everything but the web tests (marked `services`) when PostgreSQL and Redis
+   are there, everything on a bare machine;
+2. the web tests against real PostgreSQL and the Redis channel layer (a bare machine: skipped, with
+   the reason; with `CI` set, failed). They run once, on the backends production runs
+   (docs/decisions/web-tests-once.md);
 3. the JavaScript unit tests with `node --test`.
 Steps 1 and 2 run on `KAIZA_TEST_WORKERS` pytest-xdist workers (default two a core, at most 8: 4 on
 the 2-core reference machine; 0 runs in this process): with two, a third of the cores stood idle (vmstat: 33% idle over
@@ -194,15 +197,18 @@ def services_modules() -> list[str]:
 def steps(argv: list[str], base_env: dict[str, str], user_args: list[str]) -> int:
     """Step 1 (the embedded defaults), step 2 (the `services` tests on PostgreSQL and Redis), step 3
     (node --test); the number of steps that failed. `user_args`: what the command line gave."""
-    failures = 0
-    failures += run([sys.executable, "-m", "pytest", *argv], env=base_env) != 0
-
-    matrix_env = dict(base_env)
     missing = []
     if not services.postgres_available():
         missing.append(f"PostgreSQL is not reachable at {services.postgres_admin_url()}")
     if not services.redis_available():
         missing.append(f"Redis is not reachable at {services.redis_url()}")
+    # The web tests run once: in step 2 where PostgreSQL and Redis are, else here on SQLite (a marker
+    # the command line gives comes later and wins, as in step 2).
+    first = [] if missing else ["-m", "not services"]
+    failures = 0
+    failures += run([sys.executable, "-m", "pytest", *first, *argv], env=base_env) != 0
+
+    matrix_env = dict(base_env)
     if missing:
         matrix_env["KAIZA_SERVICES_MISSING"] = "; ".join(missing)
     else:

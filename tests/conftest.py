@@ -48,12 +48,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     worker while the other had run out of work.
 
     The services run of `make test` (scripts/run_tests.py) sets KAIZA_SERVICES_MISSING when
-    PostgreSQL or Redis is not there: its tests then skip with that reason, or fail in CI."""
-    if twice := _services_runs_repeated(items):
-        raise pytest.UsageError(
-            "marked `services` but given a database of their own (postgres_database_url), so the services "
-            "run would repeat the first one exactly: " + ", ".join(twice)
-        )
+    PostgreSQL or Redis is not there: its tests then skip with that reason (the first step ran them on
+    SQLite), or fail in CI."""
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
@@ -65,20 +61,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if marker is not None:
             item.add_marker(marker)
-
-
-def _services_runs_repeated(items: Sequence[pytest.Item]) -> list[str]:
-    """The `services` tests whose second run (scripts/run_tests.py, against the run's PostgreSQL and the
-    Redis layer) could not differ from the first: their servers are given a database of their own and
-    a Redis URL (`postgres_database_url`), and the run's own settings never reach them. Four such tests
-    ran twice, and the scale-out script's (its own databases too, which this cannot see): 38 worker-s
-    of each step's time, one session."""
-    return [
-        item.nodeid
-        for item in items
-        if item.get_closest_marker("services") is not None
-        and "postgres_database_url" in getattr(item, "fixturenames", ())
-    ]
 
 
 def _seconds(item: pytest.Item) -> float:

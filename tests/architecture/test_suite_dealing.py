@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import _dealt, _services_runs_repeated
+from tests.conftest import _dealt
 
 
 @dataclass(eq=False)
@@ -110,30 +110,6 @@ def test_slow_tests_without_a_browser_lead_their_shares() -> None:
         assert kinds == sorted(kinds)  # and no browser test comes between the plain ones
         loads.append(sum(i.seconds for i in head))
     assert sorted(loads) == [43, 43], loads  # 28 + 15 against 22 + 21
-
-
-@dataclass(eq=False)
-class MarkedItem:
-    """What `_services_runs_repeated` reads of a pytest item: its id, markers and fixture names."""
-
-    nodeid: str
-    markers: tuple[str, ...]
-    fixturenames: list[str]
-
-    def get_closest_marker(self, name: str) -> Marker | None:
-        return Marker(()) if name in self.markers else None
-
-
-def test_a_services_test_with_a_database_of_its_own_is_refused() -> None:
-    """The services run repeats a test against the run's PostgreSQL and Redis layer; one whose servers
-    get a database of their own (postgres_database_url) would run exactly the same twice."""
-    items = [
-        MarkedItem("own-db-twice", ("services",), ["daphne_factory", "postgres_database_url", "redis_url"]),
-        MarkedItem("own-db-once", (), ["daphne_factory", "postgres_database_url"]),
-        MarkedItem("run-db", ("services",), ["transactional_db", "redis_url"]),
-        MarkedItem("plain", (), ["settings"]),
-    ]
-    assert _services_runs_repeated(items) == ["own-db-twice"]
 
 
 def test_a_runs_templates_are_dropped_by_whoever_named_it() -> None:
