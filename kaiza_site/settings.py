@@ -97,6 +97,10 @@ if DATABASE_URL:
             "max_size": KAIZA_DB_POOL,
             # A request or input waits this long for a free connection, then fails with an error.
             "timeout": 10,
+            # psycopg_pool retries a lost connection at 1, 2, 4, 8... s, for 5 minutes by default: after
+            # an outage of 30 s the site stayed down up to 30 s more, waiting for the next try. It gives
+            # up after 5 s instead, and the next request that finds no connection opens one at once.
+            "reconnect_timeout": 5,
         }
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
         # Prepared statements on: Django turns psycopg's off (None) for transaction poolers such as
