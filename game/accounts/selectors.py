@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from game.common import glicko2
 from game.common.glicko2 import rating_label
 from game.common.names import name_key, profile_name
+from game.matches.selectors.live import matches_unlisted
 from game.matches.selectors.match_state import match_scores
 from game.models import Match, Profile, RatingChange, TeamSeat
 from game.ratings.selectors import reason_text
@@ -155,11 +156,15 @@ def rating_chart(*, history: list[RatingChange], width: int = 900, height: int =
     return RatingChart(width, height, line, band, points, ticks, False)
 
 
-def player_recent_matches(*, user: Any, limit: int = RECENT_MATCHES) -> list[dict[str, Any]]:
-    """Finished and aborted matches of the player, newest first, described from the player's side."""
+def player_recent_matches(*, user: Any, viewer: Any, limit: int = RECENT_MATCHES) -> list[dict[str, Any]]:
+    """Finished and aborted matches of the player, newest first, described from the player's side.
+    Another `viewer` is not shown the games of events that no listing shows him (not public, and not
+    run by his club: `matches_unlisted`), as the Watch and club pages do not."""
+    played = Match.objects.filter(Q(player1=user) | Q(player2=user) | Q(team_seats__user=user))
+    if getattr(viewer, "pk", None) != user.pk:
+        played = played.exclude(matches_unlisted(viewer=viewer))
     matches = (
-        Match.objects.filter(Q(player1=user) | Q(player2=user) | Q(team_seats__user=user))
-        .filter(status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
+        played.filter(status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
         .select_related("player1__profile", "player2__profile", "club", "result")
         .distinct()
         .order_by("-finished_at", "-created_at")[:limit]

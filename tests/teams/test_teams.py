@@ -118,7 +118,7 @@ def test_casual_team_result_counts_games_not_ratings() -> None:
     assert [profiles[n].games_won for n in ("ann", "amy", "bob", "ben")] == [1, 1, 0, 0]
     assert [profiles[n].games_lost for n in ("ann", "amy", "bob", "ben")] == [0, 0, 1, 1]
     assert all(p.rating == 1500.0 for p in profiles.values()) and not RatingChange.objects.exists()
-    recent = {u.username: player_recent_matches(user=u)[0] for u in (amy, ben)}
+    recent = {u.username: player_recent_matches(user=u, viewer=u)[0] for u in (amy, ben)}
     assert (recent["amy"]["outcome"], recent["amy"]["opponent"]) == ("won", "bob +1")
     assert (recent["ben"]["outcome"], recent["ben"]["opponent"]) == ("lost", "ann +1")
     rematch = match_rematch(match_id=match.id, user=amy).match

@@ -1,8 +1,8 @@
 """An online event's games keep the event's visibility (game/tournaments/visibility.py, handed to the
 match code through its hooks): a hidden event's match page, replay and match socket answer a visitor
 who may not see it as a match that does not exist, its players and the club's admins always see it;
-the live lists (Watch, home, club, player pages) and the club page's recent matches list a public
-event's games alone to visitors, and a link-only event's games open with its secret but are never
+the live lists (Watch, home, club, player pages), the club page's and a player's recent matches list a
+public event's games alone to visitors, and a link-only event's games open with its secret but are never
 listed."""
 
 from __future__ import annotations
@@ -137,6 +137,13 @@ def _pages(visibility: str, tournament: Tournament, owner: Any, live: Match, don
     # The club page's recent club matches: the finished game, as the live one.
     assert (f"/m/{done.pk}/replay/" in visitor.get(f"/clubs/{tournament.club.slug}/").content.decode()) == public
     assert f"/m/{done.pk}/replay/" in admin.get(f"/clubs/{tournament.club.slug}/").content.decode()
+    # A player's profile lists his finished game to whoever may see the event, and always to him.
+    profile = f"/players/{done.player1.profile.display_name}/"
+    for who, sees in ((visitor, public), (stranger, public), (admin, True)):
+        assert (f"/m/{done.pk}/replay/" in who.get(profile).content.decode()) == sees, (visibility, who)
+    himself = Client()
+    himself.force_login(done.player1)
+    assert f"/m/{done.pk}/replay/" in himself.get(profile).content.decode()
 
     # The secret link: in the match's address, or kept from the event's page; still never listed.
     keyed, opened = Client(), Client()

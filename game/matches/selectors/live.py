@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.db.models.functions import Coalesce
 
 from game.common import glicko2
@@ -79,12 +79,18 @@ def live_match_row(*, match: Match, spectators: int | None) -> dict[str, Any]:
     }
 
 
+def matches_unlisted(*, viewer: Any) -> Q:
+    """The matches no list shows `viewer`: those of an event he may not see, or whose link is its only
+    way in (the events' rule, through `HOOKS.events_unlisted`; no viewer: a visitor)."""
+    return HOOKS.events_unlisted(user=viewer)
+
+
 def live_matches(*, viewer: Any = None, club: Any = None, limit: int = LIVE_LIMIT) -> list[dict[str, Any]]:
     """Matches being played now (status active), highest rated first; those of an event this viewer
     may not see listed, or whose link is its only way in, left out (no viewer: a visitor's list)."""
     queryset = (
         Match.objects.filter(status=Match.Status.ACTIVE)
-        .exclude(HOOKS.events_unlisted(user=viewer))
+        .exclude(matches_unlisted(viewer=viewer))
         .select_related("player1__profile", "player2__profile", "club")
     )
     if club is not None:

@@ -45,7 +45,7 @@ def player(request: HttpRequest, display_name: str) -> HttpResponse:
             "profile": profile,
             "stats": player_selectors.player_stats(profile=profile),
             "chart": player_selectors.rating_chart(history=history),
-            "recent": player_selectors.player_recent_matches(user=profile.user),
+            "recent": player_selectors.player_recent_matches(user=profile.user, viewer=request.user),
             "challenge_time_limits": seek_time_limit_choices(),
             "clubs": club_selectors.clubs_for_user(user=profile.user),
             "real": account_real_stats(user=profile.user),
