@@ -10,6 +10,7 @@ in-memory layer and on PostgreSQL with Redis.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -21,12 +22,14 @@ from game.accounts.services import user_signup
 from game.engine.rules import Match as EngineMatch
 from game.matches.clock_runner import fire_due
 from game.matches.selectors.match_state import deadline_next, snapshot_hash
-from game.matches.services import match_create, match_join
+from game.matches.services import Applied, match_create, match_input, match_join
 from game.matches.services.deadlines import deadlines_fire_due
 from game.models import Match, MatchEvent, Profile, RatingChange, Shot
 from game.ratings.selectors import reason_text
+from game.realtime import protocol
 from tests.support.community_factories import establish
 from tests.support.play_support import (
+    BREAK_CALL,
     connect_communicator,
     fast_password_hasher,
     fresh_channel_layer_and_connections,
@@ -611,3 +614,29 @@ async def test_server_made_inputs_replay_exactly() -> None:
     assert "tick" in kinds and kinds.count("timeout") >= 5
     assert same
     await close_all(alice, bob)
+
+
+@database_sync_to_async
+def shoot(match_id: str, user: AbstractBaseUser, ack: int, v: int) -> Applied:
+    frame = {"t": "shoot", "d": {"call": BREAK_CALL, "strike": near_end_strike()}, "ack": ack, "v": v}
+    message = protocol.parse(json.dumps(frame))
+    assert not isinstance(message, protocol.Invalid), message
+    return match_input(match_id=match_id, user=user, message=message)
+
+
+async def test_the_winning_input_sent_again_tells_the_lobby_again() -> None:
+    """The input that won the match was stored but its answer was lost (the database failed after the
+    commit, or the socket dropped): sent again with its ack it is answered from storage, not applied
+    twice, and the lobby is told again that the match is over; it kept listing the match as live when
+    a computer player's winning move was stored so (game.matches.bot_runner sends it again)."""
+    alice, _bob, match_id = await two_players()
+    names = await names_of(match_id)
+    await put_position(match_id, near_end_snapshot(names))
+    v = (await row(match_id)).version
+    ack = next_ack()
+    first = await shoot(match_id, alice, ack, v)
+    assert [e["t"] for e in first.events] == ["shot", "finished"] and first.lobby_changed
+    again = await shoot(match_id, alice, ack, v)
+    assert not again.events and [(e["t"], e["v"]) for e in again.reply] == [("shot", v + 1)]
+    assert again.lobby_changed
+    assert (await row(match_id)).version == v + 2  # nothing applied twice

@@ -94,6 +94,13 @@ def inputs_so_far(match: Match, user: AnyUser | None, ack: int | None) -> tuple[
     return (found["top"] or 0) + 1, found["stored"]
 
 
+def _answered_from_storage(match: Match, version: int) -> Applied:
+    """An input sent again with an ack already used: its stored event, not applied twice. When the
+    match is over, the lobby is told again: the first telling may have been lost with the answer (a
+    database failure after the commit), and the lobby kept listing the match as live."""
+    return Applied(reply=_stored_reply(match, version), lobby_changed=match.status != Match.Status.ACTIVE)
+
+
 def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
     """The stored answer to an ack this player already used in this match: the event it made."""
     stored = MatchEvent.objects.filter(match=match, version=version).first()
@@ -376,7 +383,7 @@ def apply_input(*, match_id: str, user: AnyUser, message: PlayerInput) -> Applie
         if seat is None:
             raise MatchError("spectator", gettext_noop("only the players of this match can do that"))
         if stored_version is not None:
-            return Applied(reply=_stored_reply(match, stored_version))
+            return _answered_from_storage(match, stored_version)
         if match.status == Match.Status.OPEN:
             raise MatchError("not_started", gettext_noop("the match waits for an opponent"))
         if match.status != Match.Status.ACTIVE:
@@ -391,7 +398,7 @@ def apply_input(*, match_id: str, user: AnyUser, message: PlayerInput) -> Applie
             # them at the statement's start): the seq and the ack's answer again, now under the lock.
             seq, stored_version = inputs_so_far(match, user, ack)
             if stored_version is not None:
-                return Applied(reply=_stored_reply(match, stored_version))
+                return _answered_from_storage(match, stored_version)
         engine = EngineMatch.from_snapshot(match.snapshot)
         before = match.snapshot
         now = game_now()
