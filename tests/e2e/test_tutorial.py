@@ -62,8 +62,10 @@ def root(page: Any) -> dict[str, str]:
 
 
 def wait_state(page: Any, *values: str) -> None:
+    # The tutorial may not be there yet: a tap on the home page's link is still loading it.
     page.wait_for_function(
-        "(vs) => vs.includes(document.querySelector('#kaiza-learn').dataset.state)",
+        "(vs) => { const learn = document.querySelector('#kaiza-learn');"
+        " return !!learn && vs.includes(learn.dataset.state); }",
         arg=list(values),
         timeout=30000,
         polling=PAGE_POLL_MS,
