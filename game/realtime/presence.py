@@ -164,14 +164,13 @@ async def socket_opened(
     # behind a burst of arrivals (a restart's reconnections, the load benchmark's 1,400 sockets) the
     # snapshots' lane held it for more than the grace itself: a match whose players were both online
     # was aborted as abandoned. One call per player's socket.
-    opened = db_async(HOOKS.seat_connected, priority=PLAY)
-    # Tries again behind the inputs: during an outage each try holds a database thread for the pool's
-    # whole wait (10 s), and the inputs' `unavailable` answers should not queue behind them.
-    again = db_async(HOOKS.seat_connected, priority=PRESENCE)
     tries = 0
     while True:
+        # Tried again behind the inputs: during an outage each try holds a database thread for the
+        # pool's whole wait (10 s), and the inputs' `unavailable` answers should not queue behind them.
+        opened = db_async(HOOKS.seat_connected, priority=PRESENCE if tries else PLAY)
         try:
-            clock = await (again if tries else opened)(
+            clock = await opened(
                 match_id=match_id,
                 channel_name=channel_name,
                 user=user,

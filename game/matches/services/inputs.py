@@ -95,16 +95,12 @@ def inputs_so_far(match: Match, user: AnyUser | None, ack: int | None) -> tuple[
 
 
 def _answered_from_storage(match: Match, version: int) -> Applied:
-    """An input sent again with an ack already used: its stored event, not applied twice. When the
-    match is over, the lobby is told again: the first telling may have been lost with the answer (a
-    database failure after the commit), and the lobby kept listing the match as live."""
-    return Applied(reply=_stored_reply(match, version), lobby_changed=match.status != Match.Status.ACTIVE)
-
-
-def _stored_reply(match: Match, version: int) -> list[dict[str, Any]]:
-    """The stored answer to an ack this player already used in this match: the event it made."""
+    """An input sent again with an ack this player already used in this match: the event it made, not
+    applied twice. When the match is over, the lobby is told again: the first telling may have been
+    lost with the answer (a database failure after the commit), and the lobby kept listing the match."""
     stored = MatchEvent.objects.filter(match=match, version=version).first()
-    return [] if stored is None else [outbound.stored(stored.type, stored.data, stored.version)]
+    reply = [] if stored is None else [outbound.stored(stored.type, stored.data, stored.version)]
+    return Applied(reply=reply, lobby_changed=match.status != Match.Status.ACTIVE)
 
 
 def finish_from_engine(
