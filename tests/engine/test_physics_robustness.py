@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from game.engine.balls import BALL_IDS, BallState
@@ -74,8 +74,20 @@ def clusters(draw: st.DrawFn) -> dict[str, BallState]:
     return balls
 
 
+#: A chain frozen against the foot cushion, struck along the chain: each contact pushes both balls apart by
+#: half the separation, so the first ball is pushed toward the rubber twice at the start.
+CHAIN_ON_A_CUSHION = {
+    "white1": still(R, 0.25),
+    "white2": still(3 * R, 0.25),
+    "red1": still(5 * R, 0.25),
+    "red2": still(7 * R, 0.25),
+    "kaisa": still(0.1914419206428783, 0.3145309541161799),
+}
+
+
 @settings(max_examples=120, deadline=None)
 @given(balls=clusters(), strike=strikes)
+@example(balls=CHAIN_ON_A_CUSHION, strike=Strike("white1", 1.0, 0.0, 0.0, 0.0))
 def test_clusters_and_frozen_balls(balls: dict[str, BallState], strike: Strike) -> None:
     _run(balls, strike)
 
