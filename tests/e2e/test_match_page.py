@@ -87,3 +87,44 @@ def test_a_stage_collapsed_to_nothing_keeps_the_table_and_raises_nothing(chromiu
     assert errors == []
     colours = flow.screenshot_nonblank(page, artifacts_dir / "harness-stage-restored.jpg")
     assert colours > 200, f"the table did not come back ({colours} colours)"
+
+
+#: Counts what changes in the page from now on: every DOM mutation, by element class and kind.
+WATCH_WRITES = """() => {
+  window.__writes = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const name = typeof el.className === "string" ? el.className : el.tagName;
+      window.__writes.push(`${name} ${r.type} ${r.attributeName || ""}`);
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
+
+
+def test_a_match_at_rest_changes_nothing_on_its_pages(chromium: Any) -> None:
+    """A player to shoot and a spectator, both pages still, no clock running: the HUD and the controls are
+    brought up to date several times a second, and nothing in either page changes. Writing the same words
+    and attributes again repainted an idle page four times a second, for as long as it stayed open."""
+    match = EngineMatch()
+    match.play("alice", "lag", {"strike": {"angle": 0.0, "speed": 2.2, "side": 0, "height": 0}}, None)
+    match.play("bob", "lag", {"strike": {"angle": 0.0, "speed": 2.6, "side": 0, "height": 0}}, None)
+    match.play(match.state()["pending"][0][0], "choose_break", {"take": True}, None)
+    while (state := match.state())["pending"][0][1] == "place":
+        name = state["pending"][0][0]
+        placement = state["constraints"][name]["placement"]
+        shown = {k: v for k, v in state.items() if k != "constraints"}
+        x, y = driver.free_spot(shown, name, opening=placement["region"]["kind"] == "opening")
+        match.play(name, "place", {"ball": placement["ball"], "x": x, "y": y}, None)
+    shooter = match.state()["pending"][0][0]
+    player = open_page(chromium, match, shooter, "player")
+    spectator = open_page(chromium, match, "carol", "spectator", viewport={"width": 430, "height": 900})
+    for page in (player, spectator):
+        driver.wait_ready(page)
+    assert driver.actions(player) == ["shoot"]
+    for page in (player, spectator):
+        page.evaluate(WATCH_WRITES)
+    # Five of the HUD's updates (every 250 ms) on each page.
+    player.wait_for_timeout(1300)
+    for role, page in (("player", player), ("spectator", spectator)):
+        assert page.evaluate("window.__writes") == [], role

@@ -89,6 +89,30 @@ test("the loop stops asking for frames while nothing moves and idles on its time
   assert.equal(frames.length, 4);
 });
 
+test("the idle ticks come as often as the page asks at each moment", () => {
+  const delays = [];
+  const frames = [];
+  let marchingNow = false;
+  const loop = createLoop({
+    update() {},
+    render() {},
+    busy: () => false,
+    idleStep: () => (marchingNow ? 100 : 250),
+    raf: (f) => (frames.push(f), frames.length),
+    caf() {},
+    setTimer: (f, ms) => (delays.push([f, ms]), delays.length),
+    clearTimer() {},
+    clock: () => 0,
+  });
+  loop.start();
+  frames[0](0); // a still frame: the loop goes idle
+  assert.deepEqual(delays.map(([, ms]) => ms), [250], "still and nothing marching: the HUD's pace");
+  marchingNow = true;
+  delays[0][0]();
+  assert.deepEqual(delays.map(([, ms]) => ms), [250, 100], "a call marching: its ring's pace");
+  loop.stop();
+});
+
 test("an idle tick that sets a new state hands over to the frames", () => {
   const frames = [];
   const timers = [];

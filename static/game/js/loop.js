@@ -4,8 +4,9 @@
  * huge gap (a hidden tab, a debugger pause) is dropped instead of replayed as hundreds of steps.
  *
  * The loop asks for animation frames only while `busy(now)` says something moves (a shot rolling,
- * a gliding cue, a drawing owed). Otherwise it idles on a timer of `idleStep` ms that runs one update
- * and one render, enough for the clocks and the HUD; `wake()` (a new state, an input) brings the frames
+ * a gliding cue, a drawing owed). Otherwise it idles on a timer that runs one update and one render,
+ * `idleStep` ms apart (a number, or a function of the time for a page whose drawing sometimes moves
+ * on its own): enough for the clocks and the HUD; `wake()` (a new state, an input) brings the frames
  * back at once. A page left open on a match that nobody moves costs a fraction of what sixty frames a
  * second cost (measured in headless Chromium: 0.15 of a core per page, 0.02 with the frames stopped),
  * which a phone's battery feels and a test machine with three pages open does too.
@@ -13,7 +14,8 @@
 
 /**
  * @param {{update: (dt: number, now: number) => void, render: (now: number) => void,
- *   busy?: (now: number) => boolean, step?: number, maxGap?: number, idleStep?: number, raf?: Function,
+ *   busy?: (now: number) => boolean, step?: number, maxGap?: number,
+ *   idleStep?: number | ((now: number) => number), raf?: Function,
  *   caf?: Function, setTimer?: Function, clearTimer?: Function, clock?: () => number}} opts
  */
 export function createLoop({
@@ -22,7 +24,7 @@ export function createLoop({
   busy = () => true,
   step = 1000 / 60,
   maxGap = 250,
-  idleStep = 100,
+  idleStep = 250,
   raf = (f) => requestAnimationFrame(f),
   caf = (h) => cancelAnimationFrame(h),
   setTimer = (f, ms) => setTimeout(f, ms),
@@ -57,7 +59,7 @@ export function createLoop({
   function idle() {
     last = null;
     acc = 0;
-    timer = setTimer(idleTick, idleStep);
+    timer = setTimer(idleTick, typeof idleStep === "function" ? idleStep(clock()) : idleStep);
   }
 
   function idleTick() {

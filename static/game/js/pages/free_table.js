@@ -29,7 +29,7 @@ import {
   tick,
   animating,
 } from "../state.js";
-import { marching, suggestedPocket } from "../render/renderer.js";
+import { MARCH_EVERY, marching, suggestedPocket } from "../render/renderer.js";
 import { ballAtPoint, pocketAtPoint, wrapAngle } from "../geometry.js";
 import { aimLine } from "../aim.js";
 import { ballRefusal, callVerdict, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "../legality.js";
@@ -303,7 +303,7 @@ export function createFreeTable(root, host) {
       }
     },
     render: (now) => {
-      if (state !== lastDrawn || animating(state, now) || (now - lastDrawAt > 90 && marching(state, now))) {
+      if (state !== lastDrawn || animating(state, now) || (now - lastDrawAt > MARCH_EVERY - 10 && marching(state, now))) {
         renderer.draw(state, now);
         lastDrawn = state;
         lastDrawAt = now;
@@ -316,6 +316,7 @@ export function createFreeTable(root, host) {
     },
     // Frames while a shot rolls, an answer waits for its animation or a drawing is owed; else idle.
     busy: () => state !== lastDrawn || Boolean(state && state.steps.length) || pending !== null,
+    idleStep: (now) => (state && marching(state, now) ? MARCH_EVERY : 250),
   });
 
   return {

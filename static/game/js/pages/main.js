@@ -25,7 +25,7 @@ import {
   skippable,
   DEFAULT_AIM,
 } from "../state.js";
-import { marching } from "../render/renderer.js";
+import { MARCH_EVERY, marching } from "../render/renderer.js";
 import { createHud } from "../ui/hud.js";
 import { createEndAnalysis } from "../ui/endanalysis.js";
 import { constraintsOf } from "../legality.js";
@@ -42,6 +42,9 @@ import { createBanners } from "../ui/banners.js";
 import { pocketPlaces } from "../transform.js";
 import { setPocketPlaces } from "../ui/words.js";
 import { createTableShell } from "./shell.js";
+
+/** How often the HUD (the clocks, the connection, the phase line) is brought up to date, in ms. */
+const HUD_EVERY = 250;
 
 function boot(root) {
   const table = JSON.parse(document.getElementById("kaiza-table").textContent);
@@ -205,7 +208,7 @@ function boot(root) {
         animating(state, now) ||
         aimGliding(state, now) ||
         glideDrawn ||
-        (now - lastDrawAt > 90 && marching(state, now))
+        (now - lastDrawAt > MARCH_EVERY - 10 && marching(state, now))
       ) {
         glideDrawn = aimGliding(state, now);
         renderer.draw(state, now);
@@ -218,7 +221,7 @@ function boot(root) {
       }
       pullMeter.update(state);
       if (skipButton && skipButton.hidden === skippable(state)) skipButton.hidden = !skippable(state);
-      if (state !== lastHudState || now - lastHudAt > 250) {
+      if (state !== lastHudState || now - lastHudAt > HUD_EVERY - 10) {
         hud.update(state, now, epochNow());
         controls.update(state);
         lastShot.update(state);
@@ -231,6 +234,9 @@ function boot(root) {
     // keeps the clocks, the HUD and the marching call line going (loop.js).
     busy: (now) =>
       state !== lastDrawn || state.steps.length > 0 || aimGliding(state, now) || glideDrawn || replaying,
+    // Still, the page shows clocks to the second (the HUD every HUD_EVERY ms) and, with a call, the
+    // called pocket's marching ring: ticks only as often as one of them changes.
+    idleStep: (now) => (marching(state, now) ? MARCH_EVERY : HUD_EVERY),
   });
   // Any press or key wakes the frames before its own handler runs (a replay button, a drag's start).
   const wakeOnInput = () => loop.wake();

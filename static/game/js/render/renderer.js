@@ -47,6 +47,9 @@ export function aimWords(guide) {
  * @param {HTMLCanvasElement} canvas
  * @param {object} table geometry
  */
+/** How often (ms) the marching ring of a called pocket or "via" ball moves on while nothing else moves. */
+export const MARCH_EVERY = 100;
+
 /**
  * Whether the drawing of an unchanged state changes with time alone: the dashed ring of a called
  * pocket or "via" ball marches (drawRing's phase). Only then does the page redraw a state it has

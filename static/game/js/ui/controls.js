@@ -9,6 +9,7 @@ import { ballRefusal, callVerdict, constraintsOf, hatchedWhy } from "../legality
 import { choiceWords } from "./phase.js";
 import { gettext, interpolate } from "../i18n.js";
 import { ballName, describeCall } from "./words.js";
+import { setAttr, setHidden, setText } from "./dom.js";
 
 /** The aim direction in degrees, 0 … 360, to 0.01° (the wire keeps full precision). */
 export function angleDegrees(angle) {
@@ -116,20 +117,20 @@ export function createControls(root, dispatch) {
   function update(state) {
     const isPlayer = state.role === "player";
     const game = state.shown;
-    panel.hidden = !isPlayer;
-    resign.hidden = !isPlayer || !game || game.phase === "finished";
+    setHidden(panel, !isPlayer);
+    setHidden(resign, !isPlayer || !game || game.phase === "finished");
     // Abort only where the server says it is allowed (before the first shot of the break).
-    abort.hidden = !isPlayer || !game || !mayAbort(state);
+    setHidden(abort, !isPlayer || !game || !mayAbort(state));
     if (!isPlayer) return;
     const angleText = angleDegrees(state.aim.angle);
     if (angle.textContent !== angleText) angle.textContent = angleText;
-    fine.hidden = !state.ui.fine;
+    setHidden(fine, !state.ui.fine);
     const actions = myActions(state);
     const shooting = actions.includes("shoot");
     const lagging = actions.includes("lag");
     const choosing = actions.includes("choose_break");
     const placing = actions.includes("place");
-    root.dataset.mode = choosing ? "choose" : placing ? "place" : shooting ? "shoot" : lagging ? "lag" : "wait";
+    setAttr(root, "data-mode", choosing ? "choose" : placing ? "place" : shooting ? "shoot" : lagging ? "lag" : "wait");
 
     const limits = strikeLimits(state);
     const p = Math.round(powerFromSpeed(state.aim.speed, limits) * 1000);
@@ -139,11 +140,12 @@ export function createControls(root, dispatch) {
     if (document.activeElement !== power && Number(power.value) !== p) power.value = String(p);
     const text = interpolate(gettext("%(speed)s m/s"), { speed: state.aim.speed.toFixed(1) });
     if (speed.textContent !== text) speed.textContent = text;
-    power.style.setProperty("--kz-fill", `${(p / 10).toFixed(1)}%`);
+    const fill = `${(p / 10).toFixed(1)}%`;
+    if (power.style.getPropertyValue("--kz-fill") !== fill) power.style.setProperty("--kz-fill", fill);
 
-    tip.setAttribute("cx", state.aim.side.toFixed(3));
-    tip.setAttribute("cy", (-state.aim.height).toFixed(3));
-    spinLabel.textContent = spinWords(state.aim.side, state.aim.height);
+    setAttr(tip, "cx", state.aim.side.toFixed(3));
+    setAttr(tip, "cy", (-state.aim.height).toFixed(3));
+    setText(spinLabel, spinWords(state.aim.side, state.aim.height));
 
     const callComplete = Boolean(state.call.ball && state.call.pocket);
     const touch = root.dataset.pointer === "touch";
@@ -162,32 +164,36 @@ export function createControls(root, dispatch) {
           : gettext("Click a ball, then a pocket")
         : "—";
     if (callText.textContent !== callTextNow) callText.textContent = callTextNow;
-    callText.dataset.auto = state.callManual ? "no" : "yes";
-    callText.dataset.legal = legal ? "yes" : "no";
+    setAttr(callText, "data-auto", state.callManual ? "no" : "yes");
+    setAttr(callText, "data-legal", legal ? "yes" : "no");
     const whyText = (shooting || placing) ? (state.ui.why || (legal ? "" : verdict.why || "")) : "";
     if (why.textContent !== whyText) why.textContent = whyText;
-    why.hidden = !whyText;
-    for (const out of outputs) out.textContent = String(state.call[out.dataset.field] || 0);
-    via.setAttribute("aria-pressed", state.ui.pickVia ? "true" : "false");
-    via.textContent = state.call.via
-      ? interpolate(gettext("Via %(ball)s"), { ball: ballName(state.call.via) })
-      : state.ui.pickVia
-        ? gettext("Pick a ball…")
-        : gettext("Via ball…");
+    setHidden(why, !whyText);
+    for (const out of outputs) setText(out, String(state.call[out.dataset.field] || 0));
+    setAttr(via, "aria-pressed", state.ui.pickVia ? "true" : "false");
+    setText(
+      via,
+      state.call.via
+        ? interpolate(gettext("Via %(ball)s"), { ball: ballName(state.call.via) })
+        : state.ui.pickVia
+          ? gettext("Pick a ball…")
+          : gettext("Via ball…"),
+    );
 
     // No disabled Shoot while a ball is being placed: Shoot comes with the shot.
-    shoot.hidden = placing || (!shooting && (lagging || choosing));
+    setHidden(shoot, placing || (!shooting && (lagging || choosing)));
     // A call the server forbids is not sent: Shoot stays off, and the reason is written under the call.
-    shoot.disabled = !shooting || !callComplete || !legal;
-    shoot.title = legal ? "" : verdict.why || "";
-    lag.hidden = !lagging;
-    take.hidden = !choosing;
-    pass.hidden = !choosing;
+    const off = !shooting || !callComplete || !legal;
+    if (shoot.disabled !== off) shoot.disabled = off;
+    setAttr(shoot, "title", legal ? "" : verdict.why || "");
+    setHidden(lag, !lagging);
+    setHidden(take, !choosing);
+    setHidden(pass, !choosing);
     const words = choiceWords(game);
     if (take.textContent !== words.take) take.textContent = words.take;
     if (pass.textContent !== words.pass) pass.textContent = words.pass;
-    $(".kz-call").hidden = !(shooting || (!lagging && !choosing && !placing));
-    $(".kz-strike").hidden = choosing || placing;
+    setHidden($(".kz-call"), !(shooting || (!lagging && !choosing && !placing)));
+    setHidden($(".kz-strike"), choosing || placing);
 
 
     let h = "";

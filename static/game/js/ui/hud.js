@@ -18,6 +18,7 @@ import {
 } from "./phase.js";
 import { gettext, interpolate, ngettext, said } from "../i18n.js";
 import { memberLabel, teamOfMember, teamsOf, waitingTeams } from "./teams.js";
+import { setAttr, setHidden, setText } from "./dom.js";
 import { actionWords, ballName, describeVerdict, entryWords, formatClock, phaseName, ruleUrl } from "./words.js";
 
 const VERDICT_SHOW_MS = 6000;
@@ -25,10 +26,6 @@ const NOTICE_SHOW_MS = 6000;
 /** "sending…" shows once an input waited this long (a quick answer does not flicker it). */
 const SENDING_SHOW_MS = 250;
 const TOAST_SHOW_MS = 4500;
-
-function setText(el, text) {
-  if (el && el.textContent !== text) el.textContent = text;
-}
 
 /** `text` in `el`, each of `names` in a span that keeps it on one line (ui/endcard.js nameRuns). */
 function setNamedText(el, text, names) {
@@ -42,15 +39,6 @@ function setNamedText(el, text, names) {
       return span;
     }),
   );
-}
-
-function setAttr(el, name, value) {
-  if (!el) return;
-  if (value === null || value === undefined || value === false) {
-    if (el.hasAttribute(name)) el.removeAttribute(name);
-  } else if (el.getAttribute(name) !== String(value)) {
-    el.setAttribute(name, String(value));
-  }
 }
 
 /**
@@ -138,7 +126,7 @@ export function createHud(root) {
       const box = seats[i] && seats[i].members;
       if (!box) return;
       const team = teams && teams[i];
-      box.hidden = !team;
+      setHidden(box, !team);
       const key = team ? JSON.stringify(team) : "";
       if (key === lastTeams[i]) return;
       lastTeams[i] = key;
@@ -179,7 +167,7 @@ export function createHud(root) {
     // Refused for too many sockets: the server's words (or ours) in the same card, as it tries again.
     const refusal = state.refusal ?? null;
     const off = (cutOff(state) && state.connection !== "closed") || refusal !== null;
-    lost.hidden = !off;
+    setHidden(lost, !off);
     setAttr(root, "data-lost", off ? "yes" : null);
     setAttr(root, "data-refused", refusal !== null ? "yes" : null);
     if (lostText) {
@@ -191,7 +179,7 @@ export function createHud(root) {
       sendingSince = null;
     }
     const showSending = sendingSince !== null && now - sendingSince >= SENDING_SHOW_MS;
-    sendingEl.hidden = !showSending;
+    setHidden(sendingEl, !showSending);
     setAttr(root, "data-sending", sending(state) ? "yes" : null);
   }
 
@@ -309,7 +297,7 @@ export function createHud(root) {
       setText(notice, text);
       if (!text) lastAnnounce = null;
     }
-    notice.hidden = !lastAnnounce || now - announceAt > NOTICE_SHOW_MS || Boolean(state.steps.length);
+    setHidden(notice, !lastAnnounce || now - announceAt > NOTICE_SHOW_MS || Boolean(state.steps.length));
 
     // The last verdict, in words, for a few seconds over the table (and for good in the shot list).
     if (state.lastVerdict !== lastVerdict) {
@@ -324,13 +312,13 @@ export function createHud(root) {
         setAttr(verdict, "data-tone", lastVerdict.foul ? "foul" : lastVerdict.scored ? "good" : "plain");
       }
     }
-    verdict.hidden = !lastVerdict || now - verdictAt > VERDICT_SHOW_MS;
+    setHidden(verdict, !lastVerdict || now - verdictAt > VERDICT_SHOW_MS);
 
     if (state.error !== lastError) {
       lastError = state.error;
       if (lastError) setText(toast, lastError.message || lastError.code);
     }
-    toast.hidden = !lastError || now - lastError.at > TOAST_SHOW_MS;
+    setHidden(toast, !lastError || now - lastError.at > TOAST_SHOW_MS);
 
     if (state.history !== lastHistory) {
       lastHistory = state.history;
@@ -343,7 +331,7 @@ export function createHud(root) {
   /** The end-of-match card: the same result for players and spectators, once the balls stopped. */
   function updateEnd(state, now) {
     const card = state.steps.length ? null : endCard(state);
-    end.hidden = !card;
+    setHidden(end, !card);
     setAttr(root, "data-ended", card ? "yes" : null);
     if (card && JSON.stringify(card) !== lastEnd) {
       lastEnd = JSON.stringify(card);
@@ -352,7 +340,7 @@ export function createHud(root) {
       setNamedText(endReason, card.reason, names);
       setNamedText(endScore, card.teams.length ? `${card.score} · ${card.teams.join(" – ")}` : card.score, names);
       setText(endRated, card.rated);
-      endRatedHelp.hidden = !card.ratedHelp;
+      setHidden(endRatedHelp, !card.ratedHelp);
       endRatings.replaceChildren(
         ...card.ratings.map((line) => {
           const li = document.createElement("li");
@@ -361,9 +349,9 @@ export function createHud(root) {
         }),
       );
     }
-    rematchButton.hidden = !card || !canOfferRematch(state) || Boolean(state.rematch);
+    setHidden(rematchButton, !card || !canOfferRematch(state) || Boolean(state.rematch));
     const offer = state.rematch;
-    endRematch.hidden = !card || !offer;
+    setHidden(endRematch, !card || !offer);
     if (card && offer && endRematch.dataset.url !== offer.url) {
       endRematch.dataset.url = offer.url || "";
       const mine = offer.from === state.me;
