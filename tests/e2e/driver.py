@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from game.engine.rules import Match, RuleError
@@ -23,19 +24,28 @@ L, W = TABLE.length, TABLE.width
 # the server's (constraints.strike_limits), so the driver reads the engine's one home for it.
 MIN_SPEED, MAX_PULL = 0.2, 0.3
 MAX_SPEED = STRIKE_LIMITS.max_speed
+# Pointer moves in a drag: the cue points at the pointer's last place and the pull's power is its last
+# distance, so a few steps make the gesture; each is a round trip and frames on every page.
+AIM_STEPS, PULL_STEPS = 3, 3
 
 
 def root_data(page: Any) -> dict[str, str]:
     return page.evaluate("() => ({...document.querySelector('#kaiza-match').dataset})")
 
 
-def to_page(page: Any, x: float, y: float) -> tuple[float, float]:
+def page_mapper(page: Any) -> Callable[[float, float], tuple[float, float]]:
+    """World metres to page pixels with the transform the page publishes now: read once for a whole
+    gesture (each read is a round trip to the page)."""
     info = page.evaluate(
         """() => { const c = document.querySelector('.kz-canvas'); const r = c.getBoundingClientRect();
                    return {m: JSON.parse(c.dataset.transform), left: r.left, top: r.top}; }"""
     )
-    m = info["m"]
-    return (info["left"] + m["a"] * x + m["c"] * y + m["e"], info["top"] + m["b"] * x + m["d"] * y + m["f"])
+    m, left, top = info["m"], info["left"], info["top"]
+    return lambda x, y: (left + m["a"] * x + m["c"] * y + m["e"], top + m["b"] * x + m["d"] * y + m["f"])
+
+
+def to_page(page: Any, x: float, y: float) -> tuple[float, float]:
+    return page_mapper(page)(x, y)
 
 
 def wait_ready(page: Any, timeout: float = 30.0) -> None:
@@ -56,8 +66,13 @@ def wait_version(page: Any, version: int, timeout: float = 60.0) -> None:
     )
 
 
+def _root_field(page: Any, name: str) -> str:
+    """One of the match root's data fields (root_data carries them all, the whole shown state too)."""
+    return str(page.evaluate("(name) => document.querySelector('#kaiza-match').dataset[name] || ''", name))
+
+
 def actions(page: Any) -> list[str]:
-    return (root_data(page).get("actions") or "").split()
+    return _root_field(page, "actions").split()
 
 
 def balls(page: Any) -> dict[str, list[float] | None]:
@@ -72,13 +87,18 @@ def pull(page: Any, cue: tuple[float, float], angle: float, speed: float) -> Non
     """Press and hold the cue ball until the page shows the pull-back's power meter (a press alone is
     no pull), then draw the cue straight back, still held (`page.mouse.up()` shoots)."""
     pulled = power_for(speed) * MAX_PULL
-    sx, sy = to_page(page, *cue)
-    ex, ey = to_page(page, cue[0] - math.cos(angle) * pulled, cue[1] - math.sin(angle) * pulled)
+    at = page_mapper(page)
+    sx, sy = at(*cue)
+    ex, ey = at(cue[0] - math.cos(angle) * pulled, cue[1] - math.sin(angle) * pulled)
     page.mouse.move(sx, sy)
     page.mouse.down()
-    page.wait_for_selector(".kz-pullmeter:not([hidden])", timeout=5000)
-    for i in range(1, 11):
-        page.mouse.move(sx + (ex - sx) * i / 10, sy + (ey - sy) * i / 10)
+    page.wait_for_function(
+        "() => document.querySelector('.kz-pullmeter:not([hidden])') !== null", timeout=5000, polling=PAGE_POLL_MS
+    )
+    # The power is the pointer's last distance from the press: a few steps draw it back as a hand does
+    # (each step is a round trip and frames on every page).
+    for i in range(1, PULL_STEPS + 1):
+        page.mouse.move(sx + (ex - sx) * i / PULL_STEPS, sy + (ey - sy) * i / PULL_STEPS)
 
 
 def pull_and_release(page: Any, cue: tuple[float, float], angle: float, speed: float) -> None:
@@ -121,12 +141,12 @@ def aim(page: Any, cue: tuple[float, float], angle: float) -> None:
         if fits:
             start, radius = fits[0], r
             break
-    p0 = to_page(page, cue[0] + math.cos(start) * radius, cue[1] + math.sin(start) * radius)
-    page.mouse.move(*p0)
+    at = page_mapper(page)
+    page.mouse.move(*at(cue[0] + math.cos(start) * radius, cue[1] + math.sin(start) * radius))
     page.mouse.down()
-    for i in range(1, 9):
-        a = start + (angle - start) * i / 8
-        page.mouse.move(*to_page(page, cue[0] + math.cos(a) * radius, cue[1] + math.sin(a) * radius))
+    for i in range(1, AIM_STEPS + 1):
+        a = start + (angle - start) * i / AIM_STEPS
+        page.mouse.move(*at(cue[0] + math.cos(a) * radius, cue[1] + math.sin(a) * radius))
     page.mouse.up()
 
 
@@ -241,7 +261,7 @@ def shown_state(page: Any) -> dict[str, Any]:
 
 
 def version(page: Any) -> int:
-    return int(root_data(page).get("version") or 0)
+    return int(_root_field(page, "version") or 0)
 
 
 def lag_strike(state: dict[str, Any], me: str, lag_speed: float = 2.3) -> tuple[tuple[float, float], float]:

@@ -100,12 +100,13 @@ def aim_on_cloth(page: Any, cue: tuple[float, float], angle: float) -> None:
     far = min(0.9, reach(cue, angle) - 0.01)
     near = max(driver.R * 3, far * 0.6)
     assert far > near, "no room to aim on the cloth"
-    p0 = driver.to_page(page, cue[0] + math.cos(angle) * far, cue[1] + math.sin(angle) * far)
-    p1 = driver.to_page(page, cue[0] + math.cos(angle) * near, cue[1] + math.sin(angle) * near)
+    at = driver.page_mapper(page)
+    p0 = at(cue[0] + math.cos(angle) * far, cue[1] + math.sin(angle) * far)
+    p1 = at(cue[0] + math.cos(angle) * near, cue[1] + math.sin(angle) * near)
     page.mouse.move(*p0)
     page.mouse.down()
-    for i in range(1, 8):
-        page.mouse.move(p0[0] + (p1[0] - p0[0]) * i / 7, p0[1] + (p1[1] - p0[1]) * i / 7)
+    for i in range(1, driver.AIM_STEPS + 1):
+        page.mouse.move(p0[0] + (p1[0] - p0[0]) * i / driver.AIM_STEPS, p0[1] + (p1[1] - p0[1]) * i / driver.AIM_STEPS)
     page.mouse.up()
 
 
