@@ -138,7 +138,8 @@ async def test_a_wake_that_used_up_its_moves_hands_the_match_on(monkeypatch: pyt
     match_id = await two_bots_seated()
     start = await version_of(match_id)
     await bot_runner.bot_turn_if_due(match_id)  # one move, then a hand-over to a fresh wake-up
-    assert await version_of(match_id) == start + 1
+    # At least its one move: the fresh wake-up it handed over to may have played on while this reads.
+    assert await version_of(match_id) >= start + 1
     for _ in range(300):  # bounded: the handed-over wake-ups play on (the lags, the break choice, shots)
         if await version_of(match_id) >= start + 4:
             break
