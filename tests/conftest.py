@@ -38,8 +38,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     with their slow browser tests beside the others' plain tests (`_dealt`): run back to back, a worker's page tests
     share one browser (`_BrowserKeeper`, which closes it before a plain test).
 
-    The slow tests without a browser (9 s or more) lead each worker's share (after its slow page tests in
-    the first half of the shares). The `slow` browser tests
+    The slow tests without a browser (9 s or more: load runs, two servers, a database outage, mostly
+    waiting) lead the shares of the second half, longest first to the lightest: behind the slow page
+    tests of a first-half share they began late, and a 35 s outage begun there ran alone at the end
+    of the run for 25 s (a run of 414 s whose other workers were done at 385-398). The `slow` browser tests
     (15 s or more each) lead each worker's browser tests, dealt out by the
     seconds each took (`@pytest.mark.slow(seconds)`, as measured on four workers), longest first to
     the lightest share (a long test left unmarked landed last and ran alone while the others idled):
@@ -70,15 +72,21 @@ def _seconds(item: pytest.Item) -> float:
 
 def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     """`items` in `workers` shares of the sizes worksteal sends first (len // workers left), each share
-    its other tests, then its turn of the slow browser tests, then its other browser tests; the first
-    half of the shares (one of two or three) their turn of the slow browser tests first."""
+    its slow tests without a browser, its other tests, then its turn of the slow browser tests, then its
+    other browser tests; the first half of the shares (one of two or three) their turn of the slow
+    browser tests first, and no slow test without a browser."""
     browser = [item for item in items if "chromium" in getattr(item, "fixturenames", ())]
     plain = [item for item in items if "chromium" not in getattr(item, "fixturenames", ())]
     slow = [item for item in browser if item.get_closest_marker("slow") is not None]
     quick = [item for item in browser if item.get_closest_marker("slow") is None]
-    # Slow tests without a browser (a load run, two servers, the fuzzer) lead their share: one begun
+    # The first half of the shares (one of two or three, two of four) begin with their slow page tests.
+    first_half = max(1, workers // 2) if workers > 1 else 0
+    # Slow tests without a browser (a load run, two servers, the fuzzer) lead the other shares: one begun
     # last kept its worker busy alone after the others were done (the services step's tail).
-    heads = _longest_first([item for item in plain if item.get_closest_marker("slow") is not None], workers)
+    heads: list[list[pytest.Item]] = [[] for _ in range(first_half)]
+    heads += _longest_first(
+        [item for item in plain if item.get_closest_marker("slow") is not None], workers - first_half
+    )
     plain = [item for item in plain if item.get_closest_marker("slow") is None]
     sizes, left = [], len(items)
     for share in range(workers):
@@ -96,7 +104,7 @@ def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
         # and the load runs at the heads of the shares mostly wait; vmstat), and page tests beside them
         # fill that. Their heads then run later, beside other tests. A browser closes before a plain test
         # (`_BrowserKeeper`).
-        pages_first = workers > 1 and share < max(1, workers // 2)
+        pages_first = share < first_half
         dealt += [*turn, *head, *own, *quick[:fill]] if pages_first else [*head, *own, *turn, *quick[:fill]]
         del quick[:fill]
     assert len(dealt) == len(items), "every test dealt once"

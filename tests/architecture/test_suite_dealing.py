@@ -94,22 +94,24 @@ def test_slow_tests_lead_each_share_balanced_by_their_seconds() -> None:
     assert sorted(loads) == [445, 455], loads
 
 
-def test_slow_tests_without_a_browser_lead_their_shares() -> None:
-    """A load run or a two-server test (`slow`, no browser) begins first in its share, longest first to
-    the lightest share: one begun last kept its worker busy alone after the others were done."""
+def test_slow_tests_without_a_browser_lead_the_shares_that_begin_plain() -> None:
+    """A load run or a two-server test (`slow`, no browser) begins first in a share of the second half,
+    longest first to the lightest: behind a first-half share's slow page tests it began late, and one
+    begun last kept its worker busy alone after the others were done."""
     heavy = [Item(f"plain-slow{s}", seconds=s) for s in (28, 22, 21, 15)]
     items = [*_suite()[:10], heavy[2], *_suite()[10:30], heavy[0], heavy[3], *_suite()[30:], heavy[1]]
-    dealt = _dealt(items, 2)
-    assert sorted(i.name for i in dealt) == sorted(i.name for i in items)
-    loads = []
-    for share in _shares(dealt, 2):
-        rest = share[len(_leading_slow_pages(share)) :]  # the first share's slow page tests come first
-        head = [i for i in rest if not i.fixturenames and i.seconds is not None]
-        assert rest[: len(head)] == head, [i.name for i in share]  # they lead the rest of the share
-        kinds = [bool(i.fixturenames) for i in rest]
-        assert kinds == sorted(kinds)  # and no browser test comes between the plain ones
-        loads.append(sum(i.seconds for i in head))
-    assert sorted(loads) == [43, 43], loads  # 28 + 15 against 22 + 21
+    for workers, expected in ((2, [[], [28, 22, 21, 15]]), (4, [[], [], [28, 15], [22, 21]])):
+        dealt = _dealt(items, workers)
+        assert sorted(i.name for i in dealt) == sorted(i.name for i in items)
+        heads = []
+        for share in _shares(dealt, workers):
+            rest = share[len(_leading_slow_pages(share)) :]  # a first-half share's slow page tests come first
+            head = [i for i in rest if not i.fixturenames and i.seconds is not None]
+            assert rest[: len(head)] == head, [i.name for i in share]  # they lead the rest of the share
+            kinds = [bool(i.fixturenames) for i in rest]
+            assert kinds == sorted(kinds)  # and no browser test comes between the plain ones
+            heads.append([i.seconds for i in head])
+        assert heads == expected, (workers, heads)
 
 
 def test_a_runs_templates_are_dropped_by_whoever_named_it() -> None:
