@@ -79,8 +79,9 @@ def _dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     plain = [item for item in items if "chromium" not in getattr(item, "fixturenames", ())]
     slow = [item for item in browser if item.get_closest_marker("slow") is not None]
     quick = [item for item in browser if item.get_closest_marker("slow") is None]
-    # The first half of the shares (one of two or three, two of four) begin with their slow page tests.
-    first_half = max(1, workers // 2) if workers > 1 else 0
+    # The first half of the shares (one of two or three, two of four) begin with their slow page tests,
+    # where there are any (the services step has none).
+    first_half = max(1, workers // 2) if workers > 1 and slow else 0
     # Slow tests without a browser (a load run, two servers, the fuzzer) lead the other shares: one begun
     # last kept its worker busy alone after the others were done (the services step's tail).
     heads: list[list[pytest.Item]] = [[] for _ in range(first_half)]

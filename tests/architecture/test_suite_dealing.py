@@ -138,3 +138,14 @@ def test_a_runs_templates_are_dropped_by_whoever_named_it() -> None:
         assert not shared.exists(), "the run's directory is left"
     finally:
         services.postgres_drop_database(url)
+
+
+def test_without_page_tests_every_share_leads_with_its_slow_tests() -> None:
+    """The services step has no page tests: no share waits for page tests of its own, so the slow tests
+    are balanced over all of them."""
+    heavy = [Item(f"plain-slow{s}", seconds=s) for s in (28, 22, 21, 15)]
+    items = [*[Item(f"unit{i}") for i in range(40)], *heavy]
+    heads = [[i.seconds for i in share if i.seconds is not None] for share in _shares(_dealt(items, 4), 4)]
+    assert heads == [[28], [22], [21], [15]], heads
+    for share in _shares(_dealt(items, 4), 4):
+        assert share[0].seconds is not None, [i.name for i in share]
