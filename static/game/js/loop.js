@@ -12,6 +12,9 @@
  * which a phone's battery feels and a test machine with three pages open does too.
  */
 
+/** The idle ticks' default pace, in ms: a page whose drawing never moves on its own. */
+export const IDLE_EVERY = 250;
+
 /**
  * @param {{update: (dt: number, now: number) => void, render: (now: number) => void,
  *   busy?: (now: number) => boolean, step?: number, maxGap?: number,
@@ -24,7 +27,7 @@ export function createLoop({
   busy = () => true,
   step = 1000 / 60,
   maxGap = 250,
-  idleStep = 250,
+  idleStep = IDLE_EVERY,
   raf = (f) => requestAnimationFrame(f),
   caf = (h) => cancelAnimationFrame(h),
   setTimer = (f, ms) => setTimeout(f, ms),

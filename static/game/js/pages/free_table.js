@@ -35,6 +35,7 @@ import { aimLine } from "../aim.js";
 import { ballRefusal, callVerdict, clampPlacement, clampSpin, clampStrike, constraintsOf, placementCheck } from "../legality.js";
 import { MIN_SHOT_POWER } from "../input/gestures.js";
 import { createTableShell } from "./shell.js";
+import { IDLE_EVERY } from "../loop.js";
 
 export const ME = "player";
 
@@ -316,7 +317,7 @@ export function createFreeTable(root, host) {
     },
     // Frames while a shot rolls, an answer waits for its animation or a drawing is owed; else idle.
     busy: () => state !== lastDrawn || Boolean(state && state.steps.length) || pending !== null,
-    idleStep: (now) => (state && marching(state, now) ? MARCH_EVERY : 250),
+    idleStep: (now) => (state && marching(state, now) ? MARCH_EVERY : IDLE_EVERY),
   });
 
   return {

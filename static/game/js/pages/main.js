@@ -43,7 +43,9 @@ import { pocketPlaces } from "../transform.js";
 import { setPocketPlaces } from "../ui/words.js";
 import { createTableShell } from "./shell.js";
 
-/** How often the HUD (the clocks, the connection, the phase line) is brought up to date, in ms. */
+/** How often the HUD (the clocks, the connection, the phase line) is brought up to date, in ms. The
+ * checks below allow 10 ms of slack: a frame's time is its start, so a tick on pace can read a little
+ * less than the pace since the last drawing, and would skip a turn. */
 const HUD_EVERY = 250;
 
 function boot(root) {

@@ -43,10 +43,6 @@ export function aimWords(guide) {
   return [guide.hit.ball, guide.hit.stop.kind, guide.hit.stop.where || ""].join(" ");
 }
 
-/**
- * @param {HTMLCanvasElement} canvas
- * @param {object} table geometry
- */
 /** How often (ms) the marching ring of a called pocket or "via" ball moves on while nothing else moves. */
 export const MARCH_EVERY = 100;
 
@@ -88,6 +84,10 @@ function drawGhost(ctx, pos, ok, R, px) {
   ctx.restore();
 }
 
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {object} table geometry
+ */
 export function createRenderer(canvas, table) {
   const ctx = canvas.getContext("2d");
   let tf = null;

@@ -123,7 +123,7 @@ export function createControls(root, dispatch) {
     setHidden(abort, !isPlayer || !game || !mayAbort(state));
     if (!isPlayer) return;
     const angleText = angleDegrees(state.aim.angle);
-    if (angle.textContent !== angleText) angle.textContent = angleText;
+    setText(angle, angleText);
     setHidden(fine, !state.ui.fine);
     const actions = myActions(state);
     const shooting = actions.includes("shoot");
@@ -139,7 +139,7 @@ export function createControls(root, dispatch) {
     if (spinLimit.getAttribute("r") !== r) spinLimit.setAttribute("r", r);
     if (document.activeElement !== power && Number(power.value) !== p) power.value = String(p);
     const text = interpolate(gettext("%(speed)s m/s"), { speed: state.aim.speed.toFixed(1) });
-    if (speed.textContent !== text) speed.textContent = text;
+    setText(speed, text);
     const fill = `${(p / 10).toFixed(1)}%`;
     if (power.style.getPropertyValue("--kz-fill") !== fill) power.style.setProperty("--kz-fill", fill);
 
@@ -163,11 +163,11 @@ export function createControls(root, dispatch) {
           ? gettext("Tap a ball, then a pocket")
           : gettext("Click a ball, then a pocket")
         : "—";
-    if (callText.textContent !== callTextNow) callText.textContent = callTextNow;
+    setText(callText, callTextNow);
     setAttr(callText, "data-auto", state.callManual ? "no" : "yes");
     setAttr(callText, "data-legal", legal ? "yes" : "no");
     const whyText = (shooting || placing) ? (state.ui.why || (legal ? "" : verdict.why || "")) : "";
-    if (why.textContent !== whyText) why.textContent = whyText;
+    setText(why, whyText);
     setHidden(why, !whyText);
     for (const out of outputs) setText(out, String(state.call[out.dataset.field] || 0));
     setAttr(via, "aria-pressed", state.ui.pickVia ? "true" : "false");
@@ -190,8 +190,8 @@ export function createControls(root, dispatch) {
     setHidden(take, !choosing);
     setHidden(pass, !choosing);
     const words = choiceWords(game);
-    if (take.textContent !== words.take) take.textContent = words.take;
-    if (pass.textContent !== words.pass) pass.textContent = words.pass;
+    setText(take, words.take);
+    setText(pass, words.pass);
     setHidden($(".kz-call"), !(shooting || (!lagging && !choosing && !placing)));
     setHidden($(".kz-strike"), choosing || placing);
 
@@ -216,7 +216,7 @@ export function createControls(root, dispatch) {
       : gettext("Call your shot: click the object ball, then a pocket (keys: B for the ball, P for the pocket).");
     // Choosing what to call: why the hatched balls may not be (the server's reasons), in the hint's place.
     if (shooting && legal && !state.call.ball && !state.steps.length) h = hatchedWhy(mine, game && game.balls) || h;
-    if (hint.textContent !== h) hint.textContent = h;
+    setText(hint, h);
   }
 
   return {
